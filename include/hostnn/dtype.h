@@ -1,0 +1,48 @@
+// Element types. The numeric values are CANN's aclDataType values, so an aclDataType
+// converts to DType by value. Only kFloat32, kFloat16, kBFloat16 (and kFloat64 as a
+// LogSoftmaxBackward / HardsigmoidBackward output) are computed; the rest exist so that
+// errors can name what was given.
+#ifndef HOSTNN_DTYPE_H_
+#define HOSTNN_DTYPE_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hostnn {
+
+enum class DType : int32_t {
+  kUndefined = -1,
+  kFloat32 = 0,
+  kFloat16 = 1,
+  kInt8 = 2,
+  kInt32 = 3,
+  kUInt8 = 4,
+  kInt16 = 6,
+  kUInt16 = 7,
+  kUInt32 = 8,
+  kInt64 = 9,
+  kUInt64 = 10,
+  kFloat64 = 11,
+  kBool = 12,
+  kString = 13,
+  kComplex64 = 16,
+  kComplex128 = 17,
+  kBFloat16 = 27,
+  kInt4 = 29,
+  kUInt1 = 30,
+  kComplex32 = 33,
+};
+
+// CANN's name ("FLOAT", "FLOAT16", "BFLOAT16", "DOUBLE", ...); "UNKNOWN(<value>)" style
+// names are produced by DTypeName for values outside the enum.
+const char* DTypeName(DType dtype);
+// Bytes per element; 0 for types hostnn never stores (string, int4, unknown values).
+size_t DTypeSize(DType dtype);
+// True for the three compute types: FLOAT, FLOAT16, BFLOAT16.
+bool IsComputeType(DType dtype);
+// True for FLOAT, FLOAT16, BFLOAT16, DOUBLE.
+bool IsFloatType(DType dtype);
+
+}  // namespace hostnn
+
+#endif  // HOSTNN_DTYPE_H_

@@ -1,0 +1,82 @@
+// The native C++ API: the four operators over TensorViews. The CANN C API in
+// include/aclnnop/ is a thin layer over this. Two phases, as in CANN: Prepare validates,
+// resolves and plans (nothing is touched), Execute runs the plan. All functions are
+// thread-safe; an Executor must not be run by two threads at once.
+#ifndef HOSTNN_OPS_H_
+#define HOSTNN_OPS_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "hostnn/dtype.h"
+#include "hostnn/status.h"
+#include "hostnn/tensor.h"
+#include "hostnn/tiling.h"
+
+namespace hostnn {
+
+enum class Op : int {
+#define HOSTNN_OP(Name, snake, is_reduction) k##Name,
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+};
+
+struct OpInfo {
+  Op op;
+  const char* name;        // "SiluBackward"
+  const char* snake_name;  // "silu_backward"
+  bool is_reduction;
+};
+const OpInfo& GetOpInfo(Op op);
+// Looks up an operator by snake_case name; false when unknown.
+bool FindOp(const std::string& snake_name, Op* op);
+constexpr int kNumOps = 4;
+
+// The operands of one call. `self` is x for the elementwise ops and the forward output
+// y for LogSoftmaxBackward; `buffer` is LogSigmoidBackward's (unused) third input.
+struct OpArgs {
+  Op op = Op::kSiluBackward;
+  const TensorView* grad_output = nullptr;
+  const TensorView* self = nullptr;
+  const TensorView* buffer = nullptr;
+  const TensorView* out = nullptr;
+  int64_t dim = 0;  // LogSoftmaxBackward only
+};
+
+class Executor;
+struct ExecutorDeleter {
+  void operator()(const Executor* e) const;
+};
+using ExecutorPtr = std::unique_ptr<Executor, ExecutorDeleter>;
+
+// Phase 1. Checks in SPEC order (null -> kNullptr; dtype, rank, shape, broadcast, dim,
+// storage bounds, output overlap -> kInvalid), then plans. On success *executor holds the
+// plan and *workspace_size the scratch bytes Execute needs. Nothing is written anywhere
+// on failure (the out-parameters included).
+Status Prepare(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
+               ExecutorPtr* executor);
+
+// Phase 2. A workspace smaller than asked, or null with a non-zero size, is kInvalid and
+// nothing is written. May be called again on the same executor.
+Status Execute(const Executor& executor, void* workspace, uint64_t workspace_size);
+
+// The plan an executor will run.
+const tiling::Plan& GetPlan(const Executor& executor);
+
+// Both phases in one call, with an internally allocated workspace.
+Status Run(const OpArgs& args, const tiling::Options& options = {});
+
+// Convenience wrappers over Run.
+Status SiluBackward(const TensorView& grad_output, const TensorView& self,
+                    const TensorView& grad_input);
+Status LogSigmoidBackward(const TensorView& grad_output, const TensorView& self,
+                          const TensorView& grad_input);
+Status HardsigmoidBackward(const TensorView& grad_output, const TensorView& self,
+                           const TensorView& out);
+Status LogSoftmaxBackward(const TensorView& grad_output, const TensorView& output, int64_t dim,
+                          const TensorView& out);
+
+}  // namespace hostnn
+
+#endif  // HOSTNN_OPS_H_

@@ -1,0 +1,32 @@
+// Gather / scatter between a strided (possibly broadcast, any-dtype) operand and a
+// contiguous f32 tile in a core's UB scratch. Element range [start, start + len) is in
+// the row-major order of the fused shape. Contiguous runs use the vector conversions;
+// strided runs convert one element at a time with the same rounding.
+#ifndef HOSTNN_KERNELS_GATHER_H_
+#define HOSTNN_KERNELS_GATHER_H_
+
+#include <cstdint>
+
+#include "kernels/kernels.h"
+#include "src/core/layout.h"
+
+namespace hostnn {
+namespace kernels {
+
+// Conversion functions resolved once (per executor) for one operand.
+struct OperandCodec {
+  ToF32Fn to_f32 = nullptr;      // inputs
+  FromF32Fn from_f32 = nullptr;  // the output
+  size_t elem_bytes = 0;
+};
+OperandCodec MakeCodec(DType dtype);
+
+void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
+               const OperandCodec& codec, int64_t start, int64_t len, float* dst);
+void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
+                const OperandCodec& codec, int64_t start, int64_t len, const float* src);
+
+}  // namespace kernels
+}  // namespace hostnn
+
+#endif  // HOSTNN_KERNELS_GATHER_H_

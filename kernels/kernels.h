@@ -1,0 +1,71 @@
+// The back end's interface: function tables of Highway kernels, resolved for the chosen
+// SIMD target when asked (once per executor), never per tile. A kernel computes n
+// contiguous elements; it never sees shapes, strides or threads.
+#ifndef HOSTNN_KERNELS_KERNELS_H_
+#define HOSTNN_KERNELS_KERNELS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hostnn/dtype.h"
+#include "hostnn/ops.h"
+
+namespace hostnn {
+namespace kernels {
+
+// dx[i] = f(dy[i], x[i]) for i < n; all three of one dtype (FLOAT, FLOAT16, BFLOAT16).
+// out may equal an input exactly (in place).
+using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n);
+// Null for a reduction op or a non-compute dtype.
+EltwiseFn GetEltwise(Op op, DType dtype);
+
+// Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16) / narrow from f32 with RNE
+// (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE). Null for other dtypes.
+using ToF32Fn = void (*)(const void* src, float* dst, size_t n);
+using FromF32Fn = void (*)(const float* src, void* dst, size_t n);
+ToF32Fn GetToF32(DType src);
+FromF32Fn GetFromF32(DType dst);
+
+// LogSoftmaxBackward. Sums are kept in double in 16 partial sums: element i of a row
+// goes to partial i % 16 whatever the SIMD width, so sums are bitwise reproducible on
+// every target and for any chunking of the row into multiples of 16 elements.
+constexpr size_t kRowPartials = 16;
+struct LogSoftmaxKernels {
+  // partials[i % 16] += dy[i], i < n (the row's first element has i = 0; a chunk must
+  // start at a multiple of 16).
+  void (*row_sum)(const void* dy, size_t n, double* partials);
+  // acc[c] += dy[c], c < w.
+  void (*col_sum)(const void* dy, double* acc, size_t w);
+  // out[i] = dy[i] - exp(y[i]) * sum, i < n.
+  void (*row_out)(const void* dy, const void* y, float sum, void* out, size_t n);
+  // out[c] = dy[c] - exp(y[c]) * sums[c], c < w.
+  void (*cols_out)(const void* dy, const void* y, const float* sums, void* out, size_t w);
+};
+// in: FLOAT, FLOAT16, BFLOAT16; out: those or DOUBLE. All null when unsupported.
+LogSoftmaxKernels GetLogSoftmax(DType in, DType out);
+
+// The 16 partials in a fixed pairwise order.
+inline double CombinePartials(const double* p) {
+  double level[kRowPartials];
+  for (size_t i = 0; i < kRowPartials; ++i) level[i] = p[i];
+  for (size_t width = kRowPartials; width > 1; width /= 2) {
+    for (size_t i = 0; i < width / 2; ++i) level[i] = level[2 * i] + level[2 * i + 1];
+  }
+  return level[0];
+}
+
+// SIMD targets: those compiled into this build and supported by this CPU, best first.
+std::vector<int64_t> AvailableTargets();
+// Restricts dispatch to `target` (one of AvailableTargets()), for tests; 0 restores all.
+// Affects executors prepared afterwards.
+void ForceTarget(int64_t target);
+// The target kernels resolve to now ("AVX3", "AVX2", "SSE4", "EMU128", "NEON", ...).
+std::string ActiveTargetName();
+std::string TargetName(int64_t target);
+
+}  // namespace kernels
+}  // namespace hostnn
+
+#endif  // HOSTNN_KERNELS_KERNELS_H_

@@ -1,0 +1,32 @@
+// The C API's shared plumbing: aclTensor is a TensorView; aclOpExecutor wraps an Executor
+// and is tracked in a registry, so running an executor twice, after destruction, or one
+// that never existed is refused instead of being undefined behaviour.
+#ifndef HOSTNN_SRC_ACLNN_C_API_H_
+#define HOSTNN_SRC_ACLNN_C_API_H_
+
+#include "aclnn/aclnn_base.h"
+#include "hostnn/ops.h"
+
+struct aclTensor {
+  hostnn::TensorView view;
+};
+
+namespace hostnn {
+namespace capi {
+
+inline const TensorView* ViewOf(const aclTensor* t) { return t == nullptr ? nullptr : &t->view; }
+
+// Phase 1 for the C API: null workspaceSize / executor -> 161001, then Prepare; on
+// success registers a new aclOpExecutor. Records the message on failure.
+aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOpExecutor** executor);
+
+// Phase 2 for the C API: checks the executor (live, made for `op`) and the workspace,
+// then runs now (null stream) or queues on the stream. A non-repeatable executor is
+// consumed by a run that starts.
+aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                   aclrtStream stream);
+
+}  // namespace capi
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_ACLNN_C_API_H_

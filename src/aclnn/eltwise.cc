@@ -1,0 +1,164 @@
+// Elementwise executors: dense operands of one dtype go straight to the kernel tile by
+// tile; anything else (strides, broadcast, mixed dtypes) is gathered into the core's f32
+// scratch in the workspace, computed, and scattered to the output.
+
+#include "src/aclnn/eltwise.h"
+
+#include <algorithm>
+
+#include "kernels/gather.h"
+#include "kernels/kernels.h"
+#include "src/aclnn/executor.h"
+#include "src/core/layout.h"
+#include "src/launch/launcher.h"
+
+namespace hostnn {
+namespace {
+
+constexpr uint64_t kScratchAlign = 64;
+
+class EltwiseExecutor final : public Executor {
+ public:
+  EltwiseExecutor(Op op, const core::FusedLayout& layout) : Executor(op), layout_(layout) {}
+
+  void Init(const tiling::Plan& plan, bool direct, uint64_t scratch_per_core) {
+    plan_ = plan;
+    direct_ = direct;
+    scratch_per_core_ = scratch_per_core;
+    workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
+    if (direct) {
+      direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype);
+      elem_bytes_ = DTypeSize(layout_.operands[0].dtype);
+    } else {
+      f32_fn_ = kernels::GetEltwise(op_, DType::kFloat32);
+      for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = kernels::MakeCodec(layout_.operands[k].dtype);
+    }
+  }
+
+  void Run(char* workspace) const override {
+    struct Ctx {
+      const EltwiseExecutor* self;
+      char* workspace;
+    } ctx{this, workspace};
+    launch::LaunchCores(
+        plan_.elementwise.block_dim,
+        [](const void* p, int64_t core) {
+          const Ctx* c = static_cast<const Ctx*>(p);
+          c->self->RunCore(core, c->workspace);
+        },
+        &ctx);
+  }
+
+ private:
+  void RunCore(int64_t core, char* workspace) const {
+    const tiling::ElementwisePlan& p = plan_.elementwise;
+    const int64_t begin = p.CoreBegin(core);
+    const int64_t end = begin + p.CoreLen(core);
+    if (direct_) {
+      const int64_t es = static_cast<int64_t>(elem_bytes_);
+      const char* dy = layout_.operands[0].first;
+      const char* x = layout_.operands[1].first;
+      char* out = layout_.operands[2].first;
+      for (int64_t s = begin; s < end; s += p.tile_len) {
+        const int64_t len = std::min(p.tile_len, end - s);
+        direct_fn_(dy + s * es, x + s * es, out + s * es, static_cast<size_t>(len));
+      }
+      return;
+    }
+    float* a = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
+    float* b = a + p.tile_len;
+    float* o = b + p.tile_len;
+    for (int64_t s = begin; s < end; s += p.tile_len) {
+      const int64_t len = std::min(p.tile_len, end - s);
+      kernels::GatherF32(layout_, layout_.operands[0], codecs_[0], s, len, a);
+      kernels::GatherF32(layout_, layout_.operands[1], codecs_[1], s, len, b);
+      f32_fn_(a, b, o, static_cast<size_t>(len));
+      kernels::ScatterF32(layout_, layout_.operands[2], codecs_[2], s, len, o);
+    }
+  }
+
+  core::FusedLayout layout_;
+  bool direct_ = false;
+  size_t elem_bytes_ = 0;
+  uint64_t scratch_per_core_ = 0;
+  kernels::EltwiseFn direct_fn_ = nullptr;
+  kernels::EltwiseFn f32_fn_ = nullptr;
+  kernels::OperandCodec codecs_[core::kMaxOperands];
+};
+
+}  // namespace
+
+Status CheckNotNull(const char* op, std::initializer_list<NamedView> views) {
+  for (const NamedView& v : views) {
+    if (v.view == nullptr) return Status::Nullptr(std::string(op) + ": " + v.param + " is null");
+  }
+  return Status::Ok();
+}
+
+Status CheckRanksAndDims(const char* op, std::initializer_list<NamedView> views) {
+  for (const NamedView& v : views) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v.param, *v.view));
+  for (const NamedView& v : views) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v.param, *v.view));
+  return Status::Ok();
+}
+
+Status CheckStorages(const char* op, std::initializer_list<NamedView> views) {
+  for (const NamedView& v : views) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v.param, *v.view, v.span));
+  return Status::Ok();
+}
+
+Status CheckOutputAliasing(const char* op, const NamedView& out, std::initializer_list<NamedView> inputs) {
+  HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, *out.span));
+  for (const NamedView& in : inputs) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, out.param, *out.view, *out.span, in.param, *in.view, *in.span));
+  }
+  return Status::Ok();
+}
+
+Status PrepareEltwise(Op op, const tiling::EltwiseUbSpec& ub_spec, const TensorView& grad_output,
+                      const core::ViewSpan& dy_span, const TensorView& self,
+                      const core::ViewSpan& x_span, const TensorView& out,
+                      const core::ViewSpan& out_span, const tiling::Options& options,
+                      uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(op);
+  tiling::Resolved resolved;
+  HOSTNN_RETURN_IF_ERROR(tiling::Resolve(options, &resolved));
+  if (out_span.numel == 0) {
+    executor->reset(new EmptyExecutor(op, DTypeName(out.dtype)));
+    *workspace_size = 0;
+    return Status::Ok();
+  }
+  std::vector<int64_t> strides[3];
+  if (!core::BroadcastStrides(grad_output.shape, dy_span.strides, out.shape, &strides[0]) ||
+      !core::BroadcastStrides(self.shape, x_span.strides, out.shape, &strides[1])) {
+    return Status::Inner(std::string(info.name) + ": operands do not broadcast to the output");
+  }
+  strides[2] = out_span.strides;
+  char* firsts[3] = {dy_span.first, x_span.first, out_span.first};
+  const DType dtypes[3] = {grad_output.dtype, self.dtype, out.dtype};
+  const core::FusedLayout layout = core::Fuse(out.shape, 3, firsts, dtypes, strides);
+
+  const bool same_dtype = dtypes[0] == dtypes[1] && dtypes[1] == dtypes[2];
+  const bool direct = layout.dense && same_dtype;
+  int64_t elem_bytes = 0;
+  for (DType d : dtypes) elem_bytes = std::max<int64_t>(elem_bytes, static_cast<int64_t>(DTypeSize(d)));
+
+  tiling::Plan plan;
+  plan.kind = tiling::Plan::Kind::kElementwise;
+  plan.op = info.snake_name;
+  plan.dtype = DTypeName(out.dtype);
+  plan.platform = resolved.platform;
+  plan.elementwise = tiling::PlanElementwise(layout.numel, elem_bytes, ub_spec, resolved);
+  Status check = tiling::CheckPlan(plan);
+  if (!check.ok()) {
+    return Status::Invalid(std::string(info.name) + ": no valid tiling for this platform: " + check.message());
+  }
+  const uint64_t scratch = (3 * static_cast<uint64_t>(plan.elementwise.tile_len) * sizeof(float) +
+                            kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+  auto* exec = new EltwiseExecutor(op, layout);
+  exec->Init(plan, direct, scratch);
+  *workspace_size = exec->workspace_bytes();
+  executor->reset(exec);
+  return Status::Ok();
+}
+
+}  // namespace hostnn

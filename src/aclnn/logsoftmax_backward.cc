@@ -1,0 +1,230 @@
+// LogSoftmaxBackward: front end (checks in SPEC order), the reduction executor and the
+// CANN C API. dx = dy - exp(y) * sum_dim(dy). gradOutput and output share a dtype
+// (FLOAT, FLOAT16, BFLOAT16); out may be any of those or DOUBLE; all shapes equal.
+// Row sums are accumulated in double by one core in a fixed order, so results do not
+// depend on the thread count, the template or the platform profile.
+
+#include "aclnnop/aclnn_logsoftmax_backward.h"
+
+#include <algorithm>
+
+#include "kernels/gather.h"
+#include "kernels/kernels.h"
+#include "src/aclnn/c_api.h"
+#include "src/aclnn/eltwise.h"
+#include "src/aclnn/executor.h"
+#include "src/aclnn/op_prepare.h"
+#include "src/core/layout.h"
+#include "src/launch/launcher.h"
+
+namespace hostnn {
+namespace {
+
+constexpr char kOp[] = "LogSoftmaxBackward";
+constexpr int64_t kMaxA0Tile = 1024;  // matches the planner's bound
+
+class LogSoftmaxExecutor final : public Executor {
+ public:
+  LogSoftmaxExecutor(const tiling::Plan& plan, const core::FusedLayout& layout, DType in, DType out)
+      : Executor(Op::kLogSoftmaxBackward), layout_(layout) {
+    plan_ = plan;
+    gathered_ = !layout.dense;
+    if (gathered_) {
+      kernels_ = kernels::GetLogSoftmax(DType::kFloat32, DType::kFloat32);
+      in_bytes_ = out_bytes_ = sizeof(float);
+      for (int k = 0; k < 3; ++k) codecs_[k] = kernels::MakeCodec(layout.operands[k].dtype);
+      workspace_bytes_ = 3 * static_cast<uint64_t>(layout.numel) * sizeof(float);
+    } else {
+      kernels_ = kernels::GetLogSoftmax(in, out);
+      in_bytes_ = DTypeSize(in);
+      out_bytes_ = DTypeSize(out);
+    }
+  }
+
+  void Run(char* workspace) const override {
+    struct Ctx {
+      const LogSoftmaxExecutor* self;
+      const char* dy;
+      const char* y;
+      char* out;
+      float* scratch;
+    } ctx{this, layout_.operands[0].first, layout_.operands[1].first, layout_.operands[2].first,
+          reinterpret_cast<float*>(workspace)};
+    const int64_t block_dim = plan_.reduction.block_dim;
+    if (gathered_) {
+      launch::LaunchCores(block_dim, [](const void* p, int64_t core) {
+        const Ctx* c = static_cast<const Ctx*>(p);
+        c->self->GatherPart(core, c->scratch);
+      }, &ctx);
+      ctx.dy = reinterpret_cast<const char*>(ctx.scratch);
+      ctx.y = reinterpret_cast<const char*>(ctx.scratch + layout_.numel);
+      ctx.out = reinterpret_cast<char*>(ctx.scratch + 2 * layout_.numel);
+    }
+    launch::LaunchCores(block_dim, [](const void* p, int64_t core) {
+      const Ctx* c = static_cast<const Ctx*>(p);
+      c->self->RunCore(core, c->dy, c->y, c->out);
+    }, &ctx);
+    if (gathered_) {
+      launch::LaunchCores(block_dim, [](const void* p, int64_t core) {
+        const Ctx* c = static_cast<const Ctx*>(p);
+        c->self->ScatterPart(core, c->scratch + 2 * c->self->layout_.numel);
+      }, &ctx);
+    }
+  }
+
+ private:
+  void PartRange(int64_t core, int64_t* begin, int64_t* len) const {
+    const int64_t bd = plan_.reduction.block_dim, n = layout_.numel;
+    *begin = n / bd * core + std::min(core, n % bd);
+    *len = n / bd + (core < n % bd ? 1 : 0);
+  }
+  void GatherPart(int64_t core, float* scratch) const {
+    int64_t b, len;
+    PartRange(core, &b, &len);
+    kernels::GatherF32(layout_, layout_.operands[0], codecs_[0], b, len, scratch + b);
+    kernels::GatherF32(layout_, layout_.operands[1], codecs_[1], b, len, scratch + layout_.numel + b);
+  }
+  void ScatterPart(int64_t core, const float* out32) const {
+    int64_t b, len;
+    PartRange(core, &b, &len);
+    kernels::ScatterF32(layout_, layout_.operands[2], codecs_[2], b, len, out32 + b);
+  }
+
+  void RunCore(int64_t core, const char* dy, const char* y, char* out) const {
+    const tiling::ReductionPlan& p = plan_.reduction;
+    const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
+    const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
+    if (p.a0 == 1) {  // AR: a unit is one row
+      for (int64_t row = begin; row < end; ++row) {
+        const int64_t base = row * p.r;
+        double partials[kernels::kRowPartials] = {0};
+        for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
+          kernels_.row_sum(dy + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)), partials);
+        }
+        const float sum = static_cast<float>(kernels::CombinePartials(partials));
+        for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
+          const int64_t off = base + c0;
+          kernels_.row_out(dy + off * ib, y + off * ib, sum, out + off * ob,
+                           static_cast<size_t>(std::min(p.r_chunk, p.r - c0)));
+        }
+      }
+      return;
+    }
+    // ARA: a unit is one A0 tile of one a1; columns are summed down R.
+    const int64_t tiles = (p.a0 + p.a0_tile - 1) / p.a0_tile;
+    double acc[kMaxA0Tile];
+    float sums[kMaxA0Tile];
+    for (int64_t u = begin; u < end; ++u) {
+      const int64_t a1 = u / tiles, c0 = (u % tiles) * p.a0_tile;
+      const int64_t w = std::min(p.a0_tile, p.a0 - c0);
+      std::fill(acc, acc + w, 0.0);
+      for (int64_t r = 0; r < p.r; ++r) {
+        kernels_.col_sum(dy + ((a1 * p.r + r) * p.a0 + c0) * ib, acc, static_cast<size_t>(w));
+      }
+      for (int64_t c = 0; c < w; ++c) sums[c] = static_cast<float>(acc[c]);
+      for (int64_t r = 0; r < p.r; ++r) {
+        const int64_t off = (a1 * p.r + r) * p.a0 + c0;
+        kernels_.cols_out(dy + off * ib, y + off * ib, sums, out + off * ob, static_cast<size_t>(w));
+      }
+    }
+  }
+
+  core::FusedLayout layout_;
+  bool gathered_ = false;
+  size_t in_bytes_ = 4, out_bytes_ = 4;
+  kernels::LogSoftmaxKernels kernels_{};
+  kernels::OperandCodec codecs_[3];
+};
+
+}  // namespace
+
+Status PrepareLogSoftmaxBackward(const OpArgs& a, const tiling::Options& options,
+                                 uint64_t* workspace_size, ExecutorPtr* executor) {
+  core::ViewSpan dy_span, y_span, out_span;
+  const NamedView dy{"gradOutput", a.grad_output, &dy_span};
+  const NamedView y{"output", a.self, &y_span};
+  const NamedView out{"out", a.out, &out_span};
+  HOSTNN_RETURN_IF_ERROR(CheckNotNull(kOp, {dy, y, out}));
+  const std::initializer_list<DType> kIn = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+  HOSTNN_RETURN_IF_ERROR(core::CheckDType(kOp, "gradOutput", dy.view->dtype, kIn));
+  HOSTNN_RETURN_IF_ERROR(core::CheckDType(kOp, "output", y.view->dtype, kIn));
+  HOSTNN_RETURN_IF_ERROR(core::CheckDType(
+      kOp, "out", out.view->dtype, {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64}));
+  if (y.view->dtype != dy.view->dtype) {
+    return core::InvalidParam(kOp, "output", std::string("dtype: expected ") + DTypeName(dy.view->dtype) +
+                                                 " like gradOutput, got " + DTypeName(y.view->dtype));
+  }
+  HOSTNN_RETURN_IF_ERROR(CheckRanksAndDims(kOp, {dy, y, out}));
+  for (const NamedView& v : {y, out}) {
+    if (v.view->shape != dy.view->shape) {
+      return core::InvalidParam(kOp, v.param, "shape: expected " + core::ShapeString(dy.view->shape) +
+                                                  " like gradOutput, got " + core::ShapeString(v.view->shape));
+    }
+  }
+  const std::vector<int64_t>& shape = dy.view->shape;
+  const int64_t n = std::max<int64_t>(static_cast<int64_t>(shape.size()), 1);
+  if (a.dim < -n || a.dim >= n) {
+    return core::InvalidParam(kOp, "dim", "out of range: expected [" + std::to_string(-n) + ", " +
+                                              std::to_string(n - 1) + "] for shape " + core::ShapeString(shape) +
+                                              ", got " + std::to_string(a.dim));
+  }
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(kOp, {dy, y, out}));
+  HOSTNN_RETURN_IF_ERROR(CheckOutputAliasing(kOp, out, {dy, y}));
+
+  tiling::Resolved resolved;
+  HOSTNN_RETURN_IF_ERROR(tiling::Resolve(options, &resolved));
+  if (out_span.numel == 0) {
+    executor->reset(new EmptyExecutor(Op::kLogSoftmaxBackward, DTypeName(dy.view->dtype)));
+    *workspace_size = 0;
+    return Status::Ok();
+  }
+  const int64_t d = shape.empty() ? 0 : (a.dim < 0 ? a.dim + n : a.dim);
+  int64_t a1 = 1, r = 1, a0 = 1;
+  for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i) {
+    if (i < d) a1 *= shape[i];
+    if (i == d) r = shape[i];
+    if (i > d) a0 *= shape[i];
+  }
+  std::vector<int64_t> strides[3] = {dy_span.strides, y_span.strides, out_span.strides};
+  char* firsts[3] = {dy_span.first, y_span.first, out_span.first};
+  const DType dtypes[3] = {dy.view->dtype, y.view->dtype, out.view->dtype};
+  const core::FusedLayout layout = core::Fuse(shape, 3, firsts, dtypes, strides);
+
+  tiling::Plan plan;
+  plan.kind = tiling::Plan::Kind::kReduction;
+  plan.op = GetOpInfo(Op::kLogSoftmaxBackward).snake_name;
+  plan.dtype = DTypeName(dy.view->dtype);
+  plan.platform = resolved.platform;
+  plan.reduction = tiling::PlanReduction(a1, r, a0, static_cast<int64_t>(DTypeSize(dy.view->dtype)), resolved);
+  Status check = tiling::CheckPlan(plan);
+  if (!check.ok()) {
+    return Status::Invalid(std::string(kOp) + ": no valid tiling for this platform: " + check.message());
+  }
+  auto* exec = new LogSoftmaxExecutor(plan, layout, dy.view->dtype, out.view->dtype);
+  *workspace_size = exec->workspace_bytes();
+  executor->reset(exec);
+  return Status::Ok();
+}
+
+}  // namespace hostnn
+
+extern "C" {
+
+aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
+                                                    int64_t dim, aclTensor* out, uint64_t* workspaceSize,
+                                                    aclOpExecutor** executor) {
+  hostnn::OpArgs a;
+  a.op = hostnn::Op::kLogSoftmaxBackward;
+  a.grad_output = hostnn::capi::ViewOf(gradOutput);
+  a.self = hostnn::capi::ViewOf(output);
+  a.out = hostnn::capi::ViewOf(out);
+  a.dim = dim;
+  return hostnn::capi::GetWorkspaceSize(a, workspaceSize, executor);
+}
+
+aclnnStatus aclnnLogSoftmaxBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                    aclrtStream stream) {
+  return hostnn::capi::Launch(hostnn::Op::kLogSoftmaxBackward, workspace, workspaceSize, executor, stream);
+}
+
+}  // extern "C"

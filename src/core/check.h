@@ -1,0 +1,53 @@
+// Front-end checks shared by every operator: dtype, rank, dims, storage bounds, output
+// self-overlap and input/output aliasing. Each returns kInvalid with a message that names
+// the operator, the parameter, what was expected and what was given. All index arithmetic
+// is overflow-checked in int64.
+#ifndef HOSTNN_SRC_CORE_CHECK_H_
+#define HOSTNN_SRC_CORE_CHECK_H_
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "hostnn/status.h"
+#include "hostnn/tensor.h"
+
+namespace hostnn {
+namespace core {
+
+// A view that passed CheckStorage: where its elements are.
+struct ViewSpan {
+  char* first = nullptr;          // address of element (0, ..., 0)
+  int64_t numel = 0;
+  std::vector<int64_t> strides;   // effective strides (elements)
+  uintptr_t lo = 0, hi = 0;       // byte range [lo, hi) its elements touch (empty if numel 0)
+};
+
+std::string ShapeString(const std::vector<int64_t>& dims);
+std::string DTypeList(std::initializer_list<DType> dtypes);
+
+// "<op>: <param> <what>" as an invalid-parameter status.
+Status InvalidParam(const char* op, const char* param, const std::string& what);
+
+Status CheckDType(const char* op, const char* param, DType got, std::initializer_list<DType> allowed);
+// Rank <= 8, strides / storage counts consistent.
+Status CheckRank(const char* op, const char* param, const TensorView& v);
+// Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0.
+Status CheckDims(const char* op, const char* param, const TensorView& v);
+// Product of dims without overflow; -1 on overflow.
+int64_t CheckedNumel(const std::vector<int64_t>& dims);
+// The view lies inside its storage, its data is non-null when it has elements, and every
+// byte address is representable. Fills *span.
+Status CheckStorage(const char* op, const char* param, const TensorView& v, ViewSpan* span);
+// No two elements of an output view share memory.
+Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v, const ViewSpan& span);
+// An input may share memory with the output only as the very same view (in place).
+Status CheckAliasing(const char* op, const char* out_param, const TensorView& out,
+                     const ViewSpan& out_span, const char* in_param, const TensorView& in,
+                     const ViewSpan& in_span);
+
+}  // namespace core
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_CORE_CHECK_H_

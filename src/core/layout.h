@@ -1,0 +1,50 @@
+// Broadcasting and dim fusion for the elementwise path: every operand is described by
+// strides over the output's shape (0 where it broadcasts), then size-1 dims are dropped
+// and adjacent dims merged wherever every operand allows. A layout whose operands all
+// walk memory in order with stride 1 is "dense" and goes straight to the kernels.
+#ifndef HOSTNN_SRC_CORE_LAYOUT_H_
+#define HOSTNN_SRC_CORE_LAYOUT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "hostnn/dtype.h"
+#include "hostnn/status.h"
+
+namespace hostnn {
+namespace core {
+
+constexpr int kMaxOperands = 3;
+
+struct FusedOperand {
+  char* first = nullptr;  // element (0, ..., 0)
+  DType dtype = DType::kFloat32;
+  int64_t strides[8] = {0};  // elements, over the fused dims
+};
+
+struct FusedLayout {
+  int rank = 0;                // fused rank (0 for a single element)
+  int64_t shape[8] = {0};
+  int64_t numel = 0;
+  int num_operands = 0;        // inputs first, output last
+  FusedOperand operands[kMaxOperands];
+  bool dense = false;          // every operand: stride 1 over a rank <= 1 layout
+};
+
+// Broadcasts `in_shape` (strides `in_strides`) to `out_shape` (NumPy rules). False when
+// the shapes are not broadcast-compatible; otherwise fills out_strides (size of out_shape).
+bool BroadcastStrides(const std::vector<int64_t>& in_shape, const std::vector<int64_t>& in_strides,
+                      const std::vector<int64_t>& out_shape, std::vector<int64_t>* out_strides);
+
+// The NumPy broadcast of two shapes; false when incompatible.
+bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
+                     std::vector<int64_t>* out);
+
+// Fuses `shape` with per-operand strides (each of shape.size()).
+FusedLayout Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firsts,
+                 const DType* dtypes, const std::vector<int64_t>* strides);
+
+}  // namespace core
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_CORE_LAYOUT_H_

@@ -1,0 +1,31 @@
+// The host "device": per-thread error messages, the allocation registry behind
+// aclrtMalloc, and streams (a worker thread each, running an ordered queue).
+#ifndef HOSTNN_SRC_RUNTIME_RUNTIME_H_
+#define HOSTNN_SRC_RUNTIME_RUNTIME_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "hostnn/status.h"
+
+namespace hostnn {
+namespace runtime {
+
+// The calling thread's most recent error message (aclGetRecentErrMsg).
+void SetLastError(const std::string& message);
+const char* LastError();
+
+// Queues task on `stream` (an aclrtStream). Returns 0 on success, or an ACL error code
+// (with the message set) when the stream is unknown or destroyed. Tasks run in order; a
+// failing task's status is kept for the next synchronize.
+int Enqueue(void* stream, std::function<Status()> task);
+
+// Whether [p, p + bytes) lies wholly inside one live allocation of aclrtMalloc, or
+// outside all of them. False when it starts inside one and runs past its end.
+bool RangeWithinAllocation(const void* p, uint64_t bytes);
+
+}  // namespace runtime
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_RUNTIME_RUNTIME_H_

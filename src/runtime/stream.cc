@@ -1,0 +1,190 @@
+// Streams: each a worker thread with an ordered queue. aclrtSynchronizeStream waits for
+// everything queued before it and returns the first failure since the previous
+// synchronize; destroying a stream drains it first. Also the device / init calls, which
+// keep no state beyond a flag.
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "acl/acl_rt.h"
+#include "src/runtime/runtime.h"
+
+namespace hostnn {
+namespace runtime {
+namespace {
+
+class Stream {
+ public:
+  Stream() : worker_([this] { Loop(); }) {}
+  ~Stream() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    worker_.join();
+  }
+
+  void Push(std::function<Status()> task) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      queue_.push_back(std::move(task));
+      ++pending_;
+    }
+    cv_.notify_all();
+  }
+
+  // Waits until idle; returns (and clears) the first failure.
+  Status Sync() {
+    std::unique_lock<std::mutex> lock(mu_);
+    idle_cv_.wait(lock, [this] { return pending_ == 0; });
+    Status s = first_error_;
+    first_error_ = Status::Ok();
+    return s;
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stop_ and drained
+      std::function<Status()> task = std::move(queue_.front());
+      queue_.pop_front();
+      lock.unlock();
+      Status s = task();
+      lock.lock();
+      if (!s.ok() && first_error_.ok()) first_error_ = s;
+      if (--pending_ == 0) idle_cv_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_, idle_cv_;
+  std::deque<std::function<Status()>> queue_;
+  int64_t pending_ = 0;
+  bool stop_ = false;
+  Status first_error_;
+  std::thread worker_;  // last: starts after the members above exist
+};
+
+struct Streams {
+  std::mutex mu;
+  std::set<Stream*> live;
+};
+Streams& GetStreams() {
+  static Streams* s = new Streams();
+  return *s;
+}
+
+bool IsLive(Stream* s) {
+  Streams& all = GetStreams();
+  std::lock_guard<std::mutex> lock(all.mu);
+  return all.live.count(s) != 0;
+}
+
+aclError Fail(aclError code, const std::string& message) {
+  SetLastError(message);
+  return code;
+}
+
+std::mutex g_init_mu;
+bool g_initialized = false;
+
+}  // namespace
+
+int Enqueue(void* stream, std::function<Status()> task) {
+  Stream* s = static_cast<Stream*>(stream);
+  Streams& all = GetStreams();
+  std::lock_guard<std::mutex> lock(all.mu);  // held so the stream cannot be destroyed meanwhile
+  if (all.live.count(s) == 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "stream is not a live stream from aclrtCreateStream");
+  }
+  s->Push(std::move(task));
+  return ACL_SUCCESS;
+}
+
+}  // namespace runtime
+}  // namespace hostnn
+
+using hostnn::runtime::Fail;
+using hostnn::runtime::Stream;
+
+extern "C" {
+
+aclError aclInit(const char*) {
+  std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
+  if (hostnn::runtime::g_initialized) {
+    return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialised");
+  }
+  hostnn::runtime::g_initialized = true;
+  return ACL_SUCCESS;
+}
+
+aclError aclFinalize(void) {
+  std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
+  hostnn::runtime::g_initialized = false;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSetDevice(int32_t deviceId) {
+  if (deviceId != 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtResetDevice(int32_t deviceId) {
+  if (deviceId != 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtResetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetDeviceCount(uint32_t* count) {
+  if (count == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
+  *count = 1;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtCreateStream(aclrtStream* stream) {
+  if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
+  Stream* s = new Stream();
+  auto& all = hostnn::runtime::GetStreams();
+  {
+    std::lock_guard<std::mutex> lock(all.mu);
+    all.live.insert(s);
+  }
+  *stream = s;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtDestroyStream(aclrtStream stream) {
+  Stream* s = static_cast<Stream*>(stream);
+  auto& all = hostnn::runtime::GetStreams();
+  {
+    std::lock_guard<std::mutex> lock(all.mu);
+    if (all.live.erase(s) == 0) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
+    }
+  }
+  s->Sync();  // drain what was queued
+  delete s;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtSynchronizeStream(aclrtStream stream) {
+  if (stream == nullptr) return ACL_SUCCESS;  // the null stream runs everything at once
+  Stream* s = static_cast<Stream*>(stream);
+  if (!hostnn::runtime::IsLive(s)) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: not a live stream");
+  }
+  hostnn::Status st = s->Sync();
+  if (!st.ok()) {
+    hostnn::runtime::SetLastError(st.message());
+    return st.raw_code();
+  }
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"
