@@ -1,0 +1,95 @@
+// Double-precision references (see reference.h): the SPEC's formulas in double, with
+// the SPEC's limits for infinite inputs and NaN propagation.
+
+#include "tests/reference/reference.h"
+
+#include <cmath>
+#include <limits>
+
+#include "tests/util/test_util.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kTwoPowMinus21 = std::ldexp(1.0, -21);
+}  // namespace
+
+double SiluBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  const double s = 1.0 / (1.0 + std::exp(-x));
+  return dy * s * (1.0 + x * (1.0 - s));
+}
+
+double LogSigmoidBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy;
+  if (x == INFINITY) return dy * 0.0;
+  const double e = std::exp(-std::fabs(x));
+  return dy * (x < 0 ? 1.0 : e) / (1.0 + e);
+}
+
+double HardsigmoidBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  return (x > -3.0 && x < 3.0) ? dy / 6.0 : 0.0;
+}
+
+double EltwiseRef(Op op, double dy, double x) {
+  switch (op) {
+    case Op::kSiluBackward: return SiluBackwardRef(dy, x);
+    case Op::kLogSigmoidBackward: return LogSigmoidBackwardRef(dy, x);
+    case Op::kHardsigmoidBackward: return HardsigmoidBackwardRef(dy, x);
+    default: return kNaN;
+  }
+}
+
+void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
+                           const std::vector<int64_t>& shape, int64_t dim,
+                           std::vector<double>* out, std::vector<double>* abs_sum) {
+  int64_t a1 = 1, r = 1, a0 = 1;
+  for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i) {
+    if (i < dim) a1 *= shape[i];
+    if (i == dim) r = shape[i];
+    if (i > dim) a0 *= shape[i];
+  }
+  out->assign(dy.size(), 0.0);
+  abs_sum->assign(dy.size(), 0.0);
+  for (int64_t i = 0; i < a1; ++i) {
+    for (int64_t k = 0; k < a0; ++k) {
+      double sum = 0, asum = 0;
+      for (int64_t j = 0; j < r; ++j) {
+        sum += dy[(i * r + j) * a0 + k];
+        asum += std::fabs(dy[(i * r + j) * a0 + k]);
+      }
+      for (int64_t j = 0; j < r; ++j) {
+        const int64_t idx = (i * r + j) * a0 + k;
+        (*out)[idx] = dy[idx] - std::exp(y[idx]) * sum;
+        (*abs_sum)[idx] = asum;
+      }
+    }
+  }
+}
+
+bool EltwiseWithinTolerance(DType out_dtype, double got, double exact, double dy) {
+  if (std::isnan(exact) || std::isnan(got)) return std::isnan(exact) && std::isnan(got);
+  if (out_dtype == DType::kFloat16 || out_dtype == DType::kBFloat16) {
+    return UlpError(out_dtype, got, exact) <= 1.0;
+  }
+  if (UlpError(DType::kFloat32, got, exact) <= 4.0) return true;
+  return std::fabs(got - exact) <= kTwoPowMinus21 * std::fabs(dy);
+}
+
+bool LogSoftmaxWithinTolerance(DType out_dtype, double got, double exact, double dy, double y,
+                               double abs_sum) {
+  if (std::isnan(exact) || std::isnan(got)) return std::isnan(exact) && std::isnan(got);
+  if (out_dtype == DType::kFloat16 || out_dtype == DType::kBFloat16) {
+    return UlpError(out_dtype, got, exact) <= 1.0;
+  }
+  if (got == exact) return true;
+  return std::fabs(got - exact) <= kTwoPowMinus21 * (std::fabs(dy) + std::exp(y) * abs_sum);
+}
+
+}  // namespace test
+}  // namespace hostnn
