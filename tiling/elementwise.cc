@@ -1,24 +1,62 @@
-// The elementwise planner, Ascend's SiluGrad rule: cores = max(1, min(cores, ceil(n /
-// min_elems), blocks)); blocks dealt q or q+1 per core (the first blocks % cores take
-// q+1); tile = floor(UB / block / N) * block / elem_bytes, N the op's UB divisor.
-// Pure functions of their arguments: no threads, no SIMD.
+// The elementwise planner, Ascend's SiluGrad rule (Atlas A2): cores = max(1, min(cores,
+// ceil(n / min_elems), blocks)); blocks dealt q or q+1 per core (the first blocks % cores
+// take q+1); tile = floor(UB / block / N) * block / elem_bytes, N the operator's UB divisor,
+// double-buffered when a small core's share exceeds two single-buffered tiles. Each
+// operator's UB spec (the buffers behind N) sits here. Pure functions: no threads, no SIMD.
 
 #include <algorithm>
+#include <string>
 
 #include "hostnn/tiling.h"
+#include "tiling/internal.h"
 
 namespace hostnn {
 namespace tiling {
 namespace {
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// What each elementwise kernel keeps per tile. The queues are the operands that move
+// between memory and the UB; the f32 temps are the intermediates of the formula.
+const EltwiseUbSpec kEltwiseSpecs[] = {
+    // dx = dy * s * (1 + x * (1 - s)), s = sigmoid(x): s and 1 - s live beside the queues.
+    {"silu_backward", {"gradOutput", "self", "gradInput"}, {"sigmoid", "one_minus_sigmoid"}},
+    // dx = dy * (x < 0 ? 1 : e) / (1 + e), e = exp(-|x|): e and 1 + e. The `buffer` input
+    // is never loaded, so it has no queue.
+    {"logsigmoid_backward", {"gradOutput", "self", "gradInput"}, {"exp_neg_abs_x", "one_plus_exp"}},
+    // dx = -3 < x < 3 ? dy / 6 : 0: one f32 mask.
+    {"hardsigmoid_backward", {"gradOutput", "self", "out"}, {"mask"}},
+};
+
+std::string Count(int64_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
 }  // namespace
 
+const EltwiseUbSpec* FindEltwiseUbSpec(const std::string& op) {
+  for (const EltwiseUbSpec& spec : kEltwiseSpecs) {
+    if (spec.op == op) return &spec;
+  }
+  return nullptr;
+}
+
 UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes) {
-  const int64_t casts = elem_bytes == 2 ? 2 * spec.io_buffers : 0;
-  const int64_t temps = CeilDiv(spec.f32_temps * 4, elem_bytes);
+  const int64_t queues = static_cast<int64_t>(spec.queues.size());
+  const int64_t temps = static_cast<int64_t>(spec.f32_temps.size());
+  const int64_t cast_units = elem_bytes == 2 ? 2 * queues : 0;  // one f32 tile per queue
+  const int64_t temp_units = CeilDiv(temps * 4, elem_bytes);
   UbDivisor d;
-  d.single_buffered = spec.io_buffers + casts + temps;
-  d.double_buffered = d.single_buffered + spec.io_buffers;
+  d.single_buffered = queues + cast_units + temp_units;
+  d.double_buffered = d.single_buffered + queues;
+  // "3 queues + 3 f32 casts x 2 + 2 f32 temps x 2 = 13"
+  const std::string temp_scale = elem_bytes == 4   ? ""
+                                 : elem_bytes == 2 ? " x 2"
+                                                   : " x 1/2 (rounded up)";
+  std::string rest;
+  if (cast_units > 0) rest += " + " + Count(queues, "f32 cast") + " x 2";
+  if (temps > 0) rest += " + " + Count(temps, "f32 temp") + temp_scale;
+  d.single_why = Count(queues, "queue") + rest + " = " + std::to_string(d.single_buffered);
+  d.double_why =
+      Count(queues, "queue") + " x 2 buffers" + rest + " = " + std::to_string(d.double_buffered);
   return d;
 }
 
@@ -31,8 +69,8 @@ ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSp
   p.elem_bytes = elem_bytes;
   p.block_elems = std::max<int64_t>(1, pf.block_bytes / elem_bytes);
   p.blocks = CeilDiv(n, p.block_elems);
-  p.block_dim = std::max<int64_t>(
-      1, std::min({pf.cores, CeilDiv(n, resolved.min_elems_per_core), p.blocks}));
+  p.block_dim =
+      std::max<int64_t>(1, std::min({pf.cores, CeilDiv(n, resolved.min_elems_per_core), p.blocks}));
   p.blocks_per_core = p.blocks / p.block_dim;
   p.big_cores = p.blocks % p.block_dim;
 
@@ -42,18 +80,33 @@ ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSp
   const int64_t small_core_elems = p.blocks_per_core * p.block_elems;
   if (resolved.buffer_num != 0) {
     p.buffer_num = resolved.buffer_num;
+    p.buffer_why = "buffer_num = " + std::to_string(p.buffer_num) + " was asked for";
   } else {
     p.buffer_num = small_core_elems > 2 * single_tile ? 2 : 1;
+    p.buffer_why = "a small core's " + std::to_string(small_core_elems) + " elements " +
+                   (p.buffer_num == 2 ? ">" : "<=") + " 2 x " + std::to_string(single_tile) +
+                   ", the single-buffered tile";
   }
-  p.tile_len = p.buffer_num == 2 ? double_tile : single_tile;
-  p.ub_divisor = p.buffer_num == 2 ? divisor.double_buffered : divisor.single_buffered;
+  const bool double_buffered = p.buffer_num == 2;
+  p.tile_len = double_buffered ? double_tile : single_tile;
+  p.ub_divisor = double_buffered ? divisor.double_buffered : divisor.single_buffered;
+  p.ub_divisor_why = double_buffered ? divisor.double_why : divisor.single_why;
+
   const int64_t tile_bytes = p.tile_len * elem_bytes;
-  p.ub = {{"gradOutput", tile_bytes, p.buffer_num},
-          {"self", tile_bytes, p.buffer_num},
-          {"out", tile_bytes, p.buffer_num}};
-  if (spec.io_buffers > 3) p.ub.push_back({"extra_io", tile_bytes, p.buffer_num * (spec.io_buffers - 3)});
-  if (elem_bytes == 2) p.ub.push_back({"cast_f32", p.tile_len * 4, spec.io_buffers});
-  if (spec.f32_temps > 0) p.ub.push_back({"tmp_f32", p.tile_len * 4, spec.f32_temps});
+  for (const std::string& queue : spec.queues) p.ub.push_back({queue, tile_bytes, p.buffer_num});
+  if (elem_bytes == 2) {
+    p.ub.push_back({"cast_f32", p.tile_len * 4, static_cast<int64_t>(spec.queues.size())});
+  }
+  if (elem_bytes == 8) {  // f32 temps pack two to a storage-sized tile (N rounds them up)
+    std::string names;
+    for (const std::string& temp : spec.f32_temps) names += (names.empty() ? "" : "+") + temp;
+    if (!names.empty()) {
+      p.ub.push_back({names, tile_bytes,
+                      CeilDiv(4 * static_cast<int64_t>(spec.f32_temps.size()), elem_bytes)});
+    }
+  } else {
+    for (const std::string& temp : spec.f32_temps) p.ub.push_back({temp, p.tile_len * 4, 1});
+  }
   return p;
 }
 
@@ -68,6 +121,14 @@ int64_t ElementwisePlan::CoreLen(int64_t core) const {
 
 int64_t ElementwisePlan::CoreTiles(int64_t core) const {
   return tile_len > 0 ? CeilDiv(CoreLen(core), tile_len) : 0;
+}
+
+int64_t ElementwisePlan::TileBegin(int64_t core, int64_t tile) const {
+  return CoreBegin(core) + tile * tile_len;
+}
+
+int64_t ElementwisePlan::TileLen(int64_t core, int64_t tile) const {
+  return std::min(tile_len, CoreLen(core) - tile * tile_len);
 }
 
 }  // namespace tiling

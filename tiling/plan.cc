@@ -1,43 +1,326 @@
-// Plans as data: JSON and a readable table, and CheckPlan, which proves a plan covers its
-// problem exactly once within the UB budget. Used by the executors, the tests and
-// hostnn-tiling alike.
+// Plans as data: a Problem turned into a Plan (operator lookup, (A1, R, A0) fusion), the
+// plan as JSON and as a readable table, and Plan::Check, which proves a plan owns every
+// element exactly once within the UB budget. Used by the operators, the tests and
+// hostnn-tiling alike. Pure functions: Resolve (options.cc) is the only reader of the
+// environment.
 
+#include <algorithm>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "hostnn/tiling.h"
+#include "tiling/internal.h"
+#include "tiling/json.h"
 
 namespace hostnn {
 namespace tiling {
 namespace {
 
+constexpr int kMaxRank = 8;
+constexpr int64_t kMaxElements = int64_t{1} << 48;
+
+std::string S(int64_t v) { return std::to_string(v); }
+
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + S(shape[i]);
+  return text + "]";
+}
+
 std::string UbJson(const std::vector<UbBuffer>& ub) {
   std::ostringstream o;
   o << "[";
   for (size_t i = 0; i < ub.size(); ++i) {
-    o << (i ? ", " : "") << "{\"name\": \"" << ub[i].name << "\", \"bytes\": " << ub[i].bytes
-      << ", \"count\": " << ub[i].count << "}";
+    o << (i ? ", " : "") << "{\"name\": " << json::Quote(ub[i].name)
+      << ", \"bytes\": " << ub[i].bytes << ", \"count\": " << ub[i].count << "}";
   }
   o << "]";
   return o.str();
 }
 
-int64_t UbTotal(const std::vector<UbBuffer>& ub) {
-  int64_t total = 0;
-  for (const auto& b : ub) total += b.bytes * b.count;
-  return total;
+std::string UbText(const std::vector<UbBuffer>& ub) {
+  std::string text;
+  for (const UbBuffer& b : ub) {
+    text += (text.empty() ? "" : ", ") + b.name + " " + S(b.bytes) +
+            (b.count > 1 ? " x" + S(b.count) : "");
+  }
+  return text;
 }
 
-std::string Fail(const std::string& what) { return "plan check failed: " + what; }
+// `label`, then `text` wrapped to 100 columns at `sep` (which stays at the end of a line),
+// continuation lines indented `indent` columns.
+std::string Wrap(const std::string& label, const std::string& text, size_t indent = 16,
+                 const std::string& sep = " ") {
+  std::string out = label, line;
+  size_t width = 100 - label.size();
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(sep, start);
+    end = end == std::string::npos ? text.size() : end + sep.size();
+    const std::string piece = text.substr(start, end - start);
+    if (!line.empty() && line.size() + piece.size() > width) {
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+      width = 100 - indent;
+    }
+    line += piece;
+    start = end;
+  }
+  return out + line + "\n";
+}
+
+std::string Plural(int64_t n, const char* what) { return S(n) + " " + what + (n == 1 ? "" : "s"); }
+
+Status Fail(const std::string& what) { return Status::Inner("plan check failed: " + what); }
+
+bool IsAr(ReductionTemplate t) {
+  return t == ReductionTemplate::kArFullLoad || t == ReductionTemplate::kArRecompute;
+}
+bool IsFullLoad(ReductionTemplate t) {
+  return t == ReductionTemplate::kArFullLoad || t == ReductionTemplate::kAraFullLoad;
+}
+
+Status CheckUb(const std::vector<UbBuffer>& ub, const Platform& pf) {
+  for (const UbBuffer& b : ub) {
+    if (b.bytes < 1 || b.count < 1) return Fail("UB buffer " + b.name + " is empty");
+    if (b.bytes % pf.block_bytes != 0) {
+      return Fail("UB buffer " + b.name + " of " + S(b.bytes) + " B is not a whole number of " +
+                  S(pf.block_bytes) + " B blocks");
+    }
+  }
+  if (UbTotal(ub) > pf.ub_bytes) {
+    return Fail("the UB budget " + S(UbTotal(ub)) + " B exceeds the UB of " + S(pf.ub_bytes) +
+                " B");
+  }
+  return Status::Ok();
+}
+
+Status CheckElementwise(const ElementwisePlan& p, const Platform& pf) {
+  if (p.n < 1) return Fail("n < 1");
+  if (p.elem_bytes != 2 && p.elem_bytes != 4 && p.elem_bytes != 8) {
+    return Fail("elem_bytes " + S(p.elem_bytes) + " is not 2, 4 or 8");
+  }
+  if (p.block_elems * p.elem_bytes != pf.block_bytes) {
+    return Fail("a block of " + S(p.block_elems) + " elements is not " + S(pf.block_bytes) + " B");
+  }
+  if (p.blocks != CeilDiv(p.n, p.block_elems)) return Fail("blocks != ceil(n / block_elems)");
+  if (p.block_dim < 1 || p.block_dim > pf.cores) {
+    return Fail("block_dim " + S(p.block_dim) + " outside [1, " + S(pf.cores) + "]");
+  }
+  if (p.blocks_per_core < 1 || p.big_cores < 0 || p.big_cores >= p.block_dim ||
+      p.blocks_per_core * p.block_dim + p.big_cores != p.blocks) {
+    return Fail("q = " + S(p.blocks_per_core) + " and " + S(p.big_cores) +
+                " big cores do not deal " + S(p.blocks) + " blocks to " + S(p.block_dim) +
+                " cores");
+  }
+  if (p.tile_len < 1) return Fail("tile_len < 1: the UB cannot hold one block per buffer");
+  if ((p.tile_len * p.elem_bytes) % pf.block_bytes != 0) {
+    return Fail("a tile of " + S(p.tile_len * p.elem_bytes) + " B is not a whole number of blocks");
+  }
+  if (p.buffer_num != 1 && p.buffer_num != 2) return Fail("buffer_num is not 1 or 2");
+  if (p.tile_len * p.elem_bytes * p.ub_divisor > pf.ub_bytes) {
+    return Fail("tile_len x elem_bytes x divisor " + S(p.ub_divisor) + " exceeds the UB");
+  }
+  HOSTNN_RETURN_IF_ERROR(CheckUb(p.ub, pf));
+  // Ownership: walking every (core, tile) in order, each starts where the last ended, on a
+  // block boundary, and the walk ends at n: each element has exactly one (core, tile).
+  int64_t next = 0;
+  for (int64_t c = 0; c < p.block_dim; ++c) {
+    if (p.CoreBegin(c) != next) return Fail("core " + S(c) + " does not start where the last ends");
+    if (p.CoreLen(c) < 1) return Fail("core " + S(c) + " owns no element");
+    for (int64_t t = 0; t < p.CoreTiles(c); ++t) {
+      const int64_t begin = p.TileBegin(c, t), len = p.TileLen(c, t);
+      if (begin != next || len < 1 || len > p.tile_len) {
+        return Fail("tile " + S(t) + " of core " + S(c) + " covers [" + S(begin) + ", " +
+                    S(begin + len) + "), expected to start at " + S(next));
+      }
+      if (begin % p.block_elems != 0) {
+        return Fail("tile " + S(t) + " of core " + S(c) + " starts off a block boundary");
+      }
+      next = begin + len;
+    }
+    if (next != p.CoreBegin(c) + p.CoreLen(c)) {
+      return Fail("the tiles of core " + S(c) + " do not cover it");
+    }
+  }
+  if (next != p.n) return Fail("cores cover " + S(next) + " of " + S(p.n) + " elements");
+  return Status::Ok();
+}
+
+Status CheckReduction(const ReductionPlan& p, const Platform& pf) {
+  if (p.a1 < 1 || p.r < 1 || p.a0 < 1) return Fail("an extent of (A1, R, A0) is < 1");
+  if (p.elem_bytes != 2 && p.elem_bytes != 4) return Fail("elem_bytes is not 2 or 4");
+  // The winner is the first capable template.
+  bool first = true;
+  for (const TemplateTrial& t : p.trials) {
+    if (!t.capable) continue;
+    if (first && t.tmpl != p.tmpl) {
+      return Fail(std::string("template ") + TemplateName(p.tmpl) + " won, but " +
+                  TemplateName(t.tmpl) + " comes first and is capable");
+    }
+    first = false;
+  }
+  if (first) return Fail("no template is capable");
+  if (IsAr(p.tmpl) != (p.a0 == 1)) return Fail("AR templates need A0 == 1, ARA needs A0 > 1");
+  if (p.a1_tile < 1 || p.a1_tile > p.a1) return Fail("a1_tile outside [1, A1]");
+  if (p.a0_tile < 1 || p.a0_tile > kMaxA0Tile) return Fail("a0_tile outside [1, kMaxA0Tile]");
+  if (p.a0_align < 1 || p.a0_tile % p.a0_align != 0) {
+    return Fail("a0_tile " + S(p.a0_tile) + " is not a multiple of " + S(p.a0_align));
+  }
+  if (IsAr(p.tmpl) && (p.a1_tile != 1 || p.a0_tile != 1)) return Fail("an AR unit is not one row");
+  if (p.r_chunk < 1 || p.r_chunk > p.r) return Fail("r_chunk outside [1, R]");
+  if (IsFullLoad(p.tmpl) && p.r_chunk != p.r) return Fail("full-load must take all of R at once");
+  if (IsAr(p.tmpl) && p.r_chunk < p.r &&
+      (p.r_chunk % kRowPartialsAlign != 0 || p.r_chunk % p.r_align != 0)) {
+    return Fail("row chunks of " + S(p.r_chunk) + " are not multiples of " + S(p.r_align) +
+                " and 16 (the row partials)");
+  }
+  if (p.units != p.A1Tiles() * p.A0Tiles()) return Fail("units != A1 tiles x A0 tiles");
+  if (p.units_per_core < 1 || p.block_dim != CeilDiv(p.units, p.units_per_core) ||
+      p.block_dim > pf.cores) {
+    return Fail("block_dim " + S(p.block_dim) + " does not deal " + S(p.units) + " units " +
+                S(p.units_per_core) + " a core within " + S(pf.cores) + " cores");
+  }
+  if (p.units_per_tile < 1 || (p.tmpl != ReductionTemplate::kArFullLoad && p.units_per_tile != 1)) {
+    return Fail("units_per_tile " + S(p.units_per_tile) + " invalid for this template");
+  }
+  HOSTNN_RETURN_IF_ERROR(CheckUb(p.ub, pf));
+  // Ownership. Units are (A1 block, A0 tile) pairs, u = block * A0Tiles + tile, a bijection
+  // onto [0, units); A1 blocks of a1_tile rows partition [0, A1) and A0 tiles partition
+  // [0, A0) (both counts are ceilings, so only the last block or tile is short); R chunks
+  // partition [0, R). What remains is that (core, tile) pairs partition the units.
+  int64_t next = 0;
+  for (int64_t c = 0; c < p.block_dim; ++c) {
+    if (p.CoreBegin(c) != next || p.CoreLen(c) < 1) {
+      return Fail("core " + S(c) + " owns units [" + S(p.CoreBegin(c)) + ", " +
+                  S(p.CoreBegin(c) + p.CoreLen(c)) + "), expected a non-empty range from " +
+                  S(next));
+    }
+    const int64_t end = p.CoreBegin(c) + p.CoreLen(c);
+    for (int64_t t = 0; t < p.CoreTiles(c); ++t) {
+      const int64_t begin = p.CoreBegin(c) + t * p.units_per_tile;
+      const int64_t len = std::min(p.units_per_tile, end - begin);
+      if (begin != next || len < 1) return Fail("tile " + S(t) + " of core " + S(c) + " is empty");
+      const ReductionPlan::Unit first_unit = p.GetUnit(begin);
+      const ReductionPlan::Unit last_unit = p.GetUnit(begin + len - 1);
+      if (first_unit.a1_len < 1 || first_unit.a0_len < 1 || last_unit.a1_len < 1 ||
+          last_unit.a0_len < 1 || first_unit.a0_begin % p.a0_align != 0) {
+        return Fail("tile " + S(t) + " of core " + S(c) + " maps outside the tensor");
+      }
+      next = begin + len;
+    }
+    if (next != end) return Fail("the tiles of core " + S(c) + " do not cover it");
+  }
+  if (next != p.units) return Fail("cores cover " + S(next) + " of " + S(p.units) + " units");
+  return Status::Ok();
+}
 
 }  // namespace
 
+int64_t UbTotal(const std::vector<UbBuffer>& ub) {
+  int64_t total = 0;
+  for (const UbBuffer& b : ub) total += b.bytes * b.count;
+  return total;
+}
+
+Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan) {
+  bool is_reduction = false;
+  if (!LookupOp(problem.op, &is_reduction)) {
+    return Status::Invalid("op '" + problem.op + "' is unknown; expected one of: " + OpNames());
+  }
+  Plan p;
+  int64_t elem_bytes = 0;
+  if (!NormalizeDtype(problem.dtype, &p.dtype, &elem_bytes)) {
+    return Status::Invalid("dtype '" + problem.dtype +
+                           "' is unknown; expected f32, f16, bf16 or f64");
+  }
+  const int rank = static_cast<int>(problem.shape.size());
+  if (rank > kMaxRank) {
+    return Status::Invalid("shape " + ShapeText(problem.shape) + " has more than 8 dims");
+  }
+  int64_t numel = 1;
+  for (const int64_t d : problem.shape) {
+    if (d < 1) {
+      return Status::Invalid("shape " + ShapeText(problem.shape) +
+                             " has an extent < 1 (an empty tensor needs no plan)");
+    }
+    if (numel > kMaxElements / d) {
+      return Status::Invalid("shape " + ShapeText(problem.shape) + " has more than 2^48 elements");
+    }
+    numel *= d;
+  }
+  p.op = problem.op;
+  p.shape = problem.shape;
+  p.platform = resolved.platform;
+  p.min_elems_per_core = resolved.min_elems_per_core;
+  p.sources = resolved.sources;
+  if (!is_reduction) {
+    const EltwiseUbSpec* spec = FindEltwiseUbSpec(problem.op);
+    if (spec == nullptr) return Status::Inner("op '" + problem.op + "' has no UB spec");
+    p.kind = Plan::Kind::kElementwise;
+    p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
+    *plan = p;
+    return Status::Ok();
+  }
+  if (elem_bytes != 2 && elem_bytes != 4) {
+    return Status::Invalid(problem.op + " reads f32, f16 or bf16, not " + p.dtype);
+  }
+  const int64_t n = rank > 0 ? rank : 1;
+  if (problem.dim < -n || problem.dim >= n) {
+    return Status::Invalid("dim " + S(problem.dim) + " is out of range [" + S(-n) + ", " +
+                           S(n - 1) + "] for shape " + ShapeText(problem.shape));
+  }
+  p.dim = problem.dim < 0 ? problem.dim + n : problem.dim;
+  int64_t a1 = 1, r = 1, a0 = 1;
+  for (int i = 0; i < rank; ++i) {
+    if (i < p.dim) a1 *= problem.shape[i];
+    if (i == p.dim) r = problem.shape[i];
+    if (i > p.dim) a0 *= problem.shape[i];
+  }
+  if (r == 1) {  // nothing to reduce: one long A0, as Ascend fuses it
+    a0 *= a1;
+    a1 = 1;
+  }
+  p.kind = Plan::Kind::kReduction;
+  p.reduction = PlanReduction(a1, r, a0, elem_bytes, resolved);
+  *plan = p;
+  return Status::Ok();
+}
+
+Status MakePlan(const Problem& problem, const Options& options, Plan* plan) {
+  Resolved resolved;
+  HOSTNN_RETURN_IF_ERROR(Resolve(options, problem, &resolved));
+  Plan p;
+  HOSTNN_RETURN_IF_ERROR(PlanProblem(problem, resolved, &p));
+  HOSTNN_RETURN_IF_ERROR(p.Check());
+  *plan = p;
+  return Status::Ok();
+}
+
+Status Plan::Check() const {
+  const Platform& pf = platform;
+  if (pf.cores < 1 || pf.ub_bytes < 1 || pf.block_bytes < 1) {
+    return Fail("the platform has non-positive sizes");
+  }
+  return kind == Kind::kElementwise ? CheckElementwise(elementwise, pf)
+                                    : CheckReduction(reduction, pf);
+}
+
 std::string Plan::ToJson() const {
   std::ostringstream o;
-  o << "{\n  \"op\": \"" << op << "\",\n  \"dtype\": \"" << dtype << "\",\n"
-    << "  \"platform\": {\"name\": \"" << platform.name << "\", \"cores\": " << platform.cores
-    << ", \"ub_bytes\": " << platform.ub_bytes << ", \"block_bytes\": " << platform.block_bytes
-    << "},\n";
+  o << "{\n  \"op\": " << json::Quote(op) << ",\n  \"dtype\": " << json::Quote(dtype)
+    << ",\n  \"shape\": [";
+  for (size_t i = 0; i < shape.size(); ++i) o << (i ? ", " : "") << shape[i];
+  o << "],\n";
+  if (kind == Kind::kReduction) o << "  \"dim\": " << dim << ",\n";
+  o << "  \"platform\": {\"name\": " << json::Quote(platform.name)
+    << ", \"cores\": " << platform.cores << ", \"ub_bytes\": " << platform.ub_bytes
+    << ", \"block_bytes\": " << platform.block_bytes
+    << ", \"vector_bytes\": " << platform.vector_bytes << "},\n"
+    << "  \"min_elems_per_core\": " << min_elems_per_core << ",\n"
+    << "  \"sources\": " << json::Quote(sources) << ",\n";
   if (kind == Kind::kElementwise) {
     const ElementwisePlan& p = elementwise;
     o << "  \"kind\": \"elementwise\",\n"
@@ -47,113 +330,101 @@ std::string Plan::ToJson() const {
       << ",\n  \"big_cores\": " << p.big_cores
       << ",\n  \"big_core_elems\": " << (p.blocks_per_core + 1) * p.block_elems
       << ",\n  \"small_core_elems\": " << p.blocks_per_core * p.block_elems
+      << ",\n  \"last_core_elems\": " << p.CoreLen(p.block_dim - 1)
       << ",\n  \"tile_len\": " << p.tile_len << ",\n  \"buffer_num\": " << p.buffer_num
-      << ",\n  \"ub_divisor\": " << p.ub_divisor << ",\n  \"ub_used_bytes\": " << UbTotal(p.ub)
-      << ",\n  \"ub\": " << UbJson(p.ub) << "\n}\n";
+      << ",\n  \"buffer_why\": " << json::Quote(p.buffer_why)
+      << ",\n  \"ub_divisor\": " << p.ub_divisor
+      << ",\n  \"ub_divisor_why\": " << json::Quote(p.ub_divisor_why)
+      << ",\n  \"ub_used_bytes\": " << UbTotal(p.ub) << ",\n  \"ub\": " << UbJson(p.ub) << "\n}\n";
   } else {
     const ReductionPlan& p = reduction;
     o << "  \"kind\": \"reduction\",\n"
       << "  \"a1\": " << p.a1 << ",\n  \"r\": " << p.r << ",\n  \"a0\": " << p.a0
-      << ",\n  \"elem_bytes\": " << p.elem_bytes << ",\n  \"template\": \""
-      << TemplateName(p.tmpl) << "\",\n  \"reason\": \"" << p.reason << "\",\n  \"a0_tile\": "
-      << p.a0_tile << ",\n  \"r_chunk\": " << p.r_chunk << ",\n  \"units\": " << p.units
-      << ",\n  \"block_dim\": " << p.block_dim << ",\n  \"units_per_core\": " << p.units_per_core
-      << ",\n  \"big_cores\": " << p.big_cores << ",\n  \"ub_used_bytes\": " << UbTotal(p.ub)
-      << ",\n  \"ub\": " << UbJson(p.ub) << "\n}\n";
+      << ",\n  \"elem_bytes\": " << p.elem_bytes
+      << ",\n  \"template\": " << json::Quote(TemplateName(p.tmpl))
+      << ",\n  \"priority\": " << TemplatePriority(p.tmpl)
+      << ",\n  \"reason\": " << json::Quote(p.reason) << ",\n  \"trials\": [";
+    for (size_t i = 0; i < p.trials.size(); ++i) {
+      const TemplateTrial& t = p.trials[i];
+      o << (i ? "," : "") << "\n    {\"template\": " << json::Quote(TemplateName(t.tmpl))
+        << ", \"priority\": " << TemplatePriority(t.tmpl)
+        << ", \"capable\": " << (t.capable ? "true" : "false")
+        << ", \"why\": " << json::Quote(t.why) << "}";
+    }
+    o << "\n  ],\n  \"a1_tile\": " << p.a1_tile << ",\n  \"a0_tile\": " << p.a0_tile
+      << ",\n  \"a0_align\": " << p.a0_align << ",\n  \"r_chunk\": " << p.r_chunk
+      << ",\n  \"r_chunks\": " << p.RChunks() << ",\n  \"r_align\": " << p.r_align
+      << ",\n  \"units\": " << p.units << ",\n  \"units_per_core\": " << p.units_per_core
+      << ",\n  \"block_dim\": " << p.block_dim << ",\n  \"units_per_tile\": " << p.units_per_tile
+      << ",\n  \"ub_used_bytes\": " << UbTotal(p.ub) << ",\n  \"ub\": " << UbJson(p.ub) << "\n}\n";
   }
   return o.str();
 }
 
 std::string Plan::ToTable() const {
   std::ostringstream o;
-  o << "op            " << op << " (" << dtype << ")\n"
-    << "platform      " << platform.name << ": " << platform.cores << " cores, UB "
-    << platform.ub_bytes << " B, blocks of " << platform.block_bytes << " B\n";
+  o << "op              " << op << " (" << dtype << "), shape " << ShapeText(shape);
+  if (kind == Kind::kReduction) o << ", dim " << dim;
+  o << "\nplatform        " << platform.name << ": " << Plural(platform.cores, "core") << ", UB "
+    << platform.ub_bytes << " B, blocks of " << platform.block_bytes << " B, vectors of "
+    << platform.vector_bytes << " B\n"
+    << Wrap("knobs           ", sources, 16, "; ");
   if (kind == Kind::kElementwise) {
     const ElementwisePlan& p = elementwise;
-    o << "elements      " << p.n << " (" << p.blocks << " blocks of " << p.block_elems << ")\n"
-      << "block_dim     " << p.block_dim << "\n"
-      << "per core      " << p.big_cores << " x " << (p.blocks_per_core + 1) * p.block_elems
-      << " elements, " << (p.block_dim - p.big_cores) << " x "
-      << p.blocks_per_core * p.block_elems << " (the last core clipped to n)\n"
-      << "tile_len      " << p.tile_len << " elements, "
-      << (p.buffer_num == 2 ? "double" : "single") << "-buffered, UB divisor " << p.ub_divisor
-      << "\n";
-  } else {
-    const ReductionPlan& p = reduction;
-    o << "fused         (A1, R, A0) = (" << p.a1 << ", " << p.r << ", " << p.a0 << ")\n"
-      << "template      " << TemplateName(p.tmpl) << ": " << p.reason << "\n"
-      << "a0_tile       " << p.a0_tile << "\n"
-      << "r_chunk       " << p.r_chunk << "\n"
-      << "units         " << p.units << " over block_dim " << p.block_dim << ": " << p.big_cores
-      << " x " << p.units_per_core + 1 << ", " << (p.block_dim - p.big_cores) << " x "
-      << p.units_per_core << "\n";
+    const int64_t small = p.block_dim - p.big_cores;
+    o << "elements        " << p.n << " in " << p.blocks << " blocks of " << p.block_elems << "\n"
+      << "block_dim       " << p.block_dim << " = max(1, min(" << platform.cores << " cores, ceil("
+      << p.n << " / " << min_elems_per_core << ") = " << CeilDiv(p.n, min_elems_per_core) << ", "
+      << p.blocks << " blocks))\n"
+      << "per core        ";
+    if (p.big_cores > 0) {
+      o << p.big_cores << " x " << p.blocks_per_core + 1 << " blocks ("
+        << (p.blocks_per_core + 1) * p.block_elems << " elements), ";
+    }
+    o << small << " x " << p.blocks_per_core << " blocks (" << p.blocks_per_core * p.block_elems
+      << " elements)";
+    const int64_t last = p.CoreLen(p.block_dim - 1);
+    const int64_t last_full =
+        (p.big_cores == p.block_dim ? p.blocks_per_core + 1 : p.blocks_per_core) * p.block_elems;
+    if (last != last_full) o << "; the last core clipped to " << last;
+    o << "\ntile_len        " << p.tile_len << " elements = floor(" << platform.ub_bytes << " / "
+      << platform.block_bytes << " / " << p.ub_divisor << ") * " << platform.block_bytes << " / "
+      << p.elem_bytes << "\n"
+      << "buffering       " << (p.buffer_num == 2 ? "double: " : "single: ") << p.buffer_why << "\n"
+      << "UB divisor      " << p.ub_divisor_why << "\n"
+      << "tiles           core 0: " << p.CoreTiles(0) << ", core " << p.block_dim - 1 << ": "
+      << p.CoreTiles(p.block_dim - 1) << " (last tile "
+      << p.TileLen(p.block_dim - 1, p.CoreTiles(p.block_dim - 1) - 1) << ")\n"
+      << Wrap("UB              ",
+              S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
+    return o.str();
   }
-  const auto& ub = kind == Kind::kElementwise ? elementwise.ub : reduction.ub;
-  o << "UB            " << UbTotal(ub) << " of " << platform.ub_bytes << " B:";
-  for (const auto& b : ub) o << " " << b.name << " " << b.bytes << (b.count > 1 ? "x" + std::to_string(b.count) : "");
-  o << "\n";
+  const ReductionPlan& p = reduction;
+  o << "fused           (A1, R, A0) = (" << p.a1 << ", " << p.r << ", " << p.a0 << ")\n";
+  for (size_t i = 0; i < p.trials.size(); ++i) {
+    const TemplateTrial& t = p.trials[i];
+    o << Wrap(std::string(i == 0 ? "templates       " : "                ") + TemplateName(t.tmpl) +
+                  " (" + S(TemplatePriority(t.tmpl)) + "): ",
+              std::string(t.capable ? "capable: " : "not capable: ") + t.why +
+                  (t.tmpl == p.tmpl ? "  <- chosen" : ""),
+              18);
+  }
+  const int64_t last_core = p.block_dim - 1;
+  o << "unit            " << p.a1_tile << " x " << p.r << " x " << p.a0_tile
+    << " (A1 rows x R x A0 columns";
+  if (p.a0 > 1) o << ", A0 tiles multiples of " << p.a0_align;
+  o << ")\n"
+    << "r_chunk         " << p.r_chunk << " (" << Plural(p.RChunks(), "chunk") << " per unit)\n"
+    << "units           " << p.units << " = " << p.A1Tiles() << " x " << p.A0Tiles() << ", "
+    << p.units_per_core << " per core over block_dim " << p.block_dim;
+  if (p.CoreLen(last_core) != p.units_per_core) {
+    o << " (the last core " << p.CoreLen(last_core) << ")";
+  }
+  o << "\ntiles           " << Plural(p.units_per_tile, "unit")
+    << " per tile; core 0: " << Plural(p.CoreTiles(0), "tile") << "\n"
+    << Wrap("UB              ",
+            S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
   return o.str();
-}
-
-Status CheckPlan(const Plan& plan) {
-  const Platform& pf = plan.platform;
-  if (pf.cores < 1 || pf.ub_bytes < 1 || pf.block_bytes < 1) {
-    return Status::Inner(Fail("platform has non-positive sizes"));
-  }
-  if (plan.kind == Plan::Kind::kElementwise) {
-    const ElementwisePlan& p = plan.elementwise;
-    if (p.block_dim < 1 || p.block_dim > pf.cores) {
-      return Status::Inner(Fail("block_dim " + std::to_string(p.block_dim) + " outside [1, " +
-                                std::to_string(pf.cores) + "]"));
-    }
-    if (p.tile_len < 1) return Status::Inner(Fail("tile_len < 1: the UB cannot hold one block"));
-    if ((p.tile_len * p.elem_bytes) % pf.block_bytes != 0) {
-      return Status::Inner(Fail("tile of " + std::to_string(p.tile_len * p.elem_bytes) +
-                                " B is not a multiple of the block"));
-    }
-    if (UbTotal(p.ub) > pf.ub_bytes || p.tile_len * p.elem_bytes * p.ub_divisor > pf.ub_bytes) {
-      return Status::Inner(Fail("UB budget " + std::to_string(UbTotal(p.ub)) + " B exceeds " +
-                                std::to_string(pf.ub_bytes)));
-    }
-    // Every element owned by exactly one core: the core ranges tile [0, n) in order.
-    int64_t next = 0;
-    for (int64_t c = 0; c < p.block_dim; ++c) {
-      const int64_t begin = p.CoreBegin(c), len = p.CoreLen(c);
-      if (begin != next || len < 0) return Status::Inner(Fail("core " + std::to_string(c) + " does not start where core " + std::to_string(c - 1) + " ends"));
-      if (begin % p.block_elems != 0) return Status::Inner(Fail("core " + std::to_string(c) + " starts off a block boundary"));
-      if (len == 0) return Status::Inner(Fail("core " + std::to_string(c) + " owns no element"));
-      next = begin + len;
-    }
-    if (next != p.n) return Status::Inner(Fail("cores cover " + std::to_string(next) + " of " + std::to_string(p.n) + " elements"));
-    return Status::Ok();
-  }
-  const ReductionPlan& p = plan.reduction;
-  if (p.block_dim < 1 || p.block_dim > pf.cores || p.block_dim > p.units) {
-    return Status::Inner(Fail("block_dim " + std::to_string(p.block_dim) + " invalid"));
-  }
-  if (p.a0_tile < 1 || p.a0_tile > p.a0 || p.r_chunk < 1 || p.r_chunk > p.r) {
-    return Status::Inner(Fail("a0_tile or r_chunk out of range"));
-  }
-  const bool ar = p.tmpl == ReductionTemplate::kArFullLoad || p.tmpl == ReductionTemplate::kArRecompute;
-  if (ar != (p.a0 == 1)) return Status::Inner(Fail("AR templates need A0 == 1, ARA needs A0 > 1"));
-  const bool full = p.tmpl == ReductionTemplate::kArFullLoad || p.tmpl == ReductionTemplate::kAraFullLoad;
-  if (full != (p.r_chunk == p.r)) return Status::Inner(Fail("full-load must take all of R in one chunk"));
-  if (ar && p.r_chunk != p.r && p.r_chunk % 16 != 0) return Status::Inner(Fail("row chunks must be multiples of 16"));
-  if (UbTotal(p.ub) > pf.ub_bytes) {
-    // A single row of an ARA tile or one 16-element AR chunk is the floor of any plan.
-    const bool at_floor = (ar && p.r_chunk == 16) || (!ar && p.r_chunk == 1 && p.a0_tile <= 16);
-    if (!at_floor) return Status::Inner(Fail("UB budget " + std::to_string(UbTotal(p.ub)) + " B exceeds " + std::to_string(pf.ub_bytes)));
-  }
-  const int64_t tiles = (p.a0 + p.a0_tile - 1) / p.a0_tile;
-  if (p.units != p.a1 * tiles) return Status::Inner(Fail("units != A1 * A0 tiles"));
-  int64_t next = 0;
-  for (int64_t c = 0; c < p.block_dim; ++c) {
-    if (p.CoreBegin(c) != next || p.CoreLen(c) < 1) return Status::Inner(Fail("core " + std::to_string(c) + " owns a wrong unit range"));
-    next += p.CoreLen(c);
-  }
-  if (next != p.units) return Status::Inner(Fail("cores cover " + std::to_string(next) + " of " + std::to_string(p.units) + " units"));
-  return Status::Ok();
 }
 
 }  // namespace tiling

@@ -1,126 +1,299 @@
-// The reduction planner for LogSoftmaxBackward: the tensor is fused to (A1, R, A0) around
-// `dim`, and the first capable template in priority order wins:
-//   AR full-load   (A0 == 1, a whole row fits the UB)
-//   AR recompute   (A0 == 1, R in chunks: a sum pass, then an output pass)
-//   ARA full-load  (A0 > 1, A0 tiled, all of R for one A0 tile fits the UB)
-//   ARA recompute  (A0 > 1, A0 tiled, R in chunks)
-// A unit (one row, or one A0 tile of one a1) is reduced by one core from start to end.
+// The reduction planner for LogSoftmaxBackward, after Ascend 950's LogSoftmaxGrad tiling:
+// the tensor is fused to (A1, R, A0) and four templates, each with a capability test and a
+// priority, are tried in order; the first capable one wins and the plan records every
+// test. The templates budget only I/O queues and f32 sums in the UB (Ascend 950 computes
+// in registers). Pure functions: no threads, no SIMD.
+//   AR full-load   100  A0 == 1, R <= 4 * vl_f32^2, whole rows fit the UB
+//   AR recompute   200  A0 == 1, R in chunks: a sum pass, then an output pass
+//   ARA full-load  300  A0 > 1, A0 tiled by the vector width, all of R fits
+//   ARA recompute  400  A0 > 1, A0 tiled by the block, R in chunks of 128 rows
+// Where the host differs from Ascend: AR chunks are also multiples of 16 elements (the row
+// partials), A0 tiles are capped at kMaxA0Tile, ARA recompute halves its R chunk until one
+// tile fits a small UB, and min_elems_per_core caps the cores of small problems.
 
 #include <algorithm>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "hostnn/tiling.h"
+#include "tiling/internal.h"
 
 namespace hostnn {
 namespace tiling {
 namespace {
 
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-int64_t AlignDown(int64_t v, int64_t a) { return v / a * a; }
+constexpr int64_t kArReservedBytes = 1024;    // AR full-load keeps 1 KiB of the UB aside
+constexpr int64_t kArCacheBlocks = 64;        // AR recompute's binary-add cache slots
+constexpr int64_t kAraRecomputeRChunk = 128;  // ARA recompute's R rows per pass
+constexpr int64_t kF32 = 4;
 
-// Chunks of a row start at multiples of 16 so that the 16 partial sums see the same
-// elements whatever the chunking (kernels::kRowPartials).
-constexpr int64_t kRowAlign = 16;
-// Widest A0 tile: bounds the per-core sum arrays (kernels keep them on the stack).
-constexpr int64_t kMaxA0Tile = 1024;
+std::string S(int64_t v) { return std::to_string(v); }
 
-// UB bytes one element of (dy, y, out) needs: the three tiles, the f32 exp(y) temporary,
-// and for 16-bit storage the three f32 cast buffers.
-int64_t BytesPerElement(int64_t elem_bytes) {
-  int64_t b = 3 * elem_bytes + 4;
-  if (elem_bytes == 2) b += 3 * 4;
-  return b;
+// "3 chunks of 128", "1 chunk of 7".
+std::string Chunks(int64_t r, int64_t chunk) {
+  const int64_t n = CeilDiv(r, chunk);
+  return S(n) + (n == 1 ? " chunk of " : " chunks of ") + S(chunk);
 }
+
+// Ascend's FindNearestPower2: the largest power of two below `value` (0 for value <= 1).
+int64_t PowerOfTwoBelow(int64_t value) {
+  if (value <= 1) return 0;
+  int64_t p = 1;
+  while (p * 2 < value) p *= 2;
+  return p;
+}
+
+int64_t BitLength(int64_t v) {
+  int64_t bits = 0;
+  while (v > 0) {
+    ++bits;
+    v >>= 1;
+  }
+  return bits;
+}
+
+struct Context {
+  int64_t a1, r, a0, x;  // x: bytes of dy and y (out is budgeted the same, as on Ascend)
+  const Platform* pf;
+  int64_t cores;  // min(platform cores, ceil(elements / min_elems_per_core))
+};
+
+// A capable template fills everything but trials and the core split.
+bool ArFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
+  if (c.a0 != 1) {
+    *why = "A0 = " + S(c.a0) + " > 1";
+    return false;
+  }
+  const int64_t vl = c.pf->vector_bytes / kF32;
+  const int64_t r_max = 4 * vl * vl;
+  if (c.r > r_max) {
+    *why = "R = " + S(c.r) + " > 4 * vl_f32^2 = " + S(r_max);
+    return false;
+  }
+  const int64_t r_aligned = AlignUp(c.r, c.pf->block_bytes / c.x);
+  const int64_t binary_tmp =
+      c.r > 2 * vl ? AlignUp(PowerOfTwoBelow(CeilDiv(c.r, vl)), c.pf->block_bytes / kF32) * kF32
+                   : 0;
+  const int64_t row_bytes = 2 * r_aligned * 3 * c.x + binary_tmp;
+  const int64_t rows_fit = (c.pf->ub_bytes - kArReservedBytes) / row_bytes;
+  if (rows_fit < 1) {
+    *why = "a row needs " + S(row_bytes) + " B > UB - 1024 reserved";
+    return false;
+  }
+  *why = "A0 == 1, R = " + S(c.r) + " <= " + S(r_max) + ", " + S(rows_fit) + " rows of " +
+         S(row_bytes) + " B fit the UB";
+  p->r_chunk = c.r;
+  const int64_t units_per_core = CeilDiv(c.a1, c.cores);
+  p->units_per_tile = std::min(rows_fit, units_per_core);
+  const int64_t tile_rows = p->units_per_tile;
+  p->ub = {{"reserved", kArReservedBytes, 1},
+           {"gradOutput", tile_rows * r_aligned * c.x, 2},
+           {"output", tile_rows * r_aligned * c.x, 2},
+           {"out", tile_rows * r_aligned * c.x, 2}};
+  if (binary_tmp > 0) p->ub.push_back({"binary_add_f32", tile_rows * binary_tmp, 1});
+  return true;
+}
+
+bool ArRecompute(const Context& c, ReductionPlan* p, std::string* why) {
+  if (c.a0 != 1) {
+    *why = "A0 = " + S(c.a0) + " > 1";
+    return false;
+  }
+  const int64_t block = c.pf->block_bytes;
+  const int64_t flexible = c.pf->ub_bytes - block - kArCacheBlocks * block;
+  const int64_t per_elem = 2 * 2 * c.x + 2 * kF32;  // dy, y double-buffered; f32 out x 2
+  const int64_t align =
+      std::lcm(std::lcm(block, std::lcm(block / c.x, block / kF32)), kRowPartialsAlign);
+  const int64_t chunk_max = flexible > 0 ? AlignDown(flexible / per_elem, align) : 0;
+  if (chunk_max < 1) {
+    *why = "the UB less 65 blocks holds no chunk of " + S(align) + " elements";
+    return false;
+  }
+  p->r_chunk = std::min(c.r, chunk_max);
+  p->r_align = align;
+  *why = "A0 == 1; R = " + S(c.r) + " in " + Chunks(c.r, p->r_chunk) + " (a multiple of " +
+         S(align) + ")";
+  const int64_t padded = AlignUp(p->r_chunk, block / c.x);  // a short row fills whole blocks
+  p->ub = {{"gradOutput", padded * c.x, 2},
+           {"output", padded * c.x, 2},
+           {"out_f32", padded * kF32, 2},
+           {"reserved", block, 1},
+           {"binary_add_cache", block, kArCacheBlocks}};
+  return true;
+}
+
+bool AraFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
+  if (c.a0 == 1) {
+    *why = "A0 == 1";
+    return false;
+  }
+  // A0 tiles of whole vectors (and whole blocks, should a profile's vector be narrower).
+  const int64_t base = std::max(c.pf->vector_bytes, c.pf->block_bytes) / c.x;
+  const int64_t column_bytes = c.r * 2 * (kF32 + 2 * c.x);  // all of R, double-buffered
+  const int64_t factor_max = c.pf->ub_bytes / base / (column_bytes + kF32);
+  if (factor_max < 1) {
+    *why = "one A0 tile of " + S(base) + " columns with all " + S(c.r) + " rows needs " +
+           S(base * (column_bytes + kF32)) + " B > UB";
+    return false;
+  }
+  const int64_t a0_inner = std::min(factor_max, CeilDiv(c.a0, base));
+  const int64_t tile = std::min(a0_inner * base, kMaxA0Tile);
+  const int64_t a1_inner = std::min(c.a1, (c.pf->ub_bytes - tile * kF32) / (tile * column_bytes));
+  p->a0_tile = tile;
+  p->a0_align = base;
+  p->a1_tile = a1_inner;
+  p->r_chunk = c.r;
+  *why = "A0 = " + S(c.a0) + " > 1; " + S(a1_inner) + " x " + S(c.r) + " x " + S(tile) +
+         " (A1 x R x A0 tile of " + S(base) + "-column vectors) fits the UB";
+  p->ub = {{"gradOutput", a1_inner * c.r * tile * c.x, 2},
+           {"output", a1_inner * c.r * tile * c.x, 2},
+           {"out_f32", a1_inner * c.r * tile * kF32, 2},
+           {"sum_f32", tile * kF32, 1}};
+  return true;
+}
+
+bool AraRecompute(const Context& c, ReductionPlan* p, std::string* why) {
+  if (c.a0 == 1) {
+    *why = "A0 == 1";
+    return false;
+  }
+  const int64_t base = c.pf->block_bytes / c.x;
+  int64_t chunk = std::min(kAraRecomputeRChunk, c.r);
+  int64_t cache = 1, factor_max = 0;
+  while (true) {
+    const int64_t basic = PowerOfTwoBelow(CeilDiv(c.r, chunk));
+    cache = basic == 0 ? 1 : BitLength(basic);
+    const int64_t column_bytes = chunk * 2 * (kF32 + 2 * c.x) + kF32 * cache + kF32;
+    factor_max = c.pf->ub_bytes / base / column_bytes;
+    if (factor_max >= 1 || chunk == 1) break;
+    chunk = (chunk + 1) / 2;
+  }
+  if (factor_max < 1) {
+    *why = "not even one row of a " + S(base) + "-column A0 tile fits the UB";
+    return false;
+  }
+  const int64_t a0_factor_max = CeilDiv(c.a0, base);
+  const int64_t spread = CeilDiv(c.a1 * a0_factor_max, c.cores);  // as many cores as possible
+  const int64_t a0_inner = std::min({spread, factor_max, a0_factor_max});
+  const int64_t tile = std::min(a0_inner * base, kMaxA0Tile);
+  p->a0_tile = tile;
+  p->a0_align = base;
+  p->r_chunk = chunk;
+  *why = "A0 = " + S(c.a0) + " > 1; A0 tiles of " + S(tile) + ", R = " + S(c.r) + " in " +
+         Chunks(c.r, chunk) +
+         (chunk < std::min(kAraRecomputeRChunk, c.r) ? " (Ascend's 128 does not fit this UB)" : "");
+  p->ub = {{"gradOutput", chunk * tile * c.x, 2},
+           {"output", chunk * tile * c.x, 2},
+           {"out_f32", chunk * tile * kF32, 2},
+           {"binary_add_cache_f32", tile * kF32, cache},
+           {"sum_f32", tile * kF32, 1}};
+  return true;
+}
+
+struct Template {
+  ReductionTemplate tmpl;
+  bool (*try_plan)(const Context&, ReductionPlan*, std::string*);
+};
+const Template kTemplates[] = {{ReductionTemplate::kArFullLoad, ArFullLoad},
+                               {ReductionTemplate::kArRecompute, ArRecompute},
+                               {ReductionTemplate::kAraFullLoad, AraFullLoad},
+                               {ReductionTemplate::kAraRecompute, AraRecompute}};
 
 }  // namespace
 
 const char* TemplateName(ReductionTemplate t) {
   switch (t) {
-    case ReductionTemplate::kArFullLoad: return "ar_full_load";
-    case ReductionTemplate::kArRecompute: return "ar_recompute";
-    case ReductionTemplate::kAraFullLoad: return "ara_full_load";
-    case ReductionTemplate::kAraRecompute: return "ara_recompute";
+    case ReductionTemplate::kArFullLoad:
+      return "ar_full_load";
+    case ReductionTemplate::kArRecompute:
+      return "ar_recompute";
+    case ReductionTemplate::kAraFullLoad:
+      return "ara_full_load";
+    case ReductionTemplate::kAraRecompute:
+      return "ara_recompute";
   }
   return "?";
+}
+
+int TemplatePriority(ReductionTemplate t) {
+  switch (t) {
+    case ReductionTemplate::kArFullLoad:
+      return 100;
+    case ReductionTemplate::kArRecompute:
+      return 200;
+    case ReductionTemplate::kAraFullLoad:
+      return 300;
+    case ReductionTemplate::kAraRecompute:
+      return 400;
+  }
+  return 0;
 }
 
 ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
                             const Resolved& resolved) {
   const Platform& pf = resolved.platform;
-  ReductionPlan p;
-  p.a1 = a1;
-  p.r = r;
-  p.a0 = a0;
-  p.elem_bytes = elem_bytes;
-  const int64_t per_elem = BytesPerElement(elem_bytes);
-  const int64_t ub = pf.ub_bytes;
-  const std::string ub_text = "UB " + std::to_string(ub) + " B";
-
-  if (a0 == 1) {
-    p.a0_tile = 1;
-    const int64_t row_bytes = r * per_elem;
-    if (row_bytes <= ub) {
-      p.tmpl = ReductionTemplate::kArFullLoad;
-      p.r_chunk = r;
-      p.reason = "A0 == 1 and a row of " + std::to_string(r) + " needs " +
-                 std::to_string(row_bytes) + " B <= " + ub_text;
-    } else {
-      p.tmpl = ReductionTemplate::kArRecompute;
-      p.r_chunk = std::max(kRowAlign, AlignDown(ub / per_elem, kRowAlign));
-      p.reason = "A0 == 1 but a row of " + std::to_string(r) + " needs " +
-                 std::to_string(row_bytes) + " B > " + ub_text + ": chunks of " +
-                 std::to_string(p.r_chunk);
+  const Context c{
+      a1,
+      r,
+      a0,
+      elem_bytes,
+      &pf,
+      std::max<int64_t>(1, std::min(pf.cores, CeilDiv(a1 * r * a0, resolved.min_elems_per_core)))};
+  ReductionPlan winner;
+  std::vector<TemplateTrial> trials;
+  bool won = false;
+  for (const Template& t : kTemplates) {
+    ReductionPlan candidate;
+    TemplateTrial trial;
+    trial.tmpl = t.tmpl;
+    trial.capable = t.try_plan(c, &candidate, &trial.why);
+    if (trial.capable && !won) {
+      won = true;
+      winner = candidate;
+      winner.tmpl = t.tmpl;
+      winner.reason = trial.why;
     }
-    p.ub = {{"dy", p.r_chunk * elem_bytes, 1},
-            {"y", p.r_chunk * elem_bytes, 1},
-            {"out", p.r_chunk * elem_bytes, 1},
-            {"exp_y_f32", p.r_chunk * 4, 1}};
-    if (elem_bytes == 2) p.ub.push_back({"cast_f32", p.r_chunk * 4, 3});
-  } else {
-    const int64_t sums_per_col = 8 + 4;  // double accumulator + f32 sum
-    int64_t tile = std::min(kMaxA0Tile, CeilDiv(a0, kRowAlign) * kRowAlign);
-    // At least one row of the tile must fit beside its sums.
-    const int64_t max_tile = AlignDown(ub / (per_elem + sums_per_col), kRowAlign);
-    tile = std::max<int64_t>(kRowAlign, std::min(tile, max_tile));
-    p.a0_tile = std::min(tile, a0);
-    const int64_t sums_bytes = tile * sums_per_col;
-    const int64_t rows_fit = std::max<int64_t>(1, (ub - sums_bytes) / (tile * per_elem));
-    if (rows_fit >= r) {
-      p.tmpl = ReductionTemplate::kAraFullLoad;
-      p.r_chunk = r;
-      p.reason = "A0 == " + std::to_string(a0) + " > 1; an A0 tile of " +
-                 std::to_string(p.a0_tile) + " with all " + std::to_string(r) +
-                 " rows fits the " + ub_text;
-    } else {
-      p.tmpl = ReductionTemplate::kAraRecompute;
-      p.r_chunk = rows_fit;
-      p.reason = "A0 == " + std::to_string(a0) + " > 1; an A0 tile of " +
-                 std::to_string(p.a0_tile) + " fits only " + std::to_string(rows_fit) +
-                 " of " + std::to_string(r) + " rows in the " + ub_text;
-    }
-    p.ub = {{"dy", p.r_chunk * tile * elem_bytes, 1},
-            {"y", p.r_chunk * tile * elem_bytes, 1},
-            {"out", p.r_chunk * tile * elem_bytes, 1},
-            {"exp_y_f32", p.r_chunk * tile * 4, 1},
-            {"sum_f64", tile * 8, 1},
-            {"sum_f32", tile * 4, 1}};
-    if (elem_bytes == 2) p.ub.push_back({"cast_f32", p.r_chunk * tile * 4, 3});
+    trials.push_back(trial);
   }
-
-  p.units = a1 * CeilDiv(a0, p.a0_tile);
-  const int64_t elems = a1 * r * a0;
-  p.block_dim = std::max<int64_t>(
-      1, std::min({pf.cores, p.units, CeilDiv(elems, resolved.min_elems_per_core)}));
-  p.units_per_core = p.units / p.block_dim;
-  p.big_cores = p.units % p.block_dim;
-  return p;
+  winner.trials = trials;
+  // Every problem has a capable template once the platform is valid: ARA recompute and AR
+  // recompute fit any UB of 128 blocks. A failure here is caught by Plan::Check.
+  winner.a1 = a1;
+  winner.r = r;
+  winner.a0 = a0;
+  winner.elem_bytes = elem_bytes;
+  winner.units = winner.A1Tiles() * winner.A0Tiles();
+  winner.units_per_core = std::max<int64_t>(1, CeilDiv(winner.units, c.cores));
+  winner.block_dim = CeilDiv(winner.units, winner.units_per_core);
+  return winner;
 }
 
+int64_t ReductionPlan::A1Tiles() const { return CeilDiv(a1, a1_tile); }
+
+int64_t ReductionPlan::A0Tiles() const { return CeilDiv(a0, a0_tile); }
+
 int64_t ReductionPlan::CoreBegin(int64_t core) const {
-  return std::min(units, core * units_per_core + std::min(core, big_cores));
+  return std::min(units, core * units_per_core);
 }
 
 int64_t ReductionPlan::CoreLen(int64_t core) const { return CoreBegin(core + 1) - CoreBegin(core); }
+
+int64_t ReductionPlan::CoreTiles(int64_t core) const {
+  return CeilDiv(CoreLen(core), units_per_tile);
+}
+
+int64_t ReductionPlan::RChunks() const { return CeilDiv(r, r_chunk); }
+
+ReductionPlan::Unit ReductionPlan::GetUnit(int64_t u) const {
+  const int64_t a0_tiles = A0Tiles();
+  Unit unit;
+  unit.a1_begin = u / a0_tiles * a1_tile;
+  unit.a1_len = std::min(a1_tile, a1 - unit.a1_begin);
+  unit.a0_begin = u % a0_tiles * a0_tile;
+  unit.a0_len = std::min(a0_tile, a0 - unit.a0_begin);
+  return unit;
+}
 
 }  // namespace tiling
 }  // namespace hostnn

@@ -13,39 +13,110 @@
 namespace hostnn {
 namespace tiling {
 
+// ---- Platforms ------------------------------------------------------------------------
+
 // A machine to plan for. Ascend profiles describe vector cores; `host` describes this CPU.
 struct Platform {
   std::string name;
-  int64_t cores = 1;         // logical cores a plan may use (block_dim <= cores)
-  int64_t ub_bytes = 0;      // per-core scratch ("unified buffer")
-  int64_t block_bytes = 32;  // UB alignment unit: 32 B on Ascend, a 64 B cache line on host
+  int64_t cores = 1;           // logical cores a plan may use (block_dim <= cores)
+  int64_t ub_bytes = 0;        // per-core scratch ("unified buffer")
+  int64_t block_bytes = 32;    // UB alignment unit: 32 B on Ascend, a 64 B cache line on host
+  int64_t vector_bytes = 256;  // one vector register: ARA full-load's A0 tiles are multiples
 };
 
 // The host profile: cores = OpenMP max threads, UB = half the per-core L2 (clamped to
-// [64 KiB, 1 MiB]), 64-byte blocks. Thread-safe.
+// [64 KiB, 1 MiB]), 64-byte blocks and vectors (a cache line). Thread-safe.
 Platform HostPlatform();
-// Built-in profiles: host, atlas-a2, atlas-a2-40, ascend950. Unknown name -> kInvalid.
-Status FindPlatform(const std::string& name, Platform* platform);
+// Names of the built-in profiles: host, atlas-a2, atlas-a2-40, ascend950.
 std::vector<std::string> PlatformNames();
+// A built-in profile, or one of `platform_file` (when not empty). Unknown name, unreadable
+// or invalid file -> kInvalid naming the problem.
+Status FindPlatform(const std::string& name, const std::string& platform_file, Platform* platform);
+// The profiles of a platform file: {"platforms": [{"name": ..., "cores": ...,
+// "ub_bytes": ..., "block_bytes": ..., "vector_bytes": ...}, ...]} (or one such object).
+// Files are parsed once per (path, size, mtime). Thread-safe.
+Status ReadPlatformFile(const std::string& path, std::vector<Platform>* platforms);
+// The limits every profile (and every override of one) must meet; kInvalid names the field.
+//   cores in [1, kMaxCores]; block_bytes and vector_bytes powers of two, block in [16, 256],
+//   vector in [16, 2048]; ub_bytes in [MinUbBytes(block_bytes), kMaxUbBytes].
+Status ValidatePlatform(const Platform& platform);
+constexpr int64_t kMaxCores = 4096;
+constexpr int64_t kMaxUbBytes = int64_t{1} << 30;
+// The smallest UB: 128 blocks and at least 8192 bytes, so that every template fits.
+constexpr int64_t MinUbBytes(int64_t block_bytes) {
+  return 128 * block_bytes > 8192 ? 128 * block_bytes : 8192;
+}
 
-// Tunables. Zero / empty means "not set here": the environment (HOSTNN_PLATFORM,
-// HOSTNN_NUM_CORES, HOSTNN_UB_BYTES, HOSTNN_MIN_ELEMS_PER_CORE) then the default applies.
+// ---- Problems and options --------------------------------------------------------------
+
+// What a plan is for. Operators fill it from their tensors; hostnn-tiling from its
+// command line.
+struct Problem {
+  std::string op;              // snake_case name from op_list.def ("silu_backward")
+  std::string dtype;           // storage dtype: f32, f16, bf16, f64 (or CANN names: FLOAT...)
+  std::vector<int64_t> shape;  // every extent >= 1; empty = a scalar
+  int64_t dim = 0;             // reduction operators: the reduced dim, in [-rank, rank - 1]
+};
+
+// The canonical short dtype name (f32, f16, bf16, f64) and its bytes; false when unknown.
+// Accepts the short names and CANN's FLOAT, FLOAT16, BFLOAT16, DOUBLE, any case.
+bool NormalizeDtype(const std::string& dtype, std::string* canonical, int64_t* elem_bytes);
+// Elements of a shape (1 for a scalar).
+int64_t NumElements(const std::vector<int64_t>& shape);
+// The size class of n elements: the smallest k with n <= 2^k (a tuning-file key).
+int SizeClass(int64_t n);
+
+// Tunables. Zero / empty means "not set here". Each knob is resolved in this order: the
+// Options field, then its environment variable, then the first matching tuning-file entry,
+// then the profile's default. Invalid values are errors, never replaced by a default.
 struct Options {
-  std::string platform;            // profile name
-  int64_t num_cores = 0;           // overrides the profile's core count
-  int64_t ub_bytes = 0;            // overrides the profile's UB size
-  int64_t min_elems_per_core = 0;  // fewer cores for small tensors (default 1024; host 16384)
+  std::string platform;            // profile name (HOSTNN_PLATFORM; default host)
+  std::string platform_file;       // extra profiles (HOSTNN_PLATFORM_FILE)
+  std::string tuning_file;         // (op, dtype, size class) -> options (HOSTNN_TUNING_FILE)
+  int64_t num_cores = 0;           // overrides the profile's cores (HOSTNN_NUM_CORES)
+  int64_t ub_bytes = 0;            // overrides the profile's UB (HOSTNN_UB_BYTES)
+  int64_t min_elems_per_core = 0;  // fewer cores for small work (HOSTNN_MIN_ELEMS_PER_CORE;
+                                   // default 1024, host 16384)
   int buffer_num = 0;              // 1 or 2 forces single / double buffering
+                                   // (HOSTNN_BUFFER_NUM; default: the planner decides)
 };
 
-// Options resolved against the environment and the profile.
-struct Resolved {
-  Platform platform;
-  int64_t min_elems_per_core = 1024;
-  int buffer_num = 0;  // 0 = the planner decides
+// One line of a tuning file: match keys, then the options it sets (0 = not set).
+struct TuningEntry {
+  std::string op;        // snake_case operator name, or "*"
+  std::string dtype;     // f32, f16, bf16, f64, or "*"
+  int size_class = -1;   // SizeClass(numel), or -1 ("*") for any size
+  std::string platform;  // profile name; empty = any
+  int64_t num_cores = 0;
+  int64_t ub_bytes = 0;
+  int64_t min_elems_per_core = 0;
+  int buffer_num = 0;
+  double measured_us = 0;  // what hostnn-tiling tune measured (informational)
 };
-// Fails with kInvalid (and a message naming the option or variable) on any bad value.
-Status Resolve(const Options& options, Resolved* resolved);
+// {"hostnn_tuning": 1, "entries": [{"op": ..., "dtype": ..., "size_class": 22 | "*",
+// "platform": ..., "num_cores": ..., "ub_bytes": ..., "min_elems_per_core": ...,
+// "buffer_num": ..., "measured_us": ...}, ...]}. Unknown keys and bad values -> kInvalid
+// naming the entry. Parsed once per (path, size, mtime). Thread-safe.
+Status ReadTuningFile(const std::string& path, std::vector<TuningEntry>* entries);
+std::string TuningFileJson(const std::vector<TuningEntry>& entries);
+
+// The environment variables Resolve reads: HOSTNN_PLATFORM, HOSTNN_PLATFORM_FILE,
+// HOSTNN_TUNING_FILE, HOSTNN_NUM_CORES, HOSTNN_UB_BYTES, HOSTNN_MIN_ELEMS_PER_CORE,
+// HOSTNN_BUFFER_NUM.
+std::vector<std::string> EnvironmentVariables();
+
+// Options resolved against the environment, the tuning file and the profile.
+struct Resolved {
+  Platform platform;  // cores and ub_bytes after overrides
+  int64_t min_elems_per_core = 1024;
+  int buffer_num = 0;   // 0 = the planner decides
+  std::string sources;  // where each knob came from, for the plan's printout
+};
+// Reads the environment and files named by options / environment. kInvalid (naming the
+// option, variable or file) on any bad value. Thread-safe.
+Status Resolve(const Options& options, const Problem& problem, Resolved* resolved);
+
+// ---- Elementwise plans -----------------------------------------------------------------
 
 // One named buffer of the UB budget (`count` copies of `bytes`, e.g. double buffering).
 struct UbBuffer {
@@ -54,20 +125,29 @@ struct UbBuffer {
   int64_t count = 1;
 };
 
-// What an elementwise operator keeps in the UB per tile: its I/O queues (gradOutput, self,
-// out: double-buffered when the plan says so) and its f32 temporaries. With 16-bit storage
-// each I/O tile also has an f32 cast buffer. Each operator's spec sits with its C API.
-struct EltwiseUbSpec {
-  int64_t io_buffers = 3;
-  int64_t f32_temps = 2;
-};
+// Bytes of a UB budget: the sum of bytes * count.
+int64_t UbTotal(const std::vector<UbBuffer>& ub);
 
-// The UB divisor N: how many tile-sized units (of elem_bytes) the spec needs.
-//   single = io + (16-bit ? 2*io : 0) + temps*4/elem_bytes, double = single + io.
-// SiluBackward (io 3, temps 2): f32 5 / 8, f16 and bf16 13 / 16, as on Atlas A2.
+// What one tile of an elementwise operator holds in the UB: its I/O queues (storage dtype,
+// double-buffered when the plan says so) and its f32 work tiles. With 16-bit storage each
+// queue also has an f32 cast tile.
+struct EltwiseUbSpec {
+  std::string op;
+  std::vector<std::string> queues;     // gradOutput, self, gradInput / out
+  std::vector<std::string> f32_temps;  // the kernel's f32 intermediates
+};
+// The operator's spec; null for a reduction or unknown operator.
+const EltwiseUbSpec* FindEltwiseUbSpec(const std::string& op);
+
+// The UB divisor N: how many tile-sized units (of elem_bytes) one tile needs.
+//   single = queues + (16-bit ? 2 * queues : 0) + ceil(4 * temps / elem_bytes)
+//   double = single + queues
+// SiluBackward (3 queues, 2 temps): f32 5 / 8, f16 and bf16 13 / 16, as on Atlas A2.
 struct UbDivisor {
   int64_t single_buffered = 0;
   int64_t double_buffered = 0;
+  std::string single_why;  // "3 queues + 2 f32 temps = 5"
+  std::string double_why;
 };
 UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes);
 
@@ -81,58 +161,111 @@ struct ElementwisePlan {
   int64_t big_cores = 0;        // the first big_cores cores take q+1 blocks
   int64_t tile_len = 0;         // elements per tile
   int64_t buffer_num = 1;       // 1 single, 2 double buffered
+  std::string buffer_why;       // why single or double
   int64_t ub_divisor = 0;       // tile-sized units in the UB
+  std::string ub_divisor_why;   // how the divisor arises from the buffers
   std::vector<UbBuffer> ub;     // the UB budget, by buffer
 
   int64_t CoreBegin(int64_t core) const;  // first element of `core`
   int64_t CoreLen(int64_t core) const;    // elements of `core` (the last core may be short)
   int64_t CoreTiles(int64_t core) const;  // ceil(CoreLen / tile_len)
+  int64_t TileBegin(int64_t core, int64_t tile) const;  // first element of a core's tile
+  int64_t TileLen(int64_t core, int64_t tile) const;    // elements (the last may be short)
 };
 
+// Pure. Pre: n >= 1, elem_bytes in {2, 4, 8}, resolved passed ValidatePlatform.
+ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
+                                const Resolved& resolved);
+
+// ---- Reduction plans -------------------------------------------------------------------
+
+// Ascend 950's LogSoftmaxGrad templates, in priority order.
 enum class ReductionTemplate { kArFullLoad, kArRecompute, kAraFullLoad, kAraRecompute };
 const char* TemplateName(ReductionTemplate t);
+int TemplatePriority(ReductionTemplate t);  // 100, 200, 300, 400: lower is tried first
 
-// LogSoftmaxBackward: the tensor fused to (A1, R, A0) around `dim`. A unit is one
-// (a1, A0-tile) pair; each unit is reduced by one core, start to end, in a fixed order.
+// The widest A0 tile the host executor takes (its per-column sums live on the stack).
+constexpr int64_t kMaxA0Tile = 1024;
+// AR chunks start at multiples of this many elements, so that the 16 partial sums of a
+// row (kernels::kRowPartials) see the same elements whatever the chunking.
+constexpr int64_t kRowPartialsAlign = 16;
+
+// One template's capability test, as the planner ran it.
+struct TemplateTrial {
+  ReductionTemplate tmpl = ReductionTemplate::kArFullLoad;
+  bool capable = false;
+  std::string why;
+};
+
+// LogSoftmaxBackward: the tensor fused to (A1, R, A0) around `dim` (R == 1 folds A1 into
+// A0, as on Ascend). A unit is a1_tile rows of A1 by one A0 tile of a0_tile columns, all
+// of R; cores own consecutive units, and each core walks its units in tiles of
+// units_per_tile, with R in chunks of r_chunk. Each unit is reduced by one core in a fixed
+// order, so a plan never changes the bits of the result.
 struct ReductionPlan {
   int64_t a1 = 1, r = 1, a0 = 1;
   int64_t elem_bytes = 4;
   ReductionTemplate tmpl = ReductionTemplate::kArFullLoad;
-  std::string reason;            // why this template won
-  int64_t a0_tile = 1;           // columns per unit (1 for AR)
-  int64_t r_chunk = 1;           // rows of R per UB pass (== r for full-load)
-  int64_t units = 0;             // a1 * ceil(a0 / a0_tile)
-  int64_t block_dim = 0;         // cores used
-  int64_t units_per_core = 0;    // q
-  int64_t big_cores = 0;         // the first big_cores cores take q+1 units
+  std::string reason;                 // why this template won
+  std::vector<TemplateTrial> trials;  // every template's test, in priority order
+  int64_t a1_tile = 1;                // A1 rows per unit (ARA full-load packs several)
+  int64_t a0_tile = 1;         // A0 columns per unit (1 for AR); the last A0 tile may be short
+  int64_t a0_align = 1;        // a0_tile is a multiple of this (the template's A0 base)
+  int64_t r_chunk = 1;         // R per UB pass (r for full-load)
+  int64_t r_align = 1;         // AR recompute: r_chunk is a multiple of this
+  int64_t units = 0;           // ceil(a1 / a1_tile) * ceil(a0 / a0_tile)
+  int64_t units_per_core = 0;  // ceil(units / cores), as Ascend splits
+  int64_t block_dim = 0;       // ceil(units / units_per_core)
+  int64_t units_per_tile = 1;  // AR full-load: rows per UB pass; else 1
   std::vector<UbBuffer> ub;
 
+  int64_t A1Tiles() const;                // ceil(a1 / a1_tile)
+  int64_t A0Tiles() const;                // ceil(a0 / a0_tile)
   int64_t CoreBegin(int64_t core) const;  // first unit
   int64_t CoreLen(int64_t core) const;    // units
+  int64_t CoreTiles(int64_t core) const;  // ceil(CoreLen / units_per_tile)
+  int64_t RChunks() const;                // ceil(r / r_chunk)
+  // The elements of unit u: rows [a1_begin, a1_begin + a1_len) of A1, columns
+  // [a0_begin, a0_begin + a0_len) of A0, all of R.
+  struct Unit {
+    int64_t a1_begin, a1_len, a0_begin, a0_len;
+  };
+  Unit GetUnit(int64_t u) const;
 };
+
+// Pure. Pre: a1, r, a0 >= 1, elem_bytes in {2, 4}, resolved passed ValidatePlatform.
+// Tries every template in priority order; the first capable one wins.
+ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
+                            const Resolved& resolved);
+
+// ---- Plans ------------------------------------------------------------------------------
 
 struct Plan {
   enum class Kind { kElementwise, kReduction };
   Kind kind = Kind::kElementwise;
   std::string op;     // snake_case operator name
-  std::string dtype;  // CANN dtype name of the storage
-  Platform platform;
+  std::string dtype;  // canonical short name of the storage dtype
+  std::vector<int64_t> shape;
+  int64_t dim = 0;    // reduction: normalised to [0, rank)
+  Platform platform;  // after overrides
+  int64_t min_elems_per_core = 0;
+  std::string sources;          // where the knobs came from
   ElementwisePlan elementwise;  // kind == kElementwise
   ReductionPlan reduction;      // kind == kReduction
 
   std::string ToJson() const;
   std::string ToTable() const;
+  // Proves the plan: every element owned by exactly one (core, tile), no tile over the UB
+  // budget, alignment to the platform's block (and, for reductions, to the template's A0
+  // base and the row partials). kInner with the first violation. O(cores + tiles).
+  Status Check() const;
 };
 
-// Pure planners. Pre: n >= 1 (every extent >= 1), elem_bytes in {2, 4, 8}.
-ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
-                                const Resolved& resolved);
-ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
-                            const Resolved& resolved);
-
-// Proves the plan: every element (unit) owned by exactly one core and tile, no tile over
-// the UB budget, alignment to the platform's block. kInner with the first violation.
-Status CheckPlan(const Plan& plan);
+// Pure: plans `problem` under `resolved`. kInvalid for an unknown operator, a dtype it
+// does not compute, an extent < 1 or a dim out of range.
+Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan);
+// Resolve + PlanProblem + Check: what the operators and hostnn-tiling call.
+Status MakePlan(const Problem& problem, const Options& options, Plan* plan);
 
 }  // namespace tiling
 }  // namespace hostnn

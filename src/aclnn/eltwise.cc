@@ -27,8 +27,10 @@ class EltwiseExecutor final : public Executor {
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
     if (direct) {
-      direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype);
       elem_bytes_ = DTypeSize(layout_.operands[0].dtype);
+      // An output bigger than the last-level cache is written with non-temporal stores.
+      direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype,
+                                       kernels::ChooseStoreMode(layout_.numel * elem_bytes_));
     } else {
       f32_fn_ = kernels::GetEltwise(op_, DType::kFloat32);
       for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = kernels::MakeCodec(layout_.operands[k].dtype);
@@ -52,15 +54,13 @@ class EltwiseExecutor final : public Executor {
  private:
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_.elementwise;
-    const int64_t begin = p.CoreBegin(core);
-    const int64_t end = begin + p.CoreLen(core);
     if (direct_) {
       const int64_t es = static_cast<int64_t>(elem_bytes_);
       const char* dy = layout_.operands[0].first;
       const char* x = layout_.operands[1].first;
       char* out = layout_.operands[2].first;
-      for (int64_t s = begin; s < end; s += p.tile_len) {
-        const int64_t len = std::min(p.tile_len, end - s);
+      for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+        const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
         direct_fn_(dy + s * es, x + s * es, out + s * es, static_cast<size_t>(len));
       }
       return;
@@ -68,8 +68,8 @@ class EltwiseExecutor final : public Executor {
     float* a = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
     float* b = a + p.tile_len;
     float* o = b + p.tile_len;
-    for (int64_t s = begin; s < end; s += p.tile_len) {
-      const int64_t len = std::min(p.tile_len, end - s);
+    for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+      const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
       kernels::GatherF32(layout_, layout_.operands[0], codecs_[0], s, len, a);
       kernels::GatherF32(layout_, layout_.operands[1], codecs_[1], s, len, b);
       f32_fn_(a, b, o, static_cast<size_t>(len));
@@ -114,14 +114,30 @@ Status CheckOutputAliasing(const char* op, const NamedView& out, std::initialize
   return Status::Ok();
 }
 
-Status PrepareEltwise(Op op, const tiling::EltwiseUbSpec& ub_spec, const TensorView& grad_output,
-                      const core::ViewSpan& dy_span, const TensorView& self,
-                      const core::ViewSpan& x_span, const TensorView& out,
+Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
+              tiling::Plan* plan) {
+  const char* name = GetOpInfo(op).name;
+  tiling::Resolved resolved;
+  Status s = tiling::Resolve(options, problem, &resolved);
+  if (s.ok() && !empty) s = tiling::PlanProblem(problem, resolved, plan);
+  if (s.ok() && !empty) s = plan->Check();
+  if (!s.ok()) return Status(s.code(), std::string(name) + ": tiling: " + s.message());
+  return Status::Ok();
+}
+
+Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan& dy_span,
+                      const TensorView& self, const core::ViewSpan& x_span, const TensorView& out,
                       const core::ViewSpan& out_span, const tiling::Options& options,
                       uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);
-  tiling::Resolved resolved;
-  HOSTNN_RETURN_IF_ERROR(tiling::Resolve(options, &resolved));
+  const DType dtypes[3] = {grad_output.dtype, self.dtype, out.dtype};
+  DType widest = out.dtype;  // the plan counts elements of the widest storage dtype
+  for (DType d : dtypes) {
+    if (DTypeSize(d) > DTypeSize(widest)) widest = d;
+  }
+  tiling::Problem problem{info.snake_name, DTypeName(widest), out.shape, 0};
+  tiling::Plan plan;
+  HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
     executor->reset(new EmptyExecutor(op, DTypeName(out.dtype)));
     *workspace_size = 0;
@@ -134,24 +150,10 @@ Status PrepareEltwise(Op op, const tiling::EltwiseUbSpec& ub_spec, const TensorV
   }
   strides[2] = out_span.strides;
   char* firsts[3] = {dy_span.first, x_span.first, out_span.first};
-  const DType dtypes[3] = {grad_output.dtype, self.dtype, out.dtype};
   const core::FusedLayout layout = core::Fuse(out.shape, 3, firsts, dtypes, strides);
 
   const bool same_dtype = dtypes[0] == dtypes[1] && dtypes[1] == dtypes[2];
   const bool direct = layout.dense && same_dtype;
-  int64_t elem_bytes = 0;
-  for (DType d : dtypes) elem_bytes = std::max<int64_t>(elem_bytes, static_cast<int64_t>(DTypeSize(d)));
-
-  tiling::Plan plan;
-  plan.kind = tiling::Plan::Kind::kElementwise;
-  plan.op = info.snake_name;
-  plan.dtype = DTypeName(out.dtype);
-  plan.platform = resolved.platform;
-  plan.elementwise = tiling::PlanElementwise(layout.numel, elem_bytes, ub_spec, resolved);
-  Status check = tiling::CheckPlan(plan);
-  if (!check.ok()) {
-    return Status::Invalid(std::string(info.name) + ": no valid tiling for this platform: " + check.message());
-  }
   const uint64_t scratch = (3 * static_cast<uint64_t>(plan.elementwise.tile_len) * sizeof(float) +
                             kScratchAlign - 1) / kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, layout);

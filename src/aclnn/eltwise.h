@@ -8,12 +8,18 @@
 
 namespace hostnn {
 
-// Pre: every view passed the checks; both inputs broadcast to out's shape.
-Status PrepareEltwise(Op op, const tiling::EltwiseUbSpec& ub_spec, const TensorView& grad_output,
-                      const core::ViewSpan& dy_span, const TensorView& self,
-                      const core::ViewSpan& x_span, const TensorView& out,
+// Pre: every view passed the checks; both inputs broadcast to out's shape. The plan's UB
+// spec is the operator's own (tiling::FindEltwiseUbSpec).
+Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan& dy_span,
+                      const TensorView& self, const core::ViewSpan& x_span, const TensorView& out,
                       const core::ViewSpan& out_span, const tiling::Options& options,
                       uint64_t* workspace_size, ExecutorPtr* executor);
+
+// Resolves the options for `problem` (even when it is empty, so that a bad setting is
+// reported either way), then plans and checks it unless it is empty. Errors carry the
+// operator's name.
+Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
+              tiling::Plan* plan);
 
 // A named operand of an operator's front end.
 struct NamedView {

@@ -11,9 +11,6 @@
 namespace hostnn {
 namespace {
 constexpr char kOp[] = "HardsigmoidBackward";
-// UB per tile: the gradOutput, self and out queues and one f32 temporary (the -3 < x < 3
-// mask): divisors f32 4 / 7, f16 and bf16 11 / 14.
-constexpr tiling::EltwiseUbSpec kUb{3, 1};
 }  // namespace
 
 Status PrepareHardsigmoidBackward(const OpArgs& a, const tiling::Options& options,
@@ -37,7 +34,7 @@ Status PrepareHardsigmoidBackward(const OpArgs& a, const tiling::Options& option
   }
   HOSTNN_RETURN_IF_ERROR(CheckStorages(kOp, {dy, x, out}));
   HOSTNN_RETURN_IF_ERROR(CheckOutputAliasing(kOp, out, {dy, x}));
-  return PrepareEltwise(Op::kHardsigmoidBackward, kUb, *dy.view, dy_span, *x.view, x_span, *out.view,
+  return PrepareEltwise(Op::kHardsigmoidBackward, *dy.view, dy_span, *x.view, x_span, *out.view,
                         out_span, options, workspace_size, executor);
 }
 

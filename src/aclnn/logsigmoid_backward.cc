@@ -11,9 +11,6 @@
 namespace hostnn {
 namespace {
 constexpr char kOp[] = "LogSigmoidBackward";
-// UB per tile: the gradOutput, self and gradInput queues (buffer is never loaded) and two
-// f32 temporaries (exp(-|x|) and 1 + exp(-|x|)): divisors f32 5 / 8, f16 and bf16 13 / 16.
-constexpr tiling::EltwiseUbSpec kUb{3, 2};
 }  // namespace
 
 Status PrepareLogSigmoidBackward(const OpArgs& a, const tiling::Options& options,
@@ -41,7 +38,7 @@ Status PrepareLogSigmoidBackward(const OpArgs& a, const tiling::Options& options
   }
   HOSTNN_RETURN_IF_ERROR(CheckStorages(kOp, {dy, x, buf, out}));
   HOSTNN_RETURN_IF_ERROR(CheckOutputAliasing(kOp, out, {dy, x}));
-  return PrepareEltwise(Op::kLogSigmoidBackward, kUb, *dy.view, dy_span, *x.view, x_span, *out.view,
+  return PrepareEltwise(Op::kLogSigmoidBackward, *dy.view, dy_span, *x.view, x_span, *out.view,
                         out_span, options, workspace_size, executor);
 }
 

@@ -21,7 +21,6 @@ namespace hostnn {
 namespace {
 
 constexpr char kOp[] = "LogSoftmaxBackward";
-constexpr int64_t kMaxA0Tile = 1024;  // matches the planner's bound
 
 class LogSoftmaxExecutor final : public Executor {
  public:
@@ -35,9 +34,11 @@ class LogSoftmaxExecutor final : public Executor {
       for (int k = 0; k < 3; ++k) codecs_[k] = kernels::MakeCodec(layout.operands[k].dtype);
       workspace_bytes_ = 3 * static_cast<uint64_t>(layout.numel) * sizeof(float);
     } else {
-      kernels_ = kernels::GetLogSoftmax(in, out);
       in_bytes_ = DTypeSize(in);
       out_bytes_ = DTypeSize(out);
+      // An output bigger than the last-level cache is written with non-temporal stores.
+      kernels_ = kernels::GetLogSoftmax(
+          in, out, kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_));
     }
   }
 
@@ -95,8 +96,8 @@ class LogSoftmaxExecutor final : public Executor {
     const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
     const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
     if (p.a0 == 1) {  // AR: a unit is one row
-      for (int64_t row = begin; row < end; ++row) {
-        const int64_t base = row * p.r;
+      for (int64_t u = begin; u < end; ++u) {
+        const int64_t base = p.GetUnit(u).a1_begin * p.r;
         double partials[kernels::kRowPartials] = {0};
         for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
           kernels_.row_sum(dy + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)), partials);
@@ -110,22 +111,32 @@ class LogSoftmaxExecutor final : public Executor {
       }
       return;
     }
-    // ARA: a unit is one A0 tile of one a1; columns are summed down R.
-    const int64_t tiles = (p.a0 + p.a0_tile - 1) / p.a0_tile;
-    double acc[kMaxA0Tile];
-    float sums[kMaxA0Tile];
-    for (int64_t u = begin; u < end; ++u) {
-      const int64_t a1 = u / tiles, c0 = (u % tiles) * p.a0_tile;
-      const int64_t w = std::min(p.a0_tile, p.a0 - c0);
-      std::fill(acc, acc + w, 0.0);
-      for (int64_t r = 0; r < p.r; ++r) {
-        kernels_.col_sum(dy + ((a1 * p.r + r) * p.a0 + c0) * ib, acc, static_cast<size_t>(w));
+    // ARA: a unit is a1_tile rows of A1 by one A0 tile; columns are summed down R. Each
+    // column's sum runs over R in row order whatever the blocking, so this core's adjacent
+    // units are merged into blocks of up to kAraBlockCols columns without changing a bit:
+    // a narrow tile of a long-strided A0 is a few cache lines per page, which the hardware
+    // prefetchers do not follow and which alias in the same cache sets row after row.
+    constexpr int64_t kAraBlockCols = 4096;
+    double acc[kAraBlockCols];
+    float sums[kAraBlockCols];
+    for (int64_t u = begin; u < end;) {
+      const tiling::ReductionPlan::Unit first = p.GetUnit(u);
+      int64_t c_end = first.a0_begin + first.a0_len;
+      int64_t next = u + 1;
+      for (; next < end; ++next) {
+        const tiling::ReductionPlan::Unit unit = p.GetUnit(next);
+        if (unit.a1_begin != first.a1_begin || unit.a1_len != first.a1_len || unit.a0_begin != c_end) break;
+        c_end += unit.a0_len;
       }
-      for (int64_t c = 0; c < w; ++c) sums[c] = static_cast<float>(acc[c]);
-      for (int64_t r = 0; r < p.r; ++r) {
-        const int64_t off = (a1 * p.r + r) * p.a0 + c0;
-        kernels_.cols_out(dy + off * ib, y + off * ib, sums, out + off * ob, static_cast<size_t>(w));
+      for (int64_t a1 = first.a1_begin; a1 < first.a1_begin + first.a1_len; ++a1) {
+        for (int64_t c0 = first.a0_begin; c0 < c_end; c0 += kAraBlockCols) {
+          const int64_t w = std::min(kAraBlockCols, c_end - c0);
+          const int64_t off = a1 * p.r * p.a0 + c0;
+          kernels_.ara_block(dy + off * ib, y + off * ib, out + off * ob, static_cast<size_t>(p.r),
+                             static_cast<size_t>(p.a0), static_cast<size_t>(w), acc, sums);
+        }
       }
+      u = next;
     }
   }
 
@@ -171,35 +182,22 @@ Status PrepareLogSoftmaxBackward(const OpArgs& a, const tiling::Options& options
   HOSTNN_RETURN_IF_ERROR(CheckStorages(kOp, {dy, y, out}));
   HOSTNN_RETURN_IF_ERROR(CheckOutputAliasing(kOp, out, {dy, y}));
 
-  tiling::Resolved resolved;
-  HOSTNN_RETURN_IF_ERROR(tiling::Resolve(options, &resolved));
+  // The plan fuses the shape to (A1, R, A0) around dim.
+  const tiling::Problem problem{GetOpInfo(Op::kLogSoftmaxBackward).snake_name,
+                                DTypeName(dy.view->dtype), shape, a.dim};
+  tiling::Plan plan;
+  HOSTNN_RETURN_IF_ERROR(
+      PlanOp(Op::kLogSoftmaxBackward, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
     executor->reset(new EmptyExecutor(Op::kLogSoftmaxBackward, DTypeName(dy.view->dtype)));
     *workspace_size = 0;
     return Status::Ok();
-  }
-  const int64_t d = shape.empty() ? 0 : (a.dim < 0 ? a.dim + n : a.dim);
-  int64_t a1 = 1, r = 1, a0 = 1;
-  for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i) {
-    if (i < d) a1 *= shape[i];
-    if (i == d) r = shape[i];
-    if (i > d) a0 *= shape[i];
   }
   std::vector<int64_t> strides[3] = {dy_span.strides, y_span.strides, out_span.strides};
   char* firsts[3] = {dy_span.first, y_span.first, out_span.first};
   const DType dtypes[3] = {dy.view->dtype, y.view->dtype, out.view->dtype};
   const core::FusedLayout layout = core::Fuse(shape, 3, firsts, dtypes, strides);
 
-  tiling::Plan plan;
-  plan.kind = tiling::Plan::Kind::kReduction;
-  plan.op = GetOpInfo(Op::kLogSoftmaxBackward).snake_name;
-  plan.dtype = DTypeName(dy.view->dtype);
-  plan.platform = resolved.platform;
-  plan.reduction = tiling::PlanReduction(a1, r, a0, static_cast<int64_t>(DTypeSize(dy.view->dtype)), resolved);
-  Status check = tiling::CheckPlan(plan);
-  if (!check.ok()) {
-    return Status::Invalid(std::string(kOp) + ": no valid tiling for this platform: " + check.message());
-  }
   auto* exec = new LogSoftmaxExecutor(plan, layout, dy.view->dtype, out.view->dtype);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);

@@ -12,9 +12,6 @@
 namespace hostnn {
 namespace {
 constexpr char kOp[] = "SiluBackward";
-// UB per tile: the gradOutput, self and gradInput queues, and two f32 temporaries
-// (sigmoid and 1 - sigmoid): divisors f32 5 / 8, f16 and bf16 13 / 16.
-constexpr tiling::EltwiseUbSpec kUb{3, 2};
 }  // namespace
 
 Status PrepareSiluBackward(const OpArgs& a, const tiling::Options& options, uint64_t* workspace_size,
@@ -41,7 +38,7 @@ Status PrepareSiluBackward(const OpArgs& a, const tiling::Options& options, uint
   }
   HOSTNN_RETURN_IF_ERROR(CheckStorages(kOp, {dy, x, out}));
   HOSTNN_RETURN_IF_ERROR(CheckOutputAliasing(kOp, out, {dy, x}));
-  return PrepareEltwise(Op::kSiluBackward, kUb, *dy.view, dy_span, *x.view, x_span, *out.view, out_span,
+  return PrepareEltwise(Op::kSiluBackward, *dy.view, dy_span, *x.view, x_span, *out.view, out_span,
                         options, workspace_size, executor);
 }
 

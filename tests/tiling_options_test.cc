@@ -1,0 +1,495 @@
+// Tiling options: the environment (HOSTNN_PLATFORM, HOSTNN_NUM_CORES, ...), tuning files
+// and platform files, their precedence, and the clear errors every bad value gives. Also
+// the JSON reader behind the files, and the plan's JSON. Runs no operator kernels except
+// through Prepare.
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "hostnn/ops.h"
+#include "hostnn/tiling.h"
+#include "tiling/json.h"
+
+namespace hostnn {
+namespace {
+
+class TilingOptions : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
+    char tmpl[] = "/tmp/hostnn_tiling_options_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
+    for (const std::string& f : files_) std::remove(f.c_str());
+    rmdir(dir_.c_str());
+  }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    files_.push_back(path);
+    return path;
+  }
+
+  static tiling::Problem Silu(int64_t n, const char* dtype = "f32") {
+    return {"silu_backward", dtype, {n}, 0};
+  }
+  static Status Resolve(const tiling::Options& o, tiling::Resolved* r,
+                        const tiling::Problem& problem = Silu(4194304)) {
+    return tiling::Resolve(o, problem, r);
+  }
+  // The error of resolving `o`; fails the test when it resolves.
+  static std::string ErrorOf(const tiling::Options& o,
+                             const tiling::Problem& problem = Silu(4194304)) {
+    tiling::Resolved r;
+    const Status s = tiling::Resolve(o, problem, &r);
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.code(), StatusCode::kInvalid);
+    return s.message();
+  }
+
+  std::string dir_;
+  std::vector<std::string> files_;
+};
+
+#define EXPECT_HAS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << text
+
+TEST_F(TilingOptions, DefaultsComeFromTheProfile) {
+  tiling::Resolved r;
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.platform.name, "host");
+  EXPECT_EQ(r.platform.block_bytes, 64);
+  EXPECT_GE(r.platform.ub_bytes, 64 << 10);
+  EXPECT_LE(r.platform.ub_bytes, 1 << 20);
+  EXPECT_EQ(r.min_elems_per_core, 16384);
+  EXPECT_EQ(r.buffer_num, 0);
+  tiling::Options o;
+  o.platform = "atlas-a2";
+  ASSERT_TRUE(Resolve(o, &r).ok());
+  EXPECT_EQ(r.platform.cores, 48);
+  EXPECT_EQ(r.platform.ub_bytes, 196608);
+  EXPECT_EQ(r.platform.block_bytes, 32);
+  EXPECT_EQ(r.min_elems_per_core, 1024);
+  o.platform = "ascend950";
+  ASSERT_TRUE(Resolve(o, &r).ok());
+  EXPECT_EQ(r.platform.cores, 64);
+  EXPECT_EQ(r.platform.ub_bytes, 253952);
+  o.platform = "atlas-a2-40";
+  ASSERT_TRUE(Resolve(o, &r).ok());
+  EXPECT_EQ(r.platform.cores, 40);
+}
+
+TEST_F(TilingOptions, EnvironmentSetsEveryKnob) {
+  setenv("HOSTNN_PLATFORM", "atlas-a2", 1);
+  setenv("HOSTNN_NUM_CORES", "7", 1);
+  setenv("HOSTNN_UB_BYTES", "65536", 1);
+  setenv("HOSTNN_MIN_ELEMS_PER_CORE", "4096", 1);
+  setenv("HOSTNN_BUFFER_NUM", "1", 1);
+  tiling::Resolved r;
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.platform.name, "atlas-a2");
+  EXPECT_EQ(r.platform.cores, 7);
+  EXPECT_EQ(r.platform.ub_bytes, 65536);
+  EXPECT_EQ(r.min_elems_per_core, 4096);
+  EXPECT_EQ(r.buffer_num, 1);
+  EXPECT_HAS(r.sources, "cores 7 (HOSTNN_NUM_CORES)");
+  // An empty variable is unset.
+  setenv("HOSTNN_NUM_CORES", "", 1);
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.platform.cores, 48);
+}
+
+TEST_F(TilingOptions, OptionsBeatEnvironment) {
+  setenv("HOSTNN_PLATFORM", "atlas-a2", 1);
+  setenv("HOSTNN_NUM_CORES", "7", 1);
+  tiling::Options o;
+  o.platform = "ascend950";
+  o.num_cores = 3;
+  tiling::Resolved r;
+  ASSERT_TRUE(Resolve(o, &r).ok());
+  EXPECT_EQ(r.platform.name, "ascend950");
+  EXPECT_EQ(r.platform.cores, 3);
+  EXPECT_HAS(r.sources, "cores 3 (Options)");
+}
+
+TEST_F(TilingOptions, BadEnvironmentValuesAreErrors) {
+  struct Case {
+    const char* var;
+    const char* value;
+    const char* expect;
+  };
+  for (const Case& c :
+       {Case{"HOSTNN_NUM_CORES", "abc", "HOSTNN_NUM_CORES='abc': expected a positive integer"},
+        Case{"HOSTNN_NUM_CORES", "0", "HOSTNN_NUM_CORES='0'"},
+        Case{"HOSTNN_NUM_CORES", "-4", "HOSTNN_NUM_CORES='-4'"},
+        Case{"HOSTNN_NUM_CORES", "8x", "HOSTNN_NUM_CORES='8x'"},
+        Case{"HOSTNN_NUM_CORES", " 8", "HOSTNN_NUM_CORES=' 8'"},
+        Case{"HOSTNN_NUM_CORES", "99999999999999999999", "expected a positive"},
+        Case{"HOSTNN_NUM_CORES", "5000", "HOSTNN_NUM_CORES=5000: expected 1 to 4096"},
+        Case{"HOSTNN_UB_BYTES", "4096", "HOSTNN_UB_BYTES=4096: expected 8192 to"},
+        Case{"HOSTNN_UB_BYTES", "1.5e5", "HOSTNN_UB_BYTES='1.5e5'"},
+        Case{"HOSTNN_MIN_ELEMS_PER_CORE", "lots", "HOSTNN_MIN_ELEMS_PER_CORE='lots'"},
+        Case{"HOSTNN_BUFFER_NUM", "3", "HOSTNN_BUFFER_NUM=3: expected 1 or 2"},
+        Case{"HOSTNN_PLATFORM", "atlas-a3",
+             "HOSTNN_PLATFORM: platform 'atlas-a3' is unknown; expected one of: host, atlas-a2, "
+             "atlas-a2-40, ascend950"}}) {
+    for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
+    setenv(c.var, c.value, 1);
+    EXPECT_HAS(ErrorOf({}), c.expect);
+  }
+}
+
+TEST_F(TilingOptions, BadOptionsAreErrors) {
+  tiling::Options o;
+  o.num_cores = -1;
+  EXPECT_HAS(ErrorOf(o), "Options.num_cores = -1: expected 1 to 4096");
+  o = {};
+  o.ub_bytes = 100;
+  EXPECT_HAS(ErrorOf(o), "Options.ub_bytes = 100: expected 8192");
+  o = {};
+  o.buffer_num = 3;
+  EXPECT_HAS(ErrorOf(o), "Options.buffer_num = 3: expected 1 or 2");
+  o = {};
+  o.min_elems_per_core = -5;
+  EXPECT_HAS(ErrorOf(o), "Options.min_elems_per_core = -5");
+  o = {};
+  o.platform = "gpu";
+  EXPECT_HAS(ErrorOf(o), "Options: platform 'gpu' is unknown");
+  // The UB floor is 128 blocks: 16384 B for a profile of 128-byte blocks.
+  const std::string file = Write("wide.json", R"({"name": "wide", "cores": 4, "ub_bytes": 16384,
+                                                  "block_bytes": 128})");
+  o = {};
+  o.platform = "wide";
+  o.platform_file = file;
+  o.ub_bytes = 12288;
+  EXPECT_HAS(ErrorOf(o), "expected 16384 to");
+}
+
+TEST_F(TilingOptions, ProblemErrors) {
+  tiling::Plan plan;
+  Status s = tiling::MakePlan({"gelu_backward", "f32", {4}, 0}, {}, &plan);
+  EXPECT_HAS(s.message(), "op 'gelu_backward' is unknown; expected one of: silu_backward");
+  s = tiling::MakePlan({"silu_backward", "int8", {4}, 0}, {}, &plan);
+  EXPECT_HAS(s.message(), "dtype 'int8' is unknown");
+  s = tiling::MakePlan({"silu_backward", "f32", {4, 0}, 0}, {}, &plan);
+  EXPECT_HAS(s.message(), "extent < 1");
+  s = tiling::MakePlan({"logsoftmax_backward", "f32", {4, 5}, 2}, {}, &plan);
+  EXPECT_HAS(s.message(), "dim 2 is out of range [-2, 1]");
+  s = tiling::MakePlan({"logsoftmax_backward", "f64", {4, 5}, 0}, {}, &plan);
+  EXPECT_HAS(s.message(), "reads f32, f16 or bf16");
+  // CANN names are accepted for dtypes.
+  EXPECT_TRUE(tiling::MakePlan({"silu_backward", "BFLOAT16", {4}, 0}, {}, &plan).ok());
+  EXPECT_EQ(plan.dtype, "bf16");
+}
+
+TEST_F(TilingOptions, SizeClassesAndDtypes) {
+  EXPECT_EQ(tiling::SizeClass(1), 0);
+  EXPECT_EQ(tiling::SizeClass(2), 1);
+  EXPECT_EQ(tiling::SizeClass(3), 2);
+  EXPECT_EQ(tiling::SizeClass(4194304), 22);
+  EXPECT_EQ(tiling::SizeClass(4194305), 23);
+  std::string name;
+  int64_t bytes = 0;
+  ASSERT_TRUE(tiling::NormalizeDtype("FLOAT16", &name, &bytes));
+  EXPECT_EQ(name, "f16");
+  EXPECT_EQ(bytes, 2);
+  ASSERT_TRUE(tiling::NormalizeDtype("double", &name, &bytes));
+  EXPECT_EQ(name, "f64");
+  EXPECT_FALSE(tiling::NormalizeDtype("f8", &name, &bytes));
+}
+
+TEST_F(TilingOptions, TuningFileMatchesOpDtypeAndSizeClass) {
+  const std::string file = Write("tuning.json", R"({
+    "hostnn_tuning": 1,
+    "entries": [
+      {"op": "silu_backward", "dtype": "f32", "size_class": 22, "platform": "host",
+       "num_cores": 3, "ub_bytes": 131072, "buffer_num": 1, "measured_us": 812.5},
+      {"op": "silu_backward", "dtype": "*", "size_class": "*", "min_elems_per_core": 777},
+      {"op": "*", "dtype": "f16", "size_class": 10, "num_cores": 5}
+    ]})");
+  setenv("HOSTNN_TUNING_FILE", file.c_str(), 1);
+  tiling::Resolved r;
+  ASSERT_TRUE(Resolve({}, &r, Silu(4194304)).ok());  // entry 0
+  EXPECT_EQ(r.platform.cores, 3);
+  EXPECT_EQ(r.platform.ub_bytes, 131072);
+  EXPECT_EQ(r.buffer_num, 1);
+  EXPECT_EQ(r.min_elems_per_core, 16384);  // entry 0 does not set it: the default
+  EXPECT_HAS(r.sources, "tuning file " + file + " entry 0");
+  ASSERT_TRUE(Resolve({}, &r, Silu(4194305)).ok());  // size class 23: entry 1
+  EXPECT_EQ(r.min_elems_per_core, 777);
+  ASSERT_TRUE(Resolve({}, &r, {"hardsigmoid_backward", "f16", {1000}, 0}).ok());  // entry 2
+  EXPECT_EQ(r.platform.cores, 5);
+  ASSERT_TRUE(Resolve({}, &r, {"hardsigmoid_backward", "f32", {1000}, 0}).ok());  // none
+  EXPECT_EQ(r.platform.cores, tiling::HostPlatform().cores);
+  tiling::Options o;
+  o.platform = "atlas-a2";  // entry 0 is for host only; entry 1 still matches
+  ASSERT_TRUE(Resolve(o, &r, Silu(4194304)).ok());
+  EXPECT_EQ(r.platform.cores, 48);
+  EXPECT_EQ(r.min_elems_per_core, 777);
+
+  // Precedence: Options > environment > tuning file > profile.
+  setenv("HOSTNN_NUM_CORES", "6", 1);
+  ASSERT_TRUE(Resolve({}, &r, Silu(4194304)).ok());
+  EXPECT_EQ(r.platform.cores, 6);
+  EXPECT_EQ(r.platform.ub_bytes, 131072);
+  o = {};
+  o.num_cores = 2;
+  ASSERT_TRUE(Resolve(o, &r, Silu(4194304)).ok());
+  EXPECT_EQ(r.platform.cores, 2);
+  // Options.tuning_file names a file without the environment.
+  unsetenv("HOSTNN_TUNING_FILE");
+  unsetenv("HOSTNN_NUM_CORES");
+  o = {};
+  o.tuning_file = file;
+  ASSERT_TRUE(Resolve(o, &r, Silu(4194304)).ok());
+  EXPECT_EQ(r.platform.cores, 3);
+}
+
+TEST_F(TilingOptions, TuningFileRoundTrip) {
+  tiling::TuningEntry e;
+  e.op = "logsoftmax_backward";
+  e.dtype = "bf16";
+  e.size_class = 20;
+  e.platform = "host";
+  e.num_cores = 2;
+  e.ub_bytes = 262144;
+  e.min_elems_per_core = 1024;
+  e.measured_us = 1234.5;
+  tiling::TuningEntry any;
+  any.op = "*";
+  any.dtype = "*";
+  any.buffer_num = 2;
+  const std::string file = Write("round.json", tiling::TuningFileJson({e, any}));
+  std::vector<tiling::TuningEntry> read;
+  ASSERT_TRUE(tiling::ReadTuningFile(file, &read).ok());
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(read[0].op, e.op);
+  EXPECT_EQ(read[0].dtype, "bf16");
+  EXPECT_EQ(read[0].size_class, 20);
+  EXPECT_EQ(read[0].platform, "host");
+  EXPECT_EQ(read[0].num_cores, 2);
+  EXPECT_EQ(read[0].ub_bytes, 262144);
+  EXPECT_EQ(read[0].min_elems_per_core, 1024);
+  EXPECT_DOUBLE_EQ(read[0].measured_us, 1234.5);
+  EXPECT_EQ(read[1].size_class, -1);
+  EXPECT_EQ(read[1].buffer_num, 2);
+}
+
+TEST_F(TilingOptions, BadTuningFilesAreErrors) {
+  struct Case {
+    const char* text;
+    const char* expect;
+  };
+  const std::string head =
+      R"({"entries": [{"op": "silu_backward", "dtype": "f32", "size_class": 22, )";
+  for (const Case& c : {
+           Case{"{\"entries\": [", "line 1, column 14: expected a value"},
+           Case{"[]", "expected an object with \"entries\""},
+           Case{"{\"entries\": [], \"extra\": 1}", "unknown key \"extra\""},
+           Case{"{\"hostnn_tuning\": 2, \"entries\": []}",
+                "\"hostnn_tuning\" = 2: expected 1 to 1"},
+           Case{"{\"entries\": {}}", "\"entries\" must be an array"},
+           Case{R"({"entries": [{"op": "silu_backward", "dtype": "f32", "num_cores": 2}]})",
+                "\"size_class\" is missing"},
+           Case{R"({"entries": [{"op": "gelu", "dtype": "f32", "size_class": 1, "num_cores": 2}]})",
+                "op 'gelu' is unknown"},
+           Case{R"({"entries": [{"op": "*", "dtype": "int8", "size_class": 1, "num_cores": 2}]})",
+                "dtype 'int8' is unknown"},
+           Case{R"({"entries": [{"op": "*", "dtype": "*", "size_class": "big", "num_cores": 2}]})",
+                "\"size_class\" must be an integer, found a string"},
+           Case{R"({"entries": [{"op": "*", "dtype": "*", "size_class": 3}]})", "sets no option"},
+       }) {
+    const std::string file = Write("bad.json", c.text);
+    tiling::Options o;
+    o.tuning_file = file;
+    EXPECT_HAS(ErrorOf(o), c.expect);
+  }
+  for (const Case& c : {Case{"\"num_cores\": 0}]}", "\"num_cores\" = 0: expected 1 to 4096"},
+                        Case{"\"buffer_num\": 3}]}", "\"buffer_num\" = 3: expected 1 to 2"},
+                        Case{"\"ub_bytes\": 1.5}]}", "\"ub_bytes\" must be an integer"},
+                        Case{"\"ub_bytes\": 100}]}", "\"ub_bytes\" = 100: expected 8192"},
+                        Case{"\"cores\": 4}]}", "unknown key \"cores\""},
+                        Case{"\"num_cores\": 2, \"num_cores\": 3}]}", "duplicate member"}}) {
+    const std::string file = Write("bad_entry.json", head + c.text);
+    tiling::Options o;
+    o.tuning_file = file;
+    const std::string message = ErrorOf(o);
+    EXPECT_HAS(message, c.expect);
+    EXPECT_HAS(message, file);
+  }
+  tiling::Options o;
+  o.tuning_file = dir_ + "/missing.json";
+  EXPECT_HAS(ErrorOf(o), "missing.json: cannot be read");
+}
+
+TEST_F(TilingOptions, PlatformFilesAddProfiles) {
+  const std::string one = Write("one.json", R"({"name": "edge-npu", "cores": 6,
+      "ub_bytes": 131072, "block_bytes": 32, "vector_bytes": 128})");
+  setenv("HOSTNN_PLATFORM_FILE", one.c_str(), 1);
+  setenv("HOSTNN_PLATFORM", "edge-npu", 1);
+  tiling::Resolved r;
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.platform.name, "edge-npu");
+  EXPECT_EQ(r.platform.cores, 6);
+  EXPECT_EQ(r.platform.ub_bytes, 131072);
+  EXPECT_EQ(r.platform.vector_bytes, 128);
+  EXPECT_EQ(r.min_elems_per_core, 1024);
+
+  const std::string many = Write("many.json", R"({"platforms": [
+      {"name": "a", "cores": 2, "ub_bytes": 65536},
+      {"name": "b", "cores": 3, "ub_bytes": 65536, "block_bytes": 64, "vector_bytes": 64}]})");
+  tiling::Options o;
+  o.platform = "b";
+  o.platform_file = many;  // Options beat HOSTNN_PLATFORM_FILE
+  ASSERT_TRUE(Resolve(o, &r).ok());
+  EXPECT_EQ(r.platform.cores, 3);
+  EXPECT_EQ(r.platform.block_bytes, 64);
+  o.platform = "a";
+  ASSERT_TRUE(Resolve(o, &r).ok());
+  EXPECT_EQ(r.platform.block_bytes, 32);  // Ascend's block when none is given
+  o.platform = "c";
+  EXPECT_HAS(ErrorOf(o),
+             "platform 'c' is unknown; expected one of: host, atlas-a2, atlas-a2-40, "
+             "ascend950, a, b");
+  // Built-in names still work with a file.
+  o.platform = "atlas-a2";
+  ASSERT_TRUE(Resolve(o, &r).ok());
+}
+
+TEST_F(TilingOptions, BadPlatformFilesAreErrors) {
+  struct Case {
+    const char* text;
+    const char* expect;
+  };
+  for (const Case& c : {
+           Case{R"({"name": "x", "cores": 4})", "\"ub_bytes\" is missing"},
+           Case{R"({"name": "x", "cores": 4, "ub_bytes": 65536, "block_bytes": 48})",
+                "block_bytes = 48: expected a power of two from 16 to 256"},
+           Case{R"({"name": "x", "cores": 4, "ub_bytes": 65536, "vector_bytes": 4096})",
+                "vector_bytes = 4096: expected a power of two from 16 to 2048"},
+           Case{R"({"name": "x", "cores": 0, "ub_bytes": 65536})", "cores = 0: expected 1 to 4096"},
+           Case{R"({"name": "x", "cores": 4, "ub_bytes": 4096})", "ub_bytes = 4096: expected 8192"},
+           Case{R"({"name": "x", "cores": "4", "ub_bytes": 65536})",
+                "\"cores\" must be an integer"},
+           Case{R"({"name": "host", "cores": 4, "ub_bytes": 65536})",
+                "'host' is a built-in profile"},
+           Case{R"({"name": "a b", "cores": 4, "ub_bytes": 65536})", "name 'a b' must be"},
+           Case{R"({"name": "x", "cores": 4, "ub_bytes": 65536, "l2": 1})", "unknown key \"l2\""},
+           Case{R"({"platforms": []})", "\"platforms\" must be a non-empty array"},
+           Case{R"({"platforms": [{"name": "x", "cores": 1, "ub_bytes": 65536},
+                                  {"name": "x", "cores": 2, "ub_bytes": 65536}]})",
+                "profile 'x' is defined twice"},
+           Case{R"({"name": "x", "cores": 4, "ub_bytes": 65536,})", "expected a member name"},
+       }) {
+    const std::string file = Write("platform.json", c.text);
+    tiling::Options o;
+    o.platform = "x";
+    o.platform_file = file;
+    EXPECT_HAS(ErrorOf(o), c.expect);
+  }
+}
+
+TEST_F(TilingOptions, JsonReader) {
+  tiling::json::Value v;
+  ASSERT_TRUE(tiling::json::Parse(R"( {"a": [1, -2, 3.5, 1e3, true, false, null],
+      "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "big": 123456789012345678901234} )",
+                                  &v)
+                  .ok());
+  const tiling::json::Value* a = v.Find("a");
+  ASSERT_NE(a, nullptr);
+  ASSERT_EQ(a->array.size(), 7u);
+  EXPECT_TRUE(a->array[0].is_integer);
+  EXPECT_EQ(a->array[1].integer, -2);
+  EXPECT_FALSE(a->array[2].is_integer);
+  EXPECT_DOUBLE_EQ(a->array[3].number, 1000);
+  EXPECT_TRUE(a->array[4].boolean);
+  EXPECT_EQ(a->array[6].type, tiling::json::Value::Type::kNull);
+  EXPECT_EQ(v.Find("s")->string, "q\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_FALSE(v.Find("big")->is_integer);  // too large for int64
+  EXPECT_EQ(tiling::json::Quote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+  struct Case {
+    const char* text;
+    const char* expect;
+  };
+  for (const Case& c :
+       {Case{"", "line 1, column 1: expected a value"}, Case{"[1,]", "column 4: expected a value"},
+        Case{"{\"a\": 1 \"b\": 2}", "expected ',' or '}'"},
+        Case{"{\"a\": 1, \"a\": 2}", "duplicate member \"a\""},
+        Case{"\"abc", "unterminated string"}, Case{"01", "expected the end of the document"},
+        Case{"[1]\n x", "line 2, column 2: expected the end"}, Case{"\"\\x\"", "invalid escape"},
+        Case{"\"\\ud800\"", "expected a low surrogate"}, Case{"tru", "expected a value"},
+        Case{"-", "expected a digit"}}) {
+    const Status s = tiling::json::Parse(c.text, &v);
+    EXPECT_FALSE(s.ok()) << c.text;
+    EXPECT_HAS(s.message(), c.expect);
+  }
+  std::string deep(100, '[');
+  EXPECT_HAS(tiling::json::Parse(deep, &v).message(), "nesting deeper than 64");
+}
+
+// A plan's JSON is valid JSON with the fields a reader needs.
+TEST_F(TilingOptions, PlanJsonParses) {
+  tiling::Options o;
+  o.platform = "ascend950";
+  for (const tiling::Problem& problem :
+       {tiling::Problem{"silu_backward", "f16", {100000}, 0},
+        tiling::Problem{"logsoftmax_backward", "f32", {32, 512, 64}, 1}}) {
+    tiling::Plan plan;
+    ASSERT_TRUE(tiling::MakePlan(problem, o, &plan).ok());
+    tiling::json::Value v;
+    const Status s = tiling::json::Parse(plan.ToJson(), &v);
+    ASSERT_TRUE(s.ok()) << s.message() << "\n" << plan.ToJson();
+    EXPECT_EQ(v.Find("op")->string, problem.op);
+    EXPECT_EQ(v.Find("platform")->Find("cores")->integer, 64);
+    EXPECT_EQ(v.Find("block_dim")->integer, plan.kind == tiling::Plan::Kind::kElementwise
+                                                ? plan.elementwise.block_dim
+                                                : plan.reduction.block_dim);
+    if (plan.kind == tiling::Plan::Kind::kReduction) {
+      EXPECT_EQ(v.Find("template")->string, "ara_recompute");
+      EXPECT_EQ(v.Find("trials")->array.size(), 4u);
+    }
+    EXPECT_FALSE(plan.ToTable().empty());
+  }
+}
+
+// The operators read the same settings: a bad value fails phase 1 with kInvalid and a
+// message, and a profile changes the plan the executor keeps.
+TEST_F(TilingOptions, OperatorsUseTheSettings) {
+  std::vector<float> dy(100000, 1.f), x(100000, 0.5f), out(100000);
+  const TensorView vdy = TensorView::Dense(dy.data(), DType::kFloat32, {100000});
+  const TensorView vx = TensorView::Dense(x.data(), DType::kFloat32, {100000});
+  const TensorView vout = TensorView::Dense(out.data(), DType::kFloat32, {100000});
+  OpArgs args;
+  args.op = Op::kSiluBackward;
+  args.grad_output = &vdy;
+  args.self = &vx;
+  args.out = &vout;
+  uint64_t ws = 0;
+  ExecutorPtr exec;
+  setenv("HOSTNN_NUM_CORES", "zero", 1);
+  Status s = Prepare(args, {}, &ws, &exec);
+  EXPECT_EQ(s.code(), StatusCode::kInvalid);
+  EXPECT_HAS(s.message(), "SiluBackward: tiling: HOSTNN_NUM_CORES='zero'");
+  unsetenv("HOSTNN_NUM_CORES");
+  setenv("HOSTNN_PLATFORM", "atlas-a2", 1);
+  ASSERT_TRUE(Prepare(args, {}, &ws, &exec).ok());
+  EXPECT_EQ(GetPlan(*exec).platform.name, "atlas-a2");
+  EXPECT_EQ(GetPlan(*exec).elementwise.block_dim, 48);
+  tiling::Options o;
+  o.platform = "host";
+  o.num_cores = 1;
+  ASSERT_TRUE(Prepare(args, o, &ws, &exec).ok());
+  EXPECT_EQ(GetPlan(*exec).elementwise.block_dim, 1);
+}
+
+}  // namespace
+}  // namespace hostnn

@@ -1,0 +1,460 @@
+// hostnn-tiling: print, check and tune tiling plans from the command line. Plans come from
+// the library's own planner (tiling::MakePlan), so what this prints is what the operators
+// run; the tool adds no planning logic of its own.
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hostnn/tiling.h"
+#include "tools/tiling/random_case.h"
+#include "tools/tiling/tune.h"
+
+namespace hostnn {
+namespace tiling_tool {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitFailed = 1;
+constexpr int kExitUsage = 2;
+
+const char kUsage[] =
+    "usage: hostnn-tiling <command> [options]\n"
+    "\n"
+    "Print, check and tune the tiling plans of hostnn's operators.\n"
+    "\n"
+    "commands:\n"
+    "  plan       print the plan of one problem (a table, or JSON with --json)\n"
+    "  check      prove one plan, or N random ones with --sweep N\n"
+    "  tune       time candidate options on this machine and keep the fastest\n"
+    "  platforms  list the platform profiles\n"
+    "  ub         list each elementwise operator's UB divisors\n"
+    "\n"
+    "Run 'hostnn-tiling <command> --help' for a command's options. Exit status: 0 success,\n"
+    "1 a plan could not be made or a check failed, 2 a bad command line.\n";
+
+const char kProblemHelp[] =
+    "problem:\n"
+    "  --op OP                silu_backward, logsigmoid_backward, hardsigmoid_backward,\n"
+    "                         logsoftmax_backward\n"
+    "  --dtype T              f32, f16, bf16 (f64: elementwise 8-byte storage)\n"
+    "  --shape S              extents joined by ',' or 'x': 4194304, 1024,4096, 1024x4096;\n"
+    "                         'scalar' for a 0-d tensor\n"
+    "  --dim D                logsoftmax_backward's dim (default -1)\n"
+    "platform and tunables (default: the environment, then the profile):\n"
+    "  --platform P           host, atlas-a2, atlas-a2-40, ascend950, or a file's profile\n"
+    "  --platform-file F      JSON file of user profiles (HOSTNN_PLATFORM_FILE)\n"
+    "  --tuning-file F        tuning file (HOSTNN_TUNING_FILE)\n"
+    "  --num-cores N          cores (HOSTNN_NUM_CORES)\n"
+    "  --ub-bytes B           UB bytes per core (HOSTNN_UB_BYTES)\n"
+    "  --min-elems-per-core M fewer cores for small problems (HOSTNN_MIN_ELEMS_PER_CORE)\n"
+    "  --buffer-num K         1 or 2: single or double buffering (HOSTNN_BUFFER_NUM)\n";
+
+const char kPlanHelp[] =
+    "usage: hostnn-tiling plan --op OP --dtype T --shape S [--dim D] [options] [--json]\n"
+    "\n"
+    "Prints the plan the operator would run: cores, per-core elements, tiles, the UB budget,\n"
+    "and for logsoftmax_backward every template's capability test.\n"
+    "\n"
+    "  --json                 print the plan as JSON\n";
+
+const char kCheckHelp[] =
+    "usage: hostnn-tiling check --op OP --dtype T --shape S [--dim D] [options]\n"
+    "       hostnn-tiling check --sweep N [--seed S]\n"
+    "\n"
+    "Proves a plan: every element owned by exactly one (core, tile), no tile over the UB,\n"
+    "alignment to the block. --sweep checks N random (shape, dtype, dim, platform, options)\n"
+    "plans instead. Exit 0 when every plan passes, 1 otherwise.\n"
+    "\n"
+    "  --sweep N              check N random plans\n"
+    "  --seed S               the sweep's random seed (default 1)\n";
+
+const char kTuneHelp[] =
+    "usage: hostnn-tiling tune --op OP --dtype T --shape S [--dim D] [--platform P]\n"
+    "                          [--repeats R] [--out FILE]\n"
+    "\n"
+    "Times candidate options (core counts, UB sizes, buffer counts around the default plan)\n"
+    "on this machine: R interleaved passes over all candidates, each candidate's median\n"
+    "(a progress line per pass on stderr); then re-measures the best three beside the\n"
+    "default (2R passes) and prints the candidates best first. The default keeps ties, so\n"
+    "the winner is never slower than the default plan.\n"
+    "\n"
+    "  --op, --dtype, --shape, --dim, --platform, --platform-file   as for plan\n"
+    "  --repeats R            timed runs per candidate (default 15)\n"
+    "  --out FILE             write the winner to this tuning file (entries for other\n"
+    "                         problems are kept)\n";
+
+const char kPlatformsHelp[] =
+    "usage: hostnn-tiling platforms [--platform-file F]\n"
+    "\n"
+    "Lists the built-in profiles (and those of a platform file).\n";
+
+const char kUbHelp[] =
+    "usage: hostnn-tiling ub [--op OP]\n"
+    "\n"
+    "Lists the UB divisor N of each elementwise operator and dtype, single and double\n"
+    "buffered, and how it arises from the buffers one tile holds.\n";
+
+struct CommandLine {
+  std::string command;
+  std::map<std::string, std::string> values;  // --name value
+  bool json = false;
+  bool help = false;
+};
+
+// A library message in the tool's words: Options fields are command-line flags here.
+std::string InFlags(std::string message) {
+  static const char* const kNames[][2] = {{"Options.num_cores", "--num-cores"},
+                                          {"Options.ub_bytes", "--ub-bytes"},
+                                          {"Options.min_elems_per_core", "--min-elems-per-core"},
+                                          {"Options.buffer_num", "--buffer-num"},
+                                          {"Options: ", "--platform: "}};
+  for (const auto& name : kNames) {
+    const size_t at = message.find(name[0]);
+    if (at != std::string::npos) message.replace(at, std::string(name[0]).size(), name[1]);
+  }
+  return message;
+}
+
+int Usage(const std::string& message) {
+  std::fprintf(stderr, "hostnn-tiling: %s (see hostnn-tiling --help)\n", message.c_str());
+  return kExitUsage;
+}
+
+bool ParseInt(const std::string& text, int64_t* value) {
+  if (text.empty()) return false;
+  size_t i = text[0] == '-' ? 1 : 0;
+  if (i == text.size()) return false;
+  for (; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), nullptr, 10);
+  if (errno != 0) return false;
+  *value = v;
+  return true;
+}
+
+// "1024,4096", "1024x4096", "[1024, 4096]", "scalar".
+bool ParseShape(const std::string& text, std::vector<int64_t>* shape) {
+  shape->clear();
+  if (text == "scalar" || text == "[]") return true;
+  std::string token;
+  std::vector<std::string> tokens;
+  for (const char c : text) {
+    if (c == ',' || c == 'x' || c == 'X') {
+      tokens.push_back(token);
+      token.clear();
+    } else if (c != ' ' && c != '[' && c != ']') {
+      token.push_back(c);
+    }
+  }
+  tokens.push_back(token);
+  for (const std::string& t : tokens) {
+    int64_t v = 0;
+    if (!ParseInt(t, &v) || v < 0) return false;
+    shape->push_back(v);
+  }
+  return true;
+}
+
+int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allowed,
+                     CommandLine* cl) {
+  for (int i = 2; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      cl->help = true;
+      continue;
+    }
+    if (arg == "--json") {
+      cl->json = true;
+      continue;
+    }
+    if (arg.rfind("--", 0) != 0) return Usage("unexpected argument '" + arg + "'");
+    std::string name = arg.substr(2), value;
+    const size_t eq = name.find('=');
+    if (eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+    } else if (i + 1 < argc) {
+      value = argv[++i];
+    } else {
+      return Usage("--" + name + " needs a value");
+    }
+    bool known = false;
+    for (const std::string& a : allowed) known = known || a == name;
+    if (!known) return Usage(cl->command + ": unknown option '--" + name + "'");
+    if (cl->values.count(name)) return Usage("--" + name + " is given twice");
+    cl->values[name] = value;
+  }
+  if (cl->json && cl->command != "plan") return Usage(cl->command + ": unknown option '--json'");
+  return kExitOk;
+}
+
+const std::vector<std::string> kProblemFlags = {"op",          "dtype",
+                                                "shape",       "dim",
+                                                "platform",    "platform-file",
+                                                "tuning-file", "num-cores",
+                                                "ub-bytes",    "min-elems-per-core",
+                                                "buffer-num"};
+
+// Fills the problem and options from the command line.
+int ReadProblem(const CommandLine& cl, bool need_problem, tiling::Problem* problem,
+                tiling::Options* options) {
+  auto get = [&](const char* name) {
+    auto it = cl.values.find(name);
+    return it == cl.values.end() ? std::string() : it->second;
+  };
+  if (need_problem) {
+    for (const char* required : {"op", "dtype", "shape"}) {
+      if (get(required).empty()) return Usage(cl.command + ": --" + required + " is required");
+    }
+  }
+  problem->op = get("op");
+  problem->dtype = get("dtype");
+  if (!get("shape").empty() && !ParseShape(get("shape"), &problem->shape)) {
+    return Usage("--shape '" + get("shape") + "': expected extents like 1024,4096 or 1024x4096");
+  }
+  problem->dim = -1;
+  if (!get("dim").empty() && !ParseInt(get("dim"), &problem->dim)) {
+    return Usage("--dim '" + get("dim") + "': expected an integer");
+  }
+  options->platform = get("platform");
+  options->platform_file = get("platform-file");
+  options->tuning_file = get("tuning-file");
+  struct IntFlag {
+    const char* name;
+    int64_t* value;
+  };
+  int64_t buffer_num = 0;
+  for (const IntFlag& f :
+       {IntFlag{"num-cores", &options->num_cores}, IntFlag{"ub-bytes", &options->ub_bytes},
+        IntFlag{"min-elems-per-core", &options->min_elems_per_core},
+        IntFlag{"buffer-num", &buffer_num}}) {
+    const std::string text = get(f.name);
+    if (text.empty()) continue;
+    if (!ParseInt(text, f.value) || *f.value < 1) {
+      return Usage(std::string("--") + f.name + " '" + text + "': expected a positive integer");
+    }
+  }
+  if (buffer_num > 2) {
+    return Usage("--buffer-num " + std::to_string(buffer_num) + ": expected 1 or 2");
+  }
+  options->buffer_num = static_cast<int>(buffer_num);
+  return kExitOk;
+}
+
+int RunPlan(const CommandLine& cl) {
+  tiling::Problem problem;
+  tiling::Options options;
+  if (int rc = ReadProblem(cl, true, &problem, &options)) return rc;
+  tiling::Plan plan;
+  const Status s = tiling::MakePlan(problem, options, &plan);
+  if (!s.ok()) {
+    std::fprintf(stderr, "hostnn-tiling plan: %s\n", InFlags(s.message()).c_str());
+    return kExitFailed;
+  }
+  std::fputs((cl.json ? plan.ToJson() : plan.ToTable()).c_str(), stdout);
+  return kExitOk;
+}
+
+int RunSweep(const CommandLine& cl) {
+  int64_t count = 0, seed = 1;
+  if (!ParseInt(cl.values.at("sweep"), &count) || count < 1) {
+    return Usage("--sweep '" + cl.values.at("sweep") + "': expected a positive integer");
+  }
+  if (cl.values.count("seed") && !ParseInt(cl.values.at("seed"), &seed)) {
+    return Usage("--seed '" + cl.values.at("seed") + "': expected an integer");
+  }
+  for (const auto& kv : cl.values) {
+    if (kv.first != "sweep" && kv.first != "seed") {
+      return Usage("check --sweep takes no --" + kv.first);
+    }
+  }
+  std::mt19937_64 rng(static_cast<uint64_t>(seed));
+  std::map<std::string, int64_t> kinds;
+  int64_t failed = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    const tiling_sweep::Case c = tiling_sweep::RandomCase(rng);
+    tiling::Plan plan;
+    const Status s = tiling_sweep::PlanCase(c, &plan);
+    if (!s.ok()) {
+      if (++failed <= 10) {
+        std::printf("FAIL %s: %s\n", c.Describe().c_str(), s.message().c_str());
+      }
+      continue;
+    }
+    ++kinds[plan.kind == tiling::Plan::Kind::kElementwise
+                ? std::string("elementwise")
+                : std::string(tiling::TemplateName(plan.reduction.tmpl))];
+  }
+  std::printf("%lld random plans (seed %lld): %lld passed, %lld failed\n",
+              static_cast<long long>(count), static_cast<long long>(seed),
+              static_cast<long long>(count - failed), static_cast<long long>(failed));
+  for (const auto& kv : kinds) {
+    std::printf("  %-14s %lld\n", kv.first.c_str(), static_cast<long long>(kv.second));
+  }
+  return failed == 0 ? kExitOk : kExitFailed;
+}
+
+// The (core, tile) pairs of a plan.
+template <class CorePlan>
+int64_t CountTiles(const CorePlan& p) {
+  int64_t tiles = 0;
+  for (int64_t c = 0; c < p.block_dim; ++c) tiles += p.CoreTiles(c);
+  return tiles;
+}
+
+int RunCheck(const CommandLine& cl) {
+  if (cl.values.count("sweep")) return RunSweep(cl);
+  if (cl.values.count("seed")) return Usage("check: --seed goes with --sweep");
+  tiling::Problem problem;
+  tiling::Options options;
+  if (int rc = ReadProblem(cl, true, &problem, &options)) return rc;
+  tiling::Plan plan;
+  const Status s = tiling::MakePlan(problem, options, &plan);  // MakePlan runs Check
+  if (!s.ok()) {
+    std::printf("FAIL: %s\n", InFlags(s.message()).c_str());
+    return kExitFailed;
+  }
+  if (plan.kind == tiling::Plan::Kind::kElementwise) {
+    const tiling::ElementwisePlan& p = plan.elementwise;
+    std::printf(
+        "ok: %lld elements owned once by %lld (core, tile) pairs over %lld cores; "
+        "UB %lld of %lld B\n",
+        static_cast<long long>(p.n), static_cast<long long>(CountTiles(p)),
+        static_cast<long long>(p.block_dim), static_cast<long long>(tiling::UbTotal(p.ub)),
+        static_cast<long long>(plan.platform.ub_bytes));
+  } else {
+    const tiling::ReductionPlan& p = plan.reduction;
+    std::printf(
+        "ok: %s; %lld units of (A1, R, A0) = (%lld, %lld, %lld) owned once by %lld "
+        "(core, tile) pairs over %lld cores; UB %lld of %lld B\n",
+        tiling::TemplateName(p.tmpl), static_cast<long long>(p.units), static_cast<long long>(p.a1),
+        static_cast<long long>(p.r), static_cast<long long>(p.a0),
+        static_cast<long long>(CountTiles(p)), static_cast<long long>(p.block_dim),
+        static_cast<long long>(tiling::UbTotal(p.ub)),
+        static_cast<long long>(plan.platform.ub_bytes));
+  }
+  return kExitOk;
+}
+
+int RunTune(const CommandLine& cl) {
+  TuneRequest request;
+  tiling::Options options;
+  if (int rc = ReadProblem(cl, true, &request.problem, &options)) return rc;
+  request.base.platform = options.platform;
+  request.base.platform_file = options.platform_file;
+  if (cl.values.count("repeats")) {
+    int64_t repeats = 0;
+    if (!ParseInt(cl.values.at("repeats"), &repeats) || repeats < 1 || repeats > 1000) {
+      return Usage("--repeats '" + cl.values.at("repeats") + "': expected 1 to 1000");
+    }
+    request.repeats = static_cast<int>(repeats);
+  }
+  if (cl.values.count("out")) request.out_path = cl.values.at("out");
+  return Tune(request);
+}
+
+int RunPlatforms(const CommandLine& cl) {
+  std::vector<tiling::Platform> platforms;
+  for (const std::string& name : tiling::PlatformNames()) {
+    tiling::Platform p;
+    tiling::FindPlatform(name, "", &p);
+    platforms.push_back(p);
+  }
+  if (cl.values.count("platform-file")) {
+    std::vector<tiling::Platform> user;
+    const Status s = tiling::ReadPlatformFile(cl.values.at("platform-file"), &user);
+    if (!s.ok()) {
+      std::fprintf(stderr, "hostnn-tiling platforms: %s\n", s.message().c_str());
+      return kExitFailed;
+    }
+    platforms.insert(platforms.end(), user.begin(), user.end());
+  }
+  std::printf("%-14s %6s %9s %12s %13s\n", "name", "cores", "ub_bytes", "block_bytes",
+              "vector_bytes");
+  for (const tiling::Platform& p : platforms) {
+    std::printf("%-14s %6lld %9lld %12lld %13lld\n", p.name.c_str(),
+                static_cast<long long>(p.cores), static_cast<long long>(p.ub_bytes),
+                static_cast<long long>(p.block_bytes), static_cast<long long>(p.vector_bytes));
+  }
+  return kExitOk;
+}
+
+int RunUb(const CommandLine& cl) {
+  const std::string only = cl.values.count("op") ? cl.values.at("op") : "";
+  bool any = false;
+  for (const char* op : {"silu_backward", "logsigmoid_backward", "hardsigmoid_backward"}) {
+    if (!only.empty() && only != op) continue;
+    const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(op);
+    any = true;
+    std::string queues, temps;
+    for (const std::string& q : spec->queues) queues += (queues.empty() ? "" : ", ") + q;
+    for (const std::string& t : spec->f32_temps) temps += (temps.empty() ? "" : ", ") + t;
+    std::printf("%s: queues %s; f32 temps %s\n", op, queues.c_str(), temps.c_str());
+    for (const auto& dtype : {std::make_pair("f32", 4), std::make_pair("f16, bf16", 2)}) {
+      const tiling::UbDivisor d = tiling::MakeUbDivisor(*spec, dtype.second);
+      std::printf("  %-10s single %2lld = %s\n  %-10s double %2lld = %s\n", dtype.first,
+                  static_cast<long long>(d.single_buffered), d.single_why.c_str(), "",
+                  static_cast<long long>(d.double_buffered), d.double_why.c_str());
+    }
+  }
+  if (!any) {
+    std::fprintf(stderr, "hostnn-tiling ub: '%s' is not an elementwise operator\n", only.c_str());
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+int Main(int argc, char** argv) {
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h" ||
+      std::string(argv[1]) == "help") {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? kExitUsage : kExitOk;
+  }
+  CommandLine cl;
+  cl.command = argv[1];
+  struct Command {
+    const char* name;
+    const char* help;
+    bool problem_help;
+    std::vector<std::string> flags;
+    int (*run)(const CommandLine&);
+  };
+  std::vector<std::string> check_flags = kProblemFlags;
+  check_flags.push_back("sweep");
+  check_flags.push_back("seed");
+  const Command commands[] = {
+      {"plan", kPlanHelp, true, kProblemFlags, RunPlan},
+      {"check", kCheckHelp, true, check_flags, RunCheck},
+      {"tune",
+       kTuneHelp,
+       false,
+       {"op", "dtype", "shape", "dim", "platform", "platform-file", "repeats", "out"},
+       RunTune},
+      {"platforms", kPlatformsHelp, false, {"platform-file"}, RunPlatforms},
+      {"ub", kUbHelp, false, {"op"}, RunUb},
+  };
+  for (const Command& c : commands) {
+    if (cl.command != c.name) continue;
+    if (int rc = ParseCommandLine(argc, argv, c.flags, &cl)) return rc;
+    if (cl.help) {
+      std::fputs(c.help, stdout);
+      if (c.problem_help) std::printf("\n%s", kProblemHelp);
+      return kExitOk;
+    }
+    return c.run(cl);
+  }
+  return Usage("unknown command '" + cl.command + "'");
+}
+
+}  // namespace
+}  // namespace tiling_tool
+}  // namespace hostnn
+
+int main(int argc, char** argv) { return hostnn::tiling_tool::Main(argc, argv); }
