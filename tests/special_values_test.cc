@@ -1,0 +1,276 @@
+// Special inputs for every operator, dtype and SIMD target: signed zeros, ±3 and their
+// neighbours, ±inf, NaN in either input, ±100, denormals and huge |dy|, checked against the
+// double reference and against the limits SPEC §4 states outright.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "hostnn/hostnn.h"
+#include "kernels/kernels.h"
+#include "tests/reference/reference.h"
+#include "tests/util/numeric_harness.h"
+#include "tests/util/test_util.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+
+class EltwiseSpecialTest : public ::testing::TestWithParam<std::tuple<Op, DType>> {
+ protected:
+  Op op() const { return std::get<0>(GetParam()); }
+  DType dtype() const { return std::get<1>(GetParam()); }
+
+  // Runs the op on the pairs (dys[i], xs[i]) on the active target; returns the outputs.
+  std::vector<double> RunPairs(const std::vector<double>& dys, const std::vector<double>& xs) {
+    const int64_t n = static_cast<int64_t>(dys.size());
+    TestTensor dy = TestTensor::Dense(dtype(), {n}), x = TestTensor::Dense(dtype(), {n});
+    for (int64_t i = 0; i < n; ++i) {
+      dy.Set(i, dys[i]);
+      x.Set(i, xs[i]);
+    }
+    TestTensor out = TestTensor::Dense(dtype(), {n});
+    out.storage().FillBytes(0x55);
+    RunChecked(op(), dy, x, out);
+    return out.Values();
+  }
+
+  // Runs the op on (dys[i], xs[i]) on every target and checks against the reference.
+  void CheckPairsOnEveryTarget(const std::vector<double>& dys, const std::vector<double>& xs,
+                               const std::string& what) {
+    const int64_t n = static_cast<int64_t>(dys.size());
+    ASSERT_GT(n, 0);
+    TestTensor dy = TestTensor::Dense(dtype(), {n}), x = TestTensor::Dense(dtype(), {n});
+    for (int64_t i = 0; i < n; ++i) {
+      dy.Set(i, dys[i]);
+      x.Set(i, xs[i]);
+    }
+    ForEachTarget([&](int64_t) {
+      TestTensor out = TestTensor::Dense(dtype(), {n});
+      out.storage().FillBytes(0x55);
+      RunChecked(op(), dy, x, out);
+      EXPECT_EQ(CheckEltwise(op(), dy, x, out, what), 0);
+    });
+  }
+};
+
+// The cross product of special dy and x, against the reference at SPEC tolerances.
+TEST_P(EltwiseSpecialTest, CrossProductMatchesReference) {
+  std::vector<double> dys, xs;
+  for (double vdy : SpecialDy(dtype())) {
+    for (double vx : SpecialX(dtype())) {
+      if (HugeTimesUnderflow(vdy, vx) || InfiniteAtSiluRoot(op(), dtype(), vdy, vx)) continue;
+      dys.push_back(vdy);
+      xs.push_back(vx);
+    }
+  }
+  CheckPairsOnEveryTarget(dys, xs, "special values");
+}
+
+// Huge |dy| with |x| > 80, where exp(-|x|) is an f32 subnormal (or below it) but
+// dy * exp(-|x|) is a normal number: BFLOAT16 keeps f32's range, so such a result must still
+// be within 1 BFLOAT16 ULP; FLOAT and FLOAT16 meet their tolerance trivially.
+TEST_P(EltwiseSpecialTest, HugeGradientWithUnderflowingExp) {
+  const double dy_max = LimitsOf(dtype()).max_finite;
+  std::vector<double> dys, xs;
+  for (double vdy : {kHugeDy, 1e30, dy_max / 3, dy_max}) {
+    for (double vx : {88.0, 95.0, 100.0, 120.0, 150.0}) {
+      for (double sign : {1.0, -1.0}) {
+        dys.push_back(RoundTo(dtype(), std::min(vdy, dy_max)));
+        xs.push_back(RoundTo(dtype(), sign * vx));
+      }
+    }
+  }
+  CheckPairsOnEveryTarget(dys, xs, "huge dy, |x| > 80");
+}
+
+// dy = ±inf at the representable x nearest SiluBackward's cancellation root: the exact
+// factor 1 + x(1 - s) there is tiny but not zero, so the exact result is an infinity.
+TEST_P(EltwiseSpecialTest, InfiniteGradientAtSiluCancellationRoot) {
+  if (op() != Op::kSiluBackward) GTEST_SKIP() << "only SiluBackward cancels";
+  const double root = RoundTo(dtype(), kSiluRoot);
+  const std::vector<double> xs = {root, root, Adjacent(dtype(), root, true),
+                                  Adjacent(dtype(), root, false)};
+  const std::vector<double> dys = {kInf, -kInf, kInf, -kInf};
+  CheckPairsOnEveryTarget(dys, xs, "dy = +-inf at x = " + Num(root));
+}
+
+// NaN in dy or in x gives NaN, whatever the other input.
+TEST_P(EltwiseSpecialTest, NaNPropagates) {
+  std::vector<double> dys, xs;
+  for (double v : SpecialX(dtype())) {
+    dys.push_back(kNaN);
+    xs.push_back(v);
+  }
+  for (double v : SpecialDy(dtype())) {
+    dys.push_back(v);
+    xs.push_back(kNaN);
+  }
+  ForEachTarget([&](int64_t) {
+    const std::vector<double> got = RunPairs(dys, xs);
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_TRUE(std::isnan(got[i])) << "dy=" << dys[i] << " x=" << xs[i] << " got " << got[i];
+    }
+  });
+}
+
+// SPEC §4: infinite x gives the formula's limit, exactly.
+TEST_P(EltwiseSpecialTest, InfiniteXGivesTheLimit) {
+  std::vector<double> finite_dy;
+  for (double v : SpecialDy(dtype())) {
+    if (std::isfinite(v)) finite_dy.push_back(v);
+  }
+  std::vector<double> dys, xs;
+  for (double v : finite_dy) {
+    dys.insert(dys.end(), {v, v});
+    xs.insert(xs.end(), {-kInf, kInf});
+  }
+  ForEachTarget([&](int64_t) {
+    const std::vector<double> got = RunPairs(dys, xs);
+    for (size_t i = 0; i < got.size(); ++i) {
+      const bool neg = xs[i] < 0;
+      double limit = 0;
+      switch (op()) {
+        case Op::kSiluBackward:
+          limit = neg ? 0.0 : dys[i];
+          break;
+        case Op::kLogSigmoidBackward:
+          limit = neg ? dys[i] : 0.0;
+          break;
+        default:
+          limit = 0.0;
+          break;
+      }
+      EXPECT_EQ(got[i], limit) << "dy=" << dys[i] << " x=" << xs[i];
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, EltwiseSpecialTest,
+                         ::testing::Combine(::testing::ValuesIn(kEltwiseOps),
+                                            ::testing::ValuesIn(kComputeTypes)),
+                         [](const ::testing::TestParamInfo<std::tuple<Op, DType>>& info) {
+                           return std::string(GetOpInfo(std::get<0>(info.param)).name) + "_" +
+                                  DTypeName(std::get<1>(info.param));
+                         });
+
+// HardsigmoidBackward's window is strict and compared on x itself: ±3 give 0, the
+// neighbours inside give dy/6, the neighbours outside give 0.
+class HardsigmoidEdgeTest : public ::testing::TestWithParam<DType> {};
+
+TEST_P(HardsigmoidEdgeTest, StrictWindowAtPlusMinusThree) {
+  const DType t = GetParam();
+  const double below3 = Adjacent(t, 3.0, false), above3 = Adjacent(t, 3.0, true);
+  const double below_m3 = Adjacent(t, -3.0, false), above_m3 = Adjacent(t, -3.0, true);
+  ASSERT_LT(below3, 3.0);
+  ASSERT_GT(above_m3, -3.0);
+  struct Case {
+    double x;
+    bool inside;
+  };
+  const Case cases[] = {{3.0, false},    {-3.0, false},     {below3, true}, {above_m3, true},
+                        {above3, false}, {below_m3, false}, {0.0, true},    {-0.0, true}};
+  for (double dy : {1.0, -5.5, 6.0, 0.375}) {
+    for (const Case& c : cases) {
+      TestTensor tdy = TestTensor::Dense(t, {}), tx = TestTensor::Dense(t, {});
+      tdy.Set(0, dy);
+      tx.Set(0, c.x);
+      ForEachTarget([&](int64_t) {
+        TestTensor out = TestTensor::Dense(t, {});
+        RunChecked(Op::kHardsigmoidBackward, tdy, tx, out);
+        const double got = out.Get(0);
+        if (c.inside) {
+          EXPECT_NE(got, 0.0) << "x=" << Num(c.x) << " dy=" << dy;
+          EXPECT_TRUE(EltwiseWithinTolerance(t, got, dy / 6.0, dy))
+              << "x=" << Num(c.x) << " dy=" << dy << " got " << Num(got);
+        } else {
+          EXPECT_EQ(got, 0.0) << "x=" << Num(c.x) << " dy=" << dy;
+        }
+      });
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, HardsigmoidEdgeTest, ::testing::ValuesIn(kComputeTypes),
+                         [](const ::testing::TestParamInfo<DType>& info) {
+                           return std::string(DTypeName(info.param));
+                         });
+
+// ---- LogSoftmaxBackward ------------------------------------------------------------------
+
+// Rows of a real log-softmax with one special value planted in dy or y per row.
+class LogSoftmaxSpecialTest : public ::testing::TestWithParam<DType> {};
+
+TEST_P(LogSoftmaxSpecialTest, SpecialRowsMatchReference) {
+  const DType t = GetParam();
+  const Limits l = LimitsOf(t);
+  const double large = t == DType::kFloat16 ? 60000.0 : 1e30;
+  struct Plant {
+    bool in_dy;
+    double value;
+  };
+  const std::vector<Plant> plants = {
+      {true, kNaN},   {true, kInf},      {true, -kInf},      {false, kNaN},
+      {false, -kInf}, {false, kInf},     {false, -100.0},    {false, 0.0},
+      {false, -0.0},  {true, l.min_sub}, {true, -l.max_sub}, {true, large},
+      {true, -large}, {true, 0.0},       {false, l.min_sub}, {false, -88.0},
+  };
+  const int64_t rows = static_cast<int64_t>(plants.size()), r = 37;
+  std::mt19937_64 rng(0x5EED0101);
+  // The same rows laid out for AR ([rows, r], dim -1) and ARA ([r, rows], dim 0).
+  TestTensor dy_ar = TestTensor::Dense(t, {rows, r}), y_ar = TestTensor::Dense(t, {rows, r});
+  FillRandom(&dy_ar, rng, -4.0, 4.0);
+  FillLogSoftmax(&y_ar, -1, rng);
+  for (int64_t i = 0; i < rows; ++i) {
+    const int64_t at = (i * 7) % r;
+    (plants[i].in_dy ? dy_ar : y_ar).Set(i * r + at, plants[i].value);
+  }
+  TestTensor dy_ara = TestTensor::Dense(t, {r, rows}), y_ara = TestTensor::Dense(t, {r, rows});
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < r; ++j) {
+      dy_ara.Set(j * rows + i, dy_ar.Get(i * r + j));
+      y_ara.Set(j * rows + i, y_ar.Get(i * r + j));
+    }
+  }
+  ForEachTarget([&](int64_t) {
+    TestTensor out_ar = TestTensor::Dense(t, {rows, r});
+    const tiling::Plan ar = RunChecked(Op::kLogSoftmaxBackward, dy_ar, y_ar, out_ar, -1);
+    EXPECT_EQ(ar.reduction.a0, 1);
+    EXPECT_EQ(CheckLogSoftmax(dy_ar, y_ar, out_ar, -1, "AR special rows"), 0);
+    TestTensor out_ara = TestTensor::Dense(t, {r, rows});
+    const tiling::Plan ara = RunChecked(Op::kLogSoftmaxBackward, dy_ara, y_ara, out_ara, 0);
+    EXPECT_GT(ara.reduction.a0, 1);
+    EXPECT_EQ(CheckLogSoftmax(dy_ara, y_ara, out_ara, 0, "ARA special rows"), 0);
+    // The limits, spelled out: NaN in dy poisons its whole row, NaN in y only its element,
+    // y = -inf (probability 0) passes dy through unchanged.
+    for (int64_t i = 0; i < rows; ++i) {
+      const int64_t at = (i * 7) % r;
+      const Plant& p = plants[i];
+      if (p.in_dy && std::isnan(p.value)) {
+        for (int64_t j = 0; j < r; ++j) EXPECT_TRUE(std::isnan(out_ar.Get(i * r + j))) << j;
+      }
+      if (!p.in_dy && std::isnan(p.value)) {
+        EXPECT_TRUE(std::isnan(out_ar.Get(i * r + at)));
+        EXPECT_FALSE(std::isnan(out_ar.Get(i * r + (at + 1) % r)));
+      }
+      if (!p.in_dy && p.value == -kInf) {
+        EXPECT_EQ(out_ar.Get(i * r + at), dy_ar.Get(i * r + at));
+        EXPECT_EQ(out_ara.Get(at * rows + i), dy_ar.Get(i * r + at));
+      }
+    }
+  });
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDTypes, LogSoftmaxSpecialTest, ::testing::ValuesIn(kComputeTypes),
+                         [](const ::testing::TestParamInfo<DType>& info) {
+                           return std::string(DTypeName(info.param));
+                         });
+
+}  // namespace
+}  // namespace test
+}  // namespace hostnn
