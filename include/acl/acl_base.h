@@ -52,7 +52,11 @@ typedef enum {
   ACL_BF16 = 27,
   ACL_INT4 = 29,
   ACL_UINT1 = 30,
-  ACL_COMPLEX32 = 33
+  ACL_COMPLEX32 = 33,
+  /* Widens the enum to all of int32, so that any value a caller passes (hostnn refuses
+   * unknown ones with 161002) is a valid aclDataType in C++ too. */
+  ACL_DT_RESERVED_MIN_ = -0x7FFFFFFF - 1,
+  ACL_DT_RESERVED_MAX_ = 0x7FFFFFFF
 } aclDataType;
 
 typedef enum {
@@ -63,7 +67,9 @@ typedef enum {
   ACL_FORMAT_NC1HWC0 = 3,
   ACL_FORMAT_FRACTAL_Z = 4,
   ACL_FORMAT_NCDHW = 30,
-  ACL_FORMAT_NDHWC = 27
+  ACL_FORMAT_NDHWC = 27,
+  ACL_FORMAT_RESERVED_MIN_ = -0x7FFFFFFF - 1, /* widen the enum to all of int32 */
+  ACL_FORMAT_RESERVED_MAX_ = 0x7FFFFFFF
 } aclFormat;
 
 #ifdef __cplusplus

@@ -14,13 +14,17 @@ typedef enum aclrtMemcpyKind {
   ACL_MEMCPY_HOST_TO_HOST = 0,
   ACL_MEMCPY_HOST_TO_DEVICE = 1,
   ACL_MEMCPY_DEVICE_TO_HOST = 2,
-  ACL_MEMCPY_DEVICE_TO_DEVICE = 3
+  ACL_MEMCPY_DEVICE_TO_DEVICE = 3,
+  ACL_MEMCPY_RESERVED_MIN_ = -0x7FFFFFFF - 1, /* widen the enum to all of int32, so */
+  ACL_MEMCPY_RESERVED_MAX_ = 0x7FFFFFFF       /* unknown kinds are refused, not UB */
 } aclrtMemcpyKind;
 
 typedef enum aclrtMemMallocPolicy {
   ACL_MEM_MALLOC_HUGE_FIRST = 0,
   ACL_MEM_MALLOC_HUGE_ONLY = 1,
-  ACL_MEM_MALLOC_NORMAL_ONLY = 2
+  ACL_MEM_MALLOC_NORMAL_ONLY = 2,
+  ACL_MEM_MALLOC_RESERVED_MIN_ = -0x7FFFFFFF - 1, /* widen the enum to all of int32 */
+  ACL_MEM_MALLOC_RESERVED_MAX_ = 0x7FFFFFFF
 } aclrtMemMallocPolicy;
 
 /* Initialise / finalise the runtime. configPath is ignored (may be NULL). */

@@ -1,0 +1,142 @@
+// libFuzzer target: decodes random bytes into tensor descriptions (rank 0-10; dims 0, 1,
+// small and huge; strides 0, negative, huge; offsets; every dtype value; dims for
+// LogSoftmaxBackward; inputs aliasing the output) over exactly-sized heap buffers that the
+// sanitizers guard, and calls both phases of every operator through the C API. It aborts
+// when a failed first phase wrote anything or a successful one is followed by a failing
+// run; reads or writes outside a buffer are the sanitizers' to catch.
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
+
+namespace {
+
+constexpr size_t kBufBytes = 4096;  // each backing buffer; the storage shapes never claim more
+constexpr int kBuffers = 3;
+
+class Reader {
+ public:
+  Reader(const uint8_t* p, size_t n) : p_(p), n_(n) {}
+  uint8_t U8() { return i_ < n_ ? p_[i_++] : 0; }
+  template <typename T, size_t N>
+  T Pick(const T (&table)[N]) { return table[U8() % N]; }
+
+ private:
+  const uint8_t* p_;
+  size_t n_, i_ = 0;
+};
+
+const int kDTypes[] = {0, 1, 27, 11, 3, 9, 12, -1, 2, 99, 16, 13, 29};
+const int64_t kDims[] = {0, 1, 2, 3, 4, 5, 7, 8, 16, 33, -1, -5, int64_t{1} << 20, int64_t{1} << 31,
+                         int64_t{1} << 40, INT64_MAX};
+const int64_t kStrides[] = {0, 1, 2, 3, -1, -2, 7, 64, int64_t{1} << 40, INT64_MIN, INT64_MAX};
+const int64_t kOffsets[] = {0, 1, 3, -1, 100, 511, int64_t{1} << 40, INT64_MAX};
+const int64_t kLsmDims[] = {0, 1, -1, 2, -2, 7, 8, -9, INT64_MAX, INT64_MIN};
+
+size_t ElemSize(int dtype) {
+  switch (dtype) {
+    case 0: case 3: return 4;
+    case 1: case 27: return 2;
+    case 11: case 9: return 8;
+    default: return 1;
+  }
+}
+
+struct Decoded {
+  aclTensor* tensor = nullptr;
+};
+
+aclTensor* DecodeTensor(Reader& in, uint8_t* const* buffers) {
+  const uint8_t mode = in.U8();
+  if (mode == 255) return nullptr;  // a null tensor
+  const int dtype = in.Pick(kDTypes);
+  const size_t rank = in.U8() % 11;
+  std::vector<int64_t> dims(rank), strides(rank);
+  for (auto& d : dims) d = in.Pick(kDims);
+  const uint8_t stride_mode = in.U8() % 4;
+  if (stride_mode == 1 || stride_mode == 3) {  // row-major, wrapping on overflow
+    uint64_t s = 1;
+    for (size_t i = rank; i-- > 0;) {
+      strides[i] = static_cast<int64_t>(s);
+      s *= static_cast<uint64_t>(dims[i] > 0 ? dims[i] : 1);
+    }
+    if (stride_mode == 3 && rank >= 2) std::swap(strides[0], strides[rank - 1]);  // transposed
+  } else if (stride_mode == 2) {
+    for (auto& s : strides) s = in.Pick(kStrides);
+  }
+  const int64_t offset = in.Pick(kOffsets);
+  const uint8_t which = in.U8() % (kBuffers + 1);
+  void* data = which < kBuffers ? buffers[which] : nullptr;
+  // The storage never claims more than the real buffer holds.
+  const int64_t capacity = static_cast<int64_t>(kBufBytes / ElemSize(dtype));
+  std::vector<int64_t> storage;
+  switch (in.U8() % 3) {
+    case 0: storage = {capacity}; break;
+    case 1: storage = {2, capacity / 2}; break;
+    default: storage = {static_cast<int64_t>(in.U8())}; break;
+  }
+  return aclCreateTensor(dims.data(), rank, static_cast<aclDataType>(dtype),
+                         stride_mode == 0 ? nullptr : strides.data(), offset, ACL_FORMAT_ND,
+                         storage.data(), storage.size(), data);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  Reader in(data, size);
+  const int op = in.U8() % 4;
+  // Buffer contents come from one byte, so the input's bytes go to the descriptions.
+  const uint8_t fill = in.U8();
+  std::vector<uint8_t*> buffers(kBuffers);
+  for (int k = 0; k < kBuffers; ++k) {
+    buffers[k] = static_cast<uint8_t*>(std::malloc(kBufBytes));
+    for (size_t i = 0; i < kBufBytes; ++i) buffers[k][i] = static_cast<uint8_t>(fill ^ (i * 31 + k * 7));
+  }
+  aclTensor* t[4];
+  for (auto& x : t) x = DecodeTensor(in, buffers.data());
+  const int64_t dim = in.Pick(kLsmDims);
+
+  std::vector<std::vector<uint8_t>> before;
+  for (auto* b : buffers) before.emplace_back(b, b + kBufBytes);
+  uint64_t ws = 0x5EED;
+  aclOpExecutor* exec = reinterpret_cast<aclOpExecutor*>(0x1);
+  aclnnStatus st = 0;
+  switch (op) {
+    case 0: st = aclnnSiluBackwardGetWorkspaceSize(t[0], t[1], t[2], &ws, &exec); break;
+    case 1: st = aclnnLogSigmoidBackwardGetWorkspaceSize(t[0], t[1], t[3], t[2], &ws, &exec); break;
+    case 2: st = aclnnHardsigmoidBackwardGetWorkspaceSize(t[0], t[1], t[2], &ws, &exec); break;
+    default: st = aclnnLogSoftmaxBackwardGetWorkspaceSize(t[0], t[1], dim, t[2], &ws, &exec); break;
+  }
+  if (st != ACLNN_SUCCESS) {
+    // A refused call writes nothing: not the buffers, not the out-parameters.
+    for (int k = 0; k < kBuffers; ++k) {
+      if (std::memcmp(before[k].data(), buffers[k], kBufBytes) != 0) std::abort();
+    }
+    if (ws != 0x5EED || exec != reinterpret_cast<aclOpExecutor*>(0x1)) std::abort();
+    if (aclGetRecentErrMsg() == nullptr || aclGetRecentErrMsg()[0] == '\0') std::abort();
+  } else if (ws > (uint64_t{1} << 28)) {
+    if (aclDestroyAclOpExecutor(exec) != ACLNN_SUCCESS) std::abort();
+  } else {
+    void* workspace = ws > 0 ? std::malloc(ws) : nullptr;
+    switch (op) {
+      case 0: st = aclnnSiluBackward(workspace, ws, exec, nullptr); break;
+      case 1: st = aclnnLogSigmoidBackward(workspace, ws, exec, nullptr); break;
+      case 2: st = aclnnHardsigmoidBackward(workspace, ws, exec, nullptr); break;
+      default: st = aclnnLogSoftmaxBackward(workspace, ws, exec, nullptr); break;
+    }
+    std::free(workspace);
+    if (st != ACLNN_SUCCESS) std::abort();
+    // The executor was consumed: a second run is refused, not undefined.
+    if (aclnnSiluBackward(nullptr, 0, exec, nullptr) != ACLNN_ERR_PARAM_INVALID) std::abort();
+  }
+  for (auto* x : t) aclDestroyTensor(x);
+  for (auto* b : buffers) std::free(b);
+  return 0;
+}
