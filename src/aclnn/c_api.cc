@@ -85,15 +85,21 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
     if (!runtime::RangeWithinAllocation(workspace, need)) {
       return Report(Status::Invalid(fn + ": workspace allocation is smaller than " + std::to_string(need) + " bytes"));
     }
+    // Queue before consuming: a run the stream refuses never started, so the executor
+    // stays the caller's.
+    if (stream != nullptr &&
+        runtime::Enqueue(stream, [impl, workspace, workspace_size]() {
+          return Execute(*impl, workspace, workspace_size);
+        }) != ACL_SUCCESS) {
+      return Report(Status::Invalid(fn + ": " + runtime::LastError()));
+    }
     if (!executor->repeatable) {  // a run consumes the executor, as in CANN
       r.live.erase(executor);
       delete executor;
     }
   }
   if (stream == nullptr) return Report(Execute(*impl, workspace, workspace_size));
-  return runtime::Enqueue(stream, [impl, workspace, workspace_size]() {
-    return Execute(*impl, workspace, workspace_size);
-  });
+  return ACLNN_SUCCESS;
 }
 
 }  // namespace capi

@@ -146,24 +146,98 @@ Status CheckStorage(const char* op, const char* param, const TensorView& v, View
   return Status::Ok();
 }
 
+namespace {
+
+// Views up to this many elements get an exact overlap test (their element addresses are
+// listed) when the quick stride tests cannot prove them disjoint; larger ones are refused.
+constexpr int64_t kMaxListedElems = int64_t{1} << 20;
+
+// The distinct start addresses of a view that passed CheckStorage, sorted (dims of stride 0
+// add none, so they are skipped). False when there are more than kMaxListedElems to list.
+bool SortedElementAddresses(const TensorView& v, const ViewSpan& span,
+                            std::vector<uintptr_t>* addrs) {
+  std::vector<int64_t> shape, strides;  // the dims that move
+  int64_t count = 1;
+  for (size_t d = 0; d < v.shape.size(); ++d) {
+    if (v.shape[d] > 1 && span.strides[d] != 0) {
+      shape.push_back(v.shape[d]);
+      strides.push_back(span.strides[d]);
+      count *= v.shape[d];  // <= numel: no overflow
+    }
+  }
+  if (count > kMaxListedElems) return false;
+  const uintptr_t esize = DTypeSize(v.dtype);
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t off = 0;  // elements from span.first
+  addrs->clear();
+  addrs->reserve(static_cast<size_t>(count));
+  for (int64_t n = 0; n < count; ++n) {
+    addrs->push_back(reinterpret_cast<uintptr_t>(span.first) +
+                     static_cast<uintptr_t>(off) * esize);
+    for (size_t d = shape.size(); d-- > 0;) {  // odometer step, last dim fastest
+      if (++idx[d] < shape[d]) {
+        off += strides[d];
+        break;
+      }
+      off -= (shape[d] - 1) * strides[d];
+      idx[d] = 0;
+    }
+  }
+  std::sort(addrs->begin(), addrs->end());
+  return true;
+}
+
+// Whether an element [a, a + a_size) of one sorted list meets an element [b, b + b_size)
+// of the other.
+bool AnyElementsMeet(const std::vector<uintptr_t>& a, uintptr_t a_size,
+                     const std::vector<uintptr_t>& b, uintptr_t b_size) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] + a_size <= b[j]) {
+      ++i;
+    } else if (b[j] + b_size <= a[i]) {
+      ++j;
+    } else {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v, const ViewSpan& span) {
   if (span.numel <= 1) return Status::Ok();
   // Sort the dims of extent > 1 by stride; each stride must step past everything the
-  // smaller dims reach. This is sufficient for no overlap (and exact for usual layouts).
+  // smaller dims reach. This proves the usual layouts disjoint at once; anything else
+  // (e.g. shape [3, 2], strides [2, 3]) gets the exact test.
   std::vector<std::pair<int64_t, int64_t>> dims;  // (stride, size)
   for (size_t i = 0; i < v.shape.size(); ++i) {
     if (v.shape[i] > 1) dims.emplace_back(span.strides[i], v.shape[i]);
   }
   std::sort(dims.begin(), dims.end());
   int64_t reach = 0;  // max offset covered by the smaller dims
+  bool proven = true;
   for (const auto& d : dims) {
     if (d.first <= reach) {
-      return InvalidParam(op, param, "view: elements overlap each other (shape " + ShapeString(v.shape) +
-                                         ", strides " + ShapeString(span.strides) + "); an output must not alias itself");
+      proven = false;
+      break;
     }
     reach += (d.second - 1) * d.first;
   }
-  return Status::Ok();
+  if (proven) return Status::Ok();
+  // A stride-0 dim, or more elements than the span has room for, overlap for certain;
+  // otherwise listing the addresses decides.
+  const int64_t room = static_cast<int64_t>((span.hi - span.lo) / DTypeSize(v.dtype));
+  std::vector<uintptr_t> addrs;
+  if (dims.front().first != 0 && span.numel <= room && SortedElementAddresses(v, span, &addrs) &&
+      std::adjacent_find(addrs.begin(), addrs.end()) == addrs.end()) {
+    return Status::Ok();
+  }
+  return InvalidParam(op, param,
+                      "view: elements overlap each other (shape " + ShapeString(v.shape) +
+                          ", strides " + ShapeString(span.strides) +
+                          "); an output must not alias itself");
 }
 
 Status CheckAliasing(const char* op, const char* out_param, const TensorView& out,
@@ -175,6 +249,13 @@ Status CheckAliasing(const char* op, const char* out_param, const TensorView& ou
   const bool same_view = in_span.first == out_span.first && in.dtype == out.dtype &&
                          in.shape == out.shape && in_span.strides == out_span.strides;
   if (same_view) return Status::Ok();
+  // Interleaved views share a range without sharing an element: list them to tell.
+  std::vector<uintptr_t> out_addrs, in_addrs;
+  if (SortedElementAddresses(out, out_span, &out_addrs) &&
+      SortedElementAddresses(in, in_span, &in_addrs) &&
+      !AnyElementsMeet(out_addrs, DTypeSize(out.dtype), in_addrs, DTypeSize(in.dtype))) {
+    return Status::Ok();
+  }
   return InvalidParam(op, in_param, std::string("memory: partly overlaps ") + out_param +
                                         "; an input may share memory with the output only as the same view (in place)");
 }

@@ -40,9 +40,11 @@ int64_t CheckedNumel(const std::vector<int64_t>& dims);
 // The view lies inside its storage, its data is non-null when it has elements, and every
 // byte address is representable. Fills *span.
 Status CheckStorage(const char* op, const char* param, const TensorView& v, ViewSpan* span);
-// No two elements of an output view share memory.
+// No two elements of an output view share memory (exact up to 2^20 elements; larger views
+// must be provably disjoint from their strides).
 Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v, const ViewSpan& span);
-// An input may share memory with the output only as the very same view (in place).
+// An input may share memory with the output only as the very same view (in place);
+// interleaved views with no element in common (up to 2^20 elements each) are disjoint.
 Status CheckAliasing(const char* op, const char* out_param, const TensorView& out,
                      const ViewSpan& out_span, const char* in_param, const TensorView& in,
                      const ViewSpan& in_span);

@@ -5,8 +5,9 @@
 
 #include <condition_variable>
 #include <deque>
+#include <map>
+#include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <thread>
 
@@ -33,15 +34,18 @@ class Stream {
     {
       std::lock_guard<std::mutex> lock(mu_);
       queue_.push_back(std::move(task));
-      ++pending_;
+      ++enqueued_;
     }
     cv_.notify_all();
   }
 
-  // Waits until idle; returns (and clears) the first failure.
+  // Waits for every task queued before the call (not for tasks other threads queue
+  // meanwhile, so a busy stream cannot starve a synchronize); returns and clears the
+  // first failure recorded so far.
   Status Sync() {
     std::unique_lock<std::mutex> lock(mu_);
-    idle_cv_.wait(lock, [this] { return pending_ == 0; });
+    const uint64_t target = enqueued_;
+    idle_cv_.wait(lock, [this, target] { return completed_ >= target; });
     Status s = first_error_;
     first_error_ = Status::Ok();
     return s;
@@ -59,32 +63,37 @@ class Stream {
       Status s = task();
       lock.lock();
       if (!s.ok() && first_error_.ok()) first_error_ = s;
-      if (--pending_ == 0) idle_cv_.notify_all();
+      ++completed_;
+      idle_cv_.notify_all();
     }
   }
 
   std::mutex mu_;
   std::condition_variable cv_, idle_cv_;
   std::deque<std::function<Status()>> queue_;
-  int64_t pending_ = 0;
+  uint64_t enqueued_ = 0;   // tasks ever queued
+  uint64_t completed_ = 0;  // tasks ever finished (they finish in queue order)
   bool stop_ = false;
   Status first_error_;
   std::thread worker_;  // last: starts after the members above exist
 };
 
+// Live streams by handle. Users of a stream hold a shared_ptr, so a concurrent
+// aclrtDestroyStream cannot free it under them; the last holder joins its worker.
 struct Streams {
   std::mutex mu;
-  std::set<Stream*> live;
+  std::map<Stream*, std::shared_ptr<Stream>> live;
 };
 Streams& GetStreams() {
   static Streams* s = new Streams();
   return *s;
 }
 
-bool IsLive(Stream* s) {
+std::shared_ptr<Stream> Lookup(void* handle) {
   Streams& all = GetStreams();
   std::lock_guard<std::mutex> lock(all.mu);
-  return all.live.count(s) != 0;
+  auto it = all.live.find(static_cast<Stream*>(handle));
+  return it == all.live.end() ? nullptr : it->second;
 }
 
 aclError Fail(aclError code, const std::string& message) {
@@ -98,10 +107,8 @@ bool g_initialized = false;
 }  // namespace
 
 int Enqueue(void* stream, std::function<Status()> task) {
-  Stream* s = static_cast<Stream*>(stream);
-  Streams& all = GetStreams();
-  std::lock_guard<std::mutex> lock(all.mu);  // held so the stream cannot be destroyed meanwhile
-  if (all.live.count(s) == 0) {
+  std::shared_ptr<Stream> s = Lookup(stream);
+  if (s == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, "stream is not a live stream from aclrtCreateStream");
   }
   s->Push(std::move(task));
@@ -149,36 +156,34 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
   if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
-  Stream* s = new Stream();
+  auto s = std::make_shared<Stream>();
   auto& all = hostnn::runtime::GetStreams();
   {
     std::lock_guard<std::mutex> lock(all.mu);
-    all.live.insert(s);
+    all.live[s.get()] = s;
   }
-  *stream = s;
+  *stream = s.get();
   return ACL_SUCCESS;
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
-  Stream* s = static_cast<Stream*>(stream);
+  std::shared_ptr<Stream> s;
   auto& all = hostnn::runtime::GetStreams();
   {
     std::lock_guard<std::mutex> lock(all.mu);
-    if (all.live.erase(s) == 0) {
-      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
-    }
+    auto it = all.live.find(static_cast<Stream*>(stream));
+    if (it == all.live.end()) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
+    s = std::move(it->second);
+    all.live.erase(it);
   }
-  s->Sync();  // drain what was queued
-  delete s;
+  s->Sync();  // drain what was queued; the worker is joined when the last holder lets go
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   if (stream == nullptr) return ACL_SUCCESS;  // the null stream runs everything at once
-  Stream* s = static_cast<Stream*>(stream);
-  if (!hostnn::runtime::IsLive(s)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: not a live stream");
-  }
+  std::shared_ptr<Stream> s = hostnn::runtime::Lookup(stream);
+  if (s == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: not a live stream");
   hostnn::Status st = s->Sync();
   if (!st.ok()) {
     hostnn::runtime::SetLastError(st.message());

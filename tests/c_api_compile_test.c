@@ -1,0 +1,53 @@
+/* Proves the CANN-compatible headers are valid C: acl/acl.h and the four aclnnop headers
+ * compile as strict C99, every entry point converts to a pointer of its seed signature, and
+ * a few calls link and behave. Built and run by tests/scripts/CMakeLists.txt. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
+
+typedef aclnnStatus (*Phase2Fn)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+
+int main(void) {
+  /* Phase 1 of each operator, with the seed documents' parameter lists. */
+  aclnnStatus (*silu)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**) =
+      aclnnSiluBackwardGetWorkspaceSize;
+  aclnnStatus (*logsigmoid)(const aclTensor*, const aclTensor*, const aclTensor*, aclTensor*,
+                            uint64_t*, aclOpExecutor**) = aclnnLogSigmoidBackwardGetWorkspaceSize;
+  aclnnStatus (*hardsigmoid)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*,
+                             aclOpExecutor**) = aclnnHardsigmoidBackwardGetWorkspaceSize;
+  aclnnStatus (*logsoftmax)(const aclTensor*, const aclTensor*, int64_t, aclTensor*, uint64_t*,
+                            aclOpExecutor**) = aclnnLogSoftmaxBackwardGetWorkspaceSize;
+  const Phase2Fn phase2[4] = {aclnnSiluBackward, aclnnLogSigmoidBackward, aclnnHardsigmoidBackward,
+                              aclnnLogSoftmaxBackward};
+  uint32_t devices = 0;
+  uint64_t ws = 0;
+  aclOpExecutor* executor = NULL;
+  const int64_t shape[2] = {2, 3};
+  float data[6] = {0, 0, 0, 0, 0, 0};
+  aclTensor* t = NULL;
+  aclnnStatus st = 0;
+  int failures = 0;
+  int i = 0;
+
+  if (aclrtGetDeviceCount(&devices) != ACL_SUCCESS || devices != 1) ++failures;
+  t = aclCreateTensor(shape, 2, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, shape, 2, data);
+  if (t == NULL) ++failures;
+  /* A null gradInput: every operator answers ACLNN_ERR_PARAM_NULLPTR with a message. */
+  if (silu(t, t, NULL, &ws, &executor) != ACLNN_ERR_PARAM_NULLPTR) ++failures;
+  if (logsigmoid(t, t, t, NULL, &ws, &executor) != ACLNN_ERR_PARAM_NULLPTR) ++failures;
+  if (hardsigmoid(t, t, NULL, &ws, &executor) != ACLNN_ERR_PARAM_NULLPTR) ++failures;
+  if (logsoftmax(t, t, 0, NULL, &ws, &executor) != ACLNN_ERR_PARAM_NULLPTR) ++failures;
+  if (aclGetRecentErrMsg()[0] == '\0') ++failures;
+  for (i = 0; i < 4; ++i) {
+    if (phase2[i](NULL, 0, NULL, NULL) == ACLNN_SUCCESS) ++failures;
+  }
+  st = aclDestroyTensor(t);
+  if (st != ACLNN_SUCCESS) ++failures;
+  printf("c_api_compile_test: %d failure(s)\n", failures);
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,772 @@
+// The first-phase checks of SPEC §1, for every operator, through the CANN C API: each
+// refusal's code, its message (naming the parameter), the order of the checks, and that a
+// refused call writes nothing (tensors, *workspaceSize, *executor). Numerics live elsewhere.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tests/reference/reference.h"
+#include "tests/util/acl_test_util.h"
+#include "tests/util/test_util.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+
+// Phase 1 must refuse with `code`, a fresh non-empty message naming every name in `names`,
+// and write nothing.
+void ExpectRefused(const CApiOp& op, const Case& c, aclnnStatus code,
+                   const std::vector<std::string>& names) {
+  const std::string primed = PrimeErrorMessage();
+  Call call(op, c);
+  const aclnnStatus st = call.Phase1();
+  const std::string msg = aclGetRecentErrMsg();
+  EXPECT_EQ(st, code) << msg;
+  EXPECT_FALSE(msg.empty());
+  EXPECT_NE(msg, primed) << "the refusal left no message of its own";
+  for (const std::string& name : names) {
+    EXPECT_TRUE(NamesParam(msg, name)) << "message does not name '" << name << "': " << msg;
+  }
+  if (!c.null_workspace_size) {
+    EXPECT_EQ(call.ws(), kWsSentinel) << "*workspaceSize was written";
+  }
+  if (!c.null_executor) {
+    EXPECT_EQ(call.exec(), ExecSentinel()) << "*executor was written";
+  }
+  EXPECT_TRUE(call.Unchanged()) << "a refused call wrote to a tensor";
+  if (st == ACLNN_SUCCESS) aclDestroyAclOpExecutor(call.exec());
+}
+
+// Phase 1 must succeed and phase 2 run (on the null stream, then again on a stream).
+void ExpectAccepted(const CApiOp& op, const Case& c) {
+  for (bool on_stream : {false, true}) {
+    Call call(op, c);
+    const aclnnStatus st = call.Phase1();
+    ASSERT_EQ(st, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_NE(call.exec(), nullptr);
+    ASSERT_NE(call.exec(), ExecSentinel());
+    ASSERT_NE(call.ws(), kWsSentinel);
+    aclrtStream stream = nullptr;
+    if (on_stream) {
+      ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    }
+    EXPECT_EQ(call.Phase2(stream), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    if (on_stream) {
+      EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+    }
+  }
+}
+
+// The inputs of an operator (its slots but the result).
+std::vector<Slot> InputSlots(const CApiOp& op) {
+  std::vector<Slot> v = op.slots();
+  v.pop_back();
+  return v;
+}
+
+class ChecksTest : public ::testing::TestWithParam<Op> {
+ protected:
+  const CApiOp& op() const { return GetCApiOp(GetParam()); }
+  const char* name(Slot s) const { return op().params[s]; }
+  // LogSoftmaxBackward's dim 1 on the default 2x3 shape; ignored by the others.
+  Case Default() const {
+    Case c;
+    c.dim = 1;
+    return c;
+  }
+};
+
+// ---- 1. null arguments -> 161001 -----------------------------------------------------------
+
+TEST_P(ChecksTest, NullTensorInEachSlotIsNullptr) {
+  for (Slot s : op().slots()) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[s].null_tensor = true;
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_NULLPTR, {name(s)});
+  }
+}
+
+TEST_P(ChecksTest, AllTensorsNullIsNullptr) {
+  Case c = Default();
+  for (Operand& o : c.v) o.null_tensor = true;
+  ExpectRefused(op(), c, ACLNN_ERR_PARAM_NULLPTR, {});
+}
+
+TEST_P(ChecksTest, NullWorkspaceSizeIsNullptr) {
+  Case c = Default();
+  c.null_workspace_size = true;
+  ExpectRefused(op(), c, ACLNN_ERR_PARAM_NULLPTR, {"workspaceSize"});
+}
+
+TEST_P(ChecksTest, NullExecutorIsNullptr) {
+  Case c = Default();
+  c.null_executor = true;
+  ExpectRefused(op(), c, ACLNN_ERR_PARAM_NULLPTR, {"executor"});
+}
+
+// ---- 2. dtypes -----------------------------------------------------------------------------
+
+TEST_P(ChecksTest, UnsupportedDTypeInEachSlotIsInvalid) {
+  const aclDataType kBad[] = {ACL_INT32,     ACL_INT64,        ACL_INT8,
+                              ACL_UINT8,     ACL_BOOL,         ACL_INT16,
+                              ACL_COMPLEX64, ACL_DT_UNDEFINED, static_cast<aclDataType>(99)};
+  for (Slot s : op().slots()) {
+    for (aclDataType dt : kBad) {
+      SCOPED_TRACE(std::string(name(s)) + " dtype " + std::to_string(dt));
+      Case c = Default();
+      c.v[s].dtype = dt;
+      ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+    }
+  }
+}
+
+TEST_P(ChecksTest, DoubleInputIsInvalid) {
+  for (Slot s : InputSlots(op())) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[s].dtype = ACL_DOUBLE;
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+  }
+}
+
+TEST_P(ChecksTest, DoubleOutput) {
+  // DOUBLE is an output dtype of HardsigmoidBackward and LogSoftmaxBackward only.
+  Case c = Default();
+  c.v[kOut].dtype = ACL_DOUBLE;
+  if (GetParam() == Op::kHardsigmoidBackward || GetParam() == Op::kLogSoftmaxBackward) {
+    ExpectAccepted(op(), c);
+  } else {
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
+  }
+}
+
+TEST_P(ChecksTest, SameFloatDTypeEverywhereIsAccepted) {
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    SCOPED_TRACE(dt);
+    ExpectAccepted(op(), Default().AllDType(dt));
+  }
+}
+
+TEST(SiluBackwardDTypes, MixedInputsNeedAFloatGradInput) {
+  const CApiOp& op = GetCApiOp(Op::kSiluBackward);
+  const aclDataType kFloats[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+  for (aclDataType dy : kFloats) {
+    for (aclDataType x : kFloats) {
+      for (aclDataType out : kFloats) {
+        SCOPED_TRACE(std::to_string(dy) + "," + std::to_string(x) + "->" + std::to_string(out));
+        Case c;
+        c.v[kDy].dtype = dy;
+        c.v[kSelf].dtype = x;
+        c.v[kOut].dtype = out;
+        if ((dy == x && x == out) || out == ACL_FLOAT) {
+          ExpectAccepted(op, c);
+        } else {
+          ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"gradInput"});
+        }
+      }
+    }
+  }
+}
+
+TEST(LogSigmoidBackwardDTypes, AnyMismatchIsInvalid) {
+  const CApiOp& op = GetCApiOp(Op::kLogSigmoidBackward);
+  for (Slot s : {kSelf, kBuffer, kOut}) {
+    for (aclDataType odd : {ACL_FLOAT16, ACL_BF16}) {
+      SCOPED_TRACE(std::string(op.params[s]) + " " + std::to_string(odd));
+      Case c;
+      c.v[s].dtype = odd;
+      ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {op.params[s]});
+    }
+  }
+  Case c;
+  c.v[kDy].dtype = ACL_FLOAT16;  // gradOutput alone differs
+  ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
+  Case buffer_only;
+  buffer_only.AllDType(ACL_BF16).v[kBuffer].dtype = ACL_FLOAT;
+  ExpectRefused(op, buffer_only, ACLNN_ERR_PARAM_INVALID, {"buffer"});
+}
+
+TEST(HardsigmoidBackwardDTypes, AnyFloatOutTakesThePromotedType) {
+  const CApiOp& op = GetCApiOp(Op::kHardsigmoidBackward);
+  const aclDataType kIn[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+  for (aclDataType dy : kIn) {
+    for (aclDataType x : kIn) {
+      for (aclDataType out : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+        SCOPED_TRACE(std::to_string(dy) + "," + std::to_string(x) + "->" + std::to_string(out));
+        Case c;
+        c.v[kDy].dtype = dy;
+        c.v[kSelf].dtype = x;
+        c.v[kOut].dtype = out;
+        ExpectAccepted(op, c);
+      }
+    }
+  }
+}
+
+TEST(LogSoftmaxBackwardDTypes, GradOutputAndOutputMustMatch) {
+  const CApiOp& op = GetCApiOp(Op::kLogSoftmaxBackward);
+  const aclDataType kIn[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+  for (aclDataType dy : kIn) {
+    for (aclDataType y : kIn) {
+      for (aclDataType out : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
+        SCOPED_TRACE(std::to_string(dy) + "," + std::to_string(y) + "->" + std::to_string(out));
+        Case c;
+        c.dim = 1;
+        c.v[kDy].dtype = dy;
+        c.v[kSelf].dtype = y;
+        c.v[kOut].dtype = out;
+        if (dy == y) {
+          ExpectAccepted(op, c);
+        } else {
+          ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"output"});
+        }
+      }
+    }
+  }
+}
+
+// ---- 2. ranks, shapes, broadcast, dim ----------------------------------------------------
+
+const std::vector<int64_t> kNineDims = {1, 1, 1, 1, 1, 1, 1, 2, 3};
+const std::vector<int64_t> kEightDims = {1, 1, 1, 1, 1, 1, 2, 3};
+
+TEST_P(ChecksTest, RankAboveEightIsInvalid) {
+  Case all = Default();
+  all.AllShape(kNineDims);
+  ExpectRefused(op(), all, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
+  for (Slot s : op().slots()) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[s].shape = kNineDims;
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+  }
+}
+
+TEST_P(ChecksTest, RankEightIsAccepted) {
+  Case c = Default();
+  ExpectAccepted(op(), c.AllShape(kEightDims));
+}
+
+TEST_P(ChecksTest, ZeroDimTensorsAreAccepted) {
+  Case c = Default();
+  c.dim = 0;
+  ExpectAccepted(op(), c.AllShape({}));
+}
+
+TEST_P(ChecksTest, ShapeMismatchIsInvalid) {
+  // SiluBackward broadcasts, so only shapes that cannot broadcast with [2, 3] (more in
+  // SiluBackwardBroadcast); the others need all shapes equal.
+  const std::vector<std::vector<int64_t>> shapes =
+      GetParam() == Op::kSiluBackward
+          ? std::vector<std::vector<int64_t>>{{3, 2}, {6}, {4, 3}}
+          : std::vector<std::vector<int64_t>>{{3, 2}, {6}, {1, 2, 3}, {2, 1}, {1, 3}};
+  for (Slot s : op().slots()) {
+    for (const std::vector<int64_t>& shape : shapes) {
+      SCOPED_TRACE(std::string(name(s)) + " " + ShapeText(shape));
+      Case c = Default();
+      c.v[s].shape = shape;
+      // The message names the operand that differs (the others are compared with gradOutput).
+      ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+    }
+  }
+}
+
+struct BroadcastCase {
+  std::vector<int64_t> dy, x, out;
+};
+
+TEST(SiluBackwardBroadcast, InputsMustBroadcastToGradInput) {
+  const CApiOp& op = GetCApiOp(Op::kSiluBackward);
+  const BroadcastCase kOk[] = {{{1, 3}, {2, 1}, {2, 3}},
+                               {{3}, {2, 3}, {2, 3}},
+                               {{}, {2, 3}, {2, 3}},
+                               {{2, 1, 3}, {4, 1}, {2, 4, 3}},
+                               {{2, 3}, {2, 3}, {2, 3}}};
+  for (const BroadcastCase& b : kOk) {
+    SCOPED_TRACE(ShapeText(b.dy) + " " + ShapeText(b.x) + " -> " + ShapeText(b.out));
+    Case c;
+    c.v[kDy].shape = b.dy;
+    c.v[kSelf].shape = b.x;
+    c.v[kOut].shape = b.out;
+    ExpectAccepted(op, c);
+  }
+  const BroadcastCase kNotBroadcastable[] = {
+      {{2, 3}, {4, 3}, {2, 3}}, {{2}, {2, 3}, {2, 3}}, {{3, 2}, {2, 3}, {2, 3}}};
+  for (const BroadcastCase& b : kNotBroadcastable) {
+    SCOPED_TRACE(ShapeText(b.dy) + " " + ShapeText(b.x) + " -> " + ShapeText(b.out));
+    Case c;
+    c.v[kDy].shape = b.dy;
+    c.v[kSelf].shape = b.x;
+    c.v[kOut].shape = b.out;
+    ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"gradOutput", "self"});
+  }
+  const BroadcastCase kWrongOut[] = {{{2, 3}, {2, 3}, {3, 2}},
+                                     {{3}, {2, 3}, {3}},
+                                     {{1, 3}, {2, 1}, {2, 1}},
+                                     {{2, 3}, {2, 3}, {6}}};
+  for (const BroadcastCase& b : kWrongOut) {
+    SCOPED_TRACE(ShapeText(b.dy) + " " + ShapeText(b.x) + " -> " + ShapeText(b.out));
+    Case c;
+    c.v[kDy].shape = b.dy;
+    c.v[kSelf].shape = b.x;
+    c.v[kOut].shape = b.out;
+    ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"gradInput"});
+  }
+}
+
+TEST(LogSoftmaxBackwardDim, MustLieInMinusNToNMinusOne) {
+  const CApiOp& op = GetCApiOp(Op::kLogSoftmaxBackward);
+  struct DimCase {
+    std::vector<int64_t> shape;
+    std::vector<int64_t> ok, bad;
+  };
+  const int64_t kMin = std::numeric_limits<int64_t>::min();
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  const DimCase kCases[] = {
+      {{2, 3}, {-2, -1, 0, 1}, {-3, 2, 100, -100, kMin, kMax}},
+      {{4}, {-1, 0}, {1, -2}},
+      {{}, {-1, 0}, {1, -2, kMin, kMax}},  // a 0-d tensor: n = max(rank, 1) = 1
+      {{2, 1, 3, 1}, {-4, -3, -2, -1, 0, 1, 2, 3}, {4, -5}},
+  };
+  for (const DimCase& d : kCases) {
+    for (int64_t dim : d.ok) {
+      SCOPED_TRACE(ShapeText(d.shape) + " dim " + std::to_string(dim));
+      Case c;
+      c.AllShape(d.shape).dim = dim;
+      ExpectAccepted(op, c);
+    }
+    for (int64_t dim : d.bad) {
+      SCOPED_TRACE(ShapeText(d.shape) + " dim " + std::to_string(dim));
+      Case c;
+      c.AllShape(d.shape).dim = dim;
+      ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"dim"});
+    }
+  }
+}
+
+// ---- 2. dims, strides, offsets, storage ----------------------------------------------------
+
+TEST_P(ChecksTest, NegativeDimIsInvalid) {
+  for (Slot s : op().slots()) {
+    for (const std::vector<int64_t>& shape : std::vector<std::vector<int64_t>>{{2, -3}, {-1}}) {
+      SCOPED_TRACE(std::string(name(s)) + " " + ShapeText(shape));
+      Case c = Default();
+      c.v[s].shape = shape;
+      c.v[s].storage = {6};
+      ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+    }
+  }
+}
+
+TEST_P(ChecksTest, NegativeStrideIsInvalid) {
+  for (Slot s : op().slots()) {
+    for (const std::vector<int64_t>& strides :
+         std::vector<std::vector<int64_t>>{{-3, 1}, {3, -1}}) {
+      SCOPED_TRACE(std::string(name(s)) + " strides " + ShapeText(strides));
+      Case c = Default();
+      c.v[s].strides = strides;
+      c.v[s].offset = strides[0] < 0 ? 3 : 2;  // every element still inside the storage
+      c.v[s].storage = {6};
+      ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+    }
+  }
+}
+
+TEST_P(ChecksTest, NegativeOffsetIsInvalid) {
+  for (Slot s : op().slots()) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[s].offset = -1;
+    c.v[s].storage = {6};
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+  }
+}
+
+TEST_P(ChecksTest, ViewOutsideItsStorageIsInvalid) {
+  struct Outside {
+    std::vector<int64_t> strides;
+    int64_t offset;
+    std::vector<int64_t> storage;
+  };
+  const Outside kOutside[] = {
+      {{}, 0, {5}},         // one element short
+      {{}, 1, {6}},         // the offset pushes the last element out
+      {{4, 1}, 0, {6}},     // the stride does
+      {{3, 1}, 0, {2, 2}},  // a 2-d storage of 4 elements
+      {{1, 2}, 0, {5}},     // a transposed view one short
+  };
+  for (Slot s : op().slots()) {
+    for (const Outside& o : kOutside) {
+      SCOPED_TRACE(std::string(name(s)) + " strides " + ShapeText(o.strides) + " offset " +
+                   std::to_string(o.offset) + " storage " + ShapeText(o.storage));
+      Case c = Default();
+      c.v[s].strides = o.strides;
+      c.v[s].offset = o.offset;
+      c.v[s].storage = o.storage;
+      ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+    }
+  }
+}
+
+TEST_P(ChecksTest, ViewInsideALargerStorageIsAccepted) {
+  for (Slot s : op().slots()) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[s].strides = {4, 1};
+    c.v[s].offset = 1;
+    c.v[s].storage = {3, 3};  // reaches element 1 + 4 + 2 = 7 of 9
+    ExpectAccepted(op(), c);
+  }
+}
+
+TEST_P(ChecksTest, NullDataBehindANonEmptyViewIsInvalid) {
+  for (Slot s : op().slots()) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[s].null_data = true;
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+  }
+}
+
+// ---- 2. output overlap and aliasing ------------------------------------------------------
+
+TEST_P(ChecksTest, OutputWhoseElementsOverlapIsInvalid) {
+  struct Overlap {
+    std::vector<int64_t> strides;
+    std::vector<int64_t> storage;
+  };
+  // The last touches 0, 2, 4 and 2, 4, 6: room for all six, yet three pairs meet.
+  const Overlap kOverlaps[] = {{{0, 1}, {3}}, {{1, 0}, {2}}, {{1, 1}, {4}},
+                               {{2, 1}, {5}}, {{0, 0}, {1}}, {{2, 2}, {7}}};
+  for (const Overlap& o : kOverlaps) {
+    SCOPED_TRACE("strides " + ShapeText(o.strides));
+    Case c = Default();
+    c.v[kOut].strides = o.strides;
+    c.v[kOut].storage = o.storage;
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
+  }
+}
+
+TEST_P(ChecksTest, BroadcastInputsAndUnitDimStrideZeroOutputAreAccepted) {
+  // Stride 0 is fine on inputs, and on an output dim of extent 1 (no two elements meet).
+  Case c = Default();
+  c.AllShape({1, 3});
+  for (Slot s : op().slots()) c.v[s].strides = {0, 1};
+  ExpectAccepted(op(), c);
+  Case inputs = Default();
+  for (Slot s : InputSlots(op())) {
+    inputs.v[s].strides = {0, 1};
+    inputs.v[s].storage = {3};
+  }
+  ExpectAccepted(op(), inputs);
+}
+
+TEST_P(ChecksTest, InputPartlyOverlappingTheOutputIsInvalid) {
+  // buffer (LogSigmoidBackward) is never read, so only gradOutput and self are at stake.
+  for (Slot s : {kDy, kSelf}) {
+    SCOPED_TRACE(name(s));
+    Case shifted = Default();  // the input starts half-way into the output
+    shifted.v[kOut].storage = {12};
+    shifted.v[s].share = kOut;
+    shifted.v[s].offset = 3;
+    shifted.v[s].storage = {12};
+    ExpectRefused(op(), shifted, ACLNN_ERR_PARAM_INVALID, {name(s), name(kOut)});
+
+    Case transposed = Default();  // same memory, other element order
+    transposed.AllShape({3, 3});
+    transposed.v[s].share = kOut;
+    transposed.v[s].strides = {1, 3};
+    ExpectRefused(op(), transposed, ACLNN_ERR_PARAM_INVALID, {name(s), name(kOut)});
+
+    Case strided = Default();  // the output spread over every other element, the input dense
+    strided.v[kOut].strides = {6, 2};
+    strided.v[kOut].storage = {12};
+    strided.v[s].share = kOut;
+    strided.v[s].storage = {12};
+    ExpectRefused(op(), strided, ACLNN_ERR_PARAM_INVALID, {name(s), name(kOut)});
+  }
+}
+
+TEST_P(ChecksTest, OutputWithInterleavedButDistinctElementsIsAccepted) {
+  // Shape [3, 2] with strides [2, 3] touches elements 0, 3, 2, 5, 4, 7: each once, though
+  // a stride is smaller than the extent of the other dim. Such an output is legal.
+  Case c = Default();
+  c.AllShape({3, 2});
+  c.v[kOut].strides = {2, 3};
+  c.v[kOut].storage = {8};
+  Call call(op(), c);
+  call.FillValues();
+  call.ExpectComputes();
+}
+
+TEST_P(ChecksTest, InputInterleavedWithTheOutputIsAccepted) {
+  // The output takes the even elements of a storage and the input the odd ones: the same
+  // memory range, but no element in common, so nothing the run writes is read.
+  for (Slot s : InputSlots(op())) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[kOut].strides = {6, 2};
+    c.v[kOut].storage = {12};
+    c.v[s].share = kOut;
+    c.v[s].strides = {6, 2};
+    c.v[s].offset = 1;
+    c.v[s].storage = {12};
+    Call call(op(), c);
+    call.FillValues();
+    call.ExpectComputes();
+  }
+}
+
+TEST(HardsigmoidBackwardAliasing, SameAddressOtherDTypeIsNotInPlace) {
+  const CApiOp& op = GetCApiOp(Op::kHardsigmoidBackward);
+  Case c;
+  c.v[kDy].dtype = ACL_FLOAT16;
+  c.v[kDy].share = kOut;
+  ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"gradOutput", "out"});
+}
+
+TEST(SiluBackwardAliasing, BroadcastInputOverTheOutputIsNotInPlace) {
+  const CApiOp& op = GetCApiOp(Op::kSiluBackward);
+  Case c;
+  c.v[kSelf].shape = {1, 3};
+  c.v[kSelf].share = kOut;
+  ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"self", "gradInput"});
+}
+
+TEST_P(ChecksTest, InputInADisjointPartOfTheOutputStorageIsAccepted) {
+  for (Slot s : InputSlots(op())) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.v[kOut].storage = {12};
+    c.v[s].share = kOut;
+    c.v[s].offset = 6;
+    c.v[s].storage = {12};
+    ExpectAccepted(op(), c);
+  }
+}
+
+// In place: the output is the very same view as an input; checked against the reference.
+void ExpectInPlaceComputes(const CApiOp& op, const Case& c) {
+  Call call(op, c);
+  call.FillValues();
+  call.ExpectComputes();
+}
+
+TEST_P(ChecksTest, InPlaceIsAccepted) {
+  for (Slot s : {kDy, kSelf}) {
+    for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      SCOPED_TRACE(std::string(name(s)) + " dtype " + std::to_string(dt));
+      Case dense = Default();
+      dense.AllDType(dt).AllShape({4, 5});
+      dense.v[kOut].share = s;
+      ExpectInPlaceComputes(op(), dense);
+
+      Case transposed = Default();  // both the same non-contiguous view, at an offset
+      transposed.AllDType(dt).AllShape({4, 5});
+      transposed.dim = 0;
+      for (Slot t : {s, kOut}) {
+        transposed.v[t].strides = {1, 6};
+        transposed.v[t].offset = 2;
+        transposed.v[t].storage = {32};
+      }
+      transposed.v[kOut].share = s;
+      ExpectInPlaceComputes(op(), transposed);
+    }
+  }
+}
+
+TEST(LogSigmoidBackwardAliasing, EveryInputTheSameViewAsTheOutput) {
+  const CApiOp& op = GetCApiOp(Op::kLogSigmoidBackward);
+  Case c;
+  c.v[kDy].share = kOut;
+  c.v[kSelf].share = kOut;
+  c.v[kBuffer].share = kOut;
+  ExpectAccepted(op, c);
+}
+
+// ---- empty tensors -------------------------------------------------------------------------
+
+TEST_P(ChecksTest, EmptyTensorsSucceedWithNoWorkspaceAndWriteNothing) {
+  for (const std::vector<int64_t>& shape :
+       std::vector<std::vector<int64_t>>{{0}, {2, 0, 3}, {0, 0}, {3, 0}}) {
+    for (bool null_data : {false, true}) {
+      for (bool on_stream : {false, true}) {
+        SCOPED_TRACE(ShapeText(shape) + (null_data ? " null data" : "") +
+                     (on_stream ? " on a stream" : ""));
+        Case c = Default();
+        c.AllShape(shape).dim = 0;
+        for (Operand& o : c.v) o.null_data = null_data;
+        Call call(op(), c);
+        ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        EXPECT_EQ(call.ws(), 0u);
+        ASSERT_NE(call.exec(), nullptr);
+        ASSERT_NE(call.exec(), ExecSentinel());
+        aclrtStream stream = nullptr;
+        if (on_stream) {
+          ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+        }
+        EXPECT_EQ(op().phase2(nullptr, 0, call.exec(), stream), ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        if (on_stream) {
+          EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+          EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+        }
+        EXPECT_TRUE(call.Unchanged());
+      }
+    }
+  }
+}
+
+TEST(SiluBackwardEmpty, BroadcastToAnEmptyGradInput) {
+  const CApiOp& op = GetCApiOp(Op::kSiluBackward);
+  Case c;
+  c.v[kDy].shape = {0, 3};
+  c.v[kSelf].shape = {1, 3};
+  c.v[kOut].shape = {0, 3};
+  Call call(op, c);
+  ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(call.ws(), 0u);
+  EXPECT_EQ(op.phase2(nullptr, 0, call.exec(), nullptr), ACLNN_SUCCESS);
+  EXPECT_TRUE(call.Unchanged());
+}
+
+TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
+  Case dtype = Default();
+  dtype.AllShape({2, 0}).v[kDy].dtype = ACL_INT32;
+  ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
+  Case null_tensor = Default();
+  null_tensor.AllShape({2, 0}).v[kOut].null_tensor = true;
+  ExpectRefused(op(), null_tensor, ACLNN_ERR_PARAM_NULLPTR, {name(kOut)});
+  Case rank = Default();
+  rank.AllShape({1, 1, 1, 1, 1, 1, 1, 0, 3});
+  ExpectRefused(op(), rank, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
+  Case shape = Default();
+  shape.AllShape({2, 0}).v[kOut].shape = {3, 0};
+  ExpectRefused(op(), shape, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
+}
+
+// ---- the order of the checks ---------------------------------------------------------------
+
+TEST_P(ChecksTest, NullBeatsEveryInvalidParameter) {
+  Case a = Default();  // a null result, and an unsupported gradOutput dtype before it
+  a.v[kOut].null_tensor = true;
+  a.v[kDy].dtype = ACL_INT32;
+  ExpectRefused(op(), a, ACLNN_ERR_PARAM_NULLPTR, {name(kOut)});
+
+  Case b = Default();  // a null gradOutput, and a bad self dtype after it
+  b.v[kDy].null_tensor = true;
+  b.v[kSelf].dtype = ACL_DOUBLE;
+  ExpectRefused(op(), b, ACLNN_ERR_PARAM_NULLPTR, {"gradOutput"});
+
+  Case c = Default();  // null workspaceSize with a rank-9, out-of-storage operand
+  c.null_workspace_size = true;
+  c.v[kSelf].shape = kNineDims;
+  c.v[kDy].storage = {2};
+  ExpectRefused(op(), c, ACLNN_ERR_PARAM_NULLPTR, {"workspaceSize"});
+
+  Case d = Default();  // null executor with a shape mismatch and an overlapping output
+  d.null_executor = true;
+  d.v[kSelf].shape = {3, 2};
+  d.v[kOut].strides = {0, 1};
+  ExpectRefused(op(), d, ACLNN_ERR_PARAM_NULLPTR, {"executor"});
+
+  Case e = Default();  // a null tensor and a null data address elsewhere
+  e.v[kSelf].null_tensor = true;
+  e.v[kDy].null_data = true;
+  ExpectRefused(op(), e, ACLNN_ERR_PARAM_NULLPTR, {name(kSelf)});
+}
+
+TEST_P(ChecksTest, InvalidParametersAreReportedInSpecOrder) {
+  // SPEC §1: dtype, dtype combination, rank, shape or broadcast, dim, storage, overlap.
+  {
+    SCOPED_TRACE("dtype before storage");
+    Case c = Default();
+    c.v[kSelf].dtype = ACL_INT32;
+    c.v[kDy].storage = {2};
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kSelf)});
+    EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), "gradOutput")) << aclGetRecentErrMsg();
+  }
+  {
+    SCOPED_TRACE("dtype before rank");
+    Case c = Default();
+    c.v[kSelf].dtype = ACL_INT32;
+    c.v[kDy].shape = kNineDims;
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kSelf)});
+    EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), "gradOutput")) << aclGetRecentErrMsg();
+  }
+  {
+    SCOPED_TRACE("rank before shape");
+    Case c = Default();
+    c.v[kSelf].shape = kNineDims;
+    c.v[kOut].shape = {3, 2};
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kSelf)});
+    EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), name(kOut))) << aclGetRecentErrMsg();
+  }
+  {
+    SCOPED_TRACE("storage before output overlap");
+    Case c = Default();
+    c.v[kDy].storage = {2};
+    c.v[kOut].strides = {0, 1};
+    c.v[kOut].storage = {3};
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
+    EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), name(kOut))) << aclGetRecentErrMsg();
+  }
+  {
+    SCOPED_TRACE("storage before input aliasing");
+    Case c = Default();
+    c.v[kDy].storage = {2};
+    c.v[kSelf].share = kOut;
+    c.v[kSelf].offset = 1;
+    c.v[kSelf].storage = {12};
+    c.v[kOut].storage = {12};
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
+    EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), name(kSelf))) << aclGetRecentErrMsg();
+  }
+}
+
+TEST(LogSoftmaxBackwardOrder, DimBeforeStorageAndOverlap) {
+  const CApiOp& op = GetCApiOp(Op::kLogSoftmaxBackward);
+  Case c;
+  c.dim = 2;
+  c.v[kDy].storage = {2};
+  c.v[kOut].strides = {0, 1};
+  c.v[kOut].storage = {3};
+  ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {"dim"});
+  EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), "gradOutput")) << aclGetRecentErrMsg();
+  Case dtype_first;
+  dtype_first.dim = 5;
+  dtype_first.v[kSelf].dtype = ACL_FLOAT16;
+  ExpectRefused(op, dtype_first, ACLNN_ERR_PARAM_INVALID, {"output"});
+  EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), "dim")) << aclGetRecentErrMsg();
+}
+
+// ---- aclCreateTensor -----------------------------------------------------------------------
+
+TEST(CreateTensor, NullDimsWithACountAreRefused) {
+  float data[4] = {0, 0, 0, 0};
+  const int64_t dims[] = {2, 2};
+  EXPECT_EQ(aclCreateTensor(nullptr, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, data),
+            nullptr);
+  EXPECT_FALSE(std::string(aclGetRecentErrMsg()).empty());
+  EXPECT_EQ(aclCreateTensor(dims, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 2, data),
+            nullptr);
+  aclTensor* scalar =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, data);
+  ASSERT_NE(scalar, nullptr);
+  EXPECT_EQ(aclDestroyTensor(scalar), ACLNN_SUCCESS);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllOps, ChecksTest, ::testing::ValuesIn(AllOps()),
+                         [](const ::testing::TestParamInfo<Op>& info) {
+                           return OpTestName(info.param);
+                         });
+
+}  // namespace
+}  // namespace test
+}  // namespace hostnn
