@@ -1,17 +1,73 @@
 #!/usr/bin/env bash
-# The test job: installs what is missing, builds with clang++ + libomp (and, with --gcc or
-# HOSTNN_TEST_GCC=1, also with g++ + libgomp), and runs the whole ctest suite.
+# The test job: installs what is missing, builds with clang++ + libomp and runs the whole
+# ctest suite. Options (any order):
+#   --gcc        also build and test with g++ + libgomp
+#   --sanitize   also run the whole suite under clang ASan + UBSan, and the concurrency
+#                tests (streams, stress) under TSan
+#   --fuzz N     also run the libFuzzer target for N seconds from the committed corpus
 set -euo pipefail
 cd "$(dirname "$0")/.."
+gcc=0 sanitize=0 fuzz=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --gcc) gcc=1 ;;
+    --sanitize) sanitize=1 ;;
+    --fuzz) fuzz="$2"; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ "${HOSTNN_TEST_GCC:-0}" = "1" ] && gcc=1
 bash scripts/deps.sh
-jobs=2
-run_suite() {  # name, then cmake args
-  local build="build-test-$1"; shift
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_BUILD_BENCH=OFF "$@"
-  cmake --build "$build" -j"$jobs"
-  ctest --test-dir "$build" --output-on-failure -j"$jobs"
+[ "$sanitize$fuzz" != "00" ] && bash scripts/deps.sh libclang-rt-14-dev
+
+configure() {  # build dir, then cmake args
+  local build="$1"; shift
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_BUILD_BENCH=OFF "$@" >/dev/null
 }
-run_suite clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang
-if [ "${1:-}" = "--gcc" ] || [ "${HOSTNN_TEST_GCC:-0}" = "1" ]; then
-  run_suite gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_C_COMPILER=gcc
+section() { echo; echo "==== $* ===="; }
+
+section "clang++ + libomp"
+configure build-test-clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang
+cmake --build build-test-clang -j2
+ctest --test-dir build-test-clang --output-on-failure -j2
+
+if [ "$gcc" = 1 ]; then
+  section "g++ + libgomp"
+  configure build-test-gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_C_COMPILER=gcc
+  cmake --build build-test-gcc -j2
+  ctest --test-dir build-test-gcc --output-on-failure -j2
 fi
+
+if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
+  section "clang ASan + UBSan: whole suite"
+  configure build-test-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+    -DHOSTNN_SANITIZE=address,undefined -DHOSTNN_BUILD_FUZZ=ON -DHOSTNN_BUILD_TOOLS=OFF \
+    -DHOSTNN_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build build-test-asan -j2
+  if [ "$sanitize" = 1 ]; then
+    ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 HOSTNN_STRESS_SECONDS=5 \
+      ctest --test-dir build-test-asan --output-on-failure -j2 -E "seed_samples|consumer|install"
+  fi
+  if [ "$fuzz" != 0 ]; then
+    section "libFuzzer: fuzz_ops for $fuzz s"
+    work=$(mktemp -d)
+    cp tests/fuzz/corpus/* "$work"/
+    build-test-asan/tests/fuzz/fuzz_ops -max_total_time="$fuzz" -timeout=20 -print_final_stats=1 \
+      "$work" tests/fuzz/regressions 2>&1 | grep -E "^(#|stat::|INFO: (Running|Seed|Loaded))|ERROR|SUMMARY" | tail -20
+    rm -rf "$work"
+  fi
+fi
+
+if [ "$sanitize" = 1 ]; then
+  section "clang TSan: concurrency tests"
+  configure build-test-tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+    -DHOSTNN_SANITIZE=thread -DHOSTNN_BUILD_TOOLS=OFF -DHOSTNN_BUILD_EXAMPLES=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build build-test-tsan -j2 --target stress_test runtime_test
+  # libomp is not TSan-instrumented: one OpenMP thread keeps its internals out of the
+  # report, while hostnn's own threads (streams, callers) stay concurrent.
+  OMP_NUM_THREADS=1 HOSTNN_STRESS_SECONDS=5 TSAN_OPTIONS=halt_on_error=1 \
+    ctest --test-dir build-test-tsan --output-on-failure -R "Stress|Stream|Runtime|Thread"
+fi
+section "done"
