@@ -29,7 +29,8 @@ HWY_INLINE hn::Vec<DF> F16BitsToF32(DF df, hn::Vec<hn::RebindToSigned<DF>> h) {
   const auto inf_nan = hn::Or(hn::ShiftLeft<13>(em), hn::Set(di, 0x7F800000));
   // Subnormal (and zero): mantissa * 2^-24, exact in f32.
   const auto mant = hn::And(h, hn::Set(di, 0x3FF));
-  const auto sub = hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mant), hn::Set(df, 5.9604644775390625e-8f)));
+  const auto sub =
+      hn::BitCast(di, hn::Mul(hn::ConvertTo(df, mant), hn::Set(df, 5.9604644775390625e-8f)));
   auto bits = hn::IfThenElse(hn::Eq(exp, hn::Set(di, 31)), inf_nan, normal);
   bits = hn::IfThenElse(hn::Eq(exp, hn::Zero(di)), sub, bits);
   const auto sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(di, 0x8000)));
@@ -43,18 +44,22 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> F32ToF16Bits(DF df, hn::Vec<DF> v) {
   const hn::RebindToSigned<DF> di;
   const auto bits = hn::BitCast(di, v);
   const auto x = hn::And(bits, hn::Set(di, 0x7FFFFFFF));
-  const auto sign = hn::ShiftRight<16>(hn::And(bits, hn::Set(di, static_cast<int32_t>(0x80000000u))));
+  const hn::RebindToUnsigned<DF> du;
+  // A logical shift moves the sign to bit 15: an arithmetic one would smear it over the
+  // upper half, and the saturating demotion to u16 would then turn every negative into 0.
+  const auto sign =
+      hn::BitCast(di, hn::ShiftRight<16>(hn::And(hn::BitCast(du, bits), hn::Set(du, 0x80000000u))));
   // Normal range: drop 13 mantissa bits with RNE; carries into the exponent are correct.
   // Unsigned arithmetic: the rebias wraps for inputs outside the normal range, which are
   // replaced below anyway.
-  const hn::RebindToUnsigned<DF> du;
   const auto ux = hn::BitCast(du, x);
   const auto mant_odd = hn::And(hn::ShiftRight<13>(ux), hn::Set(du, 1u));
   auto unormal = hn::Add(ux, hn::Set(du, 0xC8000FFFu));  // (15-127)<<23 + 0xFFF
   const auto normal = hn::BitCast(di, hn::ShiftRight<13>(hn::Add(unormal, mant_odd)));
   // Subnormal range: let the FPU round by adding 0.5f (its ulp is the f16 subnormal ulp).
   const auto magic = hn::Set(di, 126 << 23);
-  const auto sub = hn::Sub(hn::BitCast(di, hn::Add(hn::BitCast(df, x), hn::BitCast(df, magic))), magic);
+  const auto sub =
+      hn::Sub(hn::BitCast(di, hn::Add(hn::BitCast(df, x), hn::BitCast(df, magic))), magic);
   auto out = hn::IfThenElse(hn::Lt(x, hn::Set(di, 113 << 23)), sub, normal);
   out = hn::IfThenElse(hn::Gt(x, hn::Set(di, 0x477FEFFF)), hn::Set(di, 0x7C00), out);  // >= 65520
   out = hn::IfThenElse(hn::Gt(x, hn::Set(di, 0x7F800000)), hn::Set(di, 0x7E00), out);  // NaN
@@ -76,8 +81,20 @@ HWY_INLINE hn::Vec<hn::RebindToSigned<DF>> F32ToBF16Bits(DF /*df*/, hn::Vec<DF> 
   const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
   const auto rounded = hn::ShiftRight<16>(hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7FFFu))));
   const auto quiet_nan = hn::Or(hn::ShiftRight<16>(bits), hn::Set(du, 0x40u));
-  const auto is_nan = hn::Gt(hn::And(hn::BitCast(di, v), hn::Set(di, 0x7FFFFFFF)), hn::Set(di, 0x7F800000));
-  return hn::IfThenElse(is_nan, hn::BitCast(di, quiet_nan), hn::BitCast(di, rounded));
+  return hn::BitCast(di, hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), quiet_nan, rounded));
+}
+
+// f32 -> u32 lanes whose upper 16 bits are the bf16 bits, rounded to nearest even (the
+// lower 16 bits are left over): what a pair store keeps, so the shift happens only once
+// per two vectors. NaN stays a quiet NaN with its upper payload bits.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16High(DF /*df*/, hn::Vec<DF> v) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto bits = hn::BitCast(du, v);
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+  const auto rounded = hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7FFFu)));
+  return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(v)), hn::Or(bits, hn::Set(du, 0x00400000u)),
+                        rounded);
 }
 
 // Storage tags: what a tile's elements are in memory.
@@ -90,6 +107,36 @@ struct F16 {
 struct BF16 {
   using T = uint16_t;
 };
+// bf16 storage written by a kernel whose inputs are bf16 too: every NaN it produces is a
+// bf16 input's NaN (widened, so its low 16 bits are 0) or an arithmetic default NaN, and
+// adding the rounding bias (at most 0x8000) to such bits cannot carry out of the low half.
+// Rounding then needs no NaN case (3 fewer operations per vector); a NaN keeps its bits
+// (an input's signalling NaN stays signalling, as it does in the f32 kernels). Loads are
+// BF16's.
+struct BF16Direct : BF16 {};
+
+// Targets with F16C (vcvtph2ps / vcvtps2ph): the hardware conversions are IEEE, with
+// round-to-nearest-even on the way down, so they give the integer path's bits for every
+// number; NaNs are made canonical (sign | 0x7E00) below to match it there too.
+// (Redefined for each target: this header is included once per target.)
+#undef HOSTNN_HAVE_F16C
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+#define HOSTNN_HAVE_F16C 1
+#else
+#define HOSTNN_HAVE_F16C 0
+#endif
+
+#if HOSTNN_HAVE_F16C
+// f16 bits from vcvtps2ph: every NaN comes out quiet (bit 9 set), so keeping sign,
+// exponent and quiet bit (& 0xFE00) is the canonical NaN.
+template <class D16>
+HWY_INLINE hn::Vec<D16> CanonicalF16NaN(D16 d16, hn::Vec<D16> h) {
+  const hn::RebindToSigned<D16> di16;
+  const auto magnitude = hn::BitCast(di16, hn::And(h, hn::Set(d16, 0x7FFF)));
+  const auto is_nan = hn::RebindMask(d16, hn::Gt(magnitude, hn::Set(di16, 0x7C00)));
+  return hn::IfThenElse(is_nan, hn::And(h, hn::Set(d16, 0xFE00)), h);
+}
+#endif
 
 template <class DF>
 HWY_INLINE hn::Vec<DF> LoadF32(DF df, F32, const float* p) {
@@ -97,15 +144,27 @@ HWY_INLINE hn::Vec<DF> LoadF32(DF df, F32, const float* p) {
 }
 template <class DF>
 HWY_INLINE hn::Vec<DF> LoadF32(DF df, F16, const uint16_t* p) {
+#if HOSTNN_HAVE_F16C
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  auto v = hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(p)));
+  // An empty asm hides that v was widened from f16: otherwise LLVM rewrites the
+  // operators' IsNaN(v) into a NaN test on the f16 values, which it has no vector
+  // instruction for and scalarizes (8x slower f16 kernels).
+  asm("" : "+v"(v.raw));
+  return v;
+#else
   const hn::Rebind<uint16_t, DF> d16;
   const hn::RebindToSigned<DF> di;
-  return F16BitsToF32(df, hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(d16, p))));
+  return F16BitsToF32(
+      df, hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(d16, p))));
+#endif
 }
 template <class DF>
 HWY_INLINE hn::Vec<DF> LoadF32(DF df, BF16, const uint16_t* p) {
   const hn::Rebind<uint16_t, DF> d16;
   const hn::RebindToSigned<DF> di;
-  return BF16BitsToF32(df, hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(d16, p))));
+  return BF16BitsToF32(
+      df, hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(d16, p))));
 }
 
 template <class DF>
@@ -115,12 +174,119 @@ HWY_INLINE void StoreF32(DF df, F32, hn::Vec<DF> v, float* p) {
 template <class DF>
 HWY_INLINE void StoreF32(DF df, F16, hn::Vec<DF> v, uint16_t* p) {
   const hn::Rebind<uint16_t, DF> d16;
+#if HOSTNN_HAVE_F16C
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  hn::StoreU(CanonicalF16NaN(d16, hn::BitCast(d16, hn::DemoteTo(dh, v))), d16, p);
+#else
   hn::StoreU(hn::DemoteTo(d16, F32ToF16Bits(df, v)), d16, p);
+#endif
 }
 template <class DF>
 HWY_INLINE void StoreF32(DF df, BF16, hn::Vec<DF> v, uint16_t* p) {
   const hn::Rebind<uint16_t, DF> d16;
   hn::StoreU(hn::DemoteTo(d16, F32ToBF16Bits(df, v)), d16, p);
+}
+// f32 -> u32 lanes whose upper 16 bits are the bf16 bits, rounded to nearest even, for
+// values whose NaNs have zero low 16 bits (BF16Direct).
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16HighNoNaNCase(DF /*df*/, hn::Vec<DF> v) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto bits = hn::BitCast(du, v);
+  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
+  return hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7FFFu)));
+}
+template <class DF>
+HWY_INLINE void StoreF32(DF df, BF16Direct, hn::Vec<DF> v, uint16_t* p) {
+  const hn::Rebind<uint16_t, DF> d16;
+  const hn::RebindToSigned<DF> di;
+  const auto bits = hn::BitCast(di, hn::ShiftRight<16>(F32ToBF16HighNoNaNCase(df, v)));
+  hn::StoreU(hn::DemoteTo(d16, bits), d16, p);
+}
+
+// Pairs: 2 * Lanes(df) consecutive elements as two f32 vectors, in an order that suits
+// the storage type (f32: the two halves; 16-bit types: even and odd elements, split and
+// merged with one shift or mask per vector instead of a widening and a narrowing per
+// vector). StorePairF32 with the same tag puts every element back where LoadPairF32
+// found it, so an elementwise operator applied between them sees each element's own
+// inputs and computes exactly what the single-vector path computes.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs assume little-endian lanes");
+
+// One full vector to memory: a plain store, or with kStream a non-temporal one (p must
+// then be aligned to the vector), which skips the read-for-ownership of the line and
+// leaves the caches to the inputs.
+template <bool kStream, class D>
+HWY_INLINE void StoreVec(hn::Vec<D> v, D d, hn::TFromD<D>* HWY_RESTRICT p) {
+  if (kStream) {
+    hn::Stream(v, d, p);
+  } else {
+    hn::StoreU(v, d, p);
+  }
+}
+
+template <class DF>
+HWY_INLINE void LoadPairF32(DF df, F32, const float* p, hn::Vec<DF>* v0, hn::Vec<DF>* v1) {
+  *v0 = hn::LoadU(df, p);
+  *v1 = hn::LoadU(df, p + hn::Lanes(df));
+}
+template <bool kStream = false, class DF>
+HWY_INLINE void StorePairF32(DF df, F32, hn::Vec<DF> v0, hn::Vec<DF> v1, float* p) {
+  StoreVec<kStream>(v0, df, p);
+  StoreVec<kStream>(v1, df, p + hn::Lanes(df));
+}
+
+template <class DF>
+HWY_INLINE void LoadPairF32(DF df, BF16, const uint16_t* p, hn::Vec<DF>* even, hn::Vec<DF>* odd) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto w = hn::LoadU(du, reinterpret_cast<const uint32_t*>(p));
+  *even = hn::BitCast(df, hn::ShiftLeft<16>(w));
+  *odd = hn::BitCast(df, hn::And(w, hn::Set(du, 0xFFFF0000u)));
+}
+template <bool kStream = false, class DF>
+HWY_INLINE void StorePairF32(DF df, BF16, hn::Vec<DF> even, hn::Vec<DF> odd, uint16_t* p) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Repartition<uint16_t, DF> d16;
+  const auto lo = hn::BitCast(d16, hn::ShiftRight<16>(F32ToBF16High(df, even)));
+  const auto hi = hn::BitCast(d16, F32ToBF16High(df, odd));
+  StoreVec<kStream>(hn::BitCast(du, hn::OddEven(hi, lo)), du, reinterpret_cast<uint32_t*>(p));
+}
+
+template <bool kStream = false, class DF>
+HWY_INLINE void StorePairF32(DF df, BF16Direct, hn::Vec<DF> even, hn::Vec<DF> odd, uint16_t* p) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Repartition<uint16_t, DF> d16;
+  const auto lo = hn::BitCast(d16, hn::ShiftRight<16>(F32ToBF16HighNoNaNCase(df, even)));
+  const auto hi = hn::BitCast(d16, F32ToBF16HighNoNaNCase(df, odd));
+  StoreVec<kStream>(hn::BitCast(du, hn::OddEven(hi, lo)), du, reinterpret_cast<uint32_t*>(p));
+}
+
+template <class DF>
+HWY_INLINE void LoadPairF32(DF df, F16, const uint16_t* p, hn::Vec<DF>* v0, hn::Vec<DF>* v1) {
+#if HOSTNN_HAVE_F16C
+  *v0 = LoadF32(df, F16(), p);
+  *v1 = LoadF32(df, F16(), p + hn::Lanes(df));
+#else
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const auto w = hn::LoadU(du, reinterpret_cast<const uint32_t*>(p));
+  *v0 = F16BitsToF32(df, hn::BitCast(di, hn::And(w, hn::Set(du, 0xFFFFu))));
+  *v1 = F16BitsToF32(df, hn::BitCast(di, hn::ShiftRight<16>(w)));
+#endif
+}
+template <bool kStream = false, class DF>
+HWY_INLINE void StorePairF32(DF df, F16, hn::Vec<DF> v0, hn::Vec<DF> v1, uint16_t* p) {
+#if HOSTNN_HAVE_F16C
+  const hn::Rebind<hwy::float16_t, DF> dh;
+  const hn::Repartition<uint16_t, DF> d16;
+  const hn::Half<decltype(d16)> d16h;
+  const auto h0 = hn::BitCast(d16h, hn::DemoteTo(dh, v0));
+  const auto h1 = hn::BitCast(d16h, hn::DemoteTo(dh, v1));
+  StoreVec<kStream>(CanonicalF16NaN(d16, hn::Combine(d16, h1, h0)), d16, p);
+#else
+  const hn::RebindToUnsigned<DF> du;
+  const auto lo = hn::BitCast(du, F32ToF16Bits(df, v0));
+  const auto hi = hn::BitCast(du, F32ToF16Bits(df, v1));
+  StoreVec<kStream>(hn::Or(hn::ShiftLeft<16>(hi), lo), du, reinterpret_cast<uint32_t*>(p));
+#endif
 }
 
 }  // namespace HWY_NAMESPACE

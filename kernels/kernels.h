@@ -18,8 +18,19 @@ namespace kernels {
 // dx[i] = f(dy[i], x[i]) for i < n; all three of one dtype (FLOAT, FLOAT16, BFLOAT16).
 // out may equal an input exactly (in place).
 using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n);
+
+// How a kernel writes its output. kStream uses non-temporal stores for all but a head
+// and tail of each call (bitwise the same results): no read-for-ownership of the output
+// lines and no eviction of the inputs, a gain only when the output would not stay in the
+// caches anyway.
+enum class StoreMode { kCached, kStream };
 // Null for a reduction op or a non-compute dtype.
-EltwiseFn GetEltwise(Op op, DType dtype);
+EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
+// kStream when an output of out_bytes is at least StreamMinBytes(): a quarter of the
+// last-level cache (sysconf; where the working set of two inputs and the output stops
+// fitting), or HOSTNN_STREAM_MIN_BYTES when set. Read once per process.
+StoreMode ChooseStoreMode(uint64_t out_bytes);
+uint64_t StreamMinBytes();
 
 // Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16) / narrow from f32 with RNE
 // (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE). Null for other dtypes.
@@ -42,9 +53,17 @@ struct LogSoftmaxKernels {
   void (*row_out)(const void* dy, const void* y, float sum, void* out, size_t n);
   // out[c] = dy[c] - exp(y[c]) * sums[c], c < w.
   void (*cols_out)(const void* dy, const void* y, const float* sums, void* out, size_t w);
+  // ARA, one (R x w) block whose rows are row_stride elements apart (all three tensors):
+  // acc[c] = sum over rows 0..r-1 in order of dy[row][c] in double (the bits col_sum
+  // gives), sums[c] = (float)acc[c], then out[row][c] = dy - exp(y) * sums[c]. Both passes
+  // run inside the kernel with the next rows prefetched, so narrow column tiles of long
+  // strides cost neither a call per row nor a demand miss per row. acc and sums: w each.
+  void (*ara_block)(const void* dy, const void* y, void* out, size_t r, size_t row_stride, size_t w,
+                    double* acc, float* sums);
 };
-// in: FLOAT, FLOAT16, BFLOAT16; out: those or DOUBLE. All null when unsupported.
-LogSoftmaxKernels GetLogSoftmax(DType in, DType out);
+// in: FLOAT, FLOAT16, BFLOAT16; out: those or DOUBLE. All null when unsupported. With
+// StoreMode::kStream, row_out and cols_out write with non-temporal stores (same bits).
+LogSoftmaxKernels GetLogSoftmax(DType in, DType out, StoreMode mode = StoreMode::kCached);
 
 // The 16 partials in a fixed pairwise order.
 inline double CombinePartials(const double* p) {

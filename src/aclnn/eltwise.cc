@@ -28,7 +28,7 @@ class EltwiseExecutor final : public Executor {
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
     if (direct) {
       elem_bytes_ = DTypeSize(layout_.operands[0].dtype);
-      // An output bigger than the last-level cache is written with non-temporal stores.
+      // An output too big to stay in the caches is written with non-temporal stores.
       direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype,
                                        kernels::ChooseStoreMode(layout_.numel * elem_bytes_));
     } else {

@@ -36,7 +36,7 @@ class LogSoftmaxExecutor final : public Executor {
     } else {
       in_bytes_ = DTypeSize(in);
       out_bytes_ = DTypeSize(out);
-      // An output bigger than the last-level cache is written with non-temporal stores.
+      // An output too big to stay in the caches is written with non-temporal stores.
       kernels_ = kernels::GetLogSoftmax(
           in, out, kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_));
     }

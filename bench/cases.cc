@@ -1,0 +1,232 @@
+// Benchmark cases (see cases.h): buffer set-up, the two ways of calling an operator, and
+// the roofline over the same memory, so a case and its roofline touch the same pages.
+
+#include "bench/cases.h"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "aclnnop/aclnn_hardsigmoid_backward.h"
+#include "aclnnop/aclnn_logsigmoid_backward.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
+#include "bench/roofline.h"
+#include "kernels/kernels.h"
+
+namespace hostnn {
+namespace bench {
+namespace {
+
+constexpr size_t kAlign = 64;
+constexpr size_t kHugePage = size_t{2} << 20;
+
+void* AllocArray(size_t bytes) {
+  // Large arrays start on a 2 MiB boundary and ask for transparent huge pages, so TLB
+  // misses cost the same for the operator and the roofline.
+  const size_t align = bytes >= 4 * kHugePage ? kHugePage : kAlign;
+  const size_t rounded = (std::max<size_t>(bytes, 1) + align - 1) / align * align;
+  void* p = std::aligned_alloc(align, rounded);
+  if (p == nullptr) throw std::runtime_error("out of memory for a benchmark array");
+#ifdef MADV_HUGEPAGE
+  if (align == kHugePage) madvise(p, rounded, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
+// A fast, deterministic uniform in [lo, hi) (splitmix64); the values only have to
+// exercise every branch, not be random in any deep sense.
+struct Uniform {
+  uint64_t state;
+  float Next(float lo, float hi) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return lo + (hi - lo) * static_cast<float>(z >> 40) * (1.0f / 16777216.0f);
+  }
+};
+
+// Fills n elements of `dtype` with values from [lo, hi), narrowed by the library's own
+// round-to-nearest-even conversion, a chunk at a time.
+void Fill(void* dst, DType dtype, int64_t n, float lo, float hi, uint64_t seed) {
+  const kernels::FromF32Fn narrow = kernels::GetFromF32(dtype);
+  const size_t es = DTypeSize(dtype);
+  constexpr int64_t kChunk = 4096;
+  float staging[kChunk];
+  Uniform rng{seed};
+  for (int64_t i = 0; i < n; i += kChunk) {
+    const int64_t len = std::min(kChunk, n - i);
+    for (int64_t j = 0; j < len; ++j) staging[j] = rng.Next(lo, hi);
+    narrow(staging, static_cast<char*>(dst) + static_cast<size_t>(i) * es,
+           static_cast<size_t>(len));
+  }
+}
+
+aclTensor* MakeAclTensor(const TensorView& v) {
+  return aclCreateTensor(v.shape.data(), v.shape.size(), static_cast<aclDataType>(v.dtype), nullptr,
+                         0, ACL_FORMAT_ND, v.shape.data(), v.shape.size(), v.data);
+}
+
+}  // namespace
+
+const char* ShortDTypeName(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return "f32";
+    case DType::kFloat16:
+      return "f16";
+    case DType::kBFloat16:
+      return "bf16";
+    default:
+      return "?";
+  }
+}
+
+bool ParseShortDType(const std::string& text, DType* dtype) {
+  for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    if (text == ShortDTypeName(d)) {
+      *dtype = d;
+      return true;
+    }
+  }
+  return false;
+}
+
+int64_t CaseSpec::Elements() const {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
+std::string CaseSpec::ShapeText() const {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  text += "]";
+  if (GetOpInfo(op).is_reduction) text += " dim " + std::to_string(dim);
+  return text;
+}
+
+std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
+  if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1}};
+  constexpr int64_t kRow = 1024;
+  if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1}};
+  return {CaseSpec{op, dtype, {n / kRow, kRow}, -1}, CaseSpec{op, dtype, {kRow, n / kRow}, 0}};
+}
+
+CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
+  const int64_t n = spec.Elements();
+  bytes_per_array_ = static_cast<size_t>(n) * DTypeSize(spec.dtype);
+  dy_ = AllocArray(bytes_per_array_);
+  x_ = AllocArray(bytes_per_array_);
+  out_ = AllocArray(bytes_per_array_);
+  Fill(dy_, spec.dtype, n, -1.0f, 1.0f, 1);
+  switch (spec.op) {
+    case Op::kSiluBackward:
+    case Op::kLogSigmoidBackward:
+      Fill(x_, spec.dtype, n, -12.0f, 12.0f, 2);
+      break;
+    case Op::kHardsigmoidBackward:
+      Fill(x_, spec.dtype, n, -4.5f, 4.5f, 2);
+      break;
+    case Op::kLogSoftmaxBackward:
+      Fill(x_, spec.dtype, n, -12.0f, -2.0f, 2);
+      break;
+  }
+  std::memset(out_, 0, bytes_per_array_);  // first touch, outside any timing
+  dy_view_ = TensorView::Dense(dy_, spec.dtype, spec.shape);
+  x_view_ = TensorView::Dense(x_, spec.dtype, spec.shape);
+  out_view_ = TensorView::Dense(out_, spec.dtype, spec.shape);
+  acl_dy_ = MakeAclTensor(dy_view_);
+  acl_x_ = MakeAclTensor(x_view_);
+  acl_out_ = MakeAclTensor(out_view_);
+}
+
+CaseData::~CaseData() {
+  aclDestroyTensor(static_cast<aclTensor*>(acl_dy_));
+  aclDestroyTensor(static_cast<aclTensor*>(acl_x_));
+  aclDestroyTensor(static_cast<aclTensor*>(acl_out_));
+  executor_.reset();
+  std::free(workspace_);
+  std::free(dy_);
+  std::free(x_);
+  std::free(out_);
+}
+
+OpArgs CaseData::Args() const {
+  OpArgs a;
+  a.op = spec_.op;
+  a.grad_output = &dy_view_;
+  a.self = &x_view_;
+  a.buffer = &x_view_;
+  a.out = &out_view_;
+  a.dim = spec_.dim;
+  return a;
+}
+
+double CaseData::Bytes() const { return 3.0 * static_cast<double>(bytes_per_array_); }
+
+Status CaseData::Prepare() {
+  executor_.reset();
+  std::free(workspace_);
+  workspace_ = nullptr;
+  workspace_bytes_ = 0;
+  Status s = hostnn::Prepare(Args(), tiling::Options(), &workspace_bytes_, &executor_);
+  if (!s.ok()) return s;
+  if (workspace_bytes_ > 0) workspace_ = AllocArray(static_cast<size_t>(workspace_bytes_));
+  return Status::Ok();
+}
+
+void CaseData::Run() const { (void)hostnn::Execute(*executor_, workspace_, workspace_bytes_); }
+
+int CaseData::RunCApiCall() {
+  auto* dy = static_cast<aclTensor*>(acl_dy_);
+  auto* x = static_cast<aclTensor*>(acl_x_);
+  auto* out = static_cast<aclTensor*>(acl_out_);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  aclnnStatus s = ACLNN_SUCCESS;
+  switch (spec_.op) {
+    case Op::kSiluBackward:
+      s = aclnnSiluBackwardGetWorkspaceSize(dy, x, out, &ws, &exec);
+      break;
+    case Op::kLogSigmoidBackward:
+      s = aclnnLogSigmoidBackwardGetWorkspaceSize(dy, x, x, out, &ws, &exec);
+      break;
+    case Op::kHardsigmoidBackward:
+      s = aclnnHardsigmoidBackwardGetWorkspaceSize(dy, x, out, &ws, &exec);
+      break;
+    case Op::kLogSoftmaxBackward:
+      s = aclnnLogSoftmaxBackwardGetWorkspaceSize(dy, x, spec_.dim, out, &ws, &exec);
+      break;
+  }
+  if (s != ACLNN_SUCCESS) return s;
+  // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
+  // Prepare, so that the call itself is what is timed.
+  if (ws > workspace_bytes_) {
+    aclDestroyAclOpExecutor(exec);
+    return ACLNN_ERR_INNER;
+  }
+  void* workspace = ws > 0 ? workspace_ : nullptr;
+  switch (spec_.op) {
+    case Op::kSiluBackward:
+      return aclnnSiluBackward(workspace, ws, exec, nullptr);
+    case Op::kLogSigmoidBackward:
+      return aclnnLogSigmoidBackward(workspace, ws, exec, nullptr);
+    case Op::kHardsigmoidBackward:
+      return aclnnHardsigmoidBackward(workspace, ws, exec, nullptr);
+    case Op::kLogSoftmaxBackward:
+      return aclnnLogSoftmaxBackward(workspace, ws, exec, nullptr);
+  }
+  return ACLNN_ERR_INNER;
+}
+
+void CaseData::Roofline(int64_t threads) const {
+  RooflineAdd(dy_, x_, out_, bytes_per_array_, threads);
+}
+
+}  // namespace bench
+}  // namespace hostnn

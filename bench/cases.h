@@ -1,0 +1,84 @@
+// Benchmark cases shared by the Google Benchmark suites and hostnn-scale: an operator,
+// a dtype and a shape, with its buffers filled once, a prepared executor, and the
+// roofline kernel over the same buffers. Benchmark code only; nothing here is installed.
+#ifndef HOSTNN_BENCH_CASES_H_
+#define HOSTNN_BENCH_CASES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hostnn/hostnn.h"
+
+namespace hostnn {
+namespace bench {
+
+// Short dtype names used on command lines and in CSV: f32, f16, bf16.
+const char* ShortDTypeName(DType dtype);
+bool ParseShortDType(const std::string& text, DType* dtype);
+
+struct CaseSpec {
+  Op op = Op::kSiluBackward;
+  DType dtype = DType::kFloat32;
+  std::vector<int64_t> shape;  // 1-d for the elementwise ops
+  int64_t dim = -1;            // LogSoftmaxBackward only
+
+  int64_t Elements() const;
+  // "[262144]", or "[4096,1024] dim -1" for LogSoftmaxBackward.
+  std::string ShapeText() const;
+};
+
+// The standard cases of one operator at n elements: a 1-d tensor for the elementwise
+// ops; for LogSoftmaxBackward two, [n/1024, 1024] dim -1 (AR) and [1024, n/1024] dim 0
+// (ARA), so both reduction templates are timed (n < 1024 gives [1, n] dim -1 only).
+std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n);
+
+// The buffers of one case (64-byte aligned, huge pages asked for when large), filled
+// once with values that exercise every branch of the operator, and one executor.
+class CaseData {
+ public:
+  explicit CaseData(const CaseSpec& spec);
+  ~CaseData();
+  CaseData(const CaseData&) = delete;
+  CaseData& operator=(const CaseData&) = delete;
+
+  const CaseSpec& spec() const { return spec_; }
+  OpArgs Args() const;
+  // The dense buffers, for peers that run the same case (gradOutput, self / y, out).
+  void* grad_output_data() const { return dy_; }
+  void* self_data() const { return x_; }
+  void* out_data() const { return out_; }
+  // Bytes one call must move at the least: two inputs read, one output written.
+  double Bytes() const;
+
+  // Phase 1 for the current OpenMP thread count (omp_set_num_threads), keeping the
+  // executor and its workspace for Run. kOk or the operator's error.
+  Status Prepare();
+  // Phase 2 of the prepared executor. Pre: Prepare succeeded.
+  void Run() const;
+  // Both phases of one call through the CANN C API (GetWorkspaceSize, then the run on a
+  // null stream), the way a CANN client calls it. Returns the aclnn status.
+  int RunCApiCall();
+  // The roofline kernel over this case's buffers: reads gradOutput and self, writes out.
+  void Roofline(int64_t threads) const;
+
+ private:
+  CaseSpec spec_;
+  size_t bytes_per_array_ = 0;
+  void* dy_ = nullptr;
+  void* x_ = nullptr;
+  void* out_ = nullptr;
+  TensorView dy_view_, x_view_, out_view_;
+  ExecutorPtr executor_;
+  void* workspace_ = nullptr;
+  uint64_t workspace_bytes_ = 0;
+  // CANN tensors for RunCApiCall, made once.
+  void* acl_dy_ = nullptr;
+  void* acl_x_ = nullptr;
+  void* acl_out_ = nullptr;
+};
+
+}  // namespace bench
+}  // namespace hostnn
+
+#endif  // HOSTNN_BENCH_CASES_H_

@@ -1,0 +1,171 @@
+// Google Benchmark suites for hostnn: every operator x dtype x size x thread count, the
+// roofline kernel over the same buffers (reads two arrays, writes one, plain stores), and
+// both phases of one call on small tensors. Counters: bytes/s, elements/s, time per element.
+//   hostnn_bench --benchmark_filter='silu_backward/f32/.*' --benchmark_min_time=0.5
+// Thread counts go through omp_set_num_threads, which the host profile reads at Prepare.
+
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/cases.h"
+#include "hostnn/hostnn.h"
+
+namespace hostnn {
+namespace bench {
+namespace {
+
+constexpr int64_t kSizes[] = {int64_t{1} << 12, int64_t{1} << 18, int64_t{1} << 22,
+                              int64_t{1} << 26};
+constexpr int64_t kCallSizes[] = {1024, 4096, 16384};
+
+// The most recently used case: benchmarks of one case at several thread counts run back
+// to back, so one slot avoids refilling (64M elements take a second) without holding
+// every case's buffers at once.
+CaseData* SharedCase(const CaseSpec& spec) {
+  static std::unique_ptr<CaseData> current;
+  if (current == nullptr || current->spec().op != spec.op || current->spec().dtype != spec.dtype ||
+      current->spec().shape != spec.shape || current->spec().dim != spec.dim) {
+    current.reset();  // free the old buffers before allocating the new ones
+    current = std::make_unique<CaseData>(spec);
+  }
+  return current.get();
+}
+
+void SetCounters(benchmark::State& state, double elements, double bytes) {
+  const double iters = static_cast<double>(state.iterations());
+  state.SetItemsProcessed(static_cast<int64_t>(iters * elements));
+  state.SetBytesProcessed(static_cast<int64_t>(iters * bytes));
+  // Seconds per element (printed with an SI prefix: "0.33ns").
+  state.counters["time_per_elem"] = benchmark::Counter(
+      elements, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void BM_Op(benchmark::State& state, CaseSpec spec, int threads) {
+  omp_set_num_threads(threads);
+  CaseData* data = SharedCase(spec);
+  const Status s = data->Prepare();
+  if (!s.ok()) {
+    state.SkipWithError(s.message().c_str());
+    return;
+  }
+  data->Run();  // warm the pages, the caches and the OpenMP team
+  for (auto _ : state) data->Run();
+  SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
+  state.counters["threads"] = threads;
+}
+
+void BM_Roofline(benchmark::State& state, CaseSpec spec, int threads) {
+  omp_set_num_threads(threads);
+  CaseData* data = SharedCase(spec);
+  data->Roofline(threads);
+  for (auto _ : state) data->Roofline(threads);
+  SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
+  state.counters["threads"] = threads;
+}
+
+// Both phases of one call through the CANN C API, tensors made once: what a CANN client
+// pays per call on small tensors.
+void BM_Call(benchmark::State& state, CaseSpec spec, int threads) {
+  omp_set_num_threads(threads);
+  CaseData* data = SharedCase(spec);
+  const Status s = data->Prepare();  // keeps a workspace for operators that need one
+  if (!s.ok()) {
+    state.SkipWithError(s.message().c_str());
+    return;
+  }
+  int status = data->RunCApiCall();
+  for (auto _ : state) status |= data->RunCApiCall();
+  if (status != 0) state.SkipWithError("the C API call failed");
+  SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
+}
+
+// The same through the native API's one-shot Run (which allocates a workspace when one
+// is needed, as a caller without a workspace pool would).
+void BM_Run(benchmark::State& state, CaseSpec spec, int threads) {
+  omp_set_num_threads(threads);
+  CaseData* data = SharedCase(spec);
+  const OpArgs args = data->Args();
+  Status s = hostnn::Run(args);
+  for (auto _ : state) s = hostnn::Run(args);
+  if (!s.ok()) state.SkipWithError(s.message().c_str());
+  SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
+}
+
+std::vector<int> ThreadCounts() {
+  std::vector<int> counts;
+  const int max = std::max(1, omp_get_max_threads());
+  for (int t = 1; t <= max; t = t < 4 ? t + 1 : 2 * t) counts.push_back(t);
+  if (counts.back() != max) counts.push_back(max);
+  return counts;
+}
+
+std::string CaseName(const CaseSpec& spec) {
+  std::string shape;
+  for (size_t i = 0; i < spec.shape.size(); ++i)
+    shape += (i ? "x" : "") + std::to_string(spec.shape[i]);
+  std::string name =
+      std::string(GetOpInfo(spec.op).snake_name) + "/" + ShortDTypeName(spec.dtype) + "/" + shape;
+  if (GetOpInfo(spec.op).is_reduction) name += "/dim" + std::to_string(spec.dim);
+  return name;
+}
+
+void RegisterAll() {
+  const std::vector<int> threads = ThreadCounts();
+  const DType dtypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+  for (int64_t n : kSizes) {
+    // The roofline first at each size, per storage width, so it sits next to the cases
+    // it is the reference for.
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+      const CaseSpec spec{Op::kHardsigmoidBackward, dtype, {n}, -1};
+      for (int t : threads) {
+        const std::string name = std::string("roofline/") +
+                                 (dtype == DType::kFloat32 ? "32bit" : "16bit") + "/" +
+                                 std::to_string(n) + "/threads:" + std::to_string(t);
+        benchmark::RegisterBenchmark(name.c_str(), BM_Roofline, spec, t)->UseRealTime();
+      }
+    }
+    for (int k = 0; k < kNumOps; ++k) {
+      for (DType dtype : dtypes) {
+        for (const CaseSpec& spec : StandardCases(static_cast<Op>(k), dtype, n)) {
+          for (int t : threads) {
+            const std::string name = CaseName(spec) + "/threads:" + std::to_string(t);
+            benchmark::RegisterBenchmark(name.c_str(), BM_Op, spec, t)->UseRealTime();
+          }
+        }
+      }
+    }
+  }
+  for (int64_t n : kCallSizes) {
+    for (int k = 0; k < kNumOps; ++k) {
+      for (DType dtype : dtypes) {
+        const CaseSpec spec = StandardCases(static_cast<Op>(k), dtype, n).front();
+        const int t = threads.back();
+        benchmark::RegisterBenchmark(
+            ("call/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(), BM_Call, spec, t)
+            ->UseRealTime();
+        benchmark::RegisterBenchmark(
+            ("run/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(), BM_Run, spec, t)
+            ->UseRealTime();
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace hostnn
+
+int main(int argc, char** argv) {
+  hostnn::bench::RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

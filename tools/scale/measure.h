@@ -1,0 +1,54 @@
+// hostnn-scale's timing: one case at one thread count, interleaved with the roofline
+// kernel over the same buffers, reported as medians. No plotting or printing here.
+#ifndef HOSTNN_TOOLS_SCALE_MEASURE_H_
+#define HOSTNN_TOOLS_SCALE_MEASURE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "bench/cases.h"
+
+namespace hostnn {
+namespace scale {
+
+struct MeasureOptions {
+  int samples = 11;        // timed samples of the operator (and as many of the roofline)
+  double sample_ms = 4.0;  // each sample repeats the call until it lasts this long
+  bool time_calls = true;  // also time both phases of one call (small cases only)
+  int64_t max_call_elems = int64_t{1} << 20;
+};
+
+struct Timing {
+  double op_ns = 0;        // median ns per Execute
+  double roofline_ns = 0;  // median ns per roofline pass over the same bytes
+  double call_ns = 0;      // median ns per C API call, both phases; 0 when not timed
+};
+
+// Sets the OpenMP thread count, prepares the case's executor and times it. kOk or the
+// operator's error from phase 1.
+Status MeasureCase(bench::CaseData* data, int threads, const MeasureOptions& options,
+                   Timing* timing);
+
+// One row of a sweep, as the table, the CSV and the plot see it.
+struct Row {
+  std::string op;     // snake_case name
+  std::string dtype;  // f32, f16, bf16
+  std::string shape;  // "[262144]" or "[4096,1024] dim -1"
+  std::string group;  // what a plot panel collects: the op, plus the dim for LogSoftmax
+  int64_t elements = 0;
+  int threads = 0;
+  double bytes = 0;  // bytes one call moves at the least
+  Timing timing;
+  double speedup = 0;  // over the same case on 1 thread; 0 when 1 thread was not run
+
+  double NsPerElem() const { return timing.op_ns / static_cast<double>(elements); }
+  double RooflineNsPerElem() const { return timing.roofline_ns / static_cast<double>(elements); }
+  double Gbps() const { return bytes / timing.op_ns; }
+  double RooflineGbps() const { return bytes / timing.roofline_ns; }
+  double PercentOfRoofline() const { return 100.0 * timing.roofline_ns / timing.op_ns; }
+};
+
+}  // namespace scale
+}  // namespace hostnn
+
+#endif  // HOSTNN_TOOLS_SCALE_MEASURE_H_

@@ -1,0 +1,330 @@
+// hostnn-scale: times every operator x dtype x size x thread count against the memory
+// roofline (a read-two-write-one kernel over the same buffers, same threads, interleaved),
+// prints a table and writes CSV and an SVG plot. Thread counts go through
+// omp_set_num_threads, which the host profile reads at Prepare time.
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/cases.h"
+#include "bench/roofline.h"
+#include "hostnn/hostnn.h"
+#include "kernels/kernels.h"
+#include "tools/scale/measure.h"
+#include "tools/scale/svg_plot.h"
+
+namespace hostnn {
+namespace scale {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: hostnn-scale [--ops silu_backward,...] [--dtypes f32,bf16,f16]\n"
+    "                    [--sizes 4096,262144,4M,...] [--shape 1024x4096 [--dim 0]]...\n"
+    "                    [--threads 1,2,...] [--samples N] [--sample-ms MS] [--no-call]\n"
+    "                    [--csv FILE] [--svg FILE]\n"
+    "\n"
+    "Times each case interleaved with the roofline kernel (reads two arrays, writes one,\n"
+    "plain stores; same bytes, same threads) and reports medians.\n"
+    "  --ops       silu_backward, logsigmoid_backward, hardsigmoid_backward,\n"
+    "              logsoftmax_backward (default: all)\n"
+    "  --dtypes    f32, f16, bf16 (default: all three)\n"
+    "  --sizes     elements per tensor; K and M suffixes are powers of two (default\n"
+    "              4K,256K,4M). LogSoftmax runs [n/1024,1024] dim -1 and [1024,n/1024] dim 0.\n"
+    "  --shape     an explicit shape such as 1024x4096 (repeatable; replaces --sizes), with\n"
+    "  --dim       the LogSoftmax dim of the --shape just before it (default -1)\n"
+    "  --threads   OpenMP thread counts (default 1..cores, doubling past 4)\n"
+    "  --samples   timed samples per case, median reported (default 11)\n"
+    "  --sample-ms length of one sample in ms (default 4)\n"
+    "  --no-call   skip timing both phases of one C API call (done for <= 1M elements)\n"
+    "  --csv       write one line per case: op,dtype,shape,elements,threads,ns_per_elem,\n"
+    "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,speedup_vs_1t,call_us\n"
+    "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
+    "              (largest thread count), rooflines dashed\n";
+
+struct Args {
+  std::vector<Op> ops;
+  std::vector<DType> dtypes;
+  std::vector<int64_t> sizes;
+  std::vector<std::pair<std::vector<int64_t>, int64_t>> shapes;  // shape, dim
+  std::vector<int> threads;
+  MeasureOptions measure;
+  std::string csv, svg;
+};
+
+std::vector<std::string> Split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t end = text.find(sep, start);
+    const std::string part =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!part.empty()) parts.push_back(part);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return parts;
+}
+
+// A positive count, with an optional K (2^10) or M (2^20) suffix.
+bool ParseCount(const std::string& text, int64_t* value) {
+  if (text.empty()) return false;
+  int64_t scale = 1;
+  std::string digits = text;
+  const char last = text.back();
+  if (last == 'K' || last == 'k') scale = int64_t{1} << 10;
+  if (last == 'M' || last == 'm') scale = int64_t{1} << 20;
+  if (scale != 1) digits.pop_back();
+  char* end = nullptr;
+  const long long v = std::strtoll(digits.c_str(), &end, 10);
+  if (digits.empty() || *end != '\0' || v <= 0) return false;
+  *value = v * scale;
+  return true;
+}
+
+bool Fail(const std::string& message) {
+  std::fprintf(stderr, "hostnn-scale: %s\n%s", message.c_str(), kUsage);
+  return false;
+}
+
+bool ParseArgs(int argc, char** argv, Args* args) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--help" || flag == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    }
+    if (flag == "--no-call") {
+      args->measure.time_calls = false;
+      continue;
+    }
+    if (i + 1 >= argc) return Fail(flag + " needs a value");
+    const std::string value = argv[++i];
+    if (flag == "--ops") {
+      for (const std::string& name : Split(value, ',')) {
+        Op op;
+        if (!FindOp(name, &op)) return Fail("unknown operator '" + name + "'");
+        args->ops.push_back(op);
+      }
+    } else if (flag == "--dtypes") {
+      for (const std::string& name : Split(value, ',')) {
+        DType d;
+        if (!bench::ParseShortDType(name, &d))
+          return Fail("unknown dtype '" + name + "' (f32, f16, bf16)");
+        args->dtypes.push_back(d);
+      }
+    } else if (flag == "--sizes") {
+      for (const std::string& s : Split(value, ',')) {
+        int64_t n;
+        if (!ParseCount(s, &n)) return Fail("bad size '" + s + "'");
+        args->sizes.push_back(n);
+      }
+    } else if (flag == "--shape") {
+      std::vector<int64_t> shape;
+      for (const std::string& s : Split(value, 'x')) {
+        int64_t n;
+        if (!ParseCount(s, &n)) return Fail("bad shape '" + value + "'");
+        shape.push_back(n);
+      }
+      if (shape.empty()) return Fail("bad shape '" + value + "'");
+      args->shapes.push_back({shape, -1});
+    } else if (flag == "--dim") {
+      char* end = nullptr;
+      const int64_t dim = std::strtoll(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0') return Fail("bad dim '" + value + "'");
+      if (args->shapes.empty()) return Fail("--dim must follow the --shape it applies to");
+      args->shapes.back().second = dim;
+    } else if (flag == "--threads") {
+      for (const std::string& s : Split(value, ',')) {
+        int64_t t;
+        if (!ParseCount(s, &t) || t > 4096) return Fail("bad thread count '" + s + "'");
+        args->threads.push_back(static_cast<int>(t));
+      }
+    } else if (flag == "--samples") {
+      int64_t n;
+      if (!ParseCount(value, &n)) return Fail("bad sample count '" + value + "'");
+      args->measure.samples = static_cast<int>(n);
+    } else if (flag == "--sample-ms") {
+      char* end = nullptr;
+      args->measure.sample_ms = std::strtod(value.c_str(), &end);
+      if (*end != '\0' || !(args->measure.sample_ms > 0))
+        return Fail("bad --sample-ms '" + value + "'");
+    } else if (flag == "--csv") {
+      args->csv = value;
+    } else if (flag == "--svg") {
+      args->svg = value;
+    } else {
+      return Fail("unknown option '" + flag + "'");
+    }
+  }
+  if (args->ops.empty()) {
+    for (int k = 0; k < kNumOps; ++k) args->ops.push_back(static_cast<Op>(k));
+  }
+  if (args->dtypes.empty()) args->dtypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+  if (args->sizes.empty()) args->sizes = {4096, 262144, 4194304};
+  if (args->threads.empty()) {
+    const int max = std::max(1, omp_get_max_threads());
+    for (int t = 1; t <= max; t = t < 4 ? t + 1 : 2 * t) args->threads.push_back(t);
+    if (args->threads.back() != max) args->threads.push_back(max);
+  }
+  return true;
+}
+
+// One line on stderr that rewrites itself on a terminal; elsewhere (CI logs) a line at
+// most every few seconds, so long sweeps show life without flooding the log.
+class Progress {
+ public:
+  Progress(size_t total) : total_(total), tty_(isatty(2) != 0), last_(Clock::now()) {}
+  void Update(size_t done, const std::string& what) {
+    const auto now = Clock::now();
+    if (!tty_ && done > 0 && now - last_ < std::chrono::seconds(5)) return;
+    last_ = now;
+    std::fprintf(stderr, tty_ ? "\r\033[K[%zu/%zu] %s" : "[%zu/%zu] %s\n", done + 1, total_,
+                 what.c_str());
+    std::fflush(stderr);
+  }
+  void Done() {
+    if (tty_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  size_t total_;
+  bool tty_;
+  Clock::time_point last_;
+};
+
+void PrintHeader(const Args& args) {
+  std::printf(
+      "hostnn-scale: SIMD target %s (roofline %s), %d OpenMP threads max, %ld online CPUs\n",
+      kernels::ActiveTargetName().c_str(), bench::RooflineTarget(), omp_get_max_threads(),
+      sysconf(_SC_NPROCESSORS_ONLN));
+  std::printf(
+      "median of %d samples of >= %.1f ms each, interleaved with the roofline over the same "
+      "buffers;\n%%roof = roofline time / op time (over 100%%: faster than the roofline)\n\n",
+      args.measure.samples, args.measure.sample_ms);
+  std::printf("%-21s %-5s %-20s %3s %9s %9s %7s %9s %6s %8s %9s\n", "op", "dtype", "shape", "thr",
+              "ns/elem", "roof ns", "GB/s", "roof GB/s", "%roof", "speedup", "call us");
+}
+
+void PrintRow(const Row& r) {
+  char speedup[16] = "-", call[16] = "-";
+  if (r.speedup > 0) std::snprintf(speedup, sizeof(speedup), "%.2fx", r.speedup);
+  if (r.timing.call_ns > 0) std::snprintf(call, sizeof(call), "%.2f", r.timing.call_ns / 1000);
+  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %7.1f %9.1f %5.0f%% %8s %9s\n", r.op.c_str(),
+              r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(), r.RooflineNsPerElem(),
+              r.Gbps(), r.RooflineGbps(), r.PercentOfRoofline(), speedup, call);
+  std::fflush(stdout);
+}
+
+bool WriteCsv(const std::string& path, const std::vector<Row>& rows) {
+  std::ofstream f(path);
+  if (!f) return false;
+  f << "op,dtype,shape,elements,threads,ns_per_elem,gbps,roofline_ns_per_elem,roofline_gbps,"
+       "pct_of_roofline,speedup_vs_1t,call_us\n";
+  char line[512];
+  for (const Row& r : rows) {
+    std::snprintf(line, sizeof(line), "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f\n",
+                  r.op.c_str(), r.dtype.c_str(), r.shape.c_str(),
+                  static_cast<long long>(r.elements), r.threads, r.NsPerElem(), r.Gbps(),
+                  r.RooflineNsPerElem(), r.RooflineGbps(), r.PercentOfRoofline(), r.speedup,
+                  r.timing.call_ns / 1000);
+    f << line;
+  }
+  return static_cast<bool>(f);
+}
+
+int Main(int argc, char** argv) {
+  Args args;
+  if (!ParseArgs(argc, argv, &args)) return 2;
+  std::vector<bench::CaseSpec> specs;
+  for (Op op : args.ops) {
+    for (DType dtype : args.dtypes) {
+      if (!args.shapes.empty()) {
+        for (const auto& s : args.shapes)
+          specs.push_back(bench::CaseSpec{op, dtype, s.first, s.second});
+      } else {
+        for (int64_t n : args.sizes) {
+          for (const bench::CaseSpec& c : bench::StandardCases(op, dtype, n)) specs.push_back(c);
+        }
+      }
+    }
+  }
+  PrintHeader(args);
+  std::vector<Row> rows;
+  Progress progress(specs.size() * args.threads.size());
+  size_t done = 0;
+  int failures = 0;
+  for (const bench::CaseSpec& spec : specs) {
+    const std::string op = GetOpInfo(spec.op).snake_name;
+    progress.Update(
+        done, op + " " + bench::ShortDTypeName(spec.dtype) + " " + spec.ShapeText() + ": filling");
+    std::unique_ptr<bench::CaseData> data;
+    try {
+      data = std::make_unique<bench::CaseData>(spec);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "hostnn-scale: %s %s: %s\n", op.c_str(), spec.ShapeText().c_str(),
+                   e.what());
+      ++failures;
+      done += args.threads.size();
+      continue;
+    }
+    double one_thread_ns = 0;
+    for (int threads : args.threads) {
+      progress.Update(done++, op + " " + bench::ShortDTypeName(spec.dtype) + " " +
+                                  spec.ShapeText() + " x" + std::to_string(threads) + " threads");
+      Row row;
+      row.op = op;
+      row.dtype = bench::ShortDTypeName(spec.dtype);
+      row.shape = spec.ShapeText();
+      row.group = GetOpInfo(spec.op).is_reduction ? op + " dim " + std::to_string(spec.dim) : op;
+      row.elements = spec.Elements();
+      row.threads = threads;
+      row.bytes = data->Bytes();
+      Status s = MeasureCase(data.get(), threads, args.measure, &row.timing);
+      if (!s.ok()) {
+        progress.Done();
+        std::fprintf(stderr, "hostnn-scale: %s %s: %s\n", op.c_str(), row.shape.c_str(),
+                     s.message().c_str());
+        ++failures;
+        continue;
+      }
+      if (threads == 1) one_thread_ns = row.timing.op_ns;
+      if (one_thread_ns > 0) row.speedup = one_thread_ns / row.timing.op_ns;
+      progress.Done();
+      PrintRow(row);
+      rows.push_back(row);
+    }
+  }
+  progress.Done();
+  omp_set_num_threads(args.threads.back());
+  if (!args.csv.empty() && !WriteCsv(args.csv, rows)) {
+    std::fprintf(stderr, "hostnn-scale: cannot write %s\n", args.csv.c_str());
+    ++failures;
+  }
+  if (!args.svg.empty()) {
+    std::ofstream f(args.svg);
+    f << RenderSvg(rows,
+                   "hostnn: GB/s against threads and size (" + kernels::ActiveTargetName() + ")");
+    if (!f) {
+      std::fprintf(stderr, "hostnn-scale: cannot write %s\n", args.svg.c_str());
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace scale
+}  // namespace hostnn
+
+int main(int argc, char** argv) { return hostnn::scale::Main(argc, argv); }
