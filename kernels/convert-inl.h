@@ -234,6 +234,19 @@ HWY_INLINE void StorePairF32(DF df, F32, hn::Vec<DF> v0, hn::Vec<DF> v1, float* 
   StoreVec<kStream>(v1, df, p + hn::Lanes(df));
 }
 
+#if HWY_TARGET == HWY_SCALAR
+// One lane per vector: a pair is two elements in order, through the single-vector path.
+template <class DF, class Tag>
+HWY_INLINE void LoadPairF32(DF df, Tag, const uint16_t* p, hn::Vec<DF>* v0, hn::Vec<DF>* v1) {
+  *v0 = LoadF32(df, Tag(), p);
+  *v1 = LoadF32(df, Tag(), p + 1);
+}
+template <bool kStream = false, class DF, class Tag>
+HWY_INLINE void StorePairF32(DF df, Tag, hn::Vec<DF> v0, hn::Vec<DF> v1, uint16_t* p) {
+  StoreF32(df, Tag(), v0, p);
+  StoreF32(df, Tag(), v1, p + 1);
+}
+#else
 template <class DF>
 HWY_INLINE void LoadPairF32(DF df, BF16, const uint16_t* p, hn::Vec<DF>* even, hn::Vec<DF>* odd) {
   const hn::RebindToUnsigned<DF> du;
@@ -288,6 +301,8 @@ HWY_INLINE void StorePairF32(DF df, F16, hn::Vec<DF> v0, hn::Vec<DF> v1, uint16_
   StoreVec<kStream>(hn::Or(hn::ShiftLeft<16>(hi), lo), du, reinterpret_cast<uint32_t*>(p));
 #endif
 }
+
+#endif  // HWY_TARGET == HWY_SCALAR
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
