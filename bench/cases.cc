@@ -182,27 +182,39 @@ Status CaseData::Prepare() {
 
 void CaseData::Run() const { (void)hostnn::Execute(*executor_, workspace_, workspace_bytes_); }
 
+namespace {
+aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTensor* out,
+                         uint64_t* ws, aclOpExecutor** exec) {
+  switch (op) {
+    case Op::kSiluBackward:
+      return aclnnSiluBackwardGetWorkspaceSize(dy, x, out, ws, exec);
+    case Op::kLogSigmoidBackward:
+      return aclnnLogSigmoidBackwardGetWorkspaceSize(dy, x, x, out, ws, exec);
+    case Op::kHardsigmoidBackward:
+      return aclnnHardsigmoidBackwardGetWorkspaceSize(dy, x, out, ws, exec);
+    case Op::kLogSoftmaxBackward:
+      return aclnnLogSoftmaxBackwardGetWorkspaceSize(dy, x, dim, out, ws, exec);
+  }
+  return ACLNN_ERR_INNER;
+}
+}  // namespace
+
+int CaseData::RunCApiPrepare() {
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  const aclnnStatus s = GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
+                                     spec_.dim, static_cast<aclTensor*>(acl_out_), &ws, &exec);
+  if (s != ACLNN_SUCCESS) return s;
+  return aclDestroyAclOpExecutor(exec);
+}
+
 int CaseData::RunCApiCall() {
   auto* dy = static_cast<aclTensor*>(acl_dy_);
   auto* x = static_cast<aclTensor*>(acl_x_);
   auto* out = static_cast<aclTensor*>(acl_out_);
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  aclnnStatus s = ACLNN_SUCCESS;
-  switch (spec_.op) {
-    case Op::kSiluBackward:
-      s = aclnnSiluBackwardGetWorkspaceSize(dy, x, out, &ws, &exec);
-      break;
-    case Op::kLogSigmoidBackward:
-      s = aclnnLogSigmoidBackwardGetWorkspaceSize(dy, x, x, out, &ws, &exec);
-      break;
-    case Op::kHardsigmoidBackward:
-      s = aclnnHardsigmoidBackwardGetWorkspaceSize(dy, x, out, &ws, &exec);
-      break;
-    case Op::kLogSoftmaxBackward:
-      s = aclnnLogSoftmaxBackwardGetWorkspaceSize(dy, x, spec_.dim, out, &ws, &exec);
-      break;
-  }
+  const aclnnStatus s = GetWorkspace(spec_.op, dy, x, spec_.dim, out, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

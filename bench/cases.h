@@ -59,6 +59,9 @@ class CaseData {
   // Both phases of one call through the CANN C API (GetWorkspaceSize, then the run on a
   // null stream), the way a CANN client calls it. Returns the aclnn status.
   int RunCApiCall();
+  // Phase 1 alone through the C API (GetWorkspaceSize, then the executor destroyed):
+  // what a call costs before any element is computed.
+  int RunCApiPrepare();
   // The roofline kernel over this case's buffers: reads gradOutput and self, writes out.
   void Roofline(int64_t threads) const;
 

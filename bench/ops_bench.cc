@@ -1,6 +1,6 @@
 // Google Benchmark suites for hostnn: every operator x dtype x size x thread count, the
 // roofline kernel over the same buffers (reads two arrays, writes one, plain stores), and
-// both phases of one call on small tensors. Counters: bytes/s, elements/s, time per element.
+// phase 1 alone and both phases of one call on small tensors. Counters: bytes/s, elements/s, time per element.
 //   hostnn_bench --benchmark_filter='silu_backward/f32/.*' --benchmark_min_time=0.5
 // Thread counts go through omp_set_num_threads, which the host profile reads at Prepare.
 
@@ -85,6 +85,21 @@ void BM_Call(benchmark::State& state, CaseSpec spec, int threads) {
   SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
 }
 
+// Phase 1 alone: checks, plan (from the plan cache after the first call) and executor.
+void BM_Prepare(benchmark::State& state, CaseSpec spec, int threads) {
+  omp_set_num_threads(threads);
+  CaseData* data = SharedCase(spec);
+  const Status s = data->Prepare();
+  if (!s.ok()) {
+    state.SkipWithError(s.message().c_str());
+    return;
+  }
+  int status = data->RunCApiPrepare();
+  for (auto _ : state) status |= data->RunCApiPrepare();
+  if (status != 0) state.SkipWithError("the C API's phase 1 failed");
+  state.counters["elements"] = static_cast<double>(spec.Elements());
+}
+
 // The same through the native API's one-shot Run (which allocates a workspace when one
 // is needed, as a caller without a workspace pool would).
 void BM_Run(benchmark::State& state, CaseSpec spec, int threads) {
@@ -148,6 +163,10 @@ void RegisterAll() {
         const int t = threads.back();
         benchmark::RegisterBenchmark(
             ("call/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(), BM_Call, spec, t)
+            ->UseRealTime();
+        benchmark::RegisterBenchmark(
+            ("prepare/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(), BM_Prepare,
+            spec, t)
             ->UseRealTime();
         benchmark::RegisterBenchmark(
             ("run/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(), BM_Run, spec, t)

@@ -64,7 +64,7 @@ if [ "$sanitize" = 1 ]; then
   configure build-test-tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
     -DHOSTNN_SANITIZE=thread -DHOSTNN_BUILD_TOOLS=OFF -DHOSTNN_BUILD_EXAMPLES=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo
-  cmake --build build-test-tsan -j2 --target stress_test runtime_test
+  cmake --build build-test-tsan -j2 --target stress_test runtime_test plan_cache_test
   # libomp is not TSan-instrumented: one OpenMP thread keeps its internals out of the
   # report, while hostnn's own threads (streams, callers) stay concurrent.
   OMP_NUM_THREADS=1 HOSTNN_STRESS_SECONDS=5 TSAN_OPTIONS=halt_on_error=1 \

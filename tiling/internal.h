@@ -1,6 +1,6 @@
 // Helpers shared by the tiling sources: integer arithmetic of the planners, the operator
 // list, and parsed files cached by their (size, mtime, inode) stamp. Internal: not installed.
-// Nothing here reads the environment or knows about threads.
+// ReadEnvironment is the one place that reads the environment.
 #ifndef HOSTNN_TILING_INTERNAL_H_
 #define HOSTNN_TILING_INTERNAL_H_
 
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hostnn/status.h"
+#include "hostnn/tiling.h"
 #include "tiling/json.h"
 
 namespace hostnn {
@@ -26,6 +27,26 @@ inline bool IsPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 bool LookupOp(const std::string& op, bool* is_reduction);
 // "silu_backward, logsigmoid_backward, ..." for messages.
 std::string OpNames();
+
+// The HOSTNN_ variables of the environment, in EnvironmentVariables() order, read in one
+// pass. Unset and set-to-empty both read as "" (and mean "not set").
+struct Environment {
+  static constexpr int kCount = 7;
+  std::string values[kCount];
+  bool set[kCount] = {};
+  bool operator==(const Environment& o) const {
+    for (int i = 0; i < kCount; ++i) {
+      if (values[i] != o.values[i]) return false;
+    }
+    return true;
+  }
+};
+Environment ReadEnvironment();
+// The index of a HOSTNN_ variable in Environment::values (-1 when it is not one).
+int VariableIndex(const char* name);
+// Resolve against a snapshot of the environment (Resolve reads a fresh one).
+Status ResolveIn(const Environment& env, const Options& options, const Problem& problem,
+                 Resolved* resolved);
 
 // "size:mtime_ns:inode" of a file, or empty when it cannot be stat'ed.
 std::string FileStamp(const std::string& path);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -14,6 +15,8 @@
 #include "hostnn/tiling.h"
 #include "tiling/internal.h"
 #include "tiling/json.h"
+
+extern char** environ;
 
 namespace hostnn {
 namespace tiling {
@@ -54,10 +57,9 @@ bool ParsePositive(const std::string& text, int64_t* value) {
   return true;
 }
 
-// The value of an environment variable; empty when unset or set to "".
-std::string Env(const char* name) {
-  const char* text = std::getenv(name);
-  return text == nullptr ? std::string() : std::string(text);
+// The value of a HOSTNN_ variable in `env`; empty when unset or set to "".
+const std::string& Env(const Environment& env, const char* name) {
+  return env.values[VariableIndex(name)];
 }
 
 // One integer knob: Options field > environment > tuning entry > default. Values outside
@@ -69,7 +71,7 @@ struct Knob {
   const char* hint;  // what a valid value looks like, for messages
 };
 
-Status ResolveKnob(const Knob& k, int64_t option, int64_t tuned, const std::string& tuned_from,
+Status ResolveKnob(const Knob& k, int64_t option, const std::string& text, int64_t tuned, const std::string& tuned_from,
                    int64_t fallback, const std::string& fallback_from, int64_t* value,
                    std::string* source) {
   // `label` names the value: "Options.num_cores", "<tuning entry>: num_cores".
@@ -84,7 +86,6 @@ Status ResolveKnob(const Knob& k, int64_t option, int64_t tuned, const std::stri
     *source = "Options";
     return Status::Ok();
   }
-  const std::string text = Env(k.env);
   if (!text.empty()) {
     int64_t v = 0;
     if (!ParsePositive(text, &v)) {
@@ -288,16 +289,52 @@ std::vector<std::string> EnvironmentVariables() {
           "HOSTNN_UB_BYTES", "HOSTNN_MIN_ELEMS_PER_CORE", "HOSTNN_BUFFER_NUM"};
 }
 
+int VariableIndex(const char* name) {
+  static const std::vector<std::string> kNames = EnvironmentVariables();
+  for (size_t i = 0; i < kNames.size(); ++i) {
+    if (kNames[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Environment ReadEnvironment() {
+  // One pass over the environment instead of a getenv per variable: Prepare resolves the
+  // options on every call, and most environments hold no HOSTNN_ variable at all.
+  static const std::vector<std::string> kNames = EnvironmentVariables();
+  static constexpr char kPrefix[] = "HOSTNN_";
+  Environment env;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const char* text = *entry;
+    if (text[0] != 'H' || std::strncmp(text, kPrefix, sizeof(kPrefix) - 1) != 0) continue;
+    const char* eq = std::strchr(text, '=');
+    if (eq == nullptr) continue;
+    const size_t name_len = static_cast<size_t>(eq - text);
+    for (size_t i = 0; i < kNames.size() && i < Environment::kCount; ++i) {
+      // The first definition wins, as with getenv.
+      if (kNames[i].size() == name_len && kNames[i].compare(0, name_len, text, name_len) == 0) {
+        if (!env.set[i]) env.values[i] = eq + 1;
+        env.set[i] = true;
+      }
+    }
+  }
+  return env;
+}
+
 Status Resolve(const Options& options, const Problem& problem, Resolved* resolved) {
+  return ResolveIn(ReadEnvironment(), options, problem, resolved);
+}
+
+Status ResolveIn(const Environment& env, const Options& options, const Problem& problem,
+                 Resolved* resolved) {
   Resolved r;
   std::ostringstream sources;
 
   const std::string platform_file =
-      !options.platform_file.empty() ? options.platform_file : Env("HOSTNN_PLATFORM_FILE");
+      !options.platform_file.empty() ? options.platform_file : Env(env, "HOSTNN_PLATFORM_FILE");
   std::string name = options.platform;
   std::string name_from = "Options";
   if (name.empty()) {
-    name = Env("HOSTNN_PLATFORM");
+    name = Env(env, "HOSTNN_PLATFORM");
     name_from = "HOSTNN_PLATFORM";
   }
   if (name.empty()) {
@@ -313,7 +350,7 @@ Status Resolve(const Options& options, const Problem& problem, Resolved* resolve
 
   // The tuning entry for this problem, if any.
   const std::string tuning_file =
-      !options.tuning_file.empty() ? options.tuning_file : Env("HOSTNN_TUNING_FILE");
+      !options.tuning_file.empty() ? options.tuning_file : Env(env, "HOSTNN_TUNING_FILE");
   TuningEntry tuned;
   std::string tuned_from;
   if (!tuning_file.empty()) {
@@ -344,20 +381,20 @@ Status Resolve(const Options& options, const Problem& problem, Resolved* resolve
   const std::string profile = "profile";
 
   std::string from;
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kCores, options.num_cores, tuned.num_cores, tuned_from,
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kCores, options.num_cores, Env(env, kCores.env), tuned.num_cores, tuned_from,
                                      r.platform.cores, profile, &r.platform.cores, &from));
   sources << "; cores " << r.platform.cores << " (" << from << ")";
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kUb, options.ub_bytes, tuned.ub_bytes, tuned_from,
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kUb, options.ub_bytes, Env(env, kUb.env), tuned.ub_bytes, tuned_from,
                                      r.platform.ub_bytes, profile, &r.platform.ub_bytes, &from));
   sources << "; ub_bytes " << r.platform.ub_bytes << " (" << from << ")";
   const int64_t default_min =
       r.platform.name == "host" ? kHostMinElemsPerCore : kDefaultMinElemsPerCore;
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core,
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core, Env(env, kMinElems.env),
                                      tuned.min_elems_per_core, tuned_from, default_min, "default",
                                      &r.min_elems_per_core, &from));
   sources << "; min_elems_per_core " << r.min_elems_per_core << " (" << from << ")";
   int64_t buffer_num = 0;
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kBuffers, options.buffer_num, tuned.buffer_num, tuned_from, 0,
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kBuffers, options.buffer_num, Env(env, kBuffers.env), tuned.buffer_num, tuned_from, 0,
                                      "planner", &buffer_num, &from));
   r.buffer_num = static_cast<int>(buffer_num);
   sources << "; buffer_num " << (buffer_num == 0 ? std::string("auto") : std::to_string(buffer_num))

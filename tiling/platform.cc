@@ -24,12 +24,19 @@ constexpr int64_t kAscendVectorBytes = 256;  // one vector register / repeat
 constexpr int64_t kHostBlockBytes = 64;      // a cache line
 constexpr int64_t kHostVectorBytes = 64;     // the widest host register is a cache line
 
-int64_t HostUbBytes() {
+int64_t ReadHostUbBytes() {
   long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
   if (l2 <= 0) l2 = 1 << 20;
   int64_t ub = static_cast<int64_t>(l2) / 2;  // the other half holds what streams through
   if (ub < (64 << 10)) ub = 64 << 10;
   if (ub > (1 << 20)) ub = 1 << 20;
+  return ub;
+}
+
+// Read once per process: on x86 sysconf asks cpuid, which a virtual machine traps (about
+// a microsecond each time), and every Prepare plans for the host.
+int64_t HostUbBytes() {
+  static const int64_t ub = ReadHostUbBytes();
   return ub;
 }
 

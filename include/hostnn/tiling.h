@@ -5,6 +5,7 @@
 #define HOSTNN_TILING_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -264,8 +265,18 @@ struct Plan {
 // Pure: plans `problem` under `resolved`. kInvalid for an unknown operator, a dtype it
 // does not compute, an extent < 1 or a dim out of range.
 Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan);
-// Resolve + PlanProblem + Check: what the operators and hostnn-tiling call.
+// Resolve + PlanProblem + Check: what hostnn-tiling calls.
 Status MakePlan(const Problem& problem, const Options& options, Plan* plan);
+
+// MakePlan for the operators' phase 1, with the plans kept: a problem planned before under
+// the same options, HOSTNN_ environment and host team size (omp_get_max_threads) returns
+// the same immutable plan without resolving or planning again. At most kPlanCacheSize
+// plans are kept, the least recently used dropped first. Settings that name a file
+// (platform_file, tuning_file or their variables) bypass the cache, so an edited file
+// takes effect on the next call; errors are never kept. Thread-safe.
+constexpr int kPlanCacheSize = 64;
+Status MakeSharedPlan(const Problem& problem, const Options& options,
+                      std::shared_ptr<const Plan>* plan);
 
 }  // namespace tiling
 }  // namespace hostnn

@@ -19,10 +19,11 @@ constexpr uint64_t kScratchAlign = 64;
 
 class EltwiseExecutor final : public Executor {
  public:
-  EltwiseExecutor(Op op, const core::FusedLayout& layout) : Executor(op), layout_(layout) {}
+  EltwiseExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& layout)
+      : Executor(op, std::move(plan)), layout_(layout) {}
 
-  void Init(const tiling::Plan& plan, bool direct, uint64_t scratch_per_core) {
-    plan_ = plan;
+  void Init(bool direct, uint64_t scratch_per_core) {
+    const tiling::Plan& plan = *plan_;
     direct_ = direct;
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
@@ -43,7 +44,7 @@ class EltwiseExecutor final : public Executor {
       char* workspace;
     } ctx{this, workspace};
     launch::LaunchCores(
-        plan_.elementwise.block_dim,
+        plan_->elementwise.block_dim,
         [](const void* p, int64_t core) {
           const Ctx* c = static_cast<const Ctx*>(p);
           c->self->RunCore(core, c->workspace);
@@ -53,7 +54,7 @@ class EltwiseExecutor final : public Executor {
 
  private:
   void RunCore(int64_t core, char* workspace) const {
-    const tiling::ElementwisePlan& p = plan_.elementwise;
+    const tiling::ElementwisePlan& p = plan_->elementwise;
     if (direct_) {
       const int64_t es = static_cast<int64_t>(elem_bytes_);
       const char* dy = layout_.operands[0].first;
@@ -115,13 +116,15 @@ Status CheckOutputAliasing(const char* op, const NamedView& out, std::initialize
 }
 
 Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
-              tiling::Plan* plan) {
-  const char* name = GetOpInfo(op).name;
-  tiling::Resolved resolved;
-  Status s = tiling::Resolve(options, problem, &resolved);
-  if (s.ok() && !empty) s = tiling::PlanProblem(problem, resolved, plan);
-  if (s.ok() && !empty) s = plan->Check();
-  if (!s.ok()) return Status(s.code(), std::string(name) + ": tiling: " + s.message());
+              std::shared_ptr<const tiling::Plan>* plan) {
+  Status s;
+  if (empty) {
+    tiling::Resolved resolved;
+    s = tiling::Resolve(options, problem, &resolved);
+  } else {
+    s = tiling::MakeSharedPlan(problem, options, plan);
+  }
+  if (!s.ok()) return Status(s.code(), std::string(GetOpInfo(op).name) + ": tiling: " + s.message());
   return Status::Ok();
 }
 
@@ -136,7 +139,7 @@ Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan
     if (DTypeSize(d) > DTypeSize(widest)) widest = d;
   }
   tiling::Problem problem{info.snake_name, DTypeName(widest), out.shape, 0};
-  tiling::Plan plan;
+  std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
     executor->reset(new EmptyExecutor(op, DTypeName(out.dtype)));
@@ -154,10 +157,10 @@ Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan
 
   const bool same_dtype = dtypes[0] == dtypes[1] && dtypes[1] == dtypes[2];
   const bool direct = layout.dense && same_dtype;
-  const uint64_t scratch = (3 * static_cast<uint64_t>(plan.elementwise.tile_len) * sizeof(float) +
+  const uint64_t scratch = (3 * static_cast<uint64_t>(plan->elementwise.tile_len) * sizeof(float) +
                             kScratchAlign - 1) / kScratchAlign * kScratchAlign;
-  auto* exec = new EltwiseExecutor(op, layout);
-  exec->Init(plan, direct, scratch);
+  auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
+  exec->Init(direct, scratch);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

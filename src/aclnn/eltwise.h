@@ -3,6 +3,8 @@
 #ifndef HOSTNN_SRC_ACLNN_ELTWISE_H_
 #define HOSTNN_SRC_ACLNN_ELTWISE_H_
 
+#include <memory>
+
 #include "hostnn/ops.h"
 #include "src/core/check.h"
 
@@ -16,10 +18,10 @@ Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan
                       uint64_t* workspace_size, ExecutorPtr* executor);
 
 // Resolves the options for `problem` (even when it is empty, so that a bad setting is
-// reported either way), then plans and checks it unless it is empty. Errors carry the
-// operator's name.
+// reported either way), then plans and checks it unless it is empty, through the plan
+// cache (tiling::MakeSharedPlan). Errors carry the operator's name.
 Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
-              tiling::Plan* plan);
+              std::shared_ptr<const tiling::Plan>* plan);
 
 // A named operand of an operator's front end.
 struct NamedView {

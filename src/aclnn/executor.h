@@ -5,6 +5,7 @@
 #define HOSTNN_SRC_ACLNN_EXECUTOR_H_
 
 #include <cstdint>
+#include <memory>
 
 #include "hostnn/ops.h"
 #include "hostnn/tiling.h"
@@ -15,28 +16,33 @@ class Executor {
  public:
   virtual ~Executor() = default;
   Op op() const { return op_; }
-  const tiling::Plan& plan() const { return plan_; }
+  const tiling::Plan& plan() const { return *plan_; }
   uint64_t workspace_bytes() const { return workspace_bytes_; }
   // Pre: workspace holds workspace_bytes() bytes (64-byte aligned is best, not required).
   virtual void Run(char* workspace) const = 0;
 
  protected:
-  explicit Executor(Op op) : op_(op) {}
+  Executor(Op op, std::shared_ptr<const tiling::Plan> plan) : op_(op), plan_(std::move(plan)) {}
   Op op_;
-  tiling::Plan plan_;
+  std::shared_ptr<const tiling::Plan> plan_;  // immutable, possibly shared with the plan cache
   uint64_t workspace_bytes_ = 0;
 };
 
 // An executor for an empty problem: runs nothing, needs no workspace.
 class EmptyExecutor final : public Executor {
  public:
-  explicit EmptyExecutor(Op op, const char* dtype) : Executor(op) {
-    plan_.op = GetOpInfo(op).snake_name;
-    plan_.dtype = dtype;
-    plan_.kind = GetOpInfo(op).is_reduction ? tiling::Plan::Kind::kReduction
-                                             : tiling::Plan::Kind::kElementwise;
-  }
+  EmptyExecutor(Op op, const char* dtype) : Executor(op, EmptyPlan(op, dtype)) {}
   void Run(char*) const override {}
+
+ private:
+  static std::shared_ptr<const tiling::Plan> EmptyPlan(Op op, const char* dtype) {
+    auto plan = std::make_shared<tiling::Plan>();
+    plan->op = GetOpInfo(op).snake_name;
+    plan->dtype = dtype;
+    plan->kind = GetOpInfo(op).is_reduction ? tiling::Plan::Kind::kReduction
+                                            : tiling::Plan::Kind::kElementwise;
+    return plan;
+  }
 };
 
 }  // namespace hostnn

@@ -24,9 +24,9 @@ constexpr char kOp[] = "LogSoftmaxBackward";
 
 class LogSoftmaxExecutor final : public Executor {
  public:
-  LogSoftmaxExecutor(const tiling::Plan& plan, const core::FusedLayout& layout, DType in, DType out)
-      : Executor(Op::kLogSoftmaxBackward), layout_(layout) {
-    plan_ = plan;
+  LogSoftmaxExecutor(std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& layout,
+                     DType in, DType out)
+      : Executor(Op::kLogSoftmaxBackward, std::move(plan)), layout_(layout) {
     gathered_ = !layout.dense;
     if (gathered_) {
       kernels_ = kernels::GetLogSoftmax(DType::kFloat32, DType::kFloat32);
@@ -51,7 +51,7 @@ class LogSoftmaxExecutor final : public Executor {
       float* scratch;
     } ctx{this, layout_.operands[0].first, layout_.operands[1].first, layout_.operands[2].first,
           reinterpret_cast<float*>(workspace)};
-    const int64_t block_dim = plan_.reduction.block_dim;
+    const int64_t block_dim = plan_->reduction.block_dim;
     if (gathered_) {
       launch::LaunchCores(block_dim, [](const void* p, int64_t core) {
         const Ctx* c = static_cast<const Ctx*>(p);
@@ -75,7 +75,7 @@ class LogSoftmaxExecutor final : public Executor {
 
  private:
   void PartRange(int64_t core, int64_t* begin, int64_t* len) const {
-    const int64_t bd = plan_.reduction.block_dim, n = layout_.numel;
+    const int64_t bd = plan_->reduction.block_dim, n = layout_.numel;
     *begin = n / bd * core + std::min(core, n % bd);
     *len = n / bd + (core < n % bd ? 1 : 0);
   }
@@ -92,7 +92,7 @@ class LogSoftmaxExecutor final : public Executor {
   }
 
   void RunCore(int64_t core, const char* dy, const char* y, char* out) const {
-    const tiling::ReductionPlan& p = plan_.reduction;
+    const tiling::ReductionPlan& p = plan_->reduction;
     const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
     const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
     if (p.a0 == 1) {  // AR: a unit is one row
@@ -185,7 +185,7 @@ Status PrepareLogSoftmaxBackward(const OpArgs& a, const tiling::Options& options
   // The plan fuses the shape to (A1, R, A0) around dim.
   const tiling::Problem problem{GetOpInfo(Op::kLogSoftmaxBackward).snake_name,
                                 DTypeName(dy.view->dtype), shape, a.dim};
-  tiling::Plan plan;
+  std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(
       PlanOp(Op::kLogSoftmaxBackward, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
@@ -198,7 +198,7 @@ Status PrepareLogSoftmaxBackward(const OpArgs& a, const tiling::Options& options
   const DType dtypes[3] = {dy.view->dtype, y.view->dtype, out.view->dtype};
   const core::FusedLayout layout = core::Fuse(shape, 3, firsts, dtypes, strides);
 
-  auto* exec = new LogSoftmaxExecutor(plan, layout, dy.view->dtype, out.view->dtype);
+  auto* exec = new LogSoftmaxExecutor(std::move(plan), layout, dy.view->dtype, out.view->dtype);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

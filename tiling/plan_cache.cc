@@ -1,0 +1,136 @@
+// The plan cache behind the operators' phase 1: a shape seen before is not resolved,
+// planned and checked again. Resolving builds the knobs' explanations and planning builds
+// the UB budget's, which together cost several times what a small tensor's kernel does;
+// a lookup is a hash and a few comparisons. A plan is a pure function of what the key
+// holds (the problem, the options, the HOSTNN_ environment and the host's team size), so a
+// hit returns exactly what MakePlan would.
+
+#include <omp.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+#include "hostnn/tiling.h"
+#include "tiling/internal.h"
+
+namespace hostnn {
+namespace tiling {
+namespace {
+
+struct Entry {
+  uint64_t hash = 0;
+  Problem problem;
+  Options options;
+  Environment env;
+  int team = 0;
+  uint64_t last_used = 0;
+  std::shared_ptr<const Plan> plan;
+};
+
+struct Cache {
+  std::mutex mu;
+  std::vector<Entry> entries;
+  uint64_t tick = 0;
+};
+
+Cache& GetCache() {
+  static Cache* cache = new Cache();  // never destroyed: phase 1 may run during exit
+  return *cache;
+}
+
+uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
+
+uint64_t HashOf(const Problem& p, int team) {
+  uint64_t h = std::hash<std::string>()(p.op);
+  h = Mix(h, std::hash<std::string>()(p.dtype));
+  for (const int64_t d : p.shape) h = Mix(h, static_cast<uint64_t>(d));
+  h = Mix(h, static_cast<uint64_t>(p.shape.size()));
+  h = Mix(h, static_cast<uint64_t>(p.dim));
+  return Mix(h, static_cast<uint64_t>(team));
+}
+
+bool SameOptions(const Options& a, const Options& b) {
+  return a.platform == b.platform && a.platform_file == b.platform_file &&
+         a.tuning_file == b.tuning_file && a.num_cores == b.num_cores &&
+         a.ub_bytes == b.ub_bytes && a.min_elems_per_core == b.min_elems_per_core &&
+         a.buffer_num == b.buffer_num;
+}
+
+bool Matches(const Entry& e, uint64_t hash, const Problem& p, const Options& o,
+             const Environment& env, int team) {
+  return e.hash == hash && e.team == team && e.problem.op == p.op && e.problem.dtype == p.dtype &&
+         e.problem.shape == p.shape && e.problem.dim == p.dim && SameOptions(e.options, o) &&
+         e.env == env;
+}
+
+// Files can change between calls (their parsed contents are cached by stamp in
+// ReadCached), so a plan that depends on one is never kept here.
+bool NamesAFile(const Options& o, const Environment& env) {
+  static const int kFileVariables[] = {VariableIndex("HOSTNN_PLATFORM_FILE"),
+                                       VariableIndex("HOSTNN_TUNING_FILE")};
+  for (const int i : kFileVariables) {
+    if (!env.values[i].empty()) return true;
+  }
+  return !o.platform_file.empty() || !o.tuning_file.empty();
+}
+
+Status Make(const Environment& env, const Problem& problem, const Options& options,
+            std::shared_ptr<const Plan>* plan) {
+  Resolved resolved;
+  HOSTNN_RETURN_IF_ERROR(ResolveIn(env, options, problem, &resolved));
+  auto made = std::make_shared<Plan>();
+  HOSTNN_RETURN_IF_ERROR(PlanProblem(problem, resolved, made.get()));
+  HOSTNN_RETURN_IF_ERROR(made->Check());
+  *plan = std::move(made);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status MakeSharedPlan(const Problem& problem, const Options& options,
+                      std::shared_ptr<const Plan>* plan) {
+  const Environment env = ReadEnvironment();
+  if (NamesAFile(options, env)) return Make(env, problem, options, plan);
+  const int team = omp_get_max_threads();
+  const uint64_t hash = HashOf(problem, team);
+  Cache& cache = GetCache();
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    for (Entry& e : cache.entries) {
+      if (Matches(e, hash, problem, options, env, team)) {
+        e.last_used = ++cache.tick;
+        *plan = e.plan;
+        return Status::Ok();
+      }
+    }
+  }
+  std::shared_ptr<const Plan> made;
+  HOSTNN_RETURN_IF_ERROR(Make(env, problem, options, &made));  // errors are never kept
+  std::lock_guard<std::mutex> lock(cache.mu);
+  Entry e;
+  e.hash = hash;
+  e.problem = problem;
+  e.options = options;
+  e.env = env;
+  e.team = team;
+  e.last_used = ++cache.tick;
+  e.plan = made;
+  if (cache.entries.size() < static_cast<size_t>(kPlanCacheSize)) {
+    cache.entries.push_back(std::move(e));
+  } else {
+    size_t oldest = 0;
+    for (size_t i = 1; i < cache.entries.size(); ++i) {
+      if (cache.entries[i].last_used < cache.entries[oldest].last_used) oldest = i;
+    }
+    cache.entries[oldest] = std::move(e);
+  }
+  *plan = std::move(made);
+  return Status::Ok();
+}
+
+}  // namespace tiling
+}  // namespace hostnn
