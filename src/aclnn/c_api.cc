@@ -61,29 +61,30 @@ aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOp
 
 aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                    aclrtStream stream) {
-  const std::string fn = std::string("aclnn") + GetOpInfo(op).name;
-  if (executor == nullptr) return Report(Status::Nullptr(fn + ": executor is null"));
+  // The name is only for messages: phase 2 allocates nothing on success.
+  const auto fn = [op] { return std::string("aclnn") + GetOpInfo(op).name; };
+  if (executor == nullptr) return Report(Status::Nullptr(fn() + ": executor is null"));
   ExecutorRegistry& r = Registry();
   std::shared_ptr<const Executor> impl;
   {
     std::lock_guard<std::mutex> lock(r.mu);
     if (r.live.count(executor) == 0) {
-      return Report(Status::Invalid(fn + ": executor is not live (already run, destroyed, or never created)"));
+      return Report(Status::Invalid(fn() + ": executor is not live (already run, destroyed, or never created)"));
     }
     impl = executor->impl;
     if (impl->op() != op) {
-      return Report(Status::Invalid(fn + ": executor was made by aclnn" + GetOpInfo(impl->op()).name + "GetWorkspaceSize"));
+      return Report(Status::Invalid(fn() + ": executor was made by aclnn" + GetOpInfo(impl->op()).name + "GetWorkspaceSize"));
     }
     const uint64_t need = impl->workspace_bytes();
     if (workspace_size < need) {
-      return Report(Status::Invalid(fn + ": workspaceSize " + std::to_string(workspace_size) +
+      return Report(Status::Invalid(fn() + ": workspaceSize " + std::to_string(workspace_size) +
                                     " is smaller than the " + std::to_string(need) + " bytes phase 1 asked for"));
     }
     if (workspace == nullptr && (need > 0 || workspace_size > 0)) {
-      return Report(Status::Invalid(fn + ": workspace is null but workspaceSize is " + std::to_string(workspace_size)));
+      return Report(Status::Invalid(fn() + ": workspace is null but workspaceSize is " + std::to_string(workspace_size)));
     }
     if (!runtime::RangeWithinAllocation(workspace, need)) {
-      return Report(Status::Invalid(fn + ": workspace allocation is smaller than " + std::to_string(need) + " bytes"));
+      return Report(Status::Invalid(fn() + ": workspace allocation is smaller than " + std::to_string(need) + " bytes"));
     }
     // Queue before consuming: a run the stream refuses never started, so the executor
     // stays the caller's.
@@ -91,7 +92,7 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
         runtime::Enqueue(stream, [impl, workspace, workspace_size]() {
           return Execute(*impl, workspace, workspace_size);
         }) != ACL_SUCCESS) {
-      return Report(Status::Invalid(fn + ": " + runtime::LastError()));
+      return Report(Status::Invalid(fn() + ": " + runtime::LastError()));
     }
     if (!executor->repeatable) {  // a run consumes the executor, as in CANN
       r.live.erase(executor);

@@ -1,0 +1,167 @@
+// Phase 2 allocates nothing: every operator x dtype, dense, strided, broadcast and
+// mixed-dtype operands, 1 and 2 threads, through Execute and through the C API on the
+// null stream (a repeatable executor, so that the run does not also free it). Counted with
+// this binary's own global operator new, which every C++ allocation of the library (linked
+// statically here) goes through; the OpenMP runtime's own memory is not hostnn's.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_logsoftmax_backward.h"
+#include "aclnnop/aclnn_silu_backward.h"
+#include "hostnn/ops.h"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<int64_t> g_allocations{0};
+}  // namespace
+
+void* operator new(size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](size_t n) { return operator new(n); }
+void* operator new(size_t n, std::align_val_t al) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
+  const size_t a = static_cast<size_t>(al);
+  if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a + (n == 0 ? a : 0))) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](size_t n, std::align_val_t al) { return operator new(n, al); }
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+namespace hostnn {
+namespace {
+
+// Allocations made by `fn` (on any thread) while counting is on.
+template <class Fn>
+int64_t AllocationsDuring(Fn fn) {
+  g_allocations = 0;
+  g_counting = true;
+  fn();
+  g_counting = false;
+  return g_allocations.load();
+}
+
+struct Layout {
+  const char* name;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> dy_strides;  // empty = dense
+  std::vector<int64_t> x_shape;     // self's shape; empty = out's (no broadcast)
+  DType out_dtype_if_mixed;         // kFloat32 with 16-bit inputs = Ascend 950's mixed mode
+  bool mixed;
+};
+
+TEST(RunPath, PhaseTwoAllocatesNothing) {
+  const std::vector<Layout> layouts = {
+      {"dense", {64, 300}, {}, {}, DType::kFloat32, false},
+      {"strided", {64, 300}, {1, 64}, {}, DType::kFloat32, false},
+      {"broadcast", {64, 300}, {}, {1, 300}, DType::kFloat32, false},
+      {"mixed", {64, 300}, {}, {}, DType::kFloat32, true},
+  };
+  for (int k = 0; k < kNumOps; ++k) {
+    const Op op = static_cast<Op>(k);
+    const bool reduction = GetOpInfo(op).is_reduction;
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      for (const Layout& l : layouts) {
+        if (reduction && (!l.x_shape.empty() || l.mixed)) continue;  // same-shape operands only
+        // Only SiluBackward broadcasts; LogSigmoidBackward has no mixed dtypes (the seeds).
+        if (op != Op::kSiluBackward && !l.x_shape.empty()) continue;
+        if (op == Op::kLogSigmoidBackward && l.mixed) continue;
+        if (l.mixed && dtype == DType::kFloat32) continue;
+        const int64_t n = 64 * 300;
+        std::vector<float> dy(n, 0.25f), x(n, -0.5f), out(n, 0.0f);  // room for any dtype
+        TensorView vdy = TensorView::Dense(dy.data(), dtype, l.shape);
+        if (!l.dy_strides.empty()) vdy.strides = l.dy_strides;
+        TensorView vx = TensorView::Dense(x.data(), dtype, l.x_shape.empty() ? l.shape : l.x_shape);
+        TensorView vout = TensorView::Dense(out.data(), l.mixed ? l.out_dtype_if_mixed : dtype, l.shape);
+        OpArgs args;
+        args.op = op;
+        args.grad_output = &vdy;
+        args.self = &vx;
+        args.buffer = &vx;
+        args.out = &vout;
+        for (int threads : {1, 2}) {
+          omp_set_num_threads(threads);
+          const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +
+                                   l.name + ", " + std::to_string(threads) + " threads";
+          uint64_t ws = 0;
+          ExecutorPtr exec;
+          const Status s = Prepare(args, {}, &ws, &exec);
+          ASSERT_TRUE(s.ok()) << what << ": " << s.message();
+          std::vector<char> workspace(ws + 64);
+          ASSERT_TRUE(Execute(*exec, workspace.data(), ws).ok()) << what;  // warms the team
+          const int64_t allocations = AllocationsDuring([&] {
+            for (int i = 0; i < 3; ++i) (void)Execute(*exec, workspace.data(), ws);
+          });
+          EXPECT_EQ(allocations, 0) << what;
+        }
+      }
+    }
+  }
+  omp_set_num_threads(2);
+}
+
+TEST(RunPath, CApiLaunchOnTheNullStreamAllocatesNothing) {
+  const int64_t dims[2] = {32, 500};
+  const int64_t n = dims[0] * dims[1];
+  void *dy = nullptr, *y = nullptr, *out = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dy, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&y, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&out, n * 4, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(dy, n * 4, 0, n * 4), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(y, n * 4, 0, n * 4), ACL_SUCCESS);
+  const int64_t strides[2] = {500, 1};
+  aclTensor* tdy = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, dy);
+  aclTensor* ty = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, y);
+  aclTensor* tout = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, out);
+  for (int which = 0; which < 2; ++which) {
+    uint64_t ws = 0;
+    aclOpExecutor* exec = nullptr;
+    const aclnnStatus s = which == 0
+                              ? aclnnSiluBackwardGetWorkspaceSize(tdy, ty, tout, &ws, &exec)
+                              : aclnnLogSoftmaxBackwardGetWorkspaceSize(tdy, ty, 0, tout, &ws, &exec);
+    ASSERT_EQ(s, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(exec), ACLNN_SUCCESS);
+    void* workspace = nullptr;
+    if (ws > 0) ASSERT_EQ(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    auto run = [&] {
+      return which == 0 ? aclnnSiluBackward(workspace, ws, exec, nullptr)
+                        : aclnnLogSoftmaxBackward(workspace, ws, exec, nullptr);
+    };
+    ASSERT_EQ(run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    aclnnStatus status = ACLNN_SUCCESS;
+    const int64_t allocations = AllocationsDuring([&] {
+      for (int i = 0; i < 3; ++i) status |= run();
+    });
+    EXPECT_EQ(status, ACLNN_SUCCESS);
+    EXPECT_EQ(allocations, 0) << (which == 0 ? "aclnnSiluBackward" : "aclnnLogSoftmaxBackward");
+    EXPECT_EQ(aclDestroyAclOpExecutor(exec), ACLNN_SUCCESS);
+    if (workspace != nullptr) EXPECT_EQ(aclrtFree(workspace), ACL_SUCCESS);
+  }
+  aclDestroyTensor(tdy);
+  aclDestroyTensor(ty);
+  aclDestroyTensor(tout);
+  EXPECT_EQ(aclrtFree(dy), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(y), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(out), ACL_SUCCESS);
+}
+
+}  // namespace
+}  // namespace hostnn
