@@ -1,6 +1,7 @@
 // Google Benchmark suites for hostnn: every operator x dtype x size x thread count, the
 // roofline kernel over the same buffers (reads two arrays, writes one, plain stores), and
-// phase 1 alone and both phases of one call on small tensors. Counters: bytes/s, elements/s, time per element.
+// phase 1 alone and both phases of one call on small tensors, and the gathered operand
+// layouts (layout/...). Counters: bytes/s, elements/s, time per element.
 //   hostnn_bench --benchmark_filter='silu_backward/f32/.*' --benchmark_min_time=0.5
 // Thread counts go through omp_set_num_threads, which the host profile reads at Prepare.
 
@@ -8,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -112,6 +114,63 @@ void BM_Run(benchmark::State& state, CaseSpec spec, int threads) {
   SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
 }
 
+// Operand layouts the executors gather (see kernels/gather.h), on SiluBackward at
+// [2048, 2048]: gradOutput transposed (strides {1, 2048}), self broadcast from [1, 2048],
+// or bfloat16 inputs with a float gradInput (mixed). "dense" is the direct path beside them.
+enum class Layout { kDense, kTransposed, kBroadcast, kMixed };
+const char* LayoutName(Layout l) {
+  switch (l) {
+    case Layout::kDense: return "dense";
+    case Layout::kTransposed: return "transposed";
+    case Layout::kBroadcast: return "broadcast";
+    case Layout::kMixed: return "mixed";
+  }
+  return "?";
+}
+
+void BM_Layout(benchmark::State& state, Layout layout, int threads) {
+  omp_set_num_threads(threads);
+  const int64_t side = 2048, n = side * side;
+  const DType in = layout == Layout::kMixed ? DType::kBFloat16 : DType::kFloat32;
+  std::vector<float> dy(n), x(n), out(n);  // room for either input dtype
+  for (int64_t i = 0; i < n; ++i) {
+    const float vdy = 0.001f * static_cast<float>(i % 1000) - 0.5f;
+    const float vx = 0.01f * static_cast<float>(i % 2000) - 10.0f;
+    if (in == DType::kFloat32) {
+      dy[i] = vdy;
+      x[i] = vx;
+    } else {  // bfloat16: the high half of the float (truncated; any value in range will do)
+      uint32_t bits;
+      std::memcpy(&bits, &vdy, 4);
+      reinterpret_cast<uint16_t*>(dy.data())[i] = static_cast<uint16_t>(bits >> 16);
+      std::memcpy(&bits, &vx, 4);
+      reinterpret_cast<uint16_t*>(x.data())[i] = static_cast<uint16_t>(bits >> 16);
+    }
+  }
+  TensorView vdy = TensorView::Dense(dy.data(), in, {side, side});
+  TensorView vx = TensorView::Dense(x.data(), in, {side, side});
+  const TensorView vout = TensorView::Dense(out.data(), DType::kFloat32, {side, side});
+  if (layout == Layout::kTransposed) vdy.strides = {1, side};
+  if (layout == Layout::kBroadcast) vx.shape = {1, side};
+  OpArgs args;
+  args.op = Op::kSiluBackward;
+  args.grad_output = &vdy;
+  args.self = &vx;
+  args.out = &vout;
+  uint64_t ws = 0;
+  ExecutorPtr exec;
+  Status s = Prepare(args, {}, &ws, &exec);
+  std::vector<char> workspace(ws + 64);
+  if (s.ok()) s = Execute(*exec, workspace.data(), ws);
+  if (!s.ok()) {
+    state.SkipWithError(s.message().c_str());
+    return;
+  }
+  for (auto _ : state) (void)Execute(*exec, workspace.data(), ws);
+  const double in_bytes = static_cast<double>(DTypeSize(in));
+  SetCounters(state, static_cast<double>(n), static_cast<double>(n) * (2 * in_bytes + 4));
+}
+
 std::vector<int> ThreadCounts() {
   std::vector<int> counts;
   const int max = std::max(1, omp_get_max_threads());
@@ -154,6 +213,14 @@ void RegisterAll() {
           }
         }
       }
+    }
+  }
+  for (Layout l : {Layout::kDense, Layout::kTransposed, Layout::kBroadcast, Layout::kMixed}) {
+    for (int t : threads) {
+      benchmark::RegisterBenchmark(("layout/silu_backward/2048x2048/" + std::string(LayoutName(l)) +
+                                    "/threads:" + std::to_string(t)).c_str(),
+                                   BM_Layout, l, t)
+          ->UseRealTime();
     }
   }
   for (int64_t n : kCallSizes) {

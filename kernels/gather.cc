@@ -1,7 +1,12 @@
 // Gather / scatter (see gather.h). Walks the fused index space run by run: a run is the
-// part of the innermost dim inside [start, start + len).
+// part of the innermost dim inside [start, start + len). Strided runs are packed into a
+// small contiguous buffer and converted a chunk at a time, so every element meets the same
+// vector conversion whatever its layout.
 
 #include "kernels/gather.h"
+
+#include <algorithm>
+#include <cstring>
 
 namespace hostnn {
 namespace kernels {
@@ -15,6 +20,24 @@ OperandCodec MakeCodec(DType dtype) {
 }
 
 namespace {
+
+// Strided runs are converted this many elements at a time through a packed stack buffer.
+constexpr int64_t kChunk = 256;
+
+// m elements of `es` bytes from src (src_step bytes apart) to dst (dst_step bytes apart).
+void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step, int64_t m,
+                 size_t es) {
+  switch (es) {
+    case 2:
+      for (int64_t k = 0; k < m; ++k) std::memcpy(dst + k * dst_step, src + k * src_step, 2);
+      break;
+    case 4:
+      for (int64_t k = 0; k < m; ++k) std::memcpy(dst + k * dst_step, src + k * src_step, 4);
+      break;
+    default:
+      for (int64_t k = 0; k < m; ++k) std::memcpy(dst + k * dst_step, src + k * src_step, es);
+  }
+}
 
 // Calls run(ptr_to_first_element, stride_elems, count, done) for each run of the range.
 template <class RunFn>
@@ -46,10 +69,81 @@ void ForEachRun(const core::FusedLayout& l, const core::FusedOperand& op, size_t
   }
 }
 
+// Rows per block and columns per chunk of the blocked gather below.
+constexpr int64_t kBlockRows = 16;
+constexpr int64_t kBlockCols = 64;
+
+// Packs a rows x m block, element (j, c) from base + j * s1 + c * s0 (in elements), into
+// packed row-major, walking c outer and j inner: when rows are adjacent in memory (s1 = 1,
+// a transposed view), each c reads one run of `rows` elements.
+template <typename T>
+void PackBlock(const char* base_v, int64_t s1, int64_t s0, int64_t rows, int64_t m, char* packed_v) {
+  const T* base = reinterpret_cast<const T*>(base_v);
+  T* packed = reinterpret_cast<T*>(packed_v);
+  for (int64_t c = 0; c < m; ++c) {
+    for (int64_t j = 0; j < rows; ++j) packed[j * m + c] = base[j * s1 + c * s0];
+  }
+}
+
+void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& operand,
+                const OperandCodec& codec, int64_t start, int64_t len, float* dst);
+
 }  // namespace
 
+// A strided last dim (a transposed view above all) is gathered in blocks of kBlockRows
+// rows by kBlockCols columns, so that the cache lines and pages one row touches serve the
+// next rows too; partial rows at the ends of the range, and everything else, go run by
+// run. Each row chunk is converted by the same code either way.
 void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                const OperandCodec& codec, int64_t start, int64_t len, float* dst) {
+  const int inner = layout.rank - 1;
+  const size_t es = codec.elem_bytes;
+  const bool blocked = layout.rank >= 2 && operand.strides[inner] != 0 &&
+                       operand.strides[inner] != 1 && operand.strides[inner - 1] != 0 &&
+                       (es == 2 || es == 4) && len >= 2 * layout.shape[inner];
+  if (!blocked) {
+    GatherRuns(layout, operand, codec, start, len, dst);
+    return;
+  }
+  const int64_t row_len = layout.shape[inner];
+  const int64_t s0 = operand.strides[inner], s1 = operand.strides[inner - 1];
+  int64_t done = std::min(len, (row_len - start % row_len) % row_len);  // a partial first row
+  if (done > 0) GatherRuns(layout, operand, codec, start, done, dst);
+  alignas(64) char packed[kBlockRows * kBlockCols * sizeof(float)];
+  while (len - done >= row_len) {
+    const int64_t row = (start + done) / row_len;
+    // Rows of one block share every index but the second-last dim's, which counts up.
+    const int64_t i1 = row % layout.shape[inner - 1];
+    const int64_t rows =
+        std::min({kBlockRows, (len - done) / row_len, layout.shape[inner - 1] - i1});
+    int64_t offset = 0, rem = row;
+    for (int i = inner - 1; i >= 0; --i) {
+      offset += rem % layout.shape[i] * operand.strides[i];
+      rem /= layout.shape[i];
+    }
+    const char* base = operand.first + offset * static_cast<int64_t>(es);
+    for (int64_t c0 = 0; c0 < row_len; c0 += kBlockCols) {
+      const int64_t m = std::min(kBlockCols, row_len - c0);
+      const char* corner = base + c0 * s0 * static_cast<int64_t>(es);
+      if (es == 2) {
+        PackBlock<uint16_t>(corner, s1, s0, rows, m, packed);
+      } else {
+        PackBlock<uint32_t>(corner, s1, s0, rows, m, packed);
+      }
+      for (int64_t j = 0; j < rows; ++j) {
+        codec.to_f32(packed + j * m * static_cast<int64_t>(es), dst + done + j * row_len + c0,
+                     static_cast<size_t>(m));
+      }
+    }
+    done += rows * row_len;
+  }
+  if (done < len) GatherRuns(layout, operand, codec, start + done, len - done, dst + done);
+}
+
+namespace {
+
+void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& operand,
+                const OperandCodec& codec, int64_t start, int64_t len, float* dst) {
   const size_t es = codec.elem_bytes;
   ForEachRun(layout, operand, es, start, len,
              [&](const char* p, int64_t stride, int64_t count, int64_t done) {
@@ -61,10 +155,20 @@ void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operan
                  codec.to_f32(p, &v, 1);
                  for (int64_t k = 0; k < count; ++k) d[k] = v;
                } else {
-                 for (int64_t k = 0; k < count; ++k) codec.to_f32(p + k * stride * static_cast<int64_t>(es), d + k, 1);
+                 // Strided: the raw elements are packed a chunk at a time, then converted
+                 // by the same vector code as a contiguous run (the same bits).
+                 alignas(64) char packed[kChunk * sizeof(double)];
+                 const int64_t step = stride * static_cast<int64_t>(es);
+                 for (int64_t k0 = 0; k0 < count; k0 += kChunk) {
+                   const int64_t m = std::min(kChunk, count - k0);
+                   CopyStrided(p + k0 * step, step, packed, static_cast<int64_t>(es), m, es);
+                   codec.to_f32(packed, d + k0, static_cast<size_t>(m));
+                 }
                }
              });
 }
+
+}  // namespace
 
 void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                 const OperandCodec& codec, int64_t start, int64_t len, const float* src) {
@@ -76,7 +180,13 @@ void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& opera
                if (stride == 1) {
                  codec.from_f32(s, q, static_cast<size_t>(count));
                } else {
-                 for (int64_t k = 0; k < count; ++k) codec.from_f32(s + k, q + k * stride * static_cast<int64_t>(es), 1);
+                 alignas(64) char packed[kChunk * sizeof(double)];
+                 const int64_t step = stride * static_cast<int64_t>(es);
+                 for (int64_t k0 = 0; k0 < count; k0 += kChunk) {
+                   const int64_t m = std::min(kChunk, count - k0);
+                   codec.from_f32(s + k0, packed, static_cast<size_t>(m));
+                   CopyStrided(packed, static_cast<int64_t>(es), q + k0 * step, step, m, es);
+                 }
                }
              });
 }

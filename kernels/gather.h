@@ -1,7 +1,7 @@
 // Gather / scatter between a strided (possibly broadcast, any-dtype) operand and a
 // contiguous f32 tile in a core's UB scratch. Element range [start, start + len) is in
 // the row-major order of the fused shape. Contiguous runs use the vector conversions;
-// strided runs convert one element at a time with the same rounding.
+// strided runs are packed a chunk at a time and use the same conversions.
 #ifndef HOSTNN_KERNELS_GATHER_H_
 #define HOSTNN_KERNELS_GATHER_H_
 

@@ -305,6 +305,58 @@ INSTANTIATE_TEST_SUITE_P(AllDTypes, LogSoftmaxViewTest, ::testing::ValuesIn(kCom
                            return std::string(DTypeName(info.param));
                          });
 
+// A strided last dim is gathered in blocks of rows (kernels/gather.cc): rows past a block,
+// columns past a chunk, blocks cut short where the second-last dim wraps, and tiles that
+// start and end inside rows (small UBs, several cores). Every tiling gives the reference's
+// values and the same bits as the default plan.
+TEST(NonContiguousTest, BlockedGatherEdgesUnderEveryTiling) {
+  std::mt19937_64 rng(0x5EED0301);
+  const std::vector<std::vector<int64_t>> shapes = {{40, 150}, {3, 7, 70}, {2, 33, 65}};
+  std::vector<tiling::Options> tilings(3);
+  tilings[1].num_cores = 3;
+  tilings[1].ub_bytes = 8192;
+  tilings[1].min_elems_per_core = 1;
+  tilings[2].num_cores = 7;
+  tilings[2].ub_bytes = 12288;
+  tilings[2].min_elems_per_core = 1;
+  tilings[2].buffer_num = 1;
+  for (int k = 0; k < kNumOps; ++k) {
+    const Op op = static_cast<Op>(k);
+    const bool reduction = GetOpInfo(op).is_reduction;
+    for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+      for (const std::vector<int64_t>& shape : shapes) {
+        for (int64_t dim : reduction ? std::vector<int64_t>{-1, 0} : std::vector<int64_t>{0}) {
+          const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +
+                                   ShapeText(shape) + (reduction ? " dim " + std::to_string(dim) : "");
+          SCOPED_TRACE(what);
+          // dy transposed; for LogSoftmaxBackward y too (the executor gathers both).
+          TestTensor dy = MakeLayout(Layout::kTransposed, dtype, shape);
+          TestTensor x = MakeLayout(reduction ? Layout::kTransposed : Layout::kDense, dtype, shape);
+          FillRandom(&dy, rng, -4.0, 4.0);
+          if (reduction) {
+            FillLogSoftmax(&x, dim, rng);
+          } else {
+            FillRandom(&x, rng, -12.0, 12.0);
+          }
+          std::vector<uint8_t> first;
+          for (size_t t = 0; t < tilings.size(); ++t) {
+            TestTensor out = MakeLayout(Layout::kDense, dtype, shape);
+            out.storage().FillBytes(0xFF);
+            RunChecked(op, dy, x, out, dim, tilings[t]);
+            EXPECT_EQ(reduction ? CheckLogSoftmax(dy, x, out, dim, what) : CheckEltwise(op, dy, x, out, what), 0)
+                << "tiling " << t;
+            if (t == 0) {
+              first = out.storage().Snapshot();
+            } else {
+              EXPECT_TRUE(out.storage().Snapshot() == first) << "tiling " << t << " changed the bits";
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace hostnn
