@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Reproduces the table in docs/performance.md: the speed issue's nine cases at 2 threads,
 # each a median of samples interleaved with the roofline kernel over the same buffers,
-# plus oneDNN on the same cases when hostnn_bench_onednn was built. Waits for the
-# machine to be idle before each run (up to HOSTNN_TABLE_WAIT_S seconds, default 300): on a
-# 2-core box one other busy process halves every 2-thread number.
+# plus oneDNN (when hostnn_bench_onednn was built) and PyTorch (when python3 can import
+# torch) on the same cases. Waits for the machine to be idle before each run (up to
+# HOSTNN_TABLE_WAIT_S seconds, default 300): on a 2-core box one other busy process halves
+# every 2-thread number.
 #   usage: bench/table.sh [build-dir] [threads, e.g. 2 or 1,2]
 set -euo pipefail
 build=${1:-build}
@@ -51,3 +52,15 @@ if [ -x "$peer" ]; then
     --benchmark_filter="/f32/$cases/threads:(${threads//,/|})/" \
     2>/dev/null | grep -E "^Benchmark|_median"
 fi
+# PyTorch (ATen) on the same cases when python3 can import torch (Debian: python3-torch).
+# Bench only, like oneDNN: nothing of hostnn depends on it.
+# The python3 on PATH may not be the system one that python3-torch installs into.
+for py in python3 /usr/bin/python3; do
+  if "$py" -c "import torch" 2>/dev/null; then
+    echo
+    echo "== PyTorch on the same cases (out= overloads, preallocated outputs), medians of 11"
+    wait_idle
+    "$py" "$(dirname "$0")/torch_peer.py" --threads "$threads"
+    break
+  fi
+done
