@@ -28,10 +28,17 @@ bool LookupOp(const std::string& op, bool* is_reduction);
 // "silu_backward, logsigmoid_backward, ..." for messages.
 std::string OpNames();
 
-// The HOSTNN_ variables of the environment, in EnvironmentVariables() order, read in one
+// The HOSTNN_ variables Resolve reads: the one list behind EnvironmentVariables() and
+// Environment::values.
+constexpr const char* kEnvironmentVariables[] = {
+    "HOSTNN_PLATFORM", "HOSTNN_PLATFORM_FILE",      "HOSTNN_TUNING_FILE", "HOSTNN_NUM_CORES",
+    "HOSTNN_UB_BYTES", "HOSTNN_MIN_ELEMS_PER_CORE", "HOSTNN_BUFFER_NUM"};
+
+// The HOSTNN_ variables of the environment, in kEnvironmentVariables order, read in one
 // pass. Unset and set-to-empty both read as "" (and mean "not set").
 struct Environment {
-  static constexpr int kCount = 7;
+  static constexpr int kCount =
+      static_cast<int>(sizeof(kEnvironmentVariables) / sizeof(kEnvironmentVariables[0]));
   std::string values[kCount];
   bool set[kCount] = {};
   bool operator==(const Environment& o) const {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -71,9 +72,9 @@ struct Knob {
   const char* hint;  // what a valid value looks like, for messages
 };
 
-Status ResolveKnob(const Knob& k, int64_t option, const std::string& text, int64_t tuned, const std::string& tuned_from,
-                   int64_t fallback, const std::string& fallback_from, int64_t* value,
-                   std::string* source) {
+Status ResolveKnob(const Knob& k, int64_t option, const std::string& text, int64_t tuned,
+                   const std::string& tuned_from, int64_t fallback,
+                   const std::string& fallback_from, int64_t* value, std::string* source) {
   // `label` names the value: "Options.num_cores", "<tuning entry>: num_cores".
   auto out_of_range = [&](int64_t v, const std::string& label) {
     return Status::Invalid(label + " = " + std::to_string(v) + ": expected " + k.hint);
@@ -285,14 +286,13 @@ std::string TuningFileJson(const std::vector<TuningEntry>& entries) {
 }
 
 std::vector<std::string> EnvironmentVariables() {
-  return {"HOSTNN_PLATFORM", "HOSTNN_PLATFORM_FILE",      "HOSTNN_TUNING_FILE", "HOSTNN_NUM_CORES",
-          "HOSTNN_UB_BYTES", "HOSTNN_MIN_ELEMS_PER_CORE", "HOSTNN_BUFFER_NUM"};
+  return std::vector<std::string>(std::begin(kEnvironmentVariables),
+                                  std::end(kEnvironmentVariables));
 }
 
 int VariableIndex(const char* name) {
-  static const std::vector<std::string> kNames = EnvironmentVariables();
-  for (size_t i = 0; i < kNames.size(); ++i) {
-    if (kNames[i] == name) return static_cast<int>(i);
+  for (int i = 0; i < Environment::kCount; ++i) {
+    if (std::strcmp(kEnvironmentVariables[i], name) == 0) return i;
   }
   return -1;
 }
@@ -300,7 +300,6 @@ int VariableIndex(const char* name) {
 Environment ReadEnvironment() {
   // One pass over the environment instead of a getenv per variable: Prepare resolves the
   // options on every call, and most environments hold no HOSTNN_ variable at all.
-  static const std::vector<std::string> kNames = EnvironmentVariables();
   static constexpr char kPrefix[] = "HOSTNN_";
   Environment env;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
@@ -309,9 +308,10 @@ Environment ReadEnvironment() {
     const char* eq = std::strchr(text, '=');
     if (eq == nullptr) continue;
     const size_t name_len = static_cast<size_t>(eq - text);
-    for (size_t i = 0; i < kNames.size() && i < Environment::kCount; ++i) {
+    for (int i = 0; i < Environment::kCount; ++i) {
       // The first definition wins, as with getenv.
-      if (kNames[i].size() == name_len && kNames[i].compare(0, name_len, text, name_len) == 0) {
+      const char* name = kEnvironmentVariables[i];
+      if (std::strlen(name) == name_len && std::strncmp(name, text, name_len) == 0) {
         if (!env.set[i]) env.values[i] = eq + 1;
         env.set[i] = true;
       }
@@ -381,21 +381,24 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
   const std::string profile = "profile";
 
   std::string from;
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kCores, options.num_cores, Env(env, kCores.env), tuned.num_cores, tuned_from,
-                                     r.platform.cores, profile, &r.platform.cores, &from));
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kCores, options.num_cores, Env(env, kCores.env),
+                                     tuned.num_cores, tuned_from, r.platform.cores, profile,
+                                     &r.platform.cores, &from));
   sources << "; cores " << r.platform.cores << " (" << from << ")";
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kUb, options.ub_bytes, Env(env, kUb.env), tuned.ub_bytes, tuned_from,
-                                     r.platform.ub_bytes, profile, &r.platform.ub_bytes, &from));
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kUb, options.ub_bytes, Env(env, kUb.env), tuned.ub_bytes,
+                                     tuned_from, r.platform.ub_bytes, profile,
+                                     &r.platform.ub_bytes, &from));
   sources << "; ub_bytes " << r.platform.ub_bytes << " (" << from << ")";
   const int64_t default_min =
       r.platform.name == "host" ? kHostMinElemsPerCore : kDefaultMinElemsPerCore;
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core, Env(env, kMinElems.env),
-                                     tuned.min_elems_per_core, tuned_from, default_min, "default",
-                                     &r.min_elems_per_core, &from));
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core,
+                                     Env(env, kMinElems.env), tuned.min_elems_per_core, tuned_from,
+                                     default_min, "default", &r.min_elems_per_core, &from));
   sources << "; min_elems_per_core " << r.min_elems_per_core << " (" << from << ")";
   int64_t buffer_num = 0;
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kBuffers, options.buffer_num, Env(env, kBuffers.env), tuned.buffer_num, tuned_from, 0,
-                                     "planner", &buffer_num, &from));
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kBuffers, options.buffer_num, Env(env, kBuffers.env),
+                                     tuned.buffer_num, tuned_from, 0, "planner", &buffer_num,
+                                     &from));
   r.buffer_num = static_cast<int>(buffer_num);
   sources << "; buffer_num " << (buffer_num == 0 ? std::string("auto") : std::to_string(buffer_num))
           << " (" << from << ")";
