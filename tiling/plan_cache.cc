@@ -98,19 +98,30 @@ Status MakeSharedPlan(const Problem& problem, const Options& options,
   const int team = omp_get_max_threads();
   const uint64_t hash = HashOf(problem, team);
   Cache& cache = GetCache();
-  {
-    std::lock_guard<std::mutex> lock(cache.mu);
+  // The kept plan for the key, marked used; null when there is none. Pre: cache.mu held.
+  auto find = [&]() -> std::shared_ptr<const Plan> {
     for (Entry& e : cache.entries) {
       if (Matches(e, hash, problem, options, env, team)) {
         e.last_used = ++cache.tick;
-        *plan = e.plan;
-        return Status::Ok();
+        return e.plan;
       }
     }
+    return nullptr;
+  };
+  {
+    std::lock_guard<std::mutex> lock(cache.mu);
+    if (std::shared_ptr<const Plan> kept = find()) {
+      *plan = std::move(kept);
+      return Status::Ok();
+    }
   }
-  std::shared_ptr<const Plan> made;
+  std::shared_ptr<const Plan> made;  // planned outside the lock
   HOSTNN_RETURN_IF_ERROR(Make(env, problem, options, &made));  // errors are never kept
   std::lock_guard<std::mutex> lock(cache.mu);
+  if (std::shared_ptr<const Plan> kept = find()) {  // another caller planned it meanwhile
+    *plan = std::move(kept);
+    return Status::Ok();
+  }
   Entry e;
   e.hash = hash;
   e.problem = problem;
