@@ -85,8 +85,32 @@ void PackBlock(const char* base_v, int64_t s1, int64_t s0, int64_t rows, int64_t
   }
 }
 
+// The range run by run (see ForEachRun): contiguous, broadcast and packed strided runs.
 void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& operand,
-                const OperandCodec& codec, int64_t start, int64_t len, float* dst);
+                const OperandCodec& codec, int64_t start, int64_t len, float* dst) {
+  const size_t es = codec.elem_bytes;
+  ForEachRun(layout, operand, es, start, len,
+             [&](const char* p, int64_t stride, int64_t count, int64_t done) {
+               float* d = dst + done;
+               if (stride == 1) {
+                 codec.to_f32(p, d, static_cast<size_t>(count));
+               } else if (stride == 0) {
+                 float v;
+                 codec.to_f32(p, &v, 1);
+                 for (int64_t k = 0; k < count; ++k) d[k] = v;
+               } else {
+                 // Strided: the raw elements are packed a chunk at a time, then converted
+                 // by the same vector code as a contiguous run (the same bits).
+                 alignas(64) char packed[kChunk * sizeof(double)];
+                 const int64_t step = stride * static_cast<int64_t>(es);
+                 for (int64_t k0 = 0; k0 < count; k0 += kChunk) {
+                   const int64_t m = std::min(kChunk, count - k0);
+                   CopyStrided(p + k0 * step, step, packed, static_cast<int64_t>(es), m, es);
+                   codec.to_f32(packed, d + k0, static_cast<size_t>(m));
+                 }
+               }
+             });
+}
 
 }  // namespace
 
@@ -139,36 +163,6 @@ void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operan
   }
   if (done < len) GatherRuns(layout, operand, codec, start + done, len - done, dst + done);
 }
-
-namespace {
-
-void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& operand,
-                const OperandCodec& codec, int64_t start, int64_t len, float* dst) {
-  const size_t es = codec.elem_bytes;
-  ForEachRun(layout, operand, es, start, len,
-             [&](const char* p, int64_t stride, int64_t count, int64_t done) {
-               float* d = dst + done;
-               if (stride == 1) {
-                 codec.to_f32(p, d, static_cast<size_t>(count));
-               } else if (stride == 0) {
-                 float v;
-                 codec.to_f32(p, &v, 1);
-                 for (int64_t k = 0; k < count; ++k) d[k] = v;
-               } else {
-                 // Strided: the raw elements are packed a chunk at a time, then converted
-                 // by the same vector code as a contiguous run (the same bits).
-                 alignas(64) char packed[kChunk * sizeof(double)];
-                 const int64_t step = stride * static_cast<int64_t>(es);
-                 for (int64_t k0 = 0; k0 < count; k0 += kChunk) {
-                   const int64_t m = std::min(kChunk, count - k0);
-                   CopyStrided(p + k0 * step, step, packed, static_cast<int64_t>(es), m, es);
-                   codec.to_f32(packed, d + k0, static_cast<size_t>(m));
-                 }
-               }
-             });
-}
-
-}  // namespace
 
 void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                 const OperandCodec& codec, int64_t start, int64_t len, const float* src) {
