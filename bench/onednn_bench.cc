@@ -14,34 +14,13 @@
 #include <vector>
 
 #include "bench/cases.h"
+#include "bench/gbench_util.h"
 #include "hostnn/hostnn.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
 namespace hostnn {
 namespace bench {
 namespace {
-
-constexpr int64_t kSizes[] = {int64_t{1} << 12, int64_t{1} << 18, int64_t{1} << 22,
-                              int64_t{1} << 26};
-
-CaseData* SharedCase(const CaseSpec& spec) {
-  static std::unique_ptr<CaseData> current;
-  if (current == nullptr || current->spec().op != spec.op || current->spec().dtype != spec.dtype ||
-      current->spec().shape != spec.shape || current->spec().dim != spec.dim) {
-    current.reset();
-    current = std::make_unique<CaseData>(spec);
-  }
-  return current.get();
-}
-
-void SetCounters(benchmark::State& state, double elements, double bytes) {
-  const double iters = static_cast<double>(state.iterations());
-  state.SetItemsProcessed(static_cast<int64_t>(iters * elements));
-  state.SetBytesProcessed(static_cast<int64_t>(iters * bytes));
-  // Seconds per element (printed with an SI prefix: "0.33ns").
-  state.counters["time_per_elem"] = benchmark::Counter(
-      elements, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-}
 
 dnnl::memory::data_type DnnlType(DType dtype) {
   switch (dtype) {

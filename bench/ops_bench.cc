@@ -16,46 +16,31 @@
 #include <vector>
 
 #include "bench/cases.h"
+#include "bench/gbench_util.h"
 #include "hostnn/hostnn.h"
 
 namespace hostnn {
 namespace bench {
 namespace {
 
-constexpr int64_t kSizes[] = {int64_t{1} << 12, int64_t{1} << 18, int64_t{1} << 22,
-                              int64_t{1} << 26};
 constexpr int64_t kCallSizes[] = {1024, 4096, 16384};
 
-// The most recently used case: benchmarks of one case at several thread counts run back
-// to back, so one slot avoids refilling (64M elements take a second) without holding
-// every case's buffers at once.
-CaseData* SharedCase(const CaseSpec& spec) {
-  static std::unique_ptr<CaseData> current;
-  if (current == nullptr || current->spec().op != spec.op || current->spec().dtype != spec.dtype ||
-      current->spec().shape != spec.shape || current->spec().dim != spec.dim) {
-    current.reset();  // free the old buffers before allocating the new ones
-    current = std::make_unique<CaseData>(spec);
-  }
-  return current.get();
-}
-
-void SetCounters(benchmark::State& state, double elements, double bytes) {
-  const double iters = static_cast<double>(state.iterations());
-  state.SetItemsProcessed(static_cast<int64_t>(iters * elements));
-  state.SetBytesProcessed(static_cast<int64_t>(iters * bytes));
-  // Seconds per element (printed with an SI prefix: "0.33ns").
-  state.counters["time_per_elem"] = benchmark::Counter(
-      elements, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
-}
-
-void BM_Op(benchmark::State& state, CaseSpec spec, int threads) {
+// The shared case of `spec`, prepared for `threads` OpenMP threads (its executor and
+// workspace kept); null after skipping the benchmark with the error when Prepare fails.
+CaseData* PreparedCase(benchmark::State& state, const CaseSpec& spec, int threads) {
   omp_set_num_threads(threads);
   CaseData* data = SharedCase(spec);
   const Status s = data->Prepare();
   if (!s.ok()) {
     state.SkipWithError(s.message().c_str());
-    return;
+    return nullptr;
   }
+  return data;
+}
+
+void BM_Op(benchmark::State& state, CaseSpec spec, int threads) {
+  CaseData* data = PreparedCase(state, spec, threads);
+  if (data == nullptr) return;
   data->Run();  // warm the pages, the caches and the OpenMP team
   for (auto _ : state) data->Run();
   SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
@@ -74,13 +59,8 @@ void BM_Roofline(benchmark::State& state, CaseSpec spec, int threads) {
 // Both phases of one call through the CANN C API, tensors made once: what a CANN client
 // pays per call on small tensors.
 void BM_Call(benchmark::State& state, CaseSpec spec, int threads) {
-  omp_set_num_threads(threads);
-  CaseData* data = SharedCase(spec);
-  const Status s = data->Prepare();  // keeps a workspace for operators that need one
-  if (!s.ok()) {
-    state.SkipWithError(s.message().c_str());
-    return;
-  }
+  CaseData* data = PreparedCase(state, spec, threads);  // its workspace serves the calls
+  if (data == nullptr) return;
   int status = data->RunCApiCall();
   for (auto _ : state) status |= data->RunCApiCall();
   if (status != 0) state.SkipWithError("the C API call failed");
@@ -89,13 +69,8 @@ void BM_Call(benchmark::State& state, CaseSpec spec, int threads) {
 
 // Phase 1 alone: checks, plan (from the plan cache after the first call) and executor.
 void BM_Prepare(benchmark::State& state, CaseSpec spec, int threads) {
-  omp_set_num_threads(threads);
-  CaseData* data = SharedCase(spec);
-  const Status s = data->Prepare();
-  if (!s.ok()) {
-    state.SkipWithError(s.message().c_str());
-    return;
-  }
+  CaseData* data = PreparedCase(state, spec, threads);
+  if (data == nullptr) return;
   int status = data->RunCApiPrepare();
   for (auto _ : state) status |= data->RunCApiPrepare();
   if (status != 0) state.SkipWithError("the C API's phase 1 failed");
