@@ -177,13 +177,15 @@ struct LogSigmoidBackwardOp {
 };
 
 // HardsigmoidBackward: dx = dy / 6 where -3 < x < 3 (strict), else 0.
-// Lanes: f32. Max error: 0.5 ULP (one correctly rounded division). Valid range: all
-// floats; NaN in either input -> NaN (the comparison alone would give 0).
+// dy / 6 is dy times the float nearest 1/6 (relative error 2^-25.4), one rounding: a
+// divider would take several cycles a vector, and this kernel runs at the speed of the
+// caches. Lanes: f32. Max error: 1 ULP (normal and subnormal results alike). Valid range:
+// all floats; NaN in either input -> NaN (the comparison alone would give 0).
 struct HardsigmoidBackwardOp {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {
     const auto inside = hn::And(hn::Gt(x, hn::Set(d, -3.0f)), hn::Lt(x, hn::Set(d, 3.0f)));
-    V r = hn::IfThenElseZero(inside, hn::Div(dy, hn::Set(d, 6.0f)));
+    V r = hn::IfThenElseZero(inside, hn::Mul(dy, hn::Set(d, 1.0f / 6.0f)));
     r = hn::IfThenElse(hn::IsNaN(dy), dy, r);
     return hn::IfThenElse(hn::IsNaN(x), x, r);
   }

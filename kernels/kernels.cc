@@ -11,6 +11,7 @@
 #include <hwy/highway.h>
 
 #include <algorithm>
+#include <atomic>
 #include <type_traits>
 
 #include "kernels/kernels.h"
@@ -653,9 +654,15 @@ LogSoftmaxKernels GetLogSoftmax(DType in, DType out, StoreMode mode) {
 
 std::vector<int64_t> AvailableTargets() { return hwy::SupportedAndGeneratedTargets(); }
 
+// Bumped by ForceTarget (hwy::SupportedTargets asks cpuid, which a VM may trap: far too
+// slow for a per-call key).
+std::atomic<int64_t> g_targets_stamp{0};
+int64_t TargetsStamp() { return g_targets_stamp.load(std::memory_order_acquire); }
+
 void ForceTarget(int64_t target) {
   hwy::SetSupportedTargetsForTest(target);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+  g_targets_stamp.fetch_add(1, std::memory_order_acq_rel);
 }
 
 std::string TargetName(int64_t target) { return hwy::TargetName(target); }

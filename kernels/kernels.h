@@ -83,6 +83,9 @@ void ForceTarget(int64_t target);
 // The target kernels resolve to now ("AVX3", "AVX2", "SSE4", "EMU128", "NEON", ...).
 std::string ActiveTargetName();
 std::string TargetName(int64_t target);
+// The set of targets dispatch may choose from now (changes with ForceTarget): part of the
+// key of anything that keeps resolved kernel pointers.
+int64_t TargetsStamp();
 
 }  // namespace kernels
 }  // namespace hostnn

@@ -51,6 +51,9 @@ struct Environment {
 Environment ReadEnvironment();
 // The index of a HOSTNN_ variable in Environment::values (-1 when it is not one).
 int VariableIndex(const char* name);
+// Files can change between calls (their parsed contents are cached by stamp in
+// ReadCached), so a plan that depends on one is never kept by a cache.
+bool PlanReadsAFile(const Options& options, const Environment& env);
 // Resolve against a snapshot of the environment (Resolve reads a fresh one).
 Status ResolveIn(const Environment& env, const Options& options, const Problem& problem,
                  Resolved* resolved);

@@ -67,17 +67,6 @@ bool Matches(const Entry& e, uint64_t hash, const Problem& p, const Options& o,
          e.env == env;
 }
 
-// Files can change between calls (their parsed contents are cached by stamp in
-// ReadCached), so a plan that depends on one is never kept here.
-bool NamesAFile(const Options& o, const Environment& env) {
-  static const int kFileVariables[] = {VariableIndex("HOSTNN_PLATFORM_FILE"),
-                                       VariableIndex("HOSTNN_TUNING_FILE")};
-  for (const int i : kFileVariables) {
-    if (!env.values[i].empty()) return true;
-  }
-  return !o.platform_file.empty() || !o.tuning_file.empty();
-}
-
 Status Make(const Environment& env, const Problem& problem, const Options& options,
             std::shared_ptr<const Plan>* plan) {
   Resolved resolved;
@@ -91,10 +80,19 @@ Status Make(const Environment& env, const Problem& problem, const Options& optio
 
 }  // namespace
 
+bool PlanReadsAFile(const Options& o, const Environment& env) {
+  static const int kFileVariables[] = {VariableIndex("HOSTNN_PLATFORM_FILE"),
+                                       VariableIndex("HOSTNN_TUNING_FILE")};
+  for (const int i : kFileVariables) {
+    if (!env.values[i].empty()) return true;
+  }
+  return !o.platform_file.empty() || !o.tuning_file.empty();
+}
+
 Status MakeSharedPlan(const Problem& problem, const Options& options,
                       std::shared_ptr<const Plan>* plan) {
   const Environment env = ReadEnvironment();
-  if (NamesAFile(options, env)) return Make(env, problem, options, plan);
+  if (PlanReadsAFile(options, env)) return Make(env, problem, options, plan);
   const int team = omp_get_max_threads();
   const uint64_t hash = HashOf(problem, team);
   Cache& cache = GetCache();

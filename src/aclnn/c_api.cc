@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/aclnn/executor.h"
+#include "src/aclnn/prepare_memo.h"
 #include "src/runtime/runtime.h"
 
 struct aclOpExecutor {
@@ -44,11 +45,18 @@ aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOp
   if (workspace_size == nullptr) return Report(Status::Nullptr(std::string("aclnn") + name + "GetWorkspaceSize: workspaceSize is null"));
   if (executor == nullptr) return Report(Status::Nullptr(std::string("aclnn") + name + "GetWorkspaceSize: executor is null"));
   uint64_t ws = 0;
-  ExecutorPtr impl;
-  Status s = Prepare(args, tiling::Options(), &ws, &impl);
-  if (!s.ok()) return Report(Status(s.code(), "aclnn" + s.message()));
+  const tiling::Options options;
+  const PrepareMemo memo(args, options);
+  std::shared_ptr<const Executor> shared;
+  if (!memo.Find(&ws, &shared)) {
+    ExecutorPtr impl;
+    Status s = Prepare(args, options, &ws, &impl);
+    if (!s.ok()) return Report(Status(s.code(), "aclnn" + s.message()));
+    shared = std::shared_ptr<const Executor>(impl.release(), ExecutorDeleter());
+    memo.Keep(ws, shared);
+  }
   auto* e = new aclOpExecutor();
-  e->impl = std::shared_ptr<const Executor>(impl.release(), ExecutorDeleter());
+  e->impl = std::move(shared);
   {
     ExecutorRegistry& r = Registry();
     std::lock_guard<std::mutex> lock(r.mu);

@@ -1,0 +1,227 @@
+// hostnn against PyTorch's ATen on the same cases, in one process: each case's buffers are
+// shared (ATen's tensors are views of hostnn's), and hostnn samples (both phases of a C API
+// call: GetWorkspaceSize + the run on a null stream, as a CANN client pays) alternate with
+// ATen samples (the out= overloads, as a PyTorch client writing a preallocated output
+// pays), so a burst of load hits both. Prints medians and the ratio ATen / hostnn (> 1:
+// hostnn is faster), and the plain-store roofline of the same buffers.
+// Benchmark code only, built when HOSTNN_TORCH_DIR names an installed `torch` package
+// (site-packages/torch of PyTorch 2.x from PyPI: libtorch_cpu.so, libc10.so, include/).
+//   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16] [--sizes 4K,256K,4M,64M]
+//                     [--threads 1,2] [--samples 11] [--sample-ms 4] [--csv FILE]
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/headeronly/version.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/cases.h"
+#include "hostnn/hostnn.h"
+#include "kernels/kernels.h"
+
+namespace hostnn {
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <typename Fn>
+double TimeNs(Fn&& fn, int64_t iters) {
+  const auto t0 = Clock::now();
+  for (int64_t i = 0; i < iters; ++i) fn();
+  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() /
+         static_cast<double>(iters);
+}
+
+template <typename Fn>
+int64_t Calibrate(Fn&& fn, double sample_ms) {
+  fn();
+  double one = TimeNs(fn, 1);
+  if (one < 20000) one = TimeNs(fn, std::max<int64_t>(1, static_cast<int64_t>(20000 / std::max(one, 1.0))));
+  return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(sample_ms * 1e6 / std::max(one, 1.0))), 1,
+                             int64_t{1} << 24);
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+at::ScalarType TorchType(DType d) {
+  switch (d) {
+    case DType::kFloat16: return at::kHalf;
+    case DType::kBFloat16: return at::kBFloat16;
+    default: return at::kFloat;
+  }
+}
+
+// ATen's call for one case over the case's buffers.
+struct TorchCase {
+  at::Tensor dy, x, out, buffer;
+  Op op;
+  int64_t dim;
+  void Run() {
+    switch (op) {
+      case Op::kSiluBackward: at::silu_backward_out(out, dy, x); break;
+      case Op::kLogSigmoidBackward: at::log_sigmoid_backward_out(out, dy, x, buffer); break;
+      case Op::kHardsigmoidBackward: at::hardsigmoid_backward_out(out, dy, x); break;
+      case Op::kLogSoftmaxBackward:
+        at::_log_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
+        break;
+    }
+  }
+};
+
+TorchCase MakeTorchCase(const CaseData& data) {
+  const CaseSpec& s = data.spec();
+  const auto opts = at::TensorOptions().dtype(TorchType(s.dtype));
+  TorchCase t;
+  t.op = s.op;
+  t.dim = s.dim;
+  t.dy = at::from_blob(data.grad_output_data(), s.shape, opts);
+  t.x = at::from_blob(data.self_data(), s.shape, opts);
+  t.out = at::from_blob(data.out_data(), s.shape, opts);
+  // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.
+  if (s.op == Op::kLogSigmoidBackward) t.buffer = std::get<1>(at::log_sigmoid_forward(t.x));
+  return t;
+}
+
+std::vector<std::string> Split(const std::string& s) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  while (b <= s.size()) {
+    const size_t e = std::min(s.find(',', b), s.size());
+    if (e > b) out.push_back(s.substr(b, e - b));
+    b = e + 1;
+  }
+  return out;
+}
+
+int64_t ParseSize(const std::string& s) {
+  char* end = nullptr;
+  int64_t n = std::strtoll(s.c_str(), &end, 10);
+  if (*end == 'K' || *end == 'k') n <<= 10;
+  if (*end == 'M' || *end == 'm') n <<= 20;
+  return n;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> ops = {"silu_backward", "logsigmoid_backward", "hardsigmoid_backward",
+                                  "logsoftmax_backward"};
+  std::vector<std::string> dtypes = {"f32", "f16", "bf16"};
+  std::vector<std::string> sizes = {"4K", "256K", "4M", "64M"};
+  std::vector<std::string> threads = {"1", "2"};
+  int samples = 11;
+  double sample_ms = 4;
+  const char* csv_path = nullptr;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--ops") ops = Split(v);
+    else if (k == "--dtypes") dtypes = Split(v);
+    else if (k == "--sizes") sizes = Split(v);
+    else if (k == "--threads") threads = Split(v);
+    else if (k == "--samples") samples = std::max(1, std::atoi(v.c_str()));
+    else if (k == "--sample-ms") sample_ms = std::atof(v.c_str());
+    else if (k == "--csv") csv_path = argv[i + 1];
+    else {
+      std::fprintf(stderr, "hostnn_torch_peer: unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  FILE* csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
+  if (csv) std::fprintf(csv, "op,dtype,shape,threads,hostnn_ns,torch_ns,roofline_ns,torch_over_hostnn,target\n");
+  std::printf("# hostnn target %s; PyTorch %s, ATen capability %s\n",
+              kernels::ActiveTargetName().c_str(), TORCH_VERSION,
+              at::get_cpu_capability().c_str());
+  std::printf("%-21s %-5s %-20s %3s %12s %12s %12s %8s\n", "op", "dtype", "shape", "thr",
+              "hostnn", "aten", "roofline", "aten/hn");
+  for (const std::string& op_name : ops) {
+    Op op;
+    if (!FindOp(op_name, &op)) {
+      std::fprintf(stderr, "hostnn_torch_peer: unknown op %s\n", op_name.c_str());
+      return 2;
+    }
+    for (const std::string& dt : dtypes) {
+      DType dtype;
+      if (!ParseShortDType(dt, &dtype)) {
+        std::fprintf(stderr, "hostnn_torch_peer: unknown dtype %s\n", dt.c_str());
+        return 2;
+      }
+      for (const std::string& size : sizes) {
+        for (const CaseSpec& spec : StandardCases(op, dtype, ParseSize(size))) {
+          auto data = std::make_unique<CaseData>(spec);
+          TorchCase tc = MakeTorchCase(*data);
+          for (const std::string& th : threads) {
+            const int t = std::atoi(th.c_str());
+            omp_set_num_threads(t);
+            at::set_num_threads(t);
+            const Status st = data->Prepare();
+            if (!st.ok()) {
+              std::fprintf(stderr, "%s\n", st.message().c_str());
+              return 1;
+            }
+            int status = 0;
+            const auto hn = [&] { status |= data->RunCApiCall(); };
+            const auto at_fn = [&] { tc.Run(); };
+            const auto roof = [&] { data->Roofline(t); };
+            const int64_t hn_it = Calibrate(hn, sample_ms), at_it = Calibrate(at_fn, sample_ms),
+                          rf_it = Calibrate(roof, sample_ms);
+            std::vector<double> hn_ns, at_ns, rf_ns;
+            for (int s = 0; s < samples; ++s) {
+              if (s % 2 == 0) {
+                hn_ns.push_back(TimeNs(hn, hn_it));
+                at_ns.push_back(TimeNs(at_fn, at_it));
+              } else {
+                at_ns.push_back(TimeNs(at_fn, at_it));
+                hn_ns.push_back(TimeNs(hn, hn_it));
+              }
+              rf_ns.push_back(TimeNs(roof, rf_it));
+            }
+            if (status != 0) {
+              std::fprintf(stderr, "hostnn_torch_peer: the C API call failed (%d)\n", status);
+              return 1;
+            }
+            const double n = static_cast<double>(spec.Elements());
+            const double h = Median(hn_ns), a = Median(at_ns), r = Median(rf_ns);
+            // Small cases in µs per call, others in ns per element.
+            const bool per_call = spec.Elements() <= 4096;
+            char hb[32], ab[32], rb[32];
+            if (per_call) {
+              std::snprintf(hb, sizeof hb, "%.2f us", h / 1e3);
+              std::snprintf(ab, sizeof ab, "%.2f us", a / 1e3);
+              std::snprintf(rb, sizeof rb, "%.2f us", r / 1e3);
+            } else {
+              std::snprintf(hb, sizeof hb, "%.4f ns/el", h / n);
+              std::snprintf(ab, sizeof ab, "%.4f ns/el", a / n);
+              std::snprintf(rb, sizeof rb, "%.4f ns/el", r / n);
+            }
+            std::printf("%-21s %-5s %-20s %3d %12s %12s %12s %7.2fx%s\n", op_name.c_str(), dt.c_str(),
+                        spec.ShapeText().c_str(), t, hb, ab, rb, a / h, a / h >= 1.25 ? "" : "  <");
+            std::fflush(stdout);
+            if (csv) {
+              std::fprintf(csv, "%s,%s,\"%s\",%d,%.1f,%.1f,%.1f,%.3f,%s\n", op_name.c_str(), dt.c_str(),
+                           spec.ShapeText().c_str(), t, h, a, r, a / h, a / h >= 1.25 ? "met" : "missed");
+            }
+          }
+        }
+      }
+    }
+  }
+  if (csv) std::fclose(csv);
+  return 0;
+}
+
+}  // namespace
+}  // namespace bench
+}  // namespace hostnn
+
+int main(int argc, char** argv) { return hostnn::bench::Main(argc, argv); }

@@ -1,0 +1,107 @@
+// Phase 1's memo (see prepare_memo.h): a few entries per thread, so a lookup takes no lock.
+
+#include "src/aclnn/prepare_memo.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernels/kernels.h"
+#include "src/launch/launcher.h"
+#include "tiling/internal.h"
+
+namespace hostnn {
+namespace {
+
+constexpr int kEntries = 8;  // per thread: the shapes a training step's loop repeats
+
+struct Entry {
+  int words = 0;  // 0: empty
+  int64_t key[PrepareMemo::kMaxWords];
+  tiling::Environment env;
+  uint64_t workspace_size = 0;
+  std::shared_ptr<const Executor> executor;
+  uint64_t last_used = 0;
+};
+
+struct Memo {
+  Entry entries[kEntries];
+  uint64_t tick = 0;
+  tiling::Environment env;  // read by the current call
+};
+
+Memo& ThreadMemo() {
+  thread_local Memo memo;
+  return memo;
+}
+
+bool IsDefault(const tiling::Options& o) {
+  return o.platform.empty() && o.platform_file.empty() && o.tuning_file.empty() &&
+         o.num_cores == 0 && o.ub_bytes == 0 && o.min_elems_per_core == 0 && o.buffer_num == 0;
+}
+
+// Appends a count and its values; false when the count is over kMaxDims.
+bool PushDims(const std::vector<int64_t>& dims, int64_t* key, int* words) {
+  if (dims.size() > static_cast<size_t>(kMaxDims)) return false;
+  key[(*words)++] = static_cast<int64_t>(dims.size());
+  for (const int64_t d : dims) key[(*words)++] = d;
+  return true;
+}
+
+}  // namespace
+
+PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
+  if (!IsDefault(options)) return;
+  Memo& memo = ThreadMemo();
+  memo.env = tiling::ReadEnvironment();
+  if (tiling::PlanReadsAFile(options, memo.env)) return;
+  int w = 0;
+  key_[w++] = static_cast<int64_t>(args.op);
+  key_[w++] = args.dim;
+  key_[w++] = launch::TeamSize();
+  key_[w++] = kernels::TargetsStamp();
+  for (const TensorView* v : {args.grad_output, args.self, args.buffer, args.out}) {
+    key_[w++] = v != nullptr;
+    if (v == nullptr) continue;
+    key_[w++] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->data));
+    key_[w++] = static_cast<int64_t>(v->dtype);
+    key_[w++] = v->offset;
+    if (!PushDims(v->shape, key_, &w) || !PushDims(v->strides, key_, &w) ||
+        !PushDims(v->storage_shape, key_, &w)) {
+      return;
+    }
+  }
+  words_ = w;
+  cacheable_ = true;
+}
+
+bool PrepareMemo::Find(uint64_t* workspace_size, std::shared_ptr<const Executor>* executor) const {
+  if (!cacheable_) return false;
+  Memo& memo = ThreadMemo();
+  for (Entry& e : memo.entries) {
+    if (e.words == words_ && std::memcmp(e.key, key_, sizeof(int64_t) * words_) == 0 &&
+        e.env == memo.env) {
+      e.last_used = ++memo.tick;
+      *workspace_size = e.workspace_size;
+      *executor = e.executor;
+      return true;
+    }
+  }
+  return false;
+}
+
+void PrepareMemo::Keep(uint64_t workspace_size, std::shared_ptr<const Executor> executor) const {
+  if (!cacheable_) return;
+  Memo& memo = ThreadMemo();
+  Entry* slot = &memo.entries[0];
+  for (Entry& e : memo.entries) {
+    if (e.last_used < slot->last_used) slot = &e;
+  }
+  slot->words = words_;
+  std::memcpy(slot->key, key_, sizeof(int64_t) * words_);
+  slot->env = memo.env;
+  slot->workspace_size = workspace_size;
+  slot->executor = std::move(executor);
+  slot->last_used = ++memo.tick;
+}
+
+}  // namespace hostnn
