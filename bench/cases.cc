@@ -208,6 +208,8 @@ int CaseData::RunCApiPrepare() {
   return aclDestroyAclOpExecutor(exec);
 }
 
+std::string CaseData::KernelPath() const { return hostnn::KernelPath(*executor_); }
+
 int CaseData::RunCApiCall() {
   auto* dy = static_cast<aclTensor*>(acl_dy_);
   auto* x = static_cast<aclTensor*>(acl_x_);

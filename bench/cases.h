@@ -56,6 +56,8 @@ class CaseData {
   Status Prepare();
   // Phase 2 of the prepared executor. Pre: Prepare succeeded.
   void Run() const;
+  // What the prepared executor runs (hostnn::KernelPath). Pre: Prepare succeeded.
+  std::string KernelPath() const;
   // Both phases of one call through the CANN C API (GetWorkspaceSize, then the run on a
   // null stream), the way a CANN client calls it. Returns the aclnn status.
   int RunCApiCall();

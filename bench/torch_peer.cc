@@ -138,12 +138,15 @@ int Main(int argc, char** argv) {
     }
   }
   FILE* csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
-  if (csv) std::fprintf(csv, "op,dtype,shape,threads,hostnn_ns,torch_ns,roofline_ns,torch_over_hostnn,target\n");
+  if (csv) {
+    std::fprintf(csv, "op,dtype,shape,threads,hostnn_ns,torch_ns,roofline_ns,torch_over_hostnn,"
+                      "target_1_25x,kernel_path\n");
+  }
   std::printf("# hostnn target %s; PyTorch %s, ATen capability %s\n",
               kernels::ActiveTargetName().c_str(), TORCH_VERSION,
               at::get_cpu_capability().c_str());
-  std::printf("%-21s %-5s %-20s %3s %12s %12s %12s %8s\n", "op", "dtype", "shape", "thr",
-              "hostnn", "aten", "roofline", "aten/hn");
+  std::printf("%-21s %-5s %-20s %3s %12s %12s %12s %8s  %s\n", "op", "dtype", "shape", "thr",
+              "hostnn", "aten", "roofline", "aten/hn", "hostnn kernel path");
   for (const std::string& op_name : ops) {
     Op op;
     if (!FindOp(op_name, &op)) {
@@ -204,12 +207,14 @@ int Main(int argc, char** argv) {
               std::snprintf(ab, sizeof ab, "%.4f ns/el", a / n);
               std::snprintf(rb, sizeof rb, "%.4f ns/el", r / n);
             }
-            std::printf("%-21s %-5s %-20s %3d %12s %12s %12s %7.2fx%s\n", op_name.c_str(), dt.c_str(),
-                        spec.ShapeText().c_str(), t, hb, ab, rb, a / h, a / h >= 1.25 ? "" : "  <");
+            std::printf("%-21s %-5s %-20s %3d %12s %12s %12s %7.2fx%s  %s\n", op_name.c_str(),
+                        dt.c_str(), spec.ShapeText().c_str(), t, hb, ab, rb, a / h,
+                        a / h >= 1.25 ? " " : "<", data->KernelPath().c_str());
             std::fflush(stdout);
             if (csv) {
-              std::fprintf(csv, "%s,%s,\"%s\",%d,%.1f,%.1f,%.1f,%.3f,%s\n", op_name.c_str(), dt.c_str(),
-                           spec.ShapeText().c_str(), t, h, a, r, a / h, a / h >= 1.25 ? "met" : "missed");
+              std::fprintf(csv, "%s,%s,\"%s\",%d,%.1f,%.1f,%.1f,%.3f,%s,\"%s\"\n", op_name.c_str(),
+                           dt.c_str(), spec.ShapeText().c_str(), t, h, a, r, a / h,
+                           a / h >= 1.25 ? "met" : "missed", data->KernelPath().c_str());
             }
           }
         }

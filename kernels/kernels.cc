@@ -130,6 +130,11 @@ HWY_INLINE void EltwiseTile(const void* dy_v, const void* x_v, void* out_v, size
 
 // ---- conversions ---------------------------------------------------------------------
 
+// How this target converts 16-bit storage (for "what ran" reports).
+const char* F16Conversion() { return HOSTNN_HAVE_F16C ? "f16 F16C" : "f16 integer RNE"; }
+const char* BF16Conversion() { return "bf16 integer RNE"; }
+const char* TargetHere() { return hwy::TargetName(HWY_TARGET); }
+
 template <class Tag>
 HWY_INLINE void ToF32Impl(const void* src_v, float* dst, size_t n) {
   using T = typename Tag::T;
@@ -557,6 +562,9 @@ StoreMode ChooseStoreMode(uint64_t out_bytes) {
   return out_bytes >= StreamMinBytes() ? StoreMode::kStream : StoreMode::kCached;
 }
 
+HWY_EXPORT(F16Conversion);
+HWY_EXPORT(BF16Conversion);
+HWY_EXPORT(TargetHere);
 HWY_EXPORT(ToF32_F32);
 HWY_EXPORT(ToF32_F16);
 HWY_EXPORT(ToF32_BF16);
@@ -657,6 +665,14 @@ std::vector<int64_t> AvailableTargets() { return hwy::SupportedAndGeneratedTarge
 // Bumped by ForceTarget (hwy::SupportedTargets asks cpuid, which a VM may trap: far too
 // slow for a per-call key).
 std::atomic<int64_t> g_targets_stamp{0};
+const char* ConversionName(DType dtype) {
+  if (dtype == DType::kFloat16) return HOSTNN_PICK(F16Conversion)();
+  if (dtype == DType::kBFloat16) return HOSTNN_PICK(BF16Conversion)();
+  return "none";
+}
+
+const char* ChosenTargetName() { return HOSTNN_PICK(TargetHere)(); }
+
 int64_t TargetsStamp() { return g_targets_stamp.load(std::memory_order_acquire); }
 
 void ForceTarget(int64_t target) {

@@ -83,6 +83,11 @@ void ForceTarget(int64_t target);
 // The target kernels resolve to now ("AVX3", "AVX2", "SSE4", "EMU128", "NEON", ...).
 std::string ActiveTargetName();
 std::string TargetName(int64_t target);
+// The target whose kernels GetEltwise / GetLogSoftmax return now (no cpuid: cheap).
+const char* ChosenTargetName();
+// How the chosen target converts `dtype` to and from f32 ("f16 F16C", "bf16 integer
+// RNE", "none" for FLOAT).
+const char* ConversionName(DType dtype);
 // The set of targets dispatch may choose from now (changes with ForceTarget): part of the
 // key of anything that keeps resolved kernel pointers.
 int64_t TargetsStamp();

@@ -63,6 +63,10 @@ Status Execute(const Executor& executor, void* workspace, uint64_t workspace_siz
 
 // The plan an executor will run.
 const tiling::Plan& GetPlan(const Executor& executor);
+// What an executor runs, for reports: the SIMD target its kernels were chosen for, direct
+// or gathered operands, how 16-bit dtypes are converted, and whether the output is written
+// with non-temporal stores ("AVX3, direct, f16 F16C, stream stores").
+std::string KernelPath(const Executor& executor);
 
 // Both phases in one call, with an internally allocated workspace.
 Status Run(const OpArgs& args, const tiling::Options& options = {});

@@ -25,17 +25,25 @@ class EltwiseExecutor final : public Executor {
   void Init(bool direct, uint64_t scratch_per_core) {
     const tiling::Plan& plan = *plan_;
     direct_ = direct;
+    target_ = kernels::ChosenTargetName();
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
     if (direct) {
       elem_bytes_ = DTypeSize(layout_.operands[0].dtype);
       // An output too big to stay in the caches is written with non-temporal stores.
+      stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_) == kernels::StoreMode::kStream;
       direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype,
-                                       kernels::ChooseStoreMode(layout_.numel * elem_bytes_));
+                                       stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
     } else {
       f32_fn_ = kernels::GetEltwise(op_, DType::kFloat32);
       for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = kernels::MakeCodec(layout_.operands[k].dtype);
     }
+  }
+
+  std::string KernelPath() const override {
+    DType dtypes[core::kMaxOperands];
+    for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
+    return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_);
   }
 
   void Run(char* workspace) const override {
@@ -80,6 +88,8 @@ class EltwiseExecutor final : public Executor {
 
   core::FusedLayout layout_;
   bool direct_ = false;
+  bool stream_ = false;
+  const char* target_ = "";
   size_t elem_bytes_ = 0;
   uint64_t scratch_per_core_ = 0;
   kernels::EltwiseFn direct_fn_ = nullptr;

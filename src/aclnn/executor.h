@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "hostnn/ops.h"
 #include "hostnn/tiling.h"
@@ -20,6 +21,8 @@ class Executor {
   uint64_t workspace_bytes() const { return workspace_bytes_; }
   // Pre: workspace holds workspace_bytes() bytes (64-byte aligned is best, not required).
   virtual void Run(char* workspace) const = 0;
+  // What runs, for reports: "AVX3, direct, f16 F16C, stream stores".
+  virtual std::string KernelPath() const = 0;
 
  protected:
   Executor(Op op, std::shared_ptr<const tiling::Plan> plan) : op_(op), plan_(std::move(plan)) {}
@@ -28,11 +31,16 @@ class Executor {
   uint64_t workspace_bytes_ = 0;
 };
 
+// "<target>, <layout>, <conversions of the dtypes>[, stream stores]" (KernelPath's text).
+std::string DescribeKernelPath(const char* target, bool direct, const DType* dtypes, int count,
+                               bool stream);
+
 // An executor for an empty problem: runs nothing, needs no workspace.
 class EmptyExecutor final : public Executor {
  public:
   EmptyExecutor(Op op, const char* dtype) : Executor(op, EmptyPlan(op, dtype)) {}
   void Run(char*) const override {}
+  std::string KernelPath() const override { return "empty: nothing runs"; }
 
  private:
   static std::shared_ptr<const tiling::Plan> EmptyPlan(Op op, const char* dtype) {

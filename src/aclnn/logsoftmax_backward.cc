@@ -28,6 +28,7 @@ class LogSoftmaxExecutor final : public Executor {
                      DType in, DType out)
       : Executor(Op::kLogSoftmaxBackward, std::move(plan)), layout_(layout) {
     gathered_ = !layout.dense;
+    target_ = kernels::ChosenTargetName();
     if (gathered_) {
       kernels_ = kernels::GetLogSoftmax(DType::kFloat32, DType::kFloat32);
       in_bytes_ = out_bytes_ = sizeof(float);
@@ -37,9 +38,17 @@ class LogSoftmaxExecutor final : public Executor {
       in_bytes_ = DTypeSize(in);
       out_bytes_ = DTypeSize(out);
       // An output too big to stay in the caches is written with non-temporal stores.
+      stream_ = kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_) ==
+                kernels::StoreMode::kStream;
       kernels_ = kernels::GetLogSoftmax(
-          in, out, kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_));
+          in, out, stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
     }
+  }
+
+  std::string KernelPath() const override {
+    DType dtypes[3];
+    for (int k = 0; k < 3; ++k) dtypes[k] = layout_.operands[k].dtype;
+    return DescribeKernelPath(target_, !gathered_, dtypes, 3, stream_);
   }
 
   void Run(char* workspace) const override {
@@ -142,6 +151,8 @@ class LogSoftmaxExecutor final : public Executor {
 
   core::FusedLayout layout_;
   bool gathered_ = false;
+  bool stream_ = false;
+  const char* target_ = "";
   size_t in_bytes_ = 4, out_bytes_ = 4;
   kernels::LogSoftmaxKernels kernels_{};
   kernels::OperandCodec codecs_[3];

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hostnn/ops.h"
+#include "kernels/kernels.h"
 #include "src/aclnn/executor.h"
 #include "src/aclnn/op_prepare.h"
 
@@ -73,6 +74,20 @@ Status Execute(const Executor& executor, void* workspace, uint64_t workspace_siz
 }
 
 const tiling::Plan& GetPlan(const Executor& executor) { return executor.plan(); }
+
+std::string KernelPath(const Executor& executor) { return executor.KernelPath(); }
+
+std::string DescribeKernelPath(const char* target, bool direct, const DType* dtypes, int count,
+                               bool stream) {
+  std::string s = std::string(target) + (direct ? ", direct" : ", gathered to f32");
+  for (int k = 0; k < count; ++k) {
+    bool seen = false;
+    for (int j = 0; j < k; ++j) seen = seen || dtypes[j] == dtypes[k];
+    if (!seen && dtypes[k] != DType::kFloat32) s += std::string(", ") + kernels::ConversionName(dtypes[k]);
+  }
+  if (stream) s += ", stream stores";
+  return s;
+}
 
 Status Run(const OpArgs& args, const tiling::Options& options) {
   uint64_t ws = 0;

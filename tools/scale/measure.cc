@@ -48,6 +48,7 @@ Status MeasureCase(bench::CaseData* data, int threads, const MeasureOptions& opt
                    Timing* timing) {
   omp_set_num_threads(threads);
   HOSTNN_RETURN_IF_ERROR(data->Prepare());
+  timing->kernel_path = data->KernelPath();
   const auto op = [data] { data->Run(); };
   const auto roofline = [data, threads] { data->Roofline(threads); };
   const int64_t op_iters = Calibrate(op, options.sample_ms);

@@ -22,6 +22,7 @@ struct Timing {
   double op_ns = 0;        // median ns per Execute
   double roofline_ns = 0;  // median ns per roofline pass over the same bytes
   double call_ns = 0;      // median ns per C API call, both phases; 0 when not timed
+  std::string kernel_path;  // what ran (hostnn::KernelPath)
 };
 
 // Sets the OpenMP thread count, prepares the case's executor and times it. kOk or the

@@ -47,7 +47,8 @@ constexpr char kUsage[] =
     "  --sample-ms length of one sample in ms (default 4)\n"
     "  --no-call   skip timing both phases of one C API call (done for <= 1M elements)\n"
     "  --csv       write one line per case: op,dtype,shape,elements,threads,ns_per_elem,\n"
-    "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,speedup_vs_1t,call_us\n"
+    "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,speedup_vs_1t,call_us,\n"
+    "              kernel_path (SIMD target, direct or gathered, conversions, stores)\n"
     "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
     "              (largest thread count), rooflines dashed\n";
 
@@ -212,17 +213,19 @@ void PrintHeader(const Args& args) {
       "median of %d samples of >= %.1f ms each, interleaved with the roofline over the same "
       "buffers;\n%%roof = roofline time / op time (over 100%%: faster than the roofline)\n\n",
       args.measure.samples, args.measure.sample_ms);
-  std::printf("%-21s %-5s %-20s %3s %9s %9s %7s %9s %6s %8s %9s\n", "op", "dtype", "shape", "thr",
-              "ns/elem", "roof ns", "GB/s", "roof GB/s", "%roof", "speedup", "call us");
+  std::printf("%-21s %-5s %-20s %3s %9s %9s %7s %9s %6s %8s %9s  %s\n", "op", "dtype", "shape",
+              "thr", "ns/elem", "roof ns", "GB/s", "roof GB/s", "%roof", "speedup", "call us",
+              "kernel path");
 }
 
 void PrintRow(const Row& r) {
   char speedup[16] = "-", call[16] = "-";
   if (r.speedup > 0) std::snprintf(speedup, sizeof(speedup), "%.2fx", r.speedup);
   if (r.timing.call_ns > 0) std::snprintf(call, sizeof(call), "%.2f", r.timing.call_ns / 1000);
-  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %7.1f %9.1f %5.0f%% %8s %9s\n", r.op.c_str(),
-              r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(), r.RooflineNsPerElem(),
-              r.Gbps(), r.RooflineGbps(), r.PercentOfRoofline(), speedup, call);
+  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %7.1f %9.1f %5.0f%% %8s %9s  %s\n",
+              r.op.c_str(), r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(),
+              r.RooflineNsPerElem(), r.Gbps(), r.RooflineGbps(), r.PercentOfRoofline(), speedup,
+              call, r.timing.kernel_path.c_str());
   std::fflush(stdout);
 }
 
@@ -230,14 +233,15 @@ bool WriteCsv(const std::string& path, const std::vector<Row>& rows) {
   std::ofstream f(path);
   if (!f) return false;
   f << "op,dtype,shape,elements,threads,ns_per_elem,gbps,roofline_ns_per_elem,roofline_gbps,"
-       "pct_of_roofline,speedup_vs_1t,call_us\n";
+       "pct_of_roofline,speedup_vs_1t,call_us,kernel_path\n";
   char line[512];
   for (const Row& r : rows) {
-    std::snprintf(line, sizeof(line), "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f\n",
-                  r.op.c_str(), r.dtype.c_str(), r.shape.c_str(),
-                  static_cast<long long>(r.elements), r.threads, r.NsPerElem(), r.Gbps(),
-                  r.RooflineNsPerElem(), r.RooflineGbps(), r.PercentOfRoofline(), r.speedup,
-                  r.timing.call_ns / 1000);
+    std::snprintf(line, sizeof(line),
+                  "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f,\"%s\"\n", r.op.c_str(),
+                  r.dtype.c_str(), r.shape.c_str(), static_cast<long long>(r.elements), r.threads,
+                  r.NsPerElem(), r.Gbps(), r.RooflineNsPerElem(), r.RooflineGbps(),
+                  r.PercentOfRoofline(), r.speedup, r.timing.call_ns / 1000,
+                  r.timing.kernel_path.c_str());
     f << line;
   }
   return static_cast<bool>(f);

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# hostnn against PyTorch 2.x's ATen on the speed issue's grid: every operator x dtype (f32,
+# f16, bf16) x size (4K, 256K, 4M, 64M) x threads (1, 2), both phases of a C API call per
+# hostnn sample, medians of interleaved samples, ratio ATen / hostnn (target >= 1.25).
+# Uses a PyTorch 2.x install's libtorch_cpu.so and libc10.so from C++ (hostnn_torch_peer):
+#   TORCH_DIR   site-packages/torch of an install; when unset, a wheel fetched once with
+#               `pip download --no-deps torch` into .whl/ and unpacked there (~540 MB)
+#   BUILD_DIR   the build tree to configure with HOSTNN_TORCH_DIR (default build)
+# Any further arguments go to hostnn_torch_peer (--ops, --dtypes, --sizes, --threads,
+# --samples, --sample-ms, --csv FILE). Bench only: nothing of hostnn depends on PyTorch.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+torch_dir=${TORCH_DIR:-}
+if [ -z "$torch_dir" ]; then
+  mkdir -p .whl
+  wheel=$(ls .whl/torch-2*.whl 2>/dev/null | head -1 || true)
+  if [ -z "$wheel" ]; then
+    python3 -m pip download --no-deps -d .whl torch
+    wheel=$(ls .whl/torch-2*.whl | head -1)
+  fi
+  if [ ! -f .whl/unpacked/torch/lib/libtorch_cpu.so ]; then
+    python3 -m zipfile -e "$wheel" .whl/unpacked
+  fi
+  torch_dir=$PWD/.whl/unpacked/torch
+fi
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_TORCH_DIR="$torch_dir" >/dev/null
+cmake --build "$build" -j2 --target hostnn_torch_peer
+echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; flags: $(grep -o -w -E 'avx2|fma|f16c|avx512f|avx512bw|avx512_bf16|avx512_fp16|avx512vl' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+"$build/bench/hostnn_torch_peer" "$@"
