@@ -48,20 +48,40 @@ HWY_INLINE V ReduceNonPositive(D d, V na, float bias, V* t) {
   return hn::NegMulAdd(k, hn::Set(d, 1.428606765330187045e-6f), r);
 }
 
+// AVX-512 scales by 2^k in one instruction (vscalefps: p * 2^k rounded once, subnormal
+// results included), where other targets build 2^(k+24) from the rounding constant's bits
+// and multiply. Same bits either way: both round the exact p * 2^k once.
+#undef HOSTNN_HAVE_SCALEF
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+#define HOSTNN_HAVE_SCALEF 1
+template <class D, class V>
+HWY_INLINE V ScaleByPow2(D /*d*/, V p, V k) {
+  return V{_mm512_scalef_ps(p.raw, k.raw)};
+}
+#else
+#define HOSTNN_HAVE_SCALEF 0
+#endif
+
 // exp(na) for na in [-104, 0] (the sigmoid family's e = exp(-|x|); callers clamp),
 // cheaper than Highway's Exp: the reduction above, the polynomial scaled by 2^-24, and
 // 2^(k+24) made from the rounding constant's bits (always normal for na >= -104), so the
-// one multiply that applies it rounds subnormal results once, correctly.
+// one multiply that applies it rounds subnormal results once, correctly (AVX-512: the
+// unscaled polynomial times 2^k by ScaleByPow2, the same single rounding).
 // Lanes: f32. Max error: 1.8 ULP for na >= -87.3; below, subnormals within 0.5 of their
 // ULP of the exact product; na = -104 gives exactly 0. NaN lanes give an unspecified
 // value: callers select NaN inputs through themselves.
 template <class D, class V>
 HWY_INLINE V ExpNonPositive(D d, V na) {
   V t;
+#if HOSTNN_HAVE_SCALEF
+  const V r = ReduceNonPositive(d, na, 0.0f, &t);
+  return ScaleByPow2(d, ExpReduced(d, r), hn::Sub(t, hn::Set(d, 12582912.0f)));
+#else
   const V r = ReduceNonPositive(d, na, 151.0f, &t);
   const hn::RebindToSigned<D> di;
   const V scale = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
   return hn::Mul(ExpReduced(d, r, 5.9604644775390625e-8f), scale);  // 2^-24
+#endif
 }
 
 // dy * q * exp(-a) for 80 < a < 192, where exp(-a) is below (or near) f32's range but the
@@ -122,6 +142,45 @@ HWY_INLINE V ReciprocalOneToTwo(D d, V v) {
 #endif
 }
 
+// Lanes where !(v >= c): v < c or v is NaN, in one unordered comparison where the target
+// has it. The operators' rare-lane test: NaN inputs join the rare path instead of costing a
+// comparison and a select on every vector.
+template <class D, class V>
+HWY_INLINE hn::Mask<D> NotGreaterEqual(D d, V v, float c) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  return hn::Mask<D>{_mm512_cmp_ps_mask(v.raw, hn::Set(d, c).raw, _CMP_NGE_UQ)};
+#elif HWY_TARGET == HWY_AVX2
+  return hn::Mask<D>{_mm256_cmp_ps(v.raw, hn::Set(d, c).raw, _CMP_NGE_UQ)};
+#else
+  return hn::Or(hn::Lt(v, hn::Set(d, c)), hn::IsNaN(v));
+#endif
+}
+// Lanes where !(v <= c): v > c or v is NaN (as NotGreaterEqual).
+template <class D, class V>
+HWY_INLINE hn::Mask<D> NotLessEqual(D d, V v, float c) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  return hn::Mask<D>{_mm512_cmp_ps_mask(v.raw, hn::Set(d, c).raw, _CMP_NLE_UQ)};
+#elif HWY_TARGET == HWY_AVX2
+  return hn::Mask<D>{_mm256_cmp_ps(v.raw, hn::Set(d, c).raw, _CMP_NLE_UQ)};
+#else
+  return hn::Or(hn::Gt(v, hn::Set(d, c)), hn::IsNaN(v));
+#endif
+}
+// Lanes where a or b is NaN.
+template <class D, class V>
+HWY_INLINE hn::Mask<D> EitherNaN(D d, V a, V b) {
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  (void)d;
+  return hn::Mask<D>{_mm512_cmp_ps_mask(a.raw, b.raw, _CMP_UNORD_Q)};
+#elif HWY_TARGET == HWY_AVX2
+  (void)d;
+  return hn::Mask<D>{_mm256_cmp_ps(a.raw, b.raw, _CMP_UNORD_Q)};
+#else
+  (void)d;
+  return hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+#endif
+}
+
 // SiluBackward: s = 1/(1+exp(-x)); dx = dy * s * (1 + x*(1-s)).
 // With e = exp(-|x|) and r = 1/(1+e): s = r and 1-s = e*r for x >= 0, s = e*r and 1-s = r
 // for x < 0, so neither is formed by a subtraction; one division (or reciprocal) serves
@@ -145,14 +204,16 @@ struct SiluBackwardOp {
     const V s = hn::IfNegativeThenElse(x, er, r);
     const V one_minus_s = hn::IfNegativeThenElse(x, r, er);
     V dx = hn::Mul(dy, hn::Mul(s, OnePlusProduct(d, xc, one_minus_s)));
-    const auto far = hn::Lt(x, hn::Set(d, -80.0f));
-    if (HWY_UNLIKELY(!hn::AllFalse(d, far))) {
+    const auto rare = NotGreaterEqual(d, x, -80.0f);  // the far tail, or NaN x
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       // s = e (r = 1 there) and 1 + x*(1-s) = 1 + x.
       const V a = hn::Neg(x);
       const V tail = MulExpFarTail(d, dy, hn::Sub(one, a), a);
+      const auto far = hn::Lt(x, hn::Set(d, -80.0f));
       dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), tail, dx);
+      dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
     }
-    return hn::IfThenElse(hn::IsNaN(x), x, dx);
+    return dx;
   }
 };
 
@@ -167,12 +228,14 @@ struct LogSigmoidBackwardOp {
     const V e = ExpNonPositive(d, hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
     const V r = ReciprocalOneToTwo(d, hn::Add(hn::Set(d, 1.0f), e));
     V dx = hn::Mul(dy, hn::IfNegativeThenElse(x, r, hn::Mul(e, r)));
-    const auto far = hn::Gt(x, hn::Set(d, 80.0f));
-    if (HWY_UNLIKELY(!hn::AllFalse(d, far))) {
+    const auto rare = NotLessEqual(d, x, 80.0f);  // the far tail, or NaN x
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       const V tail = MulExpFarTail(d, dy, hn::Set(d, 1.0f), x);  // e/(1+e) = e there
+      const auto far = hn::Gt(x, hn::Set(d, 80.0f));
       dx = hn::IfThenElse(hn::And(far, hn::Lt(x, hn::Set(d, 192.0f))), tail, dx);
+      dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
     }
-    return hn::IfThenElse(hn::IsNaN(x), x, dx);
+    return dx;
   }
 };
 
@@ -186,8 +249,11 @@ struct HardsigmoidBackwardOp {
   static HWY_INLINE V Apply(D d, V dy, V x) {
     const auto inside = hn::And(hn::Gt(x, hn::Set(d, -3.0f)), hn::Lt(x, hn::Set(d, 3.0f)));
     V r = hn::IfThenElseZero(inside, hn::Mul(dy, hn::Set(d, 1.0f / 6.0f)));
-    r = hn::IfThenElse(hn::IsNaN(dy), dy, r);
-    return hn::IfThenElse(hn::IsNaN(x), x, r);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, EitherNaN(d, dy, x)))) {
+      r = hn::IfThenElse(hn::IsNaN(dy), dy, r);
+      r = hn::IfThenElse(hn::IsNaN(x), x, r);
+    }
+    return r;
   }
 };
 
@@ -199,6 +265,15 @@ struct HardsigmoidBackwardOp {
 // cost). Valid range: all floats; y > 88.7228 -> inf, y <= -104 -> 0, NaN y -> y.
 template <class D, class V>
 HWY_INLINE V ExpAnyRange(D d, V y) {
+#if HOSTNN_HAVE_SCALEF
+  // One path for every y: 2^k for k up to 129 overflows to inf inside ScaleByPow2, so the
+  // clamp at 89 (> 88.7228, where exp overflows) gives inf there and for +inf.
+  const V yc = hn::Min(hn::Max(y, hn::Set(d, -104.0f)), hn::Set(d, 89.0f));
+  V t;
+  const V r = ReduceNonPositive(d, yc, 0.0f, &t);  // the reduction holds for |y| <= 104 too
+  const V e = ScaleByPow2(d, ExpReduced(d, r), hn::Sub(t, hn::Set(d, 12582912.0f)));
+  return hn::IfThenElse(hn::IsNaN(y), y, e);
+#else
   // Log-probabilities are <= 0: then ExpNonPositive (fewer operations, the same bits for
   // every lane <= 0, as both round p * 2^(k+24) * 2^-24 once) serves the whole vector.
   if (HWY_LIKELY(hn::AllFalse(d, hn::Gt(y, hn::Zero(d))))) {
@@ -219,6 +294,7 @@ HWY_INLINE V ExpAnyRange(D d, V y) {
   V e = hn::Mul(hn::Mul(ExpReduced(d, r), scale), m);
   e = hn::IfThenElse(hn::Gt(y, hi), hn::Set(d, HUGE_VALF), e);
   return hn::IfThenElse(hn::IsNaN(y), y, e);
+#endif
 }
 
 }  // namespace HWY_NAMESPACE
