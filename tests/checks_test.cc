@@ -762,6 +762,42 @@ TEST(CreateTensor, NullDimsWithACountAreRefused) {
   EXPECT_EQ(aclDestroyTensor(scalar), ACLNN_SUCCESS);
 }
 
+// ---- views at the limits of int64 -------------------------------------------------------
+
+// A view with offset INT64_MAX and no storage dims: the storage it implies (offset + 1
+// elements) cannot be counted in int64. Refused with a message about the offset, without
+// a signed overflow on the way (UBSan reported one in the storage check).
+TEST_P(ChecksTest, OffsetAtInt64MaxWithoutStorageDimsIsInvalid) {
+  float data[16] = {0};
+  const std::vector<std::vector<int64_t>> shapes = {{}, {1}, {1, 1}};
+  for (const std::vector<int64_t>& shape : shapes) {
+    for (Slot s : op().slots()) {
+      SCOPED_TRACE(std::string(name(s)) + " shape " + ShapeText(shape));
+      TensorPtr t[kNumSlots];
+      for (Slot o : op().slots()) {
+        if (o == s) {
+          t[o] = TensorPtr(aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, nullptr,
+                                           INT64_MAX, ACL_FORMAT_ND, nullptr, 0, data));
+        } else {
+          t[o] = MakeDense(data, ACL_FLOAT, shape);
+        }
+        ASSERT_NE(t[o], nullptr);
+      }
+      uint64_t ws = kWsSentinel;
+      aclOpExecutor* exec = ExecSentinel();
+      PrimeErrorMessage();
+      const aclnnStatus st = op().phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(),
+                                         t[kOut].get(), 0, &ws, &exec);
+      const std::string msg = aclGetRecentErrMsg();
+      EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << msg;
+      EXPECT_TRUE(NamesParam(msg, name(s))) << msg;
+      EXPECT_TRUE(NamesParam(msg, "offset")) << msg;
+      EXPECT_EQ(ws, kWsSentinel);
+      EXPECT_EQ(exec, ExecSentinel());
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllOps, ChecksTest, ::testing::ValuesIn(AllOps()),
                          [](const ::testing::TestParamInfo<Op>& info) {
                            return OpTestName(info.param);

@@ -113,7 +113,12 @@ Status CheckStorage(const char* op, const char* param, const TensorView& v, View
   }
   int64_t storage = 0;
   if (v.storage_shape.empty()) {
-    storage = last + 1;
+    // No storage shape: the storage is exactly what the view reaches, elements 0..last.
+    if (__builtin_add_overflow(last, int64_t{1}, &storage)) {
+      return InvalidParam(op, param, "offset: the view reaches element " + std::to_string(last) +
+                                         " (offset " + std::to_string(v.offset) +
+                                         "), so its storage size overflows int64");
+    }
   } else {
     storage = CheckedNumel(v.storage_shape);
     if (storage < 0) {
