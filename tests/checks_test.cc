@@ -798,6 +798,41 @@ TEST_P(ChecksTest, OffsetAtInt64MaxWithoutStorageDimsIsInvalid) {
   }
 }
 
+// ---- size-1 dims ------------------------------------------------------------------------
+
+// The strides of size-1 dims do not matter (PyTorch gives them arbitrary values):
+// gradOutput [64, 1] strides [1, 1] and out [64, 1] strides [1, 64] on the same memory are
+// the same elements in the same order, so the call is in place.
+TEST_P(ChecksTest, InPlaceIgnoresTheStridesOfSize1Dims) {
+  for (Slot s : {kDy, kSelf}) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.AllShape({64, 1});
+    c.v[s].strides = {1, 1};
+    c.v[kOut].strides = {1, 64};
+    c.v[kOut].share = s;
+    ExpectInPlaceComputes(op(), c);
+
+    Case lead = Default();  // size-1 dims in front and behind, strides all different
+    lead.AllShape({1, 8, 1, 4});
+    lead.v[s].strides = {3, 4, 1000, 1};
+    lead.v[kOut].strides = {77, 4, 5, 1};
+    lead.v[kOut].share = s;
+    ExpectInPlaceComputes(op(), lead);
+  }
+}
+
+// An output whose size-1 dims have stride 0 (or any stride) is no self-overlap.
+TEST_P(ChecksTest, OutputSize1DimsWithAnyStrideAreAccepted) {
+  Case c = Default();
+  c.AllShape({1, 6, 1});
+  c.v[kOut].strides = {0, 1, 123456};
+  c.v[kOut].storage = {6};
+  Call call(op(), c);
+  call.FillValues();
+  call.ExpectComputes();
+}
+
 INSTANTIATE_TEST_SUITE_P(AllOps, ChecksTest, ::testing::ValuesIn(AllOps()),
                          [](const ::testing::TestParamInfo<Op>& info) {
                            return OpTestName(info.param);

@@ -245,15 +245,35 @@ Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v
                           "); an output must not alias itself");
 }
 
+namespace {
+
+// The dims of a view that move (extent > 1), as (stride, extent) pairs.
+std::vector<std::pair<int64_t, int64_t>> MovingDims(const TensorView& v, const ViewSpan& span) {
+  std::vector<std::pair<int64_t, int64_t>> dims;
+  for (size_t i = 0; i < v.shape.size(); ++i) {
+    if (v.shape[i] > 1) dims.emplace_back(span.strides[i], v.shape[i]);
+  }
+  return dims;
+}
+
+// The very same elements in the same order: same first address and dtype, and the same
+// (extent, stride) for every dim that moves (size-1 dims, whatever their strides, and
+// leading size-1 dims an input has fewer of, do not change which elements are meant).
+bool SameView(const TensorView& a, const ViewSpan& a_span, const TensorView& b,
+              const ViewSpan& b_span) {
+  return a_span.first == b_span.first && a.dtype == b.dtype &&
+         MovingDims(a, a_span) == MovingDims(b, b_span);
+}
+
+}  // namespace
+
 Status CheckAliasing(const char* op, const char* out_param, const TensorView& out,
                      const ViewSpan& out_span, const char* in_param, const TensorView& in,
                      const ViewSpan& in_span) {
   if (out_span.numel == 0 || in_span.numel == 0) return Status::Ok();
   const bool disjoint = in_span.hi <= out_span.lo || out_span.hi <= in_span.lo;
   if (disjoint) return Status::Ok();
-  const bool same_view = in_span.first == out_span.first && in.dtype == out.dtype &&
-                         in.shape == out.shape && in_span.strides == out_span.strides;
-  if (same_view) return Status::Ok();
+  if (SameView(in, in_span, out, out_span)) return Status::Ok();
   // Interleaved views share a range without sharing an element: list them to tell.
   std::vector<uintptr_t> out_addrs, in_addrs;
   if (SortedElementAddresses(out, out_span, &out_addrs) &&
