@@ -21,6 +21,12 @@ const char* LastError();
 // failing task's status is kept for the next synchronize.
 int Enqueue(void* stream, std::function<Status()> task);
 
+// A fresh handle value for an object the C API hands out (streams, executors): never
+// null, never reused in the life of the process, and never equal to a handle of another
+// kind, so a stale or foreign handle is refused instead of naming a later object that
+// happens to live at a freed address. Handles are tokens, never dereferenced.
+uintptr_t NewHandle();
+
 // Whether [p, p + bytes) lies wholly inside one live allocation of aclrtMalloc, or
 // outside all of them. False when it starts inside one and runs past its end.
 bool RangeWithinAllocation(const void* p, uint64_t bytes);
