@@ -9,6 +9,7 @@
 #include <cmath>
 #include <random>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -763,6 +764,74 @@ TEST(CreateTensor, NullDimsWithACountAreRefused) {
       aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, data);
   ASSERT_NE(scalar, nullptr);
   EXPECT_EQ(aclDestroyTensor(scalar), ACLNN_SUCCESS);
+}
+
+// ---- storage against the allocation ------------------------------------------------------
+
+// Tensors of `n` floats on every slot, slot `s` over `data` (the others over host memory),
+// through phase 1; returns the status (phase 2 runs too when phase 1 succeeds).
+aclnnStatus RunWithSlotAt(const CApiOp& op, Slot s, void* data, int64_t n, bool* wrote_others) {
+  std::vector<std::vector<float>> host(kNumSlots, std::vector<float>(static_cast<size_t>(n), 0.5f));
+  TensorPtr t[kNumSlots];
+  for (Slot o : op.slots()) {
+    t[o] = MakeDense(o == s ? data : host[o].data(), ACL_FLOAT, {n});
+  }
+  const std::vector<std::vector<float>> before = host;
+  uint64_t ws = kWsSentinel;
+  aclOpExecutor* exec = ExecSentinel();
+  aclnnStatus st = op.phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(), t[kOut].get(), 0,
+                             &ws, &exec);
+  if (st == ACLNN_SUCCESS) {
+    void* workspace = nullptr;
+    if (ws > 0) EXPECT_EQ(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    st = op.phase2(workspace, ws, exec, nullptr);
+    if (workspace != nullptr) aclrtFree(workspace);
+  } else {
+    EXPECT_EQ(ws, kWsSentinel);
+    EXPECT_EQ(exec, ExecSentinel());
+  }
+  *wrote_others = host != before;
+  return st;
+}
+
+// An output of 1000 floats described over a 100-byte aclrtMalloc block ran 3,900 bytes past
+// it. Data inside an aclrtMalloc block must have its whole storage in that block: any
+// operand whose storage runs past the end is refused (161002, naming it) and nothing is
+// written; a storage that ends exactly at the block's end is accepted.
+TEST_P(ChecksTest, StorageMustFitTheAclrtMallocBlockItLiesIn) {
+  for (Slot s : op().slots()) {
+    SCOPED_TRACE(name(s));
+    void* block = nullptr;
+    ASSERT_EQ(aclrtMalloc(&block, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::memset(block, 0x3C, 100);
+    std::vector<uint8_t> before(static_cast<uint8_t*>(block), static_cast<uint8_t*>(block) + 100);
+    char* base = static_cast<char*>(block);
+    struct Layout {
+      int64_t byte_offset, n;
+      bool fits;
+    };
+    const Layout kLayouts[] = {{0, 1000, false}, {0, 26, false}, {0, 25, true},
+                               {40, 16, false},  {40, 15, true}, {96, 2, false}};
+    for (const Layout& l : kLayouts) {
+      SCOPED_TRACE("floats " + std::to_string(l.n) + " from byte " + std::to_string(l.byte_offset));
+      std::memcpy(block, before.data(), 100);
+      const std::string primed = PrimeErrorMessage();
+      bool wrote_others = false;
+      const aclnnStatus st = RunWithSlotAt(op(), s, base + l.byte_offset, l.n, &wrote_others);
+      if (l.fits) {
+        EXPECT_EQ(st, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        continue;
+      }
+      const std::string msg = aclGetRecentErrMsg();
+      EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << msg;
+      EXPECT_NE(msg, primed);
+      EXPECT_TRUE(NamesParam(msg, name(s))) << msg;
+      EXPECT_NE(msg.find("aclrtMalloc"), std::string::npos) << msg;
+      EXPECT_FALSE(wrote_others);
+      EXPECT_EQ(std::memcmp(block, before.data(), 100), 0) << "the block was written";
+    }
+    EXPECT_EQ(aclrtFree(block), ACL_SUCCESS);
+  }
 }
 
 // ---- views at the limits of int64 -------------------------------------------------------

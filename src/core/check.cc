@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "hostnn/dtype.h"
+#include "src/runtime/runtime.h"
 
 namespace hostnn {
 namespace core {
@@ -144,6 +145,16 @@ Status CheckStorage(const char* op, const char* param, const TensorView& v, View
   uintptr_t hi = 0;
   if (__builtin_add_overflow(base, static_cast<uintptr_t>(bytes), &hi)) {
     return InvalidParam(op, param, "storage: address range wraps around");
+  }
+  // Data inside an aclrtMalloc block: the whole storage must lie in that block.
+  uintptr_t block = 0;
+  uint64_t block_bytes = 0;
+  if (runtime::FindAllocation(v.data, &block, &block_bytes) &&
+      static_cast<uint64_t>(bytes) > block_bytes - (base - block)) {
+    return InvalidParam(op, param, "storage: " + std::to_string(storage) + " elements (" +
+                                       std::to_string(bytes) + " bytes) from byte " +
+                                       std::to_string(base - block) + " of an aclrtMalloc block of " +
+                                       std::to_string(block_bytes) + " bytes run past its end");
   }
   span->first = static_cast<char*>(v.data) + v.offset * esize;
   span->lo = base + static_cast<uintptr_t>(v.offset * esize);

@@ -42,6 +42,16 @@ aclError Fail(aclError code, const std::string& message) {
 
 }  // namespace
 
+bool FindAllocation(const void* p, uintptr_t* start, uint64_t* bytes) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = FindBlock(r, reinterpret_cast<uintptr_t>(p));
+  if (it == r.blocks.end()) return false;
+  *start = it->first;
+  *bytes = it->second;
+  return true;
+}
+
 bool RangeWithinAllocation(const void* p, uint64_t bytes) {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> lock(r.mu);

@@ -27,6 +27,10 @@ int Enqueue(void* stream, std::function<Status()> task);
 // happens to live at a freed address. Handles are tokens, never dereferenced.
 uintptr_t NewHandle();
 
+// The live aclrtMalloc block that contains address p: true with its start and size
+// (the bytes asked for), false when p lies in none.
+bool FindAllocation(const void* p, uintptr_t* start, uint64_t* bytes);
+
 // Whether [p, p + bytes) lies wholly inside one live allocation of aclrtMalloc, or
 // outside all of them. False when it starts inside one and runs past its end.
 bool RangeWithinAllocation(const void* p, uint64_t bytes);
