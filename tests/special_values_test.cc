@@ -100,6 +100,62 @@ TEST_P(EltwiseSpecialTest, InfiniteGradientAtSiluCancellationRoot) {
   CheckPairsOnEveryTarget(dys, xs, "dy = +-inf at x = " + Num(root));
 }
 
+// dy = +-inf where the factor underflows f32 (SiluBackward at finite x <= -192,
+// LogSigmoidBackward at finite x >= 192): the factor is a non-zero real, so the limit is
+// an infinity with the sign of dy times the factor's (negative for SiluBackward, positive
+// for LogSigmoidBackward), not inf * 0 = NaN. At x = -inf (SiluBackward) or +inf
+// (LogSigmoidBackward) the factor is exactly 0 and inf * 0 has no limit: NaN.
+TEST_P(EltwiseSpecialTest, InfiniteGradientWhereTheFactorUnderflows) {
+  if (op() == Op::kHardsigmoidBackward) GTEST_SKIP() << "its factor is 1/6 or 0";
+  const double sign = op() == Op::kSiluBackward ? -1.0 : 1.0;  // the side where it decays
+  std::vector<double> xs_abs = {191.5, 192.0, 192.5, 200.0, 1000.0, 1e30, 3e38, LimitsOf(dtype()).max_finite};
+  std::vector<double> dys, xs, expect;
+  for (double a : xs_abs) {
+    const double x = RoundTo(dtype(), sign * a);
+    if (!std::isfinite(x)) continue;
+    for (double dy : {kInf, -kInf}) {
+      dys.push_back(dy);
+      xs.push_back(x);
+      expect.push_back(op() == Op::kSiluBackward ? -dy : dy);
+    }
+  }
+  for (double dy : {kInf, -kInf}) {
+    dys.push_back(dy);
+    xs.push_back(sign * kInf);
+    expect.push_back(kNaN);
+  }
+  ForEachTarget([&](int64_t) {
+    const std::vector<double> got = RunPairs(dys, xs);
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(expect[i])) {
+        EXPECT_TRUE(std::isnan(got[i])) << "dy=" << dys[i] << " x=" << xs[i] << " got " << got[i];
+      } else {
+        EXPECT_EQ(got[i], expect[i]) << "dy=" << dys[i] << " x=" << xs[i];
+      }
+    }
+  });
+  CheckPairsOnEveryTarget(dys, xs, "dy = +-inf where the factor underflows");
+  // A finite dy there keeps its bits: the product underflows to a zero of the factor's sign.
+  std::vector<double> finite_dys, finite_xs;
+  for (double a : xs_abs) {
+    const double x = RoundTo(dtype(), sign * a);
+    if (!std::isfinite(x) || a < 192) continue;
+    for (double dy : {1.0, -1.0, 1e30}) {
+      if (!std::isfinite(RoundTo(dtype(), dy))) continue;
+      finite_dys.push_back(RoundTo(dtype(), dy));
+      finite_xs.push_back(x);
+    }
+  }
+  ForEachTarget([&](int64_t) {
+    const std::vector<double> got = RunPairs(finite_dys, finite_xs);
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i], 0.0) << "dy=" << finite_dys[i] << " x=" << finite_xs[i];
+      EXPECT_EQ(std::signbit(got[i]), std::signbit(finite_dys[i] * sign))
+          << "dy=" << finite_dys[i] << " x=" << finite_xs[i];
+    }
+  });
+}
+
 // NaN in dy or in x gives NaN, whatever the other input.
 TEST_P(EltwiseSpecialTest, NaNPropagates) {
   std::vector<double> dys, xs;
