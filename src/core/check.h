@@ -37,8 +37,9 @@ Status CheckRank(const char* op, const char* param, const TensorView& v);
 Status CheckDims(const char* op, const char* param, const TensorView& v);
 // Product of dims without overflow; -1 on overflow.
 int64_t CheckedNumel(const std::vector<int64_t>& dims);
-// The view lies inside its storage, its data is non-null when it has elements, and every
-// byte address is representable. Fills *span.
+// The view lies inside its storage, its data is non-null when it has elements, every
+// byte address is representable, and when its data lies in an aclrtMalloc block the whole
+// storage lies in that block. Fills *span.
 Status CheckStorage(const char* op, const char* param, const TensorView& v, ViewSpan* span);
 // No two elements of an output view share memory. Decided exactly at any size (a bounded
 // linear Diophantine equation over the index differences); only a view whose equation
