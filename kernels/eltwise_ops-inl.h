@@ -187,7 +187,10 @@ HWY_INLINE hn::Mask<D> EitherNaN(D d, V a, V b) {
 // both. dy multiplies last, so a subnormal dy meets a normal factor. x is clamped to
 // +-104: e is exactly 0 from there on, and the clamp keeps x*(1-s) finite, so x = +inf
 // gives dy*1 and x = -inf gives dy*0. For -192 < x < -80, where e*dy can be a normal
-// number although e is not, vectors holding such lanes take MulExpFarTail.
+// number although e is not, vectors holding such lanes take MulExpFarTail. dy = +-inf
+// gives the limit: an infinity of the sign of dy times the factor's, also for finite
+// x <= -192 where the factor underflows (-dy there); at x = -inf the factor is exactly 0
+// and inf * 0 has no limit: NaN, as the exact (double) formula gives.
 // Lanes: f32. Max error (measured over every 97th float, all targets): 4 ULP for x >= -0.5
 // and x <= -6; 5.4 ULP between, where 1 + x*(1-s) cancels (dx = 0 at x = -1.28), as with
 // Highway's Exp; never more than 2^-21.9 |dy| absolute.
@@ -211,6 +214,10 @@ struct SiluBackwardOp {
       const V tail = MulExpFarTail(d, dy, hn::Sub(one, a), a);
       const auto far = hn::Lt(x, hn::Set(d, -80.0f));
       dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), tail, dx);
+      // Finite x <= -192: the factor e^x (1 + x) is negative and below f32's range (dy*0
+      // above), so an infinite dy gives the limit -dy, not inf * 0 = NaN.
+      const auto huge = hn::And(hn::Ge(a, hn::Set(d, 192.0f)), hn::IsFinite(x));
+      dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), hn::Neg(dy), dx);
       dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
     }
     return dx;
@@ -220,8 +227,9 @@ struct SiluBackwardOp {
 // LogSigmoidBackward: dx = dy / (1 + exp(x)) = dy * (x < 0 ? 1 : e) / (1 + e), e = exp(-|x|).
 // For 80 < x < 192, where e*dy can be a normal number although e is not, vectors holding
 // such lanes take MulExpFarTail.
-// Lanes: f32. Max error: 3.3 ULP. Valid range: all floats; x = -inf -> dy, +inf -> dy*0,
-// NaN x -> x itself, NaN dy -> NaN.
+// Lanes: f32. Max error: 3.3 ULP. Valid range: all floats; x = -inf -> dy, +inf -> dy*0
+// (NaN for dy = +-inf: no limit), finite x >= 192 with dy = +-inf -> dy (the limit; the
+// factor underflows there), NaN x -> x itself, NaN dy -> NaN.
 struct LogSigmoidBackwardOp {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {
@@ -233,6 +241,10 @@ struct LogSigmoidBackwardOp {
       const V tail = MulExpFarTail(d, dy, hn::Set(d, 1.0f), x);  // e/(1+e) = e there
       const auto far = hn::Gt(x, hn::Set(d, 80.0f));
       dx = hn::IfThenElse(hn::And(far, hn::Lt(x, hn::Set(d, 192.0f))), tail, dx);
+      // Finite x >= 192: the factor e^-x is positive and below f32's range (dy*0 above),
+      // so an infinite dy gives the limit dy, not inf * 0 = NaN.
+      const auto huge = hn::And(hn::Ge(x, hn::Set(d, 192.0f)), hn::IsFinite(x));
+      dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), dy, dx);
       dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
     }
     return dx;

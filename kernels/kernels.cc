@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cfloat>
+#include <cmath>
 #include <type_traits>
 
 #include "kernels/kernels.h"
@@ -357,6 +359,43 @@ HWY_INLINE void LogSoftmaxOutPairs(const typename Tag::T* HWY_RESTRICT dy,
 #endif
 }
 
+// Whether a row's (or column's) double sum lies beyond f32's range: dy's sum can overflow
+// f32 though every dy and the result do not (dy = 2e38 four times), so such a sum meets
+// exp(y) in double instead of as a float (which would be +-inf and give -+inf).
+HWY_INLINE bool SumBeyondF32(double sum) {
+  return std::isfinite(sum) && std::fabs(sum) > static_cast<double>(FLT_MAX);
+}
+
+// out[i] = dy[i] - exp(y[i]) * (sums ? sums[i] : sum), i < n, for sums beyond f32's range:
+// exp(y) as the fast kernels compute it, the product and the difference in double, the
+// result rounded to f32 (then to out's dtype). A vector at a time through padded copies,
+// so out may be dy itself. Rare, so not tuned.
+template <class InTag, class OutTag>
+HWY_NOINLINE void LogSoftmaxOutWideSum(const typename InTag::T* dy, const typename InTag::T* y,
+                                       double sum, const double* sums, typename OutTag::T* out,
+                                       size_t n) {
+  using TI = typename InTag::T;
+  using TO = typename OutTag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  HWY_ALIGN TI bdy[kMaxLanes], by[kMaxLanes];
+  HWY_ALIGN float fdy[kMaxLanes], fe[kMaxLanes], res[kMaxLanes];
+  HWY_ALIGN TO bout[kMaxLanes];
+  for (size_t i = 0; i < n; i += N) {
+    const size_t len = std::min(N, n - i);
+    CopyPadded(dy + i, len, bdy, N);
+    CopyPadded(y + i, len, by, N);
+    hn::Store(LoadF32(d, InTag(), bdy), d, fdy);
+    hn::Store(ExpAnyRange(d, LoadF32(d, InTag(), by)), d, fe);
+    for (size_t j = 0; j < N; ++j) {
+      const double s = j < len && sums != nullptr ? sums[i + j] : sum;
+      res[j] = static_cast<float>(static_cast<double>(fdy[j]) - static_cast<double>(fe[j]) * s);
+    }
+    StoreF32(d, OutTag(), hn::Load(d, res), bout);
+    for (size_t j = 0; j < len; ++j) out[i + j] = bout[j];
+  }
+}
+
 // out[i] = dy[i] - exp(y[i]) * (sums ? sums[i] : sum), i < n. Same storage in and out
 // converts a pair at a time (per-column sums need pairs in order); kStream writes the
 // output with non-temporal stores past its first vector-aligned address.
@@ -444,7 +483,21 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
       PrefetchRow(dy + (row + kPrefetchRows) * row_stride, w);
     ColSumImpl<InTag>(dy + row * row_stride, acc, w);
   }
-  for (size_t c = 0; c < w; ++c) sums[c] = static_cast<float>(acc[c]);
+  bool wide = false;
+  for (size_t c = 0; c < w; ++c) {
+    if (HWY_UNLIKELY(SumBeyondF32(acc[c]))) {
+      wide = true;
+    } else {
+      sums[c] = static_cast<float>(acc[c]);
+    }
+  }
+  if (HWY_UNLIKELY(wide)) {
+    for (size_t row = 0; row < r; ++row) {
+      LogSoftmaxOutWideSum<InTag, OutTag>(dy + row * row_stride, y + row * row_stride, 0.0, acc,
+                                          out + row * row_stride, w);
+    }
+    return;
+  }
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   if (row_stride == w && w < N && N % w == 0) {
@@ -469,9 +522,14 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
   void RowSum_##IN(const void* dy, size_t n, double* p) { RowSumImpl<IN>(dy, n, p); } \
   void ColSum_##IN(const void* dy, double* acc, size_t w) { ColSumImpl<IN>(dy, acc, w); }
 #define HOSTNN_LSM_IN_OUT_MODE(IN, OUT, SUFFIX, STREAM)                                         \
-  void RowOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, float s, void* o, size_t n) { \
-    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, s, nullptr, o, n);                                \
-  }                                                                                             \
+  void RowOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, double s, void* o, size_t n) { \
+    if (HWY_UNLIKELY(SumBeyondF32(s))) {                                                         \
+      LogSoftmaxOutWideSum<IN, OUT>(static_cast<const IN::T*>(dy), static_cast<const IN::T*>(y), \
+                                    s, nullptr, static_cast<OUT::T*>(o), n);                     \
+      return;                                                                                    \
+    }                                                                                            \
+    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, static_cast<float>(s), nullptr, o, n);             \
+  }                                                                                              \
   void ColsOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, const float* s, void* o,     \
                                     size_t w) {                                                 \
     LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, 0.0f, s, o, w);                                   \

@@ -49,15 +49,20 @@ struct LogSoftmaxKernels {
   void (*row_sum)(const void* dy, size_t n, double* partials);
   // acc[c] += dy[c], c < w.
   void (*col_sum)(const void* dy, double* acc, size_t w);
-  // out[i] = dy[i] - exp(y[i]) * sum, i < n.
-  void (*row_out)(const void* dy, const void* y, float sum, void* out, size_t n);
+  // out[i] = dy[i] - exp(y[i]) * sum, i < n. sum is the row's double sum: within f32's
+  // range it is rounded to f32 and meets exp(y) in one f32 fused multiply-add; beyond it
+  // (dy's sum overflows f32 while dy and the result do not) the product and difference
+  // are taken in double.
+  void (*row_out)(const void* dy, const void* y, double sum, void* out, size_t n);
   // out[c] = dy[c] - exp(y[c]) * sums[c], c < w.
   void (*cols_out)(const void* dy, const void* y, const float* sums, void* out, size_t w);
   // ARA, one (R x w) block whose rows are row_stride elements apart (all three tensors):
   // acc[c] = sum over rows 0..r-1 in order of dy[row][c] in double (the bits col_sum
-  // gives), sums[c] = (float)acc[c], then out[row][c] = dy - exp(y) * sums[c]. Both passes
-  // run inside the kernel with the next rows prefetched, so narrow column tiles of long
-  // strides cost neither a call per row nor a demand miss per row. acc and sums: w each.
+  // gives), sums[c] = (float)acc[c], then out[row][c] = dy - exp(y) * sums[c] (when a
+  // column's acc is beyond f32's range, the whole block takes row_out's double path with
+  // acc as the sums). Both passes run inside the kernel with the next rows prefetched, so
+  // narrow column tiles of long strides cost neither a call per row nor a demand miss per
+  // row. acc and sums: w each.
   void (*ara_block)(const void* dy, const void* y, void* out, size_t r, size_t row_stride, size_t w,
                     double* acc, float* sums);
 };

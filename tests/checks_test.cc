@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <random>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -760,6 +764,299 @@ TEST(CreateTensor, NullDimsWithACountAreRefused) {
       aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, data);
   ASSERT_NE(scalar, nullptr);
   EXPECT_EQ(aclDestroyTensor(scalar), ACLNN_SUCCESS);
+}
+
+// ---- storage against the allocation ------------------------------------------------------
+
+// Tensors of `n` floats on every slot, slot `s` over `data` (the others over host memory),
+// through phase 1; returns the status (phase 2 runs too when phase 1 succeeds).
+aclnnStatus RunWithSlotAt(const CApiOp& op, Slot s, void* data, int64_t n, bool* wrote_others) {
+  std::vector<std::vector<float>> host(kNumSlots, std::vector<float>(static_cast<size_t>(n), 0.5f));
+  TensorPtr t[kNumSlots];
+  for (Slot o : op.slots()) {
+    t[o] = MakeDense(o == s ? data : host[o].data(), ACL_FLOAT, {n});
+  }
+  const std::vector<std::vector<float>> before = host;
+  uint64_t ws = kWsSentinel;
+  aclOpExecutor* exec = ExecSentinel();
+  aclnnStatus st = op.phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(), t[kOut].get(), 0,
+                             &ws, &exec);
+  if (st == ACLNN_SUCCESS) {
+    void* workspace = nullptr;
+    if (ws > 0) EXPECT_EQ(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    st = op.phase2(workspace, ws, exec, nullptr);
+    if (workspace != nullptr) aclrtFree(workspace);
+  } else {
+    EXPECT_EQ(ws, kWsSentinel);
+    EXPECT_EQ(exec, ExecSentinel());
+  }
+  *wrote_others = host != before;
+  return st;
+}
+
+// An output of 1000 floats described over a 100-byte aclrtMalloc block ran 3,900 bytes past
+// it. Data inside an aclrtMalloc block must have its whole storage in that block: any
+// operand whose storage runs past the end is refused (161002, naming it) and nothing is
+// written; a storage that ends exactly at the block's end is accepted.
+TEST_P(ChecksTest, StorageMustFitTheAclrtMallocBlockItLiesIn) {
+  for (Slot s : op().slots()) {
+    SCOPED_TRACE(name(s));
+    void* block = nullptr;
+    ASSERT_EQ(aclrtMalloc(&block, 100, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    std::memset(block, 0x3C, 100);
+    std::vector<uint8_t> before(static_cast<uint8_t*>(block), static_cast<uint8_t*>(block) + 100);
+    char* base = static_cast<char*>(block);
+    struct Layout {
+      int64_t byte_offset, n;
+      bool fits;
+    };
+    const Layout kLayouts[] = {{0, 1000, false}, {0, 26, false}, {0, 25, true},
+                               {40, 16, false},  {40, 15, true}, {96, 2, false}};
+    for (const Layout& l : kLayouts) {
+      SCOPED_TRACE("floats " + std::to_string(l.n) + " from byte " + std::to_string(l.byte_offset));
+      std::memcpy(block, before.data(), 100);
+      const std::string primed = PrimeErrorMessage();
+      bool wrote_others = false;
+      const aclnnStatus st = RunWithSlotAt(op(), s, base + l.byte_offset, l.n, &wrote_others);
+      if (l.fits) {
+        EXPECT_EQ(st, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        continue;
+      }
+      const std::string msg = aclGetRecentErrMsg();
+      EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << msg;
+      EXPECT_NE(msg, primed);
+      EXPECT_TRUE(NamesParam(msg, name(s))) << msg;
+      EXPECT_NE(msg.find("aclrtMalloc"), std::string::npos) << msg;
+      EXPECT_FALSE(wrote_others);
+      EXPECT_EQ(std::memcmp(block, before.data(), 100), 0) << "the block was written";
+    }
+    EXPECT_EQ(aclrtFree(block), ACL_SUCCESS);
+  }
+}
+
+// ---- views at the limits of int64 -------------------------------------------------------
+
+// A view with offset INT64_MAX and no storage dims: the storage it implies (offset + 1
+// elements) cannot be counted in int64. Refused with a message about the offset, without
+// a signed overflow on the way (UBSan reported one in the storage check).
+TEST_P(ChecksTest, OffsetAtInt64MaxWithoutStorageDimsIsInvalid) {
+  float data[16] = {0};
+  const std::vector<std::vector<int64_t>> shapes = {{}, {1}, {1, 1}};
+  for (const std::vector<int64_t>& shape : shapes) {
+    for (Slot s : op().slots()) {
+      SCOPED_TRACE(std::string(name(s)) + " shape " + ShapeText(shape));
+      TensorPtr t[kNumSlots];
+      for (Slot o : op().slots()) {
+        if (o == s) {
+          t[o] = TensorPtr(aclCreateTensor(shape.data(), shape.size(), ACL_FLOAT, nullptr,
+                                           INT64_MAX, ACL_FORMAT_ND, nullptr, 0, data));
+        } else {
+          t[o] = MakeDense(data, ACL_FLOAT, shape);
+        }
+        ASSERT_NE(t[o], nullptr);
+      }
+      uint64_t ws = kWsSentinel;
+      aclOpExecutor* exec = ExecSentinel();
+      PrimeErrorMessage();
+      const aclnnStatus st = op().phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(),
+                                         t[kOut].get(), 0, &ws, &exec);
+      const std::string msg = aclGetRecentErrMsg();
+      EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << msg;
+      EXPECT_TRUE(NamesParam(msg, name(s))) << msg;
+      EXPECT_TRUE(NamesParam(msg, "offset")) << msg;
+      EXPECT_EQ(ws, kWsSentinel);
+      EXPECT_EQ(exec, ExecSentinel());
+    }
+  }
+}
+
+// ---- overlap decided exactly, at any size --------------------------------------------------
+
+// [600000, 2] with strides [2, 3] touches 2i + 3j: distinct for j in {0, 1} (2i + 3 is odd,
+// 2i' is even), though 1.2 M elements are too many to list. Such an output is legal.
+TEST_P(ChecksTest, LargeOutputWithInterleavedButDistinctElementsIsAccepted) {
+  Case c = Default();
+  c.AllShape({600000, 2});
+  c.v[kOut].strides = {2, 3};
+  Call call(op(), c);
+  call.FillValues();
+  call.ExpectComputes();
+}
+
+// Large views whose elements do meet are still refused: [600000, 2] strides [2, 4] meets
+// at (i + 2, 0) and (i, 1); [1000, 1000] strides [999, 1] at (i + 1, j) and (i, j + 999).
+TEST_P(ChecksTest, LargeOutputWhoseElementsOverlapIsInvalid) {
+  struct Overlap {
+    std::vector<int64_t> shape, strides;
+  };
+  const Overlap kOverlaps[] = {{{600000, 2}, {2, 4}}, {{1000, 1000}, {999, 1}},
+                               {{2, 600000}, {1199998, 2}}, {{1100, 1100}, {1, 1099}}};
+  for (const Overlap& o : kOverlaps) {
+    SCOPED_TRACE("shape " + ShapeText(o.shape) + " strides " + ShapeText(o.strides));
+    Case c = Default();
+    c.AllShape(o.shape);
+    c.v[kOut].strides = o.strides;
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
+  }
+}
+
+// Inputs interleaved with a large output without sharing an element are accepted; one
+// that shares a single element with it is refused.
+TEST_P(ChecksTest, LargeInputInterleavedWithTheOutputIsDecidedExactly) {
+  for (Slot s : {kDy, kSelf}) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.AllShape({600000, 2});
+    c.v[kOut].strides = {4, 1};  // elements 4i and 4i + 1
+    c.v[kOut].storage = {2400004};
+    c.v[s].share = kOut;
+    c.v[s].strides = {4, 1};
+    c.v[s].offset = 2;  // elements 4i + 2 and 4i + 3
+    c.v[s].storage = {2400004};
+    {
+      Call call(op(), c);
+      call.FillValues();
+      call.ExpectComputes();
+    }
+    c.v[s].strides = {4, 3};  // elements 4i + 2 and 4i + 5: meets the output's 4(i + 1) + 1
+    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s), name(kOut)});
+  }
+}
+
+// Every small output layout (up to 3 moving dims, strides 0..6), accepted exactly when a
+// brute-force listing of its elements finds no two alike; and every input layout over the
+// same memory as a fixed strided output, accepted exactly when it is the same view or no
+// element of it is an element of the output.
+TEST(OverlapExhaustive, SmallLayoutsAgreeWithListingTheElements) {
+  const CApiOp& op = GetCApiOp(Op::kSiluBackward);
+  const std::vector<std::vector<int64_t>> shapes = {{3, 2}, {2, 3, 2}, {4, 3}, {2, 2, 5}};
+  int checked = 0;
+  for (const std::vector<int64_t>& shape : shapes) {
+    const size_t rank = shape.size();
+    std::vector<int64_t> strides(rank, 0);
+    for (;;) {
+      // Brute force: list the elements.
+      std::vector<int64_t> elems;
+      for (int64_t i = 0; i < NumElements(shape); ++i) elems.push_back(ViewIndex(shape, strides, 0, i));
+      std::sort(elems.begin(), elems.end());
+      const bool distinct = std::adjacent_find(elems.begin(), elems.end()) == elems.end();
+      Case c;
+      c.AllShape(shape);
+      c.v[kOut].strides = strides;
+      Call call(op, c);
+      const aclnnStatus st = call.Phase1();
+      EXPECT_EQ(st, distinct ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID)
+          << "shape " << ShapeText(shape) << " strides " << ShapeText(strides) << ": "
+          << aclGetRecentErrMsg();
+      if (st == ACLNN_SUCCESS) aclDestroyAclOpExecutor(call.exec());
+      ++checked;
+      size_t d = 0;
+      for (; d < rank && ++strides[d] > 6; ++d) strides[d] = 0;
+      if (d == rank) break;
+    }
+  }
+  // Inputs over an output [3, 4] with strides [9, 2] (elements 0, 2, 4, 6, 9, ..., 24).
+  const std::vector<int64_t> out_shape = {3, 4}, out_strides = {9, 2};
+  std::vector<int64_t> out_elems;
+  for (int64_t i = 0; i < 12; ++i) out_elems.push_back(ViewIndex(out_shape, out_strides, 0, i));
+  for (aclDataType in_dtype : {ACL_FLOAT, ACL_FLOAT16}) {  // FLOAT16: meeting is per byte
+  for (int64_t offset = 0; offset < 4; ++offset) {
+    for (int64_t s0 = 0; s0 <= 10; ++s0) {
+      for (int64_t s1 = 0; s1 <= 10; ++s1) {
+        const std::vector<int64_t> in_strides = {s0, s1};
+        bool meets = false;
+        const int64_t in_size = static_cast<int64_t>(ElemSize(in_dtype));
+        for (int64_t i = 0; i < 12; ++i) {
+          const int64_t e = ViewIndex(out_shape, in_strides, offset, i) * in_size;
+          for (int64_t f : out_elems) meets = meets || (e < 4 * f + 4 && 4 * f < e + in_size);
+        }
+        const bool same = offset == 0 && in_strides == out_strides && in_dtype == ACL_FLOAT;
+        Case c;
+        c.AllShape(out_shape);
+        c.v[kDy].dtype = in_dtype;
+        c.v[kOut].strides = out_strides;
+        c.v[kOut].storage = {64};
+        c.v[kDy].share = kOut;
+        c.v[kDy].strides = in_strides;
+        c.v[kDy].offset = offset;
+        c.v[kDy].storage = {64};
+        Call call(op, c);
+        const aclnnStatus st = call.Phase1();
+        EXPECT_EQ(st, (same || !meets) ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID)
+            << "input strides " << ShapeText(in_strides) << " offset " << offset << ": "
+            << aclGetRecentErrMsg();
+        if (st == ACLNN_SUCCESS) aclDestroyAclOpExecutor(call.exec());
+        ++checked;
+      }
+    }
+  }
+  }
+  EXPECT_GT(checked, 1500);
+}
+
+// A deliberately hard layout (8 dims of similar strides) is decided within a bounded time.
+TEST(OverlapExhaustive, HardLayoutIsDecidedQuickly) {
+  const CApiOp& op = GetCApiOp(Op::kSiluBackward);
+  const std::vector<int64_t> shape = {7, 7, 7, 7, 7, 7, 7, 7};
+  // Strides within a factor of two of each other: no stride steps past the others, the
+  // search over the differences of index tuples runs long, and the halved listing decides.
+  std::vector<int64_t> strides;
+  std::mt19937_64 gen(1);
+  for (size_t i = 0; i < shape.size(); ++i) strides.push_back(1000000000 + gen() % 1000000000);
+  // Phase 1 only: the storage is described, never touched.
+  const std::vector<int64_t> storage = {ReachElems(shape, strides, 0)};
+  float data[4] = {0};
+  const std::vector<int64_t> zeros(shape.size(), 0);
+  float input[1] = {0};
+  TensorPtr dy = MakeTensor(input, ACL_FLOAT, shape, zeros, 0, {1});  // broadcast inputs
+  TensorPtr x = MakeTensor(input, ACL_FLOAT, shape, zeros, 0, {1});
+  TensorPtr out = MakeTensor(data, ACL_FLOAT, shape, strides, 0, storage);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  const auto start = std::chrono::steady_clock::now();
+  const aclnnStatus st = aclnnSiluBackwardGetWorkspaceSize(dy.get(), x.get(), out.get(), &ws, &exec);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 2.0);
+  // Distinct: no two index tuples of these strides meet (checked once by listing the
+  // 5.8 M elements).
+  EXPECT_EQ(st, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  if (st == ACLNN_SUCCESS) aclDestroyAclOpExecutor(exec);
+}
+
+// ---- size-1 dims ------------------------------------------------------------------------
+
+// The strides of size-1 dims do not matter (PyTorch gives them arbitrary values):
+// gradOutput [64, 1] strides [1, 1] and out [64, 1] strides [1, 64] on the same memory are
+// the same elements in the same order, so the call is in place.
+TEST_P(ChecksTest, InPlaceIgnoresTheStridesOfSize1Dims) {
+  for (Slot s : {kDy, kSelf}) {
+    SCOPED_TRACE(name(s));
+    Case c = Default();
+    c.AllShape({64, 1});
+    c.v[s].strides = {1, 1};
+    c.v[kOut].strides = {1, 64};
+    c.v[kOut].share = s;
+    ExpectInPlaceComputes(op(), c);
+
+    Case lead = Default();  // size-1 dims in front and behind, strides all different
+    lead.AllShape({1, 8, 1, 4});
+    lead.v[s].strides = {3, 4, 1000, 1};
+    lead.v[kOut].strides = {77, 4, 5, 1};
+    lead.v[kOut].share = s;
+    ExpectInPlaceComputes(op(), lead);
+  }
+}
+
+// An output whose size-1 dims have stride 0 (or any stride) is no self-overlap.
+TEST_P(ChecksTest, OutputSize1DimsWithAnyStrideAreAccepted) {
+  Case c = Default();
+  c.AllShape({1, 6, 1});
+  c.v[kOut].strides = {0, 1, 123456};
+  c.v[kOut].storage = {6};
+  Call call(op(), c);
+  call.FillValues();
+  call.ExpectComputes();
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, ChecksTest, ::testing::ValuesIn(AllOps()),

@@ -357,6 +357,62 @@ TEST(NonContiguousTest, BlockedGatherEdgesUnderEveryTiling) {
   }
 }
 
+// A gathered run's scratch is bounded by the work: each core needs three of its longest
+// tile, which is the plan's tile length or all the core owns when that is less. A
+// 12-element transposed SiluBackward asked for 614 KiB (three host UB tiles), 644 MB with
+// a 1 GiB UB, and many cores with a large UB asked for more than the machine has. Checked
+// against the bound before anything is allocated, then run with exactly that workspace.
+TEST(NonContiguousTest, GatheredWorkspaceIsBoundedByTheWork) {
+  std::mt19937_64 rng(0x5EED0501);
+  struct Sized {
+    std::vector<int64_t> shape;
+    tiling::Options options;
+  };
+  std::vector<Sized> cases(4);
+  cases[0].shape = {3, 4};
+  cases[1].shape = {3, 4};
+  cases[1].options.ub_bytes = int64_t{1} << 30;
+  cases[2].shape = {512, 257};
+  cases[2].options.ub_bytes = int64_t{1} << 30;
+  cases[2].options.num_cores = 64;
+  cases[2].options.min_elems_per_core = 1;
+  cases[3].shape = {1000, 33};
+  cases[3].options.platform = "atlas-a2";
+  for (Op op : kEltwiseOps) {
+    for (const Sized& c : cases) {
+      const std::string what = std::string(GetOpInfo(op).name) + " " + ShapeText(c.shape) +
+                               " ub " + std::to_string(c.options.ub_bytes) + " cores " +
+                               std::to_string(c.options.num_cores);
+      SCOPED_TRACE(what);
+      TestTensor dy = MakeLayout(Layout::kTransposed, DType::kFloat32, c.shape);
+      TestTensor x = MakeLayout(Layout::kDense, DType::kFloat32, c.shape);
+      TestTensor out = MakeLayout(Layout::kDense, DType::kFloat32, c.shape);
+      FillRandom(&dy, rng, -4.0, 4.0);
+      FillRandom(&x, rng, -12.0, 12.0);
+      uint64_t ws = 0;
+      ExecutorPtr exec;
+      const Status s = Prepare(MakeArgs(op, dy, x, out), c.options, &ws, &exec);
+      ASSERT_TRUE(s.ok()) << s.message();
+      const tiling::ElementwisePlan& p = GetPlan(*exec).elementwise;
+      const uint64_t n = static_cast<uint64_t>(NumelOf(c.shape));
+      // Per core: three f32 buffers of at most its elements, rounded up to 64 bytes.
+      uint64_t bound = 0;
+      for (int64_t core = 0; core < p.block_dim; ++core) {
+        bound = std::max<uint64_t>(bound, p.CoreLen(core));
+      }
+      bound = std::min<uint64_t>(bound, static_cast<uint64_t>(p.tile_len));
+      bound = (3 * bound * sizeof(float) + 63) / 64 * 64 * static_cast<uint64_t>(p.block_dim);
+      EXPECT_LE(ws, bound);
+      EXPECT_LE(ws, 3 * sizeof(float) * n + 64 * static_cast<uint64_t>(p.block_dim) +
+                        3 * sizeof(float) * static_cast<uint64_t>(p.block_dim * p.block_elems));
+      ASSERT_LE(ws, uint64_t{64} << 20) << "workspace sized by the UB, not by the work";
+      std::vector<uint64_t> workspace(static_cast<size_t>((ws + 7) / 8));
+      ASSERT_TRUE(Execute(*exec, ws ? workspace.data() : nullptr, ws).ok());
+      EXPECT_EQ(CheckEltwise(op, dy, x, out, what), 0);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace test
 }  // namespace hostnn

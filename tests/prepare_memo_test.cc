@@ -16,6 +16,9 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_silu_backward.h"
+#include "hostnn/ops.h"
+#include "src/aclnn/executor.h"
+#include "src/aclnn/prepare_memo.h"
 #include "tests/reference/reference.h"
 
 namespace hostnn {
@@ -184,6 +187,46 @@ TEST(PrepareMemo, SharedExecutorsAreIndependentHandles) {
     ExpectSilu(dy, x, out, "repeatable handle run " + std::to_string(rep));
   }
   ASSERT_EQ(aclDestroyAclOpExecutor(e2), ACLNN_SUCCESS);
+}
+
+}  // namespace
+}  // namespace hostnn
+
+namespace hostnn {
+namespace {
+
+TEST(PrepareMemo, AnAllocationOrFreeRetiresEveryEntry) {
+  // Phase 1 checks each storage against the aclrtMalloc block its data lies in, so an
+  // entry kept before a block was allocated or freed is not used after it.
+  std::vector<float> a(64, 1.0f), b(64, 2.0f), c(64);
+  const TensorView va = TensorView::Dense(a.data(), DType::kFloat32, {64});
+  const TensorView vb = TensorView::Dense(b.data(), DType::kFloat32, {64});
+  const TensorView vc = TensorView::Dense(c.data(), DType::kFloat32, {64});
+  OpArgs args;
+  args.op = Op::kSiluBackward;
+  args.grad_output = &va;
+  args.self = &vb;
+  args.out = &vc;
+  uint64_t ws = 0;
+  ExecutorPtr made;
+  ASSERT_TRUE(Prepare(args, tiling::Options(), &ws, &made).ok());
+  const std::shared_ptr<const Executor> exec(made.release(), ExecutorDeleter());
+  PrepareMemo(args, tiling::Options()).Keep(ws, exec);
+  std::shared_ptr<const Executor> found;
+  uint64_t found_ws = 0;
+  ASSERT_TRUE(PrepareMemo(args, tiling::Options()).Find(&found_ws, &found));
+  EXPECT_EQ(found, exec);
+  void* block = nullptr;
+  ASSERT_EQ(aclrtMalloc(&block, 256, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  EXPECT_FALSE(PrepareMemo(args, tiling::Options()).Find(&found_ws, &found)) << "kept across an aclrtMalloc";
+  PrepareMemo(args, tiling::Options()).Keep(ws, exec);
+  ASSERT_EQ(aclrtFree(block), ACL_SUCCESS);
+  EXPECT_FALSE(PrepareMemo(args, tiling::Options()).Find(&found_ws, &found)) << "kept across an aclrtFree";
+  // Options other than the defaults are never remembered.
+  tiling::Options cores;
+  cores.num_cores = 1;
+  PrepareMemo(args, cores).Keep(ws, exec);
+  EXPECT_FALSE(PrepareMemo(args, cores).Find(&found_ws, &found));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -673,6 +674,88 @@ TEST_P(PhaseTwoTest, AnotherOperatorsExecutorIsRefused) {
     EXPECT_EQ(GetCApiOp(other).phase2(nullptr, call.ws(), call.exec(), nullptr), ACLNN_SUCCESS)
         << aclGetRecentErrMsg();
     call.ExpectResult(dy, x);
+  }
+}
+
+// ---- handles that outlive their objects -----------------------------------------------------
+
+// A run queued on a destroyed stream is refused with ACL_ERROR_INVALID_PARAM (100000), as
+// docs/errors.md says, writes nothing, and leaves the executor the caller's to run.
+TEST_P(PhaseTwoTest, RunOnADestroyedStreamIsInvalidParam) {
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  Case c;
+  c.dim = 1;
+  Call call(op(), c);
+  call.FillValues();
+  const std::vector<double> dy = call.Values(kDy), x = call.Values(kSelf);
+  ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS);
+  const std::string primed = PrimeErrorMessage();
+  EXPECT_EQ(op().phase2(nullptr, call.ws(), call.exec(), stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(FreshMessage(primed));
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("stream"), std::string::npos)
+      << aclGetRecentErrMsg();
+  EXPECT_TRUE(call.Unchanged());
+  EXPECT_EQ(op().phase2(nullptr, call.ws(), call.exec(), nullptr), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  call.ExpectResult(dy, x);
+}
+
+// A destroyed stream's handle stays dead: streams created afterwards (which may well be
+// allocated where it was) get other handles, and the stale one is refused by every call.
+TEST(Stream, ADestroyedStreamsHandleNeverNamesALaterStream) {
+  aclrtStream old_stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&old_stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(old_stream), ACL_SUCCESS);
+  std::vector<aclrtStream> later(16, nullptr);
+  for (aclrtStream& s : later) {
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    EXPECT_NE(s, old_stream);
+  }
+  EXPECT_EQ(aclrtSynchronizeStream(old_stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtDestroyStream(old_stream), ACL_ERROR_INVALID_PARAM);
+  Case c;
+  Call call(GetCApiOp(Op::kSiluBackward), c);
+  call.FillValues();
+  ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnSiluBackward(nullptr, call.ws(), call.exec(), old_stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_TRUE(call.Unchanged());
+  EXPECT_EQ(aclDestroyAclOpExecutor(call.exec()), ACLNN_SUCCESS);
+  for (aclrtStream s : later) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
+// Likewise a consumed or destroyed executor's handle: executors made afterwards (each
+// destroyed again, so their memory cycles through the allocator) get other handles, and
+// the stale one is refused (161002) by phase 2, repeatable and destroy.
+TEST_P(PhaseTwoTest, AConsumedExecutorsHandleNeverNamesALaterExecutor) {
+  Case c;
+  c.dim = 1;
+  for (bool destroy : {false, true}) {
+    SCOPED_TRACE(destroy ? "destroyed" : "consumed by a run");
+    Call call(op(), c);
+    call.FillValues();
+    ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS);
+    aclOpExecutor* stale = call.exec();
+    if (destroy) {
+      ASSERT_EQ(aclDestroyAclOpExecutor(stale), ACLNN_SUCCESS);
+    } else {
+      ASSERT_EQ(op().phase2(nullptr, call.ws(), stale, nullptr), ACLNN_SUCCESS);
+    }
+    int same = 0;
+    for (int i = 0; i < 64; ++i) {
+      ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS);
+      if (call.exec() == stale) ++same;
+      if (i < 63) EXPECT_EQ(aclDestroyAclOpExecutor(call.exec()), ACLNN_SUCCESS);
+    }
+    EXPECT_EQ(same, 0) << "a later executor got the stale handle";
+    aclOpExecutor* live = call.exec();  // the last one, still live
+    call.TakeSnapshot();
+    EXPECT_EQ(op().phase2(nullptr, call.ws(), stale, nullptr), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(aclSetAclOpExecutorRepeatable(stale), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(aclDestroyAclOpExecutor(stale), ACLNN_ERR_PARAM_INVALID);
+    EXPECT_TRUE(call.Unchanged()) << "a stale handle ran a later executor";
+    EXPECT_EQ(aclDestroyAclOpExecutor(live), ACLNN_SUCCESS) << "the stale handle destroyed it";
   }
 }
 

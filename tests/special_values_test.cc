@@ -100,6 +100,62 @@ TEST_P(EltwiseSpecialTest, InfiniteGradientAtSiluCancellationRoot) {
   CheckPairsOnEveryTarget(dys, xs, "dy = +-inf at x = " + Num(root));
 }
 
+// dy = +-inf where the factor underflows f32 (SiluBackward at finite x <= -192,
+// LogSigmoidBackward at finite x >= 192): the factor is a non-zero real, so the limit is
+// an infinity with the sign of dy times the factor's (negative for SiluBackward, positive
+// for LogSigmoidBackward), not inf * 0 = NaN. At x = -inf (SiluBackward) or +inf
+// (LogSigmoidBackward) the factor is exactly 0 and inf * 0 has no limit: NaN.
+TEST_P(EltwiseSpecialTest, InfiniteGradientWhereTheFactorUnderflows) {
+  if (op() == Op::kHardsigmoidBackward) GTEST_SKIP() << "its factor is 1/6 or 0";
+  const double sign = op() == Op::kSiluBackward ? -1.0 : 1.0;  // the side where it decays
+  std::vector<double> xs_abs = {191.5, 192.0, 192.5, 200.0, 1000.0, 1e30, 3e38, LimitsOf(dtype()).max_finite};
+  std::vector<double> dys, xs, expect;
+  for (double a : xs_abs) {
+    const double x = RoundTo(dtype(), sign * a);
+    if (!std::isfinite(x)) continue;
+    for (double dy : {kInf, -kInf}) {
+      dys.push_back(dy);
+      xs.push_back(x);
+      expect.push_back(op() == Op::kSiluBackward ? -dy : dy);
+    }
+  }
+  for (double dy : {kInf, -kInf}) {
+    dys.push_back(dy);
+    xs.push_back(sign * kInf);
+    expect.push_back(kNaN);
+  }
+  ForEachTarget([&](int64_t) {
+    const std::vector<double> got = RunPairs(dys, xs);
+    for (size_t i = 0; i < got.size(); ++i) {
+      if (std::isnan(expect[i])) {
+        EXPECT_TRUE(std::isnan(got[i])) << "dy=" << dys[i] << " x=" << xs[i] << " got " << got[i];
+      } else {
+        EXPECT_EQ(got[i], expect[i]) << "dy=" << dys[i] << " x=" << xs[i];
+      }
+    }
+  });
+  CheckPairsOnEveryTarget(dys, xs, "dy = +-inf where the factor underflows");
+  // A finite dy there keeps its bits: the product underflows to a zero of the factor's sign.
+  std::vector<double> finite_dys, finite_xs;
+  for (double a : xs_abs) {
+    const double x = RoundTo(dtype(), sign * a);
+    if (!std::isfinite(x) || a < 192) continue;
+    for (double dy : {1.0, -1.0, 1e30}) {
+      if (!std::isfinite(RoundTo(dtype(), dy))) continue;
+      finite_dys.push_back(RoundTo(dtype(), dy));
+      finite_xs.push_back(x);
+    }
+  }
+  ForEachTarget([&](int64_t) {
+    const std::vector<double> got = RunPairs(finite_dys, finite_xs);
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_EQ(got[i], 0.0) << "dy=" << finite_dys[i] << " x=" << finite_xs[i];
+      EXPECT_EQ(std::signbit(got[i]), std::signbit(finite_dys[i] * sign))
+          << "dy=" << finite_dys[i] << " x=" << finite_xs[i];
+    }
+  });
+}
+
 // NaN in dy or in x gives NaN, whatever the other input.
 TEST_P(EltwiseSpecialTest, NaNPropagates) {
   std::vector<double> dys, xs;
@@ -264,6 +320,72 @@ TEST_P(LogSoftmaxSpecialTest, SpecialRowsMatchReference) {
       }
     }
   });
+}
+
+// A row whose dy sum overflows f32 although every dy and every result do not: f32 [2, 4]
+// dim 1 with every dy = 2e38 and y = ln 0.25 gave -inf everywhere (the double row sum was
+// rounded to f32 first); the exact result is about 0. The sum now meets exp(y) in double,
+// for rows (AR), columns (ARA) and gathered views, on every target, and the bits do not
+// depend on the core count.
+TEST_P(LogSoftmaxSpecialTest, RowSumBeyondF32RangeStaysFinite) {
+  const DType t = GetParam();
+  if (t == DType::kFloat16) GTEST_SKIP() << "FLOAT16 sums of its range never leave f32's";
+  struct Shape {
+    std::vector<int64_t> shape;
+    int64_t dim;
+    Layout layout;
+  };
+  const Shape shapes[] = {{{2, 4}, 1, Layout::kDense},      {{4, 2}, 0, Layout::kDense},
+                          {{3, 1000}, -1, Layout::kDense},  {{1000, 3}, 0, Layout::kDense},
+                          {{2, 4}, 1, Layout::kTransposed}, {{5, 2, 6}, 1, Layout::kDense}};
+  {  // the case as reported: every dy = 2e38, y = ln 0.25; the exact result is about 0
+    TestTensor dy = TestTensor::Dense(t, {2, 4}), y = TestTensor::Dense(t, {2, 4});
+    for (int64_t i = 0; i < 8; ++i) {
+      dy.Set(i, RoundTo(t, 2e38));
+      y.Set(i, RoundTo(t, std::log(0.25)));
+    }
+    ForEachTarget([&](int64_t) {
+      TestTensor out = TestTensor::Dense(t, {2, 4});
+      RunChecked(Op::kLogSoftmaxBackward, dy, y, out, 1);
+      EXPECT_EQ(CheckLogSoftmax(dy, y, out, 1, "every dy 2e38"), 0);
+      // In FLOAT exp(y) is 0.25 within 1e-7, so the result is tiny beside dy.
+      for (int64_t i = 0; i < 8 && t == DType::kFloat32; ++i) {
+        EXPECT_LT(std::fabs(out.Get(i)), 1e33) << out.Get(i);
+      }
+    });
+  }
+  for (const Shape& sh : shapes) {
+    const std::string what = ShapeText(sh.shape) + " dim " + std::to_string(sh.dim) + " " +
+                             LayoutName(sh.layout);
+    SCOPED_TRACE(what);
+    const int64_t rank = static_cast<int64_t>(sh.shape.size());
+    const int64_t r = sh.shape[(sh.dim + rank) % rank];
+    TestTensor dy = MakeLayout(sh.layout, t, sh.shape), y = MakeLayout(sh.layout, t, sh.shape);
+    const int64_t n = NumelOf(sh.shape);
+    for (int64_t i = 0; i < n; ++i) {
+      dy.Set(i, RoundTo(t, (i % 3 == 2 ? -1.0 : 2.0) * 1e38));  // sums of 2e38 * (r / 3)
+      y.Set(i, RoundTo(t, -std::log(static_cast<double>(r))));
+    }
+    std::vector<uint8_t> first;
+    ForEachTarget([&](int64_t) {
+      for (int64_t cores : {1, 3}) {
+        tiling::Options options;
+        options.num_cores = cores;
+        options.min_elems_per_core = 1;
+        TestTensor out = TestTensor::Dense(t, sh.shape);
+        RunChecked(Op::kLogSoftmaxBackward, dy, y, out, sh.dim, options);
+        EXPECT_EQ(CheckLogSoftmax(dy, y, out, sh.dim, what), 0);
+        for (int64_t i = 0; i < n; ++i) {
+          ASSERT_TRUE(std::isfinite(out.Get(i))) << "element " << i << ": " << out.Get(i);
+        }
+        if (cores == 1) {
+          first = out.storage().Snapshot();
+        } else {
+          EXPECT_TRUE(out.storage().Snapshot() == first) << "the core count changed the bits";
+        }
+      }
+    });
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllDTypes, LogSoftmaxSpecialTest, ::testing::ValuesIn(kComputeTypes),

@@ -2,34 +2,39 @@
 
 #include "src/aclnn/c_api.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 
 #include "src/aclnn/executor.h"
 #include "src/aclnn/prepare_memo.h"
 #include "src/runtime/runtime.h"
 
-struct aclOpExecutor {
-  // Shared with queued runs, so destroying a repeatable executor cannot pull it from
-  // under a run still waiting on a stream.
-  std::shared_ptr<const hostnn::Executor> impl;
-  bool repeatable = false;
-};
-
 namespace hostnn {
 namespace capi {
 namespace {
 
+// What an aclOpExecutor handle names. Shared with queued runs, so destroying a repeatable
+// executor cannot pull it from under a run still waiting on a stream.
+struct ExecutorEntry {
+  std::shared_ptr<const Executor> impl;
+  bool repeatable = false;
+};
+
+// Live executors by handle. A handle is a runtime::NewHandle token, never the address of
+// anything, so a consumed or destroyed executor's handle stays dead even when a later
+// executor is allocated where the old one was.
 struct ExecutorRegistry {
   std::mutex mu;
-  std::set<aclOpExecutor*> live;
+  std::map<uintptr_t, ExecutorEntry> live;
 };
 ExecutorRegistry& Registry() {
   static ExecutorRegistry* r = new ExecutorRegistry();
   return *r;
 }
+
+uintptr_t Key(const aclOpExecutor* e) { return reinterpret_cast<uintptr_t>(e); }
 
 aclnnStatus Report(const Status& s) {
   if (!s.ok()) runtime::SetLastError(s.message());
@@ -47,23 +52,22 @@ aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOp
   uint64_t ws = 0;
   const tiling::Options options;
   const PrepareMemo memo(args, options);
-  std::shared_ptr<const Executor> shared;
-  if (!memo.Find(&ws, &shared)) {
+  ExecutorEntry entry;
+  if (!memo.Find(&ws, &entry.impl)) {
     ExecutorPtr impl;
     Status s = Prepare(args, options, &ws, &impl);
     if (!s.ok()) return Report(Status(s.code(), "aclnn" + s.message()));
-    shared = std::shared_ptr<const Executor>(impl.release(), ExecutorDeleter());
-    memo.Keep(ws, shared);
+    entry.impl = std::shared_ptr<const Executor>(impl.release(), ExecutorDeleter());
+    memo.Keep(ws, entry.impl);
   }
-  auto* e = new aclOpExecutor();
-  e->impl = std::move(shared);
+  const uintptr_t handle = runtime::NewHandle();
   {
     ExecutorRegistry& r = Registry();
     std::lock_guard<std::mutex> lock(r.mu);
-    r.live.insert(e);
+    r.live.emplace(handle, std::move(entry));
   }
   *workspace_size = ws;
-  *executor = e;
+  *executor = reinterpret_cast<aclOpExecutor*>(handle);
   return ACLNN_SUCCESS;
 }
 
@@ -76,10 +80,11 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
   std::shared_ptr<const Executor> impl;
   {
     std::lock_guard<std::mutex> lock(r.mu);
-    if (r.live.count(executor) == 0) {
+    auto it = r.live.find(Key(executor));
+    if (it == r.live.end()) {
       return Report(Status::Invalid(fn() + ": executor is not live (already run, destroyed, or never created)"));
     }
-    impl = executor->impl;
+    impl = it->second.impl;
     if (impl->op() != op) {
       return Report(Status::Invalid(fn() + ": executor was made by aclnn" + GetOpInfo(impl->op()).name + "GetWorkspaceSize"));
     }
@@ -95,17 +100,18 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
       return Report(Status::Invalid(fn() + ": workspace allocation is smaller than " + std::to_string(need) + " bytes"));
     }
     // Queue before consuming: a run the stream refuses never started, so the executor
-    // stays the caller's.
-    if (stream != nullptr &&
-        runtime::Enqueue(stream, [impl, workspace, workspace_size]() {
-          return Execute(*impl, workspace, workspace_size);
-        }) != ACL_SUCCESS) {
-      return Report(Status::Invalid(fn() + ": " + runtime::LastError()));
+    // stays the caller's. An unknown or destroyed stream is the runtime's
+    // ACL_ERROR_INVALID_PARAM, as aclrtSynchronizeStream would say.
+    if (stream != nullptr) {
+      const int code = runtime::Enqueue(stream, [impl, workspace, workspace_size]() {
+        return Execute(*impl, workspace, workspace_size);
+      });
+      if (code != ACL_SUCCESS) {
+        runtime::SetLastError(fn() + ": " + runtime::LastError());
+        return code;
+      }
     }
-    if (!executor->repeatable) {  // a run consumes the executor, as in CANN
-      r.live.erase(executor);
-      delete executor;
-    }
+    if (!it->second.repeatable) r.live.erase(it);  // a run consumes the executor, as in CANN
   }
   if (stream == nullptr) return Report(Execute(*impl, workspace, workspace_size));
   return ACLNN_SUCCESS;
@@ -150,11 +156,12 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
   }
   auto& r = hostnn::capi::Registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  if (r.live.count(executor) == 0) {
+  auto it = r.live.find(hostnn::capi::Key(executor));
+  if (it == r.live.end()) {
     hostnn::runtime::SetLastError("aclSetAclOpExecutorRepeatable: executor is not live");
     return ACLNN_ERR_PARAM_INVALID;
   }
-  executor->repeatable = true;
+  it->second.repeatable = true;
   return ACLNN_SUCCESS;
 }
 
@@ -164,14 +171,17 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
     return ACLNN_ERR_PARAM_NULLPTR;
   }
   auto& r = hostnn::capi::Registry();
+  std::shared_ptr<const hostnn::Executor> impl;  // released outside the lock
   {
     std::lock_guard<std::mutex> lock(r.mu);
-    if (r.live.erase(executor) == 0) {
+    auto it = r.live.find(hostnn::capi::Key(executor));
+    if (it == r.live.end()) {
       hostnn::runtime::SetLastError("aclDestroyAclOpExecutor: executor is not live");
       return ACLNN_ERR_PARAM_INVALID;
     }
+    impl = std::move(it->second.impl);
+    r.live.erase(it);
   }
-  delete executor;
   return ACLNN_SUCCESS;
 }
 

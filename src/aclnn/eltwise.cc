@@ -22,10 +22,13 @@ class EltwiseExecutor final : public Executor {
   EltwiseExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& layout)
       : Executor(op, std::move(plan)), layout_(layout) {}
 
-  void Init(bool direct, uint64_t scratch_per_core) {
+  // scratch_elems: the longest tile any core runs; scratch_per_core: bytes for three of
+  // them, aligned.
+  void Init(bool direct, int64_t scratch_elems, uint64_t scratch_per_core) {
     const tiling::Plan& plan = *plan_;
     direct_ = direct;
     target_ = kernels::ChosenTargetName();
+    scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
     if (direct) {
@@ -75,8 +78,8 @@ class EltwiseExecutor final : public Executor {
       return;
     }
     float* a = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
-    float* b = a + p.tile_len;
-    float* o = b + p.tile_len;
+    float* b = a + scratch_elems_;
+    float* o = b + scratch_elems_;
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
       const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
       kernels::GatherF32(layout_, layout_.operands[0], codecs_[0], s, len, a);
@@ -91,6 +94,7 @@ class EltwiseExecutor final : public Executor {
   bool stream_ = false;
   const char* target_ = "";
   size_t elem_bytes_ = 0;
+  int64_t scratch_elems_ = 0;
   uint64_t scratch_per_core_ = 0;
   kernels::EltwiseFn direct_fn_ = nullptr;
   kernels::EltwiseFn f32_fn_ = nullptr;
@@ -167,10 +171,16 @@ Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan
 
   const bool same_dtype = dtypes[0] == dtypes[1] && dtypes[1] == dtypes[2];
   const bool direct = layout.dense && same_dtype;
-  const uint64_t scratch = (3 * static_cast<uint64_t>(plan->elementwise.tile_len) * sizeof(float) +
+  // A core's scratch holds three of its longest tile: the plan's tile length, or all the
+  // core owns when that is less (a small tensor, or a large UB, must not ask for the UB).
+  const tiling::ElementwisePlan& ep = plan->elementwise;
+  int64_t most = 0;  // elements of the busiest core
+  for (int64_t core = 0; core < ep.block_dim; ++core) most = std::max(most, ep.CoreLen(core));
+  const int64_t scratch_elems = std::min(ep.tile_len, most);
+  const uint64_t scratch = (3 * static_cast<uint64_t>(scratch_elems) * sizeof(float) +
                             kScratchAlign - 1) / kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
-  exec->Init(direct, scratch);
+  exec->Init(direct, scratch_elems, scratch);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

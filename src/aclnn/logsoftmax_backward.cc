@@ -111,7 +111,7 @@ class LogSoftmaxExecutor final : public Executor {
         for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
           kernels_.row_sum(dy + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)), partials);
         }
-        const float sum = static_cast<float>(kernels::CombinePartials(partials));
+        const double sum = kernels::CombinePartials(partials);  // the kernel narrows it
         for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
           const int64_t off = base + c0;
           kernels_.row_out(dy + off * ib, y + off * ib, sum, out + off * ob,

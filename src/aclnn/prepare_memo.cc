@@ -7,6 +7,7 @@
 
 #include "kernels/kernels.h"
 #include "src/launch/launcher.h"
+#include "src/runtime/runtime.h"
 #include "tiling/internal.h"
 
 namespace hostnn {
@@ -18,6 +19,7 @@ struct Entry {
   int words = 0;  // 0: empty
   int64_t key[PrepareMemo::kMaxWords];
   tiling::Environment env;
+  uint64_t allocations = 0;  // runtime::AllocationGeneration() when kept
   uint64_t workspace_size = 0;
   std::shared_ptr<const Executor> executor;
   uint64_t last_used = 0;
@@ -78,8 +80,10 @@ bool PrepareMemo::Find(uint64_t* workspace_size, std::shared_ptr<const Executor>
   if (!cacheable_) return false;
   Memo& memo = ThreadMemo();
   for (Entry& e : memo.entries) {
+    // Phase 1 checks each storage against the aclrtMalloc block its data lies in: an
+    // allocation or free since the entry was kept may change that answer.
     if (e.words == words_ && std::memcmp(e.key, key_, sizeof(int64_t) * words_) == 0 &&
-        e.env == memo.env) {
+        e.env == memo.env && e.allocations == runtime::AllocationGeneration()) {
       e.last_used = ++memo.tick;
       *workspace_size = e.workspace_size;
       *executor = e.executor;
@@ -99,6 +103,7 @@ void PrepareMemo::Keep(uint64_t workspace_size, std::shared_ptr<const Executor> 
   slot->words = words_;
   std::memcpy(slot->key, key_, sizeof(int64_t) * words_);
   slot->env = memo.env;
+  slot->allocations = runtime::AllocationGeneration();
   slot->workspace_size = workspace_size;
   slot->executor = std::move(executor);
   slot->last_used = ++memo.tick;

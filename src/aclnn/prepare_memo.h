@@ -1,9 +1,11 @@
 // Phase 1's memo: a call whose arguments (every operand's descriptor and the dim), options
 // and settings (the HOSTNN_ environment, the team size, the SIMD targets) equal those of an
 // earlier successful call on the same thread gets that call's executor again, with no
-// checks, resolve or plan. Sound because phase 1 is a pure function of exactly these: it
-// reads no tensor contents and no runtime state. (Ascend's aclnn cache does the same for
-// repeated calls.) Errors are never kept, and a plan that depends on a file never is.
+// checks, resolve or plan. Sound because phase 1 is a pure function of these and of the
+// aclrtMalloc blocks (a storage must fit its block): it reads no tensor contents, and an
+// entry is used only while no block has been allocated or freed since it was kept.
+// (Ascend's aclnn cache does the same for repeated calls.) Errors are never kept, and a
+// plan that depends on a file never is.
 #ifndef HOSTNN_SRC_ACLNN_PREPARE_MEMO_H_
 #define HOSTNN_SRC_ACLNN_PREPARE_MEMO_H_
 

@@ -37,14 +37,19 @@ Status CheckRank(const char* op, const char* param, const TensorView& v);
 Status CheckDims(const char* op, const char* param, const TensorView& v);
 // Product of dims without overflow; -1 on overflow.
 int64_t CheckedNumel(const std::vector<int64_t>& dims);
-// The view lies inside its storage, its data is non-null when it has elements, and every
-// byte address is representable. Fills *span.
+// The view lies inside its storage, its data is non-null when it has elements, every
+// byte address is representable, and when its data lies in an aclrtMalloc block the whole
+// storage lies in that block. Fills *span.
 Status CheckStorage(const char* op, const char* param, const TensorView& v, ViewSpan* span);
-// No two elements of an output view share memory (exact up to 2^20 elements; larger views
-// must be provably disjoint from their strides).
+// No two elements of an output view share memory. Decided exactly at any size (a bounded
+// linear Diophantine equation over the index differences); only a view whose equation
+// outgrows both searches (many dims of similar strides, each half of the box over 2^18
+// index vectors, and the view over 2^20 elements) is refused as undecided. The strides of
+// size-1 dims do not matter.
 Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v, const ViewSpan& span);
-// An input may share memory with the output only as the very same view (in place);
-// interleaved views with no element in common (up to 2^20 elements each) are disjoint.
+// An input may share memory with the output only as the very same view (in place: same
+// first element, dtype, and extent and stride of every dim of extent > 1); otherwise no
+// byte of an input element may lie in an output element, decided exactly as above.
 Status CheckAliasing(const char* op, const char* out_param, const TensorView& out,
                      const ViewSpan& out_span, const char* in_param, const TensorView& in,
                      const ViewSpan& in_span);

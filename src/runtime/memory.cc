@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -21,6 +22,7 @@ constexpr size_t kAlign = 64;
 struct Registry {
   std::mutex mu;
   std::map<uintptr_t, size_t> blocks;  // start -> bytes
+  std::atomic<uint64_t> generation{0};  // bumped by every change to blocks
 };
 Registry& GetRegistry() {
   static Registry* r = new Registry();  // never destroyed: usable from static destructors
@@ -41,6 +43,20 @@ aclError Fail(aclError code, const std::string& message) {
 }
 
 }  // namespace
+
+bool FindAllocation(const void* p, uintptr_t* start, uint64_t* bytes) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  auto it = FindBlock(r, reinterpret_cast<uintptr_t>(p));
+  if (it == r.blocks.end()) return false;
+  *start = it->first;
+  *bytes = it->second;
+  return true;
+}
+
+uint64_t AllocationGeneration() {
+  return GetRegistry().generation.load(std::memory_order_acquire);
+}
 
 bool RangeWithinAllocation(const void* p, uint64_t bytes) {
   Registry& r = GetRegistry();
@@ -74,6 +90,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   {
     std::lock_guard<std::mutex> lock(r.mu);
     r.blocks[reinterpret_cast<uintptr_t>(p)] = size;
+    r.generation.fetch_add(1, std::memory_order_acq_rel);
   }
   *devPtr = p;
   return ACL_SUCCESS;
@@ -93,6 +110,7 @@ aclError aclrtFree(void* devPtr) {
       return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: pointer was not returned by aclrtMalloc (or was already freed)");
     }
     r.blocks.erase(it);
+    r.generation.fetch_add(1, std::memory_order_acq_rel);
   }
   std::free(devPtr);
   return ACL_SUCCESS;

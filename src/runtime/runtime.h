@@ -21,6 +21,20 @@ const char* LastError();
 // failing task's status is kept for the next synchronize.
 int Enqueue(void* stream, std::function<Status()> task);
 
+// A fresh handle value for an object the C API hands out (streams, executors): never
+// null, never reused in the life of the process, and never equal to a handle of another
+// kind, so a stale or foreign handle is refused instead of naming a later object that
+// happens to live at a freed address. Handles are tokens, never dereferenced.
+uintptr_t NewHandle();
+
+// The live aclrtMalloc block that contains address p: true with its start and size
+// (the bytes asked for), false when p lies in none.
+bool FindAllocation(const void* p, uintptr_t* start, uint64_t* bytes);
+
+// Changes whenever a block is allocated or freed: what phase 1 checked against the blocks
+// (a tensor's storage fits the block its data lies in) still holds while it is unchanged.
+uint64_t AllocationGeneration();
+
 // Whether [p, p + bytes) lies wholly inside one live allocation of aclrtMalloc, or
 // outside all of them. False when it starts inside one and runs past its end.
 bool RangeWithinAllocation(const void* p, uint64_t bytes);

@@ -3,6 +3,7 @@
 // synchronize; destroying a stream drains it first. Also the device / init calls, which
 // keep no state beyond a flag.
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -78,11 +79,13 @@ class Stream {
   std::thread worker_;  // last: starts after the members above exist
 };
 
-// Live streams by handle. Users of a stream hold a shared_ptr, so a concurrent
-// aclrtDestroyStream cannot free it under them; the last holder joins its worker.
+// Live streams by handle (a NewHandle token, not the Stream's address, so a destroyed
+// stream's handle never names a later one). Users of a stream hold a shared_ptr, so a
+// concurrent aclrtDestroyStream cannot free it under them; the last holder joins its
+// worker.
 struct Streams {
   std::mutex mu;
-  std::map<Stream*, std::shared_ptr<Stream>> live;
+  std::map<uintptr_t, std::shared_ptr<Stream>> live;
 };
 Streams& GetStreams() {
   static Streams* s = new Streams();
@@ -92,7 +95,7 @@ Streams& GetStreams() {
 std::shared_ptr<Stream> Lookup(void* handle) {
   Streams& all = GetStreams();
   std::lock_guard<std::mutex> lock(all.mu);
-  auto it = all.live.find(static_cast<Stream*>(handle));
+  auto it = all.live.find(reinterpret_cast<uintptr_t>(handle));
   return it == all.live.end() ? nullptr : it->second;
 }
 
@@ -105,6 +108,12 @@ std::mutex g_init_mu;
 bool g_initialized = false;
 
 }  // namespace
+
+uintptr_t NewHandle() {
+  // Multiples of 64 from 2^20 up: aligned like an allocation, never a small integer.
+  static std::atomic<uintptr_t> next{1};
+  return (uintptr_t{1} << 20) + next.fetch_add(1, std::memory_order_relaxed) * 64;
+}
 
 int Enqueue(void* stream, std::function<Status()> task) {
   std::shared_ptr<Stream> s = Lookup(stream);
@@ -157,12 +166,13 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 aclError aclrtCreateStream(aclrtStream* stream) {
   if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
   auto s = std::make_shared<Stream>();
+  const uintptr_t handle = hostnn::runtime::NewHandle();
   auto& all = hostnn::runtime::GetStreams();
   {
     std::lock_guard<std::mutex> lock(all.mu);
-    all.live[s.get()] = s;
+    all.live[handle] = s;
   }
-  *stream = s.get();
+  *stream = reinterpret_cast<aclrtStream>(handle);
   return ACL_SUCCESS;
 }
 
@@ -171,7 +181,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   auto& all = hostnn::runtime::GetStreams();
   {
     std::lock_guard<std::mutex> lock(all.mu);
-    auto it = all.live.find(static_cast<Stream*>(stream));
+    auto it = all.live.find(reinterpret_cast<uintptr_t>(stream));
     if (it == all.live.end()) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
     s = std::move(it->second);
     all.live.erase(it);

@@ -21,6 +21,10 @@ double SiluBackwardRef(double dy, double x) {
   if (x == -INFINITY) return dy * 0.0;
   if (x == INFINITY) return dy;
   const double s = 1.0 / (1.0 + std::exp(-x));
+  // x < -709: s = e^x underflows, but the factor s (1 + x(1 - s)) ~ e^x (1 + x) is a
+  // negative real: dy times it is -0 or +0 for a finite dy and -dy (the limit) for an
+  // infinite one.
+  if (s == 0.0 && std::isinf(dy)) return -dy;
   return dy * s * (1.0 + x * (1.0 - s));
 }
 
@@ -29,6 +33,8 @@ double LogSigmoidBackwardRef(double dy, double x) {
   if (x == -INFINITY) return dy;
   if (x == INFINITY) return dy * 0.0;
   const double e = std::exp(-std::fabs(x));
+  // x > 745: e^-x is a positive real below double's range; an infinite dy gives dy.
+  if (x > 0 && e == 0.0 && std::isinf(dy)) return dy;
   return dy * (x < 0 ? 1.0 : e) / (1.0 + e);
 }
 
