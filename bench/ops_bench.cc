@@ -17,6 +17,7 @@
 
 #include "bench/cases.h"
 #include "bench/gbench_util.h"
+#include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/hostnn.h"
 
 namespace hostnn {
@@ -92,6 +93,36 @@ void BM_Run(benchmark::State& state, CaseSpec spec, int threads) {
 // Operand layouts the executors gather (see kernels/gather.h), on SiluBackward at
 // [2048, 2048]: gradOutput transposed (strides {1, 2048}), self broadcast from [1, 2048],
 // or bfloat16 inputs with a float gradInput (mixed). "dense" is the direct path beside them.
+// Phase 1 through the C API when phase 1's memo cannot help: the output tensor's data
+// moves among 16 places (more than the memo keeps), as when every call gets fresh tensors.
+// Checks, resolve and executor every time; the plan from the plan cache.
+void BM_PrepareFresh(benchmark::State& state, CaseSpec spec, int threads) {
+  CaseData* data = PreparedCase(state, spec, threads);
+  if (data == nullptr) return;
+  const aclDataType dtype = static_cast<aclDataType>(spec.dtype);
+  const int64_t n = spec.Elements();
+  const size_t esize = DTypeSize(spec.dtype);
+  std::vector<aclTensor*> outs;
+  for (int k = 0; k < 16; ++k) {  // never run: only phase 1 sees these
+    outs.push_back(aclCreateTensor(&n, 1, dtype, nullptr, 0, ACL_FORMAT_ND, &n, 1,
+                                   static_cast<char*>(data->out_data()) + k * 64 * esize));
+  }
+  aclTensor* dy = aclCreateTensor(&n, 1, dtype, nullptr, 0, ACL_FORMAT_ND, &n, 1, data->grad_output_data());
+  aclTensor* x = aclCreateTensor(&n, 1, dtype, nullptr, 0, ACL_FORMAT_ND, &n, 1, data->self_data());
+  int status = 0;
+  size_t k = 0;
+  for (auto _ : state) {
+    uint64_t ws = 0;
+    aclOpExecutor* exec = nullptr;
+    status |= aclnnSiluBackwardGetWorkspaceSize(dy, x, outs[k++ % outs.size()], &ws, &exec);
+    status |= aclDestroyAclOpExecutor(exec);
+  }
+  if (status != 0) state.SkipWithError("the C API's phase 1 failed");
+  for (aclTensor* t : outs) aclDestroyTensor(t);
+  aclDestroyTensor(dy);
+  aclDestroyTensor(x);
+}
+
 enum class Layout { kDense, kTransposed, kBroadcast, kMixed };
 const char* LayoutName(Layout l) {
   switch (l) {
@@ -213,6 +244,12 @@ void RegisterAll() {
         benchmark::RegisterBenchmark(
             ("run/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(), BM_Run, spec, t)
             ->UseRealTime();
+        if (spec.op == Op::kSiluBackward) {
+          benchmark::RegisterBenchmark(
+              ("prepare_fresh/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(),
+              BM_PrepareFresh, spec, t)
+              ->UseRealTime();
+        }
       }
     }
   }

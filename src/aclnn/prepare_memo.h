@@ -34,6 +34,7 @@ class PrepareMemo {
  private:
   bool cacheable_ = false;
   int words_ = 0;
+  uint64_t hash_ = 0;
   int64_t key_[kMaxWords];
 };
 
