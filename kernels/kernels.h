@@ -29,8 +29,11 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 // kStream when an output of out_bytes is at least StreamMinBytes(): a quarter of the
 // last-level cache (sysconf; where the working set of two inputs and the output stops
 // fitting), or HOSTNN_STREAM_MIN_BYTES when set. Read once per process.
+// LastLevelCacheBytes: the per-instance size of the highest-level data cache (sysfs first,
+// then sysconf, then 8 MiB).
 StoreMode ChooseStoreMode(uint64_t out_bytes);
 uint64_t StreamMinBytes();
+uint64_t LastLevelCacheBytes();
 
 // Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16) / narrow from f32 with RNE
 // (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE). Null for other dtypes.
