@@ -236,7 +236,7 @@ def run_cmake_project():
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", required=True)
-    parser.add_argument("--prefix", required=True)
+    parser.add_argument("--prefix")
     parser.add_argument("--libdir", default="lib")
     parser.add_argument("--includedir", default="include")
     parser.add_argument("--cxx", default="c++")
@@ -263,8 +263,8 @@ def main():
         for path in extract(args.extract).values():
             print(path)
         return 0
-    if args.work is None:
-        parser.error("--work is required")
+    if args.work is None or args.prefix is None:
+        parser.error("--prefix and --work are required")
     os.makedirs(args.work, exist_ok=True)
     failures = []
     try:
