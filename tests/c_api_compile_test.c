@@ -46,6 +46,29 @@ int main(void) {
   for (i = 0; i < 4; ++i) {
     if (phase2[i](NULL, 0, NULL, NULL) == ACLNN_SUCCESS) ++failures;
   }
+  /* The calls CANN programs commonly add, from C. */
+  {
+    aclDataType dtype = ACL_DT_UNDEFINED;
+    int64_t offset = -1;
+    int64_t one = 4;
+    float alpha = 0.5f;
+    char copy[4] = {0, 0, 0, 0};
+    const char src[4] = {1, 2, 3, 4};
+    aclIntArray* array = aclCreateIntArray(&one, 1);
+    aclScalar* scalar = aclCreateScalar(&alpha, ACL_FLOAT);
+    aclTensorList* list = aclCreateTensorList(NULL, 0);
+    if (aclGetDataType(t, &dtype) != ACLNN_SUCCESS || dtype != ACL_FLOAT) ++failures;
+    if (aclGetViewOffset(t, &offset) != ACLNN_SUCCESS || offset != 0) ++failures;
+    if (aclGetViewOffset(NULL, &offset) != ACLNN_ERR_PARAM_NULLPTR) ++failures;
+    if (array == NULL || scalar == NULL || list == NULL) ++failures;
+    if (aclDestroyIntArray(array) != ACLNN_SUCCESS) ++failures;
+    if (aclDestroyScalar(scalar) != ACLNN_SUCCESS) ++failures;
+    if (aclDestroyTensorList(list) != ACLNN_SUCCESS) ++failures;
+    if (aclrtGetSocName() == NULL) ++failures;
+    if (aclrtMemcpyAsync(copy, 4, src, 4, ACL_MEMCPY_HOST_TO_HOST, NULL) != ACL_SUCCESS || copy[3] != 4) {
+      ++failures;
+    }
+  }
   st = aclDestroyTensor(t);
   if (st != ACLNN_SUCCESS) ++failures;
   printf("c_api_compile_test: %d failure(s)\n", failures);

@@ -320,6 +320,15 @@ Environment ReadEnvironment() {
   return env;
 }
 
+Status SelectedPlatform(Platform* platform) {
+  const Environment env = ReadEnvironment();
+  const std::string& name = Env(env, "HOSTNN_PLATFORM");
+  if (name.empty()) return FindPlatform("host", "", platform);
+  Status found = FindPlatform(name, Env(env, "HOSTNN_PLATFORM_FILE"), platform);
+  if (!found.ok()) return Status::Invalid("HOSTNN_PLATFORM: " + found.message());
+  return Status::Ok();
+}
+
 Status Resolve(const Options& options, const Problem& problem, Resolved* resolved) {
   return ResolveIn(ReadEnvironment(), options, problem, resolved);
 }

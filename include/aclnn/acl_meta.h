@@ -1,4 +1,5 @@
-/* CANN-compatible tensor descriptions (aclTensor) and executors (aclOpExecutor).
+/* CANN-compatible tensor descriptions (aclTensor), the other argument objects of aclnn
+ * operators (aclTensorList, aclIntArray, aclScalar) and executors (aclOpExecutor).
  * offset and strides count elements; storageDims describes the whole allocation. */
 #ifndef HOSTNN_ACLNN_ACL_META_H_
 #define HOSTNN_ACLNN_ACL_META_H_
@@ -10,6 +11,9 @@ extern "C" {
 #endif
 
 typedef struct aclTensor aclTensor;
+typedef struct aclTensorList aclTensorList;
+typedef struct aclIntArray aclIntArray;
+typedef struct aclScalar aclScalar;
 typedef struct aclOpExecutor aclOpExecutor;
 typedef int32_t aclnnStatus;
 
@@ -29,6 +33,36 @@ ACL_FUNC_VISIBILITY aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t
                                                const int64_t* storageDims, uint64_t storageDimsNum,
                                                void* tensorData);
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensor(const aclTensor* tensor);
+
+/* What aclCreateTensor was given. The arrays of aclGetViewShape, aclGetViewStrides and
+ * aclGetStorageShape are allocated with new[] and belong to the caller (delete[] them);
+ * a tensor created with NULL strides reports its row-major strides. A null argument ->
+ * ACLNN_ERR_PARAM_NULLPTR, nothing written. */
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims,
+                                                uint64_t* viewDimsNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
+                                                  uint64_t* stridesNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
+                                                   uint64_t* storageDimsNum);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format);
+
+/* A list of tensors. The list takes the tensors over: aclDestroyTensorList destroys them
+ * too. Returns NULL (message set) when value is NULL with a non-zero size or an entry is
+ * NULL. */
+ACL_FUNC_VISIBILITY aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensorList(const aclTensorList* array);
+
+/* A copy of size int64 values. Returns NULL (message set) when value is NULL with a
+ * non-zero size. */
+ACL_FUNC_VISIBILITY aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray* array);
+
+/* A copy of the one value of dataType at `value`. Returns NULL (message set) when value is
+ * NULL or dataType has no fixed element size. */
+ACL_FUNC_VISIBILITY aclScalar* aclCreateScalar(void* value, aclDataType dataType);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyScalar(const aclScalar* scalar);
 
 /* Makes an executor runnable any number of times (until aclDestroyAclOpExecutor). */
 ACL_FUNC_VISIBILITY aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor);

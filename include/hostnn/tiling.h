@@ -106,6 +106,11 @@ std::string TuningFileJson(const std::vector<TuningEntry>& entries);
 // HOSTNN_BUFFER_NUM.
 std::vector<std::string> EnvironmentVariables();
 
+// The profile the environment selects (HOSTNN_PLATFORM, with HOSTNN_PLATFORM_FILE; host
+// when unset), before any override. kInvalid naming the variable when it names no profile.
+// Thread-safe.
+Status SelectedPlatform(Platform* platform);
+
 // Options resolved against the environment, the tuning file and the profile.
 struct Resolved {
   Platform platform;  // cores and ub_bytes after overrides

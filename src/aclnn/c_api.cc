@@ -9,6 +9,7 @@
 
 #include "src/aclnn/executor.h"
 #include "src/aclnn/prepare_memo.h"
+#include "src/cann/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -127,7 +128,6 @@ extern "C" {
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format,
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
-  (void)format;
   if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0) ||
       viewDimsNum > kMaxStoredDims || storageDimsNum > kMaxStoredDims) {
     hostnn::runtime::SetLastError("aclCreateTensor: dims pointer is null with a non-zero count, or more than 1024 dims");
@@ -139,6 +139,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   t->view.shape.assign(viewDims, viewDims + viewDimsNum);
   if (stride != nullptr) t->view.strides.assign(stride, stride + viewDimsNum);
   t->view.offset = offset;
+  t->format = format;
   t->view.storage_shape.assign(storageDims, storageDims + storageDimsNum);
   if (storageDims != nullptr && storageDimsNum == 0) t->view.storage_shape = {1};  // a 0-d storage holds one element
   return t;
@@ -184,5 +185,11 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   }
   return ACLNN_SUCCESS;
 }
+
+// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+HOSTNN_ENTRY_ALIAS(aclCreateTensor)
+HOSTNN_ENTRY_ALIAS(aclDestroyTensor)
+HOSTNN_ENTRY_ALIAS(aclSetAclOpExecutorRepeatable)
+HOSTNN_ENTRY_ALIAS(aclDestroyAclOpExecutor)
 
 }  // extern "C"

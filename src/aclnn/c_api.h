@@ -4,11 +4,30 @@
 #ifndef HOSTNN_SRC_ACLNN_C_API_H_
 #define HOSTNN_SRC_ACLNN_C_API_H_
 
+#include <cstdint>
+#include <vector>
+
 #include "aclnn/aclnn_base.h"
 #include "hostnn/ops.h"
 
 struct aclTensor {
   hostnn::TensorView view;
+  aclFormat format = ACL_FORMAT_ND;  // kept for aclGetFormat; the operators read ND views
+};
+
+// aclCreateTensorList: owns its tensors.
+struct aclTensorList {
+  std::vector<const aclTensor*> tensors;
+};
+
+struct aclIntArray {
+  std::vector<int64_t> values;
+};
+
+// One value of `dtype`, copied: the bytes of the caller's value, at most 16 (COMPLEX128).
+struct aclScalar {
+  aclDataType dtype = ACL_FLOAT;
+  alignas(16) unsigned char bytes[16] = {};
 };
 
 namespace hostnn {

@@ -7,6 +7,7 @@
 #include "src/aclnn/c_api.h"
 #include "src/aclnn/eltwise.h"
 #include "src/aclnn/op_prepare.h"
+#include "src/cann/entry_alias.h"
 
 namespace hostnn {
 namespace {
@@ -57,5 +58,9 @@ aclnnStatus aclnnHardsigmoidBackward(void* workspace, uint64_t workspaceSize, ac
                                      aclrtStream stream) {
   return hostnn::capi::Launch(hostnn::Op::kHardsigmoidBackward, workspace, workspaceSize, executor, stream);
 }
+
+// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+HOSTNN_ENTRY_ALIAS(aclnnHardsigmoidBackwardGetWorkspaceSize)
+HOSTNN_ENTRY_ALIAS(aclnnHardsigmoidBackward)
 
 }  // extern "C"

@@ -7,6 +7,7 @@
 #include "src/aclnn/c_api.h"
 #include "src/aclnn/eltwise.h"
 #include "src/aclnn/op_prepare.h"
+#include "src/cann/entry_alias.h"
 
 namespace hostnn {
 namespace {
@@ -62,5 +63,9 @@ aclnnStatus aclnnLogSigmoidBackward(void* workspace, uint64_t workspaceSize, acl
                                     aclrtStream stream) {
   return hostnn::capi::Launch(hostnn::Op::kLogSigmoidBackward, workspace, workspaceSize, executor, stream);
 }
+
+// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+HOSTNN_ENTRY_ALIAS(aclnnLogSigmoidBackwardGetWorkspaceSize)
+HOSTNN_ENTRY_ALIAS(aclnnLogSigmoidBackward)
 
 }  // extern "C"

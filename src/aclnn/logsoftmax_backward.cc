@@ -14,6 +14,7 @@
 #include "src/aclnn/eltwise.h"
 #include "src/aclnn/executor.h"
 #include "src/aclnn/op_prepare.h"
+#include "src/cann/entry_alias.h"
 #include "src/core/layout.h"
 #include "src/launch/launcher.h"
 
@@ -235,5 +236,9 @@ aclnnStatus aclnnLogSoftmaxBackward(void* workspace, uint64_t workspaceSize, acl
                                     aclrtStream stream) {
   return hostnn::capi::Launch(hostnn::Op::kLogSoftmaxBackward, workspace, workspaceSize, executor, stream);
 }
+
+// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+HOSTNN_ENTRY_ALIAS(aclnnLogSoftmaxBackwardGetWorkspaceSize)
+HOSTNN_ENTRY_ALIAS(aclnnLogSoftmaxBackward)
 
 }  // extern "C"

@@ -7,6 +7,7 @@
 #include "src/aclnn/c_api.h"
 #include "src/aclnn/eltwise.h"
 #include "src/aclnn/op_prepare.h"
+#include "src/cann/entry_alias.h"
 #include "src/core/layout.h"
 
 namespace hostnn {
@@ -61,5 +62,9 @@ aclnnStatus aclnnSiluBackward(void* workspace, uint64_t workspaceSize, aclOpExec
                               aclrtStream stream) {
   return hostnn::capi::Launch(hostnn::Op::kSiluBackward, workspace, workspaceSize, executor, stream);
 }
+
+// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+HOSTNN_ENTRY_ALIAS(aclnnSiluBackwardGetWorkspaceSize)
+HOSTNN_ENTRY_ALIAS(aclnnSiluBackward)
 
 }  // extern "C"

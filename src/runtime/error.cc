@@ -3,6 +3,7 @@
 #include "src/runtime/runtime.h"
 
 #include "acl/acl_rt.h"
+#include "src/cann/entry_alias.h"
 
 namespace hostnn {
 namespace runtime {
@@ -17,3 +18,4 @@ const char* LastError() { return g_last_error.c_str(); }
 }  // namespace hostnn
 
 extern "C" const char* aclGetRecentErrMsg(void) { return hostnn::runtime::LastError(); }
+HOSTNN_ENTRY_ALIAS(aclGetRecentErrMsg)

@@ -1,6 +1,6 @@
-// Host memory behind aclrtMalloc / aclrtFree / aclrtMemcpy / aclrtMemset. Every
-// allocation is registered, so frees of foreign pointers and copies that run past an
-// allocation's end are refused instead of corrupting memory.
+// Host memory behind aclrtMalloc / aclrtMallocHost / the frees / aclrtMemcpy(Async) /
+// aclrtMemset. Every allocation is registered with its kind, so frees of foreign pointers
+// and copies that run past an allocation's end are refused instead of corrupting memory.
 
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "src/cann/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -19,9 +20,13 @@ namespace {
 
 constexpr size_t kAlign = 64;
 
+struct Block {
+  size_t bytes = 0;
+  bool host = false;  // aclrtMallocHost (freed by aclrtFreeHost), else aclrtMalloc
+};
 struct Registry {
   std::mutex mu;
-  std::map<uintptr_t, size_t> blocks;  // start -> bytes
+  std::map<uintptr_t, Block> blocks;  // start -> block
   std::atomic<uint64_t> generation{0};  // bumped by every change to blocks
 };
 Registry& GetRegistry() {
@@ -30,11 +35,11 @@ Registry& GetRegistry() {
 }
 
 // The block containing address p, or blocks.end().
-std::map<uintptr_t, size_t>::iterator FindBlock(Registry& r, uintptr_t p) {
+std::map<uintptr_t, Block>::iterator FindBlock(Registry& r, uintptr_t p) {
   auto it = r.blocks.upper_bound(p);
   if (it == r.blocks.begin()) return r.blocks.end();
   --it;
-  return (p < it->first + it->second) ? it : r.blocks.end();
+  return (p < it->first + it->second.bytes) ? it : r.blocks.end();
 }
 
 aclError Fail(aclError code, const std::string& message) {
@@ -50,7 +55,7 @@ bool FindAllocation(const void* p, uintptr_t* start, uint64_t* bytes) {
   auto it = FindBlock(r, reinterpret_cast<uintptr_t>(p));
   if (it == r.blocks.end()) return false;
   *start = it->first;
-  *bytes = it->second;
+  *bytes = it->second.bytes;
   return true;
 }
 
@@ -64,9 +69,81 @@ bool RangeWithinAllocation(const void* p, uint64_t bytes) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
   auto it = FindBlock(r, a);
   if (it == r.blocks.end()) return true;  // not ours: the caller vouches for it
-  return bytes <= it->first + it->second - a;
+  return bytes <= it->first + it->second.bytes - a;
 }
 
+namespace {
+
+// aclrtMalloc and aclrtMallocHost: `fn` names the entry point in messages.
+aclError Allocate(const char* fn, void** ptr, size_t size, bool host) {
+  const std::string who = std::string(fn) + ": ";
+  if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, who + (host ? "hostPtr" : "devPtr") + " is null");
+  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, who + "size is 0");
+  if (size > SIZE_MAX - kAlign) return Fail(ACL_ERROR_BAD_ALLOC, who + "size too large");
+  const size_t rounded = (size + kAlign - 1) / kAlign * kAlign;
+  void* p = std::aligned_alloc(kAlign, rounded);
+  if (p == nullptr) {
+    return Fail(ACL_ERROR_BAD_ALLOC, who + "out of memory allocating " + std::to_string(size) + " bytes");
+  }
+  Registry& r = GetRegistry();
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    r.blocks[reinterpret_cast<uintptr_t>(p)] = Block{size, host};
+    r.generation.fetch_add(1, std::memory_order_acq_rel);
+  }
+  *ptr = p;
+  return ACL_SUCCESS;
+}
+
+// aclrtFree and aclrtFreeHost: only blocks of the matching allocator are taken back.
+aclError Release(const char* fn, void* ptr, bool host) {
+  const std::string who = std::string(fn) + ": ";
+  if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, who + (host ? "hostPtr" : "devPtr") + " is null");
+  Registry& r = GetRegistry();
+  {
+    std::lock_guard<std::mutex> lock(r.mu);
+    auto it = r.blocks.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == r.blocks.end()) {
+      return Fail(ACL_ERROR_INVALID_PARAM, who + "pointer was not returned by " +
+                                               (host ? "aclrtMallocHost" : "aclrtMalloc") +
+                                               " (or was already freed)");
+    }
+    if (it->second.host != host) {
+      return Fail(ACL_ERROR_INVALID_PARAM, who + "pointer was returned by " +
+                                               (host ? "aclrtMalloc: free it with aclrtFree"
+                                                     : "aclrtMallocHost: free it with aclrtFreeHost"));
+    }
+    r.blocks.erase(it);
+    r.generation.fetch_add(1, std::memory_order_acq_rel);
+  }
+  std::free(ptr);
+  return ACL_SUCCESS;
+}
+
+// The checks of aclrtMemcpy and aclrtMemcpyAsync, in that order; `fn` names the caller.
+aclError CheckCopy(const char* fn, void* dst, size_t dest_max, const void* src, size_t count,
+                   aclrtMemcpyKind kind) {
+  const std::string who = std::string(fn) + ": ";
+  if (dst == nullptr || src == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, who + (dst == nullptr ? "dst" : "src") + " is null");
+  }
+  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE) {
+    return Fail(ACL_ERROR_INVALID_PARAM, who + "unknown kind " + std::to_string(static_cast<int>(kind)));
+  }
+  if (dest_max < count) {
+    return Fail(ACL_ERROR_INVALID_PARAM, who + "count " + std::to_string(count) + " exceeds destMax " +
+                                             std::to_string(dest_max));
+  }
+  if (!RangeWithinAllocation(dst, count)) {
+    return Fail(ACL_ERROR_INVALID_PARAM, who + std::to_string(count) + " bytes run past the end of the destination allocation");
+  }
+  if (!RangeWithinAllocation(src, count)) {
+    return Fail(ACL_ERROR_INVALID_PARAM, who + std::to_string(count) + " bytes run past the end of the source allocation");
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace
 }  // namespace runtime
 }  // namespace hostnn
 
@@ -75,69 +152,53 @@ using hostnn::runtime::Fail;
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: devPtr is null");
-  if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size is 0");
-  if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY) {
+  if (devPtr != nullptr && size != 0 &&
+      (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY)) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: unknown policy " + std::to_string(policy));
   }
-  if (size > SIZE_MAX - hostnn::runtime::kAlign) return Fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: size too large");
-  const size_t rounded = (size + hostnn::runtime::kAlign - 1) / hostnn::runtime::kAlign * hostnn::runtime::kAlign;
-  void* p = std::aligned_alloc(hostnn::runtime::kAlign, rounded);
-  if (p == nullptr) {
-    return Fail(ACL_ERROR_BAD_ALLOC, "aclrtMalloc: out of memory allocating " + std::to_string(size) + " bytes");
-  }
-  auto& r = hostnn::runtime::GetRegistry();
-  {
-    std::lock_guard<std::mutex> lock(r.mu);
-    r.blocks[reinterpret_cast<uintptr_t>(p)] = size;
-    r.generation.fetch_add(1, std::memory_order_acq_rel);
-  }
-  *devPtr = p;
-  return ACL_SUCCESS;
+  return hostnn::runtime::Allocate("aclrtMalloc", devPtr, size, /*host=*/false);
 }
+HOSTNN_ENTRY_ALIAS(aclrtMalloc)
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return aclrtMalloc(hostPtr, size, ACL_MEM_MALLOC_NORMAL_ONLY);
+  return hostnn::runtime::Allocate("aclrtMallocHost", hostPtr, size, /*host=*/true);
 }
+HOSTNN_ENTRY_ALIAS(aclrtMallocHost)
 
-aclError aclrtFree(void* devPtr) {
-  if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
-  auto& r = hostnn::runtime::GetRegistry();
-  {
-    std::lock_guard<std::mutex> lock(r.mu);
-    auto it = r.blocks.find(reinterpret_cast<uintptr_t>(devPtr));
-    if (it == r.blocks.end()) {
-      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: pointer was not returned by aclrtMalloc (or was already freed)");
-    }
-    r.blocks.erase(it);
-    r.generation.fetch_add(1, std::memory_order_acq_rel);
-  }
-  std::free(devPtr);
-  return ACL_SUCCESS;
+aclError aclrtFree(void* devPtr) { return hostnn::runtime::Release("aclrtFree", devPtr, /*host=*/false); }
+HOSTNN_ENTRY_ALIAS(aclrtFree)
+
+aclError aclrtFreeHost(void* hostPtr) {
+  return hostnn::runtime::Release("aclrtFreeHost", hostPtr, /*host=*/true);
 }
-
-aclError aclrtFreeHost(void* hostPtr) { return aclrtFree(hostPtr); }
+HOSTNN_ENTRY_ALIAS(aclrtFreeHost)
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
-  if (dst == nullptr || src == nullptr) {
-    return Fail(ACL_ERROR_INVALID_PARAM, std::string("aclrtMemcpy: ") + (dst == nullptr ? "dst" : "src") + " is null");
-  }
-  if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: unknown kind " + std::to_string(static_cast<int>(kind)));
-  }
-  if (destMax < count) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: count " + std::to_string(count) +
-                                             " exceeds destMax " + std::to_string(destMax));
-  }
-  if (!hostnn::runtime::RangeWithinAllocation(dst, count)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: " + std::to_string(count) + " bytes run past the end of the destination allocation");
-  }
-  if (!hostnn::runtime::RangeWithinAllocation(src, count)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy: " + std::to_string(count) + " bytes run past the end of the source allocation");
-  }
+  const aclError checked = hostnn::runtime::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
+  if (checked != ACL_SUCCESS) return checked;
   if (count > 0) std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
+HOSTNN_ENTRY_ALIAS(aclrtMemcpy)
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+  const aclError checked = hostnn::runtime::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
+  if (checked != ACL_SUCCESS) return checked;
+  if (stream == nullptr) {
+    if (count > 0) std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+  }
+  const int queued = hostnn::runtime::Enqueue(stream, [dst, src, count] {
+    if (count > 0) std::memmove(dst, src, count);
+    return hostnn::Status::Ok();
+  });
+  if (queued != ACL_SUCCESS) {
+    return Fail(queued, std::string("aclrtMemcpyAsync: ") + hostnn::runtime::LastError());
+  }
+  return ACL_SUCCESS;
+}
+HOSTNN_ENTRY_ALIAS(aclrtMemcpyAsync)
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null");
@@ -150,5 +211,6 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   if (count > 0) std::memset(devPtr, value, count);
   return ACL_SUCCESS;
 }
+HOSTNN_ENTRY_ALIAS(aclrtMemset)
 
 }  // extern "C"

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "acl/acl_rt.h"
+#include "src/cann/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -201,5 +202,15 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   }
   return ACL_SUCCESS;
 }
+
+// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+HOSTNN_ENTRY_ALIAS(aclInit)
+HOSTNN_ENTRY_ALIAS(aclFinalize)
+HOSTNN_ENTRY_ALIAS(aclrtSetDevice)
+HOSTNN_ENTRY_ALIAS(aclrtResetDevice)
+HOSTNN_ENTRY_ALIAS(aclrtGetDeviceCount)
+HOSTNN_ENTRY_ALIAS(aclrtCreateStream)
+HOSTNN_ENTRY_ALIAS(aclrtDestroyStream)
+HOSTNN_ENTRY_ALIAS(aclrtSynchronizeStream)
 
 }  // extern "C"

@@ -10,7 +10,8 @@ fi
 cmake_bin=$1 build=$2 prefix=$3 libdir=$4 includedir=$5
 
 rm -rf "$prefix"
-"$cmake_bin" --build "$build" --target hostnn  # the library must be current to install it
+# The libraries must be current to install them.
+"$cmake_bin" --build "$build" --target hostnn cann_tree
 "$cmake_bin" --install "$build" --prefix "$prefix"
 
 missing=0
@@ -26,6 +27,12 @@ if [ -e "$prefix/$libdir/libhostnn.so" ]; then
   need "$libdir/libhostnn.so"
 else
   need "$libdir/libhostnn.a"
+fi
+need set_env.sh  # the CANN-shaped tree: the prefix itself
+if [ -e "$prefix/$libdir/libhostnn.so" ]; then
+  for lib in ascendcl nnopbase opapi opapi_nn opapi_math; do
+    need "lib64/lib$lib.so"
+  done
 fi
 need "$includedir/acl/acl.h"
 need "$includedir/acl/acl_base.h"

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""ctest seed_samples: the sample program of each CANN seed document, compiled UNCHANGED
-against the installed hostnn, run, and its printed results checked against values computed
-here in double precision from the sample's own inputs. Exit 77 (skipped) without the seeds."""
+"""ctest seed_samples and install_cann_*: the sample program of each CANN seed document,
+compiled UNCHANGED against the installed hostnn, run, and its printed results checked
+against values computed here in double precision from the sample's own inputs. Built with
+-lhostnn (--mode hostnn), or as a CANN user builds it: in an empty environment holding only
+what <prefix>/set_env.sh exports, with ops-nn's g++ line or examples/cann_project.
+--extract DIR only writes the programs. Exit 77 (skipped) without the seeds."""
 
 import argparse
 import math
 import os
 import re
+import shlex
+import shutil
 import struct
 import subprocess
 import sys
 
 SKIP = 77
+ARGS = None  # the parsed command line
 
 # Per seed document: the operator, and the names of the sample's input vectors.
 SEEDS = {
@@ -119,23 +125,67 @@ def link_flags(prefix, libdir):
     return flags
 
 
-def run_seed(md_name, args):
-    op, dy_name, x_name = SEEDS[md_name]
-    code = sample_source(os.path.join(args.seeds, md_name))
-    stem = os.path.splitext(md_name)[0]
-    src_path = os.path.join(args.work, stem + ".cc")
-    exe_path = os.path.join(args.work, stem)
+# The eager-mode build line of ops-nn's `build.sh --run_example`, as a CANN user types it
+# after `source <toolkit>/set_env.sh`.
+CANN_GXX_LINE = ("g++ {src} -I ${{ASCEND_HOME_PATH}}/include -I ${{ASCEND_HOME_PATH}}/include/aclnnop "
+                 "-I ${{ASCEND_HOME_PATH}}/include/aclnn -L ${{ASCEND_OPP_PATH}}/lib64 "
+                 "-L ${{ASCEND_HOME_PATH}}/lib64 -lopapi_nn -lopapi_math -lascendcl -lnnopbase -o {exe}")
+
+
+def clean_env(prefix, script):
+    """Runs a bash script in an empty environment holding only what set_env.sh exports."""
+    return ["env", "-i", "bash", "-c",
+            "source " + shlex.quote(os.path.join(prefix, "set_env.sh")) + " && " + script]
+
+
+def sample_name(md_name):
+    """ops-nn's name for the sample of a seed: test_aclnn_silu_backward.cpp."""
+    return "test_aclnn_" + SEEDS[md_name][0] + "_backward"
+
+
+def extract(directory):
+    """Writes each seed's sample program, unchanged, as test_aclnn_<op>_backward.cpp."""
+    os.makedirs(directory, exist_ok=True)
+    paths = {}
+    for md_name in SEEDS:
+        path = os.path.join(directory, sample_name(md_name) + ".cpp")
+        with open(path, "wb") as f:
+            f.write(sample_source(os.path.join(ARGS.seeds, md_name)))
+        paths[md_name] = path
+    return paths
+
+
+def build_sample(md_name, code):
+    """Builds one sample the way --mode says; returns (the command that runs it, failures)."""
+    stem = sample_name(md_name) if ARGS.mode != "hostnn" else os.path.splitext(md_name)[0]
+    src_path = os.path.join(ARGS.work, stem + (".cc" if ARGS.mode == "hostnn" else ".cpp"))
+    exe_path = os.path.join(ARGS.work, stem)
+    if ARGS.mode == "cann-gxx-no-prefix":
+        # Some sources name the operator header without its folder.
+        code = code.replace(b'#include "aclnnop/', b'#include "')
     with open(src_path, "wb") as f:
-        f.write(code)  # unchanged
-    compile_cmd = [args.cxx, "-std=c++17", "-O1", src_path, "-o", exe_path,
-                   "-I" + os.path.join(args.prefix, args.includedir)]
-    compile_cmd += link_flags(args.prefix, args.libdir)
+        f.write(code)
+    if ARGS.mode == "hostnn":
+        compile_cmd = [ARGS.cxx, "-std=c++17", "-O1", src_path, "-o", exe_path,
+                       "-I" + os.path.join(ARGS.prefix, ARGS.includedir)]
+        compile_cmd += link_flags(ARGS.prefix, ARGS.libdir)
+        run_cmd = [exe_path]
+    else:
+        line = CANN_GXX_LINE.format(src=stem + ".cpp", exe=stem)
+        compile_cmd = clean_env(ARGS.prefix, "cd " + shlex.quote(ARGS.work) + " && " + line)
+        run_cmd = clean_env(ARGS.prefix, "exec " + shlex.quote(exe_path))
+        print("$ env -i bash; source set_env.sh; " + line)
     built = subprocess.run(compile_cmd, capture_output=True, text=True)
     if built.returncode != 0:
         print(" ".join(compile_cmd))
         print(built.stdout + built.stderr)
-        return [f"{md_name}: the sample does not compile against the install"]
-    ran = subprocess.run([exe_path], capture_output=True, text=True, timeout=60)
+        return None, [f"{md_name}: the sample does not compile against the install"]
+    return run_cmd, []
+
+
+def check_run(md_name, code, run_cmd):
+    op, dy_name, x_name = SEEDS[md_name]
+    ran = subprocess.run(run_cmd, capture_output=True, text=True, timeout=60)
     print(f"--- {md_name} ({op}), exit {ran.returncode}")
     print(ran.stdout.rstrip())
     failures = []
@@ -153,28 +203,78 @@ def run_seed(md_name, args):
     return failures
 
 
+def run_seed(md_name):
+    code = sample_source(os.path.join(ARGS.seeds, md_name))
+    run_cmd, failures = build_sample(md_name, code)
+    if run_cmd is None:
+        return failures
+    return check_run(md_name, code, run_cmd)
+
+
+def run_cmake_project():
+    """examples/cann_project configured, built and run in the clean environment."""
+    samples = extract(os.path.join(ARGS.work, "samples"))
+    build = os.path.join(ARGS.work, "build")
+    shutil.rmtree(build, ignore_errors=True)
+    script = (f"{shlex.quote(ARGS.cmake)} -S {shlex.quote(ARGS.project)} -B {shlex.quote(build)} "
+              f"-DSAMPLES_DIR={shlex.quote(os.path.dirname(samples[next(iter(SEEDS))]))} && "
+              f"{shlex.quote(ARGS.cmake)} --build {shlex.quote(build)}")
+    print("$ env -i bash; source set_env.sh; cmake -S examples/cann_project ...; cmake --build ...")
+    built = subprocess.run(clean_env(ARGS.prefix, script), capture_output=True, text=True)
+    print(built.stdout[-3000:] + built.stderr[-3000:])
+    if built.returncode != 0:
+        return ["examples/cann_project does not configure or build in the clean environment"]
+    failures = []
+    for md_name, path in samples.items():
+        with open(path, "rb") as f:
+            code = f.read()
+        exe = os.path.join(build, sample_name(md_name))
+        failures += check_run(md_name, code, clean_env(ARGS.prefix, "exec " + shlex.quote(exe)))
+    return failures
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", required=True)
-    parser.add_argument("--prefix", required=True)
+    parser.add_argument("--prefix")
     parser.add_argument("--libdir", default="lib")
     parser.add_argument("--includedir", default="include")
-    parser.add_argument("--cxx", required=True)
-    parser.add_argument("--work", required=True)
-    args = parser.parse_args()
+    parser.add_argument("--cxx", default="c++")
+    parser.add_argument("--work")
+    parser.add_argument("--mode", default="hostnn",
+                        choices=["hostnn", "cann-gxx", "cann-gxx-no-prefix", "cann-cmake"],
+                        help="hostnn: link -lhostnn; cann-*: in `env -i` after sourcing the "
+                             "prefix's set_env.sh, CANN's g++ line (with or without the aclnnop/ "
+                             "include folder) or examples/cann_project")
+    parser.add_argument("--project", help="cann-cmake: the CMake project to build")
+    parser.add_argument("--cmake", default="cmake")
+    parser.add_argument("--extract", metavar="DIR",
+                        help="only write the sample programs to DIR, as test_aclnn_<op>.cpp")
+    global ARGS
+    ARGS = args = parser.parse_args()
     if not os.path.isdir(args.seeds):
         print(f"seed documents not found at {args.seeds}: skipped")
         return SKIP
+    missing = [m for m in SEEDS if not os.path.exists(os.path.join(args.seeds, m))]
+    if missing:
+        print("FAIL missing from " + args.seeds + ": " + ", ".join(missing))
+        return 1
+    if args.extract:
+        for path in extract(args.extract).values():
+            print(path)
+        return 0
+    if args.work is None or args.prefix is None:
+        parser.error("--prefix and --work are required")
     os.makedirs(args.work, exist_ok=True)
     failures = []
-    for md_name in SEEDS:
-        if not os.path.exists(os.path.join(args.seeds, md_name)):
-            failures.append(f"{md_name}: missing from {args.seeds}")
-            continue
-        try:
-            failures += run_seed(md_name, args)
-        except (ValueError, OSError, subprocess.TimeoutExpired) as e:
-            failures.append(f"{md_name}: {e}")
+    try:
+        if args.mode == "cann-cmake":
+            failures += run_cmake_project()
+        else:
+            for md_name in SEEDS:
+                failures += run_seed(md_name)
+    except (ValueError, OSError, subprocess.TimeoutExpired) as e:
+        failures.append(str(e))
     for f in failures:
         print("FAIL " + f)
     print("seed_samples: " + ("OK" if not failures else f"{len(failures)} failure(s)"))
