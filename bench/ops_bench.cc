@@ -107,7 +107,8 @@ void BM_PrepareFresh(benchmark::State& state, CaseSpec spec, int threads) {
     outs.push_back(aclCreateTensor(&n, 1, dtype, nullptr, 0, ACL_FORMAT_ND, &n, 1,
                                    static_cast<char*>(data->out_data()) + k * 64 * esize));
   }
-  aclTensor* dy = aclCreateTensor(&n, 1, dtype, nullptr, 0, ACL_FORMAT_ND, &n, 1, data->grad_output_data());
+  aclTensor* dy =
+      aclCreateTensor(&n, 1, dtype, nullptr, 0, ACL_FORMAT_ND, &n, 1, data->grad_output_data());
   aclTensor* x = aclCreateTensor(&n, 1, dtype, nullptr, 0, ACL_FORMAT_ND, &n, 1, data->self_data());
   int status = 0;
   size_t k = 0;

@@ -11,8 +11,8 @@
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
-#include <torch/headeronly/version.h>
 #include <omp.h>
+#include <torch/headeronly/version.h>
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench/cases.h"
+#include "bench/timing.h"
 #include "hostnn/hostnn.h"
 #include "kernels/kernels.h"
 
@@ -31,36 +32,14 @@ namespace hostnn {
 namespace bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-template <typename Fn>
-double TimeNs(Fn&& fn, int64_t iters) {
-  const auto t0 = Clock::now();
-  for (int64_t i = 0; i < iters; ++i) fn();
-  return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() /
-         static_cast<double>(iters);
-}
-
-template <typename Fn>
-int64_t Calibrate(Fn&& fn, double sample_ms) {
-  fn();
-  double one = TimeNs(fn, 1);
-  if (one < 20000) one = TimeNs(fn, std::max<int64_t>(1, static_cast<int64_t>(20000 / std::max(one, 1.0))));
-  return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(sample_ms * 1e6 / std::max(one, 1.0))), 1,
-                             int64_t{1} << 24);
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 at::ScalarType TorchType(DType d) {
   switch (d) {
-    case DType::kFloat16: return at::kHalf;
-    case DType::kBFloat16: return at::kBFloat16;
-    default: return at::kFloat;
+    case DType::kFloat16:
+      return at::kHalf;
+    case DType::kBFloat16:
+      return at::kBFloat16;
+    default:
+      return at::kFloat;
   }
 }
 
@@ -71,9 +50,15 @@ struct TorchCase {
   int64_t dim;
   void Run() {
     switch (op) {
-      case Op::kSiluBackward: at::silu_backward_out(out, dy, x); break;
-      case Op::kLogSigmoidBackward: at::log_sigmoid_backward_out(out, dy, x, buffer); break;
-      case Op::kHardsigmoidBackward: at::hardsigmoid_backward_out(out, dy, x); break;
+      case Op::kSiluBackward:
+        at::silu_backward_out(out, dy, x);
+        break;
+      case Op::kLogSigmoidBackward:
+        at::log_sigmoid_backward_out(out, dy, x, buffer);
+        break;
+      case Op::kHardsigmoidBackward:
+        at::hardsigmoid_backward_out(out, dy, x);
+        break;
       case Op::kLogSoftmaxBackward:
         at::_log_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
         break;
@@ -125,13 +110,20 @@ int Main(int argc, char** argv) {
   const char* csv_path = nullptr;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--ops") ops = Split(v);
-    else if (k == "--dtypes") dtypes = Split(v);
-    else if (k == "--sizes") sizes = Split(v);
-    else if (k == "--threads") threads = Split(v);
-    else if (k == "--samples") samples = std::max(1, std::atoi(v.c_str()));
-    else if (k == "--sample-ms") sample_ms = std::atof(v.c_str());
-    else if (k == "--csv") csv_path = argv[i + 1];
+    if (k == "--ops")
+      ops = Split(v);
+    else if (k == "--dtypes")
+      dtypes = Split(v);
+    else if (k == "--sizes")
+      sizes = Split(v);
+    else if (k == "--threads")
+      threads = Split(v);
+    else if (k == "--samples")
+      samples = std::max(1, std::atoi(v.c_str()));
+    else if (k == "--sample-ms")
+      sample_ms = std::atof(v.c_str());
+    else if (k == "--csv")
+      csv_path = argv[i + 1];
     else {
       std::fprintf(stderr, "hostnn_torch_peer: unknown option %s\n", k.c_str());
       return 2;
@@ -139,12 +131,12 @@ int Main(int argc, char** argv) {
   }
   FILE* csv = csv_path ? std::fopen(csv_path, "w") : nullptr;
   if (csv) {
-    std::fprintf(csv, "op,dtype,shape,threads,hostnn_ns,torch_ns,roofline_ns,torch_over_hostnn,"
-                      "target_1_25x,kernel_path\n");
+    std::fprintf(csv,
+                 "op,dtype,shape,threads,hostnn_ns,torch_ns,roofline_ns,torch_over_hostnn,"
+                 "target_1_25x,kernel_path\n");
   }
   std::printf("# hostnn target %s; PyTorch %s, ATen capability %s\n",
-              kernels::ActiveTargetName().c_str(), TORCH_VERSION,
-              at::get_cpu_capability().c_str());
+              kernels::ActiveTargetName().c_str(), TORCH_VERSION, at::get_cpu_capability().c_str());
   std::printf("%-21s %-5s %-20s %3s %12s %12s %12s %8s  %s\n", "op", "dtype", "shape", "thr",
               "hostnn", "aten", "roofline", "aten/hn", "hostnn kernel path");
   for (const std::string& op_name : ops) {

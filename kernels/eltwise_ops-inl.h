@@ -142,42 +142,24 @@ HWY_INLINE V ReciprocalOneToTwo(D d, V v) {
 #endif
 }
 
-// Lanes where !(v >= c): v < c or v is NaN, in one unordered comparison where the target
-// has it. The operators' rare-lane test: NaN inputs join the rare path instead of costing a
-// comparison and a select on every vector.
-template <class D, class V>
-HWY_INLINE hn::Mask<D> NotGreaterEqual(D d, V v, float c) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  return hn::Mask<D>{_mm512_cmp_ps_mask(v.raw, hn::Set(d, c).raw, _CMP_NGE_UQ)};
-#elif HWY_TARGET == HWY_AVX2
-  return hn::Mask<D>{_mm256_cmp_ps(v.raw, hn::Set(d, c).raw, _CMP_NGE_UQ)};
-#else
-  return hn::Or(hn::Lt(v, hn::Set(d, c)), hn::IsNaN(v));
-#endif
-}
-// Lanes where !(v <= c): v > c or v is NaN (as NotGreaterEqual).
-template <class D, class V>
-HWY_INLINE hn::Mask<D> NotLessEqual(D d, V v, float c) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
-  return hn::Mask<D>{_mm512_cmp_ps_mask(v.raw, hn::Set(d, c).raw, _CMP_NLE_UQ)};
-#elif HWY_TARGET == HWY_AVX2
-  return hn::Mask<D>{_mm256_cmp_ps(v.raw, hn::Set(d, c).raw, _CMP_NLE_UQ)};
-#else
-  return hn::Or(hn::Gt(v, hn::Set(d, c)), hn::IsNaN(v));
-#endif
-}
-// Lanes where a or b is NaN.
-template <class D, class V>
-HWY_INLINE hn::Mask<D> EitherNaN(D d, V a, V b) {
-#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+// Comparisons that are true where either operand is NaN, in one instruction where the
+// target has it: the operators' rare-lane tests, so that NaN inputs join the rare path
+// instead of costing a comparison and a select on every vector. kNotGreaterEqual: !(a >= b)
+// (a < b or unordered); kNotLessEqual: !(a <= b); kUnordered: a or b is NaN.
+enum UnorderedPredicate { kNotGreaterEqual = 0x19, kNotLessEqual = 0x16, kUnordered = 0x03 };
+template <UnorderedPredicate kPredicate, class D, class V>
+HWY_INLINE hn::Mask<D> CompareUnordered(D d, V a, V b) {
   (void)d;
-  return hn::Mask<D>{_mm512_cmp_ps_mask(a.raw, b.raw, _CMP_UNORD_Q)};
+#if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
+  // The values are _CMP_NGE_UQ, _CMP_NLE_UQ and _CMP_UNORD_Q.
+  return hn::Mask<D>{_mm512_cmp_ps_mask(a.raw, b.raw, kPredicate)};
 #elif HWY_TARGET == HWY_AVX2
-  (void)d;
-  return hn::Mask<D>{_mm256_cmp_ps(a.raw, b.raw, _CMP_UNORD_Q)};
+  return hn::Mask<D>{_mm256_cmp_ps(a.raw, b.raw, kPredicate)};
 #else
-  (void)d;
-  return hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+  const auto unordered = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+  if (kPredicate == kNotGreaterEqual) return hn::Or(hn::Lt(a, b), unordered);
+  if (kPredicate == kNotLessEqual) return hn::Or(hn::Gt(a, b), unordered);
+  return unordered;
 #endif
 }
 
@@ -207,7 +189,8 @@ struct SiluBackwardOp {
     const V s = hn::IfNegativeThenElse(x, er, r);
     const V one_minus_s = hn::IfNegativeThenElse(x, r, er);
     V dx = hn::Mul(dy, hn::Mul(s, OnePlusProduct(d, xc, one_minus_s)));
-    const auto rare = NotGreaterEqual(d, x, -80.0f);  // the far tail, or NaN x
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, x, hn::Set(d, -80.0f));
     if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       // s = e (r = 1 there) and 1 + x*(1-s) = 1 + x.
       const V a = hn::Neg(x);
@@ -236,7 +219,8 @@ struct LogSigmoidBackwardOp {
     const V e = ExpNonPositive(d, hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
     const V r = ReciprocalOneToTwo(d, hn::Add(hn::Set(d, 1.0f), e));
     V dx = hn::Mul(dy, hn::IfNegativeThenElse(x, r, hn::Mul(e, r)));
-    const auto rare = NotLessEqual(d, x, 80.0f);  // the far tail, or NaN x
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotLessEqual>(d, x, hn::Set(d, 80.0f));
     if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       const V tail = MulExpFarTail(d, dy, hn::Set(d, 1.0f), x);  // e/(1+e) = e there
       const auto far = hn::Gt(x, hn::Set(d, 80.0f));
@@ -282,12 +266,14 @@ struct LogSigmoidBackward16Op {
     const hn::RebindToSigned<D> di;
     const auto ki = hn::ConvertTo(di, k);
     const auto ka = hn::Max(ki, hn::Set(di, -126));
-    const V e = hn::Mul(hn::Mul(p, hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(ka, hn::Set(di, 127))))),
-                        hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::Sub(ki, ka), hn::Set(di, 127)))));
+    const V scale_a = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(ka, hn::Set(di, 127))));
+    const V scale_b = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::Sub(ki, ka), hn::Set(di, 127))));
+    const V e = hn::Mul(hn::Mul(p, scale_a), scale_b);
     const V q = ReciprocalOneToTwo(d, hn::Add(hn::Set(d, 1.0f), e));
 #endif
     V dx = hn::Mul(dy, hn::IfNegativeThenElse(x, q, hn::Mul(e, q)));
-    const auto rare = NotLessEqual(d, x, 80.0f);  // the far tail, or NaN x
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotLessEqual>(d, x, hn::Set(d, 80.0f));
     if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       dx = hn::IfThenElse(rare, LogSigmoidBackwardOp::Apply(d, dy, x), dx);
     }
@@ -305,7 +291,7 @@ struct HardsigmoidBackwardOp {
   static HWY_INLINE V Apply(D d, V dy, V x) {
     const auto inside = hn::And(hn::Gt(x, hn::Set(d, -3.0f)), hn::Lt(x, hn::Set(d, 3.0f)));
     V r = hn::IfThenElseZero(inside, hn::Mul(dy, hn::Set(d, 1.0f / 6.0f)));
-    if (HWY_UNLIKELY(!hn::AllFalse(d, EitherNaN(d, dy, x)))) {
+    if (HWY_UNLIKELY(!hn::AllFalse(d, CompareUnordered<kUnordered>(d, dy, x)))) {
       r = hn::IfThenElse(hn::IsNaN(dy), dy, r);
       r = hn::IfThenElse(hn::IsNaN(x), x, r);
     }

@@ -622,7 +622,8 @@ uint64_t LastLevelCacheBytes() {
   uint64_t best_bytes = 0;
   int best_level = 0;
   for (int index = 0; index < 16; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    const std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
     std::ifstream level_file(dir + "level"), type_file(dir + "type"), size_file(dir + "size");
     int level = 0;
     std::string type, size;

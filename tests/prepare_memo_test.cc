@@ -4,6 +4,8 @@
 // results are always those of the call's own arguments, checked against the double
 // reference, and errors are never remembered.
 
+#include "src/aclnn/prepare_memo.h"
+
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -18,7 +20,6 @@
 #include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/ops.h"
 #include "src/aclnn/executor.h"
-#include "src/aclnn/prepare_memo.h"
 #include "tests/reference/reference.h"
 
 namespace hostnn {
@@ -30,7 +31,8 @@ struct Tensor {
          int64_t offset = 0, aclDataType dtype = ACL_FLOAT) {
     if (strides.empty()) {
       strides.assign(shape.size(), 1);
-      for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+      for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+        strides[i] = strides[i + 1] * shape[i + 1];
     }
     const int64_t storage = static_cast<int64_t>(data->size());
     t = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), offset, ACL_FORMAT_ND,
@@ -52,13 +54,14 @@ aclnnStatus Silu(const Tensor& dy, const Tensor& x, const Tensor& out, uint64_t*
 
 std::vector<float> Ramp(size_t n, float lo, float hi) {
   std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = lo + (hi - lo) * static_cast<float>(i) / static_cast<float>(n);
+  for (size_t i = 0; i < n; ++i)
+    v[i] = lo + (hi - lo) * static_cast<float>(i) / static_cast<float>(n);
   return v;
 }
 
 // out[i] against the reference of (dy[i], x[i]) for the elements of a dense view.
-void ExpectSilu(const std::vector<float>& dy, const std::vector<float>& x, const std::vector<float>& out,
-                const std::string& what) {
+void ExpectSilu(const std::vector<float>& dy, const std::vector<float>& x,
+                const std::vector<float>& out, const std::string& what) {
   int bad = 0;
   for (size_t i = 0; i < out.size(); ++i) {
     const double exact = test::SiluBackwardRef(dy[i], x[i]);
@@ -98,7 +101,8 @@ TEST(PrepareMemo, RepeatedCallsAndEveryChangedDescriptor) {
   ExpectSilu(dy, x, back, "transposed output");
   // Offset views: the elements after the offset.
   std::vector<float> big_dy = Ramp(n + 16, -1, 1), big_x = Ramp(n + 16, -6, 6), big_out(n + 16);
-  const Tensor o_dy(&big_dy, {64, 64}, {}, 16), o_x(&big_x, {64, 64}, {}, 16), o_out(&big_out, {64, 64}, {}, 16);
+  const Tensor o_dy(&big_dy, {64, 64}, {}, 16), o_x(&big_x, {64, 64}, {}, 16),
+      o_out(&big_out, {64, 64}, {}, 16);
   ASSERT_EQ(Silu(o_dy, o_x, o_out), ACLNN_SUCCESS);
   ExpectSilu(std::vector<float>(big_dy.begin() + 16, big_dy.end()),
              std::vector<float>(big_x.begin() + 16, big_x.end()),
@@ -116,7 +120,8 @@ TEST(PrepareMemo, ErrorsAreNeverKept) {
   EXPECT_EQ(Silu(ta, tb, good), ACLNN_SUCCESS);
   // The same tensors as a remembered success, but a null executor pointer: still refused.
   uint64_t ws = 0;
-  EXPECT_EQ(aclnnSiluBackwardGetWorkspaceSize(ta.t, tb.t, good.t, &ws, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclnnSiluBackwardGetWorkspaceSize(ta.t, tb.t, good.t, &ws, nullptr),
+            ACLNN_ERR_PARAM_NULLPTR);
 }
 
 TEST(PrepareMemo, SettingsChangesTakeEffect) {
@@ -155,13 +160,16 @@ TEST(PrepareMemo, DimIsPartOfTheKey) {
   for (int64_t dim : {0, 1, 0}) {
     uint64_t ws = 0;
     aclOpExecutor* exec = nullptr;
-    ASSERT_EQ(aclnnLogSoftmaxBackwardGetWorkspaceSize(tdy.t, ty.t, dim, tout.t, &ws, &exec), ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnLogSoftmaxBackwardGetWorkspaceSize(tdy.t, ty.t, dim, tout.t, &ws, &exec),
+              ACLNN_SUCCESS);
     std::vector<char> workspace(ws);
-    ASSERT_EQ(aclnnLogSoftmaxBackward(ws ? workspace.data() : nullptr, ws, exec, nullptr), ACLNN_SUCCESS);
+    ASSERT_EQ(aclnnLogSoftmaxBackward(ws ? workspace.data() : nullptr, ws, exec, nullptr),
+              ACLNN_SUCCESS);
     std::vector<double> ddy(dy.begin(), dy.end()), dyv(y.begin(), y.end()), ref, abs_sum;
     test::LogSoftmaxBackwardRef(ddy, dyv, shape, dim, &ref, &abs_sum);
     for (int i = 0; i < 256; ++i) {
-      ASSERT_TRUE(test::LogSoftmaxWithinTolerance(DType::kFloat32, out[i], ref[i], dy[i], y[i], abs_sum[i]))
+      ASSERT_TRUE(
+          test::LogSoftmaxWithinTolerance(DType::kFloat32, out[i], ref[i], dy[i], y[i], abs_sum[i]))
           << "dim " << dim << " element " << i << ": got " << out[i] << " expected " << ref[i];
     }
   }
@@ -180,7 +188,8 @@ TEST(PrepareMemo, SharedExecutorsAreIndependentHandles) {
   EXPECT_EQ(ws1, ws2);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(e2), ACLNN_SUCCESS);
   ASSERT_EQ(aclDestroyAclOpExecutor(e1), ACLNN_SUCCESS);
-  EXPECT_EQ(aclnnSiluBackward(nullptr, 0, e1, nullptr), ACLNN_ERR_PARAM_INVALID) << "a destroyed handle ran";
+  EXPECT_EQ(aclnnSiluBackward(nullptr, 0, e1, nullptr), ACLNN_ERR_PARAM_INVALID)
+      << "a destroyed handle ran";
   for (int rep = 0; rep < 2; ++rep) {
     std::fill(out.begin(), out.end(), 0.0f);
     ASSERT_EQ(aclnnSiluBackward(nullptr, 0, e2, nullptr), ACLNN_SUCCESS);
@@ -218,10 +227,12 @@ TEST(PrepareMemo, AnAllocationOrFreeRetiresEveryEntry) {
   EXPECT_EQ(found, exec);
   void* block = nullptr;
   ASSERT_EQ(aclrtMalloc(&block, 256, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
-  EXPECT_FALSE(PrepareMemo(args, tiling::Options()).Find(&found_ws, &found)) << "kept across an aclrtMalloc";
+  EXPECT_FALSE(PrepareMemo(args, tiling::Options()).Find(&found_ws, &found))
+      << "kept across an aclrtMalloc";
   PrepareMemo(args, tiling::Options()).Keep(ws, exec);
   ASSERT_EQ(aclrtFree(block), ACL_SUCCESS);
-  EXPECT_FALSE(PrepareMemo(args, tiling::Options()).Find(&found_ws, &found)) << "kept across an aclrtFree";
+  EXPECT_FALSE(PrepareMemo(args, tiling::Options()).Find(&found_ws, &found))
+      << "kept across an aclrtFree";
   // Options other than the defaults are never remembered.
   tiling::Options cores;
   cores.num_cores = 1;

@@ -87,8 +87,8 @@ bool PrepareMemo::Find(uint64_t* workspace_size, std::shared_ptr<const Executor>
     // Phase 1 checks each storage against the aclrtMalloc block its data lies in: an
     // allocation or free since the entry was kept may change that answer.
     if (e.hash == hash_ && e.words == words_ &&
-        std::memcmp(e.key, key_, sizeof(int64_t) * words_) == 0 &&
-        e.env == memo.env && e.allocations == runtime::AllocationGeneration()) {
+        std::memcmp(e.key, key_, sizeof(int64_t) * words_) == 0 && e.env == memo.env &&
+        e.allocations == runtime::AllocationGeneration()) {
       e.last_used = ++memo.tick;
       *workspace_size = e.workspace_size;
       *executor = e.executor;
