@@ -592,12 +592,6 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 
 uint64_t StreamMinBytes() {
   static const uint64_t bytes = [] {
-    const char* env = std::getenv("HOSTNN_STREAM_MIN_BYTES");
-    if (env != nullptr && *env != '\0') {
-      char* end = nullptr;
-      const unsigned long long v = std::strtoull(env, &end, 10);
-      if (end != env && *end == '\0') return static_cast<uint64_t>(v);
-    }
     // A quarter of the last-level cache: with two inputs of the output's size the working
     // set is then 3/4 of it, and measured on a 32 MiB L3 (Zen 3) streaming already wins
     // there (f32 hardsigmoid at 2M elements, 8 MiB out: 0.47 -> 0.44 ns per element; at
@@ -610,8 +604,9 @@ uint64_t StreamMinBytes() {
   return bytes;
 }
 
-StoreMode ChooseStoreMode(uint64_t out_bytes) {
-  return out_bytes >= StreamMinBytes() ? StoreMode::kStream : StoreMode::kCached;
+StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes) {
+  const uint64_t threshold = min_bytes >= 0 ? static_cast<uint64_t>(min_bytes) : StreamMinBytes();
+  return out_bytes >= threshold ? StoreMode::kStream : StoreMode::kCached;
 }
 
 HWY_EXPORT(ToF32_F32);

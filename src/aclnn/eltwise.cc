@@ -34,7 +34,7 @@ class EltwiseExecutor final : public Executor {
       elem_bytes_ = DTypeSize(layout_.operands[0].dtype);
       // An output too big to stay in the caches is written with non-temporal stores.
       direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype,
-                                       kernels::ChooseStoreMode(layout_.numel * elem_bytes_));
+                                       kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes));
     } else {
       f32_fn_ = kernels::GetEltwise(op_, DType::kFloat32);
       for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = kernels::MakeCodec(layout_.operands[k].dtype);

@@ -38,7 +38,8 @@ class LogSoftmaxExecutor final : public Executor {
       out_bytes_ = DTypeSize(out);
       // An output too big to stay in the caches is written with non-temporal stores.
       kernels_ = kernels::GetLogSoftmax(
-          in, out, kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_));
+          in, out, kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_,
+                                            plan_->stream_min_bytes));
     }
   }
 
