@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 #include "hostnn/ops.h"
 #include "hostnn/tiling.h"
@@ -20,12 +21,19 @@ class Executor {
   uint64_t workspace_bytes() const { return workspace_bytes_; }
   // Pre: workspace holds workspace_bytes() bytes (64-byte aligned is best, not required).
   virtual void Run(char* workspace) const = 0;
+  // Runs of one executor never overlap: Execute holds this for the whole run, so a
+  // repeatable executor run from two threads (or queued on two streams) at once runs one
+  // after the other instead of racing on its bound output.
+  std::mutex& run_mutex() const { return run_mu_; }
 
  protected:
   Executor(Op op, std::shared_ptr<const tiling::Plan> plan) : op_(op), plan_(std::move(plan)) {}
   Op op_;
   std::shared_ptr<const tiling::Plan> plan_;  // immutable, possibly shared with the plan cache
   uint64_t workspace_bytes_ = 0;
+
+ private:
+  mutable std::mutex run_mu_;
 };
 
 // An executor for an empty problem: runs nothing, needs no workspace.
