@@ -26,12 +26,13 @@ using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n);
 enum class StoreMode { kCached, kStream };
 // Null for a reduction op or a non-compute dtype.
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
-// kStream when an output of out_bytes is at least StreamMinBytes(): a quarter of the
-// last-level cache (sysconf; where the working set of two inputs and the output stops
-// fitting), or HOSTNN_STREAM_MIN_BYTES when set. Read once per process.
+// kStream when an output of out_bytes is at least min_bytes (the plan's
+// HOSTNN_STREAM_MIN_BYTES, validated in phase 1), or, when min_bytes is -1 (not set),
+// at least StreamMinBytes(): a quarter of LastLevelCacheBytes(), read once per process
+// (where the working set of two inputs and the output stops fitting).
 // LastLevelCacheBytes: the per-instance size of the highest-level data cache (sysfs first,
 // then sysconf, then 8 MiB).
-StoreMode ChooseStoreMode(uint64_t out_bytes);
+StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes = -1);
 uint64_t StreamMinBytes();
 uint64_t LastLevelCacheBytes();
 

@@ -68,6 +68,6 @@ if [ "$sanitize" = 1 ]; then
   # libomp is not TSan-instrumented: one OpenMP thread keeps its internals out of the
   # report, while hostnn's own threads (streams, callers) stay concurrent.
   OMP_NUM_THREADS=1 HOSTNN_STRESS_SECONDS=5 TSAN_OPTIONS=halt_on_error=1 \
-    ctest --test-dir build-test-tsan --output-on-failure -R "Stress|Stream|ErrorMessages|PhaseTwo"
+    ctest --test-dir build-test-tsan --output-on-failure -R "Stress|Stream|ErrorMessages|PhaseTwo|ConcurrentRuns|Init"
 fi
 section "done"

@@ -53,6 +53,39 @@ TEST(Init, RepeatedInitIsReportedAndFinalizeResets) {
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
+// hostnn needs no initialisation: every call works before aclInit and after aclFinalize
+// (they only pair up). aclFinalize without a matching aclInit is CANN's
+// ACL_ERROR_REPEAT_FINALIZE.
+TEST(Init, CallsWorkBeforeInitAndAfterFinalize) {
+  auto run_an_operator = [] {
+    std::vector<float> dy(64, 3.f), x(64, 0.f), out(64, -1.f);
+    TensorPtr tdy = MakeDense(dy.data(), ACL_FLOAT, {64});
+    TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {64});
+    TensorPtr tout = MakeDense(out.data(), ACL_FLOAT, {64});
+    uint64_t ws = 0;
+    aclOpExecutor* e = nullptr;
+    EXPECT_EQ(aclnnHardsigmoidBackwardGetWorkspaceSize(tdy.get(), tx.get(), tout.get(), &ws, &e),
+              ACLNN_SUCCESS);
+    EXPECT_EQ(aclnnHardsigmoidBackward(nullptr, 0, e, nullptr), ACLNN_SUCCESS);
+    EXPECT_EQ(out[0], 0.5f);
+    void* p = nullptr;
+    EXPECT_EQ(aclrtMalloc(&p, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+    aclrtStream stream = nullptr;
+    EXPECT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  };
+  const std::string primed = PrimeErrorMessage();
+  EXPECT_EQ(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE) << "aclFinalize before any aclInit";
+  EXPECT_TRUE(FreshMessage(primed));
+  run_an_operator();  // before aclInit
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  run_an_operator();
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_EQ(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE) << "aclFinalize twice";
+  run_an_operator();  // after aclFinalize
+}
+
 // ---- memory --------------------------------------------------------------------------------
 
 TEST(Memory, MallocGivesAlignedBlocksAndFreeTakesThemBack) {
@@ -232,6 +265,29 @@ TEST(ErrorMessages, EachThreadSeesItsOwnLastError) {
     }
   }
   EXPECT_EQ(std::string(aclGetRecentErrMsg()), mine) << "other threads changed this one's";
+}
+
+// A success neither clears nor replaces the thread's message (as in CANN, only failures
+// record one); reading it does not clear it here (CANN's read clears it), so it can be
+// read twice and stays valid until the thread's next failure.
+TEST(ErrorMessages, ASuccessDoesNotClearTheMessage) {
+  const std::string primed = PrimeErrorMessage();
+  ASSERT_FALSE(primed.empty());
+  void* p = nullptr;
+  ASSERT_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtFree(p), ACL_SUCCESS);
+  float d[4] = {1, 2, 3, 4}, o[4] = {};
+  TensorPtr t = MakeDense(d, ACL_FLOAT, {4}), out = MakeDense(o, ACL_FLOAT, {4});
+  uint64_t ws = 0;
+  aclOpExecutor* e = nullptr;
+  ASSERT_EQ(aclnnHardsigmoidBackwardGetWorkspaceSize(t.get(), t.get(), out.get(), &ws, &e),
+            ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnHardsigmoidBackward(nullptr, 0, e, nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(std::string(aclGetRecentErrMsg()), primed);
+  EXPECT_EQ(std::string(aclGetRecentErrMsg()), primed) << "a second read";
+  int x = 0;
+  EXPECT_NE(aclrtFree(&x), ACL_SUCCESS);
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "aclrtFree")) << "the next failure replaces it";
 }
 
 // ---- streams -------------------------------------------------------------------------------
@@ -757,6 +813,64 @@ TEST_P(PhaseTwoTest, AConsumedExecutorsHandleNeverNamesALaterExecutor) {
     EXPECT_TRUE(call.Unchanged()) << "a stale handle ran a later executor";
     EXPECT_EQ(aclDestroyAclOpExecutor(live), ACLNN_SUCCESS) << "the stale handle destroyed it";
   }
+}
+
+// One repeatable executor run from two threads at once (null stream, or two streams):
+// the runs are serialised, never interleaved. The executor works in place (out is
+// gradOutput), so each run must see the whole result of the one before it: two runs
+// give exactly what two runs one after the other give, while interleaved runs would
+// leave elements that only one run reached.
+TEST(ConcurrentRuns, OneExecutorFromTwoThreadsRunsOneAfterTheOther) {
+  constexpr int64_t kN = int64_t{1} << 21;
+  std::vector<float> dy(kN), x(kN, 0.5f);
+  TensorPtr tdy = MakeDense(dy.data(), ACL_FLOAT, {kN});
+  TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {kN});
+  uint64_t ws = 0;
+  aclOpExecutor* e = nullptr;
+  ASSERT_EQ(aclnnHardsigmoidBackwardGetWorkspaceSize(tdy.get(), tx.get(), tdy.get(), &ws, &e),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(ws, 0u);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
+  auto fill = [&] {
+    for (int64_t i = 0; i < kN; ++i) dy[i] = 36.f + static_cast<float>(i % 7);
+  };
+  fill();
+  ASSERT_EQ(aclnnHardsigmoidBackward(nullptr, 0, e, nullptr), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnHardsigmoidBackward(nullptr, 0, e, nullptr), ACLNN_SUCCESS);
+  const std::vector<float> twice = dy;  // two runs, one after the other
+  ASSERT_NE(twice[0], 36.f);
+  aclrtStream streams[2] = {};
+  ASSERT_EQ(aclrtCreateStream(&streams[0]), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&streams[1]), ACL_SUCCESS);
+  for (int round = 0; round < 16; ++round) {
+    const bool on_streams = round % 2 == 1;
+    SCOPED_TRACE(std::string("round ") + std::to_string(round) +
+                 (on_streams ? ", two streams" : ", null stream"));
+    fill();
+    Latch start(2);
+    aclnnStatus status[2] = {-1, -1};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 2; ++t) {
+      threads.emplace_back([&, t] {
+        start.ArriveAndWait();
+        status[t] = aclnnHardsigmoidBackward(nullptr, 0, e, on_streams ? streams[t] : nullptr);
+      });
+    }
+    for (std::thread& th : threads) th.join();
+    EXPECT_EQ(status[0], ACLNN_SUCCESS);
+    EXPECT_EQ(status[1], ACLNN_SUCCESS);
+    if (on_streams) {
+      EXPECT_EQ(aclrtSynchronizeStream(streams[0]), ACL_SUCCESS);
+      EXPECT_EQ(aclrtSynchronizeStream(streams[1]), ACL_SUCCESS);
+    }
+    int64_t differ = 0;
+    for (int64_t i = 0; i < kN; ++i) differ += std::memcmp(&dy[i], &twice[i], sizeof(float)) != 0;
+    EXPECT_EQ(differ, 0) << "elements that saw only one of the two runs";
+  }
+  EXPECT_EQ(aclrtDestroyStream(streams[0]), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(streams[1]), ACL_SUCCESS);
+  EXPECT_EQ(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, PhaseTwoTest, ::testing::ValuesIn(AllOps()),

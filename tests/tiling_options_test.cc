@@ -139,6 +139,12 @@ TEST_F(TilingOptions, BadEnvironmentValuesAreErrors) {
         Case{"HOSTNN_UB_BYTES", "1.5e5", "HOSTNN_UB_BYTES='1.5e5'"},
         Case{"HOSTNN_MIN_ELEMS_PER_CORE", "lots", "HOSTNN_MIN_ELEMS_PER_CORE='lots'"},
         Case{"HOSTNN_BUFFER_NUM", "3", "HOSTNN_BUFFER_NUM=3: expected 1 or 2"},
+        Case{"HOSTNN_STREAM_MIN_BYTES", "abc", "HOSTNN_STREAM_MIN_BYTES='abc': expected a byte count"},
+        Case{"HOSTNN_STREAM_MIN_BYTES", "-1", "HOSTNN_STREAM_MIN_BYTES='-1'"},
+        Case{"HOSTNN_STREAM_MIN_BYTES", "8M", "HOSTNN_STREAM_MIN_BYTES='8M'"},
+        Case{"HOSTNN_STREAM_MIN_BYTES", "99999999999999999999", "HOSTNN_STREAM_MIN_BYTES='9999"},
+        Case{"HOSTNN_PLATFORM_FILE", "/nonexistent/profiles.json",
+             "/nonexistent/profiles.json: cannot be read"},
         Case{"HOSTNN_PLATFORM", "atlas-a3",
              "HOSTNN_PLATFORM: platform 'atlas-a3' is unknown; expected one of: host, atlas-a2, "
              "atlas-a2-40, ascend950"}}) {
@@ -398,6 +404,48 @@ TEST_F(TilingOptions, BadPlatformFilesAreErrors) {
   }
 }
 
+// A platform file is read and checked whenever one is named, also when the chosen
+// profile is a built-in one (it used to be ignored then).
+TEST_F(TilingOptions, PlatformFileIsCheckedForBuiltInProfiles) {
+  const std::string garbage = Write("garbage.json", "this is not json");
+  const std::string missing = dir_ + "/missing.json";
+  for (const char* platform : {"", "host", "atlas-a2"}) {
+    for (const std::string& file : {garbage, missing}) {
+      for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
+      setenv("HOSTNN_PLATFORM", platform, 1);
+      setenv("HOSTNN_PLATFORM_FILE", file.c_str(), 1);
+      EXPECT_HAS(ErrorOf({}), file);
+      unsetenv("HOSTNN_PLATFORM_FILE");
+      tiling::Options o;
+      o.platform_file = file;
+      EXPECT_HAS(ErrorOf(o), file);
+    }
+  }
+  // A valid file with a built-in profile chosen still resolves to the built-in.
+  const std::string good = Write("good.json", R"({"name": "edge", "cores": 2, "ub_bytes": 65536})");
+  setenv("HOSTNN_PLATFORM", "atlas-a2", 1);
+  setenv("HOSTNN_PLATFORM_FILE", good.c_str(), 1);
+  tiling::Resolved r;
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.platform.name, "atlas-a2");
+}
+
+TEST_F(TilingOptions, StreamThresholdComesFromTheEnvironment) {
+  tiling::Resolved r;
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.stream_min_bytes, -1);  // not set: the kernels' default
+  setenv("HOSTNN_STREAM_MIN_BYTES", "0", 1);
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.stream_min_bytes, 0);
+  setenv("HOSTNN_STREAM_MIN_BYTES", "1048576", 1);
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.stream_min_bytes, 1048576);
+  EXPECT_HAS(r.sources, "stream_min_bytes 1048576 (HOSTNN_STREAM_MIN_BYTES)");
+  setenv("HOSTNN_STREAM_MIN_BYTES", "", 1);  // empty = not set
+  ASSERT_TRUE(Resolve({}, &r).ok());
+  EXPECT_EQ(r.stream_min_bytes, -1);
+}
+
 TEST_F(TilingOptions, JsonReader) {
   tiling::json::Value v;
   ASSERT_TRUE(tiling::json::Parse(R"( {"a": [1, -2, 3.5, 1e3, true, false, null],
@@ -480,6 +528,29 @@ TEST_F(TilingOptions, OperatorsUseTheSettings) {
   EXPECT_EQ(s.code(), StatusCode::kInvalid);
   EXPECT_HAS(s.message(), "SiluBackward: tiling: HOSTNN_NUM_CORES='zero'");
   unsetenv("HOSTNN_NUM_CORES");
+  // Every HOSTNN_ variable fails phase 1 the same way, writing nothing: also the store
+  // threshold and a platform file that is not used by the chosen (default) profile.
+  const std::string garbage = Write("garbage.json", "{");
+  for (const auto& bad : {std::make_pair("HOSTNN_STREAM_MIN_BYTES", std::string("abc")),
+                          std::make_pair("HOSTNN_PLATFORM_FILE", dir_ + "/missing.json"),
+                          std::make_pair("HOSTNN_PLATFORM_FILE", garbage)}) {
+    setenv(bad.first, bad.second.c_str(), 1);
+    uint64_t ws_kept = 12345;
+    ExecutorPtr none;
+    s = Prepare(args, {}, &ws_kept, &none);
+    EXPECT_EQ(s.code(), StatusCode::kInvalid) << bad.first << "=" << bad.second;
+    EXPECT_HAS(s.message(), "SiluBackward: tiling: ");
+    EXPECT_HAS(s.message(), bad.first == std::string("HOSTNN_STREAM_MIN_BYTES")
+                                ? std::string("HOSTNN_STREAM_MIN_BYTES='abc'")
+                                : bad.second);
+    EXPECT_EQ(ws_kept, 12345u);
+    EXPECT_TRUE(none == nullptr);
+    unsetenv(bad.first);
+  }
+  setenv("HOSTNN_STREAM_MIN_BYTES", "4096", 1);
+  ASSERT_TRUE(Prepare(args, {}, &ws, &exec).ok());
+  EXPECT_EQ(GetPlan(*exec).stream_min_bytes, 4096);
+  unsetenv("HOSTNN_STREAM_MIN_BYTES");
   setenv("HOSTNN_PLATFORM", "atlas-a2", 1);
   ASSERT_TRUE(Prepare(args, {}, &ws, &exec).ok());
   EXPECT_EQ(GetPlan(*exec).platform.name, "atlas-a2");

@@ -58,6 +58,19 @@ bool ParsePositive(const std::string& text, int64_t* value) {
   return true;
 }
 
+// A decimal integer in [0, 2^62], nothing else (no sign, spaces or suffix).
+bool ParseBytes(const std::string& text, int64_t* value) {
+  if (text.empty() || text.size() > 19) return false;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return false;
+  }
+  errno = 0;
+  const long long v = std::strtoll(text.c_str(), nullptr, 10);
+  if (errno != 0 || v > (int64_t{1} << 62)) return false;
+  *value = v;
+  return true;
+}
+
 // The value of a HOSTNN_ variable in `env`; empty when unset or set to "".
 const std::string& Env(const Environment& env, const char* name) {
   return env.values[VariableIndex(name)];
@@ -411,6 +424,17 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
   r.buffer_num = static_cast<int>(buffer_num);
   sources << "; buffer_num " << (buffer_num == 0 ? std::string("auto") : std::to_string(buffer_num))
           << " (" << from << ")";
+
+  // Not a tiling knob (the kernels' store mode), but read and checked here with the others
+  // so that a bad value fails phase 1 like any other setting.
+  const std::string& stream = Env(env, "HOSTNN_STREAM_MIN_BYTES");
+  if (!stream.empty()) {
+    if (!ParseBytes(stream, &r.stream_min_bytes)) {
+      return Status::Invalid("HOSTNN_STREAM_MIN_BYTES='" + stream +
+                             "': expected a byte count (a decimal integer from 0 to 2^62)");
+    }
+    sources << "; stream_min_bytes " << r.stream_min_bytes << " (HOSTNN_STREAM_MIN_BYTES)";
+  }
 
   HOSTNN_RETURN_IF_ERROR(ValidatePlatform(r.platform));
   r.sources = sources.str();

@@ -255,6 +255,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
   p.shape = problem.shape;
   p.platform = resolved.platform;
   p.min_elems_per_core = resolved.min_elems_per_core;
+  p.stream_min_bytes = resolved.stream_min_bytes;
   p.sources = resolved.sources;
   if (!is_reduction) {
     const EltwiseUbSpec* spec = FindEltwiseUbSpec(problem.op);

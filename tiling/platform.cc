@@ -177,6 +177,10 @@ Status ReadPlatformFile(const std::string& path, std::vector<Platform>* platform
 }
 
 Status FindPlatform(const std::string& name, const std::string& platform_file, Platform* platform) {
+  // A named file is read (and must be valid) whatever profile is chosen: a missing or
+  // broken file is an error even when a built-in profile is used, never ignored.
+  std::vector<Platform> user;
+  if (!platform_file.empty()) HOSTNN_RETURN_IF_ERROR(ReadPlatformFile(platform_file, &user));
   if (name == "host") {
     *platform = HostPlatform();
     return Status::Ok();
@@ -195,16 +199,12 @@ Status FindPlatform(const std::string& name, const std::string& platform_file, P
   }
   std::string known;
   for (const std::string& n : PlatformNames()) known += (known.empty() ? "" : ", ") + n;
-  if (!platform_file.empty()) {
-    std::vector<Platform> user;
-    HOSTNN_RETURN_IF_ERROR(ReadPlatformFile(platform_file, &user));
-    for (const Platform& p : user) {
-      if (p.name == name) {
-        *platform = p;
-        return Status::Ok();
-      }
-      known += ", " + p.name;
+  for (const Platform& p : user) {
+    if (p.name == name) {
+      *platform = p;
+      return Status::Ok();
     }
+    known += ", " + p.name;
   }
   return Status::Invalid("platform '" + name + "' is unknown; expected one of: " + known +
                          (platform_file.empty() ? " (HOSTNN_PLATFORM_FILE adds profiles)" : ""));

@@ -26,6 +26,7 @@ static const int ACL_SUCCESS = 0;
 static const int ACL_ERROR_INVALID_PARAM = 100000;
 static const int ACL_ERROR_UNINITIALIZE = 100001;
 static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
+static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
 static const int ACL_ERROR_BAD_ALLOC = 200000;
 static const int ACL_ERROR_RT_PARAM_INVALID = 107000;
 static const int ACL_ERROR_RT_INTERNAL_ERROR = 507000;

@@ -116,6 +116,9 @@ struct Resolved {
   Platform platform;  // cores and ub_bytes after overrides
   int64_t min_elems_per_core = 1024;
   int buffer_num = 0;   // 0 = the planner decides
+  // HOSTNN_STREAM_MIN_BYTES: outputs of at least this many bytes are written with
+  // non-temporal stores; -1 = not set (the kernels' default, a quarter of the LLC).
+  int64_t stream_min_bytes = -1;
   std::string sources;  // where each knob came from, for the plan's printout
 };
 // Reads the environment and files named by options / environment. kInvalid (naming the
@@ -255,6 +258,7 @@ struct Plan {
   int64_t dim = 0;    // reduction: normalised to [0, rank)
   Platform platform;  // after overrides
   int64_t min_elems_per_core = 0;
+  int64_t stream_min_bytes = -1;  // Resolved::stream_min_bytes
   std::string sources;          // where the knobs came from
   ElementwisePlan elementwise;  // kind == kElementwise
   ReductionPlan reduction;      // kind == kReduction

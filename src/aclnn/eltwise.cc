@@ -34,7 +34,8 @@ class EltwiseExecutor final : public Executor {
     if (direct) {
       elem_bytes_ = DTypeSize(layout_.operands[0].dtype);
       // An output too big to stay in the caches is written with non-temporal stores.
-      stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_) == kernels::StoreMode::kStream;
+      stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
+                kernels::StoreMode::kStream;
       direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype,
                                        stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
     } else {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "hostnn/ops.h"
@@ -23,12 +24,21 @@ class Executor {
   virtual void Run(char* workspace) const = 0;
   // What runs, for reports: "AVX3, direct, f16 F16C, stream stores".
   virtual std::string KernelPath() const = 0;
+  // Runs of one executor never overlap: Execute holds this for the whole run, so a
+  // repeatable executor run from two threads (or queued on two streams) at once runs one
+  // after the other instead of racing on its bound output. (Phase 1's memo may give one
+  // executor to several handles made by identical calls: their runs, which write the same
+  // output, are serialised the same way.)
+  std::mutex& run_mutex() const { return run_mu_; }
 
  protected:
   Executor(Op op, std::shared_ptr<const tiling::Plan> plan) : op_(op), plan_(std::move(plan)) {}
   Op op_;
   std::shared_ptr<const tiling::Plan> plan_;  // immutable, possibly shared with the plan cache
   uint64_t workspace_bytes_ = 0;
+
+ private:
+  mutable std::mutex run_mu_;
 };
 
 // "<target>, <layout>, <conversions of the dtypes>[, stream stores]" (KernelPath's text).

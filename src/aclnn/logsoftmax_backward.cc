@@ -39,8 +39,8 @@ class LogSoftmaxExecutor final : public Executor {
       in_bytes_ = DTypeSize(in);
       out_bytes_ = DTypeSize(out);
       // An output too big to stay in the caches is written with non-temporal stores.
-      stream_ = kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_) ==
-                kernels::StoreMode::kStream;
+      stream_ = kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * out_bytes_,
+                                         plan_->stream_min_bytes) == kernels::StoreMode::kStream;
       kernels_ = kernels::GetLogSoftmax(
           in, out, stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
     }

@@ -69,6 +69,7 @@ Status Execute(const Executor& executor, void* workspace, uint64_t workspace_siz
   if (workspace == nullptr && need > 0) {
     return Status::Invalid(std::string(name) + ": workspace is null but " + std::to_string(need) + " bytes are needed");
   }
+  std::lock_guard<std::mutex> lock(executor.run_mutex());  // one run at a time
   executor.Run(static_cast<char*>(workspace));
   return Status::Ok();
 }

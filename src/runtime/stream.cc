@@ -144,6 +144,9 @@ aclError aclInit(const char*) {
 
 aclError aclFinalize(void) {
   std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
+  if (!hostnn::runtime::g_initialized) {
+    return Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: not initialised (no aclInit since the last aclFinalize)");
+  }
   hostnn::runtime::g_initialized = false;
   return ACL_SUCCESS;
 }

@@ -1,0 +1,453 @@
+// LogSoftmaxBackward kernels (row and column sums in double, outputs, the ARA block) for
+// every compiled SIMD target and their dispatch table (GetLogSoftmax).
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/logsoftmax_kernels.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <type_traits>
+
+#include "kernels/kernels.h"
+#include "kernels/convert-inl.h"
+#include "kernels/eltwise_ops-inl.h"
+#include "kernels/tile-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// ---- LogSoftmaxBackward --------------------------------------------------------------
+
+template <class Tag>
+HWY_INLINE void RowSumImpl(const void* dy_v, size_t n, double* partials) {
+  using T = typename Tag::T;
+  const T* dy = static_cast<const T*>(dy_v);
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> dfh;  // as many f32 lanes as f64 lanes
+  constexpr size_t kNd = HWY_LANES(double);
+  static_assert(kRowPartials % kNd == 0, "partials must be a multiple of the f64 lanes");
+  constexpr size_t kAcc = kRowPartials / kNd;
+  hn::Vec<decltype(dd)> acc[kAcc];
+  for (size_t k = 0; k < kAcc; ++k) acc[k] = hn::LoadU(dd, partials + k * kNd);
+  size_t i = 0;
+  for (; i + kRowPartials <= n; i += kRowPartials) {
+    for (size_t k = 0; k < kAcc; ++k) {
+      acc[k] = hn::Add(acc[k], hn::PromoteTo(dd, LoadF32(dfh, Tag(), dy + i + k * kNd)));
+    }
+  }
+  if (i < n) {  // zero-padded last group: adding +0 leaves a partial's value unchanged
+    HWY_ALIGN T pad[kRowPartials];
+    CopyPadded(dy + i, n - i, pad, kRowPartials);
+    for (size_t k = 0; k < kAcc; ++k) {
+      acc[k] = hn::Add(acc[k], hn::PromoteTo(dd, LoadF32(dfh, Tag(), pad + k * kNd)));
+    }
+  }
+  for (size_t k = 0; k < kAcc; ++k) hn::StoreU(acc[k], dd, partials + k * kNd);
+}
+
+template <class Tag>
+HWY_INLINE void ColSumImpl(const void* dy_v, double* acc, size_t w) {
+  using T = typename Tag::T;
+  const T* dy = static_cast<const T*>(dy_v);
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> dfh;
+  const size_t N = hn::Lanes(dd);
+  size_t c = 0;
+  for (; c + N <= w; c += N) {
+    hn::StoreU(hn::Add(hn::LoadU(dd, acc + c), hn::PromoteTo(dd, LoadF32(dfh, Tag(), dy + c))), dd,
+               acc + c);
+  }
+  for (; c < w; ++c) {  // the same IEEE double addition, one lane at a time
+    HWY_ALIGN T pad[kMaxLanes];
+    CopyPadded(dy + c, 1, pad, N);
+    HWY_ALIGN double v[kMaxLanes];
+    hn::Store(hn::PromoteTo(dd, LoadF32(dfh, Tag(), pad)), dd, v);
+    acc[c] += v[0];
+  }
+}
+
+// ColSumImpl over kRows consecutive rows (`stride` elements apart): each accumulator is
+// loaded and stored once per kRows rows instead of once per row, and still meets the rows
+// in order, so every column's sum is the same sequence of IEEE double additions.
+template <class Tag, size_t kRows>
+HWY_INLINE void ColSumRows(const typename Tag::T* dy, size_t stride, double* acc, size_t w) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> dfh;
+  const size_t N = hn::Lanes(dd);
+  size_t c = 0;
+  for (; c + N <= w; c += N) {
+    auto a = hn::LoadU(dd, acc + c);
+    for (size_t k = 0; k < kRows; ++k) {
+      a = hn::Add(a, hn::PromoteTo(dd, LoadF32(dfh, Tag(), dy + k * stride + c)));
+    }
+    hn::StoreU(a, dd, acc + c);
+  }
+  if (c < w) {
+    for (size_t k = 0; k < kRows; ++k) ColSumImpl<Tag>(dy + k * stride + c, acc + c, w - c);
+  }
+}
+
+// out = dy - exp(y) * s for one vector (s: the row's sum, or the columns' sums).
+template <class D>
+HWY_INLINE hn::Vec<D> LogSoftmaxOut(D d, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s) {
+  return hn::NegMulAdd(ExpAnyRange(d, y), s, dy);
+}
+
+// Whether a pair's two vectors hold the pair's halves in order (true for f32, and for f16
+// through F16C) rather than its even and odd elements: only then can a pair meet a
+// vector of per-column sums loaded from memory.
+template <class Tag>
+struct PairInOrder : std::true_type {};
+template <>
+struct PairInOrder<BF16> : std::false_type {};
+template <>
+struct PairInOrder<BF16Direct> : std::false_type {};
+#if !HOSTNN_HAVE_F16C
+template <>
+struct PairInOrder<F16> : std::false_type {};
+#endif
+
+// The vector-at-a-time tail of the LogSoftmax output kernels (and their whole loop when
+// input and output layouts differ); sums == nullptr means the scalar `sum` for all lanes.
+template <class InTag, class OutTag>
+HWY_INLINE void LogSoftmaxOutVectors(const typename InTag::T* dy, const typename InTag::T* y,
+                                     float sum, const float* sums, typename OutTag::T* out,
+                                     size_t n) {
+  using TI = typename InTag::T;
+  using TO = typename OutTag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto s = sums ? hn::LoadU(d, sums + i) : hn::Set(d, sum);
+    StoreF32(d, OutTag(),
+             LogSoftmaxOut(d, LoadF32(d, InTag(), dy + i), LoadF32(d, InTag(), y + i), s), out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN TI bdy[kMaxLanes], by[kMaxLanes];
+    HWY_ALIGN float bs[kMaxLanes];
+    HWY_ALIGN TO bout[kMaxLanes];
+    CopyPadded(dy + i, n - i, bdy, N);
+    CopyPadded(y + i, n - i, by, N);
+    if (sums) CopyPadded(sums + i, n - i, bs, N);
+    const auto s = sums ? hn::Load(d, bs) : hn::Set(d, sum);
+    StoreF32(d, OutTag(), LogSoftmaxOut(d, LoadF32(d, InTag(), bdy), LoadF32(d, InTag(), by), s),
+             bout);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
+  }
+}
+
+template <class Tag, bool kStream>
+HWY_INLINE void LogSoftmaxOutPairs(const typename Tag::T* HWY_RESTRICT dy,
+                                   const typename Tag::T* HWY_RESTRICT y, float sum,
+                                   const float* sums, typename Tag::T* out, size_t n) {
+  using InTag = Tag;
+  using OutTag = Tag;
+  using TO = typename Tag::T;
+  if (sums != nullptr && !PairInOrder<Tag>::value) {
+    LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, n);
+    return;
+  }
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  if (kStream) {
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+    const size_t vector_bytes = N * sizeof(float);
+    size_t head = n;
+    if (addr % sizeof(TO) == 0)
+      head = ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(TO);
+    head = std::min(head, n);
+    LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, head);
+    i = head;
+  }
+  const auto s = hn::Set(d, sum);
+  for (; i + 2 * N <= n; i += 2 * N) {
+    hn::Vec<decltype(d)> dy0, dy1, y0, y1;
+    LoadPairF32(d, InTag(), dy + i, &dy0, &dy1);
+    LoadPairF32(d, InTag(), y + i, &y0, &y1);
+    const auto s0 = sums ? hn::LoadU(d, sums + i) : s;
+    const auto s1 = sums ? hn::LoadU(d, sums + i + N) : s;
+    StorePairF32<kStream>(d, OutTag(), LogSoftmaxOut(d, dy0, y0, s0), LogSoftmaxOut(d, dy1, y1, s1),
+                          out + i);
+  }
+  LogSoftmaxOutVectors<InTag, OutTag>(dy + i, y + i, sum, sums ? sums + i : nullptr, out + i,
+                                      n - i);
+#if HWY_ARCH_X86
+  if (kStream) _mm_sfence();
+#endif
+}
+
+// Whether a row's (or column's) double sum lies beyond f32's range: dy's sum can overflow
+// f32 though every dy and the result do not (dy = 2e38 four times), so such a sum meets
+// exp(y) in double instead of as a float (which would be +-inf and give -+inf).
+HWY_INLINE bool SumBeyondF32(double sum) {
+  return std::isfinite(sum) && std::fabs(sum) > static_cast<double>(FLT_MAX);
+}
+
+// out[i] = dy[i] - exp(y[i]) * (sums ? sums[i] : sum), i < n, for sums beyond f32's range:
+// exp(y) as the fast kernels compute it, the product and the difference in double, the
+// result rounded to f32 (then to out's dtype). A vector at a time through padded copies,
+// so out may be dy itself. Rare, so not tuned.
+template <class InTag, class OutTag>
+HWY_NOINLINE void LogSoftmaxOutWideSum(const typename InTag::T* dy, const typename InTag::T* y,
+                                       double sum, const double* sums, typename OutTag::T* out,
+                                       size_t n) {
+  using TI = typename InTag::T;
+  using TO = typename OutTag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  HWY_ALIGN TI bdy[kMaxLanes], by[kMaxLanes];
+  HWY_ALIGN float fdy[kMaxLanes], fe[kMaxLanes], res[kMaxLanes];
+  HWY_ALIGN TO bout[kMaxLanes];
+  for (size_t i = 0; i < n; i += N) {
+    const size_t len = std::min(N, n - i);
+    CopyPadded(dy + i, len, bdy, N);
+    CopyPadded(y + i, len, by, N);
+    hn::Store(LoadF32(d, InTag(), bdy), d, fdy);
+    hn::Store(ExpAnyRange(d, LoadF32(d, InTag(), by)), d, fe);
+    for (size_t j = 0; j < N; ++j) {
+      const double s = j < len && sums != nullptr ? sums[i + j] : sum;
+      res[j] = static_cast<float>(static_cast<double>(fdy[j]) - static_cast<double>(fe[j]) * s);
+    }
+    StoreF32(d, OutTag(), hn::Load(d, res), bout);
+    for (size_t j = 0; j < len; ++j) out[i + j] = bout[j];
+  }
+}
+
+// out[i] = dy[i] - exp(y[i]) * (sums ? sums[i] : sum), i < n. Same storage in and out
+// converts a pair at a time (per-column sums need pairs in order); kStream writes the
+// output with non-temporal stores past its first vector-aligned address.
+template <class InTag, class OutTag, bool kStream>
+HWY_INLINE void LogSoftmaxOutImpl(const void* dy_v, const void* y_v, float sum, const float* sums,
+                                  void* out_v, size_t n) {
+  using TI = typename InTag::T;
+  using TO = typename OutTag::T;
+  const TI* HWY_RESTRICT dy = static_cast<const TI*>(dy_v);
+  const TI* HWY_RESTRICT y = static_cast<const TI*>(y_v);
+  TO* out = static_cast<TO*>(out_v);  // may be dy itself (in place)
+  constexpr bool kPairs = std::is_same<InTag, OutTag>::value &&
+                          (std::is_same<InTag, F32>::value || std::is_same<InTag, F16>::value ||
+                           std::is_same<InTag, BF16>::value);
+  if constexpr (!kPairs) {
+    LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, n);
+    return;
+  } else if constexpr (std::is_same<InTag, BF16>::value) {
+    LogSoftmaxOutPairs<BF16Direct, kStream>(dy, y, sum, sums, out, n);  // bf16 in and out
+  } else {
+    LogSoftmaxOutPairs<InTag, kStream>(dy, y, sum, sums, out, n);
+  }
+}
+
+// The ARA block (see LogSoftmaxKernels::ara_block). Rows are prefetched kPrefetchRows
+// ahead: a row segment of a narrow tile is a few cache lines in its own page, where the
+// hardware prefetchers, which stop at page boundaries, do not reach.
+constexpr size_t kPrefetchRows = 4;
+constexpr size_t kPrefetchMaxBytes = 1024;
+
+template <class T>
+HWY_INLINE void PrefetchRow(const T* p, size_t w) {
+  const char* c = reinterpret_cast<const char*>(p);
+  for (size_t b = 0; b < w * sizeof(T); b += 64) hwy::Prefetch(c + b);
+}
+
+// out[i] = dy[i] - exp(y[i]) * s[i % N] for i < n, s one vector of sums (N a multiple of
+// the period); vectors in natural order, the last one through a padded copy.
+template <class InTag, class OutTag, class V>
+HWY_INLINE void LogSoftmaxPeriodic(const typename InTag::T* dy, const typename InTag::T* y, V s,
+                                   typename OutTag::T* out, size_t n) {
+  using TI = typename InTag::T;
+  using TO = typename OutTag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    StoreF32(d, OutTag(),
+             LogSoftmaxOut(d, LoadF32(d, InTag(), dy + i), LoadF32(d, InTag(), y + i), s), out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN TI bdy[kMaxLanes], by[kMaxLanes];
+    HWY_ALIGN TO bout[kMaxLanes];
+    CopyPadded(dy + i, n - i, bdy, N);
+    CopyPadded(y + i, n - i, by, N);
+    StoreF32(d, OutTag(), LogSoftmaxOut(d, LoadF32(d, InTag(), bdy), LoadF32(d, InTag(), by), s),
+             bout);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
+  }
+}
+
+template <class InTag, class OutTag, bool kStream>
+HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, size_t r,
+                             size_t row_stride, size_t w, double* acc, float* sums) {
+  using TI = typename InTag::T;
+  using TO = typename OutTag::T;
+  const TI* dy = static_cast<const TI*>(dy_v);
+  const TI* y = static_cast<const TI*>(y_v);
+  TO* out = static_cast<TO*>(out_v);
+  // Wide segments are streams the hardware prefetchers follow on their own.
+  const bool prefetch = w * sizeof(TI) <= kPrefetchMaxBytes;
+  for (size_t c = 0; c < w; ++c) acc[c] = 0.0;
+  constexpr size_t kSumRows = 8;  // rows per accumulator load and store (4: 19% fewer
+                                  // instructions than 1 at [1024, 4096] dim 0; 8: 3% faster still)
+  size_t row = 0;
+  for (; row + kSumRows <= r; row += kSumRows) {
+    if (prefetch) {  // the next group
+      for (size_t k = row + kSumRows; k < row + 2 * kSumRows && k < r; ++k)
+        PrefetchRow(dy + k * row_stride, w);
+    }
+    ColSumRows<InTag, kSumRows>(dy + row * row_stride, row_stride, acc, w);
+  }
+  for (; row < r; ++row) {
+    if (prefetch && row + kPrefetchRows < r)
+      PrefetchRow(dy + (row + kPrefetchRows) * row_stride, w);
+    ColSumImpl<InTag>(dy + row * row_stride, acc, w);
+  }
+  bool wide = false;
+  for (size_t c = 0; c < w; ++c) {
+    if (HWY_UNLIKELY(SumBeyondF32(acc[c]))) {
+      wide = true;
+    } else {
+      sums[c] = static_cast<float>(acc[c]);
+    }
+  }
+  if (HWY_UNLIKELY(wide)) {
+    for (size_t row = 0; row < r; ++row) {
+      LogSoftmaxOutWideSum<InTag, OutTag>(dy + row * row_stride, y + row * row_stride, 0.0, acc,
+                                          out + row * row_stride, w);
+    }
+    return;
+  }
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  if (row_stride == w && w < N && N % w == 0) {
+    // A few columns, rows back to back: the block is one run of r * w elements whose sums
+    // repeat every w lanes, so it goes a vector at a time instead of a padded vector per row.
+    HWY_ALIGN float pattern[kMaxLanes];
+    for (size_t i = 0; i < N; ++i) pattern[i] = sums[i % w];
+    LogSoftmaxPeriodic<InTag, OutTag>(dy, y, hn::Load(d, pattern), out, r * w);
+    return;
+  }
+  for (size_t row = 0; row < r; ++row) {
+    if (prefetch && row + kPrefetchRows < r) {
+      PrefetchRow(dy + (row + kPrefetchRows) * row_stride, w);
+      PrefetchRow(y + (row + kPrefetchRows) * row_stride, w);
+    }
+    LogSoftmaxOutImpl<InTag, OutTag, kStream>(dy + row * row_stride, y + row * row_stride, 0.0f,
+                                              sums, out + row * row_stride, w);
+  }
+}
+
+#define HOSTNN_LSM_IN(IN)                                                             \
+  void RowSum_##IN(const void* dy, size_t n, double* p) { RowSumImpl<IN>(dy, n, p); } \
+  void ColSum_##IN(const void* dy, double* acc, size_t w) { ColSumImpl<IN>(dy, acc, w); }
+#define HOSTNN_LSM_IN_OUT_MODE(IN, OUT, SUFFIX, STREAM)                                         \
+  void RowOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, double s, void* o, size_t n) { \
+    if (HWY_UNLIKELY(SumBeyondF32(s))) {                                                         \
+      LogSoftmaxOutWideSum<IN, OUT>(static_cast<const IN::T*>(dy), static_cast<const IN::T*>(y), \
+                                    s, nullptr, static_cast<OUT::T*>(o), n);                     \
+      return;                                                                                    \
+    }                                                                                            \
+    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, static_cast<float>(s), nullptr, o, n);             \
+  }                                                                                              \
+  void ColsOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, const float* s, void* o,     \
+                                    size_t w) {                                                 \
+    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, 0.0f, s, o, w);                                   \
+  }                                                                                             \
+  void AraBlock_##IN##_##OUT##SUFFIX(const void* dy, const void* y, void* o, size_t r,          \
+                                     size_t stride, size_t w, double* acc, float* sums) {       \
+    AraBlockImpl<IN, OUT, STREAM>(dy, y, o, r, stride, w, acc, sums);                           \
+  }
+#define HOSTNN_LSM_IN_OUT(IN, OUT)         \
+  HOSTNN_LSM_IN_OUT_MODE(IN, OUT, , false) \
+  HOSTNN_LSM_IN_OUT_MODE(IN, OUT, _Stream, true)
+#define HOSTNN_LSM_ALL(IN)    \
+  HOSTNN_LSM_IN(IN)           \
+  HOSTNN_LSM_IN_OUT(IN, F32)  \
+  HOSTNN_LSM_IN_OUT(IN, F16)  \
+  HOSTNN_LSM_IN_OUT(IN, BF16) \
+  HOSTNN_LSM_IN_OUT(IN, F64)
+HOSTNN_LSM_ALL(F32)
+HOSTNN_LSM_ALL(F16)
+HOSTNN_LSM_ALL(BF16)
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/dispatch.h"
+
+namespace hostnn {
+namespace kernels {
+
+#define HOSTNN_LSM_EXPORT_IN_OUT(IN, OUT)    \
+  HWY_EXPORT(RowOut_##IN##_##OUT);           \
+  HWY_EXPORT(ColsOut_##IN##_##OUT);          \
+  HWY_EXPORT(RowOut_##IN##_##OUT##_Stream);  \
+  HWY_EXPORT(ColsOut_##IN##_##OUT##_Stream); \
+  HWY_EXPORT(AraBlock_##IN##_##OUT);         \
+  HWY_EXPORT(AraBlock_##IN##_##OUT##_Stream);
+#define HOSTNN_LSM_EXPORT(IN)        \
+  HWY_EXPORT(RowSum_##IN);           \
+  HWY_EXPORT(ColSum_##IN);           \
+  HOSTNN_LSM_EXPORT_IN_OUT(IN, F32)  \
+  HOSTNN_LSM_EXPORT_IN_OUT(IN, F16)  \
+  HOSTNN_LSM_EXPORT_IN_OUT(IN, BF16) \
+  HOSTNN_LSM_EXPORT_IN_OUT(IN, F64)
+HOSTNN_LSM_EXPORT(F32)
+HOSTNN_LSM_EXPORT(F16)
+HOSTNN_LSM_EXPORT(BF16)
+
+#define HOSTNN_LSM_CASE_OUT(IN, OUT)                                                               \
+  {                                                                                                \
+    LogSoftmaxKernels k;                                                                           \
+    k.row_sum = HOSTNN_PICK(RowSum_##IN);                                                          \
+    k.col_sum = HOSTNN_PICK(ColSum_##IN);                                                          \
+    k.row_out =                                                                                    \
+        stream ? HOSTNN_PICK(RowOut_##IN##_##OUT##_Stream) : HOSTNN_PICK(RowOut_##IN##_##OUT);     \
+    k.cols_out =                                                                                   \
+        stream ? HOSTNN_PICK(ColsOut_##IN##_##OUT##_Stream) : HOSTNN_PICK(ColsOut_##IN##_##OUT);   \
+    k.ara_block =                                                                                  \
+        stream ? HOSTNN_PICK(AraBlock_##IN##_##OUT##_Stream) : HOSTNN_PICK(AraBlock_##IN##_##OUT); \
+    return k;                                                                                      \
+  }
+#define HOSTNN_LSM_CASE_IN(IN)      \
+  switch (out) {                    \
+    case DType::kFloat32:           \
+      HOSTNN_LSM_CASE_OUT(IN, F32)  \
+    case DType::kFloat16:           \
+      HOSTNN_LSM_CASE_OUT(IN, F16)  \
+    case DType::kBFloat16:          \
+      HOSTNN_LSM_CASE_OUT(IN, BF16) \
+    case DType::kFloat64:           \
+      HOSTNN_LSM_CASE_OUT(IN, F64)  \
+    default:                        \
+      return LogSoftmaxKernels{};   \
+  }
+
+LogSoftmaxKernels GetLogSoftmax(DType in, DType out, StoreMode mode) {
+  const bool stream = mode == StoreMode::kStream;
+  switch (in) {
+    case DType::kFloat32:
+      HOSTNN_LSM_CASE_IN(F32)
+    case DType::kFloat16:
+      HOSTNN_LSM_CASE_IN(F16)
+    case DType::kBFloat16:
+      HOSTNN_LSM_CASE_IN(BF16)
+    default:
+      return LogSoftmaxKernels{};
+  }
+}
+
+}  // namespace kernels
+}  // namespace hostnn
+#endif  // HWY_ONCE

@@ -1,0 +1,48 @@
+// Helpers shared by the per-target kernel units (eltwise_tiles.cc, conversions.cc,
+// logsoftmax_kernels.cc): f32 stores to double, the lane bound and zero-padded copies.
+// Per-target header: included once per target by foreach_target (toggle guard below).
+
+#if defined(HOSTNN_KERNELS_TILE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef HOSTNN_KERNELS_TILE_INL_H_
+#undef HOSTNN_KERNELS_TILE_INL_H_
+#else
+#define HOSTNN_KERNELS_TILE_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include "kernels/convert-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+struct F64 {
+  using T = double;
+};
+
+template <class DF>
+HWY_INLINE void StoreF32(DF df, F64, hn::Vec<DF> v, double* p) {
+  HWY_ALIGN float tmp[HWY_MAX_BYTES / sizeof(float)];
+  hn::Store(v, df, tmp);
+  for (size_t i = 0; i < hn::Lanes(df); ++i) p[i] = static_cast<double>(tmp[i]);
+}
+
+constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+// Copies n < lanes elements into a zero-padded buffer of one vector.
+template <typename T>
+HWY_INLINE void CopyPadded(const T* src, size_t n, T* dst, size_t lanes) {
+  size_t i = 0;
+  for (; i < n; ++i) dst[i] = src[i];
+  for (; i < lanes; ++i) dst[i] = T(0);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#endif  // HOSTNN_KERNELS_TILE_INL_H_
