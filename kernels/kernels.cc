@@ -50,11 +50,13 @@ uint64_t LastLevelCacheBytes() {
 
 uint64_t StreamMinBytes() {
   static const uint64_t bytes = [] {
-    // A quarter of the last-level cache: with two inputs of the output's size the working
-    // set is then 3/4 of it, and measured on a 32 MiB L3 (Zen 3) streaming already wins
-    // there (f32 hardsigmoid at 2M elements, 8 MiB out: 0.47 -> 0.44 ns per element; at
-    // 4M: 0.62 -> 0.50) while a 4 MiB output gains nothing.
-    return LastLevelCacheBytes() / 4;
+    // A third of the last-level cache: from there two inputs of the output's size and the
+    // output no longer fit in it together. On a 32 MiB L3 (Zen 4) an output of 8 MiB
+    // (16-bit, 4M elements: 24 MiB in all) lost 25% to streaming in LogSoftmaxBackward dim
+    // -1 and gained nothing elementwise, while 16 MiB (f32, 4M: 48 MiB in all) gained 12%
+    // (HardsigmoidBackward, SiluBackward). (A Zen 3 with the same L3 had measured a small
+    // gain already at 8 MiB: 0.47 -> 0.44 ns per element, f32 hardsigmoid at 2M.)
+    return LastLevelCacheBytes() / 3;
   }();
   return bytes;
 }

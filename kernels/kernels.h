@@ -28,7 +28,7 @@ enum class StoreMode { kCached, kStream };
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 // kStream when an output of out_bytes is at least min_bytes (the plan's
 // HOSTNN_STREAM_MIN_BYTES, validated in phase 1), or, when min_bytes is -1 (not set),
-// at least StreamMinBytes(): a quarter of LastLevelCacheBytes(), read once per process
+// at least StreamMinBytes(): a third of LastLevelCacheBytes(), read once per process
 // (where the working set of two inputs and the output stops fitting).
 // LastLevelCacheBytes: the per-instance size of the highest-level data cache (sysfs first,
 // then sysconf, then 8 MiB).

@@ -117,7 +117,7 @@ struct Resolved {
   int64_t min_elems_per_core = 1024;
   int buffer_num = 0;   // 0 = the planner decides
   // HOSTNN_STREAM_MIN_BYTES: outputs of at least this many bytes are written with
-  // non-temporal stores; -1 = not set (the kernels' default, a quarter of the LLC).
+  // non-temporal stores; -1 = not set (the kernels' default, a third of the LLC).
   int64_t stream_min_bytes = -1;
   std::string sources;  // where each knob came from, for the plan's printout
 };
