@@ -3,8 +3,10 @@
 # ctest suite. Options (any order):
 #   --gcc        also build and test with g++ + libgomp
 #   --sanitize   also run the whole suite under clang ASan + UBSan, and the concurrency
-#                tests (streams, stress) under TSan
-#   --fuzz N     also run the libFuzzer target for N seconds from the committed corpus
+#                tests (streams, stress) under TSan; the kernels are instrumented too
+#                (built for this machine's best SIMD target and EMU128 only)
+#   --fuzz N     also run the libFuzzer target for N seconds from the committed corpus,
+#                with the library instrumented for coverage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gcc=0 sanitize=0 fuzz=0
@@ -43,7 +45,7 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
   section "clang ASan + UBSan: whole suite"
   configure build-test-asan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
     -DHOSTNN_SANITIZE=address,undefined -DHOSTNN_BUILD_FUZZ=ON -DHOSTNN_BUILD_TOOLS=OFF \
-    -DHOSTNN_BUILD_EXAMPLES=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    -DHOSTNN_BUILD_EXAMPLES=OFF -DHOSTNN_HWY_BEST_ONLY=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cmake --build build-test-asan -j2
   if [ "$sanitize" = 1 ]; then
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 HOSTNN_STRESS_SECONDS=5 \
@@ -63,7 +65,7 @@ if [ "$sanitize" = 1 ]; then
   section "clang TSan: concurrency tests"
   configure build-test-tsan -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
     -DHOSTNN_SANITIZE=thread -DHOSTNN_BUILD_TOOLS=OFF -DHOSTNN_BUILD_EXAMPLES=OFF \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo
+    -DHOSTNN_HWY_BEST_ONLY=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cmake --build build-test-tsan -j2 --target stress_test runtime_test plan_cache_test
   # libomp is not TSan-instrumented: one OpenMP thread keeps its internals out of the
   # report, while hostnn's own threads (streams, callers) stay concurrent.
