@@ -6,8 +6,9 @@
 #   TORCH_DIR   site-packages/torch of an install; when unset, a wheel fetched once with
 #               `pip download --no-deps torch` into .whl/ and unpacked there (~540 MB)
 #   BUILD_DIR   the build tree to configure with HOSTNN_TORCH_DIR (default build)
-# Any further arguments go to hostnn_torch_peer (--ops, --dtypes, --sizes, --threads,
-# --samples, --sample-ms, --csv FILE). Bench only: nothing of hostnn depends on PyTorch.
+#   OPS, DTYPES space-separated subsets (default: all four operators, f32 f16 bf16)
+# Further arguments go to hostnn_torch_peer (--sizes, --threads, --samples, --sample-ms,
+# --csv FILE). Bench only: nothing of hostnn depends on PyTorch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -27,4 +28,27 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_TORCH_DIR="$torch_dir" >/dev/null
 cmake --build "$build" -j2 --target hostnn_torch_peer
 echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; flags: $(grep -o -w -E 'avx2|fma|f16c|avx512f|avx512bw|avx512_bf16|avx512_fp16|avx512vl' /proc/cpuinfo | sort -u | tr '\n' ' ')"
-"$build/bench/hostnn_torch_peer" "$@"
+# One process per operator and dtype: a process that has run the 64M cases of one group
+# leaves the allocator in a state that slowed ATen's 16-bit LogSoftmax (which allocates a
+# temporary per call) tenfold in the next group, an artefact no user would see.
+ops=${OPS:-silu_backward logsigmoid_backward hardsigmoid_backward logsoftmax_backward}
+dtypes=${DTYPES:-f32 f16 bf16}
+csv=""
+args=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--csv" ]; then csv="$2"; shift 2; else args+=("$1"); shift; fi
+done
+[ -n "$csv" ] && : > "$csv"
+first=1
+for op in $ops; do
+  for dt in $dtypes; do
+    part=$(mktemp)
+    "$build/bench/hostnn_torch_peer" --ops "$op" --dtypes "$dt" --csv "$part" "${args[@]}" |
+      { if [ $first = 1 ]; then cat; else grep -v -E '^(# hostnn target|op )'; fi; }
+    if [ -n "$csv" ]; then
+      if [ $first = 1 ]; then cat "$part" >> "$csv"; else tail -n +2 "$part" >> "$csv"; fi
+    fi
+    rm -f "$part"
+    first=0
+  done
+done
