@@ -28,9 +28,15 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_TORCH_DIR="$torch_dir" >/dev/null
 cmake --build "$build" -j2 --target hostnn_torch_peer
 echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; flags: $(grep -o -w -E 'avx2|fma|f16c|avx512f|avx512bw|avx512_bf16|avx512_fp16|avx512vl' /proc/cpuinfo | sort -u | tr '\n' ' ')"
-# One process per operator and dtype: a process that has run the 64M cases of one group
-# leaves the allocator in a state that slowed ATen's 16-bit LogSoftmax (which allocates a
-# temporary per call) tenfold in the next group, an artefact no user would see.
+# ATen's 16-bit LogSoftmax allocates a float temporary per call. Whether glibc serves it
+# from the heap or maps fresh pages each time depends on its dynamic mmap threshold, which
+# moves with the sizes this process happened to free before: the same case measured 0.5 or
+# 5 ns per element from one run to the next. Fixing the thresholds where a warmed-up
+# process settles (glibc's 32 MiB ceiling; trimming at twice that) times ATen's kernels,
+# not the page faults; hostnn allocates nothing in phase 2 and is unaffected. One process
+# per operator and dtype keeps each group's state its own as well.
+export MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-33554432}
+export MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-67108864}
 ops=${OPS:-silu_backward logsigmoid_backward hardsigmoid_backward logsoftmax_backward}
 dtypes=${DTYPES:-f32 f16 bf16}
 csv=""
