@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "bench/cases.h"
+#include "bench/cli_util.h"
 #include "bench/timing.h"
 #include "hostnn/hostnn.h"
 #include "kernels/kernels.h"
@@ -80,25 +81,6 @@ TorchCase MakeTorchCase(const CaseData& data) {
   return t;
 }
 
-std::vector<std::string> Split(const std::string& s) {
-  std::vector<std::string> out;
-  size_t b = 0;
-  while (b <= s.size()) {
-    const size_t e = std::min(s.find(',', b), s.size());
-    if (e > b) out.push_back(s.substr(b, e - b));
-    b = e + 1;
-  }
-  return out;
-}
-
-int64_t ParseSize(const std::string& s) {
-  char* end = nullptr;
-  int64_t n = std::strtoll(s.c_str(), &end, 10);
-  if (*end == 'K' || *end == 'k') n <<= 10;
-  if (*end == 'M' || *end == 'm') n <<= 20;
-  return n;
-}
-
 int Main(int argc, char** argv) {
   std::vector<std::string> ops = {"silu_backward", "logsigmoid_backward", "hardsigmoid_backward",
                                   "logsoftmax_backward"};
@@ -111,13 +93,13 @@ int Main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--ops")
-      ops = Split(v);
+      ops = Split(v, ',');
     else if (k == "--dtypes")
-      dtypes = Split(v);
+      dtypes = Split(v, ',');
     else if (k == "--sizes")
-      sizes = Split(v);
+      sizes = Split(v, ',');
     else if (k == "--threads")
-      threads = Split(v);
+      threads = Split(v, ',');
     else if (k == "--samples")
       samples = std::max(1, std::atoi(v.c_str()));
     else if (k == "--sample-ms")
@@ -152,11 +134,21 @@ int Main(int argc, char** argv) {
         return 2;
       }
       for (const std::string& size : sizes) {
-        for (const CaseSpec& spec : StandardCases(op, dtype, ParseSize(size))) {
+        int64_t n = 0;
+        if (!ParseCount(size, &n)) {
+          std::fprintf(stderr, "hostnn_torch_peer: bad size %s\n", size.c_str());
+          return 2;
+        }
+        for (const CaseSpec& spec : StandardCases(op, dtype, n)) {
           auto data = std::make_unique<CaseData>(spec);
           TorchCase tc = MakeTorchCase(*data);
           for (const std::string& th : threads) {
-            const int t = std::atoi(th.c_str());
+            int64_t t64 = 0;
+            if (!ParseCount(th, &t64)) {
+              std::fprintf(stderr, "hostnn_torch_peer: bad thread count %s\n", th.c_str());
+              return 2;
+            }
+            const int t = static_cast<int>(t64);
             omp_set_num_threads(t);
             at::set_num_threads(t);
             const Status st = data->Prepare();

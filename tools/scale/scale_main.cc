@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench/cases.h"
+#include "bench/cli_util.h"
 #include "bench/roofline.h"
 #include "hostnn/hostnn.h"
 #include "kernels/kernels.h"
@@ -62,35 +63,8 @@ struct Args {
   std::string csv, svg;
 };
 
-std::vector<std::string> Split(const std::string& text, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t end = text.find(sep, start);
-    const std::string part =
-        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    if (!part.empty()) parts.push_back(part);
-    if (end == std::string::npos) break;
-    start = end + 1;
-  }
-  return parts;
-}
-
-// A positive count, with an optional K (2^10) or M (2^20) suffix.
-bool ParseCount(const std::string& text, int64_t* value) {
-  if (text.empty()) return false;
-  int64_t scale = 1;
-  std::string digits = text;
-  const char last = text.back();
-  if (last == 'K' || last == 'k') scale = int64_t{1} << 10;
-  if (last == 'M' || last == 'm') scale = int64_t{1} << 20;
-  if (scale != 1) digits.pop_back();
-  char* end = nullptr;
-  const long long v = std::strtoll(digits.c_str(), &end, 10);
-  if (digits.empty() || *end != '\0' || v <= 0) return false;
-  *value = v * scale;
-  return true;
-}
+using bench::ParseCount;
+using bench::Split;
 
 bool Fail(const std::string& message) {
   std::fprintf(stderr, "hostnn-scale: %s\n%s", message.c_str(), kUsage);
