@@ -112,16 +112,18 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
   void Name##_##DT##_Stream(const void* dy, const void* x, void* out, size_t n) { \
     EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n);       \
   }
-#define HOSTNN_EW_false(Name)   \
+#define HOSTNN_EW_GradEltwise(Name) \
   HOSTNN_EW_ONE(Name, F32, F32) \
   HOSTNN_EW_ONE(Name, F16, F16) \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
-#define HOSTNN_EW_true(Name)
-#define HOSTNN_OP(Name, snake, is_reduction) HOSTNN_EW_##is_reduction(Name)
+#define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradSoftmax(Name)
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
-#undef HOSTNN_EW_false
-#undef HOSTNN_EW_true
+#undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseBuffer
+#undef HOSTNN_EW_GradSoftmax
 #undef HOSTNN_EW_ONE
 
 }  // namespace HWY_NAMESPACE
@@ -135,23 +137,26 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-#define HOSTNN_EW_false(Name)    \
+#define HOSTNN_EW_GradEltwise(Name) \
   HWY_EXPORT(Name##_F32);        \
   HWY_EXPORT(Name##_F16);        \
   HWY_EXPORT(Name##_BF16);       \
   HWY_EXPORT(Name##_F32_Stream); \
   HWY_EXPORT(Name##_F16_Stream); \
   HWY_EXPORT(Name##_BF16_Stream);
-#define HOSTNN_EW_true(Name)
-#define HOSTNN_OP(Name, snake, is_reduction) HOSTNN_EW_##is_reduction(Name)
+#define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradSoftmax(Name)
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
-#undef HOSTNN_EW_false
+#undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseBuffer
+#undef HOSTNN_EW_GradSoftmax
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
   switch (op) {
-#define HOSTNN_EW_false(Name)                                                     \
+#define HOSTNN_EW_GradEltwise(Name)                                               \
   case Op::k##Name:                                                               \
     if (dtype == DType::kFloat32)                                                 \
       return stream ? HOSTNN_PICK(Name##_F32_Stream) : HOSTNN_PICK(Name##_F32);   \
@@ -160,12 +165,18 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
     if (dtype == DType::kBFloat16)                                                \
       return stream ? HOSTNN_PICK(Name##_BF16_Stream) : HOSTNN_PICK(Name##_BF16); \
     return nullptr;
-#define HOSTNN_OP(Name, snake, is_reduction) HOSTNN_EW_##is_reduction(Name)
+#define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradSoftmax(Name) \
+  case Op::k##Name:                 \
+    return nullptr;
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
-    default:
-      return nullptr;
+#undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseBuffer
+#undef HOSTNN_EW_GradSoftmax
   }
+  return nullptr;  // not an operator
 }
 
 }  // namespace kernels

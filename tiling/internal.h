@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "hostnn/op.h"
 #include "hostnn/status.h"
 #include "hostnn/tiling.h"
 #include "tiling/json.h"
@@ -25,8 +26,6 @@ inline bool IsPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 // The operators of op_list.def: true when `op` is one (and whether it is a reduction).
 bool LookupOp(const std::string& op, bool* is_reduction);
-// "silu_backward, logsigmoid_backward, ..." for messages.
-std::string OpNames();
 
 // The HOSTNN_ variables Resolve reads: the one list behind EnvironmentVariables() and
 // Environment::values.

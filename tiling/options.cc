@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "hostnn/op.h"
 #include "hostnn/tiling.h"
 #include "tiling/internal.h"
 #include "tiling/json.h"
@@ -27,15 +28,6 @@ constexpr int64_t kDefaultMinElemsPerCore = 1024;  // Ascend's rule of thumb (Si
 constexpr int64_t kHostMinElemsPerCore = 16384;    // a fork costs ~1-2 us on the host
 constexpr int64_t kMaxMinElemsPerCore = int64_t{1} << 40;
 
-struct OpRow {
-  const char* snake;
-  bool is_reduction;
-};
-const OpRow kOps[] = {
-#define HOSTNN_OP(Name, snake, is_reduction) {#snake, is_reduction},
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-};
 
 std::string Lower(const std::string& s) {
   std::string out = s;
@@ -220,19 +212,10 @@ bool Matches(const TuningEntry& e, const std::string& op, const std::string& dty
 }  // namespace
 
 bool LookupOp(const std::string& op, bool* is_reduction) {
-  for (const OpRow& row : kOps) {
-    if (op == row.snake) {
-      *is_reduction = row.is_reduction;
-      return true;
-    }
-  }
-  return false;
-}
-
-std::string OpNames() {
-  std::string names;
-  for (const OpRow& row : kOps) names += std::string(names.empty() ? "" : ", ") + row.snake;
-  return names;
+  Op found;
+  if (!FindOp(op, &found)) return false;
+  *is_reduction = GetOpInfo(found).is_reduction;
+  return true;
 }
 
 bool NormalizeDtype(const std::string& dtype, std::string* canonical, int64_t* elem_bytes) {

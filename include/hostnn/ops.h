@@ -10,28 +10,13 @@
 #include <string>
 
 #include "hostnn/dtype.h"
+#include "hostnn/op.h"
 #include "hostnn/status.h"
 #include "hostnn/tensor.h"
 #include "hostnn/tiling.h"
 
 namespace hostnn {
 
-enum class Op : int {
-#define HOSTNN_OP(Name, snake, is_reduction) k##Name,
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-};
-
-struct OpInfo {
-  Op op;
-  const char* name;        // "SiluBackward"
-  const char* snake_name;  // "silu_backward"
-  bool is_reduction;
-};
-const OpInfo& GetOpInfo(Op op);
-// Looks up an operator by snake_case name; false when unknown.
-bool FindOp(const std::string& snake_name, Op* op);
-constexpr int kNumOps = 4;
 
 // The operands of one call. `self` is x for the elementwise ops and the forward output
 // y for LogSoftmaxBackward; `buffer` is LogSigmoidBackward's (unused) third input.

@@ -7,7 +7,7 @@
 
 namespace hostnn {
 
-#define HOSTNN_OP(Name, snake, is_reduction)                                                 \
+#define HOSTNN_OP(Name, ...)                                                                 \
   Status Prepare##Name(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size, \
                        ExecutorPtr* executor);
 #include "hostnn/op_list.def"

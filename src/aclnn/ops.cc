@@ -12,27 +12,6 @@
 
 namespace hostnn {
 
-namespace {
-const OpInfo kOps[] = {
-#define HOSTNN_OP(Name, snake, is_reduction) {Op::k##Name, #Name, #snake, is_reduction},
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-};
-static_assert(sizeof(kOps) / sizeof(kOps[0]) == kNumOps, "kNumOps must match op_list.def");
-}  // namespace
-
-const OpInfo& GetOpInfo(Op op) { return kOps[static_cast<int>(op)]; }
-
-bool FindOp(const std::string& snake_name, Op* op) {
-  for (const OpInfo& info : kOps) {
-    if (snake_name == info.snake_name) {
-      *op = info.op;
-      return true;
-    }
-  }
-  return false;
-}
-
 void ExecutorDeleter::operator()(const Executor* e) const { delete e; }
 
 Status Prepare(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
@@ -44,7 +23,7 @@ Status Prepare(const OpArgs& args, const tiling::Options& options, uint64_t* wor
   ExecutorPtr exec;
   Status s;
   switch (args.op) {
-#define HOSTNN_OP(Name, snake, is_reduction)          \
+#define HOSTNN_OP(Name, ...)                           \
   case Op::k##Name:                                   \
     s = Prepare##Name(args, options, &ws, &exec);     \
     break;

@@ -1,0 +1,118 @@
+// The operators, from the operator list (hostnn/op_list.def): the Op enum and a constexpr
+// table of what the rest of the library needs to know of each. Tiling, the front end, the
+// kernels, the tests and the tools all read it here, so an operator is declared once.
+#ifndef HOSTNN_OP_H_
+#define HOSTNN_OP_H_
+
+#include <string>
+
+namespace hostnn {
+
+enum class Op : int {
+#define HOSTNN_OP(Name, ...) k##Name,
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+};
+
+constexpr int kNumOps = 0
+#define HOSTNN_OP(Name, ...) +1
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+    ;
+
+// The shape of an operator's phase-1 parameter list (op_list.def, "Signature").
+enum class Signature {
+  kGradEltwise,        // (in0, in1, out): out = f(in0, in1) elementwise
+  kGradEltwiseBuffer,  // (in0, in1, in2, out): the same; in2 is checked and never read
+  kGradSoftmax,        // (in0, in1, dim, out): a reduction along dim
+};
+
+// Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
+// and BFLOAT16; "any float" adds DOUBLE.
+enum class DTypeRule {
+  kAllSame,                // every operand one compute dtype
+  kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
+  kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
+  kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
+};
+
+// How the operands' shapes relate.
+enum class ShapeRule {
+  kBroadcast,  // in0 and in1 broadcast to out's shape
+  kEqual,      // every shape equals in0's
+};
+
+// The SPEC §4 rule results are held to (tests/reference/reference.h).
+enum class Tolerance { kEltwise, kLogSoftmax };
+
+// Slots of OpInfo::params.
+enum OperandSlot : int { kIn0 = 0, kIn1 = 1, kIn2 = 2, kOut = 3, kNumSlots = 4 };
+
+struct OpInfo {
+  Op op;
+  const char* name;        // "SiluBackward"
+  const char* snake_name;  // "silu_backward"
+  Signature signature;
+  const char* params[kNumSlots];  // CANN parameter names; nullptr where absent
+  DTypeRule dtypes;
+  ShapeRule shapes;
+  const char* ub_temps;  // space-separated f32 intermediates per tile ("" for none)
+  double domain_lo, domain_hi;
+  Tolerance tolerance;
+  bool is_reduction;  // a reduction along a dim (the reduction planner and executor)
+
+  bool has(OperandSlot slot) const { return params[slot] != nullptr; }
+};
+
+namespace op_list_internal {
+#define HOSTNN_OP_UNPACK(...) __VA_ARGS__
+constexpr OpInfo kOpInfos[] = {
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, shapes, temps, domain, tol)                \
+  {Op::k##Name,                                                                             \
+   #Name,                                                                                   \
+   #snake,                                                                                  \
+   Signature::k##sig,                                                                       \
+   {HOSTNN_OP_UNPACK params},                                                               \
+   DTypeRule::k##dtypes,                                                                    \
+   ShapeRule::k##shapes,                                                                    \
+   temps,                                                                                   \
+   HOSTNN_OP_UNPACK domain,                                                                 \
+   Tolerance::k##tol,                                                                       \
+   Signature::k##sig == Signature::kGradSoftmax},
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+};
+#undef HOSTNN_OP_UNPACK
+static_assert(sizeof(kOpInfos) / sizeof(kOpInfos[0]) == kNumOps, "one entry per operator");
+}  // namespace op_list_internal
+
+constexpr const OpInfo& GetOpInfo(Op op) {
+  return op_list_internal::kOpInfos[static_cast<int>(op)];
+}
+constexpr bool IsValidOp(Op op) {
+  return static_cast<int>(op) >= 0 && static_cast<int>(op) < kNumOps;
+}
+// Every operator, in list order: for (Op op : AllOps()).
+struct OpRange {
+  struct It {
+    int k;
+    Op operator*() const { return static_cast<Op>(k); }
+    It& operator++() {
+      ++k;
+      return *this;
+    }
+    bool operator!=(const It& o) const { return k != o.k; }
+  };
+  It begin() const { return {0}; }
+  It end() const { return {kNumOps}; }
+};
+constexpr OpRange AllOps() { return {}; }
+
+// Looks up an operator by snake_case name; false when unknown.
+bool FindOp(const std::string& snake_name, Op* op);
+// "silu_backward, logsigmoid_backward, ..." (help texts and messages).
+std::string OpNames(const char* separator = ", ");
+
+}  // namespace hostnn
+
+#endif  // HOSTNN_OP_H_
