@@ -199,8 +199,8 @@ Status PrepareLogSoftmaxBackward(const OpArgs& a, const tiling::Options& options
   HOSTNN_RETURN_IF_ERROR(CheckOutputAliasing(kOp, out, {dy, y}));
 
   // The plan fuses the shape to (A1, R, A0) around dim.
-  const tiling::Problem problem{GetOpInfo(Op::kLogSoftmaxBackward).snake_name,
-                                DTypeName(dy.view->dtype), shape, a.dim};
+  const tiling::Problem problem{Op::kLogSoftmaxBackward, dy.view->dtype, shape, a.dim,
+                                launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(
       PlanOp(Op::kLogSoftmaxBackward, problem, out_span.numel == 0, options, &plan));
