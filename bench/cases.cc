@@ -124,18 +124,9 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   x_ = AllocArray(bytes_per_array_);
   out_ = AllocArray(bytes_per_array_);
   Fill(dy_, spec.dtype, n, -1.0f, 1.0f, 1);
-  switch (spec.op) {
-    case Op::kSiluBackward:
-    case Op::kLogSigmoidBackward:
-      Fill(x_, spec.dtype, n, -12.0f, 12.0f, 2);
-      break;
-    case Op::kHardsigmoidBackward:
-      Fill(x_, spec.dtype, n, -4.5f, 4.5f, 2);
-      break;
-    case Op::kLogSoftmaxBackward:
-      Fill(x_, spec.dtype, n, -12.0f, -2.0f, 2);
-      break;
-  }
+  const OpInfo& info = GetOpInfo(spec.op);
+  Fill(x_, spec.dtype, n, static_cast<float>(info.domain_lo), static_cast<float>(info.domain_hi),
+       2);
   std::memset(out_, 0, bytes_per_array_);  // first touch, outside any timing
   dy_view_ = TensorView::Dense(dy_, spec.dtype, spec.shape);
   x_view_ = TensorView::Dense(x_, spec.dtype, spec.shape);
@@ -149,8 +140,6 @@ CaseData::~CaseData() {
   aclDestroyTensor(static_cast<aclTensor*>(acl_dy_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_x_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_out_));
-  executor_.reset();
-  std::free(workspace_);
   std::free(dy_);
   std::free(x_);
   std::free(out_);
@@ -169,18 +158,35 @@ OpArgs CaseData::Args() const {
 
 double CaseData::Bytes() const { return 3.0 * static_cast<double>(bytes_per_array_); }
 
-Status CaseData::Prepare() {
+PreparedCall::~PreparedCall() { Reset(); }
+
+void PreparedCall::Reset() {
   executor_.reset();
   std::free(workspace_);
   workspace_ = nullptr;
   workspace_bytes_ = 0;
-  Status s = hostnn::Prepare(Args(), tiling::Options(), &workspace_bytes_, &executor_);
-  if (!s.ok()) return s;
+}
+
+Status PreparedCall::Prepare(const OpArgs& args, const tiling::Options& options) {
+  Reset();
+  Status s = hostnn::Prepare(args, options, &workspace_bytes_, &executor_);
+  if (!s.ok()) {
+    Reset();
+    return s;
+  }
   if (workspace_bytes_ > 0) workspace_ = AllocArray(static_cast<size_t>(workspace_bytes_));
   return Status::Ok();
 }
 
-void CaseData::Run() const { (void)hostnn::Execute(*executor_, workspace_, workspace_bytes_); }
+void PreparedCall::Run() const { (void)hostnn::Execute(*executor_, workspace_, workspace_bytes_); }
+
+std::string PreparedCall::KernelPath() const { return hostnn::KernelPath(*executor_); }
+
+Status CaseData::Prepare(const tiling::Options& options) {
+  return prepared_.Prepare(Args(), options);
+}
+
+void CaseData::Run() const { prepared_.Run(); }
 
 namespace {
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTensor* out,
@@ -208,7 +214,7 @@ int CaseData::RunCApiPrepare() {
   return aclDestroyAclOpExecutor(exec);
 }
 
-std::string CaseData::KernelPath() const { return hostnn::KernelPath(*executor_); }
+std::string CaseData::KernelPath() const { return prepared_.KernelPath(); }
 
 int CaseData::RunCApiCall() {
   auto* dy = static_cast<aclTensor*>(acl_dy_);
@@ -220,11 +226,11 @@ int CaseData::RunCApiCall() {
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.
-  if (ws > workspace_bytes_) {
+  if (ws > prepared_.workspace_bytes()) {
     aclDestroyAclOpExecutor(exec);
     return ACLNN_ERR_INNER;
   }
-  void* workspace = ws > 0 ? workspace_ : nullptr;
+  void* workspace = ws > 0 ? prepared_.workspace() : nullptr;
   switch (spec_.op) {
     case Op::kSiluBackward:
       return aclnnSiluBackward(workspace, ws, exec, nullptr);

@@ -31,8 +31,8 @@ struct Case {
     }
     shape += "]";
     const OpInfo& info = GetOpInfo(problem.op);
-    std::string text = std::string(info.snake_name) + " " +
-                       tiling::ShortDTypeName(problem.dtype) + " " + shape;
+    std::string text =
+        std::string(info.snake_name) + " " + tiling::ShortDTypeName(problem.dtype) + " " + shape;
     if (info.is_reduction) text += " dim " + std::to_string(problem.dim);
     if (custom) {
       const tiling::Platform& p = resolved.platform;
