@@ -245,10 +245,10 @@ struct Plan {
   int64_t dim = 0;    // reduction: normalised to [0, rank)
   Platform platform;  // after overrides
   int64_t min_elems_per_core = 0;
-  int64_t stream_min_bytes = 0;  // Resolved::stream_min_bytes
-  std::string sources;          // where the knobs came from
-  ElementwisePlan elementwise;  // kind == kElementwise
-  ReductionPlan reduction;      // kind == kReduction
+  int64_t stream_min_bytes = 0;  // Resolved::stream_min_bytes: outputs this large stream
+  std::string sources;           // where the knobs came from
+  ElementwisePlan elementwise;   // kind == kElementwise
+  ReductionPlan reduction;       // kind == kReduction
 
   std::string ToJson() const;
   std::string ToTable() const;
