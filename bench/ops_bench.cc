@@ -3,7 +3,7 @@
 // phase 1 alone and both phases of one call on small tensors, and the gathered operand
 // layouts (layout/...). Counters: bytes/s, elements/s, time per element.
 //   hostnn_bench --benchmark_filter='silu_backward/f32/.*' --benchmark_min_time=0.5
-// Thread counts go through omp_set_num_threads, which the host profile reads at Prepare.
+// Thread counts go through omp_set_num_threads; Prepare hands that team to the host profile.
 
 #include <benchmark/benchmark.h>
 #include <omp.h>

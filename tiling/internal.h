@@ -57,6 +57,12 @@ UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes);
 
 // ---- The planners -----------------------------------------------------------------------
 
+// The widest A0 tile the host executor takes (its per-column sums live on the stack).
+constexpr int64_t kMaxA0Tile = 1024;
+// AR chunks start at multiples of this many elements, so that the 16 partial sums of a
+// row (kernels::kRowPartials) see the same elements whatever the chunking.
+constexpr int64_t kRowPartialsAlign = 16;
+
 // Pure. Pre: n >= 1, elem_bytes in {2, 4, 8}, resolved passed ValidatePlatform.
 ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
                                 const Resolved& resolved);

@@ -185,13 +185,7 @@ enum class ReductionTemplate { kArFullLoad, kArRecompute, kAraFullLoad, kAraReco
 const char* TemplateName(ReductionTemplate t);
 int TemplatePriority(ReductionTemplate t);  // 100, 200, 300, 400: lower is tried first
 
-// The widest A0 tile the host executor takes (its per-column sums live on the stack).
-constexpr int64_t kMaxA0Tile = 1024;
-// AR chunks start at multiples of this many elements, so that the 16 partial sums of a
-// row (kernels::kRowPartials) see the same elements whatever the chunking.
-constexpr int64_t kRowPartialsAlign = 16;
-
-// One template's capability test, as the planner ran it.
+// One template's capability test, as the planner ran it (a printed plan lists them all).
 struct TemplateTrial {
   ReductionTemplate tmpl = ReductionTemplate::kArFullLoad;
   bool capable = false;
