@@ -305,7 +305,7 @@ INSTANTIATE_TEST_SUITE_P(AllDTypes, LogSoftmaxViewTest, ::testing::ValuesIn(kCom
                            return std::string(DTypeName(info.param));
                          });
 
-// A strided last dim is gathered in blocks of rows (kernels/gather.cc): rows past a block,
+// A strided last dim is gathered in blocks of rows (src/exec/gather.cc): rows past a block,
 // columns past a chunk, blocks cut short where the second-last dim wraps, and tiles that
 // start and end inside rows (small UBs, several cores). Every tiling gives the reference's
 // values and the same bits as the default plan.
