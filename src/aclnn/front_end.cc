@@ -34,10 +34,24 @@ struct Operand {
   core::ViewSpan span;
 };
 
-Status CheckDTypes(const OpInfo& info, const std::vector<Operand*>& all) {
+// The operands a call takes, inputs first and the output last (no allocation).
+class OperandList {
+ public:
+  void push_back(Operand* v) { items_[size_++] = v; }
+  Operand* const* begin() const { return items_; }
+  Operand* const* end() const { return items_ + size_; }
+  Operand& front() const { return *items_[0]; }
+  Operand& back() const { return *items_[size_ - 1]; }
+
+ private:
+  Operand* items_[kNumSlots] = {};
+  int size_ = 0;
+};
+
+Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   const char* op = info.name;
-  const Operand& in0 = *all.front();
-  const Operand& out = *all.back();
+  const Operand& in0 = all.front();
+  const Operand& out = all.back();
   const bool out_any_float = info.dtypes == DTypeRule::kInputsAnyOutAnyFloat ||
                              info.dtypes == DTypeRule::kInputsSameOutAnyFloat;
   for (const Operand* v : all) {
@@ -81,10 +95,10 @@ Status CheckDTypes(const OpInfo& info, const std::vector<Operand*>& all) {
   return Status::Inner(std::string(op) + ": unknown dtype rule");
 }
 
-Status CheckShapes(const OpInfo& info, const std::vector<Operand*>& all, const Operand& in1) {
+Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand& in1) {
   const char* op = info.name;
-  const Operand& in0 = *all.front();
-  const Operand& out = *all.back();
+  const Operand& in0 = all.front();
+  const Operand& out = all.back();
   switch (info.shapes) {
     case ShapeRule::kBroadcast: {
       std::vector<int64_t> shape;
@@ -137,7 +151,9 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options,
   Operand in1{info.params[kIn1], args.self, {}};
   Operand in2{info.params[kIn2], args.buffer, {}};
   Operand out{info.params[kOut], args.out, {}};
-  std::vector<Operand*> all = {&in0, &in1};
+  OperandList all;
+  all.push_back(&in0);
+  all.push_back(&in1);
   if (info.has(kIn2)) all.push_back(&in2);
   all.push_back(&out);
 
