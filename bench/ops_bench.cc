@@ -90,7 +90,7 @@ void BM_Run(benchmark::State& state, CaseSpec spec, int threads) {
   SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
 }
 
-// Operand layouts the executors gather (see kernels/gather.h), on SiluBackward at
+// Operand layouts the executors gather (see src/exec/gather.h), on SiluBackward at
 // [2048, 2048]: gradOutput transposed (strides {1, 2048}), self broadcast from [1, 2048],
 // or bfloat16 inputs with a float gradInput (mixed). "dense" is the direct path beside them.
 // Phase 1 through the C API when phase 1's memo cannot help: the output tensor's data

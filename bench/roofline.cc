@@ -35,7 +35,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include <algorithm>
 
-#include "src/launch/launcher.h"
+#include "src/exec/launcher.h"
 
 namespace hostnn {
 namespace bench {

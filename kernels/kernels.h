@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "hostnn/dtype.h"
-#include "hostnn/ops.h"
+#include "hostnn/op.h"
 
 namespace hostnn {
 namespace kernels {

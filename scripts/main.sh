@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: installs what is missing, builds Release (clang++ + libomp unless CXX is
-# set), runs the four examples, then the CANN drop-in (the install's CANN-shaped tree used
+# set), runs the examples (one per operator), then the CANN drop-in (the install's CANN-shaped tree used
 # from `env -i` + set_env.sh: examples/cann_project building the seed samples unchanged,
 # and the ctypes example), then a short thread-scaling table with hostnn-scale.
 set -euo pipefail
@@ -9,7 +9,8 @@ bash scripts/deps.sh
 build=${HOSTNN_BUILD_DIR:-build}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_BUILD_TESTS=OFF
 cmake --build "$build" -j2
-for ex in silu_backward logsigmoid_backward hardsigmoid_backward logsoftmax_backward; do
+for ex in $(bash scripts/op_list.sh snake); do  # an example per operator that has one
+  [ -x "$build/examples/example_$ex" ] || continue
   echo "== example: $ex"
   "$build/examples/example_$ex"
 done

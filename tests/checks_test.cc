@@ -140,10 +140,12 @@ TEST_P(ChecksTest, DoubleInputIsInvalid) {
 }
 
 TEST_P(ChecksTest, DoubleOutput) {
-  // DOUBLE is an output dtype of HardsigmoidBackward and LogSoftmaxBackward only.
+  // DOUBLE is an output dtype of the operators whose rule allows any float output
+  // (HardsigmoidBackward and LogSoftmaxBackward).
   Case c = Default();
   c.v[kOut].dtype = ACL_DOUBLE;
-  if (GetParam() == Op::kHardsigmoidBackward || GetParam() == Op::kLogSoftmaxBackward) {
+  const DTypeRule rule = GetOpInfo(GetParam()).dtypes;
+  if (rule == DTypeRule::kInputsAnyOutAnyFloat || rule == DTypeRule::kInputsSameOutAnyFloat) {
     ExpectAccepted(op(), c);
   } else {
     ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
@@ -267,7 +269,7 @@ TEST_P(ChecksTest, ShapeMismatchIsInvalid) {
   // SiluBackward broadcasts, so only shapes that cannot broadcast with [2, 3] (more in
   // SiluBackwardBroadcast); the others need all shapes equal.
   const std::vector<std::vector<int64_t>> shapes =
-      GetParam() == Op::kSiluBackward
+      GetOpInfo(GetParam()).shapes == ShapeRule::kBroadcast
           ? std::vector<std::vector<int64_t>>{{3, 2}, {6}, {4, 3}}
           : std::vector<std::vector<int64_t>>{{3, 2}, {6}, {1, 2, 3}, {2, 1}, {1, 3}};
   for (Slot s : op().slots()) {
@@ -1059,7 +1061,7 @@ TEST_P(ChecksTest, OutputSize1DimsWithAnyStrideAreAccepted) {
   call.ExpectComputes();
 }
 
-INSTANTIATE_TEST_SUITE_P(AllOps, ChecksTest, ::testing::ValuesIn(AllOps()),
+INSTANTIATE_TEST_SUITE_P(AllOps, ChecksTest, ::testing::ValuesIn(AllOpsVector()),
                          [](const ::testing::TestParamInfo<Op>& info) {
                            return OpTestName(info.param);
                          });

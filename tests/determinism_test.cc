@@ -131,7 +131,7 @@ TEST_P(DeterminismTest, DenseAcrossThreadsCoresAndPlatforms) {
     int64_t dim;
   };
   std::vector<Case> cases;
-  if (op() == Op::kLogSoftmaxBackward) {
+  if (GetOpInfo(op()).is_reduction) {
     cases = {{{3, 70001}, -1},     // long rows: AR recompute on every profile
              {{300, 257}, 1},      // many short rows: AR full-load
              {{16, 300, 33}, 1},   // ARA
@@ -145,7 +145,7 @@ TEST_P(DeterminismTest, DenseAcrossThreadsCoresAndPlatforms) {
     SCOPED_TRACE(what);
     TestTensor dy = TestTensor::Dense(dtype(), c.shape), x = TestTensor::Dense(dtype(), c.shape);
     FillRandom(&dy, rng, -4.0, 4.0);
-    if (op() == Op::kLogSoftmaxBackward) {
+    if (GetOpInfo(op()).is_reduction) {
       FillLogSoftmax(&x, c.dim, rng);
     } else {
       FillRandom(&x, rng, -12.0, 12.0);
@@ -159,7 +159,7 @@ TEST_P(DeterminismTest, DenseAcrossThreadsCoresAndPlatforms) {
 TEST_P(DeterminismTest, StridedAcrossThreadsCoresAndPlatforms) {
   std::mt19937_64 rng(0x5EED0302);
   // LogSoftmaxBackward reduces one (a1, A0 tile) unit per core: a1 > 1 gives cores work.
-  const bool lsm = op() == Op::kLogSoftmaxBackward;
+  const bool lsm = GetOpInfo(op()).is_reduction;
   const std::vector<int64_t> shape =
       lsm ? std::vector<int64_t>{6, 65, 77} : std::vector<int64_t>{129, 517};
   for (int64_t dim : {-1, 1}) {
@@ -180,7 +180,7 @@ TEST_P(DeterminismTest, StridedAcrossThreadsCoresAndPlatforms) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, DeterminismTest,
-                         ::testing::Combine(::testing::ValuesIn(kAllOps),
+                         ::testing::Combine(::testing::ValuesIn(AllOpsList()),
                                             ::testing::ValuesIn(kComputeTypes)),
                          [](const ::testing::TestParamInfo<std::tuple<Op, DType>>& info) {
                            return std::string(GetOpInfo(std::get<0>(info.param)).name) + "_" +

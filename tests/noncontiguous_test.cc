@@ -130,7 +130,7 @@ TEST_P(EltwiseViewTest, InPlace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, EltwiseViewTest,
-                         ::testing::Combine(::testing::ValuesIn(kEltwiseOps),
+                         ::testing::Combine(::testing::ValuesIn(EltwiseOpsList()),
                                             ::testing::ValuesIn(kComputeTypes)),
                          [](const ::testing::TestParamInfo<std::tuple<Op, DType>>& info) {
                            return std::string(GetOpInfo(std::get<0>(info.param)).name) + "_" +
@@ -305,7 +305,7 @@ INSTANTIATE_TEST_SUITE_P(AllDTypes, LogSoftmaxViewTest, ::testing::ValuesIn(kCom
                            return std::string(DTypeName(info.param));
                          });
 
-// A strided last dim is gathered in blocks of rows (kernels/gather.cc): rows past a block,
+// A strided last dim is gathered in blocks of rows (src/exec/gather.cc): rows past a block,
 // columns past a chunk, blocks cut short where the second-last dim wraps, and tiles that
 // start and end inside rows (small UBs, several cores). Every tiling gives the reference's
 // values and the same bits as the default plan.
@@ -378,7 +378,7 @@ TEST(NonContiguousTest, GatheredWorkspaceIsBoundedByTheWork) {
   cases[2].options.min_elems_per_core = 1;
   cases[3].shape = {1000, 33};
   cases[3].options.platform = "atlas-a2";
-  for (Op op : kEltwiseOps) {
+  for (Op op : EltwiseOpsList()) {
     for (const Sized& c : cases) {
       const std::string what = std::string(GetOpInfo(op).name) + " " + ShapeText(c.shape) +
                                " ub " + std::to_string(c.options.ub_bytes) + " cores " +

@@ -128,7 +128,7 @@ std::string EltwiseName(const ::testing::TestParamInfo<std::tuple<Op, DType>>& i
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, EltwiseNumericTest,
-                         ::testing::Combine(::testing::ValuesIn(kEltwiseOps),
+                         ::testing::Combine(::testing::ValuesIn(EltwiseOpsList()),
                                             ::testing::ValuesIn(kComputeTypes)),
                          EltwiseName);
 

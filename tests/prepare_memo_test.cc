@@ -19,7 +19,7 @@
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/ops.h"
-#include "src/aclnn/executor.h"
+#include "src/exec/executor.h"
 #include "tests/reference/reference.h"
 
 namespace hostnn {

@@ -81,9 +81,9 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       for (const Layout& l : layouts) {
         if (reduction && (!l.x_shape.empty() || l.mixed)) continue;  // same-shape operands only
-        // Only SiluBackward broadcasts; LogSigmoidBackward has no mixed dtypes (the seeds).
-        if (op != Op::kSiluBackward && !l.x_shape.empty()) continue;
-        if (op == Op::kLogSigmoidBackward && l.mixed) continue;
+        // Broadcasting and mixed dtypes only where the operator's rules allow them.
+        if (GetOpInfo(op).shapes != ShapeRule::kBroadcast && !l.x_shape.empty()) continue;
+        if (GetOpInfo(op).dtypes == DTypeRule::kAllSame && l.mixed) continue;
         if (l.mixed && dtype == DType::kFloat32) continue;
         const int64_t n = 64 * 300;
         std::vector<float> dy(n, 0.25f), x(n, -0.5f), out(n, 0.0f);  // room for any dtype

@@ -15,11 +15,8 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
-#include "aclnnop/aclnn_logsigmoid_backward.h"
-#include "aclnnop/aclnn_logsoftmax_backward.h"
-#include "aclnnop/aclnn_silu_backward.h"
 #include "tests/reference/reference.h"
+#include "tests/util/capi_ops.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -54,28 +51,18 @@ aclTensor* Make(std::vector<float>& host, int64_t rows, int64_t cols, void** dev
 int Queue(Job& job, aclrtStream stream) {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  int st = 0;
-  switch (job.op) {
-    case Op::kSiluBackward: st = aclnnSiluBackwardGetWorkspaceSize(job.dy_t, job.x_t, job.out_t, &ws, &exec); break;
-    case Op::kLogSigmoidBackward: st = aclnnLogSigmoidBackwardGetWorkspaceSize(job.dy_t, job.x_t, job.x_t, job.out_t, &ws, &exec); break;
-    case Op::kHardsigmoidBackward: st = aclnnHardsigmoidBackwardGetWorkspaceSize(job.dy_t, job.x_t, job.out_t, &ws, &exec); break;
-    default: st = aclnnLogSoftmaxBackwardGetWorkspaceSize(job.dy_t, job.x_t, -1, job.out_t, &ws, &exec); break;
-  }
+  const test::CApiOp& api = test::GetCApiOp(job.op);
+  const int st = api.phase1(job.dy_t, job.x_t, job.x_t, job.out_t, -1, &ws, &exec);
   if (st != 0) return st;
   if (ws > 0 && aclrtMalloc(&job.ws, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return -1;
-  switch (job.op) {
-    case Op::kSiluBackward: return aclnnSiluBackward(job.ws, ws, exec, stream);
-    case Op::kLogSigmoidBackward: return aclnnLogSigmoidBackward(job.ws, ws, exec, stream);
-    case Op::kHardsigmoidBackward: return aclnnHardsigmoidBackward(job.ws, ws, exec, stream);
-    default: return aclnnLogSoftmaxBackward(job.ws, ws, exec, stream);
-  }
+  return api.phase2(job.ws, ws, exec, stream);
 }
 
 // Counts elements outside the SPEC tolerance.
 int64_t CheckJob(Job& job) {
   aclrtMemcpy(job.out.data(), job.out.size() * 4, job.out_dev, job.out.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST);
   int64_t bad = 0;
-  if (job.op == Op::kLogSoftmaxBackward) {
+  if (GetOpInfo(job.op).is_reduction) {
     std::vector<double> dy(job.dy.begin(), job.dy.end()), y(job.x.begin(), job.x.end()), ref, asum;
     test::LogSoftmaxBackwardRef(dy, y, {job.rows, job.cols}, 1, &ref, &asum);
     for (size_t i = 0; i < ref.size(); ++i) {
@@ -120,7 +107,7 @@ TEST(Stress, ThreadsStreamsMixedOperators) {
           job.out.assign(n, 0.0f);
           for (size_t i = 0; i < n; ++i) {
             job.dy[i] = static_cast<float>(test::RandomValue(DType::kFloat32, rng, -2, 2));
-            job.x[i] = static_cast<float>(test::RandomValue(DType::kFloat32, rng, -8, job.op == Op::kLogSoftmaxBackward ? 0 : 8));
+            job.x[i] = static_cast<float>(test::RandomValue(DType::kFloat32, rng, -8, GetOpInfo(job.op).is_reduction ? 0 : 8));
           }
           job.dy_t = Make(job.dy, job.rows, job.cols, &job.dy_dev);
           job.x_t = Make(job.x, job.rows, job.cols, &job.x_dev);

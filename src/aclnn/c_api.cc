@@ -7,7 +7,8 @@
 #include <mutex>
 #include <string>
 
-#include "src/aclnn/executor.h"
+#include "src/aclnn/front_end.h"
+#include "src/exec/executor.h"
 #include "src/aclnn/prepare_memo.h"
 #include "src/cann/entry_alias.h"
 #include "src/runtime/runtime.h"
@@ -47,16 +48,16 @@ constexpr uint64_t kMaxStoredDims = 1024;
 }  // namespace
 
 aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOpExecutor** executor) {
-  const char* name = GetOpInfo(args.op).name;
-  if (workspace_size == nullptr) return Report(Status::Nullptr(std::string("aclnn") + name + "GetWorkspaceSize: workspaceSize is null"));
-  if (executor == nullptr) return Report(Status::Nullptr(std::string("aclnn") + name + "GetWorkspaceSize: executor is null"));
+  Status checked = CheckPhase1Outputs({"aclnn", args.op, "GetWorkspaceSize"}, workspace_size,
+                                      nullptr, executor);
+  if (!checked.ok()) return Report(checked);
   uint64_t ws = 0;
   const tiling::Options options;
   const PrepareMemo memo(args, options);
   ExecutorEntry entry;
   if (!memo.Find(&ws, &entry.impl)) {
     ExecutorPtr impl;
-    Status s = Prepare(args, options, &ws, &impl);
+    Status s = PrepareChecked(args, options, &ws, &impl);
     if (!s.ok()) return Report(Status(s.code(), "aclnn" + s.message()));
     entry.impl = std::shared_ptr<const Executor>(impl.release(), ExecutorDeleter());
     memo.Keep(ws, entry.impl);
@@ -90,13 +91,8 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
       return Report(Status::Invalid(fn() + ": executor was made by aclnn" + GetOpInfo(impl->op()).name + "GetWorkspaceSize"));
     }
     const uint64_t need = impl->workspace_bytes();
-    if (workspace_size < need) {
-      return Report(Status::Invalid(fn() + ": workspaceSize " + std::to_string(workspace_size) +
-                                    " is smaller than the " + std::to_string(need) + " bytes phase 1 asked for"));
-    }
-    if (workspace == nullptr && (need > 0 || workspace_size > 0)) {
-      return Report(Status::Invalid(fn() + ": workspace is null but workspaceSize is " + std::to_string(workspace_size)));
-    }
+    const Status workspace_ok = CheckWorkspace({"aclnn", op, ""}, *impl, workspace, workspace_size);
+    if (!workspace_ok.ok()) return Report(workspace_ok);
     if (!runtime::RangeWithinAllocation(workspace, need)) {
       return Report(Status::Invalid(fn() + ": workspace allocation is smaller than " + std::to_string(need) + " bytes"));
     }
@@ -104,8 +100,9 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
     // stays the caller's. An unknown or destroyed stream is the runtime's
     // ACL_ERROR_INVALID_PARAM, as aclrtSynchronizeStream would say.
     if (stream != nullptr) {
-      const int code = runtime::Enqueue(stream, [impl, workspace, workspace_size]() {
-        return Execute(*impl, workspace, workspace_size);
+      const int code = runtime::Enqueue(stream, [impl, workspace]() {
+        RunChecked(*impl, workspace);
+        return Status::Ok();
       });
       if (code != ACL_SUCCESS) {
         runtime::SetLastError(fn() + ": " + runtime::LastError());
@@ -114,7 +111,7 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
     }
     if (!it->second.repeatable) r.live.erase(it);  // a run consumes the executor, as in CANN
   }
-  if (stream == nullptr) return Report(Execute(*impl, workspace, workspace_size));
+  if (stream == nullptr) RunChecked(*impl, workspace);
   return ACLNN_SUCCESS;
 }
 

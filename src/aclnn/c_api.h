@@ -35,6 +35,19 @@ namespace capi {
 
 inline const TensorView* ViewOf(const aclTensor* t) { return t == nullptr ? nullptr : &t->view; }
 
+// A call's operands by slot (op_list.def's in0, in1, in2, out and dim).
+inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
+                       const aclTensor* out, int64_t dim) {
+  OpArgs a;
+  a.op = op;
+  a.grad_output = ViewOf(in0);
+  a.self = ViewOf(in1);
+  a.buffer = ViewOf(in2);
+  a.out = ViewOf(out);
+  a.dim = dim;
+  return a;
+}
+
 // Phase 1 for the C API: null workspaceSize / executor -> 161001, then Prepare; on
 // success registers a new aclOpExecutor. Records the message on failure.
 aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOpExecutor** executor);

@@ -1,5 +1,5 @@
-// The native API's entry points: the operator table, Prepare's dispatch to each
-// operator's front end, Execute's workspace check, and the one-shot Run.
+// The native API's entry points: Prepare (its out-parameters, then the front end),
+// Execute (the workspace check, then the run), the one-shot Run and the wrappers.
 
 #include <cstdlib>
 #include <memory>
@@ -7,49 +7,70 @@
 
 #include "hostnn/ops.h"
 #include "kernels/kernels.h"
-#include "src/aclnn/executor.h"
-#include "src/aclnn/op_prepare.h"
+#include "src/aclnn/front_end.h"
+#include "src/exec/executor.h"
 
 namespace hostnn {
 
 void ExecutorDeleter::operator()(const Executor* e) const { delete e; }
 
+namespace {
+// "<prefix><Name><suffix>", built only for a message.
+std::string FunctionName(const ApiName& fn) {
+  return std::string(fn.prefix) + (IsValidOp(fn.op) ? GetOpInfo(fn.op).name : "Prepare") +
+         fn.suffix;
+}
+}  // namespace
+
+Status CheckPhase1Outputs(const ApiName& api, const uint64_t* workspace_size,
+                          const ExecutorPtr* executor_ptr, const void* executor_handle) {
+  if (workspace_size == nullptr) {
+    return Status::Nullptr(FunctionName(api) + ": workspaceSize is null");
+  }
+  if (executor_ptr == nullptr && executor_handle == nullptr) {
+    return Status::Nullptr(FunctionName(api) + ": executor is null");
+  }
+  return Status::Ok();
+}
+
+Status CheckWorkspace(const ApiName& api, const Executor& executor, const void* workspace,
+                      uint64_t workspace_size) {
+  const uint64_t need = executor.workspace_bytes();
+  if (workspace_size >= need && (workspace != nullptr || (need == 0 && workspace_size == 0))) {
+    return Status::Ok();
+  }
+  const std::string fn = FunctionName(api);
+  if (workspace_size < need) {
+    return Status::Invalid(fn + ": workspaceSize " + std::to_string(workspace_size) +
+                           " is smaller than the " + std::to_string(need) +
+                           " bytes phase 1 asked for");
+  }
+  if (workspace == nullptr && (need > 0 || workspace_size > 0)) {
+    return Status::Invalid(fn + ": workspace is null but workspaceSize is " +
+                           std::to_string(workspace_size));
+  }
+  return Status::Ok();
+}
+
+void RunChecked(const Executor& executor, void* workspace) {
+  std::lock_guard<std::mutex> lock(executor.run_mutex());  // one run at a time
+  executor.Run(static_cast<char*>(workspace));
+}
+
 Status Prepare(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
                ExecutorPtr* executor) {
-  const char* name = GetOpInfo(args.op).name;
-  if (workspace_size == nullptr) return Status::Nullptr(std::string(name) + ": workspaceSize is null");
-  if (executor == nullptr) return Status::Nullptr(std::string(name) + ": executor is null");
+  HOSTNN_RETURN_IF_ERROR(CheckPhase1Outputs({"", args.op, ""}, workspace_size, executor, nullptr));
   uint64_t ws = 0;
   ExecutorPtr exec;
-  Status s;
-  switch (args.op) {
-#define HOSTNN_OP(Name, ...)                           \
-  case Op::k##Name:                                   \
-    s = Prepare##Name(args, options, &ws, &exec);     \
-    break;
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-    default:
-      return Status::Invalid("unknown operator " + std::to_string(static_cast<int>(args.op)));
-  }
-  if (!s.ok()) return s;
+  HOSTNN_RETURN_IF_ERROR(PrepareChecked(args, options, &ws, &exec));
   *workspace_size = ws;
   *executor = std::move(exec);
   return Status::Ok();
 }
 
 Status Execute(const Executor& executor, void* workspace, uint64_t workspace_size) {
-  const uint64_t need = executor.workspace_bytes();
-  const char* name = GetOpInfo(executor.op()).name;
-  if (workspace_size < need) {
-    return Status::Invalid(std::string(name) + ": workspaceSize " + std::to_string(workspace_size) +
-                           " is smaller than the " + std::to_string(need) + " bytes phase 1 asked for");
-  }
-  if (workspace == nullptr && need > 0) {
-    return Status::Invalid(std::string(name) + ": workspace is null but " + std::to_string(need) + " bytes are needed");
-  }
-  std::lock_guard<std::mutex> lock(executor.run_mutex());  // one run at a time
-  executor.Run(static_cast<char*>(workspace));
+  HOSTNN_RETURN_IF_ERROR(CheckWorkspace({"", executor.op(), ""}, executor, workspace, workspace_size));
+  RunChecked(executor, workspace);
   return Status::Ok();
 }
 

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "kernels/kernels.h"
-#include "src/launch/launcher.h"
+#include "src/exec/launcher.h"
 #include "src/runtime/runtime.h"
 #include "tiling/internal.h"
 

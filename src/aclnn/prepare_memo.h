@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "hostnn/ops.h"
-#include "src/aclnn/executor.h"
+#include "src/exec/executor.h"
 
 namespace hostnn {
 

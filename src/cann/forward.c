@@ -5,12 +5,10 @@
  * one runtime (devices, streams, allocations, executors, error messages). Everything
  * else is hidden (-fvisibility=hidden), so the library exports exactly its list. */
 #include "acl/acl.h"
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
-#include "aclnnop/aclnn_logsigmoid_backward.h"
-#include "aclnnop/aclnn_logsoftmax_backward.h"
-#include "aclnnop/aclnn_silu_backward.h"
+#include "hostnn/aclnnop_all.h" /* every operator header (cmake/op_list.cmake) */
+#include "src/aclnn/signatures.h"
 
-/* The declaration comes from the public header above, so a forwarder whose signature
+/* The declaration comes from the public headers above, so a forwarder whose signature
  * drifts from it does not compile. */
 #define HOSTNN_CANN_FORWARD(ret, name, params, args) \
   extern ret hostnn_entry_##name params;             \

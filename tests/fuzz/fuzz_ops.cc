@@ -11,10 +11,7 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
-#include "aclnnop/aclnn_logsigmoid_backward.h"
-#include "aclnnop/aclnn_logsoftmax_backward.h"
-#include "aclnnop/aclnn_silu_backward.h"
+#include "tests/util/capi_ops.h"
 
 namespace {
 
@@ -91,7 +88,8 @@ aclTensor* DecodeTensor(Reader& in, uint8_t* const* buffers) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Reader in(data, size);
-  const int op = in.U8() % 4;
+  const hostnn::test::CApiOp& api =
+      hostnn::test::GetCApiOp(static_cast<hostnn::Op>(in.U8() % hostnn::kNumOps));
   // Buffer contents come from one byte, so the input's bytes go to the descriptions.
   const uint8_t fill = in.U8();
   std::vector<uint8_t*> buffers(kBuffers);
@@ -107,13 +105,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (auto* b : buffers) before.emplace_back(b, b + kBufBytes);
   uint64_t ws = 0x5EED;
   aclOpExecutor* exec = reinterpret_cast<aclOpExecutor*>(0x1);
-  aclnnStatus st = 0;
-  switch (op) {
-    case 0: st = aclnnSiluBackwardGetWorkspaceSize(t[0], t[1], t[2], &ws, &exec); break;
-    case 1: st = aclnnLogSigmoidBackwardGetWorkspaceSize(t[0], t[1], t[3], t[2], &ws, &exec); break;
-    case 2: st = aclnnHardsigmoidBackwardGetWorkspaceSize(t[0], t[1], t[2], &ws, &exec); break;
-    default: st = aclnnLogSoftmaxBackwardGetWorkspaceSize(t[0], t[1], dim, t[2], &ws, &exec); break;
-  }
+  // t[2] is the output and t[3] the third input of the operators that take one.
+  aclnnStatus st = api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
   if (st != ACLNN_SUCCESS) {
     // A refused call writes nothing: not the buffers, not the out-parameters.
     for (int k = 0; k < kBuffers; ++k) {
@@ -125,16 +118,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (aclDestroyAclOpExecutor(exec) != ACLNN_SUCCESS) std::abort();
   } else {
     void* workspace = ws > 0 ? std::malloc(ws) : nullptr;
-    switch (op) {
-      case 0: st = aclnnSiluBackward(workspace, ws, exec, nullptr); break;
-      case 1: st = aclnnLogSigmoidBackward(workspace, ws, exec, nullptr); break;
-      case 2: st = aclnnHardsigmoidBackward(workspace, ws, exec, nullptr); break;
-      default: st = aclnnLogSoftmaxBackward(workspace, ws, exec, nullptr); break;
-    }
+    st = api.phase2(workspace, ws, exec, nullptr);
     std::free(workspace);
     if (st != ACLNN_SUCCESS) std::abort();
     // The executor was consumed: a second run is refused, not undefined.
-    if (aclnnSiluBackward(nullptr, 0, exec, nullptr) != ACLNN_ERR_PARAM_INVALID) std::abort();
+    if (api.phase2(nullptr, 0, exec, nullptr) != ACLNN_ERR_PARAM_INVALID) std::abort();
   }
   for (auto* x : t) aclDestroyTensor(x);
   for (auto* b : buffers) std::free(b);

@@ -43,14 +43,25 @@ double HardsigmoidBackwardRef(double dy, double x) {
   return (x > -3.0 && x < 3.0) ? dy / 6.0 : 0.0;
 }
 
+// Each elementwise operator of the list has <Name>Ref; a reduction has none here.
+#define HOSTNN_REF_GradEltwise(Name) \
+  case Op::k##Name:                  \
+    return Name##Ref(dy, x);
+#define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradSoftmax(Name) \
+  case Op::k##Name:                  \
+    return kNaN;
 double EltwiseRef(Op op, double dy, double x) {
   switch (op) {
-    case Op::kSiluBackward: return SiluBackwardRef(dy, x);
-    case Op::kLogSigmoidBackward: return LogSigmoidBackwardRef(dy, x);
-    case Op::kHardsigmoidBackward: return HardsigmoidBackwardRef(dy, x);
-    default: return kNaN;
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_##sig(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
   }
+  return kNaN;
 }
+#undef HOSTNN_REF_GradEltwise
+#undef HOSTNN_REF_GradEltwiseBuffer
+#undef HOSTNN_REF_GradSoftmax
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
                            const std::vector<int64_t>& shape, int64_t dim,

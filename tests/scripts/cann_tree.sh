@@ -56,7 +56,10 @@ case "$mode" in
     declare -A want
     want[ascendcl]="aclFinalize aclGetRecentErrMsg aclInit aclrtCreateStream aclrtDestroyStream aclrtFree aclrtFreeHost aclrtGetDeviceCount aclrtGetSocName aclrtMalloc aclrtMallocHost aclrtMemcpy aclrtMemcpyAsync aclrtMemset aclrtResetDevice aclrtSetDevice aclrtSynchronizeStream"
     want[nnopbase]="aclCreateIntArray aclCreateScalar aclCreateTensor aclCreateTensorList aclDestroyAclOpExecutor aclDestroyIntArray aclDestroyScalar aclDestroyTensor aclDestroyTensorList aclGetDataType aclGetFormat aclGetRecentErrMsg aclGetStorageShape aclGetViewOffset aclGetViewShape aclGetViewStrides aclSetAclOpExecutorRepeatable"
-    ops="aclnnHardsigmoidBackward aclnnHardsigmoidBackwardGetWorkspaceSize aclnnLogSigmoidBackward aclnnLogSigmoidBackwardGetWorkspaceSize aclnnLogSoftmaxBackward aclnnLogSoftmaxBackwardGetWorkspaceSize aclnnSiluBackward aclnnSiluBackwardGetWorkspaceSize"
+    ops=""  # every operator of the list: its two entry points
+    for name in $(bash "$src/scripts/op_list.sh" name); do
+      ops="$ops aclnn$name aclnn${name}GetWorkspaceSize"
+    done
     want[opapi]=$ops
     want[opapi_nn]=$ops
     want[opapi_math]=""

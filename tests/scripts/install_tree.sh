@@ -38,7 +38,7 @@ need "$includedir/acl/acl.h"
 need "$includedir/acl/acl_base.h"
 need "$includedir/acl/acl_rt.h"
 need "$includedir/aclnn/aclnn_base.h"
-for op in silu_backward logsigmoid_backward hardsigmoid_backward logsoftmax_backward; do
+for op in $(bash "$(dirname "$0")/../../scripts/op_list.sh" snake); do
   need "$includedir/aclnnop/aclnn_$op.h"
 done
 need "$includedir/hostnn/ops.h"

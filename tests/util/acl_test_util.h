@@ -1,5 +1,5 @@
-// Helpers for tests that drive hostnn through its CANN C API: the four operators behind one
-// signature, host storage, aclTensor views over it, and Call (one phase-1/phase-2 call with
+// Helpers for tests that drive hostnn through its CANN C API: every operator behind one
+// signature (tests/util/capi_ops.h), host storage, aclTensor views over it, and Call (one phase-1/phase-2 call with
 // sentinels preset and a check against tests/reference). Header-only; gtest-based.
 #ifndef HOSTNN_TESTS_UTIL_ACL_TEST_UTIL_H_
 #define HOSTNN_TESTS_UTIL_ACL_TEST_UTIL_H_
@@ -14,87 +14,13 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
-#include "aclnnop/aclnn_logsigmoid_backward.h"
-#include "aclnnop/aclnn_logsoftmax_backward.h"
-#include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/ops.h"
+#include "tests/util/capi_ops.h"
 #include "tests/reference/reference.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
 namespace test {
-
-// Operand slots of every operator: gradOutput, self (LogSoftmaxBackward's output), buffer
-// (LogSigmoidBackward only), and the result.
-enum Slot : int { kDy = 0, kSelf = 1, kBuffer = 2, kOut = 3, kNumSlots = 4 };
-
-// One operator's C API behind a uniform phase-1 signature (unused arguments are ignored).
-struct CApiOp {
-  Op op;
-  const char* name;               // "SiluBackward"
-  const char* params[kNumSlots];  // the seed document's parameter names; nullptr if absent
-  aclnnStatus (*phase1)(const aclTensor* dy, const aclTensor* self, const aclTensor* buffer,
-                        aclTensor* out, int64_t dim, uint64_t* workspace_size,
-                        aclOpExecutor** executor);
-  aclnnStatus (*phase2)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
-                        aclrtStream stream);
-
-  bool has(Slot s) const { return params[s] != nullptr; }
-  // The slots this operator takes, in parameter order.
-  std::vector<Slot> slots() const {
-    std::vector<Slot> v;
-    for (int s = 0; s < kNumSlots; ++s) {
-      if (has(static_cast<Slot>(s))) v.push_back(static_cast<Slot>(s));
-    }
-    return v;
-  }
-};
-
-inline const CApiOp& GetCApiOp(Op op) {
-  static const CApiOp kOps[] = {
-      {Op::kSiluBackward,
-       "SiluBackward",
-       {"gradOutput", "self", nullptr, "gradInput"},
-       [](const aclTensor* dy, const aclTensor* x, const aclTensor*, aclTensor* out, int64_t,
-          uint64_t* ws,
-          aclOpExecutor** ex) { return aclnnSiluBackwardGetWorkspaceSize(dy, x, out, ws, ex); },
-       aclnnSiluBackward},
-      {Op::kLogSigmoidBackward,
-       "LogSigmoidBackward",
-       {"gradOutput", "self", "buffer", "gradInput"},
-       [](const aclTensor* dy, const aclTensor* x, const aclTensor* buf, aclTensor* out, int64_t,
-          uint64_t* ws, aclOpExecutor** ex) {
-         return aclnnLogSigmoidBackwardGetWorkspaceSize(dy, x, buf, out, ws, ex);
-       },
-       aclnnLogSigmoidBackward},
-      {Op::kHardsigmoidBackward,
-       "HardsigmoidBackward",
-       {"gradOutput", "self", nullptr, "out"},
-       [](const aclTensor* dy, const aclTensor* x, const aclTensor*, aclTensor* out, int64_t,
-          uint64_t* ws, aclOpExecutor** ex) {
-         return aclnnHardsigmoidBackwardGetWorkspaceSize(dy, x, out, ws, ex);
-       },
-       aclnnHardsigmoidBackward},
-      {Op::kLogSoftmaxBackward,
-       "LogSoftmaxBackward",
-       {"gradOutput", "output", nullptr, "out"},
-       [](const aclTensor* dy, const aclTensor* y, const aclTensor*, aclTensor* out, int64_t dim,
-          uint64_t* ws, aclOpExecutor** ex) {
-         return aclnnLogSoftmaxBackwardGetWorkspaceSize(dy, y, dim, out, ws, ex);
-       },
-       aclnnLogSoftmaxBackward},
-  };
-  return kOps[static_cast<int>(op)];
-}
-
-inline std::vector<Op> AllOps() {
-  return {Op::kSiluBackward, Op::kLogSigmoidBackward, Op::kHardsigmoidBackward,
-          Op::kLogSoftmaxBackward};
-}
-
-// gtest parameter names.
-inline std::string OpTestName(Op op) { return GetCApiOp(op).name; }
 
 // Bytes per element of the dtypes the tests store (unsupported ones get a plausible size,
 // so views of them still describe real memory).
@@ -309,7 +235,7 @@ class Call {
         const int64_t j = k + 3 * seed;
         double v = (j % 2 ? -1.0 : 1.0) * (0.25 + 0.125 * ((j * 7 + 1) % 13));
         if (s == kSelf) v = -4.0 + 0.5 * ((j * 5 + 3) % 17);
-        if (s == kSelf && op_.op == Op::kLogSoftmaxBackward) v = -4.0 + 0.25 * ((j * 5 + 3) % 16);
+        if (s == kSelf && GetOpInfo(op_.op).is_reduction) v = -4.0 + 0.25 * ((j * 5 + 3) % 16);
         StoreFromDouble(static_cast<DType>(o.dtype), storage_[s].data(), k, v);
       }
     }
@@ -344,7 +270,7 @@ class Call {
     ASSERT_EQ(got.size(), dy.size());
     const DType out_dtype = static_cast<DType>(case_.v[kOut].dtype);
     std::vector<double> exact(dy.size()), abs_sum(dy.size());
-    if (op_.op == Op::kLogSoftmaxBackward) {
+    if (GetOpInfo(op_.op).is_reduction) {
       const std::vector<int64_t>& shape = case_.v[kOut].shape;
       const int64_t rank = static_cast<int64_t>(shape.size());
       LogSoftmaxBackwardRef(dy, x, shape, case_.dim < 0 ? case_.dim + rank : case_.dim, &exact,
@@ -355,7 +281,7 @@ class Call {
     int bad = 0;
     for (size_t i = 0; i < got.size() && bad < 5; ++i) {
       const bool ok =
-          op_.op == Op::kLogSoftmaxBackward
+          GetOpInfo(op_.op).is_reduction
               ? LogSoftmaxWithinTolerance(out_dtype, got[i], exact[i], dy[i], x[i], abs_sum[i])
               : EltwiseWithinTolerance(out_dtype, got[i], exact[i], dy[i]);
       if (!ok) ++bad;

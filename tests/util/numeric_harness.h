@@ -487,9 +487,25 @@ inline bool InfiniteAtSiluRoot(Op op, DType t, double dy, double x) {
 }
 
 constexpr DType kComputeTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
-constexpr Op kEltwiseOps[] = {Op::kSiluBackward, Op::kLogSigmoidBackward, Op::kHardsigmoidBackward};
-constexpr Op kAllOps[] = {Op::kSiluBackward, Op::kLogSigmoidBackward, Op::kHardsigmoidBackward,
-                          Op::kLogSoftmaxBackward};
+// The operators of the list: every one, and the elementwise ones.
+inline const std::vector<Op>& AllOpsList() {
+  static const std::vector<Op> ops = [] {
+    std::vector<Op> v;
+    for (Op op : AllOps()) v.push_back(op);
+    return v;
+  }();
+  return ops;
+}
+inline const std::vector<Op>& EltwiseOpsList() {
+  static const std::vector<Op> ops = [] {
+    std::vector<Op> v;
+    for (Op op : AllOps()) {
+      if (!GetOpInfo(op).is_reduction) v.push_back(op);
+    }
+    return v;
+  }();
+  return ops;
+}
 
 }  // namespace test
 }  // namespace hostnn

@@ -15,7 +15,7 @@
 #include "bench/cli_util.h"
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
-#include "src/launch/launcher.h"
+#include "src/exec/launcher.h"
 #include "tiling/internal.h"
 #include "tools/tiling/random_case.h"
 #include "tools/tiling/tune.h"

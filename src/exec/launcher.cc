@@ -1,6 +1,6 @@
 // The AI-core launcher (see launcher.h).
 
-#include "src/launch/launcher.h"
+#include "src/exec/launcher.h"
 
 #include <omp.h>
 

@@ -1,27 +1,23 @@
-// LogSoftmaxBackward: front end (checks in SPEC order), the reduction executor and the
-// CANN C API. dx = dy - exp(y) * sum_dim(dy). gradOutput and output share a dtype
-// (FLOAT, FLOAT16, BFLOAT16); out may be any of those or DOUBLE; all shapes equal.
-// Row sums are accumulated in double by one core in a fixed order, so results do not
-// depend on the thread count, the template or the platform profile.
+// The LogSoftmaxBackward executor: dx = dy - exp(y) * sum_dim(dy) over the plan's
+// (A1, R, A0) view of the shape. Row sums are accumulated in double by one core in a
+// fixed order, so results do not depend on the thread count, the template or the platform
+// profile. AR plans run a row per unit, ARA plans a block of columns per unit (the units
+// and their cores are the plan's); strided or mixed-dtype operands are gathered to f32
+// scratch first and scattered back after.
 
-#include "aclnnop/aclnn_logsoftmax_backward.h"
+#include "src/exec/logsoftmax_executor.h"
 
 #include <algorithm>
 
-#include "kernels/gather.h"
 #include "kernels/kernels.h"
-#include "src/aclnn/c_api.h"
-#include "src/aclnn/eltwise.h"
-#include "src/aclnn/executor.h"
-#include "src/aclnn/op_prepare.h"
-#include "src/cann/entry_alias.h"
 #include "src/core/layout.h"
-#include "src/launch/launcher.h"
+#include "src/exec/executor.h"
+#include "src/exec/gather.h"
+#include "src/exec/launcher.h"
 
 namespace hostnn {
+namespace exec {
 namespace {
-
-constexpr char kOp[] = "LogSoftmaxBackward";
 
 class LogSoftmaxExecutor final : public Executor {
  public:
@@ -33,7 +29,7 @@ class LogSoftmaxExecutor final : public Executor {
     if (gathered_) {
       kernels_ = kernels::GetLogSoftmax(DType::kFloat32, DType::kFloat32);
       in_bytes_ = out_bytes_ = sizeof(float);
-      for (int k = 0; k < 3; ++k) codecs_[k] = kernels::MakeCodec(layout.operands[k].dtype);
+      for (int k = 0; k < 3; ++k) codecs_[k] = MakeCodec(layout.operands[k].dtype);
       workspace_bytes_ = 3 * static_cast<uint64_t>(layout.numel) * sizeof(float);
     } else {
       in_bytes_ = DTypeSize(in);
@@ -96,13 +92,13 @@ class LogSoftmaxExecutor final : public Executor {
   void GatherPart(int64_t core, float* scratch) const {
     int64_t b, len;
     PartRange(core, &b, &len);
-    kernels::GatherF32(layout_, layout_.operands[0], codecs_[0], b, len, scratch + b);
-    kernels::GatherF32(layout_, layout_.operands[1], codecs_[1], b, len, scratch + layout_.numel + b);
+    GatherF32(layout_, layout_.operands[0], codecs_[0], b, len, scratch + b);
+    GatherF32(layout_, layout_.operands[1], codecs_[1], b, len, scratch + layout_.numel + b);
   }
   void ScatterPart(int64_t core, const float* out32) const {
     int64_t b, len;
     PartRange(core, &b, &len);
-    kernels::ScatterF32(layout_, layout_.operands[2], codecs_[2], b, len, out32 + b);
+    ScatterF32(layout_, layout_.operands[2], codecs_[2], b, len, out32 + b);
   }
 
   void RunCore(int64_t core, const char* dy, const char* y, char* out) const {
@@ -160,89 +156,41 @@ class LogSoftmaxExecutor final : public Executor {
   const char* target_ = "";
   size_t in_bytes_ = 4, out_bytes_ = 4;
   kernels::LogSoftmaxKernels kernels_{};
-  kernels::OperandCodec codecs_[3];
+  OperandCodec codecs_[3];
 };
 
 }  // namespace
 
-Status PrepareLogSoftmaxBackward(const OpArgs& a, const tiling::Options& options,
-                                 uint64_t* workspace_size, ExecutorPtr* executor) {
-  core::ViewSpan dy_span, y_span, out_span;
-  const NamedView dy{"gradOutput", a.grad_output, &dy_span};
-  const NamedView y{"output", a.self, &y_span};
-  const NamedView out{"out", a.out, &out_span};
-  HOSTNN_RETURN_IF_ERROR(CheckNotNull(kOp, {dy, y, out}));
-  const std::initializer_list<DType> kIn = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
-  HOSTNN_RETURN_IF_ERROR(core::CheckDType(kOp, "gradOutput", dy.view->dtype, kIn));
-  HOSTNN_RETURN_IF_ERROR(core::CheckDType(kOp, "output", y.view->dtype, kIn));
-  HOSTNN_RETURN_IF_ERROR(core::CheckDType(
-      kOp, "out", out.view->dtype, {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64}));
-  if (y.view->dtype != dy.view->dtype) {
-    return core::InvalidParam(kOp, "output", std::string("dtype: expected ") + DTypeName(dy.view->dtype) +
-                                                 " like gradOutput, got " + DTypeName(y.view->dtype));
-  }
-  HOSTNN_RETURN_IF_ERROR(CheckRanksAndDims(kOp, {dy, y, out}));
-  for (const NamedView& v : {y, out}) {
-    if (v.view->shape != dy.view->shape) {
-      return core::InvalidParam(kOp, v.param, "shape: expected " + core::ShapeString(dy.view->shape) +
-                                                  " like gradOutput, got " + core::ShapeString(v.view->shape));
-    }
-  }
-  const std::vector<int64_t>& shape = dy.view->shape;
-  const int64_t n = std::max<int64_t>(static_cast<int64_t>(shape.size()), 1);
-  if (a.dim < -n || a.dim >= n) {
-    return core::InvalidParam(kOp, "dim", "out of range: expected [" + std::to_string(-n) + ", " +
-                                              std::to_string(n - 1) + "] for shape " + core::ShapeString(shape) +
-                                              ", got " + std::to_string(a.dim));
-  }
-  HOSTNN_RETURN_IF_ERROR(CheckStorages(kOp, {dy, y, out}));
-  HOSTNN_RETURN_IF_ERROR(CheckOutputAliasing(kOp, out, {dy, y}));
-
+Status PrepareLogSoftmaxBackward(Op op, const Operands& operands, int64_t dim,
+                                 const tiling::Options& options, uint64_t* workspace_size,
+                                 ExecutorPtr* executor) {
+  const TensorView& dy = operands.in0.view;
+  const TensorView& y = operands.in1.view;
+  const TensorView& out = operands.out.view;
+  const core::ViewSpan& dy_span = operands.in0.span;
+  const core::ViewSpan& y_span = operands.in1.span;
+  const core::ViewSpan& out_span = operands.out.span;
+  const std::vector<int64_t>& shape = dy.shape;
   // The plan fuses the shape to (A1, R, A0) around dim.
-  const tiling::Problem problem{Op::kLogSoftmaxBackward, dy.view->dtype, shape, a.dim,
-                                launch::TeamSize()};
+  const tiling::Problem problem{op, dy.dtype, shape, dim, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(
-      PlanOp(Op::kLogSoftmaxBackward, problem, out_span.numel == 0, options, &plan));
+      PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
-    executor->reset(new EmptyExecutor(Op::kLogSoftmaxBackward, DTypeName(dy.view->dtype)));
+    executor->reset(new EmptyExecutor(op, DTypeName(dy.dtype)));
     *workspace_size = 0;
     return Status::Ok();
   }
   std::vector<int64_t> strides[3] = {dy_span.strides, y_span.strides, out_span.strides};
   char* firsts[3] = {dy_span.first, y_span.first, out_span.first};
-  const DType dtypes[3] = {dy.view->dtype, y.view->dtype, out.view->dtype};
+  const DType dtypes[3] = {dy.dtype, y.dtype, out.dtype};
   const core::FusedLayout layout = core::Fuse(shape, 3, firsts, dtypes, strides);
 
-  auto* exec = new LogSoftmaxExecutor(std::move(plan), layout, dy.view->dtype, out.view->dtype);
+  auto* exec = new LogSoftmaxExecutor(std::move(plan), layout, dy.dtype, out.dtype);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();
 }
 
+}  // namespace exec
 }  // namespace hostnn
-
-extern "C" {
-
-aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output,
-                                                    int64_t dim, aclTensor* out, uint64_t* workspaceSize,
-                                                    aclOpExecutor** executor) {
-  hostnn::OpArgs a;
-  a.op = hostnn::Op::kLogSoftmaxBackward;
-  a.grad_output = hostnn::capi::ViewOf(gradOutput);
-  a.self = hostnn::capi::ViewOf(output);
-  a.out = hostnn::capi::ViewOf(out);
-  a.dim = dim;
-  return hostnn::capi::GetWorkspaceSize(a, workspaceSize, executor);
-}
-
-aclnnStatus aclnnLogSoftmaxBackward(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
-                                    aclrtStream stream) {
-  return hostnn::capi::Launch(hostnn::Op::kLogSoftmaxBackward, workspace, workspaceSize, executor, stream);
-}
-
-// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
-HOSTNN_ENTRY_ALIAS(aclnnLogSoftmaxBackwardGetWorkspaceSize)
-HOSTNN_ENTRY_ALIAS(aclnnLogSoftmaxBackward)
-
-}  // extern "C"

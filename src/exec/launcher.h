@@ -1,8 +1,8 @@
 // The AI-core launcher: plays a plan's block_dim logical cores on an OpenMP team. The only
 // OpenMP code in hostnn. Logical core c runs on thread c % team, so which thread runs a
 // core never changes what the core computes.
-#ifndef HOSTNN_SRC_LAUNCH_LAUNCHER_H_
-#define HOSTNN_SRC_LAUNCH_LAUNCHER_H_
+#ifndef HOSTNN_SRC_EXEC_LAUNCHER_H_
+#define HOSTNN_SRC_EXEC_LAUNCHER_H_
 
 #include <cstdint>
 
@@ -22,4 +22,4 @@ int64_t TeamSize();
 }  // namespace launch
 }  // namespace hostnn
 
-#endif  // HOSTNN_SRC_LAUNCH_LAUNCHER_H_
+#endif  // HOSTNN_SRC_EXEC_LAUNCHER_H_

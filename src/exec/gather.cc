@@ -3,18 +3,18 @@
 // small contiguous buffer and converted a chunk at a time, so every element meets the same
 // vector conversion whatever its layout.
 
-#include "kernels/gather.h"
+#include "src/exec/gather.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace hostnn {
-namespace kernels {
+namespace exec {
 
 OperandCodec MakeCodec(DType dtype) {
   OperandCodec c;
-  c.to_f32 = GetToF32(dtype);
-  c.from_f32 = GetFromF32(dtype);
+  c.to_f32 = kernels::GetToF32(dtype);
+  c.from_f32 = kernels::GetFromF32(dtype);
   c.elem_bytes = DTypeSize(dtype);
   return c;
 }
@@ -185,5 +185,5 @@ void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& opera
              });
 }
 
-}  // namespace kernels
+}  // namespace exec
 }  // namespace hostnn

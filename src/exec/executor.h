@@ -1,8 +1,8 @@
 // The executor: what phase 1 hands to phase 2 — the resolved operands, the plan and the
 // kernel pointers (resolved once here, never per tile). Run() trusts that phase 1
 // validated everything and that Execute checked the workspace.
-#ifndef HOSTNN_SRC_ACLNN_EXECUTOR_H_
-#define HOSTNN_SRC_ACLNN_EXECUTOR_H_
+#ifndef HOSTNN_SRC_EXEC_EXECUTOR_H_
+#define HOSTNN_SRC_EXEC_EXECUTOR_H_
 
 #include <cstdint>
 #include <memory>
@@ -65,4 +65,4 @@ class EmptyExecutor final : public Executor {
 
 }  // namespace hostnn
 
-#endif  // HOSTNN_SRC_ACLNN_EXECUTOR_H_
+#endif  // HOSTNN_SRC_EXEC_EXECUTOR_H_

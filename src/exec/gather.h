@@ -2,8 +2,8 @@
 // contiguous f32 tile in a core's UB scratch. Element range [start, start + len) is in
 // the row-major order of the fused shape. Contiguous runs use the vector conversions;
 // strided runs are packed a chunk at a time and use the same conversions.
-#ifndef HOSTNN_KERNELS_GATHER_H_
-#define HOSTNN_KERNELS_GATHER_H_
+#ifndef HOSTNN_SRC_EXEC_GATHER_H_
+#define HOSTNN_SRC_EXEC_GATHER_H_
 
 #include <cstdint>
 
@@ -11,12 +11,12 @@
 #include "src/core/layout.h"
 
 namespace hostnn {
-namespace kernels {
+namespace exec {
 
 // Conversion functions resolved once (per executor) for one operand.
 struct OperandCodec {
-  ToF32Fn to_f32 = nullptr;      // inputs
-  FromF32Fn from_f32 = nullptr;  // the output
+  kernels::ToF32Fn to_f32 = nullptr;      // inputs
+  kernels::FromF32Fn from_f32 = nullptr;  // the output
   size_t elem_bytes = 0;
 };
 OperandCodec MakeCodec(DType dtype);
@@ -26,7 +26,7 @@ void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operan
 void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                 const OperandCodec& codec, int64_t start, int64_t len, const float* src);
 
-}  // namespace kernels
+}  // namespace exec
 }  // namespace hostnn
 
-#endif  // HOSTNN_KERNELS_GATHER_H_
+#endif  // HOSTNN_SRC_EXEC_GATHER_H_

@@ -1,18 +1,20 @@
 // Elementwise executors: dense operands of one dtype go straight to the kernel tile by
 // tile; anything else (strides, broadcast, mixed dtypes) is gathered into the core's f32
-// scratch in the workspace, computed, and scattered to the output.
+// scratch in the workspace, computed, and scattered to the output. The tiles are the
+// plan's (tiling::ElementwisePlan): this file walks them, it never cuts its own.
 
-#include "src/aclnn/eltwise.h"
+#include "src/exec/eltwise_executor.h"
 
 #include <algorithm>
 
-#include "kernels/gather.h"
 #include "kernels/kernels.h"
-#include "src/aclnn/executor.h"
 #include "src/core/layout.h"
-#include "src/launch/launcher.h"
+#include "src/exec/executor.h"
+#include "src/exec/gather.h"
+#include "src/exec/launcher.h"
 
 namespace hostnn {
+namespace exec {
 namespace {
 
 constexpr uint64_t kScratchAlign = 64;
@@ -40,7 +42,7 @@ class EltwiseExecutor final : public Executor {
                                        stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
     } else {
       f32_fn_ = kernels::GetEltwise(op_, DType::kFloat32);
-      for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = kernels::MakeCodec(layout_.operands[k].dtype);
+      for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = MakeCodec(layout_.operands[k].dtype);
     }
   }
 
@@ -83,10 +85,10 @@ class EltwiseExecutor final : public Executor {
     float* o = b + scratch_elems_;
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
       const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
-      kernels::GatherF32(layout_, layout_.operands[0], codecs_[0], s, len, a);
-      kernels::GatherF32(layout_, layout_.operands[1], codecs_[1], s, len, b);
+      GatherF32(layout_, layout_.operands[0], codecs_[0], s, len, a);
+      GatherF32(layout_, layout_.operands[1], codecs_[1], s, len, b);
       f32_fn_(a, b, o, static_cast<size_t>(len));
-      kernels::ScatterF32(layout_, layout_.operands[2], codecs_[2], s, len, o);
+      ScatterF32(layout_, layout_.operands[2], codecs_[2], s, len, o);
     }
   }
 
@@ -99,36 +101,10 @@ class EltwiseExecutor final : public Executor {
   uint64_t scratch_per_core_ = 0;
   kernels::EltwiseFn direct_fn_ = nullptr;
   kernels::EltwiseFn f32_fn_ = nullptr;
-  kernels::OperandCodec codecs_[core::kMaxOperands];
+  OperandCodec codecs_[core::kMaxOperands];
 };
 
 }  // namespace
-
-Status CheckNotNull(const char* op, std::initializer_list<NamedView> views) {
-  for (const NamedView& v : views) {
-    if (v.view == nullptr) return Status::Nullptr(std::string(op) + ": " + v.param + " is null");
-  }
-  return Status::Ok();
-}
-
-Status CheckRanksAndDims(const char* op, std::initializer_list<NamedView> views) {
-  for (const NamedView& v : views) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v.param, *v.view));
-  for (const NamedView& v : views) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v.param, *v.view));
-  return Status::Ok();
-}
-
-Status CheckStorages(const char* op, std::initializer_list<NamedView> views) {
-  for (const NamedView& v : views) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v.param, *v.view, v.span));
-  return Status::Ok();
-}
-
-Status CheckOutputAliasing(const char* op, const NamedView& out, std::initializer_list<NamedView> inputs) {
-  HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, *out.span));
-  for (const NamedView& in : inputs) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, out.param, *out.view, *out.span, in.param, *in.view, *in.span));
-  }
-  return Status::Ok();
-}
 
 Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
               std::shared_ptr<const tiling::Plan>* plan) {
@@ -143,11 +119,15 @@ Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::O
   return Status::Ok();
 }
 
-Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan& dy_span,
-                      const TensorView& self, const core::ViewSpan& x_span, const TensorView& out,
-                      const core::ViewSpan& out_span, const tiling::Options& options,
+Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& options,
                       uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);
+  const TensorView& grad_output = operands.in0.view;
+  const TensorView& self = operands.in1.view;
+  const TensorView& out = operands.out.view;
+  const core::ViewSpan& dy_span = operands.in0.span;
+  const core::ViewSpan& x_span = operands.in1.span;
+  const core::ViewSpan& out_span = operands.out.span;
   const DType dtypes[3] = {grad_output.dtype, self.dtype, out.dtype};
   DType widest = out.dtype;  // the plan counts elements of the widest storage dtype
   for (DType d : dtypes) {
@@ -187,4 +167,5 @@ Status PrepareEltwise(Op op, const TensorView& grad_output, const core::ViewSpan
   return Status::Ok();
 }
 
+}  // namespace exec
 }  // namespace hostnn

@@ -1,0 +1,190 @@
+// The front end: every operator's phase-1 checks, in SPEC order, driven by its row of the
+// operator list (parameter names, dtype rule, shape rule, signature), then the hand-over
+// to the middle end (src/exec/) that plans and builds the executor. Nothing here knows a
+// kernel, a tile or a thread; nothing past here checks an operand again.
+//
+// SPEC order: null operands -> kNullptr; then dtypes, ranks and dims, shapes (broadcast
+// or equal), dim, storage bounds, output overlap and aliasing -> kInvalid. Every message
+// names the operator and the CANN parameter.
+
+#include "src/aclnn/front_end.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "src/core/check.h"
+#include "src/core/layout.h"
+#include "src/exec/eltwise_executor.h"
+#include "src/exec/logsoftmax_executor.h"
+
+namespace hostnn {
+namespace {
+
+constexpr std::initializer_list<DType> kComputeTypes = {DType::kFloat32, DType::kFloat16,
+                                                        DType::kBFloat16};
+constexpr std::initializer_list<DType> kFloatTypes = {DType::kFloat32, DType::kFloat16,
+                                                      DType::kBFloat16, DType::kFloat64};
+
+// One operand of a call: its CANN name, its view and, once checked, where it lies.
+struct Operand {
+  const char* param = nullptr;
+  const TensorView* view = nullptr;
+  core::ViewSpan span;
+};
+
+// The operands a call takes, inputs first and the output last (no allocation).
+class OperandList {
+ public:
+  void push_back(Operand* v) { items_[size_++] = v; }
+  Operand* const* begin() const { return items_; }
+  Operand* const* end() const { return items_ + size_; }
+  Operand& front() const { return *items_[0]; }
+  Operand& back() const { return *items_[size_ - 1]; }
+
+ private:
+  Operand* items_[kNumSlots] = {};
+  int size_ = 0;
+};
+
+Status CheckDTypes(const OpInfo& info, const OperandList& all) {
+  const char* op = info.name;
+  const Operand& in0 = all.front();
+  const Operand& out = all.back();
+  const bool out_any_float = info.dtypes == DTypeRule::kInputsAnyOutAnyFloat ||
+                             info.dtypes == DTypeRule::kInputsSameOutAnyFloat;
+  for (const Operand* v : all) {
+    const bool is_out = v == &out;
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
+                                            is_out && out_any_float ? kFloatTypes : kComputeTypes));
+  }
+  switch (info.dtypes) {
+    case DTypeRule::kAllSame:
+      for (const Operand* v : all) {
+        if (v->view->dtype != in0.view->dtype) {
+          return core::InvalidParam(op, v->param, std::string("dtype: expected ") +
+                                                      DTypeName(in0.view->dtype) + " like " +
+                                                      in0.param + ", got " + DTypeName(v->view->dtype));
+        }
+      }
+      return Status::Ok();
+    case DTypeRule::kAllSameOrFloatOut: {
+      bool same = true;
+      for (const Operand* v : all) same = same && v->view->dtype == in0.view->dtype;
+      if (same || out.view->dtype == DType::kFloat32) return Status::Ok();
+      std::string given;
+      for (const Operand* v : all) {
+        given += std::string(given.empty() ? "" : ", ") + v->param + " " + DTypeName(v->view->dtype);
+      }
+      return core::InvalidParam(op, out.param, "dtype combination: " + given +
+                                                   "; expected all equal, or a FLOAT " + out.param);
+    }
+    case DTypeRule::kInputsAnyOutAnyFloat:
+      return Status::Ok();
+    case DTypeRule::kInputsSameOutAnyFloat:
+      for (const Operand* v : all) {
+        if (v != &out && v->view->dtype != in0.view->dtype) {
+          return core::InvalidParam(op, v->param, std::string("dtype: expected ") +
+                                                      DTypeName(in0.view->dtype) + " like " +
+                                                      in0.param + ", got " + DTypeName(v->view->dtype));
+        }
+      }
+      return Status::Ok();
+  }
+  return Status::Inner(std::string(op) + ": unknown dtype rule");
+}
+
+Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand& in1) {
+  const char* op = info.name;
+  const Operand& in0 = all.front();
+  const Operand& out = all.back();
+  switch (info.shapes) {
+    case ShapeRule::kBroadcast: {
+      std::vector<int64_t> shape;
+      if (!core::BroadcastShapes(in0.view->shape, in1.view->shape, &shape) ||
+          shape != out.view->shape) {
+        return core::InvalidParam(op, out.param,
+                                  "shape: " + std::string(in0.param) + " " +
+                                      core::ShapeString(in0.view->shape) + " and " + in1.param +
+                                      " " + core::ShapeString(in1.view->shape) +
+                                      " must broadcast to " + out.param + "'s shape, got " +
+                                      core::ShapeString(out.view->shape));
+      }
+      return Status::Ok();
+    }
+    case ShapeRule::kEqual:
+      for (const Operand* v : all) {
+        if (v->view->shape != in0.view->shape) {
+          return core::InvalidParam(op, v->param, "shape: expected " +
+                                                      core::ShapeString(in0.view->shape) + " like " +
+                                                      in0.param + ", got " +
+                                                      core::ShapeString(v->view->shape));
+        }
+      }
+      return Status::Ok();
+  }
+  return Status::Inner(std::string(op) + ": unknown shape rule");
+}
+
+Status CheckDim(const OpInfo& info, const std::vector<int64_t>& shape, int64_t dim) {
+  const int64_t n = std::max<int64_t>(static_cast<int64_t>(shape.size()), 1);
+  if (dim < -n || dim >= n) {
+    return core::InvalidParam(info.name, "dim",
+                              "out of range: expected [" + std::to_string(-n) + ", " +
+                                  std::to_string(n - 1) + "] for shape " +
+                                  core::ShapeString(shape) + ", got " + std::to_string(dim));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status PrepareChecked(const OpArgs& args, const tiling::Options& options,
+                      uint64_t* workspace_size, ExecutorPtr* executor) {
+  if (!IsValidOp(args.op)) {
+    return Status::Invalid("unknown operator " + std::to_string(static_cast<int>(args.op)));
+  }
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Operand in0{info.params[kIn0], args.grad_output, {}};
+  Operand in1{info.params[kIn1], args.self, {}};
+  Operand in2{info.params[kIn2], args.buffer, {}};
+  Operand out{info.params[kOut], args.out, {}};
+  OperandList all;
+  all.push_back(&in0);
+  all.push_back(&in1);
+  if (info.has(kIn2)) all.push_back(&in2);
+  all.push_back(&out);
+
+  for (const Operand* v : all) {
+    if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
+  for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
+  for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, in1));
+  if (info.is_reduction) HOSTNN_RETURN_IF_ERROR(CheckDim(info, in0.view->shape, args.dim));
+  for (Operand* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
+  }
+  // The output against itself and the inputs it is computed from (in2 is never read).
+  HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
+  for (const Operand* in : {&in0, &in1}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, out.param, *out.view, out.span, in->param,
+                                               *in->view, in->span));
+  }
+
+  const exec::Operands operands{{*in0.view, in0.span}, {*in1.view, in1.span}, {*out.view, out.span}};
+  switch (info.signature) {
+    case Signature::kGradEltwise:
+    case Signature::kGradEltwiseBuffer:
+      return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
+    case Signature::kGradSoftmax:
+      return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,
+                                             executor);
+  }
+  return Status::Inner(std::string(op) + ": unknown signature");
+}
+
+}  // namespace hostnn

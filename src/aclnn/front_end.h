@@ -1,0 +1,43 @@
+// The front end's one entry: phase 1 of any operator once the caller's out-parameters are
+// known to be non-null (hostnn::Prepare and the C API check those, each with its own
+// function name in the message).
+#ifndef HOSTNN_SRC_ACLNN_FRONT_END_H_
+#define HOSTNN_SRC_ACLNN_FRONT_END_H_
+
+#include <cstdint>
+#include <string>
+
+#include "hostnn/ops.h"
+
+namespace hostnn {
+
+// Checks every operand in SPEC order (src/aclnn/front_end.cc), then plans and builds the
+// executor (src/exec/). Nothing is written on failure.
+Status PrepareChecked(const OpArgs& args, const tiling::Options& options,
+                      uint64_t* workspace_size, ExecutorPtr* executor);
+
+// The function a message names: prefix + the operator's name + suffix ("aclnn",
+// kSiluBackward, "GetWorkspaceSize"). Spelled out only when there is a message, so the
+// checks allocate nothing on success.
+struct ApiName {
+  const char* prefix;
+  Op op;
+  const char* suffix;
+};
+
+// The caller's out-parameters of phase 1: workspaceSize, and the executor (as the C++
+// API's ExecutorPtr* or the C API's aclOpExecutor**; pass the other as null).
+Status CheckPhase1Outputs(const ApiName& api, const uint64_t* workspace_size,
+                          const ExecutorPtr* executor_ptr, const void* executor_handle);
+
+// Phase 2's one workspace rule, for both APIs: at least the bytes phase 1 asked for, and
+// null only when both the need and the size given are 0.
+Status CheckWorkspace(const ApiName& api, const Executor& executor, const void* workspace,
+                      uint64_t workspace_size);
+
+// Runs a checked executor (one run at a time per executor).
+void RunChecked(const Executor& executor, void* workspace);
+
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_ACLNN_FRONT_END_H_

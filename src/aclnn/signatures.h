@@ -1,0 +1,32 @@
+/* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
+ * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
+ * operands named in0, in1, in2, dim and out; HOSTNN_SIG_ARGS_<Signature> passes them on;
+ * HOSTNN_SIG_IN2_ / HOSTNN_SIG_DIM_ give the slot's value, or the null / 0 it stands for
+ * when the signature has none. Plain macros, so that C (src/cann/forward.c) expands them
+ * too. */
+#ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
+#define HOSTNN_SRC_ACLNN_SIGNATURES_H_
+
+#define HOSTNN_SIG_PARAMS_GradEltwise const aclTensor *in0, const aclTensor *in1, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradEltwise in0, in1, out
+#define HOSTNN_SIG_IN2_GradEltwise 0
+#define HOSTNN_SIG_DIM_GradEltwise 0
+
+#define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradEltwiseBuffer in0, in1, in2, out
+#define HOSTNN_SIG_IN2_GradEltwiseBuffer in2
+#define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
+
+#define HOSTNN_SIG_PARAMS_GradSoftmax \
+  const aclTensor *in0, const aclTensor *in1, int64_t dim, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradSoftmax in0, in1, dim, out
+#define HOSTNN_SIG_IN2_GradSoftmax 0
+#define HOSTNN_SIG_DIM_GradSoftmax dim
+
+/* Phase 2 is the same for every operator. */
+#define HOSTNN_PHASE2_PARAMS \
+  void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream
+#define HOSTNN_PHASE2_ARGS workspace, workspaceSize, executor, stream
+
+#endif /* HOSTNN_SRC_ACLNN_SIGNATURES_H_ */

@@ -1,0 +1,39 @@
+// The middle end's operand hand-over and the elementwise path: after the front end's
+// checks, resolve (broadcast, fuse, dense or gathered), plan and build the executor.
+#ifndef HOSTNN_SRC_EXEC_ELTWISE_EXECUTOR_H_
+#define HOSTNN_SRC_EXEC_ELTWISE_EXECUTOR_H_
+
+#include <cstdint>
+#include <memory>
+
+#include "hostnn/ops.h"
+#include "src/core/check.h"
+
+namespace hostnn {
+namespace exec {
+
+// A checked operand: its view and where its elements lie (core::CheckStorage).
+struct Operand {
+  const TensorView& view;
+  const core::ViewSpan& span;
+};
+// in0 and in1 (gradOutput and self / output), then the output.
+struct Operands {
+  Operand in0, in1, out;
+};
+
+// Pre: the front end checked every operand; both inputs broadcast to out's shape. The
+// plan's UB spec is the operator's own.
+Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& options,
+                      uint64_t* workspace_size, ExecutorPtr* executor);
+
+// Resolves the options for `problem` (even when it is empty, so that a bad setting is
+// reported either way), then plans and checks it unless it is empty, through the plan
+// cache (tiling::MakeSharedPlan). Errors carry the operator's name.
+Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
+              std::shared_ptr<const tiling::Plan>* plan);
+
+}  // namespace exec
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_EXEC_ELTWISE_EXECUTOR_H_

@@ -1,0 +1,84 @@
+// Every operator's CANN C API behind one phase-1 signature, generated from the operator
+// list: phase1(in0, in1, in2, out, dim, ...) calls aclnn<Name>GetWorkspaceSize with the
+// operands its Signature takes (src/aclnn/signatures.h) and ignores the rest. For the
+// tests, the benchmarks and the fuzzer, which drive every operator the same way.
+#ifndef HOSTNN_TESTS_UTIL_CAPI_OPS_H_
+#define HOSTNN_TESTS_UTIL_CAPI_OPS_H_
+
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "hostnn/aclnnop_all.h"
+#include "hostnn/op.h"
+#include "src/aclnn/signatures.h"
+
+namespace hostnn {
+namespace test {
+
+// Operand slots of every operator (hostnn/op.h's OperandSlot): in0 (gradOutput), in1
+// (self, or LogSoftmaxBackward's output), in2 (LogSigmoidBackward's buffer), the result.
+enum Slot : int { kDy = kIn0, kSelf = kIn1, kBuffer = kIn2, kOut = hostnn::kOut, kNumSlots = 4 };
+
+struct CApiOp {
+  Op op;
+  const char* name;               // "SiluBackward"
+  const char* params[kNumSlots];  // the CANN parameter names; nullptr where absent
+  aclnnStatus (*phase1)(const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
+                        aclTensor* out, int64_t dim, uint64_t* workspace_size,
+                        aclOpExecutor** executor);
+  aclnnStatus (*phase2)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                        aclrtStream stream);
+
+  bool has(Slot s) const { return params[s] != nullptr; }
+  // The slots this operator takes, in parameter order.
+  std::vector<Slot> slots() const {
+    std::vector<Slot> v;
+    for (int s = 0; s < kNumSlots; ++s) {
+      if (has(static_cast<Slot>(s))) v.push_back(static_cast<Slot>(s));
+    }
+    return v;
+  }
+};
+
+namespace capi_ops_internal {
+// The unused operands of a signature are named and dropped.
+#define HOSTNN_OP(Name, snake, sig, ...)                                                     \
+  inline aclnnStatus Phase1##Name(const aclTensor* in0, const aclTensor* in1,                \
+                                  const aclTensor* in2, aclTensor* out, int64_t dim,         \
+                                  uint64_t* workspace_size, aclOpExecutor** executor) {      \
+    (void)in2;                                                                               \
+    (void)dim;                                                                               \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);   \
+  }
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+}  // namespace capi_ops_internal
+
+inline const CApiOp& GetCApiOp(Op op) {
+  static const CApiOp kOps[] = {
+#define HOSTNN_OP(Name, snake, sig, params, ...)                                      \
+  {Op::k##Name, #Name, {HOSTNN_CAPI_UNPACK params}, capi_ops_internal::Phase1##Name, \
+   aclnn##Name},
+#define HOSTNN_CAPI_UNPACK(...) __VA_ARGS__
+#include "hostnn/op_list.def"
+#undef HOSTNN_CAPI_UNPACK
+#undef HOSTNN_OP
+  };
+  return kOps[static_cast<int>(op)];
+}
+
+// Every operator, in list order.
+inline std::vector<Op> AllOpsVector() {
+  std::vector<Op> ops;
+  for (Op op : AllOps()) ops.push_back(op);
+  return ops;
+}
+
+// gtest parameter names.
+inline std::string OpTestName(Op op) { return GetOpInfo(op).name; }
+
+}  // namespace test
+}  // namespace hostnn
+
+#endif  // HOSTNN_TESTS_UTIL_CAPI_OPS_H_
