@@ -1,5 +1,6 @@
-// Benchmark cases (see cases.h): buffer set-up, the two ways of calling an operator, and
-// the roofline over the same memory, so a case and its roofline touch the same pages.
+// Benchmark cases (see cases.h): buffer set-up, the two ways of calling an operator (the
+// C++ API, and the C API through the operator list's table), and the roofline over the same
+// memory, so a case and its roofline touch the same pages.
 
 #include "bench/cases.h"
 
@@ -10,12 +11,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
-#include "aclnnop/aclnn_logsigmoid_backward.h"
-#include "aclnnop/aclnn_logsoftmax_backward.h"
-#include "aclnnop/aclnn_silu_backward.h"
 #include "bench/roofline.h"
 #include "kernels/kernels.h"
+#include "tests/util/capi_ops.h"
 
 namespace hostnn {
 namespace bench {
@@ -189,19 +187,11 @@ Status CaseData::Prepare(const tiling::Options& options) {
 void CaseData::Run() const { prepared_.Run(); }
 
 namespace {
+// Phase 1 through the operator's C API (tests/util/capi_ops.h, from the operator list): the
+// second input stands in for LogSigmoidBackward's unread `buffer` too.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTensor* out,
                          uint64_t* ws, aclOpExecutor** exec) {
-  switch (op) {
-    case Op::kSiluBackward:
-      return aclnnSiluBackwardGetWorkspaceSize(dy, x, out, ws, exec);
-    case Op::kLogSigmoidBackward:
-      return aclnnLogSigmoidBackwardGetWorkspaceSize(dy, x, x, out, ws, exec);
-    case Op::kHardsigmoidBackward:
-      return aclnnHardsigmoidBackwardGetWorkspaceSize(dy, x, out, ws, exec);
-    case Op::kLogSoftmaxBackward:
-      return aclnnLogSoftmaxBackwardGetWorkspaceSize(dy, x, dim, out, ws, exec);
-  }
-  return ACLNN_ERR_INNER;
+  return test::GetCApiOp(op).phase1(dy, x, x, out, dim, ws, exec);
 }
 }  // namespace
 
@@ -231,17 +221,7 @@ int CaseData::RunCApiCall() {
     return ACLNN_ERR_INNER;
   }
   void* workspace = ws > 0 ? prepared_.workspace() : nullptr;
-  switch (spec_.op) {
-    case Op::kSiluBackward:
-      return aclnnSiluBackward(workspace, ws, exec, nullptr);
-    case Op::kLogSigmoidBackward:
-      return aclnnLogSigmoidBackward(workspace, ws, exec, nullptr);
-    case Op::kHardsigmoidBackward:
-      return aclnnHardsigmoidBackward(workspace, ws, exec, nullptr);
-    case Op::kLogSoftmaxBackward:
-      return aclnnLogSoftmaxBackward(workspace, ws, exec, nullptr);
-  }
-  return ACLNN_ERR_INNER;
+  return test::GetCApiOp(spec_.op).phase2(workspace, ws, exec, nullptr);
 }
 
 void CaseData::Roofline(int64_t threads) const {
