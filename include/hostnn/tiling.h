@@ -39,14 +39,6 @@ std::vector<std::string> PlatformNames();
 // naming the problem.
 Status FindPlatform(const std::string& name, const std::string& platform_file, int64_t team,
                     Platform* platform);
-// The streaming-store threshold a profile defaults to: outputs of at least this many bytes
-// are written with non-temporal stores. Plans of every profile run on this host's cores,
-// so every profile takes the host's: a third of the last-level cache (sysfs first, then
-// sysconf, then 8 MiB), where two inputs and the output of that size stop fitting in it.
-// Read once per process. Thread-safe.
-int64_t DefaultStreamMinBytes(const Platform& platform);
-// The per-instance size of this host's highest-level data cache (see above).
-int64_t LastLevelCacheBytes();
 // The profiles of a platform file: {"platforms": [{"name": ..., "cores": ...,
 // "ub_bytes": ..., "block_bytes": ..., "vector_bytes": ...}, ...]} (or one such object).
 // Files are parsed once per (path, size, mtime). Thread-safe.
@@ -136,7 +128,7 @@ struct Resolved {
   int64_t min_elems_per_core = 1024;
   int buffer_num = 0;  // 0 = the planner decides
   // Outputs of at least this many bytes are written with non-temporal stores:
-  // HOSTNN_STREAM_MIN_BYTES, else the profile's DefaultStreamMinBytes.
+  // HOSTNN_STREAM_MIN_BYTES, else the profile's default (a third of the last-level cache).
   int64_t stream_min_bytes = 0;
   std::string sources;  // where each knob came from, for the plan's printout
 };
