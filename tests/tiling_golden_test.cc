@@ -9,6 +9,7 @@
 
 #include "hostnn/tiling.h"
 #include "tiling/internal.h"
+#include "tools/tiling/ub_table.h"
 
 namespace hostnn {
 namespace {
@@ -156,6 +157,50 @@ TEST_F(TilingGolden, UbDivisorTables) {
   EXPECT_EQ(tiling::MakeUbDivisor(*tiling::FindEltwiseUbSpec(Op::kSiluBackward), 2).single_why,
             "3 queues + 3 f32 casts x 2 + 2 f32 temps x 2 = 13");
   EXPECT_EQ(tiling::FindEltwiseUbSpec(Op::kLogSoftmaxBackward), nullptr);
+}
+
+// The UB specs are the operator list's: queues for the operands in slots in0, in1 and out
+// (never in2, LogSigmoidBackward's unread buffer), f32 temps from UbTemps.
+TEST_F(TilingGolden, UbSpecsComeFromTheOperatorList) {
+  for (const Op op : AllOps()) {
+    const OpInfo& info = GetOpInfo(op);
+    const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(op);
+    if (info.is_reduction) {
+      EXPECT_EQ(spec, nullptr) << info.snake_name;
+      continue;
+    }
+    ASSERT_NE(spec, nullptr) << info.snake_name;
+    std::string queues, temps;
+    for (const std::string& q : spec->queues) queues += q + " ";
+    for (const std::string& t : spec->f32_temps) temps += (temps.empty() ? "" : " ") + t;
+    EXPECT_EQ(queues, std::string(info.params[kIn0]) + " " + info.params[kIn1] + " " +
+                          info.params[kOut] + " ")
+        << info.snake_name;
+    EXPECT_EQ(temps, info.ub_temps) << info.snake_name;
+  }
+}
+
+// hostnn-tiling ub prints exactly what docs/tiling.md shows.
+TEST_F(TilingGolden, UbTableText) {
+  EXPECT_EQ(tiling_tool::UbTable(Op::kSiluBackward),
+            "silu_backward: queues gradOutput, self, gradInput; f32 temps sigmoid, "
+            "one_minus_sigmoid\n"
+            "  f32        single  5 = 3 queues + 2 f32 temps = 5\n"
+            "             double  8 = 3 queues x 2 buffers + 2 f32 temps = 8\n"
+            "  f16, bf16  single 13 = 3 queues + 3 f32 casts x 2 + 2 f32 temps x 2 = 13\n"
+            "             double 16 = 3 queues x 2 buffers + 3 f32 casts x 2 + 2 f32 temps x 2 = "
+            "16\n");
+  EXPECT_EQ(tiling_tool::UbTable(Op::kLogSigmoidBackward).substr(0, 95),
+            "logsigmoid_backward: queues gradOutput, self, gradInput; f32 temps exp_neg_abs_x, "
+            "one_plus_exp\n");
+  EXPECT_EQ(tiling_tool::UbTable(Op::kHardsigmoidBackward),
+            "hardsigmoid_backward: queues gradOutput, self, out; f32 temps mask\n"
+            "  f32        single  4 = 3 queues + 1 f32 temp = 4\n"
+            "             double  7 = 3 queues x 2 buffers + 1 f32 temp = 7\n"
+            "  f16, bf16  single 11 = 3 queues + 3 f32 casts x 2 + 1 f32 temp x 2 = 11\n"
+            "             double 14 = 3 queues x 2 buffers + 3 f32 casts x 2 + 1 f32 temp x 2 = "
+            "14\n");
+  EXPECT_EQ(tiling_tool::UbTable(Op::kLogSoftmaxBackward), "");
 }
 
 // hardsigmoid f16, n = 100000 on Atlas A2: the same cores as SiluGrad, but N = 11:

@@ -16,9 +16,9 @@
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
 #include "src/exec/launcher.h"
-#include "tiling/internal.h"
 #include "tools/tiling/random_case.h"
 #include "tools/tiling/tune.h"
+#include "tools/tiling/ub_table.h"
 
 namespace hostnn {
 namespace tiling_tool {
@@ -387,21 +387,10 @@ int RunUb(const CommandLine& cl) {
   const std::string only = cl.values.count("op") ? cl.values.at("op") : "";
   bool any = false;
   for (const Op op : AllOps()) {
-    const char* name = GetOpInfo(op).snake_name;
-    if (!only.empty() && only != name) continue;
-    const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(op);
-    if (spec == nullptr) continue;  // a reduction: its plan budgets the UB per template
-    any = true;
-    std::string queues, temps;
-    for (const std::string& q : spec->queues) queues += (queues.empty() ? "" : ", ") + q;
-    for (const std::string& t : spec->f32_temps) temps += (temps.empty() ? "" : ", ") + t;
-    std::printf("%s: queues %s; f32 temps %s\n", name, queues.c_str(), temps.c_str());
-    for (const auto& dtype : {std::make_pair("f32", 4), std::make_pair("f16, bf16", 2)}) {
-      const tiling::UbDivisor d = tiling::MakeUbDivisor(*spec, dtype.second);
-      std::printf("  %-10s single %2lld = %s\n  %-10s double %2lld = %s\n", dtype.first,
-                  static_cast<long long>(d.single_buffered), d.single_why.c_str(), "",
-                  static_cast<long long>(d.double_buffered), d.double_why.c_str());
-    }
+    if (!only.empty() && only != GetOpInfo(op).snake_name) continue;
+    const std::string table = UbTable(op);
+    any = any || !table.empty();
+    std::fputs(table.c_str(), stdout);
   }
   if (!any) {
     std::fprintf(stderr, "hostnn-tiling ub: '%s' is not an elementwise operator\n", only.c_str());
