@@ -64,11 +64,10 @@ TEST_F(PlanCache, HitIsTheSamePlanAsMakePlan) {
 
 TEST_F(PlanCache, EveryPartOfTheProblemIsInTheKey) {
   const auto base = Shared(LogSoftmax(DType::kFloat32, {64, 3000}, 1));
-  const tiling::Problem others[] = {LogSoftmax(DType::kFloat32, {64, 3000}, 0),
-                                    LogSoftmax(DType::kFloat32, {64, 3000}, -2),
-                                    LogSoftmax(DType::kFloat16, {64, 3000}, 1),
-                                    LogSoftmax(DType::kFloat32, {3000, 64}, 1),
-                                    LogSoftmax(DType::kFloat32, {64, 3000, 1}, 1)};
+  const tiling::Problem others[] = {
+      LogSoftmax(DType::kFloat32, {64, 3000}, 0), LogSoftmax(DType::kFloat32, {64, 3000}, -2),
+      LogSoftmax(DType::kFloat16, {64, 3000}, 1), LogSoftmax(DType::kFloat32, {3000, 64}, 1),
+      LogSoftmax(DType::kFloat32, {64, 3000, 1}, 1)};
   for (const tiling::Problem& p : others) {
     const auto plan = Shared(p);
     ASSERT_TRUE(plan);

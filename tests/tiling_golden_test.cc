@@ -42,7 +42,8 @@ class TilingGolden : public ::testing::Test {
 //   floor(196608 / 32 / 5) * 32 / 4 = 1228 * 8 = 9824; a small core's 87376 > 2 * 9824, so
 //   double-buffered: tile = floor(196608 / 32 / 8) * 32 / 4 = 768 * 8 = 6144.
 TEST_F(TilingGolden, AtlasA2SiluF32FourMegaElements) {
-  const tiling::Plan plan = MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("atlas-a2"));
+  const tiling::Plan plan =
+      MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("atlas-a2"));
   const tiling::ElementwisePlan& p = plan.elementwise;
   EXPECT_EQ(p.blocks, 524288);
   EXPECT_EQ(p.block_dim, 48);
@@ -102,13 +103,15 @@ TEST_F(TilingGolden, AtlasA2SiluF16HundredThousand) {
 //   single tile = floor(7936 / 5) * 8 = 12696, 65536 > 2 * 12696: double,
 //   tile = floor(7936 / 8) * 8 = 7936.
 TEST_F(TilingGolden, OtherAscendProfiles) {
-  const tiling::Plan a2_40 = MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("atlas-a2-40"));
+  const tiling::Plan a2_40 =
+      MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("atlas-a2-40"));
   EXPECT_EQ(a2_40.elementwise.block_dim, 40);
   EXPECT_EQ(a2_40.elementwise.big_cores, 8);
   EXPECT_EQ(a2_40.elementwise.CoreLen(0), 104864);
   EXPECT_EQ(a2_40.elementwise.CoreLen(39), 104856);
   EXPECT_EQ(a2_40.elementwise.tile_len, 6144);
-  const tiling::Plan a950 = MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("ascend950"));
+  const tiling::Plan a950 =
+      MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("ascend950"));
   EXPECT_EQ(a950.elementwise.block_dim, 64);
   EXPECT_EQ(a950.elementwise.big_cores, 0);
   EXPECT_EQ(a950.elementwise.CoreLen(63), 65536);
@@ -206,7 +209,8 @@ TEST_F(TilingGolden, UbTableText) {
 // hardsigmoid f16, n = 100000 on Atlas A2: the same cores as SiluGrad, but N = 11:
 // floor(6144 / 11) = 558 blocks -> tile 8928.
 TEST_F(TilingGolden, HardsigmoidHasItsOwnDivisor) {
-  const tiling::Plan plan = MustPlan(Op::kHardsigmoidBackward, DType::kFloat16, {100000}, 0, On("atlas-a2"));
+  const tiling::Plan plan =
+      MustPlan(Op::kHardsigmoidBackward, DType::kFloat16, {100000}, 0, On("atlas-a2"));
   EXPECT_EQ(plan.elementwise.ub_divisor, 11);
   EXPECT_EQ(plan.elementwise.tile_len, 8928);
   EXPECT_EQ(plan.elementwise.block_dim, 48);
@@ -258,7 +262,8 @@ TEST_F(TilingGolden, Ascend950ArRecompute) {
 // column of all R needs 7 * 2 * (4 + 2 * 4) = 168 B; 253952 / 64 / (168 + 4) = 23 >= 1;
 // A0 inner = min(23, ceil(15 / 64) = 1) -> a tile of 64 (15 used), one A1 row: one unit.
 TEST_F(TilingGolden, Ascend950AraFullLoad) {
-  const tiling::Plan plan = MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {7, 3, 5}, 0, On("ascend950"));
+  const tiling::Plan plan =
+      MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {7, 3, 5}, 0, On("ascend950"));
   const tiling::ReductionPlan& p = plan.reduction;
   EXPECT_EQ(p.tmpl, tiling::ReductionTemplate::kAraFullLoad);
   EXPECT_EQ(p.a1, 1);
@@ -289,7 +294,8 @@ TEST_F(TilingGolden, Ascend950AraRecompute) {
 
 // R == 1 folds A1 into A0, as Ascend does: [1000, 1] dim 1 -> (1, 1, 1000).
 TEST_F(TilingGolden, UnitReductionFoldsIntoA0) {
-  const tiling::Plan plan = MustPlan(Op::kLogSoftmaxBackward, DType::kBFloat16, {1000, 1}, 1, On("ascend950"));
+  const tiling::Plan plan =
+      MustPlan(Op::kLogSoftmaxBackward, DType::kBFloat16, {1000, 1}, 1, On("ascend950"));
   EXPECT_EQ(plan.reduction.a1, 1);
   EXPECT_EQ(plan.reduction.r, 1);
   EXPECT_EQ(plan.reduction.a0, 1000);

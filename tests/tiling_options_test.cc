@@ -1,7 +1,7 @@
 // Tiling options: the environment (HOSTNN_PLATFORM, HOSTNN_NUM_CORES, ...), tuning files
 // and platform files, their precedence, and the clear errors every bad value gives. Also
-// the JSON reading and writing behind the files, and the plan's JSON. Runs no operator kernels except
-// through Prepare.
+// the JSON reading and writing behind the files, and the plan's JSON. Runs no operator kernels
+// except through Prepare.
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -475,11 +475,10 @@ TEST_F(TilingOptions, JsonReadingAndWriting) {
     const char* text;
     const char* expect;
   };
-  for (const Case& c : {Case{"", "line 1, column 1: syntax error"},
-                        Case{"[1,]", "line 1, column 4: syntax error"},
-                        Case{"{\"a\": 1, \"a\": 2}", "duplicate member \"a\""},
-                        Case{"[1]\n x", "line 2, column 2: syntax error"},
-                        Case{"\"\\x\"", "syntax error"}}) {
+  for (const Case& c :
+       {Case{"", "line 1, column 1: syntax error"}, Case{"[1,]", "line 1, column 4: syntax error"},
+        Case{"{\"a\": 1, \"a\": 2}", "duplicate member \"a\""},
+        Case{"[1]\n x", "line 2, column 2: syntax error"}, Case{"\"\\x\"", "syntax error"}}) {
     const Status s = tiling::ParseJson(c.text, &v);
     EXPECT_FALSE(s.ok()) << c.text;
     EXPECT_HAS(s.message(), c.expect);
