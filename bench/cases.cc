@@ -198,8 +198,9 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTen
 int CaseData::RunCApiPrepare() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s = GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-                                     spec_.dim, static_cast<aclTensor*>(acl_out_), &ws, &exec);
+  const aclnnStatus s =
+      GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
+                   spec_.dim, static_cast<aclTensor*>(acl_out_), &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }

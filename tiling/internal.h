@@ -74,11 +74,11 @@ ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_byte
 
 // ---- The environment, options and files -------------------------------------------------
 
-// The streaming-store threshold a profile defaults to (platform.cc): outputs of at least this many bytes
-// are written with non-temporal stores. Plans of every profile run on this host's cores,
-// so every profile takes the host's: a third of the last-level cache (sysfs first, then
-// sysconf, then 8 MiB), where two inputs and the output of that size stop fitting in it.
-// Read once per process. Thread-safe.
+// The streaming-store threshold a profile defaults to (platform.cc): outputs of at least
+// this many bytes are written with non-temporal stores. Plans of every profile run on this
+// host's cores, so every profile takes the host's: a third of the last-level cache (sysfs
+// first, then sysconf, then 8 MiB), where two inputs and the output of that size stop
+// fitting in it. Read once per process. Thread-safe.
 int64_t DefaultStreamMinBytes(const Platform& platform);
 // The per-instance size of this host's highest-level data cache (see above).
 int64_t LastLevelCacheBytes();

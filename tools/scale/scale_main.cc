@@ -56,7 +56,8 @@ std::string Usage() {
          "  --sample-ms length of one sample in ms (default 4)\n"
          "  --no-call   skip timing both phases of one C API call (done for <= 1M elements)\n"
          "  --csv       write one line per case: op,dtype,shape,elements,threads,ns_per_elem,\n"
-         "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,speedup_vs_1t,call_us,\n"
+         "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,"
+         "speedup_vs_1t,call_us,\n"
          "              kernel_path (SIMD target, direct or gathered, conversions, stores)\n"
          "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
          "              (largest thread count), rooflines dashed\n";
