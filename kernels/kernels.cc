@@ -14,8 +14,7 @@ namespace hostnn {
 namespace kernels {
 
 StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes) {
-  return min_bytes >= 0 && out_bytes >= static_cast<uint64_t>(min_bytes) ? StoreMode::kStream
-                                                                         : StoreMode::kCached;
+  return out_bytes >= static_cast<uint64_t>(min_bytes) ? StoreMode::kStream : StoreMode::kCached;
 }
 
 std::vector<int64_t> AvailableTargets() { return hwy::SupportedAndGeneratedTargets(); }

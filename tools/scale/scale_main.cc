@@ -86,46 +86,60 @@ bool Fail(const std::string& message) {
 bool ParseArgs(int argc, char** argv, Args* args) {
   CLI::App app("hostnn-scale", "hostnn-scale");
   app.set_help_flag();  // the tool prints its own usage
+  app.allow_extras();   // named below, in the tool's words
   bool help = false, no_call = false;
-  std::string ops, dtypes, sizes, threads, samples, sample_ms;
-  std::vector<std::string> shapes, dims;
+  std::string samples, sample_ms;
+  // Lists may be given in several flags (--ops a --ops b); each --shape is one shape.
+  std::vector<std::string> ops, dtypes, sizes, threads, shapes, dims;
   app.add_flag("-h,--help", help);
   app.add_flag("--no-call", no_call);
-  app.add_option("--ops", ops);
-  app.add_option("--dtypes", dtypes);
-  app.add_option("--sizes", sizes);
+  app.add_option("--ops", ops)->allow_extra_args(false);
+  app.add_option("--dtypes", dtypes)->allow_extra_args(false);
+  app.add_option("--sizes", sizes)->allow_extra_args(false);
   CLI::Option* shape_flag = app.add_option("--shape", shapes)->allow_extra_args(false);
   CLI::Option* dim_flag = app.add_option("--dim", dims)->allow_extra_args(false);
-  app.add_option("--threads", threads);
-  app.add_option("--samples", samples);
-  app.add_option("--sample-ms", sample_ms);
-  app.add_option("--csv", args->csv);
-  app.add_option("--svg", args->svg);
+  app.add_option("--threads", threads)->allow_extra_args(false);
+  app.add_option("--samples", samples)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--sample-ms", sample_ms)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--csv", args->csv)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--svg", args->svg)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return Fail(e.what());
+  }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.rfind("-", 0) != 0) return Fail("unexpected argument '" + extra + "'");
+    return Fail("unknown option '" + extra.substr(0, extra.find('=')) + "'");
   }
   if (help) {
     std::fputs(Usage().c_str(), stdout);
     std::exit(0);
   }
   args->measure.time_calls = !no_call;
-  for (const std::string& name : Split(ops, ',')) {
+  // The items of every occurrence of a list flag, in order.
+  auto items = [](const std::vector<std::string>& flags) {
+    std::vector<std::string> all;
+    for (const std::string& f : flags) {
+      for (const std::string& item : Split(f, ',')) all.push_back(item);
+    }
+    return all;
+  };
+  for (const std::string& name : items(ops)) {
     Op op;
     if (!FindOp(name, &op)) {
       return Fail("unknown operator '" + name + "'; expected one of: " + OpNames());
     }
     args->ops.push_back(op);
   }
-  for (const std::string& name : Split(dtypes, ',')) {
+  for (const std::string& name : items(dtypes)) {
     DType d;
     if (!bench::ParseShortDType(name, &d)) {
       return Fail("unknown dtype '" + name + "' (f32, f16, bf16)");
     }
     args->dtypes.push_back(d);
   }
-  for (const std::string& s : Split(sizes, ',')) {
+  for (const std::string& s : items(sizes)) {
     int64_t n;
     if (!ParseCount(s, &n)) return Fail("bad size '" + s + "'");
     args->sizes.push_back(n);
@@ -149,7 +163,7 @@ bool ParseArgs(int argc, char** argv, Args* args) {
       args->shapes.back().second = dim;
     }
   }
-  for (const std::string& s : Split(threads, ',')) {
+  for (const std::string& s : items(threads)) {
     int64_t t;
     if (!ParseCount(s, &t) || t > 4096) return Fail("bad thread count '" + s + "'");
     args->threads.push_back(static_cast<int>(t));

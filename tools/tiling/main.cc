@@ -154,24 +154,31 @@ bool ParseInt(const std::string& text, int64_t* value) {
 }
 
 // Parses argv[2...] (argv[1] is the command) with CLI11: the flags in `allowed` take one
-// value each, --json is a flag of plan, -h / --help of every command.
+// value each, at most once; --json is a flag of plan, -h / --help of every command.
 int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allowed,
                      CommandLine* cl) {
   CLI::App app("hostnn-tiling " + cl->command, "hostnn-tiling " + cl->command);
   app.set_help_flag();  // the tool prints its own help texts
+  app.allow_extras();   // named below, in the tool's words
   app.add_flag("-h,--help", cl->help);
   if (cl->command == "plan") app.add_flag("--json", cl->json);
   std::map<std::string, CLI::Option*> options;
   std::map<std::string, std::string> values;
   for (const std::string& name : allowed) {
-    options[name] = app.add_option("--" + name, values[name]);
+    options[name] = app.add_option("--" + name, values[name])
+                        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
   try {
     app.parse(argc - 1, argv + 1);
   } catch (const CLI::ParseError& e) {
     return Usage(cl->command + ": " + e.what());
   }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.rfind("-", 0) != 0) return Usage("unexpected argument '" + extra + "'");
+    return Usage(cl->command + ": unknown option '" + extra.substr(0, extra.find('=')) + "'");
+  }
   for (const auto& kv : options) {
+    if (kv.second->count() > 1) return Usage("--" + kv.first + " is given twice");
     if (kv.second->count() > 0) cl->values[kv.first] = values[kv.first];
   }
   return kExitOk;
