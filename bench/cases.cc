@@ -1,5 +1,6 @@
-// Benchmark cases (see cases.h): buffer set-up, the two ways of calling an operator, and
-// the roofline over the same memory, so a case and its roofline touch the same pages.
+// Benchmark cases (see cases.h): buffer set-up, the two ways of calling an operator (the
+// C++ API, and the C API through the operator list's table), and the roofline over the same
+// memory, so a case and its roofline touch the same pages.
 
 #include "bench/cases.h"
 
@@ -10,12 +11,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "aclnnop/aclnn_hardsigmoid_backward.h"
-#include "aclnnop/aclnn_logsigmoid_backward.h"
-#include "aclnnop/aclnn_logsoftmax_backward.h"
-#include "aclnnop/aclnn_silu_backward.h"
 #include "bench/roofline.h"
 #include "kernels/kernels.h"
+#include "tests/util/capi_ops.h"
 
 namespace hostnn {
 namespace bench {
@@ -124,18 +122,9 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   x_ = AllocArray(bytes_per_array_);
   out_ = AllocArray(bytes_per_array_);
   Fill(dy_, spec.dtype, n, -1.0f, 1.0f, 1);
-  switch (spec.op) {
-    case Op::kSiluBackward:
-    case Op::kLogSigmoidBackward:
-      Fill(x_, spec.dtype, n, -12.0f, 12.0f, 2);
-      break;
-    case Op::kHardsigmoidBackward:
-      Fill(x_, spec.dtype, n, -4.5f, 4.5f, 2);
-      break;
-    case Op::kLogSoftmaxBackward:
-      Fill(x_, spec.dtype, n, -12.0f, -2.0f, 2);
-      break;
-  }
+  const OpInfo& info = GetOpInfo(spec.op);
+  Fill(x_, spec.dtype, n, static_cast<float>(info.domain_lo), static_cast<float>(info.domain_hi),
+       2);
   std::memset(out_, 0, bytes_per_array_);  // first touch, outside any timing
   dy_view_ = TensorView::Dense(dy_, spec.dtype, spec.shape);
   x_view_ = TensorView::Dense(x_, spec.dtype, spec.shape);
@@ -149,8 +138,6 @@ CaseData::~CaseData() {
   aclDestroyTensor(static_cast<aclTensor*>(acl_dy_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_x_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_out_));
-  executor_.reset();
-  std::free(workspace_);
   std::free(dy_);
   std::free(x_);
   std::free(out_);
@@ -169,46 +156,56 @@ OpArgs CaseData::Args() const {
 
 double CaseData::Bytes() const { return 3.0 * static_cast<double>(bytes_per_array_); }
 
-Status CaseData::Prepare() {
+PreparedCall::~PreparedCall() { Reset(); }
+
+void PreparedCall::Reset() {
   executor_.reset();
   std::free(workspace_);
   workspace_ = nullptr;
   workspace_bytes_ = 0;
-  Status s = hostnn::Prepare(Args(), tiling::Options(), &workspace_bytes_, &executor_);
-  if (!s.ok()) return s;
+}
+
+Status PreparedCall::Prepare(const OpArgs& args, const tiling::Options& options) {
+  Reset();
+  Status s = hostnn::Prepare(args, options, &workspace_bytes_, &executor_);
+  if (!s.ok()) {
+    Reset();
+    return s;
+  }
   if (workspace_bytes_ > 0) workspace_ = AllocArray(static_cast<size_t>(workspace_bytes_));
   return Status::Ok();
 }
 
-void CaseData::Run() const { (void)hostnn::Execute(*executor_, workspace_, workspace_bytes_); }
+void PreparedCall::Run() const { (void)hostnn::Execute(*executor_, workspace_, workspace_bytes_); }
+
+std::string PreparedCall::KernelPath() const { return hostnn::KernelPath(*executor_); }
+
+Status CaseData::Prepare(const tiling::Options& options) {
+  return prepared_.Prepare(Args(), options);
+}
+
+void CaseData::Run() const { prepared_.Run(); }
 
 namespace {
+// Phase 1 through the operator's C API (tests/util/capi_ops.h, from the operator list): the
+// second input stands in for LogSigmoidBackward's unread `buffer` too.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTensor* out,
                          uint64_t* ws, aclOpExecutor** exec) {
-  switch (op) {
-    case Op::kSiluBackward:
-      return aclnnSiluBackwardGetWorkspaceSize(dy, x, out, ws, exec);
-    case Op::kLogSigmoidBackward:
-      return aclnnLogSigmoidBackwardGetWorkspaceSize(dy, x, x, out, ws, exec);
-    case Op::kHardsigmoidBackward:
-      return aclnnHardsigmoidBackwardGetWorkspaceSize(dy, x, out, ws, exec);
-    case Op::kLogSoftmaxBackward:
-      return aclnnLogSoftmaxBackwardGetWorkspaceSize(dy, x, dim, out, ws, exec);
-  }
-  return ACLNN_ERR_INNER;
+  return test::GetCApiOp(op).phase1(dy, x, x, out, dim, ws, exec);
 }
 }  // namespace
 
 int CaseData::RunCApiPrepare() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s = GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-                                     spec_.dim, static_cast<aclTensor*>(acl_out_), &ws, &exec);
+  const aclnnStatus s =
+      GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
+                   spec_.dim, static_cast<aclTensor*>(acl_out_), &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
 
-std::string CaseData::KernelPath() const { return hostnn::KernelPath(*executor_); }
+std::string CaseData::KernelPath() const { return prepared_.KernelPath(); }
 
 int CaseData::RunCApiCall() {
   auto* dy = static_cast<aclTensor*>(acl_dy_);
@@ -220,22 +217,12 @@ int CaseData::RunCApiCall() {
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.
-  if (ws > workspace_bytes_) {
+  if (ws > prepared_.workspace_bytes()) {
     aclDestroyAclOpExecutor(exec);
     return ACLNN_ERR_INNER;
   }
-  void* workspace = ws > 0 ? workspace_ : nullptr;
-  switch (spec_.op) {
-    case Op::kSiluBackward:
-      return aclnnSiluBackward(workspace, ws, exec, nullptr);
-    case Op::kLogSigmoidBackward:
-      return aclnnLogSigmoidBackward(workspace, ws, exec, nullptr);
-    case Op::kHardsigmoidBackward:
-      return aclnnHardsigmoidBackward(workspace, ws, exec, nullptr);
-    case Op::kLogSoftmaxBackward:
-      return aclnnLogSoftmaxBackward(workspace, ws, exec, nullptr);
-  }
-  return ACLNN_ERR_INNER;
+  void* workspace = ws > 0 ? prepared_.workspace() : nullptr;
+  return test::GetCApiOp(spec_.op).phase2(workspace, ws, exec, nullptr);
 }
 
 void CaseData::Roofline(int64_t threads) const {

@@ -1,6 +1,7 @@
-// Benchmark cases shared by the Google Benchmark suites and hostnn-scale: an operator,
-// a dtype and a shape, with its buffers filled once, a prepared executor, and the
-// roofline kernel over the same buffers. Benchmark code only; nothing here is installed.
+// Benchmark cases shared by the Google Benchmark suites, hostnn-scale and hostnn-tiling
+// tune: an operator, a dtype and a shape, with its buffers filled once from the operator
+// list's input domain, prepared executors, and the roofline kernel over the same buffers.
+// Benchmark and tool code only; nothing here is installed.
 #ifndef HOSTNN_BENCH_CASES_H_
 #define HOSTNN_BENCH_CASES_H_
 
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "hostnn/hostnn.h"
+#include "hostnn/tiling.h"
 
 namespace hostnn {
 namespace bench {
@@ -33,8 +35,34 @@ struct CaseSpec {
 // (ARA), so both reduction templates are timed (n < 1024 gives [1, n] dim -1 only).
 std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n);
 
+// One executor prepared (phase 1 done) with its workspace, to run again and again.
+class PreparedCall {
+ public:
+  PreparedCall() = default;
+  ~PreparedCall();
+  PreparedCall(const PreparedCall&) = delete;
+  PreparedCall& operator=(const PreparedCall&) = delete;
+
+  // Phase 1 of `args` under `options`, for the current OpenMP thread count. kOk or the
+  // operator's error (then nothing is kept).
+  Status Prepare(const OpArgs& args, const tiling::Options& options);
+  // Phase 2. Pre: Prepare succeeded.
+  void Run() const;
+  // What the executor runs (hostnn::KernelPath). Pre: Prepare succeeded.
+  std::string KernelPath() const;
+  uint64_t workspace_bytes() const { return workspace_bytes_; }
+  void* workspace() const { return workspace_; }
+
+ private:
+  void Reset();
+  ExecutorPtr executor_;
+  void* workspace_ = nullptr;
+  uint64_t workspace_bytes_ = 0;
+};
+
 // The buffers of one case (64-byte aligned, huge pages asked for when large), filled
-// once with values that exercise every branch of the operator, and one executor.
+// once: gradOutput from [-1, 1), the second input from the operator's domain
+// (op_list.def), and one executor.
 class CaseData {
  public:
   explicit CaseData(const CaseSpec& spec);
@@ -53,7 +81,7 @@ class CaseData {
 
   // Phase 1 for the current OpenMP thread count (omp_set_num_threads), keeping the
   // executor and its workspace for Run. kOk or the operator's error.
-  Status Prepare();
+  Status Prepare(const tiling::Options& options = {});
   // Phase 2 of the prepared executor. Pre: Prepare succeeded.
   void Run() const;
   // What the prepared executor runs (hostnn::KernelPath). Pre: Prepare succeeded.
@@ -74,9 +102,7 @@ class CaseData {
   void* x_ = nullptr;
   void* out_ = nullptr;
   TensorView dy_view_, x_view_, out_view_;
-  ExecutorPtr executor_;
-  void* workspace_ = nullptr;
-  uint64_t workspace_bytes_ = 0;
+  PreparedCall prepared_;
   // CANN tensors for RunCApiCall, made once.
   void* acl_dy_ = nullptr;
   void* acl_x_ = nullptr;

@@ -1,5 +1,6 @@
-// Command-line helpers shared by the benchmark tools (hostnn-scale, hostnn_torch_peer):
-// list splitting and counts with K / M suffixes. Benchmark code only.
+// Command-line helpers shared by the tools (hostnn-tiling, hostnn-scale) and
+// hostnn_torch_peer: list splitting, counts with K / M suffixes, and the one shape syntax.
+// Benchmark and tool code only.
 #ifndef HOSTNN_BENCH_CLI_UTIL_H_
 #define HOSTNN_BENCH_CLI_UTIL_H_
 
@@ -40,6 +41,58 @@ inline bool ParseCount(const std::string& text, int64_t* value) {
   if (digits.empty() || *end != '\0' || v <= 0) return false;
   *value = v * scale;
   return true;
+}
+
+// `text` wrapped at ", " to lines of at most `width` columns (the first line is taken to
+// start at column `indent` too), continuation lines indented `indent` columns: lists in
+// help texts.
+inline std::string WrapList(const std::string& text, size_t indent, size_t width = 91) {
+  std::string out, line;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(", ", start);
+    end = end == std::string::npos ? text.size() : end + 2;
+    const std::string piece = text.substr(start, end - start);
+    if (!line.empty() && indent + line.size() + piece.size() > width) {
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+    }
+    line += piece;
+    start = end;
+  }
+  return out + line;
+}
+
+// One shape, the same on every command line: extents joined by ',' or 'x' (1024,4096 or
+// 1024x4096, optionally in brackets, spaces ignored), each a non-negative integer with an
+// optional K (2^10) or M (2^20) suffix; "scalar" or "[]" for a 0-d tensor. Extents of 0
+// parse (the caller says whether it takes them); anything else is false.
+inline bool ParseShape(const std::string& text, std::vector<int64_t>* shape) {
+  shape->clear();
+  if (text == "scalar" || text == "[]") return true;
+  std::string cleaned;
+  for (const char c : text) {
+    if (c == 'x' || c == 'X') {
+      cleaned.push_back(',');
+    } else if (c != ' ' && c != '[' && c != ']') {
+      cleaned.push_back(c);
+    }
+  }
+  size_t start = 0;
+  while (true) {
+    const size_t end = cleaned.find(',', start);
+    const std::string extent = cleaned.substr(start, end == std::string::npos ? end : end - start);
+    int64_t v = 0;
+    if (extent == "0") {
+      v = 0;
+    } else if (!ParseCount(extent, &v)) {
+      return false;
+    }
+    shape->push_back(v);
+    if (end == std::string::npos) return true;
+    start = end + 1;
+  }
 }
 
 }  // namespace bench

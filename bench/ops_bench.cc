@@ -3,7 +3,7 @@
 // phase 1 alone and both phases of one call on small tensors, and the gathered operand
 // layouts (layout/...). Counters: bytes/s, elements/s, time per element.
 //   hostnn_bench --benchmark_filter='silu_backward/f32/.*' --benchmark_min_time=0.5
-// Thread counts go through omp_set_num_threads, which the host profile reads at Prepare.
+// Thread counts go through omp_set_num_threads; Prepare hands that team to the host profile.
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -211,9 +211,9 @@ void RegisterAll() {
         benchmark::RegisterBenchmark(name.c_str(), BM_Roofline, spec, t)->UseRealTime();
       }
     }
-    for (int k = 0; k < kNumOps; ++k) {
+    for (const Op op : AllOps()) {
       for (DType dtype : dtypes) {
-        for (const CaseSpec& spec : StandardCases(static_cast<Op>(k), dtype, n)) {
+        for (const CaseSpec& spec : StandardCases(op, dtype, n)) {
           for (int t : threads) {
             const std::string name = CaseName(spec) + "/threads:" + std::to_string(t);
             benchmark::RegisterBenchmark(name.c_str(), BM_Op, spec, t)->UseRealTime();
@@ -231,9 +231,9 @@ void RegisterAll() {
     }
   }
   for (int64_t n : kCallSizes) {
-    for (int k = 0; k < kNumOps; ++k) {
+    for (const Op op : AllOps()) {
       for (DType dtype : dtypes) {
-        const CaseSpec spec = StandardCases(static_cast<Op>(k), dtype, n).front();
+        const CaseSpec spec = StandardCases(op, dtype, n).front();
         const int t = threads.back();
         benchmark::RegisterBenchmark(
             ("call/" + CaseName(spec) + "/threads:" + std::to_string(t)).c_str(), BM_Call, spec, t)

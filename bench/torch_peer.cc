@@ -82,16 +82,27 @@ TorchCase MakeTorchCase(const CaseData& data) {
 }
 
 int Main(int argc, char** argv) {
-  std::vector<std::string> ops = {"silu_backward", "logsigmoid_backward", "hardsigmoid_backward",
-                                  "logsoftmax_backward"};
+  std::vector<std::string> ops;  // default: every operator of the operator list
+  for (const Op op : AllOps()) ops.push_back(GetOpInfo(op).snake_name);
   std::vector<std::string> dtypes = {"f32", "f16", "bf16"};
   std::vector<std::string> sizes = {"4K", "256K", "4M", "64M"};
   std::vector<std::string> threads = {"1", "2"};
   int samples = 11;
   double sample_ms = 4;
   const char* csv_path = nullptr;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string k = argv[i], v = argv[i + 1];
+  // Every flag takes one value, as --flag value or --flag=value (as the tools take them).
+  for (int i = 1; i < argc; ++i) {
+    std::string k = argv[i], v;
+    const size_t eq = k.find('=');
+    if (k.rfind("--", 0) == 0 && eq != std::string::npos) {
+      v = k.substr(eq + 1);
+      k = k.substr(0, eq);
+    } else if (i + 1 < argc) {
+      v = argv[++i];
+    } else {
+      std::fprintf(stderr, "hostnn_torch_peer: %s needs a value\n", k.c_str());
+      return 2;
+    }
     if (k == "--ops")
       ops = Split(v, ',');
     else if (k == "--dtypes")
@@ -105,7 +116,7 @@ int Main(int argc, char** argv) {
     else if (k == "--sample-ms")
       sample_ms = std::atof(v.c_str());
     else if (k == "--csv")
-      csv_path = argv[i + 1];
+      csv_path = argv[i] + (eq != std::string::npos ? eq + 1 : 0);
     else {
       std::fprintf(stderr, "hostnn_torch_peer: unknown option %s\n", k.c_str());
       return 2;

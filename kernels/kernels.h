@@ -26,15 +26,10 @@ using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n);
 enum class StoreMode { kCached, kStream };
 // Null for a reduction op or a non-compute dtype.
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
-// kStream when an output of out_bytes is at least min_bytes (the plan's
-// HOSTNN_STREAM_MIN_BYTES, validated in phase 1), or, when min_bytes is -1 (not set),
-// at least StreamMinBytes(): a third of LastLevelCacheBytes(), read once per process
-// (where the working set of two inputs and the output stops fitting).
-// LastLevelCacheBytes: the per-instance size of the highest-level data cache (sysfs first,
-// then sysconf, then 8 MiB).
-StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes = -1);
-uint64_t StreamMinBytes();
-uint64_t LastLevelCacheBytes();
+// kStream when an output of out_bytes is at least min_bytes (>= 0): the plan's
+// stream_min_bytes (tiling resolves it: HOSTNN_STREAM_MIN_BYTES, else a third of the
+// last-level cache).
+StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes);
 
 // Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16) / narrow from f32 with RNE
 // (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE). Null for other dtypes.

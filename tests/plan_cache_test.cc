@@ -1,10 +1,9 @@
 // The plan cache behind phase 1 (tiling::MakeSharedPlan): a hit returns exactly what
-// MakePlan makes; the options, every HOSTNN_ variable and the team size are part of the
-// key; files bypass it so that edits take effect; errors are never kept; old plans are
+// MakePlan makes; the options, every HOSTNN_ variable and the problem's team size are part
+// of the key; files bypass it so that edits take effect; errors are never kept; old plans are
 // dropped past kPlanCacheSize; concurrent callers agree.
 
 #include <gtest/gtest.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -24,13 +23,17 @@ class PlanCache : public ::testing::Test {
  protected:
   void SetUp() override {
     for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
-    team_ = omp_get_max_threads();
   }
   void TearDown() override {
     for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
-    omp_set_num_threads(team_);
   }
-  static tiling::Problem Silu(int64_t n) { return {"silu_backward", "f32", {n}, 0}; }
+  static constexpr int64_t kTeam = 4;  // the host profile's cores, as a caller passes them
+  static tiling::Problem Silu(int64_t n) {
+    return {Op::kSiluBackward, DType::kFloat32, {n}, 0, kTeam};
+  }
+  static tiling::Problem LogSoftmax(DType dtype, std::vector<int64_t> shape, int64_t dim) {
+    return {Op::kLogSoftmaxBackward, dtype, std::move(shape), dim, kTeam};
+  }
   static std::shared_ptr<const tiling::Plan> Shared(const tiling::Problem& p,
                                                     const tiling::Options& o = {}) {
     std::shared_ptr<const tiling::Plan> plan;
@@ -44,13 +47,12 @@ class PlanCache : public ::testing::Test {
     EXPECT_TRUE(s.ok()) << s.message();
     return plan.ToJson();
   }
-  int team_ = 1;
 };
 
 TEST_F(PlanCache, HitIsTheSamePlanAsMakePlan) {
   const tiling::Problem problems[] = {Silu(4194304), Silu(1000),
-                                      {"logsoftmax_backward", "f16", {64, 3, 100}, 1},
-                                      {"logsoftmax_backward", "f32", {1024, 4096}, 0}};
+                                      LogSoftmax(DType::kFloat16, {64, 3, 100}, 1),
+                                      LogSoftmax(DType::kFloat32, {1024, 4096}, 0)};
   for (const tiling::Problem& p : problems) {
     const auto first = Shared(p);
     const auto second = Shared(p);
@@ -61,12 +63,11 @@ TEST_F(PlanCache, HitIsTheSamePlanAsMakePlan) {
 }
 
 TEST_F(PlanCache, EveryPartOfTheProblemIsInTheKey) {
-  const auto base = Shared({"logsoftmax_backward", "f32", {64, 3000}, 1});
-  const tiling::Problem others[] = {{"logsoftmax_backward", "f32", {64, 3000}, 0},
-                                    {"logsoftmax_backward", "f32", {64, 3000}, -2},
-                                    {"logsoftmax_backward", "f16", {64, 3000}, 1},
-                                    {"logsoftmax_backward", "f32", {3000, 64}, 1},
-                                    {"logsoftmax_backward", "f32", {64, 3000, 1}, 1}};
+  const auto base = Shared(LogSoftmax(DType::kFloat32, {64, 3000}, 1));
+  const tiling::Problem others[] = {
+      LogSoftmax(DType::kFloat32, {64, 3000}, 0), LogSoftmax(DType::kFloat32, {64, 3000}, -2),
+      LogSoftmax(DType::kFloat16, {64, 3000}, 1), LogSoftmax(DType::kFloat32, {3000, 64}, 1),
+      LogSoftmax(DType::kFloat32, {64, 3000, 1}, 1)};
   for (const tiling::Problem& p : others) {
     const auto plan = Shared(p);
     ASSERT_TRUE(plan);
@@ -97,10 +98,12 @@ TEST_F(PlanCache, OptionsEnvironmentAndTeamSizeAreInTheKey) {
   EXPECT_EQ(Shared(p)->platform.name, "atlas-a2");
   unsetenv("HOSTNN_PLATFORM");
 
-  omp_set_num_threads(team_ + 3);
-  const auto wider = Shared(p);
-  EXPECT_EQ(wider->platform.cores, team_ + 3);
-  EXPECT_EQ(wider->ToJson(), Fresh(p));
+  tiling::Problem wider_team = p;
+  wider_team.team = kTeam + 3;
+  const auto wider = Shared(wider_team);
+  EXPECT_EQ(wider->platform.cores, kTeam + 3);
+  EXPECT_NE(wider.get(), base.get());
+  EXPECT_EQ(wider->ToJson(), Fresh(wider_team));
 }
 
 TEST_F(PlanCache, ErrorsAreNeverKept) {

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "hostnn/tiling.h"
+#include "tiling/internal.h"
+#include "tools/tiling/ub_table.h"
 
 namespace hostnn {
 namespace {
@@ -18,8 +20,8 @@ class TilingGolden : public ::testing::Test {
     for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
   }
 
-  static tiling::Plan MustPlan(const std::string& op, const std::string& dtype,
-                               std::vector<int64_t> shape, int64_t dim, tiling::Options options) {
+  static tiling::Plan MustPlan(Op op, DType dtype, std::vector<int64_t> shape, int64_t dim,
+                               tiling::Options options) {
     tiling::Plan plan;
     const Status s = tiling::MakePlan({op, dtype, std::move(shape), dim}, options, &plan);
     EXPECT_TRUE(s.ok()) << s.message();
@@ -40,7 +42,8 @@ class TilingGolden : public ::testing::Test {
 //   floor(196608 / 32 / 5) * 32 / 4 = 1228 * 8 = 9824; a small core's 87376 > 2 * 9824, so
 //   double-buffered: tile = floor(196608 / 32 / 8) * 32 / 4 = 768 * 8 = 6144.
 TEST_F(TilingGolden, AtlasA2SiluF32FourMegaElements) {
-  const tiling::Plan plan = MustPlan("silu_backward", "f32", {4194304}, 0, On("atlas-a2"));
+  const tiling::Plan plan =
+      MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("atlas-a2"));
   const tiling::ElementwisePlan& p = plan.elementwise;
   EXPECT_EQ(p.blocks, 524288);
   EXPECT_EQ(p.block_dim, 48);
@@ -58,7 +61,7 @@ TEST_F(TilingGolden, AtlasA2SiluF32FourMegaElements) {
 // f32, n = 1000: ceil(1000 / 1024) = 1 core; 125 blocks; single-buffered (1000 <= 2 * 9824),
 // tile 9824, so one tile of 1000.
 TEST_F(TilingGolden, AtlasA2SiluF32Thousand) {
-  const tiling::Plan plan = MustPlan("silu_backward", "f32", {1000}, 0, On("atlas-a2"));
+  const tiling::Plan plan = MustPlan(Op::kSiluBackward, DType::kFloat32, {1000}, 0, On("atlas-a2"));
   const tiling::ElementwisePlan& p = plan.elementwise;
   EXPECT_EQ(p.block_dim, 1);
   EXPECT_EQ(p.blocks, 125);
@@ -77,19 +80,19 @@ TEST_F(TilingGolden, AtlasA2SiluF32Thousand) {
 //   single tile = floor(196608 / 32 / 13) * 32 / 2 = 472 * 16 = 7552;
 //   a small core's 2080 <= 2 * 7552, so single-buffered, tile 7552: one tile a core.
 TEST_F(TilingGolden, AtlasA2SiluF16HundredThousand) {
-  for (const char* dtype : {"f16", "bf16"}) {
-    const tiling::Plan plan = MustPlan("silu_backward", dtype, {100000}, 0, On("atlas-a2"));
+  for (const DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+    const tiling::Plan plan = MustPlan(Op::kSiluBackward, dtype, {100000}, 0, On("atlas-a2"));
     const tiling::ElementwisePlan& p = plan.elementwise;
-    EXPECT_EQ(p.block_elems, 16) << dtype;
-    EXPECT_EQ(p.blocks, 6250) << dtype;
-    EXPECT_EQ(p.block_dim, 48) << dtype;
-    EXPECT_EQ(p.blocks_per_core, 130) << dtype;
-    EXPECT_EQ(p.big_cores, 10) << dtype;
+    EXPECT_EQ(p.block_elems, 16) << DTypeName(dtype);
+    EXPECT_EQ(p.blocks, 6250) << DTypeName(dtype);
+    EXPECT_EQ(p.block_dim, 48) << DTypeName(dtype);
+    EXPECT_EQ(p.blocks_per_core, 130) << DTypeName(dtype);
+    EXPECT_EQ(p.big_cores, 10) << DTypeName(dtype);
     for (int64_t c = 0; c < 48; ++c) EXPECT_EQ(p.CoreLen(c), c < 10 ? 2096 : 2080) << c;
-    EXPECT_EQ(p.ub_divisor, 13) << dtype;
-    EXPECT_EQ(p.buffer_num, 1) << dtype;
-    EXPECT_EQ(p.tile_len, 7552) << dtype;
-    EXPECT_EQ(p.CoreTiles(0), 1) << dtype;
+    EXPECT_EQ(p.ub_divisor, 13) << DTypeName(dtype);
+    EXPECT_EQ(p.buffer_num, 1) << DTypeName(dtype);
+    EXPECT_EQ(p.tile_len, 7552) << DTypeName(dtype);
+    EXPECT_EQ(p.CoreTiles(0), 1) << DTypeName(dtype);
   }
 }
 
@@ -100,13 +103,15 @@ TEST_F(TilingGolden, AtlasA2SiluF16HundredThousand) {
 //   single tile = floor(7936 / 5) * 8 = 12696, 65536 > 2 * 12696: double,
 //   tile = floor(7936 / 8) * 8 = 7936.
 TEST_F(TilingGolden, OtherAscendProfiles) {
-  const tiling::Plan a2_40 = MustPlan("silu_backward", "f32", {4194304}, 0, On("atlas-a2-40"));
+  const tiling::Plan a2_40 =
+      MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("atlas-a2-40"));
   EXPECT_EQ(a2_40.elementwise.block_dim, 40);
   EXPECT_EQ(a2_40.elementwise.big_cores, 8);
   EXPECT_EQ(a2_40.elementwise.CoreLen(0), 104864);
   EXPECT_EQ(a2_40.elementwise.CoreLen(39), 104856);
   EXPECT_EQ(a2_40.elementwise.tile_len, 6144);
-  const tiling::Plan a950 = MustPlan("silu_backward", "f32", {4194304}, 0, On("ascend950"));
+  const tiling::Plan a950 =
+      MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, On("ascend950"));
   EXPECT_EQ(a950.elementwise.block_dim, 64);
   EXPECT_EQ(a950.elementwise.big_cores, 0);
   EXPECT_EQ(a950.elementwise.CoreLen(63), 65536);
@@ -121,7 +126,7 @@ TEST_F(TilingGolden, HostWithFixedCoresAndUb) {
   tiling::Options o = On("host");
   o.num_cores = 4;
   o.ub_bytes = 524288;
-  const tiling::Plan plan = MustPlan("silu_backward", "f32", {4194304}, 0, o);
+  const tiling::Plan plan = MustPlan(Op::kSiluBackward, DType::kFloat32, {4194304}, 0, o);
   EXPECT_EQ(plan.elementwise.block_elems, 16);
   EXPECT_EQ(plan.elementwise.block_dim, 4);
   EXPECT_EQ(plan.elementwise.CoreLen(3), 1048576);
@@ -136,30 +141,76 @@ TEST_F(TilingGolden, HostWithFixedCoresAndUb) {
 //   16-bit 3 + 6 + 2 = 11 / 14.
 TEST_F(TilingGolden, UbDivisorTables) {
   struct Row {
-    const char* op;
+    Op op;
     int64_t f32_single, f32_double, f16_single, f16_double;
   };
   for (const Row& row :
-       {Row{"silu_backward", 5, 8, 13, 16}, Row{"logsigmoid_backward", 5, 8, 13, 16},
-        Row{"hardsigmoid_backward", 4, 7, 11, 14}}) {
+       {Row{Op::kSiluBackward, 5, 8, 13, 16}, Row{Op::kLogSigmoidBackward, 5, 8, 13, 16},
+        Row{Op::kHardsigmoidBackward, 4, 7, 11, 14}}) {
     const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(row.op);
-    ASSERT_NE(spec, nullptr) << row.op;
+    const char* name = GetOpInfo(row.op).snake_name;
+    ASSERT_NE(spec, nullptr) << name;
     const tiling::UbDivisor f32 = tiling::MakeUbDivisor(*spec, 4);
     const tiling::UbDivisor f16 = tiling::MakeUbDivisor(*spec, 2);
-    EXPECT_EQ(f32.single_buffered, row.f32_single) << row.op;
-    EXPECT_EQ(f32.double_buffered, row.f32_double) << row.op;
-    EXPECT_EQ(f16.single_buffered, row.f16_single) << row.op;
-    EXPECT_EQ(f16.double_buffered, row.f16_double) << row.op;
+    EXPECT_EQ(f32.single_buffered, row.f32_single) << name;
+    EXPECT_EQ(f32.double_buffered, row.f32_double) << name;
+    EXPECT_EQ(f16.single_buffered, row.f16_single) << name;
+    EXPECT_EQ(f16.double_buffered, row.f16_double) << name;
   }
-  EXPECT_EQ(tiling::MakeUbDivisor(*tiling::FindEltwiseUbSpec("silu_backward"), 2).single_why,
+  EXPECT_EQ(tiling::MakeUbDivisor(*tiling::FindEltwiseUbSpec(Op::kSiluBackward), 2).single_why,
             "3 queues + 3 f32 casts x 2 + 2 f32 temps x 2 = 13");
-  EXPECT_EQ(tiling::FindEltwiseUbSpec("logsoftmax_backward"), nullptr);
+  EXPECT_EQ(tiling::FindEltwiseUbSpec(Op::kLogSoftmaxBackward), nullptr);
+}
+
+// The UB specs are the operator list's: queues for the operands in slots in0, in1 and out
+// (never in2, LogSigmoidBackward's unread buffer), f32 temps from UbTemps.
+TEST_F(TilingGolden, UbSpecsComeFromTheOperatorList) {
+  for (const Op op : AllOps()) {
+    const OpInfo& info = GetOpInfo(op);
+    const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(op);
+    if (info.is_reduction) {
+      EXPECT_EQ(spec, nullptr) << info.snake_name;
+      continue;
+    }
+    ASSERT_NE(spec, nullptr) << info.snake_name;
+    std::string queues, temps;
+    for (const std::string& q : spec->queues) queues += q + " ";
+    for (const std::string& t : spec->f32_temps) temps += (temps.empty() ? "" : " ") + t;
+    EXPECT_EQ(queues, std::string(info.params[kIn0]) + " " + info.params[kIn1] + " " +
+                          info.params[kOut] + " ")
+        << info.snake_name;
+    EXPECT_EQ(temps, info.ub_temps) << info.snake_name;
+  }
+}
+
+// hostnn-tiling ub prints exactly what docs/tiling.md shows.
+TEST_F(TilingGolden, UbTableText) {
+  EXPECT_EQ(tiling_tool::UbTable(Op::kSiluBackward),
+            "silu_backward: queues gradOutput, self, gradInput; f32 temps sigmoid, "
+            "one_minus_sigmoid\n"
+            "  f32        single  5 = 3 queues + 2 f32 temps = 5\n"
+            "             double  8 = 3 queues x 2 buffers + 2 f32 temps = 8\n"
+            "  f16, bf16  single 13 = 3 queues + 3 f32 casts x 2 + 2 f32 temps x 2 = 13\n"
+            "             double 16 = 3 queues x 2 buffers + 3 f32 casts x 2 + 2 f32 temps x 2 = "
+            "16\n");
+  EXPECT_EQ(tiling_tool::UbTable(Op::kLogSigmoidBackward).substr(0, 95),
+            "logsigmoid_backward: queues gradOutput, self, gradInput; f32 temps exp_neg_abs_x, "
+            "one_plus_exp\n");
+  EXPECT_EQ(tiling_tool::UbTable(Op::kHardsigmoidBackward),
+            "hardsigmoid_backward: queues gradOutput, self, out; f32 temps mask\n"
+            "  f32        single  4 = 3 queues + 1 f32 temp = 4\n"
+            "             double  7 = 3 queues x 2 buffers + 1 f32 temp = 7\n"
+            "  f16, bf16  single 11 = 3 queues + 3 f32 casts x 2 + 1 f32 temp x 2 = 11\n"
+            "             double 14 = 3 queues x 2 buffers + 3 f32 casts x 2 + 1 f32 temp x 2 = "
+            "14\n");
+  EXPECT_EQ(tiling_tool::UbTable(Op::kLogSoftmaxBackward), "");
 }
 
 // hardsigmoid f16, n = 100000 on Atlas A2: the same cores as SiluGrad, but N = 11:
 // floor(6144 / 11) = 558 blocks -> tile 8928.
 TEST_F(TilingGolden, HardsigmoidHasItsOwnDivisor) {
-  const tiling::Plan plan = MustPlan("hardsigmoid_backward", "f16", {100000}, 0, On("atlas-a2"));
+  const tiling::Plan plan =
+      MustPlan(Op::kHardsigmoidBackward, DType::kFloat16, {100000}, 0, On("atlas-a2"));
   EXPECT_EQ(plan.elementwise.ub_divisor, 11);
   EXPECT_EQ(plan.elementwise.tile_len, 8928);
   EXPECT_EQ(plan.elementwise.block_dim, 48);
@@ -174,7 +225,7 @@ TEST_F(TilingGolden, HardsigmoidHasItsOwnDivisor) {
 // 16 rows a core (ceil(1024 / 64)), block_dim 64.
 TEST_F(TilingGolden, Ascend950ArFullLoad) {
   const tiling::Plan plan =
-      MustPlan("logsoftmax_backward", "f32", {1024, 4096}, -1, On("ascend950"));
+      MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {1024, 4096}, -1, On("ascend950"));
   const tiling::ReductionPlan& p = plan.reduction;
   EXPECT_EQ(p.tmpl, tiling::ReductionTemplate::kArFullLoad);
   EXPECT_EQ(p.a1, 1024);
@@ -196,7 +247,7 @@ TEST_F(TilingGolden, Ascend950ArFullLoad) {
 // ceil(100000 / 10464) = 10 of them. One row a core on 64 cores.
 TEST_F(TilingGolden, Ascend950ArRecompute) {
   const tiling::Plan plan =
-      MustPlan("logsoftmax_backward", "f32", {64, 100000}, 1, On("ascend950"));
+      MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {64, 100000}, 1, On("ascend950"));
   const tiling::ReductionPlan& p = plan.reduction;
   EXPECT_EQ(p.tmpl, tiling::ReductionTemplate::kArRecompute);
   EXPECT_EQ(p.r_chunk, 10464);
@@ -211,7 +262,8 @@ TEST_F(TilingGolden, Ascend950ArRecompute) {
 // column of all R needs 7 * 2 * (4 + 2 * 4) = 168 B; 253952 / 64 / (168 + 4) = 23 >= 1;
 // A0 inner = min(23, ceil(15 / 64) = 1) -> a tile of 64 (15 used), one A1 row: one unit.
 TEST_F(TilingGolden, Ascend950AraFullLoad) {
-  const tiling::Plan plan = MustPlan("logsoftmax_backward", "f32", {7, 3, 5}, 0, On("ascend950"));
+  const tiling::Plan plan =
+      MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {7, 3, 5}, 0, On("ascend950"));
   const tiling::ReductionPlan& p = plan.reduction;
   EXPECT_EQ(p.tmpl, tiling::ReductionTemplate::kAraFullLoad);
   EXPECT_EQ(p.a1, 1);
@@ -229,7 +281,7 @@ TEST_F(TilingGolden, Ascend950AraFullLoad) {
 // cores, ceil(32 * 8 / 64) = 4 bases: tiles of 32, 32 x 2 = 64 units, one a core.
 TEST_F(TilingGolden, Ascend950AraRecompute) {
   const tiling::Plan plan =
-      MustPlan("logsoftmax_backward", "f32", {32, 512, 64}, 1, On("ascend950"));
+      MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {32, 512, 64}, 1, On("ascend950"));
   const tiling::ReductionPlan& p = plan.reduction;
   EXPECT_EQ(p.tmpl, tiling::ReductionTemplate::kAraRecompute);
   EXPECT_EQ(p.trials[2].why, "one A0 tile of 64 columns with all 512 rows needs 786688 B > UB");
@@ -242,7 +294,8 @@ TEST_F(TilingGolden, Ascend950AraRecompute) {
 
 // R == 1 folds A1 into A0, as Ascend does: [1000, 1] dim 1 -> (1, 1, 1000).
 TEST_F(TilingGolden, UnitReductionFoldsIntoA0) {
-  const tiling::Plan plan = MustPlan("logsoftmax_backward", "bf16", {1000, 1}, 1, On("ascend950"));
+  const tiling::Plan plan =
+      MustPlan(Op::kLogSoftmaxBackward, DType::kBFloat16, {1000, 1}, 1, On("ascend950"));
   EXPECT_EQ(plan.reduction.a1, 1);
   EXPECT_EQ(plan.reduction.r, 1);
   EXPECT_EQ(plan.reduction.a0, 1000);
@@ -255,7 +308,7 @@ TEST_F(TilingGolden, UnitReductionFoldsIntoA0) {
 TEST_F(TilingGolden, SmallUbFallsToRecompute) {
   tiling::Options o = On("ascend950");
   o.ub_bytes = 65536;
-  const tiling::Plan plan = MustPlan("logsoftmax_backward", "f32", {8, 16384}, -1, o);
+  const tiling::Plan plan = MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {8, 16384}, -1, o);
   EXPECT_EQ(plan.reduction.tmpl, tiling::ReductionTemplate::kArRecompute);
   EXPECT_EQ(plan.reduction.trials[0].why, "a row needs 393728 B > UB - 1024 reserved");
   EXPECT_EQ(plan.reduction.r_chunk, 2624);

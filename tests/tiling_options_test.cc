@@ -1,7 +1,7 @@
 // Tiling options: the environment (HOSTNN_PLATFORM, HOSTNN_NUM_CORES, ...), tuning files
 // and platform files, their precedence, and the clear errors every bad value gives. Also
-// the JSON reader behind the files, and the plan's JSON. Runs no operator kernels except
-// through Prepare.
+// the JSON reading and writing behind the files, and the plan's JSON. Runs no operator kernels
+// except through Prepare.
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -14,7 +14,8 @@
 
 #include "hostnn/ops.h"
 #include "hostnn/tiling.h"
-#include "tiling/json.h"
+#include "tiling/internal.h"
+#include "tiling/json_util.h"
 
 namespace hostnn {
 namespace {
@@ -40,8 +41,8 @@ class TilingOptions : public ::testing::Test {
     return path;
   }
 
-  static tiling::Problem Silu(int64_t n, const char* dtype = "f32") {
-    return {"silu_backward", dtype, {n}, 0};
+  static tiling::Problem Silu(int64_t n, DType dtype = DType::kFloat32) {
+    return {Op::kSiluBackward, dtype, {n}, 0};
   }
   static Status Resolve(const tiling::Options& o, tiling::Resolved* r,
                         const tiling::Problem& problem = Silu(4194304)) {
@@ -182,18 +183,19 @@ TEST_F(TilingOptions, BadOptionsAreErrors) {
 
 TEST_F(TilingOptions, ProblemErrors) {
   tiling::Plan plan;
-  Status s = tiling::MakePlan({"gelu_backward", "f32", {4}, 0}, {}, &plan);
-  EXPECT_HAS(s.message(), "op 'gelu_backward' is unknown; expected one of: silu_backward");
-  s = tiling::MakePlan({"silu_backward", "int8", {4}, 0}, {}, &plan);
-  EXPECT_HAS(s.message(), "dtype 'int8' is unknown");
-  s = tiling::MakePlan({"silu_backward", "f32", {4, 0}, 0}, {}, &plan);
+  Status s = tiling::MakePlan({static_cast<Op>(kNumOps), DType::kFloat32, {4}, 0}, {}, &plan);
+  EXPECT_HAS(s.message(), "is unknown; expected one of: silu_backward");
+  s = tiling::MakePlan({Op::kSiluBackward, DType::kInt8, {4}, 0}, {}, &plan);
+  EXPECT_HAS(s.message(), "dtype INT8 is unknown");
+  s = tiling::MakePlan({Op::kSiluBackward, DType::kFloat32, {4, 0}, 0}, {}, &plan);
   EXPECT_HAS(s.message(), "extent < 1");
-  s = tiling::MakePlan({"logsoftmax_backward", "f32", {4, 5}, 2}, {}, &plan);
+  s = tiling::MakePlan({Op::kLogSoftmaxBackward, DType::kFloat32, {4, 5}, 2}, {}, &plan);
   EXPECT_HAS(s.message(), "dim 2 is out of range [-2, 1]");
-  s = tiling::MakePlan({"logsoftmax_backward", "f64", {4, 5}, 0}, {}, &plan);
+  s = tiling::MakePlan({Op::kLogSoftmaxBackward, DType::kFloat64, {4, 5}, 0}, {}, &plan);
   EXPECT_HAS(s.message(), "reads f32, f16 or bf16");
-  // CANN names are accepted for dtypes.
-  EXPECT_TRUE(tiling::MakePlan({"silu_backward", "BFLOAT16", {4}, 0}, {}, &plan).ok());
+  // The plan names its operator and dtype as tuning files and command lines do.
+  EXPECT_TRUE(tiling::MakePlan({Op::kSiluBackward, DType::kBFloat16, {4}, 0}, {}, &plan).ok());
+  EXPECT_EQ(plan.op, "silu_backward");
   EXPECT_EQ(plan.dtype, "bf16");
 }
 
@@ -203,14 +205,16 @@ TEST_F(TilingOptions, SizeClassesAndDtypes) {
   EXPECT_EQ(tiling::SizeClass(3), 2);
   EXPECT_EQ(tiling::SizeClass(4194304), 22);
   EXPECT_EQ(tiling::SizeClass(4194305), 23);
-  std::string name;
-  int64_t bytes = 0;
-  ASSERT_TRUE(tiling::NormalizeDtype("FLOAT16", &name, &bytes));
-  EXPECT_EQ(name, "f16");
-  EXPECT_EQ(bytes, 2);
-  ASSERT_TRUE(tiling::NormalizeDtype("double", &name, &bytes));
-  EXPECT_EQ(name, "f64");
-  EXPECT_FALSE(tiling::NormalizeDtype("f8", &name, &bytes));
+  DType dtype = DType::kUndefined;
+  ASSERT_TRUE(tiling::ParseDType("FLOAT16", &dtype));
+  EXPECT_EQ(dtype, DType::kFloat16);
+  EXPECT_STREQ(tiling::ShortDTypeName(dtype), "f16");
+  ASSERT_TRUE(tiling::ParseDType("double", &dtype));
+  EXPECT_STREQ(tiling::ShortDTypeName(dtype), "f64");
+  ASSERT_TRUE(tiling::ParseDType("BFLOAT16", &dtype));
+  EXPECT_STREQ(tiling::ShortDTypeName(dtype), "bf16");
+  EXPECT_FALSE(tiling::ParseDType("f8", &dtype));
+  EXPECT_EQ(tiling::ShortDTypeName(DType::kInt8), nullptr);
 }
 
 TEST_F(TilingOptions, TuningFileMatchesOpDtypeAndSizeClass) {
@@ -232,10 +236,13 @@ TEST_F(TilingOptions, TuningFileMatchesOpDtypeAndSizeClass) {
   EXPECT_HAS(r.sources, "tuning file " + file + " entry 0");
   ASSERT_TRUE(Resolve({}, &r, Silu(4194305)).ok());  // size class 23: entry 1
   EXPECT_EQ(r.min_elems_per_core, 777);
-  ASSERT_TRUE(Resolve({}, &r, {"hardsigmoid_backward", "f16", {1000}, 0}).ok());  // entry 2
+  ASSERT_TRUE(
+      Resolve({}, &r, {Op::kHardsigmoidBackward, DType::kFloat16, {1000}, 0}).ok());  // entry 2
   EXPECT_EQ(r.platform.cores, 5);
-  ASSERT_TRUE(Resolve({}, &r, {"hardsigmoid_backward", "f32", {1000}, 0}).ok());  // none
-  EXPECT_EQ(r.platform.cores, tiling::HostPlatform().cores);
+  const tiling::Problem none{Op::kHardsigmoidBackward, DType::kFloat32, {1000}, 0, 3};
+  ASSERT_TRUE(Resolve({}, &r, none).ok());  // no entry: the host profile's, the team
+  EXPECT_EQ(r.platform.cores, tiling::HostPlatform(3).cores);
+  EXPECT_EQ(r.platform.cores, 3);
   tiling::Options o;
   o.platform = "atlas-a2";  // entry 0 is for host only; entry 1 still matches
   ASSERT_TRUE(Resolve(o, &r, Silu(4194304)).ok());
@@ -298,7 +305,7 @@ TEST_F(TilingOptions, BadTuningFilesAreErrors) {
   const std::string head =
       R"({"entries": [{"op": "silu_backward", "dtype": "f32", "size_class": 22, )";
   for (const Case& c : {
-           Case{"{\"entries\": [", "line 1, column 14: expected a value"},
+           Case{"{\"entries\": [", "line 1, column 14: syntax error while parsing value"},
            Case{"[]", "expected an object with \"entries\""},
            Case{"{\"entries\": [], \"extra\": 1}", "unknown key \"extra\""},
            Case{"{\"hostnn_tuning\": 2, \"entries\": []}",
@@ -394,7 +401,8 @@ TEST_F(TilingOptions, BadPlatformFilesAreErrors) {
            Case{R"({"platforms": [{"name": "x", "cores": 1, "ub_bytes": 65536},
                                   {"name": "x", "cores": 2, "ub_bytes": 65536}]})",
                 "profile 'x' is defined twice"},
-           Case{R"({"name": "x", "cores": 4, "ub_bytes": 65536,})", "expected a member name"},
+           Case{R"({"name": "x", "cores": 4, "ub_bytes": 65536,})",
+                "syntax error while parsing object key"},
        }) {
     const std::string file = Write("platform.json", c.text);
     tiling::Options o;
@@ -430,10 +438,14 @@ TEST_F(TilingOptions, PlatformFileIsCheckedForBuiltInProfiles) {
   EXPECT_EQ(r.platform.name, "atlas-a2");
 }
 
-TEST_F(TilingOptions, StreamThresholdComesFromTheEnvironment) {
+TEST_F(TilingOptions, StreamThresholdComesFromTheEnvironmentOrTheProfile) {
   tiling::Resolved r;
   ASSERT_TRUE(Resolve({}, &r).ok());
-  EXPECT_EQ(r.stream_min_bytes, -1);  // not set: the kernels' default
+  const int64_t profile = tiling::DefaultStreamMinBytes(r.platform);  // a third of the LLC
+  EXPECT_EQ(profile, tiling::LastLevelCacheBytes() / 3);
+  EXPECT_GT(profile, 0);
+  EXPECT_EQ(r.stream_min_bytes, profile);
+  EXPECT_HAS(r.sources, "stream_min_bytes " + std::to_string(profile) + " (profile)");
   setenv("HOSTNN_STREAM_MIN_BYTES", "0", 1);
   ASSERT_TRUE(Resolve({}, &r).ok());
   EXPECT_EQ(r.stream_min_bytes, 0);
@@ -443,45 +455,46 @@ TEST_F(TilingOptions, StreamThresholdComesFromTheEnvironment) {
   EXPECT_HAS(r.sources, "stream_min_bytes 1048576 (HOSTNN_STREAM_MIN_BYTES)");
   setenv("HOSTNN_STREAM_MIN_BYTES", "", 1);  // empty = not set
   ASSERT_TRUE(Resolve({}, &r).ok());
-  EXPECT_EQ(r.stream_min_bytes, -1);
+  EXPECT_EQ(r.stream_min_bytes, profile);
 }
 
-TEST_F(TilingOptions, JsonReader) {
-  tiling::json::Value v;
-  ASSERT_TRUE(tiling::json::Parse(R"( {"a": [1, -2, 3.5, 1e3, true, false, null],
-      "s": "q\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00", "big": 123456789012345678901234} )",
-                                  &v)
+// The JSON behind the files: nlohmann-json's parser, with duplicate members and deep
+// nesting refused and errors saying where; and the one layout files and plans are written in.
+TEST_F(TilingOptions, JsonReadingAndWriting) {
+  tiling::Json v;
+  ASSERT_TRUE(tiling::ParseJson(R"( {"a": [1, -2, 3.5, true, null], "s": "q\"\u00e9",
+      "big": 123456789012345678901234} )",
+                                &v)
                   .ok());
-  const tiling::json::Value* a = v.Find("a");
-  ASSERT_NE(a, nullptr);
-  ASSERT_EQ(a->array.size(), 7u);
-  EXPECT_TRUE(a->array[0].is_integer);
-  EXPECT_EQ(a->array[1].integer, -2);
-  EXPECT_FALSE(a->array[2].is_integer);
-  EXPECT_DOUBLE_EQ(a->array[3].number, 1000);
-  EXPECT_TRUE(a->array[4].boolean);
-  EXPECT_EQ(a->array[6].type, tiling::json::Value::Type::kNull);
-  EXPECT_EQ(v.Find("s")->string, "q\"\\/\b\f\n\r\t\xc3\xa9\xf0\x9f\x98\x80");
-  EXPECT_FALSE(v.Find("big")->is_integer);  // too large for int64
-  EXPECT_EQ(tiling::json::Quote("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"");
+  int64_t i = 0;
+  EXPECT_HAS(tiling::JsonInt(v, "big", 0, 1, "f", &i).message(),
+             "\"big\" must be an integer, found a fraction or a huge number");
+  EXPECT_HAS(tiling::JsonInt(v, "s", 0, 1, "f", &i).message(), "found a string");
+  EXPECT_HAS(tiling::JsonOnlyKeys(v, {"a", "s"}, "f").message(), "f: unknown key \"big\"");
   struct Case {
     const char* text;
     const char* expect;
   };
   for (const Case& c :
-       {Case{"", "line 1, column 1: expected a value"}, Case{"[1,]", "column 4: expected a value"},
-        Case{"{\"a\": 1 \"b\": 2}", "expected ',' or '}'"},
+       {Case{"", "line 1, column 1: syntax error"}, Case{"[1,]", "line 1, column 4: syntax error"},
         Case{"{\"a\": 1, \"a\": 2}", "duplicate member \"a\""},
-        Case{"\"abc", "unterminated string"}, Case{"01", "expected the end of the document"},
-        Case{"[1]\n x", "line 2, column 2: expected the end"}, Case{"\"\\x\"", "invalid escape"},
-        Case{"\"\\ud800\"", "expected a low surrogate"}, Case{"tru", "expected a value"},
-        Case{"-", "expected a digit"}}) {
-    const Status s = tiling::json::Parse(c.text, &v);
+        Case{"[1]\n x", "line 2, column 2: syntax error"}, Case{"\"\\x\"", "syntax error"}}) {
+    const Status s = tiling::ParseJson(c.text, &v);
     EXPECT_FALSE(s.ok()) << c.text;
     EXPECT_HAS(s.message(), c.expect);
   }
-  std::string deep(100, '[');
-  EXPECT_HAS(tiling::json::Parse(deep, &v).message(), "nesting deeper than 64");
+  EXPECT_HAS(tiling::ParseJson(std::string(100, '['), &v).message(), "nesting deeper than 64");
+  const std::string file = Write("bad.json", "{\"a\": }");
+  EXPECT_HAS(tiling::ParseJsonFile(file, &v).message(), file + ": line 1, column 7");
+
+  tiling::Json doc;
+  doc["name"] = "a\"b";
+  doc["shape"] = std::vector<int64_t>{2, 3};
+  doc["empty"] = tiling::Json::array();
+  doc["rows"] = {{{"k", 1}}, {{"k", 2.5}}};
+  EXPECT_EQ(tiling::WriteJson(doc, {"rows"}),
+            "{\n  \"name\": \"a\\\"b\",\n  \"shape\": [2, 3],\n  \"empty\": [],\n"
+            "  \"rows\": [\n    {\"k\": 1},\n    {\"k\": 2.5}\n  ]\n}\n");
 }
 
 // A plan's JSON is valid JSON with the fields a reader needs.
@@ -489,21 +502,22 @@ TEST_F(TilingOptions, PlanJsonParses) {
   tiling::Options o;
   o.platform = "ascend950";
   for (const tiling::Problem& problem :
-       {tiling::Problem{"silu_backward", "f16", {100000}, 0},
-        tiling::Problem{"logsoftmax_backward", "f32", {32, 512, 64}, 1}}) {
+       {tiling::Problem{Op::kSiluBackward, DType::kFloat16, {100000}, 0},
+        tiling::Problem{Op::kLogSoftmaxBackward, DType::kFloat32, {32, 512, 64}, 1}}) {
     tiling::Plan plan;
     ASSERT_TRUE(tiling::MakePlan(problem, o, &plan).ok());
-    tiling::json::Value v;
-    const Status s = tiling::json::Parse(plan.ToJson(), &v);
+    tiling::Json v;
+    const Status s = tiling::ParseJson(plan.ToJson(), &v);
     ASSERT_TRUE(s.ok()) << s.message() << "\n" << plan.ToJson();
-    EXPECT_EQ(v.Find("op")->string, problem.op);
-    EXPECT_EQ(v.Find("platform")->Find("cores")->integer, 64);
-    EXPECT_EQ(v.Find("block_dim")->integer, plan.kind == tiling::Plan::Kind::kElementwise
-                                                ? plan.elementwise.block_dim
-                                                : plan.reduction.block_dim);
+    EXPECT_EQ(v["op"], GetOpInfo(problem.op).snake_name);
+    EXPECT_EQ(v["platform"]["cores"], 64);
+    EXPECT_EQ(v["stream_min_bytes"], plan.stream_min_bytes);
+    EXPECT_EQ(v["block_dim"], plan.kind == tiling::Plan::Kind::kElementwise
+                                  ? plan.elementwise.block_dim
+                                  : plan.reduction.block_dim);
     if (plan.kind == tiling::Plan::Kind::kReduction) {
-      EXPECT_EQ(v.Find("template")->string, "ara_recompute");
-      EXPECT_EQ(v.Find("trials")->array.size(), 4u);
+      EXPECT_EQ(v["template"], "ara_recompute");
+      EXPECT_EQ(v["trials"].size(), 4u);
     }
     EXPECT_FALSE(plan.ToTable().empty());
   }

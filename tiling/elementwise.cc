@@ -2,10 +2,12 @@
 // ceil(n / min_elems), blocks)); blocks dealt q or q+1 per core (the first blocks % cores
 // take q+1); tile = floor(UB / block / N) * block / elem_bytes, N the operator's UB divisor,
 // double-buffered when a small core's share exceeds two single-buffered tiles. Each
-// operator's UB spec (the buffers behind N) sits here. Pure functions: no threads, no SIMD.
+// operator's UB spec (the buffers behind N) comes from the operator list. Pure functions:
+// no threads, no SIMD.
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "hostnn/tiling.h"
 #include "tiling/internal.h"
@@ -14,29 +16,51 @@ namespace hostnn {
 namespace tiling {
 namespace {
 
-// What each elementwise kernel keeps per tile. The queues are the operands that move
-// between memory and the UB; the f32 temps are the intermediates of the formula.
-const EltwiseUbSpec kEltwiseSpecs[] = {
-    // dx = dy * s * (1 + x * (1 - s)), s = sigmoid(x): s and 1 - s live beside the queues.
-    {"silu_backward", {"gradOutput", "self", "gradInput"}, {"sigmoid", "one_minus_sigmoid"}},
-    // dx = dy * (x < 0 ? 1 : e) / (1 + e), e = exp(-|x|): e and 1 + e. The `buffer` input
-    // is never loaded, so it has no queue.
-    {"logsigmoid_backward", {"gradOutput", "self", "gradInput"}, {"exp_neg_abs_x", "one_plus_exp"}},
-    // dx = -3 < x < 3 ? dy / 6 : 0: one f32 mask.
-    {"hardsigmoid_backward", {"gradOutput", "self", "out"}, {"mask"}},
-};
-
 std::string Count(int64_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
+// The words of a space-separated list.
+std::vector<std::string> Words(const char* text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (const char* c = text;; ++c) {
+    if (*c == ' ' || *c == '\0') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+      if (*c == '\0') break;
+    } else {
+      word.push_back(*c);
+    }
+  }
+  return words;
+}
+
+// What each elementwise kernel keeps per tile, from the operator list. The queues are the
+// operands that move between memory and the UB (in0, in1 and out: in2, LogSigmoidBackward's
+// `buffer`, is never loaded, so it has no queue); the f32 temps are the intermediates of
+// the formula (op_list.def's UbTemps).
+struct SpecTable {
+  EltwiseUbSpec specs[kNumOps];
+  SpecTable() {
+    for (const Op op : AllOps()) {
+      const OpInfo& info = GetOpInfo(op);
+      EltwiseUbSpec& spec = specs[static_cast<int>(op)];
+      spec.op = op;
+      for (const OperandSlot slot : {kIn0, kIn1, kOut}) {
+        if (info.has(slot)) spec.queues.push_back(info.params[slot]);
+      }
+      spec.f32_temps = Words(info.ub_temps);
+    }
+  }
+};
+
 }  // namespace
 
-const EltwiseUbSpec* FindEltwiseUbSpec(const std::string& op) {
-  for (const EltwiseUbSpec& spec : kEltwiseSpecs) {
-    if (spec.op == op) return &spec;
-  }
-  return nullptr;
+const EltwiseUbSpec* FindEltwiseUbSpec(Op op) {
+  static const SpecTable table;
+  if (!IsValidOp(op) || GetOpInfo(op).is_reduction) return nullptr;
+  return &table.specs[static_cast<int>(op)];
 }
 
 UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes) {

@@ -1,6 +1,8 @@
-// Helpers shared by the tiling sources: integer arithmetic of the planners, the operator
-// list, and parsed files cached by their (size, mtime, inode) stamp. Internal: not installed.
-// ReadEnvironment is the one place that reads the environment.
+// The planner's internals, shared by the tiling sources (and by the in-tree tools and tests
+// that look inside): integer arithmetic, the elementwise UB specs and divisors, the
+// planners themselves, the environment snapshot and parsed files cached by their (size,
+// mtime, inode) stamp. Internal: not installed; users print, change and time plans through
+// hostnn/tiling.h. ReadEnvironment is the one place in hostnn that reads the environment.
 #ifndef HOSTNN_TILING_INTERNAL_H_
 #define HOSTNN_TILING_INTERNAL_H_
 
@@ -14,7 +16,6 @@
 #include "hostnn/op.h"
 #include "hostnn/status.h"
 #include "hostnn/tiling.h"
-#include "tiling/json.h"
 
 namespace hostnn {
 namespace tiling {
@@ -24,8 +25,70 @@ inline int64_t AlignDown(int64_t v, int64_t a) { return v / a * a; }
 inline int64_t AlignUp(int64_t v, int64_t a) { return CeilDiv(v, a) * a; }
 inline bool IsPowerOfTwo(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
-// The operators of op_list.def: true when `op` is one (and whether it is a reduction).
-bool LookupOp(const std::string& op, bool* is_reduction);
+// "[1024, 4096]" (plan.cc), for messages and printouts.
+std::string ShapeText(const std::vector<int64_t>& shape);
+
+// ---- Elementwise UB specs (elementwise.cc) ---------------------------------------------
+
+// What one tile of an elementwise operator holds in the UB, from the operator list: its
+// I/O queues (the operands in slots in0, in1 and out, in storage dtype, double-buffered
+// when the plan says so; in2, LogSigmoidBackward's `buffer`, is never loaded) and its f32
+// work tiles (op_list.def's UbTemps). With 16-bit storage each queue also has an f32 cast
+// tile.
+struct EltwiseUbSpec {
+  Op op = Op::kSiluBackward;
+  std::vector<std::string> queues;     // gradOutput, self, gradInput / out
+  std::vector<std::string> f32_temps;  // the kernel's f32 intermediates
+};
+// The operator's spec; null for a reduction or an invalid operator.
+const EltwiseUbSpec* FindEltwiseUbSpec(Op op);
+
+// The UB divisor N: how many tile-sized units (of elem_bytes) one tile needs.
+//   single = queues + (16-bit ? 2 * queues : 0) + ceil(4 * temps / elem_bytes)
+//   double = single + queues
+// SiluBackward (3 queues, 2 temps): f32 5 / 8, f16 and bf16 13 / 16, as on Atlas A2.
+struct UbDivisor {
+  int64_t single_buffered = 0;
+  int64_t double_buffered = 0;
+  std::string single_why;  // "3 queues + 2 f32 temps = 5"
+  std::string double_why;
+};
+UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes);
+
+// ---- The planners -----------------------------------------------------------------------
+
+// The widest A0 tile the host executor takes (its per-column sums live on the stack).
+constexpr int64_t kMaxA0Tile = 1024;
+// AR chunks start at multiples of this many elements, so that the 16 partial sums of a
+// row (kernels::kRowPartials) see the same elements whatever the chunking.
+constexpr int64_t kRowPartialsAlign = 16;
+
+// Pure. Pre: n >= 1, elem_bytes in {2, 4, 8}, resolved passed ValidatePlatform.
+ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
+                                const Resolved& resolved);
+
+// Pure. Pre: a1, r, a0 >= 1, elem_bytes in {2, 4}, resolved passed ValidatePlatform.
+// Tries every template in priority order; the first capable one wins.
+ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
+                            const Resolved& resolved);
+
+// ---- The environment, options and files -------------------------------------------------
+
+// The streaming-store threshold a profile defaults to (platform.cc): outputs of at least
+// this many bytes are written with non-temporal stores. Plans of every profile run on this
+// host's cores, so every profile takes the host's: a third of the last-level cache (sysfs
+// first, then sysconf, then 8 MiB), where two inputs and the output of that size stop
+// fitting in it. Read once per process. Thread-safe.
+int64_t DefaultStreamMinBytes(const Platform& platform);
+// The per-instance size of this host's highest-level data cache (see above).
+int64_t LastLevelCacheBytes();
+
+// The largest min_elems_per_core any source may set.
+constexpr int64_t kMaxMinElemsPerCore = int64_t{1} << 40;
+
+// Whether a tuning entry applies to `problem` under the profile named `platform`.
+bool TuningEntryMatches(const TuningEntry& entry, const Problem& problem,
+                        const std::string& platform);
 
 // The HOSTNN_ variables Resolve reads: the one list behind EnvironmentVariables() and
 // Environment::values.
@@ -84,16 +147,6 @@ Status ReadCached(const std::string& path, Status (*parse)(const std::string&, s
   *out = std::move(parsed);
   return Status::Ok();
 }
-
-// An integer member: present -> it must be an integer in [lo, hi]; absent -> *value kept.
-// `where` names the file and entry in messages.
-Status JsonInt(const json::Value& object, const std::string& key, int64_t lo, int64_t hi,
-               const std::string& where, int64_t* value);
-// A string member (absent -> *value kept).
-Status JsonString(const json::Value& object, const std::string& key, const std::string& where,
-                  std::string* value);
-// kInvalid naming the first member of `object` not in `known` (a null-terminated list).
-Status JsonOnlyKeys(const json::Value& object, const char* const* known, const std::string& where);
 
 }  // namespace tiling
 }  // namespace hostnn

@@ -1,7 +1,7 @@
 // Option resolution: every knob from the Options field, then its environment variable,
-// then the first matching tuning-file entry, then the profile's default; tuning files are
-// read and written here. Bad values are errors naming their source, never a silent default.
-// Nothing here plans.
+// then the first matching tuning-file entry (tuning_file.cc), then the profile's default;
+// and the environment snapshot, the one place hostnn reads the environment. Bad values
+// are errors naming their source, never a silent default. Nothing here plans.
 
 #include <algorithm>
 #include <cerrno>
@@ -16,7 +16,6 @@
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
 #include "tiling/internal.h"
-#include "tiling/json.h"
 
 extern char** environ;
 
@@ -26,8 +25,6 @@ namespace {
 
 constexpr int64_t kDefaultMinElemsPerCore = 1024;  // Ascend's rule of thumb (SiluGrad)
 constexpr int64_t kHostMinElemsPerCore = 16384;    // a fork costs ~1-2 us on the host
-constexpr int64_t kMaxMinElemsPerCore = int64_t{1} << 40;
-
 
 std::string Lower(const std::string& s) {
   std::string out = s;
@@ -116,123 +113,36 @@ Status ResolveKnob(const Knob& k, int64_t option, const std::string& text, int64
   return Status::Ok();
 }
 
-Status ParseEntry(const json::Value& v, const std::string& where, TuningEntry* entry) {
-  if (v.type != json::Value::Type::kObject) {
-    return Status::Invalid(where + ": expected an object, found " + json::TypeName(v.type));
-  }
-  static const char* const kKeys[] = {"op",          "dtype",    "size_class",         "platform",
-                                      "num_cores",   "ub_bytes", "min_elems_per_core", "buffer_num",
-                                      "measured_us", nullptr};
-  HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(v, kKeys, where));
-  for (const char* required : {"op", "dtype", "size_class"}) {
-    if (v.Find(required) == nullptr) {
-      return Status::Invalid(where + ": \"" + required + "\" is missing (\"*\" matches any)");
-    }
-  }
-  TuningEntry e;
-  HOSTNN_RETURN_IF_ERROR(JsonString(v, "op", where, &e.op));
-  bool is_reduction = false;
-  if (e.op != "*" && !LookupOp(e.op, &is_reduction)) {
-    return Status::Invalid(where + ": op '" + e.op +
-                           "' is unknown; expected \"*\" or one of: " + OpNames());
-  }
-  std::string dtype;
-  HOSTNN_RETURN_IF_ERROR(JsonString(v, "dtype", where, &dtype));
-  int64_t bytes = 0;
-  if (dtype == "*") {
-    e.dtype = dtype;
-  } else if (!NormalizeDtype(dtype, &e.dtype, &bytes)) {
-    return Status::Invalid(where + ": dtype '" + dtype +
-                           "' is unknown; expected \"*\", f32, f16, bf16 or f64");
-  }
-  const json::Value* size_class = v.Find("size_class");
-  if (size_class->type == json::Value::Type::kString && size_class->string == "*") {
-    e.size_class = -1;
-  } else {
-    int64_t k = -1;
-    HOSTNN_RETURN_IF_ERROR(JsonInt(v, "size_class", 0, 62, where + " (or \"*\")", &k));
-    e.size_class = static_cast<int>(k);
-  }
-  HOSTNN_RETURN_IF_ERROR(JsonString(v, "platform", where, &e.platform));
-  HOSTNN_RETURN_IF_ERROR(JsonInt(v, "num_cores", 1, kMaxCores, where, &e.num_cores));
-  HOSTNN_RETURN_IF_ERROR(JsonInt(v, "ub_bytes", MinUbBytes(16), kMaxUbBytes, where, &e.ub_bytes));
-  HOSTNN_RETURN_IF_ERROR(
-      JsonInt(v, "min_elems_per_core", 1, kMaxMinElemsPerCore, where, &e.min_elems_per_core));
-  int64_t buffer_num = 0;
-  HOSTNN_RETURN_IF_ERROR(JsonInt(v, "buffer_num", 1, 2, where, &buffer_num));
-  e.buffer_num = static_cast<int>(buffer_num);
-  if (const json::Value* us = v.Find("measured_us")) {
-    if (us->type != json::Value::Type::kNumber || us->number < 0) {
-      return Status::Invalid(where + ": \"measured_us\" must be a non-negative number");
-    }
-    e.measured_us = us->number;
-  }
-  if (e.num_cores == 0 && e.ub_bytes == 0 && e.min_elems_per_core == 0 && e.buffer_num == 0) {
-    return Status::Invalid(where +
-                           ": sets no option (num_cores, ub_bytes, min_elems_per_core "
-                           "or buffer_num)");
-  }
-  *entry = e;
-  return Status::Ok();
-}
-
-Status ParseTuningFile(const std::string& path, std::vector<TuningEntry>* entries) {
-  json::Value doc;
-  HOSTNN_RETURN_IF_ERROR(json::ParseFile(path, &doc));
-  if (doc.type != json::Value::Type::kObject) {
-    return Status::Invalid(path + ": expected an object with \"entries\"");
-  }
-  static const char* const kKeys[] = {"hostnn_tuning", "entries", nullptr};
-  HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(doc, kKeys, path));
-  int64_t version = 1;
-  HOSTNN_RETURN_IF_ERROR(JsonInt(doc, "hostnn_tuning", 1, 1, path, &version));
-  const json::Value* list = doc.Find("entries");
-  if (list == nullptr || list->type != json::Value::Type::kArray) {
-    return Status::Invalid(path + ": \"entries\" must be an array");
-  }
-  std::vector<TuningEntry> out;
-  for (size_t i = 0; i < list->array.size(); ++i) {
-    TuningEntry e;
-    HOSTNN_RETURN_IF_ERROR(ParseEntry(
-        list->array[i],
-        path + ": entries[" + std::to_string(i) + "] (" + list->array[i].Where() + ")", &e));
-    out.push_back(e);
-  }
-  *entries = std::move(out);
-  return Status::Ok();
-}
-
-bool Matches(const TuningEntry& e, const std::string& op, const std::string& dtype, int size_class,
-             const std::string& platform) {
-  return (e.op == "*" || e.op == op) && (e.dtype == "*" || e.dtype == dtype) &&
-         (e.size_class < 0 || e.size_class == size_class) &&
-         (e.platform.empty() || e.platform == platform);
-}
-
 }  // namespace
 
-bool LookupOp(const std::string& op, bool* is_reduction) {
-  Op found;
-  if (!FindOp(op, &found)) return false;
-  *is_reduction = GetOpInfo(found).is_reduction;
-  return true;
+const char* ShortDTypeName(DType dtype) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return "f32";
+    case DType::kFloat16:
+      return "f16";
+    case DType::kBFloat16:
+      return "bf16";
+    case DType::kFloat64:
+      return "f64";
+    default:  // tiling plans only the four storage dtypes above
+      return nullptr;
+  }
 }
 
-bool NormalizeDtype(const std::string& dtype, std::string* canonical, int64_t* elem_bytes) {
+bool ParseDType(const std::string& name, DType* dtype) {
   static const struct {
-    const char* names[3];
-    const char* canonical;
-    int64_t bytes;
-  } kTable[] = {{{"f32", "float", "float32"}, "f32", 4},
-                {{"f16", "float16", "half"}, "f16", 2},
-                {{"bf16", "bfloat16", "bf16"}, "bf16", 2},
-                {{"f64", "double", "float64"}, "f64", 8}};
-  const std::string lower = Lower(dtype);
+    const char* names[4];
+    DType dtype;
+  } kTable[] = {{{"f32", "float", "float32", nullptr}, DType::kFloat32},
+                {{"f16", "float16", "half", nullptr}, DType::kFloat16},
+                {{"bf16", "bfloat16", nullptr, nullptr}, DType::kBFloat16},
+                {{"f64", "double", "float64", nullptr}, DType::kFloat64}};
+  const std::string lower = Lower(name);
   for (const auto& row : kTable) {
-    for (const char* name : row.names) {
-      if (lower == name) {
-        *canonical = row.canonical;
-        *elem_bytes = row.bytes;
+    for (const char* n : row.names) {
+      if (n != nullptr && lower == n) {
+        *dtype = row.dtype;
         return true;
       }
     }
@@ -250,35 +160,6 @@ int SizeClass(int64_t n) {
   int k = 0;
   while (k < 62 && (int64_t{1} << k) < n) ++k;
   return k;
-}
-
-Status ReadTuningFile(const std::string& path, std::vector<TuningEntry>* entries) {
-  return ReadCached<TuningEntry>(path, ParseTuningFile, entries);
-}
-
-std::string TuningFileJson(const std::vector<TuningEntry>& entries) {
-  std::ostringstream o;
-  o << "{\n  \"hostnn_tuning\": 1,\n  \"entries\": [";
-  for (size_t i = 0; i < entries.size(); ++i) {
-    const TuningEntry& e = entries[i];
-    o << (i ? "," : "") << "\n    {\"op\": " << json::Quote(e.op)
-      << ", \"dtype\": " << json::Quote(e.dtype) << ", \"size_class\": "
-      << (e.size_class < 0 ? std::string("\"*\"") : std::to_string(e.size_class));
-    if (!e.platform.empty()) o << ", \"platform\": " << json::Quote(e.platform);
-    if (e.num_cores > 0) o << ", \"num_cores\": " << e.num_cores;
-    if (e.ub_bytes > 0) o << ", \"ub_bytes\": " << e.ub_bytes;
-    if (e.min_elems_per_core > 0) o << ", \"min_elems_per_core\": " << e.min_elems_per_core;
-    if (e.buffer_num > 0) o << ", \"buffer_num\": " << e.buffer_num;
-    if (e.measured_us > 0) {
-      std::ostringstream us;
-      us.precision(1);
-      us << std::fixed << e.measured_us;
-      o << ", \"measured_us\": " << us.str();
-    }
-    o << "}";
-  }
-  o << (entries.empty() ? "" : "\n  ") << "]\n}\n";
-  return o.str();
 }
 
 std::vector<std::string> EnvironmentVariables() {
@@ -316,11 +197,11 @@ Environment ReadEnvironment() {
   return env;
 }
 
-Status SelectedPlatform(Platform* platform) {
+Status SelectedPlatform(Platform* platform, int64_t team) {
   const Environment env = ReadEnvironment();
   const std::string& name = Env(env, "HOSTNN_PLATFORM");
-  if (name.empty()) return FindPlatform("host", "", platform);
-  Status found = FindPlatform(name, Env(env, "HOSTNN_PLATFORM_FILE"), platform);
+  if (name.empty()) return FindPlatform("host", "", team, platform);
+  Status found = FindPlatform(name, Env(env, "HOSTNN_PLATFORM_FILE"), team, platform);
   if (!found.ok()) return Status::Invalid("HOSTNN_PLATFORM: " + found.message());
   return Status::Ok();
 }
@@ -346,7 +227,7 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
     name = "host";
     name_from = "default";
   }
-  Status found = FindPlatform(name, platform_file, &r.platform);
+  Status found = FindPlatform(name, platform_file, problem.team, &r.platform);
   if (!found.ok()) {
     return Status::Invalid((name_from == "default" ? "" : name_from + ": ") + found.message());
   }
@@ -361,12 +242,8 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
   if (!tuning_file.empty()) {
     std::vector<TuningEntry> entries;
     HOSTNN_RETURN_IF_ERROR(ReadTuningFile(tuning_file, &entries));
-    std::string dtype = problem.dtype;
-    int64_t bytes = 0;
-    NormalizeDtype(problem.dtype, &dtype, &bytes);
-    const int size_class = SizeClass(NumElements(problem.shape));
     for (size_t i = 0; i < entries.size(); ++i) {
-      if (Matches(entries[i], problem.op, dtype, size_class, name)) {
+      if (TuningEntryMatches(entries[i], problem, name)) {
         tuned = entries[i];
         tuned_from = "tuning file " + tuning_file + " entry " + std::to_string(i);
         break;
@@ -408,16 +285,21 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
   sources << "; buffer_num " << (buffer_num == 0 ? std::string("auto") : std::to_string(buffer_num))
           << " (" << from << ")";
 
-  // Not a tiling knob (the kernels' store mode), but read and checked here with the others
-  // so that a bad value fails phase 1 like any other setting.
+  // The executors' store mode: outputs of at least stream_min_bytes stream past the
+  // caches. Resolved here with the others, so that a bad value fails phase 1 like any
+  // other setting and the plan carries a definite threshold.
   const std::string& stream = Env(env, "HOSTNN_STREAM_MIN_BYTES");
   if (!stream.empty()) {
     if (!ParseBytes(stream, &r.stream_min_bytes)) {
       return Status::Invalid("HOSTNN_STREAM_MIN_BYTES='" + stream +
                              "': expected a byte count (a decimal integer from 0 to 2^62)");
     }
-    sources << "; stream_min_bytes " << r.stream_min_bytes << " (HOSTNN_STREAM_MIN_BYTES)";
+    from = "HOSTNN_STREAM_MIN_BYTES";
+  } else {
+    r.stream_min_bytes = DefaultStreamMinBytes(r.platform);
+    from = profile;
   }
+  sources << "; stream_min_bytes " << r.stream_min_bytes << " (" << from << ")";
 
   HOSTNN_RETURN_IF_ERROR(ValidatePlatform(r.platform));
   r.sources = sources.str();

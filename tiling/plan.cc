@@ -1,17 +1,16 @@
-// Plans as data: a Problem turned into a Plan (operator lookup, (A1, R, A0) fusion), the
-// plan as JSON and as a readable table, and Plan::Check, which proves a plan owns every
-// element exactly once within the UB budget. Used by the operators, the tests and
-// hostnn-tiling alike. Pure functions: Resolve (options.cc) is the only reader of the
-// environment.
+// Plans as data: a Problem turned into a Plan (operator lookup, (A1, R, A0) fusion), and
+// Plan::Check, which proves a plan owns every element exactly once within the UB budget.
+// Used by the operators, the tests and hostnn-tiling alike; plan_print.cc prints plans.
+// Pure functions: Resolve (options.cc) is the only reader of the environment.
 
 #include <algorithm>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "hostnn/dtype.h"
+#include "hostnn/op.h"
 #include "hostnn/tiling.h"
 #include "tiling/internal.h"
-#include "tiling/json.h"
 
 namespace hostnn {
 namespace tiling {
@@ -21,57 +20,6 @@ constexpr int kMaxRank = 8;
 constexpr int64_t kMaxElements = int64_t{1} << 48;
 
 std::string S(int64_t v) { return std::to_string(v); }
-
-std::string ShapeText(const std::vector<int64_t>& shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + S(shape[i]);
-  return text + "]";
-}
-
-std::string UbJson(const std::vector<UbBuffer>& ub) {
-  std::ostringstream o;
-  o << "[";
-  for (size_t i = 0; i < ub.size(); ++i) {
-    o << (i ? ", " : "") << "{\"name\": " << json::Quote(ub[i].name)
-      << ", \"bytes\": " << ub[i].bytes << ", \"count\": " << ub[i].count << "}";
-  }
-  o << "]";
-  return o.str();
-}
-
-std::string UbText(const std::vector<UbBuffer>& ub) {
-  std::string text;
-  for (const UbBuffer& b : ub) {
-    text += (text.empty() ? "" : ", ") + b.name + " " + S(b.bytes) +
-            (b.count > 1 ? " x" + S(b.count) : "");
-  }
-  return text;
-}
-
-// `label`, then `text` wrapped to 100 columns at `sep` (which stays at the end of a line),
-// continuation lines indented `indent` columns.
-std::string Wrap(const std::string& label, const std::string& text, size_t indent = 16,
-                 const std::string& sep = " ") {
-  std::string out = label, line;
-  size_t width = 100 - label.size();
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t end = text.find(sep, start);
-    end = end == std::string::npos ? text.size() : end + sep.size();
-    const std::string piece = text.substr(start, end - start);
-    if (!line.empty() && line.size() + piece.size() > width) {
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n" + std::string(indent, ' ');
-      line.clear();
-      width = 100 - indent;
-    }
-    line += piece;
-    start = end;
-  }
-  return out + line + "\n";
-}
-
-std::string Plural(int64_t n, const char* what) { return S(n) + " " + what + (n == 1 ? "" : "s"); }
 
 Status Fail(const std::string& what) { return Status::Inner("plan check failed: " + what); }
 
@@ -219,6 +167,12 @@ Status CheckReduction(const ReductionPlan& p, const Platform& pf) {
 
 }  // namespace
 
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + S(shape[i]);
+  return text + "]";
+}
+
 int64_t UbTotal(const std::vector<UbBuffer>& ub) {
   int64_t total = 0;
   for (const UbBuffer& b : ub) total += b.bytes * b.count;
@@ -226,16 +180,19 @@ int64_t UbTotal(const std::vector<UbBuffer>& ub) {
 }
 
 Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan) {
-  bool is_reduction = false;
-  if (!LookupOp(problem.op, &is_reduction)) {
-    return Status::Invalid("op '" + problem.op + "' is unknown; expected one of: " + OpNames());
+  if (!IsValidOp(problem.op)) {
+    return Status::Invalid("op " + S(static_cast<int>(problem.op)) +
+                           " is unknown; expected one of: " + OpNames());
+  }
+  const OpInfo& info = GetOpInfo(problem.op);
+  const char* dtype = ShortDTypeName(problem.dtype);
+  if (dtype == nullptr) {
+    return Status::Invalid(std::string("dtype ") + DTypeName(problem.dtype) +
+                           " is unknown to tiling; expected f32, f16, bf16 or f64");
   }
   Plan p;
-  int64_t elem_bytes = 0;
-  if (!NormalizeDtype(problem.dtype, &p.dtype, &elem_bytes)) {
-    return Status::Invalid("dtype '" + problem.dtype +
-                           "' is unknown; expected f32, f16, bf16 or f64");
-  }
+  p.dtype = dtype;
+  const int64_t elem_bytes = static_cast<int64_t>(DTypeSize(problem.dtype));
   const int rank = static_cast<int>(problem.shape.size());
   if (rank > kMaxRank) {
     return Status::Invalid("shape " + ShapeText(problem.shape) + " has more than 8 dims");
@@ -251,22 +208,22 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     }
     numel *= d;
   }
-  p.op = problem.op;
+  p.op = info.snake_name;
   p.shape = problem.shape;
   p.platform = resolved.platform;
   p.min_elems_per_core = resolved.min_elems_per_core;
   p.stream_min_bytes = resolved.stream_min_bytes;
   p.sources = resolved.sources;
-  if (!is_reduction) {
+  if (!info.is_reduction) {
     const EltwiseUbSpec* spec = FindEltwiseUbSpec(problem.op);
-    if (spec == nullptr) return Status::Inner("op '" + problem.op + "' has no UB spec");
+    if (spec == nullptr) return Status::Inner("op '" + p.op + "' has no UB spec");
     p.kind = Plan::Kind::kElementwise;
     p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
     *plan = p;
     return Status::Ok();
   }
   if (elem_bytes != 2 && elem_bytes != 4) {
-    return Status::Invalid(problem.op + " reads f32, f16 or bf16, not " + p.dtype);
+    return Status::Invalid(p.op + " reads f32, f16 or bf16, not " + p.dtype);
   }
   const int64_t n = rank > 0 ? rank : 1;
   if (problem.dim < -n || problem.dim >= n) {
@@ -307,125 +264,6 @@ Status Plan::Check() const {
   }
   return kind == Kind::kElementwise ? CheckElementwise(elementwise, pf)
                                     : CheckReduction(reduction, pf);
-}
-
-std::string Plan::ToJson() const {
-  std::ostringstream o;
-  o << "{\n  \"op\": " << json::Quote(op) << ",\n  \"dtype\": " << json::Quote(dtype)
-    << ",\n  \"shape\": [";
-  for (size_t i = 0; i < shape.size(); ++i) o << (i ? ", " : "") << shape[i];
-  o << "],\n";
-  if (kind == Kind::kReduction) o << "  \"dim\": " << dim << ",\n";
-  o << "  \"platform\": {\"name\": " << json::Quote(platform.name)
-    << ", \"cores\": " << platform.cores << ", \"ub_bytes\": " << platform.ub_bytes
-    << ", \"block_bytes\": " << platform.block_bytes
-    << ", \"vector_bytes\": " << platform.vector_bytes << "},\n"
-    << "  \"min_elems_per_core\": " << min_elems_per_core << ",\n"
-    << "  \"sources\": " << json::Quote(sources) << ",\n";
-  if (kind == Kind::kElementwise) {
-    const ElementwisePlan& p = elementwise;
-    o << "  \"kind\": \"elementwise\",\n"
-      << "  \"n\": " << p.n << ",\n  \"elem_bytes\": " << p.elem_bytes
-      << ",\n  \"block_elems\": " << p.block_elems << ",\n  \"blocks\": " << p.blocks
-      << ",\n  \"block_dim\": " << p.block_dim << ",\n  \"blocks_per_core\": " << p.blocks_per_core
-      << ",\n  \"big_cores\": " << p.big_cores
-      << ",\n  \"big_core_elems\": " << (p.blocks_per_core + 1) * p.block_elems
-      << ",\n  \"small_core_elems\": " << p.blocks_per_core * p.block_elems
-      << ",\n  \"last_core_elems\": " << p.CoreLen(p.block_dim - 1)
-      << ",\n  \"tile_len\": " << p.tile_len << ",\n  \"buffer_num\": " << p.buffer_num
-      << ",\n  \"buffer_why\": " << json::Quote(p.buffer_why)
-      << ",\n  \"ub_divisor\": " << p.ub_divisor
-      << ",\n  \"ub_divisor_why\": " << json::Quote(p.ub_divisor_why)
-      << ",\n  \"ub_used_bytes\": " << UbTotal(p.ub) << ",\n  \"ub\": " << UbJson(p.ub) << "\n}\n";
-  } else {
-    const ReductionPlan& p = reduction;
-    o << "  \"kind\": \"reduction\",\n"
-      << "  \"a1\": " << p.a1 << ",\n  \"r\": " << p.r << ",\n  \"a0\": " << p.a0
-      << ",\n  \"elem_bytes\": " << p.elem_bytes
-      << ",\n  \"template\": " << json::Quote(TemplateName(p.tmpl))
-      << ",\n  \"priority\": " << TemplatePriority(p.tmpl)
-      << ",\n  \"reason\": " << json::Quote(p.reason) << ",\n  \"trials\": [";
-    for (size_t i = 0; i < p.trials.size(); ++i) {
-      const TemplateTrial& t = p.trials[i];
-      o << (i ? "," : "") << "\n    {\"template\": " << json::Quote(TemplateName(t.tmpl))
-        << ", \"priority\": " << TemplatePriority(t.tmpl)
-        << ", \"capable\": " << (t.capable ? "true" : "false")
-        << ", \"why\": " << json::Quote(t.why) << "}";
-    }
-    o << "\n  ],\n  \"a1_tile\": " << p.a1_tile << ",\n  \"a0_tile\": " << p.a0_tile
-      << ",\n  \"a0_align\": " << p.a0_align << ",\n  \"r_chunk\": " << p.r_chunk
-      << ",\n  \"r_chunks\": " << p.RChunks() << ",\n  \"r_align\": " << p.r_align
-      << ",\n  \"units\": " << p.units << ",\n  \"units_per_core\": " << p.units_per_core
-      << ",\n  \"block_dim\": " << p.block_dim << ",\n  \"units_per_tile\": " << p.units_per_tile
-      << ",\n  \"ub_used_bytes\": " << UbTotal(p.ub) << ",\n  \"ub\": " << UbJson(p.ub) << "\n}\n";
-  }
-  return o.str();
-}
-
-std::string Plan::ToTable() const {
-  std::ostringstream o;
-  o << "op              " << op << " (" << dtype << "), shape " << ShapeText(shape);
-  if (kind == Kind::kReduction) o << ", dim " << dim;
-  o << "\nplatform        " << platform.name << ": " << Plural(platform.cores, "core") << ", UB "
-    << platform.ub_bytes << " B, blocks of " << platform.block_bytes << " B, vectors of "
-    << platform.vector_bytes << " B\n"
-    << Wrap("knobs           ", sources, 16, "; ");
-  if (kind == Kind::kElementwise) {
-    const ElementwisePlan& p = elementwise;
-    const int64_t small = p.block_dim - p.big_cores;
-    o << "elements        " << p.n << " in " << p.blocks << " blocks of " << p.block_elems << "\n"
-      << "block_dim       " << p.block_dim << " = max(1, min(" << platform.cores << " cores, ceil("
-      << p.n << " / " << min_elems_per_core << ") = " << CeilDiv(p.n, min_elems_per_core) << ", "
-      << p.blocks << " blocks))\n"
-      << "per core        ";
-    if (p.big_cores > 0) {
-      o << p.big_cores << " x " << p.blocks_per_core + 1 << " blocks ("
-        << (p.blocks_per_core + 1) * p.block_elems << " elements), ";
-    }
-    o << small << " x " << p.blocks_per_core << " blocks (" << p.blocks_per_core * p.block_elems
-      << " elements)";
-    const int64_t last = p.CoreLen(p.block_dim - 1);
-    const int64_t last_full =
-        (p.big_cores == p.block_dim ? p.blocks_per_core + 1 : p.blocks_per_core) * p.block_elems;
-    if (last != last_full) o << "; the last core clipped to " << last;
-    o << "\ntile_len        " << p.tile_len << " elements = floor(" << platform.ub_bytes << " / "
-      << platform.block_bytes << " / " << p.ub_divisor << ") * " << platform.block_bytes << " / "
-      << p.elem_bytes << "\n"
-      << "buffering       " << (p.buffer_num == 2 ? "double: " : "single: ") << p.buffer_why << "\n"
-      << "UB divisor      " << p.ub_divisor_why << "\n"
-      << "tiles           core 0: " << p.CoreTiles(0) << ", core " << p.block_dim - 1 << ": "
-      << p.CoreTiles(p.block_dim - 1) << " (last tile "
-      << p.TileLen(p.block_dim - 1, p.CoreTiles(p.block_dim - 1) - 1) << ")\n"
-      << Wrap("UB              ",
-              S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
-    return o.str();
-  }
-  const ReductionPlan& p = reduction;
-  o << "fused           (A1, R, A0) = (" << p.a1 << ", " << p.r << ", " << p.a0 << ")\n";
-  for (size_t i = 0; i < p.trials.size(); ++i) {
-    const TemplateTrial& t = p.trials[i];
-    o << Wrap(std::string(i == 0 ? "templates       " : "                ") + TemplateName(t.tmpl) +
-                  " (" + S(TemplatePriority(t.tmpl)) + "): ",
-              std::string(t.capable ? "capable: " : "not capable: ") + t.why +
-                  (t.tmpl == p.tmpl ? "  <- chosen" : ""),
-              18);
-  }
-  const int64_t last_core = p.block_dim - 1;
-  o << "unit            " << p.a1_tile << " x " << p.r << " x " << p.a0_tile
-    << " (A1 rows x R x A0 columns";
-  if (p.a0 > 1) o << ", A0 tiles multiples of " << p.a0_align;
-  o << ")\n"
-    << "r_chunk         " << p.r_chunk << " (" << Plural(p.RChunks(), "chunk") << " per unit)\n"
-    << "units           " << p.units << " = " << p.A1Tiles() << " x " << p.A0Tiles() << ", "
-    << p.units_per_core << " per core over block_dim " << p.block_dim;
-  if (p.CoreLen(last_core) != p.units_per_core) {
-    o << " (the last core " << p.CoreLen(last_core) << ")";
-  }
-  o << "\ntiles           " << Plural(p.units_per_tile, "unit")
-    << " per tile; core 0: " << Plural(p.CoreTiles(0), "tile") << "\n"
-    << Wrap("UB              ",
-            S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
-  return o.str();
 }
 
 }  // namespace tiling

@@ -2,10 +2,9 @@
 // planned and checked again. Resolving builds the knobs' explanations and planning builds
 // the UB budget's, which together cost several times what a small tensor's kernel does;
 // a lookup is a hash and a few comparisons. A plan is a pure function of what the key
-// holds (the problem, the options, the HOSTNN_ environment and the host's team size), so a
-// hit returns exactly what MakePlan would.
-
-#include <omp.h>
+// holds (the problem with its team size, the options and the HOSTNN_ environment), so a
+// hit returns exactly what MakePlan would. The team comes with the problem: tiling never
+// asks OpenMP.
 
 #include <cstdint>
 #include <functional>
@@ -26,7 +25,6 @@ struct Entry {
   Problem problem;
   Options options;
   Environment env;
-  int team = 0;
   uint64_t last_used = 0;
   std::shared_ptr<const Plan> plan;
 };
@@ -44,13 +42,13 @@ Cache& GetCache() {
 
 uint64_t Mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull + (h >> 29); }
 
-uint64_t HashOf(const Problem& p, int team) {
-  uint64_t h = std::hash<std::string>()(p.op);
-  h = Mix(h, std::hash<std::string>()(p.dtype));
+uint64_t HashOf(const Problem& p) {
+  uint64_t h = Mix(0xcbf29ce484222325ull, static_cast<uint64_t>(p.op));
+  h = Mix(h, static_cast<uint64_t>(p.dtype));
   for (const int64_t d : p.shape) h = Mix(h, static_cast<uint64_t>(d));
   h = Mix(h, static_cast<uint64_t>(p.shape.size()));
   h = Mix(h, static_cast<uint64_t>(p.dim));
-  return Mix(h, static_cast<uint64_t>(team));
+  return Mix(h, static_cast<uint64_t>(p.team));
 }
 
 bool SameOptions(const Options& a, const Options& b) {
@@ -61,10 +59,10 @@ bool SameOptions(const Options& a, const Options& b) {
 }
 
 bool Matches(const Entry& e, uint64_t hash, const Problem& p, const Options& o,
-             const Environment& env, int team) {
-  return e.hash == hash && e.team == team && e.problem.op == p.op && e.problem.dtype == p.dtype &&
-         e.problem.shape == p.shape && e.problem.dim == p.dim && SameOptions(e.options, o) &&
-         e.env == env;
+             const Environment& env) {
+  return e.hash == hash && e.problem.team == p.team && e.problem.op == p.op &&
+         e.problem.dtype == p.dtype && e.problem.shape == p.shape && e.problem.dim == p.dim &&
+         SameOptions(e.options, o) && e.env == env;
 }
 
 Status Make(const Environment& env, const Problem& problem, const Options& options,
@@ -93,13 +91,12 @@ Status MakeSharedPlan(const Problem& problem, const Options& options,
                       std::shared_ptr<const Plan>* plan) {
   const Environment env = ReadEnvironment();
   if (PlanReadsAFile(options, env)) return Make(env, problem, options, plan);
-  const int team = omp_get_max_threads();
-  const uint64_t hash = HashOf(problem, team);
+  const uint64_t hash = HashOf(problem);
   Cache& cache = GetCache();
   // The kept plan for the key, marked used; null when there is none. Pre: cache.mu held.
   auto find = [&]() -> std::shared_ptr<const Plan> {
     for (Entry& e : cache.entries) {
-      if (Matches(e, hash, problem, options, env, team)) {
+      if (Matches(e, hash, problem, options, env)) {
         e.last_used = ++cache.tick;
         return e.plan;
       }
@@ -125,7 +122,6 @@ Status MakeSharedPlan(const Problem& problem, const Options& options,
   e.problem = problem;
   e.options = options;
   e.env = env;
-  e.team = team;
   e.last_used = ++cache.tick;
   e.plan = made;
   if (cache.entries.size() < static_cast<size_t>(kPlanCacheSize)) {

@@ -1,19 +1,21 @@
-// Platform profiles: the host (measured once: OpenMP thread count, L2 size), Ascend
-// profiles (constants from the hardware documentation) and user profiles from JSON files.
-// Nothing here plans; option resolution lives in options.cc.
+// Platform profiles: the host (its cores are the caller's team; L2 and last-level cache
+// sizes measured once), Ascend profiles (constants from the hardware documentation) and
+// user profiles from JSON files. Nothing here plans or asks OpenMP; option resolution
+// lives in options.cc.
 
-#include <omp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "hostnn/tiling.h"
 #include "tiling/internal.h"
-#include "tiling/json.h"
+#include "tiling/json_util.h"
 
 namespace hostnn {
 namespace tiling {
@@ -57,15 +59,14 @@ bool IsProfileName(const std::string& name) {
   return true;
 }
 
-Status ParseProfile(const json::Value& v, const std::string& where, Platform* platform) {
-  if (v.type != json::Value::Type::kObject) {
-    return Status::Invalid(where + ": expected an object, found " + json::TypeName(v.type));
+Status ParseProfile(const Json& v, const std::string& where, Platform* platform) {
+  if (!v.is_object()) {
+    return Status::Invalid(where + ": expected an object, found " + JsonTypeName(v));
   }
-  static const char* const kKeys[] = {"name",        "cores",        "ub_bytes",
-                                      "block_bytes", "vector_bytes", nullptr};
-  HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(v, kKeys, where));
+  HOSTNN_RETURN_IF_ERROR(
+      JsonOnlyKeys(v, {"name", "cores", "ub_bytes", "block_bytes", "vector_bytes"}, where));
   for (const char* required : {"name", "cores", "ub_bytes"}) {
-    if (v.Find(required) == nullptr) {
+    if (!v.contains(required)) {
       return Status::Invalid(where + ": \"" + required + "\" is missing");
     }
   }
@@ -93,21 +94,19 @@ Status ParseProfile(const json::Value& v, const std::string& where, Platform* pl
 }
 
 Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platforms) {
-  json::Value doc;
-  HOSTNN_RETURN_IF_ERROR(json::ParseFile(path, &doc));
+  Json doc;
+  HOSTNN_RETURN_IF_ERROR(ParseJsonFile(path, &doc));
   std::vector<Platform> out;
-  if (doc.type == json::Value::Type::kObject && doc.Find("platforms") != nullptr) {
-    static const char* const kKeys[] = {"platforms", nullptr};
-    HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(doc, kKeys, path));
-    const json::Value& list = *doc.Find("platforms");
-    if (list.type != json::Value::Type::kArray || list.array.empty()) {
+  if (doc.is_object() && doc.contains("platforms")) {
+    HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(doc, {"platforms"}, path));
+    const Json& list = doc["platforms"];
+    if (!list.is_array() || list.empty()) {
       return Status::Invalid(path + ": \"platforms\" must be a non-empty array");
     }
-    for (size_t i = 0; i < list.array.size(); ++i) {
+    for (size_t i = 0; i < list.size(); ++i) {
       Platform p;
-      HOSTNN_RETURN_IF_ERROR(ParseProfile(
-          list.array[i],
-          path + ": platforms[" + std::to_string(i) + "] (" + list.array[i].Where() + ")", &p));
+      HOSTNN_RETURN_IF_ERROR(
+          ParseProfile(list[i], path + ": platforms[" + std::to_string(i) + "]", &p));
       for (const Platform& q : out) {
         if (q.name == p.name) {
           return Status::Invalid(path + ": profile '" + p.name + "' is defined twice");
@@ -124,6 +123,37 @@ Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platfor
   return Status::Ok();
 }
 
+// The last-level cache one core sees: the highest-level data or unified cache Linux lists
+// for cpu0 (sysfs: what the hardware reports per instance), else sysconf's, else 8 MiB.
+// sysfs comes first because glibc's sysconf derives the L3 from cpuid arithmetic that some
+// hypervisors skew (a 32 MiB L3 read as 320 MiB, which kept 4M-element outputs out of the
+// streaming stores that make them 12-20% faster).
+int64_t ReadLastLevelCacheBytes() {
+  int64_t best_bytes = 0;
+  int best_level = 0;
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level"), type_file(dir + "type"), size_file(dir + "size");
+    int level = 0;
+    std::string type, size;
+    if (!(level_file >> level) || !(type_file >> type) || !(size_file >> size)) break;
+    if (type == "Instruction" || level < best_level || size.empty()) continue;
+    char* end = nullptr;
+    int64_t bytes = static_cast<int64_t>(std::strtoull(size.c_str(), &end, 10));
+    if (end != nullptr && (*end == 'K' || *end == 'k')) bytes <<= 10;
+    if (end != nullptr && (*end == 'M' || *end == 'm')) bytes <<= 20;
+    if (bytes > 0) {
+      best_level = level;
+      best_bytes = bytes;
+    }
+  }
+  if (best_bytes > 0) return best_bytes;
+  long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (llc <= 0) llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return llc > 0 ? static_cast<int64_t>(llc) : int64_t{8} << 20;
+}
+
 }  // namespace
 
 std::string FileStamp(const std::string& path) {
@@ -133,10 +163,26 @@ std::string FileStamp(const std::string& path) {
          std::to_string(st.st_mtim.tv_nsec) + ":" + std::to_string(st.st_ino);
 }
 
-Platform HostPlatform() {
+int64_t LastLevelCacheBytes() {
+  static const int64_t bytes = ReadLastLevelCacheBytes();  // sysfs reads: once per process
+  return bytes;
+}
+
+int64_t DefaultStreamMinBytes(const Platform&) {
+  // A third of the last-level cache: from there two inputs of the output's size and the
+  // output no longer fit in it together. On a 32 MiB L3 (Zen 4) an output of 8 MiB
+  // (16-bit, 4M elements: 24 MiB in all) lost 25% to streaming in LogSoftmaxBackward dim
+  // -1 and gained nothing elementwise, while 16 MiB (f32, 4M: 48 MiB in all) gained 12%
+  // (HardsigmoidBackward, SiluBackward). (A Zen 3 with the same L3 had measured a small
+  // gain already at 8 MiB: 0.47 -> 0.44 ns per element, f32 hardsigmoid at 2M.) Every
+  // profile's plan runs on this host's cores and caches, so every profile takes it.
+  return LastLevelCacheBytes() / 3;
+}
+
+Platform HostPlatform(int64_t team) {
   Platform p;
   p.name = "host";
-  p.cores = omp_get_max_threads();
+  p.cores = team;
   if (p.cores < 1) p.cores = 1;
   if (p.cores > kMaxCores) p.cores = kMaxCores;
   p.ub_bytes = HostUbBytes();
@@ -176,13 +222,14 @@ Status ReadPlatformFile(const std::string& path, std::vector<Platform>* platform
   return ReadCached<Platform>(path, ParsePlatformFile, platforms);
 }
 
-Status FindPlatform(const std::string& name, const std::string& platform_file, Platform* platform) {
+Status FindPlatform(const std::string& name, const std::string& platform_file, int64_t team,
+                    Platform* platform) {
   // A named file is read (and must be valid) whatever profile is chosen: a missing or
   // broken file is an error even when a built-in profile is used, never ignored.
   std::vector<Platform> user;
   if (!platform_file.empty()) HOSTNN_RETURN_IF_ERROR(ReadPlatformFile(platform_file, &user));
   if (name == "host") {
-    *platform = HostPlatform();
+    *platform = HostPlatform(team);
     return Status::Ok();
   }
   if (name == "atlas-a2") {
@@ -208,53 +255,6 @@ Status FindPlatform(const std::string& name, const std::string& platform_file, P
   }
   return Status::Invalid("platform '" + name + "' is unknown; expected one of: " + known +
                          (platform_file.empty() ? " (HOSTNN_PLATFORM_FILE adds profiles)" : ""));
-}
-
-// ---- JSON member helpers (internal.h) ---------------------------------------------------
-
-Status JsonInt(const json::Value& object, const std::string& key, int64_t lo, int64_t hi,
-               const std::string& where, int64_t* value) {
-  const json::Value* v = object.Find(key);
-  if (v == nullptr) return Status::Ok();
-  if (v->type != json::Value::Type::kNumber || !v->is_integer) {
-    return Status::Invalid(where + ": \"" + key + "\" must be an integer, found " +
-                           (v->type == json::Value::Type::kNumber ? "a fraction or a huge number"
-                                                                  : json::TypeName(v->type)));
-  }
-  if (v->integer < lo || v->integer > hi) {
-    return Status::Invalid(where + ": \"" + key + "\" = " + std::to_string(v->integer) +
-                           ": expected " + std::to_string(lo) + " to " + std::to_string(hi));
-  }
-  *value = v->integer;
-  return Status::Ok();
-}
-
-Status JsonString(const json::Value& object, const std::string& key, const std::string& where,
-                  std::string* value) {
-  const json::Value* v = object.Find(key);
-  if (v == nullptr) return Status::Ok();
-  if (v->type != json::Value::Type::kString) {
-    return Status::Invalid(where + ": \"" + key + "\" must be a string, found " +
-                           json::TypeName(v->type));
-  }
-  *value = v->string;
-  return Status::Ok();
-}
-
-Status JsonOnlyKeys(const json::Value& object, const char* const* known, const std::string& where) {
-  for (const auto& member : object.object) {
-    bool found = false;
-    std::string list;
-    for (const char* const* k = known; *k != nullptr; ++k) {
-      if (member.first == *k) found = true;
-      list += std::string(list.empty() ? "" : ", ") + *k;
-    }
-    if (!found) {
-      return Status::Invalid(where + ": unknown key \"" + member.first + "\" (" +
-                             member.second.Where() + "); expected: " + list);
-    }
-  }
-  return Status::Ok();
 }
 
 }  // namespace tiling

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "hostnn/dtype.h"
+#include "hostnn/op.h"
 #include "hostnn/status.h"
 
 namespace hostnn {
@@ -25,14 +27,18 @@ struct Platform {
   int64_t vector_bytes = 256;  // one vector register: ARA full-load's A0 tiles are multiples
 };
 
-// The host profile: cores = OpenMP max threads, UB = half the per-core L2 (clamped to
-// [64 KiB, 1 MiB]), 64-byte blocks and vectors (a cache line). Thread-safe.
-Platform HostPlatform();
+// The host profile: cores = `team` (the threads the plan will run on: the operators pass
+// their OpenMP team size; values < 1 count as 1), UB = half the per-core L2 (clamped to
+// [64 KiB, 1 MiB]), 64-byte blocks and vectors (a cache line). Tiling itself never asks
+// OpenMP. Thread-safe.
+Platform HostPlatform(int64_t team);
 // Names of the built-in profiles: host, atlas-a2, atlas-a2-40, ascend950.
 std::vector<std::string> PlatformNames();
-// A built-in profile, or one of `platform_file` (when not empty). Unknown name, unreadable
-// or invalid file -> kInvalid naming the problem.
-Status FindPlatform(const std::string& name, const std::string& platform_file, Platform* platform);
+// A built-in profile, or one of `platform_file` (when not empty); `team` is the host
+// profile's cores (HostPlatform). Unknown name, unreadable or invalid file -> kInvalid
+// naming the problem.
+Status FindPlatform(const std::string& name, const std::string& platform_file, int64_t team,
+                    Platform* platform);
 // The profiles of a platform file: {"platforms": [{"name": ..., "cores": ...,
 // "ub_bytes": ..., "block_bytes": ..., "vector_bytes": ...}, ...]} (or one such object).
 // Files are parsed once per (path, size, mtime). Thread-safe.
@@ -51,17 +57,22 @@ constexpr int64_t MinUbBytes(int64_t block_bytes) {
 // ---- Problems and options --------------------------------------------------------------
 
 // What a plan is for. Operators fill it from their tensors; hostnn-tiling from its
-// command line.
+// command line (names parsed with FindOp and ParseDType).
 struct Problem {
-  std::string op;              // snake_case name from op_list.def ("silu_backward")
-  std::string dtype;           // storage dtype: f32, f16, bf16, f64 (or CANN names: FLOAT...)
-  std::vector<int64_t> shape;  // every extent >= 1; empty = a scalar
-  int64_t dim = 0;             // reduction operators: the reduced dim, in [-rank, rank - 1]
+  Op op = Op::kSiluBackward;
+  DType dtype = DType::kFloat32;  // storage dtype: kFloat32, kFloat16, kBFloat16, kFloat64
+  std::vector<int64_t> shape;     // every extent >= 1; empty = a scalar
+  int64_t dim = 0;                // reduction operators: the reduced dim, in [-rank, rank - 1]
+  // The threads the plan will run on: the host profile's cores (HostPlatform). The
+  // operators pass their OpenMP team size (launch::TeamSize()); values < 1 count as 1.
+  int64_t team = 1;
 };
 
-// The canonical short dtype name (f32, f16, bf16, f64) and its bytes; false when unknown.
-// Accepts the short names and CANN's FLOAT, FLOAT16, BFLOAT16, DOUBLE, any case.
-bool NormalizeDtype(const std::string& dtype, std::string* canonical, int64_t* elem_bytes);
+// The short name of a storage dtype tiling plans (f32, f16, bf16, f64); null for others.
+const char* ShortDTypeName(DType dtype);
+// A dtype from its short name (f32, f16, bf16, f64) or CANN's (FLOAT, FLOAT16, BFLOAT16,
+// DOUBLE), or float, float32, half, bfloat16, float64, double; any case. False when unknown.
+bool ParseDType(const std::string& name, DType* dtype);
 // Elements of a shape (1 for a scalar).
 int64_t NumElements(const std::vector<int64_t>& shape);
 // The size class of n elements: the smallest k with n <= 2^k (a tuning-file key).
@@ -103,22 +114,22 @@ std::string TuningFileJson(const std::vector<TuningEntry>& entries);
 
 // The environment variables Resolve reads: HOSTNN_PLATFORM, HOSTNN_PLATFORM_FILE,
 // HOSTNN_TUNING_FILE, HOSTNN_NUM_CORES, HOSTNN_UB_BYTES, HOSTNN_MIN_ELEMS_PER_CORE,
-// HOSTNN_BUFFER_NUM.
+// HOSTNN_BUFFER_NUM, HOSTNN_STREAM_MIN_BYTES.
 std::vector<std::string> EnvironmentVariables();
 
 // The profile the environment selects (HOSTNN_PLATFORM, with HOSTNN_PLATFORM_FILE; host
-// when unset), before any override. kInvalid naming the variable when it names no profile.
-// Thread-safe.
-Status SelectedPlatform(Platform* platform);
+// when unset, with `team` cores), before any override. kInvalid naming the variable when
+// it names no profile. Thread-safe.
+Status SelectedPlatform(Platform* platform, int64_t team = 1);
 
 // Options resolved against the environment, the tuning file and the profile.
 struct Resolved {
   Platform platform;  // cores and ub_bytes after overrides
   int64_t min_elems_per_core = 1024;
-  int buffer_num = 0;   // 0 = the planner decides
-  // HOSTNN_STREAM_MIN_BYTES: outputs of at least this many bytes are written with
-  // non-temporal stores; -1 = not set (the kernels' default, a third of the LLC).
-  int64_t stream_min_bytes = -1;
+  int buffer_num = 0;  // 0 = the planner decides
+  // Outputs of at least this many bytes are written with non-temporal stores:
+  // HOSTNN_STREAM_MIN_BYTES, else the profile's default (a third of the last-level cache).
+  int64_t stream_min_bytes = 0;
   std::string sources;  // where each knob came from, for the plan's printout
 };
 // Reads the environment and files named by options / environment. kInvalid (naming the
@@ -136,29 +147,6 @@ struct UbBuffer {
 
 // Bytes of a UB budget: the sum of bytes * count.
 int64_t UbTotal(const std::vector<UbBuffer>& ub);
-
-// What one tile of an elementwise operator holds in the UB: its I/O queues (storage dtype,
-// double-buffered when the plan says so) and its f32 work tiles. With 16-bit storage each
-// queue also has an f32 cast tile.
-struct EltwiseUbSpec {
-  std::string op;
-  std::vector<std::string> queues;     // gradOutput, self, gradInput / out
-  std::vector<std::string> f32_temps;  // the kernel's f32 intermediates
-};
-// The operator's spec; null for a reduction or unknown operator.
-const EltwiseUbSpec* FindEltwiseUbSpec(const std::string& op);
-
-// The UB divisor N: how many tile-sized units (of elem_bytes) one tile needs.
-//   single = queues + (16-bit ? 2 * queues : 0) + ceil(4 * temps / elem_bytes)
-//   double = single + queues
-// SiluBackward (3 queues, 2 temps): f32 5 / 8, f16 and bf16 13 / 16, as on Atlas A2.
-struct UbDivisor {
-  int64_t single_buffered = 0;
-  int64_t double_buffered = 0;
-  std::string single_why;  // "3 queues + 2 f32 temps = 5"
-  std::string double_why;
-};
-UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes);
 
 struct ElementwisePlan {
   int64_t n = 0;                // elements
@@ -182,10 +170,6 @@ struct ElementwisePlan {
   int64_t TileLen(int64_t core, int64_t tile) const;    // elements (the last may be short)
 };
 
-// Pure. Pre: n >= 1, elem_bytes in {2, 4, 8}, resolved passed ValidatePlatform.
-ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
-                                const Resolved& resolved);
-
 // ---- Reduction plans -------------------------------------------------------------------
 
 // Ascend 950's LogSoftmaxGrad templates, in priority order.
@@ -193,13 +177,7 @@ enum class ReductionTemplate { kArFullLoad, kArRecompute, kAraFullLoad, kAraReco
 const char* TemplateName(ReductionTemplate t);
 int TemplatePriority(ReductionTemplate t);  // 100, 200, 300, 400: lower is tried first
 
-// The widest A0 tile the host executor takes (its per-column sums live on the stack).
-constexpr int64_t kMaxA0Tile = 1024;
-// AR chunks start at multiples of this many elements, so that the 16 partial sums of a
-// row (kernels::kRowPartials) see the same elements whatever the chunking.
-constexpr int64_t kRowPartialsAlign = 16;
-
-// One template's capability test, as the planner ran it.
+// One template's capability test, as the planner ran it (a printed plan lists them all).
 struct TemplateTrial {
   ReductionTemplate tmpl = ReductionTemplate::kArFullLoad;
   bool capable = false;
@@ -242,26 +220,21 @@ struct ReductionPlan {
   Unit GetUnit(int64_t u) const;
 };
 
-// Pure. Pre: a1, r, a0 >= 1, elem_bytes in {2, 4}, resolved passed ValidatePlatform.
-// Tries every template in priority order; the first capable one wins.
-ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
-                            const Resolved& resolved);
-
 // ---- Plans ------------------------------------------------------------------------------
 
 struct Plan {
   enum class Kind { kElementwise, kReduction };
   Kind kind = Kind::kElementwise;
-  std::string op;     // snake_case operator name
-  std::string dtype;  // canonical short name of the storage dtype
+  std::string op;     // snake_case operator name (OpInfo::snake_name)
+  std::string dtype;  // short name of the storage dtype (ShortDTypeName)
   std::vector<int64_t> shape;
   int64_t dim = 0;    // reduction: normalised to [0, rank)
   Platform platform;  // after overrides
   int64_t min_elems_per_core = 0;
-  int64_t stream_min_bytes = -1;  // Resolved::stream_min_bytes
-  std::string sources;          // where the knobs came from
-  ElementwisePlan elementwise;  // kind == kElementwise
-  ReductionPlan reduction;      // kind == kReduction
+  int64_t stream_min_bytes = 0;  // Resolved::stream_min_bytes: outputs this large stream
+  std::string sources;           // where the knobs came from
+  ElementwisePlan elementwise;   // kind == kElementwise
+  ReductionPlan reduction;       // kind == kReduction
 
   std::string ToJson() const;
   std::string ToTable() const;
@@ -277,8 +250,8 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
 // Resolve + PlanProblem + Check: what hostnn-tiling calls.
 Status MakePlan(const Problem& problem, const Options& options, Plan* plan);
 
-// MakePlan for the operators' phase 1, with the plans kept: a problem planned before under
-// the same options, HOSTNN_ environment and host team size (omp_get_max_threads) returns
+// MakePlan for the operators' phase 1, with the plans kept: a problem (team included)
+// planned before under the same options and HOSTNN_ environment returns
 // the same immutable plan without resolving or planning again. At most kPlanCacheSize
 // plans are kept, the least recently used dropped first. Settings that name a file
 // (platform_file, tuning_file or their variables) bypass the cache, so an edited file

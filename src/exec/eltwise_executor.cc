@@ -133,7 +133,7 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   for (DType d : dtypes) {
     if (DTypeSize(d) > DTypeSize(widest)) widest = d;
   }
-  tiling::Problem problem{info.snake_name, DTypeName(widest), out.shape, 0};
+  tiling::Problem problem{op, widest, out.shape, 0, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {

@@ -172,8 +172,7 @@ Status PrepareLogSoftmaxBackward(Op op, const Operands& operands, int64_t dim,
   const core::ViewSpan& out_span = operands.out.span;
   const std::vector<int64_t>& shape = dy.shape;
   // The plan fuses the shape to (A1, R, A0) around dim.
-  const tiling::Problem problem{GetOpInfo(op).snake_name,
-                                DTypeName(dy.dtype), shape, dim};
+  const tiling::Problem problem{op, dy.dtype, shape, dim, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(
       PlanOp(op, problem, out_span.numel == 0, options, &plan));

@@ -1,13 +1,14 @@
 // hostnn-scale: times every operator x dtype x size x thread count against the memory
 // roofline (a read-two-write-one kernel over the same buffers, same threads, interleaved),
 // prints a table and writes CSV and an SVG plot. Thread counts go through
-// omp_set_num_threads, which the host profile reads at Prepare time.
+// omp_set_num_threads, whose team size the operators hand the host profile at Prepare
+// time. The command line is parsed by CLI11; operators come from the operator list.
 
 #include <omp.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "bench/cases.h"
 #include "bench/cli_util.h"
 #include "bench/roofline.h"
+#include "bench/timing.h"
 #include "hostnn/hostnn.h"
 #include "kernels/kernels.h"
 #include "tools/scale/measure.h"
@@ -28,30 +30,38 @@ namespace hostnn {
 namespace scale {
 namespace {
 
-constexpr char kUsage[] =
-    "usage: hostnn-scale [--ops silu_backward,...] [--dtypes f32,bf16,f16]\n"
-    "                    [--sizes 4096,262144,4M,...] [--shape 1024x4096 [--dim 0]]...\n"
-    "                    [--threads 1,2,...] [--samples N] [--sample-ms MS] [--no-call]\n"
-    "                    [--csv FILE] [--svg FILE]\n"
-    "\n"
-    "Times each case interleaved with the roofline kernel (reads two arrays, writes one,\n"
-    "plain stores; same bytes, same threads) and reports medians.\n"
-    "  --ops       silu_backward, logsigmoid_backward, hardsigmoid_backward,\n"
-    "              logsoftmax_backward (default: all)\n"
-    "  --dtypes    f32, f16, bf16 (default: all three)\n"
-    "  --sizes     elements per tensor; K and M suffixes are powers of two (default\n"
-    "              4K,256K,4M). LogSoftmax runs [n/1024,1024] dim -1 and [1024,n/1024] dim 0.\n"
-    "  --shape     an explicit shape such as 1024x4096 (repeatable; replaces --sizes), with\n"
-    "  --dim       the LogSoftmax dim of the --shape just before it (default -1)\n"
-    "  --threads   OpenMP thread counts (default 1..cores, doubling past 4)\n"
-    "  --samples   timed samples per case, median reported (default 11)\n"
-    "  --sample-ms length of one sample in ms (default 4)\n"
-    "  --no-call   skip timing both phases of one C API call (done for <= 1M elements)\n"
-    "  --csv       write one line per case: op,dtype,shape,elements,threads,ns_per_elem,\n"
-    "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,speedup_vs_1t,call_us,\n"
-    "              kernel_path (SIMD target, direct or gathered, conversions, stores)\n"
-    "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
-    "              (largest thread count), rooflines dashed\n";
+// The usage text, with the operators of the operator list.
+std::string Usage() {
+  const std::string ops = bench::WrapList(OpNames() + " (default: all)", 14);
+  return "usage: hostnn-scale [--ops silu_backward,...] [--dtypes f32,bf16,f16]\n"
+         "                    [--sizes 4096,262144,4M,...] [--shape 1024x4096 [--dim 0]]...\n"
+         "                    [--threads 1,2,...] [--samples N] [--sample-ms MS] [--no-call]\n"
+         "                    [--csv FILE] [--svg FILE]\n"
+         "\n"
+         "Times each case interleaved with the roofline kernel (reads two arrays, writes one,\n"
+         "plain stores; same bytes, same threads) and reports medians. Flags take their value\n"
+         "as --flag value or --flag=value.\n"
+         "  --ops       " +
+         ops +
+         "\n"
+         "  --dtypes    f32, f16, bf16 (default: all three)\n"
+         "  --sizes     elements per tensor; K and M suffixes are powers of two (default\n"
+         "              4K,256K,4M). A reduction (LogSoftmax) runs [n/1024,1024] dim -1 and\n"
+         "              [1024,n/1024] dim 0.\n"
+         "  --shape     an explicit shape, extents joined by 'x' or ',' (1024x4096, 4Kx1K;\n"
+         "              repeatable; replaces --sizes), with\n"
+         "  --dim       a reduction's dim for the --shape just before it (default -1)\n"
+         "  --threads   OpenMP thread counts (default 1..cores, doubling past 4)\n"
+         "  --samples   timed samples per case, median reported (default 11)\n"
+         "  --sample-ms length of one sample in ms (default 4)\n"
+         "  --no-call   skip timing both phases of one C API call (done for <= 1M elements)\n"
+         "  --csv       write one line per case: op,dtype,shape,elements,threads,ns_per_elem,\n"
+         "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,"
+         "speedup_vs_1t,call_us,\n"
+         "              kernel_path (SIMD target, direct or gathered, conversions, stores)\n"
+         "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
+         "              (largest thread count), rooflines dashed\n";
+}
 
 struct Args {
   std::vector<Op> ops;
@@ -67,82 +77,111 @@ using bench::ParseCount;
 using bench::Split;
 
 bool Fail(const std::string& message) {
-  std::fprintf(stderr, "hostnn-scale: %s\n%s", message.c_str(), kUsage);
+  std::fprintf(stderr, "hostnn-scale: %s\n%s", message.c_str(), Usage().c_str());
   return false;
 }
 
+// The command line, parsed by CLI11: every flag but --no-call and --help takes one value;
+// --shape repeats, and each --dim applies to the --shape before it.
 bool ParseArgs(int argc, char** argv, Args* args) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
+  CLI::App app("hostnn-scale", "hostnn-scale");
+  app.set_help_flag();  // the tool prints its own usage
+  app.allow_extras();   // named below, in the tool's words
+  bool help = false, no_call = false;
+  std::string samples, sample_ms;
+  // Lists may be given in several flags (--ops a --ops b); each --shape is one shape.
+  std::vector<std::string> ops, dtypes, sizes, threads, shapes, dims;
+  app.add_flag("-h,--help", help);
+  app.add_flag("--no-call", no_call);
+  app.add_option("--ops", ops)->allow_extra_args(false);
+  app.add_option("--dtypes", dtypes)->allow_extra_args(false);
+  app.add_option("--sizes", sizes)->allow_extra_args(false);
+  CLI::Option* shape_flag = app.add_option("--shape", shapes)->allow_extra_args(false);
+  CLI::Option* dim_flag = app.add_option("--dim", dims)->allow_extra_args(false);
+  app.add_option("--threads", threads)->allow_extra_args(false);
+  app.add_option("--samples", samples)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--sample-ms", sample_ms)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--csv", args->csv)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--svg", args->svg)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return Fail(e.what());
+  }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.rfind("-", 0) != 0) return Fail("unexpected argument '" + extra + "'");
+    return Fail("unknown option '" + extra.substr(0, extra.find('=')) + "'");
+  }
+  if (help) {
+    std::fputs(Usage().c_str(), stdout);
+    std::exit(0);
+  }
+  args->measure.time_calls = !no_call;
+  // The items of every occurrence of a list flag, in order.
+  auto items = [](const std::vector<std::string>& flags) {
+    std::vector<std::string> all;
+    for (const std::string& f : flags) {
+      for (const std::string& item : Split(f, ',')) all.push_back(item);
     }
-    if (flag == "--no-call") {
-      args->measure.time_calls = false;
-      continue;
+    return all;
+  };
+  for (const std::string& name : items(ops)) {
+    Op op;
+    if (!FindOp(name, &op)) {
+      return Fail("unknown operator '" + name + "'; expected one of: " + OpNames());
     }
-    if (i + 1 >= argc) return Fail(flag + " needs a value");
-    const std::string value = argv[++i];
-    if (flag == "--ops") {
-      for (const std::string& name : Split(value, ',')) {
-        Op op;
-        if (!FindOp(name, &op)) return Fail("unknown operator '" + name + "'");
-        args->ops.push_back(op);
-      }
-    } else if (flag == "--dtypes") {
-      for (const std::string& name : Split(value, ',')) {
-        DType d;
-        if (!bench::ParseShortDType(name, &d))
-          return Fail("unknown dtype '" + name + "' (f32, f16, bf16)");
-        args->dtypes.push_back(d);
-      }
-    } else if (flag == "--sizes") {
-      for (const std::string& s : Split(value, ',')) {
-        int64_t n;
-        if (!ParseCount(s, &n)) return Fail("bad size '" + s + "'");
-        args->sizes.push_back(n);
-      }
-    } else if (flag == "--shape") {
+    args->ops.push_back(op);
+  }
+  for (const std::string& name : items(dtypes)) {
+    DType d;
+    if (!bench::ParseShortDType(name, &d)) {
+      return Fail("unknown dtype '" + name + "' (f32, f16, bf16)");
+    }
+    args->dtypes.push_back(d);
+  }
+  for (const std::string& s : items(sizes)) {
+    int64_t n;
+    if (!ParseCount(s, &n)) return Fail("bad size '" + s + "'");
+    args->sizes.push_back(n);
+  }
+  // --shape and --dim in the order given: a --dim belongs to the --shape before it.
+  size_t next_shape = 0, next_dim = 0;
+  for (const CLI::Option* flag : app.parse_order()) {
+    if (flag == shape_flag) {
+      const std::string& text = shapes[next_shape++];
       std::vector<int64_t> shape;
-      for (const std::string& s : Split(value, 'x')) {
-        int64_t n;
-        if (!ParseCount(s, &n)) return Fail("bad shape '" + value + "'");
-        shape.push_back(n);
-      }
-      if (shape.empty()) return Fail("bad shape '" + value + "'");
+      bool positive = bench::ParseShape(text, &shape) && !shape.empty();
+      for (const int64_t extent : shape) positive = positive && extent > 0;
+      if (!positive) return Fail("bad shape '" + text + "'");
       args->shapes.push_back({shape, -1});
-    } else if (flag == "--dim") {
+    } else if (flag == dim_flag) {
+      const std::string& text = dims[next_dim++];
       char* end = nullptr;
-      const int64_t dim = std::strtoll(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0') return Fail("bad dim '" + value + "'");
+      const int64_t dim = std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0') return Fail("bad dim '" + text + "'");
       if (args->shapes.empty()) return Fail("--dim must follow the --shape it applies to");
       args->shapes.back().second = dim;
-    } else if (flag == "--threads") {
-      for (const std::string& s : Split(value, ',')) {
-        int64_t t;
-        if (!ParseCount(s, &t) || t > 4096) return Fail("bad thread count '" + s + "'");
-        args->threads.push_back(static_cast<int>(t));
-      }
-    } else if (flag == "--samples") {
-      int64_t n;
-      if (!ParseCount(value, &n)) return Fail("bad sample count '" + value + "'");
-      args->measure.samples = static_cast<int>(n);
-    } else if (flag == "--sample-ms") {
-      char* end = nullptr;
-      args->measure.sample_ms = std::strtod(value.c_str(), &end);
-      if (*end != '\0' || !(args->measure.sample_ms > 0))
-        return Fail("bad --sample-ms '" + value + "'");
-    } else if (flag == "--csv") {
-      args->csv = value;
-    } else if (flag == "--svg") {
-      args->svg = value;
-    } else {
-      return Fail("unknown option '" + flag + "'");
+    }
+  }
+  for (const std::string& s : items(threads)) {
+    int64_t t;
+    if (!ParseCount(s, &t) || t > 4096) return Fail("bad thread count '" + s + "'");
+    args->threads.push_back(static_cast<int>(t));
+  }
+  if (!samples.empty()) {
+    int64_t n;
+    if (!ParseCount(samples, &n)) return Fail("bad sample count '" + samples + "'");
+    args->measure.samples = static_cast<int>(n);
+  }
+  if (!sample_ms.empty()) {
+    char* end = nullptr;
+    args->measure.sample_ms = std::strtod(sample_ms.c_str(), &end);
+    if (*end != '\0' || !(args->measure.sample_ms > 0)) {
+      return Fail("bad --sample-ms '" + sample_ms + "'");
     }
   }
   if (args->ops.empty()) {
-    for (int k = 0; k < kNumOps; ++k) args->ops.push_back(static_cast<Op>(k));
+    for (const Op op : AllOps()) args->ops.push_back(op);
   }
   if (args->dtypes.empty()) args->dtypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
   if (args->sizes.empty()) args->sizes = {4096, 262144, 4194304};
@@ -153,30 +192,6 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   }
   return true;
 }
-
-// One line on stderr that rewrites itself on a terminal; elsewhere (CI logs) a line at
-// most every few seconds, so long sweeps show life without flooding the log.
-class Progress {
- public:
-  Progress(size_t total) : total_(total), tty_(isatty(2) != 0), last_(Clock::now()) {}
-  void Update(size_t done, const std::string& what) {
-    const auto now = Clock::now();
-    if (!tty_ && done > 0 && now - last_ < std::chrono::seconds(5)) return;
-    last_ = now;
-    std::fprintf(stderr, tty_ ? "\r\033[K[%zu/%zu] %s" : "[%zu/%zu] %s\n", done + 1, total_,
-                 what.c_str());
-    std::fflush(stderr);
-  }
-  void Done() {
-    if (tty_) std::fputs("\r\033[K", stderr);
-  }
-
- private:
-  using Clock = std::chrono::steady_clock;
-  size_t total_;
-  bool tty_;
-  Clock::time_point last_;
-};
 
 void PrintHeader(const Args& args) {
   std::printf(
@@ -239,7 +254,8 @@ int Main(int argc, char** argv) {
   }
   PrintHeader(args);
   std::vector<Row> rows;
-  Progress progress(specs.size() * args.threads.size());
+  // One line on stderr, rewritten on a terminal; in a log, a line every 5 seconds at most.
+  bench::Progress progress("", specs.size() * args.threads.size(), 5.0);
   size_t done = 0;
   int failures = 0;
   for (const bench::CaseSpec& spec : specs) {
@@ -270,7 +286,7 @@ int Main(int argc, char** argv) {
       row.bytes = data->Bytes();
       Status s = MeasureCase(data.get(), threads, args.measure, &row.timing);
       if (!s.ok()) {
-        progress.Done();
+        progress.Clear();
         std::fprintf(stderr, "hostnn-scale: %s %s: %s\n", op.c_str(), row.shape.c_str(),
                      s.message().c_str());
         ++failures;
@@ -278,12 +294,12 @@ int Main(int argc, char** argv) {
       }
       if (threads == 1) one_thread_ns = row.timing.op_ns;
       if (one_thread_ns > 0) row.speedup = one_thread_ns / row.timing.op_ns;
-      progress.Done();
+      progress.Clear();
       PrintRow(row);
       rows.push_back(row);
     }
   }
-  progress.Done();
+  progress.Clear();
   omp_set_num_threads(args.threads.back());
   if (!args.csv.empty() && !WriteCsv(args.csv, rows)) {
     std::fprintf(stderr, "hostnn-scale: cannot write %s\n", args.csv.c_str());

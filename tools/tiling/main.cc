@@ -1,7 +1,9 @@
-// hostnn-tiling: print, check and tune tiling plans from the command line. Plans come from
-// the library's own planner (tiling::MakePlan), so what this prints is what the operators
-// run; the tool adds no planning logic of its own.
+// hostnn-tiling: print, check and tune tiling plans from the command line (parsed by
+// CLI11). Plans come from the library's own planner (tiling::MakePlan), so what this prints
+// is what the operators run; the tool adds no planning logic of its own. Operators,
+// profiles and help texts come from the operator list and the built-in profiles.
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -10,9 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/cli_util.h"
+#include "hostnn/op.h"
 #include "hostnn/tiling.h"
+#include "src/exec/launcher.h"
 #include "tools/tiling/random_case.h"
 #include "tools/tiling/tune.h"
+#include "tools/tiling/ub_table.h"
 
 namespace hostnn {
 namespace tiling_tool {
@@ -36,23 +42,6 @@ const char kUsage[] =
     "\n"
     "Run 'hostnn-tiling <command> --help' for a command's options. Exit status: 0 success,\n"
     "1 a plan could not be made or a check failed, 2 a bad command line.\n";
-
-const char kProblemHelp[] =
-    "problem:\n"
-    "  --op OP                silu_backward, logsigmoid_backward, hardsigmoid_backward,\n"
-    "                         logsoftmax_backward\n"
-    "  --dtype T              f32, f16, bf16 (f64: elementwise 8-byte storage)\n"
-    "  --shape S              extents joined by ',' or 'x': 4194304, 1024,4096, 1024x4096;\n"
-    "                         'scalar' for a 0-d tensor\n"
-    "  --dim D                logsoftmax_backward's dim (default -1)\n"
-    "platform and tunables (default: the environment, then the profile):\n"
-    "  --platform P           host, atlas-a2, atlas-a2-40, ascend950, or a file's profile\n"
-    "  --platform-file F      JSON file of user profiles (HOSTNN_PLATFORM_FILE)\n"
-    "  --tuning-file F        tuning file (HOSTNN_TUNING_FILE)\n"
-    "  --num-cores N          cores (HOSTNN_NUM_CORES)\n"
-    "  --ub-bytes B           UB bytes per core (HOSTNN_UB_BYTES)\n"
-    "  --min-elems-per-core M fewer cores for small problems (HOSTNN_MIN_ELEMS_PER_CORE)\n"
-    "  --buffer-num K         1 or 2: single or double buffering (HOSTNN_BUFFER_NUM)\n";
 
 const char kPlanHelp[] =
     "usage: hostnn-tiling plan --op OP --dtype T --shape S [--dim D] [options] [--json]\n"
@@ -99,9 +88,34 @@ const char kUbHelp[] =
     "Lists the UB divisor N of each elementwise operator and dtype, single and double\n"
     "buffered, and how it arises from the buffers one tile holds.\n";
 
+// The problem and tunable flags' help, from the operator list and the built-in profiles.
+std::string ProblemHelp() {
+  std::string platforms;
+  for (const std::string& name : tiling::PlatformNames()) platforms += name + ", ";
+  return "problem:\n"
+         "  --op OP                " +
+         bench::WrapList(OpNames(), 25) +
+         "\n"
+         "  --dtype T              f32, f16, bf16 (f64: elementwise 8-byte storage)\n"
+         "  --shape S              extents joined by ',' or 'x': 4194304, 1024,4096, 1024x4096,\n"
+         "                         4Kx1K (K and M: powers of two); 'scalar' for a 0-d tensor\n"
+         "  --dim D                a reduction's dim (default -1)\n"
+         "platform and tunables (default: the environment, then the profile):\n"
+         "  --platform P           " +
+         bench::WrapList(platforms + "or a file's profile", 25) +
+         "\n"
+         "  --platform-file F      JSON file of user profiles (HOSTNN_PLATFORM_FILE)\n"
+         "  --tuning-file F        tuning file (HOSTNN_TUNING_FILE)\n"
+         "  --num-cores N          cores (HOSTNN_NUM_CORES)\n"
+         "  --ub-bytes B           UB bytes per core (HOSTNN_UB_BYTES)\n"
+         "  --min-elems-per-core M fewer cores for small problems (HOSTNN_MIN_ELEMS_PER_CORE)\n"
+         "  --buffer-num K         1 or 2: single or double buffering (HOSTNN_BUFFER_NUM)\n";
+}
+
+// A command's flags as given: --name value or --name=value, each at most once.
 struct CommandLine {
   std::string command;
-  std::map<std::string, std::string> values;  // --name value
+  std::map<std::string, std::string> values;  // --name value, for the flags given
   bool json = false;
   bool help = false;
 };
@@ -139,59 +153,34 @@ bool ParseInt(const std::string& text, int64_t* value) {
   return true;
 }
 
-// "1024,4096", "1024x4096", "[1024, 4096]", "scalar".
-bool ParseShape(const std::string& text, std::vector<int64_t>* shape) {
-  shape->clear();
-  if (text == "scalar" || text == "[]") return true;
-  std::string token;
-  std::vector<std::string> tokens;
-  for (const char c : text) {
-    if (c == ',' || c == 'x' || c == 'X') {
-      tokens.push_back(token);
-      token.clear();
-    } else if (c != ' ' && c != '[' && c != ']') {
-      token.push_back(c);
-    }
-  }
-  tokens.push_back(token);
-  for (const std::string& t : tokens) {
-    int64_t v = 0;
-    if (!ParseInt(t, &v) || v < 0) return false;
-    shape->push_back(v);
-  }
-  return true;
-}
-
+// Parses argv[2...] (argv[1] is the command) with CLI11: the flags in `allowed` take one
+// value each, at most once; --json is a flag of plan, -h / --help of every command.
 int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allowed,
                      CommandLine* cl) {
-  for (int i = 2; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") {
-      cl->help = true;
-      continue;
-    }
-    if (arg == "--json") {
-      cl->json = true;
-      continue;
-    }
-    if (arg.rfind("--", 0) != 0) return Usage("unexpected argument '" + arg + "'");
-    std::string name = arg.substr(2), value;
-    const size_t eq = name.find('=');
-    if (eq != std::string::npos) {
-      value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    } else if (i + 1 < argc) {
-      value = argv[++i];
-    } else {
-      return Usage("--" + name + " needs a value");
-    }
-    bool known = false;
-    for (const std::string& a : allowed) known = known || a == name;
-    if (!known) return Usage(cl->command + ": unknown option '--" + name + "'");
-    if (cl->values.count(name)) return Usage("--" + name + " is given twice");
-    cl->values[name] = value;
+  CLI::App app("hostnn-tiling " + cl->command, "hostnn-tiling " + cl->command);
+  app.set_help_flag();  // the tool prints its own help texts
+  app.allow_extras();   // named below, in the tool's words
+  app.add_flag("-h,--help", cl->help);
+  if (cl->command == "plan") app.add_flag("--json", cl->json);
+  std::map<std::string, CLI::Option*> options;
+  std::map<std::string, std::string> values;
+  for (const std::string& name : allowed) {
+    options[name] = app.add_option("--" + name, values[name])
+                        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   }
-  if (cl->json && cl->command != "plan") return Usage(cl->command + ": unknown option '--json'");
+  try {
+    app.parse(argc - 1, argv + 1);
+  } catch (const CLI::ParseError& e) {
+    return Usage(cl->command + ": " + e.what());
+  }
+  for (const std::string& extra : app.remaining()) {
+    if (extra.rfind("-", 0) != 0) return Usage("unexpected argument '" + extra + "'");
+    return Usage(cl->command + ": unknown option '" + extra.substr(0, extra.find('=')) + "'");
+  }
+  for (const auto& kv : options) {
+    if (kv.second->count() > 1) return Usage("--" + kv.first + " is given twice");
+    if (kv.second->count() > 0) cl->values[kv.first] = values[kv.first];
+  }
   return kExitOk;
 }
 
@@ -202,27 +191,25 @@ const std::vector<std::string> kProblemFlags = {"op",          "dtype",
                                                 "ub-bytes",    "min-elems-per-core",
                                                 "buffer-num"};
 
-// Fills the problem and options from the command line.
-int ReadProblem(const CommandLine& cl, bool need_problem, tiling::Problem* problem,
-                tiling::Options* options) {
+// Fills the problem and options from the command line: kExitUsage (with a message) for a
+// malformed flag; an unknown operator or dtype is the plan's failure, in *invalid.
+int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options* options,
+                Status* invalid) {
   auto get = [&](const char* name) {
     auto it = cl.values.find(name);
     return it == cl.values.end() ? std::string() : it->second;
   };
-  if (need_problem) {
-    for (const char* required : {"op", "dtype", "shape"}) {
-      if (get(required).empty()) return Usage(cl.command + ": --" + required + " is required");
-    }
+  for (const char* required : {"op", "dtype", "shape"}) {
+    if (get(required).empty()) return Usage(cl.command + ": --" + required + " is required");
   }
-  problem->op = get("op");
-  problem->dtype = get("dtype");
-  if (!get("shape").empty() && !ParseShape(get("shape"), &problem->shape)) {
+  if (!bench::ParseShape(get("shape"), &problem->shape)) {
     return Usage("--shape '" + get("shape") + "': expected extents like 1024,4096 or 1024x4096");
   }
   problem->dim = -1;
   if (!get("dim").empty() && !ParseInt(get("dim"), &problem->dim)) {
     return Usage("--dim '" + get("dim") + "': expected an integer");
   }
+  problem->team = launch::TeamSize();  // the host profile's cores, as the operators see them
   options->platform = get("platform");
   options->platform_file = get("platform-file");
   options->tuning_file = get("tuning-file");
@@ -245,16 +232,30 @@ int ReadProblem(const CommandLine& cl, bool need_problem, tiling::Problem* probl
     return Usage("--buffer-num " + std::to_string(buffer_num) + ": expected 1 or 2");
   }
   options->buffer_num = static_cast<int>(buffer_num);
+  *invalid = Status::Ok();
+  if (!FindOp(get("op"), &problem->op)) {
+    *invalid = Status::Invalid("op '" + get("op") + "' is unknown; expected one of: " + OpNames());
+  } else if (!tiling::ParseDType(get("dtype"), &problem->dtype)) {
+    *invalid =
+        Status::Invalid("dtype '" + get("dtype") + "' is unknown; expected f32, f16, bf16 or f64");
+  }
   return kExitOk;
 }
 
-int RunPlan(const CommandLine& cl) {
+// ReadProblem, then MakePlan: kExitOk with the plan, kExitUsage, or kExitFailed with *s.
+int ReadAndPlan(const CommandLine& cl, tiling::Plan* plan, Status* s) {
   tiling::Problem problem;
   tiling::Options options;
-  if (int rc = ReadProblem(cl, true, &problem, &options)) return rc;
+  if (int rc = ReadProblem(cl, &problem, &options, s)) return rc;
+  if (s->ok()) *s = tiling::MakePlan(problem, options, plan);  // MakePlan runs Check
+  return s->ok() ? kExitOk : kExitFailed;
+}
+
+int RunPlan(const CommandLine& cl) {
   tiling::Plan plan;
-  const Status s = tiling::MakePlan(problem, options, &plan);
-  if (!s.ok()) {
+  Status s;
+  if (int rc = ReadAndPlan(cl, &plan, &s)) {
+    if (rc != kExitFailed) return rc;
     std::fprintf(stderr, "hostnn-tiling plan: %s\n", InFlags(s.message()).c_str());
     return kExitFailed;
   }
@@ -312,12 +313,10 @@ int64_t CountTiles(const CorePlan& p) {
 int RunCheck(const CommandLine& cl) {
   if (cl.values.count("sweep")) return RunSweep(cl);
   if (cl.values.count("seed")) return Usage("check: --seed goes with --sweep");
-  tiling::Problem problem;
-  tiling::Options options;
-  if (int rc = ReadProblem(cl, true, &problem, &options)) return rc;
   tiling::Plan plan;
-  const Status s = tiling::MakePlan(problem, options, &plan);  // MakePlan runs Check
-  if (!s.ok()) {
+  Status s;
+  if (int rc = ReadAndPlan(cl, &plan, &s)) {
+    if (rc != kExitFailed) return rc;
     std::printf("FAIL: %s\n", InFlags(s.message()).c_str());
     return kExitFailed;
   }
@@ -346,7 +345,12 @@ int RunCheck(const CommandLine& cl) {
 int RunTune(const CommandLine& cl) {
   TuneRequest request;
   tiling::Options options;
-  if (int rc = ReadProblem(cl, true, &request.problem, &options)) return rc;
+  Status invalid;
+  if (int rc = ReadProblem(cl, &request.problem, &options, &invalid)) return rc;
+  if (!invalid.ok()) {
+    std::fprintf(stderr, "hostnn-tiling tune: %s\n", invalid.message().c_str());
+    return kExitFailed;
+  }
   request.base.platform = options.platform;
   request.base.platform_file = options.platform_file;
   if (cl.values.count("repeats")) {
@@ -364,7 +368,7 @@ int RunPlatforms(const CommandLine& cl) {
   std::vector<tiling::Platform> platforms;
   for (const std::string& name : tiling::PlatformNames()) {
     tiling::Platform p;
-    tiling::FindPlatform(name, "", &p);
+    tiling::FindPlatform(name, "", launch::TeamSize(), &p);
     platforms.push_back(p);
   }
   if (cl.values.count("platform-file")) {
@@ -389,20 +393,11 @@ int RunPlatforms(const CommandLine& cl) {
 int RunUb(const CommandLine& cl) {
   const std::string only = cl.values.count("op") ? cl.values.at("op") : "";
   bool any = false;
-  for (const char* op : {"silu_backward", "logsigmoid_backward", "hardsigmoid_backward"}) {
-    if (!only.empty() && only != op) continue;
-    const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(op);
-    any = true;
-    std::string queues, temps;
-    for (const std::string& q : spec->queues) queues += (queues.empty() ? "" : ", ") + q;
-    for (const std::string& t : spec->f32_temps) temps += (temps.empty() ? "" : ", ") + t;
-    std::printf("%s: queues %s; f32 temps %s\n", op, queues.c_str(), temps.c_str());
-    for (const auto& dtype : {std::make_pair("f32", 4), std::make_pair("f16, bf16", 2)}) {
-      const tiling::UbDivisor d = tiling::MakeUbDivisor(*spec, dtype.second);
-      std::printf("  %-10s single %2lld = %s\n  %-10s double %2lld = %s\n", dtype.first,
-                  static_cast<long long>(d.single_buffered), d.single_why.c_str(), "",
-                  static_cast<long long>(d.double_buffered), d.double_why.c_str());
-    }
+  for (const Op op : AllOps()) {
+    if (!only.empty() && only != GetOpInfo(op).snake_name) continue;
+    const std::string table = UbTable(op);
+    any = any || !table.empty();
+    std::fputs(table.c_str(), stdout);
   }
   if (!any) {
     std::fprintf(stderr, "hostnn-tiling ub: '%s' is not an elementwise operator\n", only.c_str());
@@ -445,7 +440,7 @@ int Main(int argc, char** argv) {
     if (int rc = ParseCommandLine(argc, argv, c.flags, &cl)) return rc;
     if (cl.help) {
       std::fputs(c.help, stdout);
-      if (c.problem_help) std::printf("\n%s", kProblemHelp);
+      if (c.problem_help) std::printf("\n%s", ProblemHelp().c_str());
       return kExitOk;
     }
     return c.run(cl);

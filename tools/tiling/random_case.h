@@ -1,6 +1,7 @@
-// Random tiling problems for `hostnn-tiling check --sweep` and the property tests: a shape,
-// dtype, dim, platform (built-in or a random valid profile) and options. Header-only so
-// both can share it; it plans and checks but never runs an operator.
+// Random tiling problems for `hostnn-tiling check --sweep` and the property tests: an
+// operator of the operator list, a shape, dtype, dim, platform (built-in or a random valid
+// profile) and options. Header-only so both can share it; it plans and checks but never
+// runs an operator.
 #ifndef HOSTNN_TOOLS_TILING_RANDOM_CASE_H_
 #define HOSTNN_TOOLS_TILING_RANDOM_CASE_H_
 
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "hostnn/op.h"
 #include "hostnn/tiling.h"
 
 namespace hostnn {
@@ -28,8 +30,10 @@ struct Case {
       shape += (i ? "," : "") + std::to_string(problem.shape[i]);
     }
     shape += "]";
-    std::string text = problem.op + " " + problem.dtype + " " + shape;
-    if (problem.op == "logsoftmax_backward") text += " dim " + std::to_string(problem.dim);
+    const OpInfo& info = GetOpInfo(problem.op);
+    std::string text =
+        std::string(info.snake_name) + " " + tiling::ShortDTypeName(problem.dtype) + " " + shape;
+    if (info.is_reduction) text += " dim " + std::to_string(problem.dim);
     if (custom) {
       const tiling::Platform& p = resolved.platform;
       text += " on a profile of " + std::to_string(p.cores) + " cores, UB " +
@@ -62,17 +66,20 @@ inline int64_t Pick(std::mt19937_64& rng, std::initializer_list<int64_t> values)
   return *(values.begin() + i(rng));
 }
 
+// The host profile's cores in random cases: a fixed team, so a sweep plans alike on every
+// machine.
+constexpr int64_t kSweepTeam = 8;
+
 // A random case with at most `max_elements` elements.
 inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} << 26) {
-  static const char* const kOps[] = {"silu_backward", "logsigmoid_backward", "hardsigmoid_backward",
-                                     "logsoftmax_backward"};
-  static const char* const kPlatforms[] = {"host", "atlas-a2", "atlas-a2-40", "ascend950"};
+  static const DType kDTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16,
+                                  DType::kFloat64};
   std::uniform_int_distribution<int> coin(0, 1);
   Case c;
-  c.problem.op = kOps[std::uniform_int_distribution<int>(0, 3)(rng)];
-  const bool reduction = c.problem.op == "logsoftmax_backward";
-  const int dtype = std::uniform_int_distribution<int>(0, reduction ? 2 : 3)(rng);
-  c.problem.dtype = dtype == 0 ? "f32" : dtype == 1 ? "f16" : dtype == 2 ? "bf16" : "f64";
+  c.problem.op = static_cast<Op>(std::uniform_int_distribution<int>(0, kNumOps - 1)(rng));
+  c.problem.team = kSweepTeam;
+  const bool reduction = GetOpInfo(c.problem.op).is_reduction;  // no f64 storage
+  c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, reduction ? 2 : 3)(rng)];
 
   const int rank = std::uniform_int_distribution<int>(0, 4)(rng);
   int64_t budget = LogUniform(rng, 1, max_elements);
@@ -98,7 +105,9 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
     c.resolved.sources = "random profile";
     return c;
   }
-  c.options.platform = kPlatforms[std::uniform_int_distribution<int>(0, 3)(rng)];
+  const std::vector<std::string> platforms = tiling::PlatformNames();
+  c.options.platform =
+      platforms[std::uniform_int_distribution<size_t>(0, platforms.size() - 1)(rng)];
   if (coin(rng)) c.options.num_cores = LogUniform(rng, 1, 4096);
   if (coin(rng)) c.options.ub_bytes = LogUniform(rng, 16384, int64_t{4} << 20);
   if (coin(rng)) c.options.min_elems_per_core = LogUniform(rng, 1, 1 << 20);

@@ -1,26 +1,23 @@
 // hostnn-tiling tune: builds candidate options around the default plan (core counts, UB
 // sizes, buffer counts), drops candidates that would run alike, times the rest (median of
 // interleaved passes), re-measures the best few beside the default, and writes the winner
-// to a tuning file. The default keeps ties, so the winner is never slower.
+// to a tuning file. The default keeps ties, so the winner is never slower. The operands
+// and the timing are the benchmarks' (bench/cases.h, bench/timing.h).
 
 #include "tools/tiling/tune.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <iostream>
 #include <memory>
-#include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench/cases.h"
+#include "bench/timing.h"
 #include "hostnn/ops.h"
-#include "kernels/kernels.h"
 
 namespace hostnn {
 namespace tiling_tool {
@@ -33,21 +30,6 @@ struct Candidate {
   double round1_us = 0;
   double final_us = -1;  // re-measured (finalists only)
 };
-
-struct FreeDeleter {
-  void operator()(void* p) const { std::free(p); }
-};
-using Buffer = std::unique_ptr<void, FreeDeleter>;
-
-Buffer Allocate(size_t bytes) {
-  return Buffer(std::aligned_alloc(64, std::max<size_t>(64, (bytes + 63) / 64 * 64)));
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 std::string Fixed(double v, int digits) {
   std::ostringstream o;
@@ -83,98 +65,10 @@ std::string RunKey(const tiling::Plan& plan) {
   return key.str();
 }
 
-// One timed problem: the operands, and a prepared executor per candidate.
-class Bench {
- public:
-  Status Init(const tiling::Problem& problem) {
-    if (!FindOp(problem.op, &op_)) return Status::Invalid("op '" + problem.op + "' is unknown");
-    std::string dtype;
-    int64_t bytes = 0;
-    tiling::NormalizeDtype(problem.dtype, &dtype, &bytes);
-    if (dtype == "f32") {
-      dtype_ = DType::kFloat32;
-    } else if (dtype == "f16") {
-      dtype_ = DType::kFloat16;
-    } else if (dtype == "bf16") {
-      dtype_ = DType::kBFloat16;
-    } else {
-      return Status::Invalid("tune runs f32, f16 or bf16 operands, not " + problem.dtype);
-    }
-    n_ = tiling::NumElements(problem.shape);
-    bytes_per_tensor_ = static_cast<size_t>(n_) * static_cast<size_t>(bytes);
-    std::mt19937_64 rng(42);
-    std::vector<float> host(static_cast<size_t>(n_));
-    const bool reduction = GetOpInfo(op_).is_reduction;
-    for (int k = 0; k < 2; ++k) {
-      // dy in [-1, 1]; x in [-4, 4]; the LogSoftmax output y in [-10, 0].
-      std::uniform_real_distribution<float> u(k == 0      ? -1.f
-                                              : reduction ? -10.f
-                                                          : -4.f,
-                                              k == 0      ? 1.f
-                                              : reduction ? 0.f
-                                                          : 4.f);
-      for (float& v : host) v = u(rng);
-      data_[k] = Allocate(bytes_per_tensor_);
-      kernels::GetFromF32(dtype_)(host.data(), data_[k].get(), static_cast<size_t>(n_));
-    }
-    data_[2] = Allocate(bytes_per_tensor_);
-    for (int k = 0; k < 3; ++k)
-      views_[k] = TensorView::Dense(data_[k].get(), dtype_, problem.shape);
-    args_.op = op_;
-    args_.grad_output = &views_[0];
-    args_.self = &views_[1];
-    args_.buffer = &views_[1];
-    args_.out = &views_[2];
-    args_.dim = problem.dim;
-    return Status::Ok();
-  }
-
-  size_t bytes_moved() const { return 3 * bytes_per_tensor_; }
-
-  Status Prepare(const tiling::Options& options, ExecutorPtr* exec, Buffer* workspace,
-                 uint64_t* ws) {
-    HOSTNN_RETURN_IF_ERROR(hostnn::Prepare(args_, options, ws, exec));
-    *workspace = Allocate(static_cast<size_t>(*ws));
-    return Status::Ok();
-  }
-
-  static double TimeOnce(const Executor& exec, void* workspace, uint64_t ws) {
-    const auto t0 = std::chrono::steady_clock::now();
-    Execute(exec, workspace, ws);
-    const auto t1 = std::chrono::steady_clock::now();
-    return std::chrono::duration<double, std::micro>(t1 - t0).count();
-  }
-
- private:
-  Op op_ = Op::kSiluBackward;
-  DType dtype_ = DType::kFloat32;
-  int64_t n_ = 0;
-  size_t bytes_per_tensor_ = 0;
-  Buffer data_[3];
-  TensorView views_[3];
-  OpArgs args_;
-};
-
-class Progress {
- public:
-  explicit Progress(int total) : total_(total), tty_(isatty(STDERR_FILENO) != 0) {}
-  void Line(const std::string& text) {
-    ++done_;
-    const std::string line =
-        "tune: [" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + text;
-    if (tty_) {
-      std::fprintf(stderr, "\r%-100.100s", line.c_str());
-      if (done_ == total_) std::fprintf(stderr, "\n");
-    } else {
-      std::fprintf(stderr, "%s\n", line.c_str());
-    }
-    std::fflush(stderr);
-  }
-
- private:
-  int total_, done_ = 0;
-  bool tty_;
-};
+// One Execute of a prepared call, in microseconds.
+double TimeOnceUs(const bench::PreparedCall& call) {
+  return bench::TimeNs([&call] { call.Run(); }, 1) / 1000;
+}
 
 std::string OptionsText(const tiling::Options& o) {
   return "num_cores " + std::to_string(o.num_cores) + ", ub_bytes " + std::to_string(o.ub_bytes) +
@@ -205,31 +99,39 @@ Status WriteWinner(const std::string& path, const tiling::TuningEntry& winner) {
   return Status::Ok();
 }
 
-}  // namespace
+// ---- The steps of a tuning run ----------------------------------------------------------
 
-int Tune(const TuneRequest& request) {
-  const tiling::Problem& problem = request.problem;
-  tiling::Resolved def;
-  tiling::Plan default_plan;
-  Status s = tiling::Resolve(request.base, problem, &def);
-  if (s.ok()) s = tiling::MakePlan(problem, request.base, &default_plan);
-  Bench bench;
-  if (s.ok()) s = bench.Init(problem);
-  if (!s.ok()) {
-    std::fprintf(stderr, "hostnn-tiling tune: %s\n", s.message().c_str());
-    return 1;
+// The operands of the problem, as the benchmarks fill them. kInvalid for a dtype the
+// operators do not compute in.
+Status MakeOperands(const tiling::Problem& problem, std::unique_ptr<bench::CaseData>* data) {
+  if (problem.dtype != DType::kFloat32 && problem.dtype != DType::kFloat16 &&
+      problem.dtype != DType::kBFloat16) {
+    const char* name = tiling::ShortDTypeName(problem.dtype);
+    return Status::Invalid(std::string("tune runs f32, f16 or bf16 operands, not ") +
+                           (name != nullptr ? name : DTypeName(problem.dtype)));
   }
-  const bool reduction = default_plan.kind == tiling::Plan::Kind::kReduction;
-  const int64_t numel = tiling::NumElements(problem.shape);
+  try {
+    data->reset(new bench::CaseData({problem.op, problem.dtype, problem.shape, problem.dim}));
+  } catch (const std::exception& e) {
+    return Status::Invalid(e.what());
+  }
+  return Status::Ok();
+}
 
-  // Candidates: the default first (it keeps ties), then a grid around it.
+// The default first (it keeps ties), then a grid around it: core counts (powers of two up
+// to the profile's), UB sizes (a quarter to four times the profile's), smaller and larger
+// minimum elements per core for small problems, single and double buffering. Candidates
+// whose plans would run alike are dropped.
+std::vector<Candidate> MakeCandidates(const TuneRequest& request, const tiling::Resolved& def,
+                                      bool reduction) {
+  const int64_t numel = tiling::NumElements(request.problem.shape);
   std::vector<Candidate> candidates;
   std::vector<std::string> keys;
   auto add = [&](const tiling::Options& options, bool is_default) {
     Candidate c;
     c.options = options;
     c.is_default = is_default;
-    if (!tiling::MakePlan(problem, options, &c.plan).ok()) return;
+    if (!tiling::MakePlan(request.problem, options, &c.plan).ok()) return;
     const std::string key = RunKey(c.plan);
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) return;
     keys.push_back(key);
@@ -267,56 +169,54 @@ int Tune(const TuneRequest& request) {
       }
     }
   }
+  return candidates;
+}
 
-  std::printf(
-      "tune %s %s, %lld elements (size class %d) on %s: %lld cores, %zu candidates, "
-      "median of %d runs\n",
-      problem.op.c_str(), default_plan.dtype.c_str(), static_cast<long long>(numel),
-      tiling::SizeClass(numel), def.platform.name.c_str(),
-      static_cast<long long>(def.platform.cores), candidates.size(), request.repeats);
-  std::fflush(stdout);
-
-  // Round 1: every candidate, in interleaved passes so that load bursts on the machine hit
-  // all candidates alike; each candidate's time is the median of its passes.
-  struct Prepared {
-    ExecutorPtr exec;
-    Buffer workspace;
-    uint64_t ws = 0;
-  };
-  std::vector<Prepared> prepared(candidates.size());
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    Prepared& p = prepared[i];
-    s = bench.Prepare(candidates[i].options, &p.exec, &p.workspace, &p.ws);
-    if (!s.ok()) {
-      std::fprintf(stderr, "hostnn-tiling tune: %s\n", s.message().c_str());
-      return 1;
-    }
-    for (int w = 0; w < 2; ++w) Bench::TimeOnce(*p.exec, p.workspace.get(), p.ws);  // warm up
+// Phase 1 of every candidate over the same operands, each run twice to warm up.
+Status PrepareAll(const bench::CaseData& data, const std::vector<Candidate>& candidates,
+                  std::vector<std::unique_ptr<bench::PreparedCall>>* prepared) {
+  prepared->clear();
+  for (const Candidate& c : candidates) {
+    prepared->push_back(std::make_unique<bench::PreparedCall>());
+    HOSTNN_RETURN_IF_ERROR(prepared->back()->Prepare(data.Args(), c.options));
+    for (int w = 0; w < 2; ++w) TimeOnceUs(*prepared->back());
   }
-  std::vector<std::vector<double>> times(candidates.size());
-  Progress progress(request.repeats);
-  for (int r = 0; r < request.repeats; ++r) {
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      const Prepared& p = prepared[i];
-      times[i].push_back(Bench::TimeOnce(*p.exec, p.workspace.get(), p.ws));
-    }
+  return Status::Ok();
+}
+
+// Round 1: every candidate, in interleaved passes so that load bursts on the machine hit
+// all candidates alike; each candidate's time is the median of its passes (a progress
+// line per pass on stderr).
+void TimeAll(const std::vector<std::unique_ptr<bench::PreparedCall>>& prepared, int repeats,
+             std::vector<Candidate>* candidates) {
+  std::vector<Candidate>& cs = *candidates;
+  std::vector<std::vector<double>> times(cs.size());
+  bench::Progress progress("tune: ", static_cast<size_t>(repeats));
+  for (int r = 0; r < repeats; ++r) {
+    for (size_t i = 0; i < cs.size(); ++i) times[i].push_back(TimeOnceUs(*prepared[i]));
     size_t best = 0;
-    for (size_t i = 0; i < candidates.size(); ++i) {
-      candidates[i].round1_us = Median(times[i]);
-      if (candidates[i].round1_us < candidates[best].round1_us) best = i;
+    for (size_t i = 0; i < cs.size(); ++i) {
+      cs[i].round1_us = bench::Median(times[i]);
+      if (cs[i].round1_us < cs[best].round1_us) best = i;
     }
-    progress.Line("pass over " + std::to_string(candidates.size()) + " candidates; best " +
-                  (best == 0 ? std::string("default") : OptionsText(candidates[best].options)) +
-                  ": " + Fixed(candidates[best].round1_us, 1) + " us, default " +
-                  Fixed(candidates[0].round1_us, 1) + " us");
+    progress.Update(static_cast<size_t>(r),
+                    "pass over " + std::to_string(cs.size()) + " candidates; best " +
+                        (best == 0 ? std::string("default") : OptionsText(cs[best].options)) +
+                        ": " + Fixed(cs[best].round1_us, 1) + " us, default " +
+                        Fixed(cs[0].round1_us, 1) + " us");
   }
+  progress.Clear();
+}
 
-  // Round 2: the best few and the default, interleaved, so that drift hits all alike.
-  std::vector<size_t> order(candidates.size());
+// Round 2: the best few and the default, interleaved over 2 x repeats passes, so that
+// drift hits all alike. Returns the winner: the default unless a finalist is faster.
+size_t TimeFinalists(const std::vector<std::unique_ptr<bench::PreparedCall>>& prepared,
+                     const TuneRequest& request, std::vector<Candidate>* candidates) {
+  std::vector<Candidate>& cs = *candidates;
+  std::vector<size_t> order(cs.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return candidates[a].round1_us < candidates[b].round1_us;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return cs[a].round1_us < cs[b].round1_us; });
   std::vector<size_t> finalists = {0};  // the default
   for (size_t i : order) {
     if (static_cast<int>(finalists.size()) > request.finalists) break;
@@ -325,18 +225,25 @@ int Tune(const TuneRequest& request) {
   std::vector<std::vector<double>> samples(finalists.size());
   for (int r = 0; r < 2 * request.repeats; ++r) {
     for (size_t f = 0; f < finalists.size(); ++f) {
-      const Prepared& p = prepared[finalists[f]];
-      samples[f].push_back(Bench::TimeOnce(*p.exec, p.workspace.get(), p.ws));
+      samples[f].push_back(TimeOnceUs(*prepared[finalists[f]]));
     }
   }
-  for (size_t f = 0; f < finalists.size(); ++f)
-    candidates[finalists[f]].final_us = Median(samples[f]);
+  for (size_t f = 0; f < finalists.size(); ++f) {
+    cs[finalists[f]].final_us = bench::Median(samples[f]);
+  }
   size_t winner = 0;
   for (size_t i : finalists) {
-    if (candidates[i].final_us < candidates[winner].final_us) winner = i;
+    if (cs[i].final_us < cs[winner].final_us) winner = i;
   }
+  return winner;
+}
 
-  // The table, best first: finalists by their re-measured median, then the rest.
+// The table, best first: finalists by their re-measured median, then the rest; then the
+// winner against the default.
+void PrintResults(const std::vector<Candidate>& candidates, size_t winner, bool reduction,
+                  double bytes_moved) {
+  std::vector<size_t> order(candidates.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
     const Candidate &x = candidates[a], &y = candidates[b];
     const bool fx = x.final_us >= 0, fy = y.final_us >= 0;
@@ -361,8 +268,8 @@ int Tune(const TuneRequest& request) {
                 static_cast<long long>(c.plan.min_elems_per_core), plan_width,
                 PlanSummary(c.plan).c_str(), Fixed(c.round1_us, 1).c_str(),
                 c.final_us >= 0 ? Fixed(c.final_us, 1).c_str() : "-",
-                Fixed(bench.bytes_moved() / (best_us * 1e3), 2).c_str(),
-                c.is_default ? "  default" : "", order[rank] == winner ? "  winner" : "");
+                Fixed(bytes_moved / (best_us * 1e3), 2).c_str(), c.is_default ? "  default" : "",
+                order[rank] == winner ? "  winner" : "");
   }
   const Candidate& w = candidates[winner];
   const Candidate& d = candidates[0];
@@ -375,23 +282,63 @@ int Tune(const TuneRequest& request) {
       reduction ? "-" : std::to_string(w.plan.elementwise.buffer_num).c_str(),
       Fixed(w.final_us, 1).c_str(), Fixed(d.final_us, 1).c_str(),
       Fixed(100.0 * (d.final_us - w.final_us) / d.final_us, 1).c_str());
+}
+
+// The winner as the tuning-file entry of (op, dtype, size class, profile).
+tiling::TuningEntry WinnerEntry(const tiling::Plan& default_plan, const Candidate& w, int64_t numel,
+                                bool reduction) {
+  tiling::TuningEntry e;
+  e.op = default_plan.op;
+  e.dtype = default_plan.dtype;
+  e.size_class = tiling::SizeClass(numel);
+  e.platform = w.plan.platform.name;
+  e.num_cores = w.plan.platform.cores;
+  e.ub_bytes = w.plan.platform.ub_bytes;
+  e.min_elems_per_core = w.plan.min_elems_per_core;
+  e.buffer_num = reduction ? 0 : static_cast<int>(w.plan.elementwise.buffer_num);
+  e.measured_us = w.final_us;
+  return e;
+}
+
+int Fail(const Status& s) {
+  std::fprintf(stderr, "hostnn-tiling tune: %s\n", s.message().c_str());
+  return 1;
+}
+
+}  // namespace
+
+int Tune(const TuneRequest& request) {
+  const tiling::Problem& problem = request.problem;
+  tiling::Resolved def;
+  tiling::Plan default_plan;
+  Status s = tiling::Resolve(request.base, problem, &def);
+  if (s.ok()) s = tiling::MakePlan(problem, request.base, &default_plan);
+  std::unique_ptr<bench::CaseData> data;
+  if (s.ok()) s = MakeOperands(problem, &data);
+  if (!s.ok()) return Fail(s);
+  const bool reduction = default_plan.kind == tiling::Plan::Kind::kReduction;
+  const int64_t numel = tiling::NumElements(problem.shape);
+
+  std::vector<Candidate> candidates = MakeCandidates(request, def, reduction);
+  std::printf(
+      "tune %s %s, %lld elements (size class %d) on %s: %lld cores, %zu candidates, "
+      "median of %d runs\n",
+      default_plan.op.c_str(), default_plan.dtype.c_str(), static_cast<long long>(numel),
+      tiling::SizeClass(numel), def.platform.name.c_str(),
+      static_cast<long long>(def.platform.cores), candidates.size(), request.repeats);
+  std::fflush(stdout);
+
+  std::vector<std::unique_ptr<bench::PreparedCall>> prepared;
+  s = PrepareAll(*data, candidates, &prepared);
+  if (!s.ok()) return Fail(s);
+  TimeAll(prepared, request.repeats, &candidates);
+  const size_t winner = TimeFinalists(prepared, request, &candidates);
+  PrintResults(candidates, winner, reduction, data->Bytes());
 
   if (!request.out_path.empty()) {
-    tiling::TuningEntry e;
-    e.op = problem.op;
-    e.dtype = default_plan.dtype;
-    e.size_class = tiling::SizeClass(numel);
-    e.platform = w.plan.platform.name;
-    e.num_cores = w.plan.platform.cores;
-    e.ub_bytes = w.plan.platform.ub_bytes;
-    e.min_elems_per_core = w.plan.min_elems_per_core;
-    e.buffer_num = reduction ? 0 : static_cast<int>(w.plan.elementwise.buffer_num);
-    e.measured_us = w.final_us;
+    const tiling::TuningEntry e = WinnerEntry(default_plan, candidates[winner], numel, reduction);
     s = WriteWinner(request.out_path, e);
-    if (!s.ok()) {
-      std::fprintf(stderr, "hostnn-tiling tune: %s\n", s.message().c_str());
-      return 1;
-    }
+    if (!s.ok()) return Fail(s);
     std::printf("wrote %s: %s %s size class %d on %s\n", request.out_path.c_str(), e.op.c_str(),
                 e.dtype.c_str(), e.size_class, e.platform.c_str());
   }

@@ -1,0 +1,196 @@
+// Plans printed: as JSON (nlohmann-json, in the layout of every tiling file) and as the
+// readable table of hostnn-tiling plan. Nothing here plans or checks (plan.cc).
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "hostnn/tiling.h"
+#include "tiling/internal.h"
+#include "tiling/json_util.h"
+
+namespace hostnn {
+namespace tiling {
+namespace {
+
+std::string S(int64_t v) { return std::to_string(v); }
+
+Json UbJson(const std::vector<UbBuffer>& ub) {
+  Json list = Json::array();
+  for (const UbBuffer& b : ub)
+    list.push_back({{"name", b.name}, {"bytes", b.bytes}, {"count", b.count}});
+  return list;
+}
+
+std::string UbText(const std::vector<UbBuffer>& ub) {
+  std::string text;
+  for (const UbBuffer& b : ub) {
+    text += (text.empty() ? "" : ", ") + b.name + " " + S(b.bytes) +
+            (b.count > 1 ? " x" + S(b.count) : "");
+  }
+  return text;
+}
+
+// `label`, then `text` wrapped to 100 columns at `sep` (which stays at the end of a line),
+// continuation lines indented `indent` columns.
+std::string Wrap(const std::string& label, const std::string& text, size_t indent = 16,
+                 const std::string& sep = " ") {
+  std::string out = label, line;
+  size_t width = 100 - label.size();
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find(sep, start);
+    end = end == std::string::npos ? text.size() : end + sep.size();
+    const std::string piece = text.substr(start, end - start);
+    if (!line.empty() && line.size() + piece.size() > width) {
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n" + std::string(indent, ' ');
+      line.clear();
+      width = 100 - indent;
+    }
+    line += piece;
+    start = end;
+  }
+  return out + line + "\n";
+}
+
+std::string Plural(int64_t n, const char* what) { return S(n) + " " + what + (n == 1 ? "" : "s"); }
+
+}  // namespace
+
+std::string Plan::ToJson() const {
+  Json o;
+  o["op"] = op;
+  o["dtype"] = dtype;
+  o["shape"] = shape;
+  if (kind == Kind::kReduction) o["dim"] = dim;
+  o["platform"] = {{"name", platform.name},
+                   {"cores", platform.cores},
+                   {"ub_bytes", platform.ub_bytes},
+                   {"block_bytes", platform.block_bytes},
+                   {"vector_bytes", platform.vector_bytes}};
+  o["min_elems_per_core"] = min_elems_per_core;
+  o["stream_min_bytes"] = stream_min_bytes;
+  o["sources"] = sources;
+  if (kind == Kind::kElementwise) {
+    const ElementwisePlan& p = elementwise;
+    o["kind"] = "elementwise";
+    o["n"] = p.n;
+    o["elem_bytes"] = p.elem_bytes;
+    o["block_elems"] = p.block_elems;
+    o["blocks"] = p.blocks;
+    o["block_dim"] = p.block_dim;
+    o["blocks_per_core"] = p.blocks_per_core;
+    o["big_cores"] = p.big_cores;
+    o["big_core_elems"] = (p.blocks_per_core + 1) * p.block_elems;
+    o["small_core_elems"] = p.blocks_per_core * p.block_elems;
+    o["last_core_elems"] = p.CoreLen(p.block_dim - 1);
+    o["tile_len"] = p.tile_len;
+    o["buffer_num"] = p.buffer_num;
+    o["buffer_why"] = p.buffer_why;
+    o["ub_divisor"] = p.ub_divisor;
+    o["ub_divisor_why"] = p.ub_divisor_why;
+    o["ub_used_bytes"] = UbTotal(p.ub);
+    o["ub"] = UbJson(p.ub);
+    return WriteJson(o);
+  }
+  const ReductionPlan& p = reduction;
+  o["kind"] = "reduction";
+  o["a1"] = p.a1;
+  o["r"] = p.r;
+  o["a0"] = p.a0;
+  o["elem_bytes"] = p.elem_bytes;
+  o["template"] = TemplateName(p.tmpl);
+  o["priority"] = TemplatePriority(p.tmpl);
+  o["reason"] = p.reason;
+  Json trials = Json::array();
+  for (const TemplateTrial& t : p.trials) {
+    trials.push_back({{"template", TemplateName(t.tmpl)},
+                      {"priority", TemplatePriority(t.tmpl)},
+                      {"capable", t.capable},
+                      {"why", t.why}});
+  }
+  o["trials"] = std::move(trials);
+  o["a1_tile"] = p.a1_tile;
+  o["a0_tile"] = p.a0_tile;
+  o["a0_align"] = p.a0_align;
+  o["r_chunk"] = p.r_chunk;
+  o["r_chunks"] = p.RChunks();
+  o["r_align"] = p.r_align;
+  o["units"] = p.units;
+  o["units_per_core"] = p.units_per_core;
+  o["block_dim"] = p.block_dim;
+  o["units_per_tile"] = p.units_per_tile;
+  o["ub_used_bytes"] = UbTotal(p.ub);
+  o["ub"] = UbJson(p.ub);
+  return WriteJson(o, {"trials"});
+}
+
+std::string Plan::ToTable() const {
+  std::ostringstream o;
+  o << "op              " << op << " (" << dtype << "), shape " << ShapeText(shape);
+  if (kind == Kind::kReduction) o << ", dim " << dim;
+  o << "\nplatform        " << platform.name << ": " << Plural(platform.cores, "core") << ", UB "
+    << platform.ub_bytes << " B, blocks of " << platform.block_bytes << " B, vectors of "
+    << platform.vector_bytes << " B\n"
+    << Wrap("knobs           ", sources, 16, "; ");
+  if (kind == Kind::kElementwise) {
+    const ElementwisePlan& p = elementwise;
+    const int64_t small = p.block_dim - p.big_cores;
+    o << "elements        " << p.n << " in " << p.blocks << " blocks of " << p.block_elems << "\n"
+      << "block_dim       " << p.block_dim << " = max(1, min(" << platform.cores << " cores, ceil("
+      << p.n << " / " << min_elems_per_core << ") = " << CeilDiv(p.n, min_elems_per_core) << ", "
+      << p.blocks << " blocks))\n"
+      << "per core        ";
+    if (p.big_cores > 0) {
+      o << p.big_cores << " x " << p.blocks_per_core + 1 << " blocks ("
+        << (p.blocks_per_core + 1) * p.block_elems << " elements), ";
+    }
+    o << small << " x " << p.blocks_per_core << " blocks (" << p.blocks_per_core * p.block_elems
+      << " elements)";
+    const int64_t last = p.CoreLen(p.block_dim - 1);
+    const int64_t last_full =
+        (p.big_cores == p.block_dim ? p.blocks_per_core + 1 : p.blocks_per_core) * p.block_elems;
+    if (last != last_full) o << "; the last core clipped to " << last;
+    o << "\ntile_len        " << p.tile_len << " elements = floor(" << platform.ub_bytes << " / "
+      << platform.block_bytes << " / " << p.ub_divisor << ") * " << platform.block_bytes << " / "
+      << p.elem_bytes << "\n"
+      << "buffering       " << (p.buffer_num == 2 ? "double: " : "single: ") << p.buffer_why << "\n"
+      << "UB divisor      " << p.ub_divisor_why << "\n"
+      << "tiles           core 0: " << p.CoreTiles(0) << ", core " << p.block_dim - 1 << ": "
+      << p.CoreTiles(p.block_dim - 1) << " (last tile "
+      << p.TileLen(p.block_dim - 1, p.CoreTiles(p.block_dim - 1) - 1) << ")\n"
+      << Wrap("UB              ",
+              S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
+    return o.str();
+  }
+  const ReductionPlan& p = reduction;
+  o << "fused           (A1, R, A0) = (" << p.a1 << ", " << p.r << ", " << p.a0 << ")\n";
+  for (size_t i = 0; i < p.trials.size(); ++i) {
+    const TemplateTrial& t = p.trials[i];
+    o << Wrap(std::string(i == 0 ? "templates       " : "                ") + TemplateName(t.tmpl) +
+                  " (" + S(TemplatePriority(t.tmpl)) + "): ",
+              std::string(t.capable ? "capable: " : "not capable: ") + t.why +
+                  (t.tmpl == p.tmpl ? "  <- chosen" : ""),
+              18);
+  }
+  const int64_t last_core = p.block_dim - 1;
+  o << "unit            " << p.a1_tile << " x " << p.r << " x " << p.a0_tile
+    << " (A1 rows x R x A0 columns";
+  if (p.a0 > 1) o << ", A0 tiles multiples of " << p.a0_align;
+  o << ")\n"
+    << "r_chunk         " << p.r_chunk << " (" << Plural(p.RChunks(), "chunk") << " per unit)\n"
+    << "units           " << p.units << " = " << p.A1Tiles() << " x " << p.A0Tiles() << ", "
+    << p.units_per_core << " per core over block_dim " << p.block_dim;
+  if (p.CoreLen(last_core) != p.units_per_core) {
+    o << " (the last core " << p.CoreLen(last_core) << ")";
+  }
+  o << "\ntiles           " << Plural(p.units_per_tile, "unit")
+    << " per tile; core 0: " << Plural(p.CoreTiles(0), "tile") << "\n"
+    << Wrap("UB              ",
+            S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
+  return o.str();
+}
+
+}  // namespace tiling
+}  // namespace hostnn
