@@ -9,15 +9,15 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_silu_backward.h"
 #include "bench/cases.h"
 #include "bench/gbench_util.h"
-#include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/hostnn.h"
 
 namespace hostnn {
@@ -127,10 +127,14 @@ void BM_PrepareFresh(benchmark::State& state, CaseSpec spec, int threads) {
 enum class Layout { kDense, kTransposed, kBroadcast, kMixed };
 const char* LayoutName(Layout l) {
   switch (l) {
-    case Layout::kDense: return "dense";
-    case Layout::kTransposed: return "transposed";
-    case Layout::kBroadcast: return "broadcast";
-    case Layout::kMixed: return "mixed";
+    case Layout::kDense:
+      return "dense";
+    case Layout::kTransposed:
+      return "transposed";
+    case Layout::kBroadcast:
+      return "broadcast";
+    case Layout::kMixed:
+      return "mixed";
   }
   return "?";
 }
@@ -225,7 +229,8 @@ void RegisterAll() {
   for (Layout l : {Layout::kDense, Layout::kTransposed, Layout::kBroadcast, Layout::kMixed}) {
     for (int t : threads) {
       benchmark::RegisterBenchmark(("layout/silu_backward/2048x2048/" + std::string(LayoutName(l)) +
-                                    "/threads:" + std::to_string(t)).c_str(),
+                                    "/threads:" + std::to_string(t))
+                                       .c_str(),
                                    BM_Layout, l, t)
           ->UseRealTime();
     }

@@ -8,12 +8,12 @@
 
 #include "acl/acl.h"
 
-#define CHECK_RET(cond, what)                                                  \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      std::printf("%s failed: %s\n", what, aclGetRecentErrMsg());              \
-      return 1;                                                                \
-    }                                                                          \
+#define CHECK_RET(cond, what)                                     \
+  do {                                                            \
+    if (!(cond)) {                                                \
+      std::printf("%s failed: %s\n", what, aclGetRecentErrMsg()); \
+      return 1;                                                   \
+    }                                                             \
   } while (0)
 
 // Copies host data into new device memory and describes it as a dense ND tensor.
@@ -22,9 +22,11 @@ inline int MakeTensor(const std::vector<T>& host, const std::vector<int64_t>& sh
                       aclDataType dtype, void** device, aclTensor** tensor) {
   const size_t bytes = host.size() * sizeof(T);
   if (aclrtMalloc(device, bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return 1;
-  if (aclrtMemcpy(*device, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) return 1;
+  if (aclrtMemcpy(*device, bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS)
+    return 1;
   std::vector<int64_t> strides(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) strides[i] = strides[i + 1] * shape[i + 1];
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
   *tensor = aclCreateTensor(shape.data(), shape.size(), dtype, strides.data(), 0, ACL_FORMAT_ND,
                             shape.data(), shape.size(), *device);
   return *tensor == nullptr ? 1 : 0;
@@ -33,7 +35,9 @@ inline int MakeTensor(const std::vector<T>& host, const std::vector<int64_t>& sh
 template <typename T>
 inline int CopyBack(const void* device, std::vector<T>* host) {
   const size_t bytes = host->size() * sizeof(T);
-  return aclrtMemcpy(host->data(), bytes, device, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS ? 0 : 1;
+  return aclrtMemcpy(host->data(), bytes, device, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS
+             ? 0
+             : 1;
 }
 
 #endif  // HOSTNN_EXAMPLES_EXAMPLE_COMMON_H_

@@ -18,12 +18,13 @@ int main() {
 
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  CHECK_RET(aclnnHardsigmoidBackwardGetWorkspaceSize(dy_t, x_t, out_t, &workspace_size, &executor) ==
-                ACL_SUCCESS,
+  CHECK_RET(aclnnHardsigmoidBackwardGetWorkspaceSize(dy_t, x_t, out_t, &workspace_size,
+                                                     &executor) == ACL_SUCCESS,
             "aclnnHardsigmoidBackwardGetWorkspaceSize");
   void* workspace = nullptr;
   if (workspace_size > 0) {
-    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "workspace");
+    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
+              "workspace");
   }
   CHECK_RET(aclnnHardsigmoidBackward(workspace, workspace_size, executor, nullptr) == ACL_SUCCESS,
             "aclnnHardsigmoidBackward");

@@ -36,12 +36,13 @@ int main() {
 
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  CHECK_RET(aclnnLogSigmoidBackwardGetWorkspaceSize(dy_t, x_t, buf_t, dx_t, &workspace_size, &executor) ==
-                ACL_SUCCESS,
+  CHECK_RET(aclnnLogSigmoidBackwardGetWorkspaceSize(dy_t, x_t, buf_t, dx_t, &workspace_size,
+                                                    &executor) == ACL_SUCCESS,
             "aclnnLogSigmoidBackwardGetWorkspaceSize");
   void* workspace = nullptr;
   if (workspace_size > 0) {
-    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "workspace");
+    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
+              "workspace");
   }
   CHECK_RET(aclnnLogSigmoidBackward(workspace, workspace_size, executor, stream) == ACL_SUCCESS,
             "aclnnLogSigmoidBackward");

@@ -30,12 +30,13 @@ int main() {
 
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  CHECK_RET(aclnnLogSoftmaxBackwardGetWorkspaceSize(dy_t, y_t, -1, out_t, &workspace_size, &executor) ==
-                ACL_SUCCESS,
+  CHECK_RET(aclnnLogSoftmaxBackwardGetWorkspaceSize(dy_t, y_t, -1, out_t, &workspace_size,
+                                                    &executor) == ACL_SUCCESS,
             "aclnnLogSoftmaxBackwardGetWorkspaceSize");
   void* workspace = nullptr;
   if (workspace_size > 0) {
-    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "workspace");
+    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
+              "workspace");
   }
   CHECK_RET(aclnnLogSoftmaxBackward(workspace, workspace_size, executor, stream) == ACL_SUCCESS,
             "aclnnLogSoftmaxBackward");

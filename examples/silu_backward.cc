@@ -9,9 +9,9 @@ int main() {
   CHECK_RET(aclrtSetDevice(0) == ACL_SUCCESS, "aclrtSetDevice");
   CHECK_RET(aclrtCreateStream(&stream) == ACL_SUCCESS, "aclrtCreateStream");
 
-  std::vector<float> dy = {1.0f, 0.5f};                       // [2, 1]
+  std::vector<float> dy = {1.0f, 0.5f};                           // [2, 1]
   std::vector<float> x = {-3.0f, -1.0f, 0.0f, 1.0f, 2.0f, 4.0f};  // [2, 3]
-  std::vector<float> dx(6, 0.0f);                              // [2, 3]
+  std::vector<float> dx(6, 0.0f);                                 // [2, 3]
   void *dy_dev, *x_dev, *dx_dev;
   aclTensor *dy_t, *x_t, *dx_t;
   CHECK_RET(MakeTensor(dy, {2, 1}, ACL_FLOAT, &dy_dev, &dy_t) == 0, "gradOutput");
@@ -20,13 +20,16 @@ int main() {
 
   uint64_t workspace_size = 0;
   aclOpExecutor* executor = nullptr;
-  CHECK_RET(aclnnSiluBackwardGetWorkspaceSize(dy_t, x_t, dx_t, &workspace_size, &executor) == ACL_SUCCESS,
-            "aclnnSiluBackwardGetWorkspaceSize");
+  CHECK_RET(
+      aclnnSiluBackwardGetWorkspaceSize(dy_t, x_t, dx_t, &workspace_size, &executor) == ACL_SUCCESS,
+      "aclnnSiluBackwardGetWorkspaceSize");
   void* workspace = nullptr;
   if (workspace_size > 0) {
-    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS, "workspace");
+    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
+              "workspace");
   }
-  CHECK_RET(aclnnSiluBackward(workspace, workspace_size, executor, stream) == ACL_SUCCESS, "aclnnSiluBackward");
+  CHECK_RET(aclnnSiluBackward(workspace, workspace_size, executor, stream) == ACL_SUCCESS,
+            "aclnnSiluBackward");
   CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
 
   CHECK_RET(CopyBack(dx_dev, &dx) == 0, "copy back");

@@ -14,9 +14,9 @@
 #include <cmath>
 #include <type_traits>
 
-#include "kernels/kernels.h"
 #include "kernels/convert-inl.h"
 #include "kernels/eltwise_ops-inl.h"
+#include "kernels/kernels.h"
 #include "kernels/tile-inl.h"
 
 HWY_BEFORE_NAMESPACE();

@@ -10,8 +10,8 @@
 #define HOSTNN_KERNELS_ELTWISE_OPS_INL_H_
 #endif
 
-#include <hwy/highway.h>
 #include <hwy/contrib/math/math-inl.h>
+#include <hwy/highway.h>
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {

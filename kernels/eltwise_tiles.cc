@@ -15,9 +15,9 @@
 #include <cmath>
 #include <type_traits>
 
-#include "kernels/kernels.h"
 #include "kernels/convert-inl.h"
 #include "kernels/eltwise_ops-inl.h"
+#include "kernels/kernels.h"
 #include "kernels/tile-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -113,8 +113,8 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
     EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n);       \
   }
 #define HOSTNN_EW_GradEltwise(Name) \
-  HOSTNN_EW_ONE(Name, F32, F32) \
-  HOSTNN_EW_ONE(Name, F16, F16) \
+  HOSTNN_EW_ONE(Name, F32, F32)     \
+  HOSTNN_EW_ONE(Name, F16, F16)     \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradSoftmax(Name)
@@ -138,11 +138,11 @@ namespace hostnn {
 namespace kernels {
 
 #define HOSTNN_EW_GradEltwise(Name) \
-  HWY_EXPORT(Name##_F32);        \
-  HWY_EXPORT(Name##_F16);        \
-  HWY_EXPORT(Name##_BF16);       \
-  HWY_EXPORT(Name##_F32_Stream); \
-  HWY_EXPORT(Name##_F16_Stream); \
+  HWY_EXPORT(Name##_F32);           \
+  HWY_EXPORT(Name##_F16);           \
+  HWY_EXPORT(Name##_BF16);          \
+  HWY_EXPORT(Name##_F32_Stream);    \
+  HWY_EXPORT(Name##_F16_Stream);    \
   HWY_EXPORT(Name##_BF16_Stream);
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradSoftmax(Name)

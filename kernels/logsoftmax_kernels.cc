@@ -13,9 +13,9 @@
 #include <cmath>
 #include <type_traits>
 
-#include "kernels/kernels.h"
 #include "kernels/convert-inl.h"
 #include "kernels/eltwise_ops-inl.h"
+#include "kernels/kernels.h"
 #include "kernels/tile-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -348,7 +348,7 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
 #define HOSTNN_LSM_IN(IN)                                                             \
   void RowSum_##IN(const void* dy, size_t n, double* p) { RowSumImpl<IN>(dy, n, p); } \
   void ColSum_##IN(const void* dy, double* acc, size_t w) { ColSumImpl<IN>(dy, acc, w); }
-#define HOSTNN_LSM_IN_OUT_MODE(IN, OUT, SUFFIX, STREAM)                                         \
+#define HOSTNN_LSM_IN_OUT_MODE(IN, OUT, SUFFIX, STREAM)                                          \
   void RowOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, double s, void* o, size_t n) { \
     if (HWY_UNLIKELY(SumBeyondF32(s))) {                                                         \
       LogSoftmaxOutWideSum<IN, OUT>(static_cast<const IN::T*>(dy), static_cast<const IN::T*>(y), \
@@ -357,13 +357,13 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
     }                                                                                            \
     LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, static_cast<float>(s), nullptr, o, n);             \
   }                                                                                              \
-  void ColsOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, const float* s, void* o,     \
-                                    size_t w) {                                                 \
-    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, 0.0f, s, o, w);                                   \
-  }                                                                                             \
-  void AraBlock_##IN##_##OUT##SUFFIX(const void* dy, const void* y, void* o, size_t r,          \
-                                     size_t stride, size_t w, double* acc, float* sums) {       \
-    AraBlockImpl<IN, OUT, STREAM>(dy, y, o, r, stride, w, acc, sums);                           \
+  void ColsOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, const float* s, void* o,      \
+                                    size_t w) {                                                  \
+    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, 0.0f, s, o, w);                                    \
+  }                                                                                              \
+  void AraBlock_##IN##_##OUT##SUFFIX(const void* dy, const void* y, void* o, size_t r,           \
+                                     size_t stride, size_t w, double* acc, float* sums) {        \
+    AraBlockImpl<IN, OUT, STREAM>(dy, y, o, r, stride, w, acc, sums);                            \
   }
 #define HOSTNN_LSM_IN_OUT(IN, OUT)         \
   HOSTNN_LSM_IN_OUT_MODE(IN, OUT, , false) \

@@ -65,7 +65,8 @@ int main(void) {
     if (aclDestroyScalar(scalar) != ACLNN_SUCCESS) ++failures;
     if (aclDestroyTensorList(list) != ACLNN_SUCCESS) ++failures;
     if (aclrtGetSocName() == NULL) ++failures;
-    if (aclrtMemcpyAsync(copy, 4, src, 4, ACL_MEMCPY_HOST_TO_HOST, NULL) != ACL_SUCCESS || copy[3] != 4) {
+    if (aclrtMemcpyAsync(copy, 4, src, 4, ACL_MEMCPY_HOST_TO_HOST, NULL) != ACL_SUCCESS ||
+        copy[3] != 4) {
       ++failures;
     }
   }

@@ -24,7 +24,8 @@ constexpr int64_t kSentinel = -777;
 // A fresh message that names `fn`, after PrimeErrorMessage.
 ::testing::AssertionResult MessageNames(const std::string& primed, const std::string& fn) {
   const std::string msg = aclGetRecentErrMsg();
-  if (msg == primed) return ::testing::AssertionFailure() << "no new message (still '" << msg << "')";
+  if (msg == primed)
+    return ::testing::AssertionFailure() << "no new message (still '" << msg << "')";
   if (msg.find(fn) == std::string::npos) {
     return ::testing::AssertionFailure() << "message '" << msg << "' does not name " << fn;
   }
@@ -44,7 +45,8 @@ TEST(TensorQueries, ReportWhatTheTensorWasCreatedWith) {
   const int64_t view[2] = {2, 3};
   const int64_t strides[2] = {1, 2};  // transposed
   const int64_t storage_dims[1] = {8};
-  aclTensor* t = aclCreateTensor(view, 2, ACL_FLOAT16, strides, 1, ACL_FORMAT_NCHW, storage_dims, 1, storage);
+  aclTensor* t =
+      aclCreateTensor(view, 2, ACL_FLOAT16, strides, 1, ACL_FORMAT_NCHW, storage_dims, 1, storage);
   ASSERT_NE(t, nullptr);
 
   int64_t* dims = nullptr;
@@ -78,7 +80,8 @@ TEST(TensorQueries, NullStridesReadAsRowMajorAndAScalarHasNoDims) {
   EXPECT_EQ(Take(dims, n), (std::vector<int64_t>{12, 4, 1}));
   EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
 
-  aclTensor* scalar = aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, storage);
+  aclTensor* scalar =
+      aclCreateTensor(nullptr, 0, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, storage);
   ASSERT_NE(scalar, nullptr);
   dims = nullptr;
   n = 99;
@@ -105,21 +108,81 @@ TEST(TensorQueries, NullArgumentsAreRefusedAndNothingIsWritten) {
   };
   using T = const aclTensor*;
   const Case kCases[] = {
-      {"aclGetViewShape", "tensor", [](T t, int64_t** d, uint64_t* n, int64_t*, aclDataType*, aclFormat*) { return aclGetViewShape(t, d, n); }, true},
-      {"aclGetViewShape", "viewDims", [](T t, int64_t**, uint64_t* n, int64_t*, aclDataType*, aclFormat*) { return aclGetViewShape(t, nullptr, n); }, false},
-      {"aclGetViewShape", "viewDimsNum", [](T t, int64_t** d, uint64_t*, int64_t*, aclDataType*, aclFormat*) { return aclGetViewShape(t, d, nullptr); }, false},
-      {"aclGetViewStrides", "tensor", [](T t, int64_t** d, uint64_t* n, int64_t*, aclDataType*, aclFormat*) { return aclGetViewStrides(t, d, n); }, true},
-      {"aclGetViewStrides", "stridesValue", [](T t, int64_t**, uint64_t* n, int64_t*, aclDataType*, aclFormat*) { return aclGetViewStrides(t, nullptr, n); }, false},
-      {"aclGetViewStrides", "stridesNum", [](T t, int64_t** d, uint64_t*, int64_t*, aclDataType*, aclFormat*) { return aclGetViewStrides(t, d, nullptr); }, false},
-      {"aclGetStorageShape", "tensor", [](T t, int64_t** d, uint64_t* n, int64_t*, aclDataType*, aclFormat*) { return aclGetStorageShape(t, d, n); }, true},
-      {"aclGetStorageShape", "storageDims", [](T t, int64_t**, uint64_t* n, int64_t*, aclDataType*, aclFormat*) { return aclGetStorageShape(t, nullptr, n); }, false},
-      {"aclGetStorageShape", "storageDimsNum", [](T t, int64_t** d, uint64_t*, int64_t*, aclDataType*, aclFormat*) { return aclGetStorageShape(t, d, nullptr); }, false},
-      {"aclGetViewOffset", "tensor", [](T t, int64_t**, uint64_t*, int64_t* o, aclDataType*, aclFormat*) { return aclGetViewOffset(t, o); }, true},
-      {"aclGetViewOffset", "offset", [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat*) { return aclGetViewOffset(t, nullptr); }, false},
-      {"aclGetDataType", "tensor", [](T t, int64_t**, uint64_t*, int64_t*, aclDataType* d, aclFormat*) { return aclGetDataType(t, d); }, true},
-      {"aclGetDataType", "dataType", [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat*) { return aclGetDataType(t, nullptr); }, false},
-      {"aclGetFormat", "tensor", [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat* f) { return aclGetFormat(t, f); }, true},
-      {"aclGetFormat", "format", [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat*) { return aclGetFormat(t, nullptr); }, false},
+      {"aclGetViewShape", "tensor",
+       [](T t, int64_t** d, uint64_t* n, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetViewShape(t, d, n);
+       },
+       true},
+      {"aclGetViewShape", "viewDims",
+       [](T t, int64_t**, uint64_t* n, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetViewShape(t, nullptr, n);
+       },
+       false},
+      {"aclGetViewShape", "viewDimsNum",
+       [](T t, int64_t** d, uint64_t*, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetViewShape(t, d, nullptr);
+       },
+       false},
+      {"aclGetViewStrides", "tensor",
+       [](T t, int64_t** d, uint64_t* n, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetViewStrides(t, d, n);
+       },
+       true},
+      {"aclGetViewStrides", "stridesValue",
+       [](T t, int64_t**, uint64_t* n, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetViewStrides(t, nullptr, n);
+       },
+       false},
+      {"aclGetViewStrides", "stridesNum",
+       [](T t, int64_t** d, uint64_t*, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetViewStrides(t, d, nullptr);
+       },
+       false},
+      {"aclGetStorageShape", "tensor",
+       [](T t, int64_t** d, uint64_t* n, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetStorageShape(t, d, n);
+       },
+       true},
+      {"aclGetStorageShape", "storageDims",
+       [](T t, int64_t**, uint64_t* n, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetStorageShape(t, nullptr, n);
+       },
+       false},
+      {"aclGetStorageShape", "storageDimsNum",
+       [](T t, int64_t** d, uint64_t*, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetStorageShape(t, d, nullptr);
+       },
+       false},
+      {"aclGetViewOffset", "tensor",
+       [](T t, int64_t**, uint64_t*, int64_t* o, aclDataType*, aclFormat*) {
+         return aclGetViewOffset(t, o);
+       },
+       true},
+      {"aclGetViewOffset", "offset",
+       [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetViewOffset(t, nullptr);
+       },
+       false},
+      {"aclGetDataType", "tensor",
+       [](T t, int64_t**, uint64_t*, int64_t*, aclDataType* d, aclFormat*) {
+         return aclGetDataType(t, d);
+       },
+       true},
+      {"aclGetDataType", "dataType",
+       [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetDataType(t, nullptr);
+       },
+       false},
+      {"aclGetFormat", "tensor",
+       [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat* f) {
+         return aclGetFormat(t, f);
+       },
+       true},
+      {"aclGetFormat", "format",
+       [](T t, int64_t**, uint64_t*, int64_t*, aclDataType*, aclFormat*) {
+         return aclGetFormat(t, nullptr);
+       },
+       false},
   };
   for (const Case& c : kCases) {
     SCOPED_TRACE(std::string(c.fn) + " with a null " + c.param);
@@ -219,7 +282,8 @@ TEST(Scalar, RefusesANullValueAndTypesWithoutASize) {
   std::string primed = PrimeErrorMessage();
   EXPECT_EQ(aclCreateScalar(nullptr, ACL_FLOAT), nullptr);
   EXPECT_TRUE(MessageNames(primed, "aclCreateScalar: value is null"));
-  for (aclDataType dtype : {ACL_STRING, ACL_DT_UNDEFINED, ACL_INT4, static_cast<aclDataType>(1000)}) {
+  for (aclDataType dtype :
+       {ACL_STRING, ACL_DT_UNDEFINED, ACL_INT4, static_cast<aclDataType>(1000)}) {
     primed = PrimeErrorMessage();
     EXPECT_EQ(aclCreateScalar(&f, dtype), nullptr);
     EXPECT_TRUE(MessageNames(primed, "dataType"));
@@ -259,9 +323,9 @@ TEST(SocName, NamesTheSocOfTheSelectedProfile) {
     const char* platform;
     const char* soc;
   };
-  for (const Case& c : {Case{nullptr, "hostnn-host"}, Case{"host", "hostnn-host"},
-                        Case{"atlas-a2", "Ascend910B1"}, Case{"atlas-a2-40", "Ascend910B3"},
-                        Case{"ascend950", "Ascend950"}}) {
+  for (const Case& c :
+       {Case{nullptr, "hostnn-host"}, Case{"host", "hostnn-host"}, Case{"atlas-a2", "Ascend910B1"},
+        Case{"atlas-a2-40", "Ascend910B3"}, Case{"ascend950", "Ascend950"}}) {
     SCOPED_TRACE(c.platform == nullptr ? "unset" : c.platform);
     ScopedPlatform platform(c.platform);
     const char* name = aclrtGetSocName();
@@ -345,8 +409,10 @@ TEST(MemcpyAsync, CopiesInStreamOrder) {
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i);
   const size_t bytes = a.size() * sizeof(float);
   // b <- a, then c <- b: c holds a only if the copies ran in order.
-  ASSERT_EQ(aclrtMemcpyAsync(b.data(), bytes, a.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream), ACL_SUCCESS);
-  ASSERT_EQ(aclrtMemcpyAsync(c.data(), bytes, b.data(), bytes, ACL_MEMCPY_DEVICE_TO_HOST, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(b.data(), bytes, a.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(c.data(), bytes, b.data(), bytes, ACL_MEMCPY_DEVICE_TO_HOST, stream),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
   EXPECT_EQ(c, a);
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
@@ -355,7 +421,8 @@ TEST(MemcpyAsync, CopiesInStreamOrder) {
 TEST(MemcpyAsync, ANullStreamCopiesAtOnce) {
   const int src[3] = {1, 2, 3};
   int dst[3] = {};
-  ASSERT_EQ(aclrtMemcpyAsync(dst, sizeof(dst), src, sizeof(src), ACL_MEMCPY_HOST_TO_HOST, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpyAsync(dst, sizeof(dst), src, sizeof(src), ACL_MEMCPY_HOST_TO_HOST, nullptr),
+            ACL_SUCCESS);
   EXPECT_EQ(dst[2], 3);
 }
 

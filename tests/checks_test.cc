@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <random>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -781,8 +781,8 @@ aclnnStatus RunWithSlotAt(const CApiOp& op, Slot s, void* data, int64_t n, bool*
   const std::vector<std::vector<float>> before = host;
   uint64_t ws = kWsSentinel;
   aclOpExecutor* exec = ExecSentinel();
-  aclnnStatus st = op.phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(), t[kOut].get(), 0,
-                             &ws, &exec);
+  aclnnStatus st =
+      op.phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(), t[kOut].get(), 0, &ws, &exec);
   if (st == ACLNN_SUCCESS) {
     void* workspace = nullptr;
     if (ws > 0) EXPECT_EQ(aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
@@ -860,8 +860,8 @@ TEST_P(ChecksTest, OffsetAtInt64MaxWithoutStorageDimsIsInvalid) {
       uint64_t ws = kWsSentinel;
       aclOpExecutor* exec = ExecSentinel();
       PrimeErrorMessage();
-      const aclnnStatus st = op().phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(),
-                                         t[kOut].get(), 0, &ws, &exec);
+      const aclnnStatus st =
+          op().phase1(t[kDy].get(), t[kSelf].get(), t[kBuffer].get(), t[kOut].get(), 0, &ws, &exec);
       const std::string msg = aclGetRecentErrMsg();
       EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << msg;
       EXPECT_TRUE(NamesParam(msg, name(s))) << msg;
@@ -891,8 +891,10 @@ TEST_P(ChecksTest, LargeOutputWhoseElementsOverlapIsInvalid) {
   struct Overlap {
     std::vector<int64_t> shape, strides;
   };
-  const Overlap kOverlaps[] = {{{600000, 2}, {2, 4}}, {{1000, 1000}, {999, 1}},
-                               {{2, 600000}, {1199998, 2}}, {{1100, 1100}, {1, 1099}}};
+  const Overlap kOverlaps[] = {{{600000, 2}, {2, 4}},
+                               {{1000, 1000}, {999, 1}},
+                               {{2, 600000}, {1199998, 2}},
+                               {{1100, 1100}, {1, 1099}}};
   for (const Overlap& o : kOverlaps) {
     SCOPED_TRACE("shape " + ShapeText(o.shape) + " strides " + ShapeText(o.strides));
     Case c = Default();
@@ -939,7 +941,8 @@ TEST(OverlapExhaustive, SmallLayoutsAgreeWithListingTheElements) {
     for (;;) {
       // Brute force: list the elements.
       std::vector<int64_t> elems;
-      for (int64_t i = 0; i < NumElements(shape); ++i) elems.push_back(ViewIndex(shape, strides, 0, i));
+      for (int64_t i = 0; i < NumElements(shape); ++i)
+        elems.push_back(ViewIndex(shape, strides, 0, i));
       std::sort(elems.begin(), elems.end());
       const bool distinct = std::adjacent_find(elems.begin(), elems.end()) == elems.end();
       Case c;
@@ -962,36 +965,36 @@ TEST(OverlapExhaustive, SmallLayoutsAgreeWithListingTheElements) {
   std::vector<int64_t> out_elems;
   for (int64_t i = 0; i < 12; ++i) out_elems.push_back(ViewIndex(out_shape, out_strides, 0, i));
   for (aclDataType in_dtype : {ACL_FLOAT, ACL_FLOAT16}) {  // FLOAT16: meeting is per byte
-  for (int64_t offset = 0; offset < 4; ++offset) {
-    for (int64_t s0 = 0; s0 <= 10; ++s0) {
-      for (int64_t s1 = 0; s1 <= 10; ++s1) {
-        const std::vector<int64_t> in_strides = {s0, s1};
-        bool meets = false;
-        const int64_t in_size = static_cast<int64_t>(ElemSize(in_dtype));
-        for (int64_t i = 0; i < 12; ++i) {
-          const int64_t e = ViewIndex(out_shape, in_strides, offset, i) * in_size;
-          for (int64_t f : out_elems) meets = meets || (e < 4 * f + 4 && 4 * f < e + in_size);
+    for (int64_t offset = 0; offset < 4; ++offset) {
+      for (int64_t s0 = 0; s0 <= 10; ++s0) {
+        for (int64_t s1 = 0; s1 <= 10; ++s1) {
+          const std::vector<int64_t> in_strides = {s0, s1};
+          bool meets = false;
+          const int64_t in_size = static_cast<int64_t>(ElemSize(in_dtype));
+          for (int64_t i = 0; i < 12; ++i) {
+            const int64_t e = ViewIndex(out_shape, in_strides, offset, i) * in_size;
+            for (int64_t f : out_elems) meets = meets || (e < 4 * f + 4 && 4 * f < e + in_size);
+          }
+          const bool same = offset == 0 && in_strides == out_strides && in_dtype == ACL_FLOAT;
+          Case c;
+          c.AllShape(out_shape);
+          c.v[kDy].dtype = in_dtype;
+          c.v[kOut].strides = out_strides;
+          c.v[kOut].storage = {64};
+          c.v[kDy].share = kOut;
+          c.v[kDy].strides = in_strides;
+          c.v[kDy].offset = offset;
+          c.v[kDy].storage = {64};
+          Call call(op, c);
+          const aclnnStatus st = call.Phase1();
+          EXPECT_EQ(st, (same || !meets) ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID)
+              << "input strides " << ShapeText(in_strides) << " offset " << offset << ": "
+              << aclGetRecentErrMsg();
+          if (st == ACLNN_SUCCESS) aclDestroyAclOpExecutor(call.exec());
+          ++checked;
         }
-        const bool same = offset == 0 && in_strides == out_strides && in_dtype == ACL_FLOAT;
-        Case c;
-        c.AllShape(out_shape);
-        c.v[kDy].dtype = in_dtype;
-        c.v[kOut].strides = out_strides;
-        c.v[kOut].storage = {64};
-        c.v[kDy].share = kOut;
-        c.v[kDy].strides = in_strides;
-        c.v[kDy].offset = offset;
-        c.v[kDy].storage = {64};
-        Call call(op, c);
-        const aclnnStatus st = call.Phase1();
-        EXPECT_EQ(st, (same || !meets) ? ACLNN_SUCCESS : ACLNN_ERR_PARAM_INVALID)
-            << "input strides " << ShapeText(in_strides) << " offset " << offset << ": "
-            << aclGetRecentErrMsg();
-        if (st == ACLNN_SUCCESS) aclDestroyAclOpExecutor(call.exec());
-        ++checked;
       }
     }
-  }
   }
   EXPECT_GT(checked, 1500);
 }
@@ -1016,7 +1019,8 @@ TEST(OverlapExhaustive, HardLayoutIsDecidedQuickly) {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
   const auto start = std::chrono::steady_clock::now();
-  const aclnnStatus st = aclnnSiluBackwardGetWorkspaceSize(dy.get(), x.get(), out.get(), &ws, &exec);
+  const aclnnStatus st =
+      aclnnSiluBackwardGetWorkspaceSize(dy.get(), x.get(), out.get(), &ws, &exec);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(seconds, 2.0);

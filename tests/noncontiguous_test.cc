@@ -327,7 +327,8 @@ TEST(NonContiguousTest, BlockedGatherEdgesUnderEveryTiling) {
       for (const std::vector<int64_t>& shape : shapes) {
         for (int64_t dim : reduction ? std::vector<int64_t>{-1, 0} : std::vector<int64_t>{0}) {
           const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +
-                                   ShapeText(shape) + (reduction ? " dim " + std::to_string(dim) : "");
+                                   ShapeText(shape) +
+                                   (reduction ? " dim " + std::to_string(dim) : "");
           SCOPED_TRACE(what);
           // dy transposed; for LogSoftmaxBackward y too (the executor gathers both).
           TestTensor dy = MakeLayout(Layout::kTransposed, dtype, shape);
@@ -343,12 +344,15 @@ TEST(NonContiguousTest, BlockedGatherEdgesUnderEveryTiling) {
             TestTensor out = MakeLayout(Layout::kDense, dtype, shape);
             out.storage().FillBytes(0xFF);
             RunChecked(op, dy, x, out, dim, tilings[t]);
-            EXPECT_EQ(reduction ? CheckLogSoftmax(dy, x, out, dim, what) : CheckEltwise(op, dy, x, out, what), 0)
+            EXPECT_EQ(reduction ? CheckLogSoftmax(dy, x, out, dim, what)
+                                : CheckEltwise(op, dy, x, out, what),
+                      0)
                 << "tiling " << t;
             if (t == 0) {
               first = out.storage().Snapshot();
             } else {
-              EXPECT_TRUE(out.storage().Snapshot() == first) << "tiling " << t << " changed the bits";
+              EXPECT_TRUE(out.storage().Snapshot() == first)
+                  << "tiling " << t << " changed the bits";
             }
           }
         }
@@ -380,8 +384,8 @@ TEST(NonContiguousTest, GatheredWorkspaceIsBoundedByTheWork) {
   cases[3].options.platform = "atlas-a2";
   for (Op op : EltwiseOpsList()) {
     for (const Sized& c : cases) {
-      const std::string what = std::string(GetOpInfo(op).name) + " " + ShapeText(c.shape) +
-                               " ub " + std::to_string(c.options.ub_bytes) + " cores " +
+      const std::string what = std::string(GetOpInfo(op).name) + " " + ShapeText(c.shape) + " ub " +
+                               std::to_string(c.options.ub_bytes) + " cores " +
                                std::to_string(c.options.num_cores);
       SCOPED_TRACE(what);
       TestTensor dy = MakeLayout(Layout::kTransposed, DType::kFloat32, c.shape);

@@ -90,7 +90,8 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vdy = TensorView::Dense(dy.data(), dtype, l.shape);
         if (!l.dy_strides.empty()) vdy.strides = l.dy_strides;
         TensorView vx = TensorView::Dense(x.data(), dtype, l.x_shape.empty() ? l.shape : l.x_shape);
-        TensorView vout = TensorView::Dense(out.data(), l.mixed ? l.out_dtype_if_mixed : dtype, l.shape);
+        TensorView vout =
+            TensorView::Dense(out.data(), l.mixed ? l.out_dtype_if_mixed : dtype, l.shape);
         OpArgs args;
         args.op = op;
         args.grad_output = &vdy;
@@ -134,9 +135,9 @@ TEST(RunPath, CApiLaunchOnTheNullStreamAllocatesNothing) {
   for (int which = 0; which < 2; ++which) {
     uint64_t ws = 0;
     aclOpExecutor* exec = nullptr;
-    const aclnnStatus s = which == 0
-                              ? aclnnSiluBackwardGetWorkspaceSize(tdy, ty, tout, &ws, &exec)
-                              : aclnnLogSoftmaxBackwardGetWorkspaceSize(tdy, ty, 0, tout, &ws, &exec);
+    const aclnnStatus s =
+        which == 0 ? aclnnSiluBackwardGetWorkspaceSize(tdy, ty, tout, &ws, &exec)
+                   : aclnnLogSoftmaxBackwardGetWorkspaceSize(tdy, ty, 0, tout, &ws, &exec);
     ASSERT_EQ(s, ACLNN_SUCCESS) << aclGetRecentErrMsg();
     ASSERT_EQ(aclSetAclOpExecutorRepeatable(exec), ACLNN_SUCCESS);
     void* workspace = nullptr;

@@ -366,8 +366,9 @@ class Chain {
         ASSERT_EQ(aclrtMalloc(&workspace, sizes[i], ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
         workspaces_.push_back(workspace);
       }
-      ASSERT_EQ(GetCApiOp(AllOpsVector()[i % kNumOps]).phase2(workspace, sizes[i], execs[i], stream),
-                ACLNN_SUCCESS)
+      ASSERT_EQ(
+          GetCApiOp(AllOpsVector()[i % kNumOps]).phase2(workspace, sizes[i], execs[i], stream),
+          ACLNN_SUCCESS)
           << aclGetRecentErrMsg();
     }
   }
@@ -775,7 +776,8 @@ TEST(Stream, ADestroyedStreamsHandleNeverNamesALaterStream) {
   Call call(GetCApiOp(Op::kSiluBackward), c);
   call.FillValues();
   ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS);
-  EXPECT_EQ(aclnnSiluBackward(nullptr, call.ws(), call.exec(), old_stream), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclnnSiluBackward(nullptr, call.ws(), call.exec(), old_stream),
+            ACL_ERROR_INVALID_PARAM);
   EXPECT_TRUE(call.Unchanged());
   EXPECT_EQ(aclDestroyAclOpExecutor(call.exec()), ACLNN_SUCCESS);
   for (aclrtStream s : later) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);

@@ -108,7 +108,8 @@ TEST_P(EltwiseSpecialTest, InfiniteGradientAtSiluCancellationRoot) {
 TEST_P(EltwiseSpecialTest, InfiniteGradientWhereTheFactorUnderflows) {
   if (op() == Op::kHardsigmoidBackward) GTEST_SKIP() << "its factor is 1/6 or 0";
   const double sign = op() == Op::kSiluBackward ? -1.0 : 1.0;  // the side where it decays
-  std::vector<double> xs_abs = {191.5, 192.0, 192.5, 200.0, 1000.0, 1e30, 3e38, LimitsOf(dtype()).max_finite};
+  std::vector<double> xs_abs = {191.5,  192.0, 192.5, 200.0,
+                                1000.0, 1e30,  3e38,  LimitsOf(dtype()).max_finite};
   std::vector<double> dys, xs, expect;
   for (double a : xs_abs) {
     const double x = RoundTo(dtype(), sign * a);
@@ -355,8 +356,8 @@ TEST_P(LogSoftmaxSpecialTest, RowSumBeyondF32RangeStaysFinite) {
     });
   }
   for (const Shape& sh : shapes) {
-    const std::string what = ShapeText(sh.shape) + " dim " + std::to_string(sh.dim) + " " +
-                             LayoutName(sh.layout);
+    const std::string what =
+        ShapeText(sh.shape) + " dim " + std::to_string(sh.dim) + " " + LayoutName(sh.layout);
     SCOPED_TRACE(what);
     const int64_t rank = static_cast<int64_t>(sh.shape.size());
     const int64_t r = sh.shape[(sh.dim + rank) % rank];

@@ -60,18 +60,20 @@ int Queue(Job& job, aclrtStream stream) {
 
 // Counts elements outside the SPEC tolerance.
 int64_t CheckJob(Job& job) {
-  aclrtMemcpy(job.out.data(), job.out.size() * 4, job.out_dev, job.out.size() * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  aclrtMemcpy(job.out.data(), job.out.size() * 4, job.out_dev, job.out.size() * 4,
+              ACL_MEMCPY_DEVICE_TO_HOST);
   int64_t bad = 0;
   if (GetOpInfo(job.op).is_reduction) {
     std::vector<double> dy(job.dy.begin(), job.dy.end()), y(job.x.begin(), job.x.end()), ref, asum;
     test::LogSoftmaxBackwardRef(dy, y, {job.rows, job.cols}, 1, &ref, &asum);
     for (size_t i = 0; i < ref.size(); ++i) {
-      bad += !test::LogSoftmaxWithinTolerance(DType::kFloat32, job.out[i], ref[i], dy[i], y[i], asum[i]);
+      bad += !test::LogSoftmaxWithinTolerance(DType::kFloat32, job.out[i], ref[i], dy[i], y[i],
+                                              asum[i]);
     }
   } else {
     for (size_t i = 0; i < job.out.size(); ++i) {
-      bad += !test::EltwiseWithinTolerance(DType::kFloat32, job.out[i],
-                                           test::EltwiseRef(job.op, job.dy[i], job.x[i]), job.dy[i]);
+      bad += !test::EltwiseWithinTolerance(
+          DType::kFloat32, job.out[i], test::EltwiseRef(job.op, job.dy[i], job.x[i]), job.dy[i]);
     }
   }
   return bad;
@@ -107,7 +109,8 @@ TEST(Stress, ThreadsStreamsMixedOperators) {
           job.out.assign(n, 0.0f);
           for (size_t i = 0; i < n; ++i) {
             job.dy[i] = static_cast<float>(test::RandomValue(DType::kFloat32, rng, -2, 2));
-            job.x[i] = static_cast<float>(test::RandomValue(DType::kFloat32, rng, -8, GetOpInfo(job.op).is_reduction ? 0 : 8));
+            job.x[i] = static_cast<float>(test::RandomValue(
+                DType::kFloat32, rng, -8, GetOpInfo(job.op).is_reduction ? 0 : 8));
           }
           job.dy_t = Make(job.dy, job.rows, job.cols, &job.dy_dev);
           job.x_t = Make(job.x, job.rows, job.cols, &job.x_dev);

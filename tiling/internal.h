@@ -92,9 +92,10 @@ bool TuningEntryMatches(const TuningEntry& entry, const Problem& problem,
 
 // The HOSTNN_ variables Resolve reads: the one list behind EnvironmentVariables() and
 // Environment::values.
-constexpr const char* kEnvironmentVariables[] = {
-    "HOSTNN_PLATFORM", "HOSTNN_PLATFORM_FILE",      "HOSTNN_TUNING_FILE", "HOSTNN_NUM_CORES",
-    "HOSTNN_UB_BYTES", "HOSTNN_MIN_ELEMS_PER_CORE", "HOSTNN_BUFFER_NUM", "HOSTNN_STREAM_MIN_BYTES"};
+constexpr const char* kEnvironmentVariables[] = {"HOSTNN_PLATFORM",    "HOSTNN_PLATFORM_FILE",
+                                                 "HOSTNN_TUNING_FILE", "HOSTNN_NUM_CORES",
+                                                 "HOSTNN_UB_BYTES",    "HOSTNN_MIN_ELEMS_PER_CORE",
+                                                 "HOSTNN_BUFFER_NUM",  "HOSTNN_STREAM_MIN_BYTES"};
 
 // The HOSTNN_ variables of the environment, in kEnvironmentVariables order, read in one
 // pass. Unset and set-to-empty both read as "" (and mean "not set").

@@ -268,14 +268,14 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
                                      &r.platform.cores, &from));
   sources << "; cores " << r.platform.cores << " (" << from << ")";
   HOSTNN_RETURN_IF_ERROR(ResolveKnob(kUb, options.ub_bytes, Env(env, kUb.env), tuned.ub_bytes,
-                                     tuned_from, r.platform.ub_bytes, profile,
-                                     &r.platform.ub_bytes, &from));
+                                     tuned_from, r.platform.ub_bytes, profile, &r.platform.ub_bytes,
+                                     &from));
   sources << "; ub_bytes " << r.platform.ub_bytes << " (" << from << ")";
   const int64_t default_min =
       r.platform.name == "host" ? kHostMinElemsPerCore : kDefaultMinElemsPerCore;
-  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core,
-                                     Env(env, kMinElems.env), tuned.min_elems_per_core, tuned_from,
-                                     default_min, "default", &r.min_elems_per_core, &from));
+  HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core, Env(env, kMinElems.env),
+                                     tuned.min_elems_per_core, tuned_from, default_min, "default",
+                                     &r.min_elems_per_core, &from));
   sources << "; min_elems_per_core " << r.min_elems_per_core << " (" << from << ")";
   int64_t buffer_num = 0;
   HOSTNN_RETURN_IF_ERROR(ResolveKnob(kBuffers, options.buffer_num, Env(env, kBuffers.env),

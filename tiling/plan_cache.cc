@@ -53,9 +53,8 @@ uint64_t HashOf(const Problem& p) {
 
 bool SameOptions(const Options& a, const Options& b) {
   return a.platform == b.platform && a.platform_file == b.platform_file &&
-         a.tuning_file == b.tuning_file && a.num_cores == b.num_cores &&
-         a.ub_bytes == b.ub_bytes && a.min_elems_per_core == b.min_elems_per_core &&
-         a.buffer_num == b.buffer_num;
+         a.tuning_file == b.tuning_file && a.num_cores == b.num_cores && a.ub_bytes == b.ub_bytes &&
+         a.min_elems_per_core == b.min_elems_per_core && a.buffer_num == b.buffer_num;
 }
 
 bool Matches(const Entry& e, uint64_t hash, const Problem& p, const Options& o,
@@ -110,7 +109,7 @@ Status MakeSharedPlan(const Problem& problem, const Options& options,
       return Status::Ok();
     }
   }
-  std::shared_ptr<const Plan> made;  // planned outside the lock
+  std::shared_ptr<const Plan> made;                            // planned outside the lock
   HOSTNN_RETURN_IF_ERROR(Make(env, problem, options, &made));  // errors are never kept
   std::lock_guard<std::mutex> lock(cache.mu);
   if (std::shared_ptr<const Plan> kept = find()) {  // another caller planned it meanwhile

@@ -64,7 +64,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void* dst, size_t destMax, const v
                                               aclrtStream stream);
 /* Sets count bytes to (unsigned char)value; refuses maxCount < count and a range that runs
  * past the end of an allocation. */
-ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
+                                         size_t count);
 
 /* The message recorded by the last failing call on this thread ("" when none). */
 ACL_FUNC_VISIBILITY const char* aclGetRecentErrMsg(void);

@@ -51,7 +51,8 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat*
 /* A list of tensors. The list takes the tensors over: aclDestroyTensorList destroys them
  * too. Returns NULL (message set) when value is NULL with a non-zero size or an entry is
  * NULL. */
-ACL_FUNC_VISIBILITY aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size);
+ACL_FUNC_VISIBILITY aclTensorList* aclCreateTensorList(const aclTensor* const* value,
+                                                       uint64_t size);
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensorList(const aclTensorList* array);
 
 /* A copy of size int64 values. Returns NULL (message set) when value is NULL with a

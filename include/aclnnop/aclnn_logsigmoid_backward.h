@@ -1,5 +1,5 @@
-/* CANN-compatible two-phase API of aclnnLogSigmoidBackward (signatures of the CANN operator document).
- * Phase 1 validates and plans; phase 2 runs the plan on the stream (NULL: now). */
+/* CANN-compatible two-phase API of aclnnLogSigmoidBackward (signatures of the CANN operator
+ * document). Phase 1 validates and plans; phase 2 runs the plan on the stream (NULL: now). */
 #ifndef HOSTNN_ACLNNOP_ACLNN_LOGSIGMOID_BACKWARD_H__
 #define HOSTNN_ACLNNOP_ACLNN_LOGSIGMOID_BACKWARD_H__
 
@@ -9,10 +9,13 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnLogSigmoidBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLogSigmoidBackwardGetWorkspaceSize(
+    const aclTensor* gradOutput, const aclTensor* self, const aclTensor* buffer,
+    aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnLogSigmoidBackward(void* workspace, uint64_t workspaceSize,
-                                     aclOpExecutor* executor, aclrtStream stream);
+                                                        aclOpExecutor* executor,
+                                                        aclrtStream stream);
 
 #ifdef __cplusplus
 }

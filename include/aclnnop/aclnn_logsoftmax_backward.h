@@ -1,5 +1,5 @@
-/* CANN-compatible two-phase API of aclnnLogSoftmaxBackward (signatures of the CANN operator document).
- * Phase 1 validates and plans; phase 2 runs the plan on the stream (NULL: now). */
+/* CANN-compatible two-phase API of aclnnLogSoftmaxBackward (signatures of the CANN operator
+ * document). Phase 1 validates and plans; phase 2 runs the plan on the stream (NULL: now). */
 #ifndef HOSTNN_ACLNNOP_ACLNN_LOGSOFTMAX_BACKWARD_H__
 #define HOSTNN_ACLNNOP_ACLNN_LOGSOFTMAX_BACKWARD_H__
 
@@ -9,10 +9,15 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* output, int64_t dim, aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput,
+                                                                        const aclTensor* output,
+                                                                        int64_t dim, aclTensor* out,
+                                                                        uint64_t* workspaceSize,
+                                                                        aclOpExecutor** executor);
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnLogSoftmaxBackward(void* workspace, uint64_t workspaceSize,
-                                     aclOpExecutor* executor, aclrtStream stream);
+                                                        aclOpExecutor* executor,
+                                                        aclrtStream stream);
 
 #ifdef __cplusplus
 }

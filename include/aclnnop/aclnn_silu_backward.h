@@ -9,10 +9,14 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnSiluBackwardGetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self, aclTensor* gradInput, uint64_t* workspaceSize, aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSiluBackwardGetWorkspaceSize(const aclTensor* gradOutput,
+                                                                  const aclTensor* self,
+                                                                  aclTensor* gradInput,
+                                                                  uint64_t* workspaceSize,
+                                                                  aclOpExecutor** executor);
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnSiluBackward(void* workspace, uint64_t workspaceSize,
-                                     aclOpExecutor* executor, aclrtStream stream);
+                                                  aclOpExecutor* executor, aclrtStream stream);
 
 #ifdef __cplusplus
 }

@@ -67,17 +67,17 @@ struct OpInfo {
 namespace op_list_internal {
 #define HOSTNN_OP_UNPACK(...) __VA_ARGS__
 constexpr OpInfo kOpInfos[] = {
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, shapes, temps, domain, tol)                \
-  {Op::k##Name,                                                                             \
-   #Name,                                                                                   \
-   #snake,                                                                                  \
-   Signature::k##sig,                                                                       \
-   {HOSTNN_OP_UNPACK params},                                                               \
-   DTypeRule::k##dtypes,                                                                    \
-   ShapeRule::k##shapes,                                                                    \
-   temps,                                                                                   \
-   HOSTNN_OP_UNPACK domain,                                                                 \
-   Tolerance::k##tol,                                                                       \
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, shapes, temps, domain, tol) \
+  {Op::k##Name,                                                                 \
+   #Name,                                                                       \
+   #snake,                                                                      \
+   Signature::k##sig,                                                           \
+   {HOSTNN_OP_UNPACK params},                                                   \
+   DTypeRule::k##dtypes,                                                        \
+   ShapeRule::k##shapes,                                                        \
+   temps,                                                                       \
+   HOSTNN_OP_UNPACK domain,                                                     \
+   Tolerance::k##tol,                                                           \
    Signature::k##sig == Signature::kGradSoftmax},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP

@@ -17,7 +17,6 @@
 
 namespace hostnn {
 
-
 // The operands of one call. `self` is x for the elementwise ops and the forward output
 // y for LogSoftmaxBackward; `buffer` is LogSigmoidBackward's (unused) third input.
 struct OpArgs {

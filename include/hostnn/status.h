@@ -11,10 +11,10 @@ namespace hostnn {
 
 enum class StatusCode : int32_t {
   kOk = 0,
-  kNullptr = 161001,        // ACLNN_ERR_PARAM_NULLPTR
-  kInvalid = 161002,        // ACLNN_ERR_PARAM_INVALID
-  kRuntime = 361001,        // ACLNN_ERR_RUNTIME_ERROR
-  kInner = 561000,          // ACLNN_ERR_INNER
+  kNullptr = 161001,  // ACLNN_ERR_PARAM_NULLPTR
+  kInvalid = 161002,  // ACLNN_ERR_PARAM_INVALID
+  kRuntime = 361001,  // ACLNN_ERR_RUNTIME_ERROR
+  kInner = 561000,    // ACLNN_ERR_INNER
 };
 
 class Status {
@@ -37,9 +37,9 @@ class Status {
   std::string message_;
 };
 
-#define HOSTNN_RETURN_IF_ERROR(expr)        \
-  do {                                      \
-    ::hostnn::Status hostnn_status_ = (expr); \
+#define HOSTNN_RETURN_IF_ERROR(expr)                 \
+  do {                                               \
+    ::hostnn::Status hostnn_status_ = (expr);        \
     if (!hostnn_status_.ok()) return hostnn_status_; \
   } while (0)
 

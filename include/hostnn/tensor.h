@@ -14,12 +14,12 @@ namespace hostnn {
 constexpr int kMaxDims = 8;
 
 struct TensorView {
-  void* data = nullptr;                 // start of the storage (offset 0)
+  void* data = nullptr;  // start of the storage (offset 0)
   DType dtype = DType::kFloat32;
-  std::vector<int64_t> shape;           // view dims; empty = 0-d scalar
-  std::vector<int64_t> strides;         // elements; empty = row-major contiguous
-  int64_t offset = 0;                   // elements from data to the view's first element
-  std::vector<int64_t> storage_shape;   // the allocation, in elements; empty = just the view
+  std::vector<int64_t> shape;          // view dims; empty = 0-d scalar
+  std::vector<int64_t> strides;        // elements; empty = row-major contiguous
+  int64_t offset = 0;                  // elements from data to the view's first element
+  std::vector<int64_t> storage_shape;  // the allocation, in elements; empty = just the view
 
   // A dense row-major view over `data`.
   static TensorView Dense(void* data, DType dtype, std::vector<int64_t> shape) {

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "src/aclnn/front_end.h"
-#include "src/exec/executor.h"
 #include "src/aclnn/prepare_memo.h"
 #include "src/cann/entry_alias.h"
+#include "src/exec/executor.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -47,9 +47,10 @@ constexpr uint64_t kMaxStoredDims = 1024;
 
 }  // namespace
 
-aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOpExecutor** executor) {
-  Status checked = CheckPhase1Outputs({"aclnn", args.op, "GetWorkspaceSize"}, workspace_size,
-                                      nullptr, executor);
+aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size,
+                             aclOpExecutor** executor) {
+  Status checked =
+      CheckPhase1Outputs({"aclnn", args.op, "GetWorkspaceSize"}, workspace_size, nullptr, executor);
   if (!checked.ok()) return Report(checked);
   uint64_t ws = 0;
   const tiling::Options options;
@@ -84,17 +85,20 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
     std::lock_guard<std::mutex> lock(r.mu);
     auto it = r.live.find(Key(executor));
     if (it == r.live.end()) {
-      return Report(Status::Invalid(fn() + ": executor is not live (already run, destroyed, or never created)"));
+      return Report(Status::Invalid(
+          fn() + ": executor is not live (already run, destroyed, or never created)"));
     }
     impl = it->second.impl;
     if (impl->op() != op) {
-      return Report(Status::Invalid(fn() + ": executor was made by aclnn" + GetOpInfo(impl->op()).name + "GetWorkspaceSize"));
+      return Report(Status::Invalid(fn() + ": executor was made by aclnn" +
+                                    GetOpInfo(impl->op()).name + "GetWorkspaceSize"));
     }
     const uint64_t need = impl->workspace_bytes();
     const Status workspace_ok = CheckWorkspace({"aclnn", op, ""}, *impl, workspace, workspace_size);
     if (!workspace_ok.ok()) return Report(workspace_ok);
     if (!runtime::RangeWithinAllocation(workspace, need)) {
-      return Report(Status::Invalid(fn() + ": workspace allocation is smaller than " + std::to_string(need) + " bytes"));
+      return Report(Status::Invalid(fn() + ": workspace allocation is smaller than " +
+                                    std::to_string(need) + " bytes"));
     }
     // Queue before consuming: a run the stream refuses never started, so the executor
     // stays the caller's. An unknown or destroyed stream is the runtime's
@@ -127,7 +131,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0) ||
       viewDimsNum > kMaxStoredDims || storageDimsNum > kMaxStoredDims) {
-    hostnn::runtime::SetLastError("aclCreateTensor: dims pointer is null with a non-zero count, or more than 1024 dims");
+    hostnn::runtime::SetLastError(
+        "aclCreateTensor: dims pointer is null with a non-zero count, or more than 1024 dims");
     return nullptr;
   }
   auto* t = new aclTensor();
@@ -138,7 +143,8 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
   t->view.offset = offset;
   t->format = format;
   t->view.storage_shape.assign(storageDims, storageDims + storageDimsNum);
-  if (storageDims != nullptr && storageDimsNum == 0) t->view.storage_shape = {1};  // a 0-d storage holds one element
+  if (storageDims != nullptr && storageDimsNum == 0)
+    t->view.storage_shape = {1};  // a 0-d storage holds one element
   return t;
 }
 

@@ -50,7 +50,8 @@ inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const 
 
 // Phase 1 for the C API: null workspaceSize / executor -> 161001, then Prepare; on
 // success registers a new aclOpExecutor. Records the message on failure.
-aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size, aclOpExecutor** executor);
+aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size,
+                             aclOpExecutor** executor);
 
 // Phase 2 for the C API: checks the executor (live, made for `op`) and the workspace,
 // then runs now (null stream) or queues on the stream. A non-repeatable executor is

@@ -63,9 +63,10 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kAllSame:
       for (const Operand* v : all) {
         if (v->view->dtype != in0.view->dtype) {
-          return core::InvalidParam(op, v->param, std::string("dtype: expected ") +
-                                                      DTypeName(in0.view->dtype) + " like " +
-                                                      in0.param + ", got " + DTypeName(v->view->dtype));
+          return core::InvalidParam(op, v->param,
+                                    std::string("dtype: expected ") + DTypeName(in0.view->dtype) +
+                                        " like " + in0.param + ", got " +
+                                        DTypeName(v->view->dtype));
         }
       }
       return Status::Ok();
@@ -75,19 +76,22 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
       if (same || out.view->dtype == DType::kFloat32) return Status::Ok();
       std::string given;
       for (const Operand* v : all) {
-        given += std::string(given.empty() ? "" : ", ") + v->param + " " + DTypeName(v->view->dtype);
+        given +=
+            std::string(given.empty() ? "" : ", ") + v->param + " " + DTypeName(v->view->dtype);
       }
-      return core::InvalidParam(op, out.param, "dtype combination: " + given +
-                                                   "; expected all equal, or a FLOAT " + out.param);
+      return core::InvalidParam(
+          op, out.param,
+          "dtype combination: " + given + "; expected all equal, or a FLOAT " + out.param);
     }
     case DTypeRule::kInputsAnyOutAnyFloat:
       return Status::Ok();
     case DTypeRule::kInputsSameOutAnyFloat:
       for (const Operand* v : all) {
         if (v != &out && v->view->dtype != in0.view->dtype) {
-          return core::InvalidParam(op, v->param, std::string("dtype: expected ") +
-                                                      DTypeName(in0.view->dtype) + " like " +
-                                                      in0.param + ", got " + DTypeName(v->view->dtype));
+          return core::InvalidParam(op, v->param,
+                                    std::string("dtype: expected ") + DTypeName(in0.view->dtype) +
+                                        " like " + in0.param + ", got " +
+                                        DTypeName(v->view->dtype));
         }
       }
       return Status::Ok();
@@ -116,10 +120,10 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand& in
     case ShapeRule::kEqual:
       for (const Operand* v : all) {
         if (v->view->shape != in0.view->shape) {
-          return core::InvalidParam(op, v->param, "shape: expected " +
-                                                      core::ShapeString(in0.view->shape) + " like " +
-                                                      in0.param + ", got " +
-                                                      core::ShapeString(v->view->shape));
+          return core::InvalidParam(op, v->param,
+                                    "shape: expected " + core::ShapeString(in0.view->shape) +
+                                        " like " + in0.param + ", got " +
+                                        core::ShapeString(v->view->shape));
         }
       }
       return Status::Ok();
@@ -140,8 +144,8 @@ Status CheckDim(const OpInfo& info, const std::vector<int64_t>& shape, int64_t d
 
 }  // namespace
 
-Status PrepareChecked(const OpArgs& args, const tiling::Options& options,
-                      uint64_t* workspace_size, ExecutorPtr* executor) {
+Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
+                      ExecutorPtr* executor) {
   if (!IsValidOp(args.op)) {
     return Status::Invalid("unknown operator " + std::to_string(static_cast<int>(args.op)));
   }
@@ -171,11 +175,12 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options,
   // The output against itself and the inputs it is computed from (in2 is never read).
   HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
   for (const Operand* in : {&in0, &in1}) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, out.param, *out.view, out.span, in->param,
-                                               *in->view, in->span));
+    HOSTNN_RETURN_IF_ERROR(
+        core::CheckAliasing(op, out.param, *out.view, out.span, in->param, *in->view, in->span));
   }
 
-  const exec::Operands operands{{*in0.view, in0.span}, {*in1.view, in1.span}, {*out.view, out.span}};
+  const exec::Operands operands{
+      {*in0.view, in0.span}, {*in1.view, in1.span}, {*out.view, out.span}};
   switch (info.signature) {
     case Signature::kGradEltwise:
     case Signature::kGradEltwiseBuffer:

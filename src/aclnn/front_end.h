@@ -13,8 +13,8 @@ namespace hostnn {
 
 // Checks every operand in SPEC order (src/aclnn/front_end.cc), then plans and builds the
 // executor (src/exec/). Nothing is written on failure.
-Status PrepareChecked(const OpArgs& args, const tiling::Options& options,
-                      uint64_t* workspace_size, ExecutorPtr* executor);
+Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
+                      ExecutorPtr* executor);
 
 // The function a message names: prefix + the operator's name + suffix ("aclnn",
 // kSiluBackward, "GetWorkspaceSize"). Spelled out only when there is a message, so the

@@ -26,12 +26,29 @@ aclnnStatus Refuse(aclnnStatus code, const std::string& message) {
 // 1-bit types) and unknown values.
 size_t ScalarBytes(aclDataType dtype) {
   switch (dtype) {
-    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
-    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_COMPLEX32: return 4;
-    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_COMPLEX64: return 8;
-    case ACL_COMPLEX128: return 16;
-    default: return 0;
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+      return 1;
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+      return 2;
+    case ACL_FLOAT:
+    case ACL_INT32:
+    case ACL_UINT32:
+    case ACL_COMPLEX32:
+      return 4;
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+    case ACL_COMPLEX64:
+      return 8;
+    case ACL_COMPLEX128:
+      return 16;
+    default:
+      return 0;
   }
 }
 
@@ -45,7 +62,8 @@ int64_t* CopyOut(const std::vector<int64_t>& v) {
 // The checks every aclGet* query shares: tensor and each output pointer non-null.
 aclnnStatus CheckQuery(const char* fn, const aclTensor* tensor,
                        std::initializer_list<std::pair<const char*, const void*>> outputs) {
-  if (tensor == nullptr) return Refuse(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": tensor is null");
+  if (tensor == nullptr)
+    return Refuse(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": tensor is null");
   for (const auto& out : outputs) {
     if (out.second == nullptr) {
       return Refuse(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": " + out.first + " is null");
@@ -65,18 +83,22 @@ using hostnn::capi::Refuse;
 extern "C" {
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  const aclnnStatus s = CheckQuery("aclGetViewShape", tensor, {{"viewDims", viewDims}, {"viewDimsNum", viewDimsNum}});
+  const aclnnStatus s =
+      CheckQuery("aclGetViewShape", tensor, {{"viewDims", viewDims}, {"viewDimsNum", viewDimsNum}});
   if (s != ACLNN_SUCCESS) return s;
   *viewDims = CopyOut(tensor->view.shape);
   *viewDimsNum = tensor->view.shape.size();
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
-  const aclnnStatus s = CheckQuery("aclGetViewStrides", tensor, {{"stridesValue", stridesValue}, {"stridesNum", stridesNum}});
+aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
+                              uint64_t* stridesNum) {
+  const aclnnStatus s = CheckQuery("aclGetViewStrides", tensor,
+                                   {{"stridesValue", stridesValue}, {"stridesNum", stridesNum}});
   if (s != ACLNN_SUCCESS) return s;
   const hostnn::TensorView& v = tensor->view;
-  const std::vector<int64_t> strides = v.strides.empty() ? hostnn::ContiguousStrides(v.shape) : v.strides;
+  const std::vector<int64_t> strides =
+      v.strides.empty() ? hostnn::ContiguousStrides(v.shape) : v.strides;
   *stridesValue = CopyOut(strides);
   *stridesNum = strides.size();
   return ACLNN_SUCCESS;
@@ -89,8 +111,11 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
-  const aclnnStatus s = CheckQuery("aclGetStorageShape", tensor, {{"storageDims", storageDims}, {"storageDimsNum", storageDimsNum}});
+aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
+                               uint64_t* storageDimsNum) {
+  const aclnnStatus s =
+      CheckQuery("aclGetStorageShape", tensor,
+                 {{"storageDims", storageDims}, {"storageDimsNum", storageDimsNum}});
   if (s != ACLNN_SUCCESS) return s;
   *storageDims = CopyOut(tensor->view.storage_shape);
   *storageDimsNum = tensor->view.storage_shape.size();
@@ -113,13 +138,15 @@ aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
   if (value == nullptr && size > 0) {
-    Refuse(ACLNN_ERR_PARAM_NULLPTR, "aclCreateTensorList: value is null with size " + std::to_string(size));
+    Refuse(ACLNN_ERR_PARAM_NULLPTR,
+           "aclCreateTensorList: value is null with size " + std::to_string(size));
     return nullptr;
   }
   std::set<const aclTensor*> seen;
   for (uint64_t i = 0; i < size; ++i) {
     if (value[i] == nullptr) {
-      Refuse(ACLNN_ERR_PARAM_NULLPTR, "aclCreateTensorList: value[" + std::to_string(i) + "] is null");
+      Refuse(ACLNN_ERR_PARAM_NULLPTR,
+             "aclCreateTensorList: value[" + std::to_string(i) + "] is null");
       return nullptr;
     }
     if (!seen.insert(value[i]).second) {
@@ -143,7 +170,8 @@ aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
   if (value == nullptr && size > 0) {
-    Refuse(ACLNN_ERR_PARAM_NULLPTR, "aclCreateIntArray: value is null with size " + std::to_string(size));
+    Refuse(ACLNN_ERR_PARAM_NULLPTR,
+           "aclCreateIntArray: value is null with size " + std::to_string(size));
     return nullptr;
   }
   auto* array = new aclIntArray();
@@ -163,7 +191,8 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
   }
   const size_t bytes = hostnn::capi::ScalarBytes(dataType);
   if (bytes == 0) {
-    Refuse(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: dataType " + std::to_string(static_cast<int>(dataType)) +
+    Refuse(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: dataType " +
+                                        std::to_string(static_cast<int>(dataType)) +
                                         " has no fixed size; expected a numeric or BOOL type");
     return nullptr;
   }

@@ -69,7 +69,8 @@ Status Prepare(const OpArgs& args, const tiling::Options& options, uint64_t* wor
 }
 
 Status Execute(const Executor& executor, void* workspace, uint64_t workspace_size) {
-  HOSTNN_RETURN_IF_ERROR(CheckWorkspace({"", executor.op(), ""}, executor, workspace, workspace_size));
+  HOSTNN_RETURN_IF_ERROR(
+      CheckWorkspace({"", executor.op(), ""}, executor, workspace, workspace_size));
   RunChecked(executor, workspace);
   return Status::Ok();
 }
@@ -84,7 +85,8 @@ std::string DescribeKernelPath(const char* target, bool direct, const DType* dty
   for (int k = 0; k < count; ++k) {
     bool seen = false;
     for (int j = 0; j < k; ++j) seen = seen || dtypes[j] == dtypes[k];
-    if (!seen && dtypes[k] != DType::kFloat32) s += std::string(", ") + kernels::ConversionName(dtypes[k]);
+    if (!seen && dtypes[k] != DType::kFloat32)
+      s += std::string(", ") + kernels::ConversionName(dtypes[k]);
   }
   if (stream) s += ", stream stores";
   return s;
@@ -97,14 +99,17 @@ Status Run(const OpArgs& args, const tiling::Options& options) {
   void* workspace = nullptr;
   if (ws > 0) {
     workspace = std::aligned_alloc(64, (ws + 63) / 64 * 64);
-    if (workspace == nullptr) return Status::Inner(std::string(GetOpInfo(args.op).name) + ": out of memory for the workspace");
+    if (workspace == nullptr)
+      return Status::Inner(std::string(GetOpInfo(args.op).name) +
+                           ": out of memory for the workspace");
   }
   Status s = Execute(*exec, workspace, ws);
   std::free(workspace);
   return s;
 }
 
-Status SiluBackward(const TensorView& grad_output, const TensorView& self, const TensorView& grad_input) {
+Status SiluBackward(const TensorView& grad_output, const TensorView& self,
+                    const TensorView& grad_input) {
   OpArgs a;
   a.op = Op::kSiluBackward;
   a.grad_output = &grad_output;
@@ -113,7 +118,8 @@ Status SiluBackward(const TensorView& grad_output, const TensorView& self, const
   return Run(a);
 }
 
-Status LogSigmoidBackward(const TensorView& grad_output, const TensorView& self, const TensorView& grad_input) {
+Status LogSigmoidBackward(const TensorView& grad_output, const TensorView& self,
+                          const TensorView& grad_input) {
   OpArgs a;
   a.op = Op::kLogSigmoidBackward;
   a.grad_output = &grad_output;
@@ -123,7 +129,8 @@ Status LogSigmoidBackward(const TensorView& grad_output, const TensorView& self,
   return Run(a);
 }
 
-Status HardsigmoidBackward(const TensorView& grad_output, const TensorView& self, const TensorView& out) {
+Status HardsigmoidBackward(const TensorView& grad_output, const TensorView& self,
+                           const TensorView& out) {
   OpArgs a;
   a.op = Op::kHardsigmoidBackward;
   a.grad_output = &grad_output;
@@ -132,7 +139,8 @@ Status HardsigmoidBackward(const TensorView& grad_output, const TensorView& self
   return Run(a);
 }
 
-Status LogSoftmaxBackward(const TensorView& grad_output, const TensorView& output, int64_t dim, const TensorView& out) {
+Status LogSoftmaxBackward(const TensorView& grad_output, const TensorView& output, int64_t dim,
+                          const TensorView& out) {
   OpArgs a;
   a.op = Op::kLogSoftmaxBackward;
   a.grad_output = &grad_output;

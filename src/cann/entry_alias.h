@@ -5,8 +5,8 @@
 #ifndef HOSTNN_SRC_CANN_ENTRY_ALIAS_H_
 #define HOSTNN_SRC_CANN_ENTRY_ALIAS_H_
 
-#define HOSTNN_ENTRY_ALIAS(name)                                                \
-  extern "C" __attribute__((alias(#name), visibility("default"))) decltype(name) \
-      hostnn_entry_##name;
+#define HOSTNN_ENTRY_ALIAS(name) \
+  extern "C"                     \
+      __attribute__((alias(#name), visibility("default"))) decltype(name) hostnn_entry_##name;
 
 #endif  // HOSTNN_SRC_CANN_ENTRY_ALIAS_H_

@@ -38,22 +38,26 @@ Status InvalidParam(const char* op, const char* param, const std::string& what) 
   return Status::Invalid(std::string(op) + ": " + param + " " + what);
 }
 
-Status CheckDType(const char* op, const char* param, DType got, std::initializer_list<DType> allowed) {
+Status CheckDType(const char* op, const char* param, DType got,
+                  std::initializer_list<DType> allowed) {
   for (DType d : allowed) {
     if (d == got) return Status::Ok();
   }
-  return InvalidParam(op, param, "dtype: expected " + DTypeList(allowed) + ", got " + DTypeText(got));
+  return InvalidParam(op, param,
+                      "dtype: expected " + DTypeList(allowed) + ", got " + DTypeText(got));
 }
 
 Status CheckRank(const char* op, const char* param, const TensorView& v) {
   if (v.shape.size() > static_cast<size_t>(kMaxDims)) {
-    return InvalidParam(op, param, "rank: expected at most 8 dimensions, got " +
-                                       std::to_string(v.shape.size()) + " " + ShapeString(v.shape));
+    return InvalidParam(op, param,
+                        "rank: expected at most 8 dimensions, got " +
+                            std::to_string(v.shape.size()) + " " + ShapeString(v.shape));
   }
   if (!v.strides.empty() && v.strides.size() != v.shape.size()) {
-    return InvalidParam(op, param, "strides: expected " + std::to_string(v.shape.size()) +
-                                       " strides for shape " + ShapeString(v.shape) + ", got " +
-                                       std::to_string(v.strides.size()));
+    return InvalidParam(op, param,
+                        "strides: expected " + std::to_string(v.shape.size()) +
+                            " strides for shape " + ShapeString(v.shape) + ", got " +
+                            std::to_string(v.strides.size()));
   }
   return Status::Ok();
 }
@@ -61,13 +65,14 @@ Status CheckRank(const char* op, const char* param, const TensorView& v) {
 Status CheckDims(const char* op, const char* param, const TensorView& v) {
   for (size_t i = 0; i < v.shape.size(); ++i) {
     if (v.shape[i] < 0) {
-      return InvalidParam(op, param, "shape: expected non-negative dims, got " + ShapeString(v.shape));
+      return InvalidParam(op, param,
+                          "shape: expected non-negative dims, got " + ShapeString(v.shape));
     }
   }
   for (size_t i = 0; i < v.strides.size(); ++i) {
     if (v.strides[i] < 0) {
-      return InvalidParam(op, param, "strides: negative strides are not supported, got " +
-                                         ShapeString(v.strides));
+      return InvalidParam(
+          op, param, "strides: negative strides are not supported, got " + ShapeString(v.strides));
     }
   }
   if (v.offset < 0) {
@@ -75,8 +80,9 @@ Status CheckDims(const char* op, const char* param, const TensorView& v) {
   }
   for (int64_t d : v.storage_shape) {
     if (d < 0) {
-      return InvalidParam(op, param, "storage shape: expected non-negative dims, got " +
-                                         ShapeString(v.storage_shape));
+      return InvalidParam(
+          op, param,
+          "storage shape: expected non-negative dims, got " + ShapeString(v.storage_shape));
     }
   }
   return Status::Ok();
@@ -96,7 +102,8 @@ int64_t CheckedNumel(const std::vector<int64_t>& dims) {
 Status CheckStorage(const char* op, const char* param, const TensorView& v, ViewSpan* span) {
   const int64_t numel = CheckedNumel(v.shape);
   if (numel < 0) {
-    return InvalidParam(op, param, "shape: element count of " + ShapeString(v.shape) + " overflows int64");
+    return InvalidParam(op, param,
+                        "shape: element count of " + ShapeString(v.shape) + " overflows int64");
   }
   span->numel = numel;
   span->strides = v.strides.empty() ? ContiguousStrides(v.shape) : v.strides;
@@ -108,30 +115,34 @@ Status CheckStorage(const char* op, const char* param, const TensorView& v, View
     int64_t reach = 0;
     if (__builtin_mul_overflow(v.shape[i] - 1, span->strides[i], &reach) ||
         __builtin_add_overflow(last, reach, &last)) {
-      return InvalidParam(op, param, "strides: the view's extent overflows int64 (shape " +
-                                         ShapeString(v.shape) + ", strides " + ShapeString(span->strides) + ")");
+      return InvalidParam(op, param,
+                          "strides: the view's extent overflows int64 (shape " +
+                              ShapeString(v.shape) + ", strides " + ShapeString(span->strides) +
+                              ")");
     }
   }
   int64_t storage = 0;
   if (v.storage_shape.empty()) {
     // No storage shape: the storage is exactly what the view reaches, elements 0..last.
     if (__builtin_add_overflow(last, int64_t{1}, &storage)) {
-      return InvalidParam(op, param, "offset: the view reaches element " + std::to_string(last) +
-                                         " (offset " + std::to_string(v.offset) +
-                                         "), so its storage size overflows int64");
+      return InvalidParam(op, param,
+                          "offset: the view reaches element " + std::to_string(last) + " (offset " +
+                              std::to_string(v.offset) + "), so its storage size overflows int64");
     }
   } else {
     storage = CheckedNumel(v.storage_shape);
     if (storage < 0) {
-      return InvalidParam(op, param, "storage shape: element count of " +
-                                         ShapeString(v.storage_shape) + " overflows int64");
+      return InvalidParam(
+          op, param,
+          "storage shape: element count of " + ShapeString(v.storage_shape) + " overflows int64");
     }
     if (last >= storage) {
-      return InvalidParam(op, param, "view: reaches element " + std::to_string(last) +
-                                         " (offset " + std::to_string(v.offset) + ", shape " +
-                                         ShapeString(v.shape) + ", strides " + ShapeString(span->strides) +
-                                         ") but the storage " + ShapeString(v.storage_shape) +
-                                         " holds " + std::to_string(storage) + " elements");
+      return InvalidParam(op, param,
+                          "view: reaches element " + std::to_string(last) + " (offset " +
+                              std::to_string(v.offset) + ", shape " + ShapeString(v.shape) +
+                              ", strides " + ShapeString(span->strides) + ") but the storage " +
+                              ShapeString(v.storage_shape) + " holds " + std::to_string(storage) +
+                              " elements");
     }
   }
   int64_t bytes = 0;
@@ -139,7 +150,8 @@ Status CheckStorage(const char* op, const char* param, const TensorView& v, View
     return InvalidParam(op, param, "storage: byte size overflows int64");
   }
   if (v.data == nullptr) {
-    return InvalidParam(op, param, "data: null address behind a view of " + std::to_string(numel) + " elements");
+    return InvalidParam(
+        op, param, "data: null address behind a view of " + std::to_string(numel) + " elements");
   }
   const uintptr_t base = reinterpret_cast<uintptr_t>(v.data);
   uintptr_t hi = 0;
@@ -151,10 +163,11 @@ Status CheckStorage(const char* op, const char* param, const TensorView& v, View
   uint64_t block_bytes = 0;
   if (runtime::FindAllocation(v.data, &block, &block_bytes) &&
       static_cast<uint64_t>(bytes) > block_bytes - (base - block)) {
-    return InvalidParam(op, param, "storage: " + std::to_string(storage) + " elements (" +
-                                       std::to_string(bytes) + " bytes) from byte " +
-                                       std::to_string(base - block) + " of an aclrtMalloc block of " +
-                                       std::to_string(block_bytes) + " bytes run past its end");
+    return InvalidParam(op, param,
+                        "storage: " + std::to_string(storage) + " elements (" +
+                            std::to_string(bytes) + " bytes) from byte " +
+                            std::to_string(base - block) + " of an aclrtMalloc block of " +
+                            std::to_string(block_bytes) + " bytes run past its end");
   }
   span->first = static_cast<char*>(v.data) + v.offset * esize;
   span->lo = base + static_cast<uintptr_t>(v.offset * esize);
@@ -357,8 +370,8 @@ class HalvedEquation {
 
   bool Reaches(Wide target) const {
     for (const auto& a : first_) {
-      const auto it = std::lower_bound(second_.begin(), second_.end(),
-                                       std::make_pair(target - a.first, false));
+      const auto it =
+          std::lower_bound(second_.begin(), second_.end(), std::make_pair(target - a.first, false));
       if (it != second_.end() && it->first == target - a.first &&
           (!nonzero_ || a.second || it->second)) {
         return true;
@@ -377,7 +390,8 @@ class HalvedEquation {
       std::vector<std::pair<Wide, bool>> next;
       next.reserve(sums->size() * static_cast<size_t>(v.hi - v.lo + 1));
       for (const auto& s : *sums) {
-        for (Wide k = v.lo; k <= v.hi; ++k) next.emplace_back(s.first + k * v.coef, s.second || k != 0);
+        for (Wide k = v.lo; k <= v.hi; ++k)
+          next.emplace_back(s.first + k * v.coef, s.second || k != 0);
       }
       sums->swap(next);
     }
@@ -425,8 +439,7 @@ bool SortedElementAddresses(const TensorView& v, const ViewSpan& span,
   addrs->clear();
   addrs->reserve(static_cast<size_t>(count));
   for (int64_t n = 0; n < count; ++n) {
-    addrs->push_back(reinterpret_cast<uintptr_t>(span.first) +
-                     static_cast<uintptr_t>(off) * esize);
+    addrs->push_back(reinterpret_cast<uintptr_t>(span.first) + static_cast<uintptr_t>(off) * esize);
     for (size_t d = shape.size(); d-- > 0;) {  // odometer step, last dim fastest
       if (++idx[d] < shape[d]) {
         off += strides[d];
@@ -486,8 +499,10 @@ BoxedEquation::Answer ViewsMeet(const TensorView& a, const ViewSpan& a_span, con
                                 const ViewSpan& b_span) {
   const Wide size_a = DTypeSize(a.dtype), size_b = DTypeSize(b.dtype);
   std::vector<BoxedEquation::Var> vars;
-  for (const auto& d : MovingDims(a, a_span)) vars.push_back({Wide{d.first} * size_a, 0, d.second - 1});
-  for (const auto& d : MovingDims(b, b_span)) vars.push_back({-Wide{d.first} * size_b, 0, d.second - 1});
+  for (const auto& d : MovingDims(a, a_span))
+    vars.push_back({Wide{d.first} * size_a, 0, d.second - 1});
+  for (const auto& d : MovingDims(b, b_span))
+    vars.push_back({-Wide{d.first} * size_b, 0, d.second - 1});
   // first_a + sum_a - first_b - sum_b == diff  <=>  sum_a - sum_b == diff - (first_a - first_b)
   const Wide base = static_cast<Wide>(reinterpret_cast<uintptr_t>(a_span.first)) -
                     static_cast<Wide>(reinterpret_cast<uintptr_t>(b_span.first));
@@ -509,7 +524,8 @@ BoxedEquation::Answer ViewsMeet(const TensorView& a, const ViewSpan& a_span, con
 
 }  // namespace
 
-Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v, const ViewSpan& span) {
+Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v,
+                          const ViewSpan& span) {
   if (span.numel <= 1) return Status::Ok();
   // Sort the dims of extent > 1 by stride; each stride must step past everything the
   // smaller dims reach. This proves the usual layouts disjoint at once; anything else
@@ -540,7 +556,8 @@ Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v
       if (SortedElementAddresses(v, span, &addrs)) {
         if (std::adjacent_find(addrs.begin(), addrs.end()) == addrs.end()) return Status::Ok();
       } else {
-        why = "elements could not be proven distinct (the search for two that meet ran out of steps)";
+        why =
+            "elements could not be proven distinct (the search for two that meet ran out of steps)";
       }
     }
   }
@@ -583,8 +600,10 @@ Status CheckAliasing(const char* op, const char* out_param, const TensorView& ou
     }
   }
   if (meet == BoxedEquation::kNo) return Status::Ok();
-  return InvalidParam(op, in_param, std::string("memory: partly overlaps ") + out_param +
-                                        "; an input may share memory with the output only as the same view (in place)");
+  return InvalidParam(
+      op, in_param,
+      std::string("memory: partly overlaps ") + out_param +
+          "; an input may share memory with the output only as the same view (in place)");
 }
 
 }  // namespace core

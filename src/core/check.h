@@ -18,10 +18,10 @@ namespace core {
 
 // A view that passed CheckStorage: where its elements are.
 struct ViewSpan {
-  char* first = nullptr;          // address of element (0, ..., 0)
+  char* first = nullptr;  // address of element (0, ..., 0)
   int64_t numel = 0;
-  std::vector<int64_t> strides;   // effective strides (elements)
-  uintptr_t lo = 0, hi = 0;       // byte range [lo, hi) its elements touch (empty if numel 0)
+  std::vector<int64_t> strides;  // effective strides (elements)
+  uintptr_t lo = 0, hi = 0;      // byte range [lo, hi) its elements touch (empty if numel 0)
 };
 
 std::string ShapeString(const std::vector<int64_t>& dims);
@@ -30,7 +30,8 @@ std::string DTypeList(std::initializer_list<DType> dtypes);
 // "<op>: <param> <what>" as an invalid-parameter status.
 Status InvalidParam(const char* op, const char* param, const std::string& what);
 
-Status CheckDType(const char* op, const char* param, DType got, std::initializer_list<DType> allowed);
+Status CheckDType(const char* op, const char* param, DType got,
+                  std::initializer_list<DType> allowed);
 // Rank <= 8, strides / storage counts consistent.
 Status CheckRank(const char* op, const char* param, const TensorView& v);
 // Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0.
@@ -46,7 +47,8 @@ Status CheckStorage(const char* op, const char* param, const TensorView& v, View
 // outgrows both searches (many dims of similar strides, each half of the box over 2^18
 // index vectors, and the view over 2^20 elements) is refused as undecided. The strides of
 // size-1 dims do not matter.
-Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v, const ViewSpan& span);
+Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v,
+                          const ViewSpan& span);
 // An input may share memory with the output only as the very same view (in place: same
 // first element, dtype, and extent and stride of every dim of extent > 1); otherwise no
 // byte of an input element may lie in an output element, decided exactly as above.

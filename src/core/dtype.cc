@@ -6,39 +6,75 @@ namespace hostnn {
 
 const char* DTypeName(DType dtype) {
   switch (dtype) {
-    case DType::kUndefined: return "DT_UNDEFINED";
-    case DType::kFloat32: return "FLOAT";
-    case DType::kFloat16: return "FLOAT16";
-    case DType::kInt8: return "INT8";
-    case DType::kInt32: return "INT32";
-    case DType::kUInt8: return "UINT8";
-    case DType::kInt16: return "INT16";
-    case DType::kUInt16: return "UINT16";
-    case DType::kUInt32: return "UINT32";
-    case DType::kInt64: return "INT64";
-    case DType::kUInt64: return "UINT64";
-    case DType::kFloat64: return "DOUBLE";
-    case DType::kBool: return "BOOL";
-    case DType::kString: return "STRING";
-    case DType::kComplex64: return "COMPLEX64";
-    case DType::kComplex128: return "COMPLEX128";
-    case DType::kBFloat16: return "BFLOAT16";
-    case DType::kInt4: return "INT4";
-    case DType::kUInt1: return "UINT1";
-    case DType::kComplex32: return "COMPLEX32";
+    case DType::kUndefined:
+      return "DT_UNDEFINED";
+    case DType::kFloat32:
+      return "FLOAT";
+    case DType::kFloat16:
+      return "FLOAT16";
+    case DType::kInt8:
+      return "INT8";
+    case DType::kInt32:
+      return "INT32";
+    case DType::kUInt8:
+      return "UINT8";
+    case DType::kInt16:
+      return "INT16";
+    case DType::kUInt16:
+      return "UINT16";
+    case DType::kUInt32:
+      return "UINT32";
+    case DType::kInt64:
+      return "INT64";
+    case DType::kUInt64:
+      return "UINT64";
+    case DType::kFloat64:
+      return "DOUBLE";
+    case DType::kBool:
+      return "BOOL";
+    case DType::kString:
+      return "STRING";
+    case DType::kComplex64:
+      return "COMPLEX64";
+    case DType::kComplex128:
+      return "COMPLEX128";
+    case DType::kBFloat16:
+      return "BFLOAT16";
+    case DType::kInt4:
+      return "INT4";
+    case DType::kUInt1:
+      return "UINT1";
+    case DType::kComplex32:
+      return "COMPLEX32";
   }
   return "UNKNOWN";
 }
 
 size_t DTypeSize(DType dtype) {
   switch (dtype) {
-    case DType::kFloat32: case DType::kInt32: case DType::kUInt32: return 4;
-    case DType::kFloat16: case DType::kBFloat16: case DType::kInt16: case DType::kUInt16:
-    case DType::kComplex32: return 2 * (dtype == DType::kComplex32 ? 2 : 1);
-    case DType::kInt8: case DType::kUInt8: case DType::kBool: return 1;
-    case DType::kInt64: case DType::kUInt64: case DType::kFloat64: case DType::kComplex64: return 8;
-    case DType::kComplex128: return 16;
-    default: return 0;
+    case DType::kFloat32:
+    case DType::kInt32:
+    case DType::kUInt32:
+      return 4;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kInt16:
+    case DType::kUInt16:
+    case DType::kComplex32:
+      return 2 * (dtype == DType::kComplex32 ? 2 : 1);
+    case DType::kInt8:
+    case DType::kUInt8:
+    case DType::kBool:
+      return 1;
+    case DType::kInt64:
+    case DType::kUInt64:
+    case DType::kFloat64:
+    case DType::kComplex64:
+      return 8;
+    case DType::kComplex128:
+      return 16;
+    default:
+      return 0;
   }
 }
 

@@ -23,12 +23,12 @@ struct FusedOperand {
 };
 
 struct FusedLayout {
-  int rank = 0;                // fused rank (0 for a single element)
+  int rank = 0;  // fused rank (0 for a single element)
   int64_t shape[8] = {0};
   int64_t numel = 0;
-  int num_operands = 0;        // inputs first, output last
+  int num_operands = 0;  // inputs first, output last
   FusedOperand operands[kMaxOperands];
-  bool dense = false;          // every operand: stride 1 over a rank <= 1 layout
+  bool dense = false;  // every operand: stride 1 over a rank <= 1 layout
 };
 
 // Broadcasts `in_shape` (strides `in_strides`) to `out_shape` (NumPy rules). False when

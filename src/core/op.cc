@@ -16,7 +16,8 @@ bool FindOp(const std::string& snake_name, Op* op) {
 
 std::string OpNames(const char* separator) {
   std::string names;
-  for (Op op : AllOps()) names += (names.empty() ? "" : separator) + std::string(GetOpInfo(op).snake_name);
+  for (Op op : AllOps())
+    names += (names.empty() ? "" : separator) + std::string(GetOpInfo(op).snake_name);
   return names;
 }
 

@@ -38,11 +38,13 @@ class EltwiseExecutor final : public Executor {
       // An output too big to stay in the caches is written with non-temporal stores.
       stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
                 kernels::StoreMode::kStream;
-      direct_fn_ = kernels::GetEltwise(op_, layout_.operands[0].dtype,
-                                       stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
+      direct_fn_ =
+          kernels::GetEltwise(op_, layout_.operands[0].dtype,
+                              stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
     } else {
       f32_fn_ = kernels::GetEltwise(op_, DType::kFloat32);
-      for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = MakeCodec(layout_.operands[k].dtype);
+      for (int k = 0; k < layout_.num_operands; ++k)
+        codecs_[k] = MakeCodec(layout_.operands[k].dtype);
     }
   }
 
@@ -115,7 +117,8 @@ Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::O
   } else {
     s = tiling::MakeSharedPlan(problem, options, plan);
   }
-  if (!s.ok()) return Status(s.code(), std::string(GetOpInfo(op).name) + ": tiling: " + s.message());
+  if (!s.ok())
+    return Status(s.code(), std::string(GetOpInfo(op).name) + ": tiling: " + s.message());
   return Status::Ok();
 }
 
@@ -158,8 +161,9 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   int64_t most = 0;  // elements of the busiest core
   for (int64_t core = 0; core < ep.block_dim; ++core) most = std::max(most, ep.CoreLen(core));
   const int64_t scratch_elems = std::min(ep.tile_len, most);
-  const uint64_t scratch = (3 * static_cast<uint64_t>(scratch_elems) * sizeof(float) +
-                            kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+  const uint64_t scratch =
+      (3 * static_cast<uint64_t>(scratch_elems) * sizeof(float) + kScratchAlign - 1) /
+      kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
   exec->Init(direct, scratch_elems, scratch);
   *workspace_size = exec->workspace_bytes();

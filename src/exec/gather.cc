@@ -77,7 +77,8 @@ constexpr int64_t kBlockCols = 64;
 // packed row-major, walking c outer and j inner: when rows are adjacent in memory (s1 = 1,
 // a transposed view), each c reads one run of `rows` elements.
 template <typename T>
-void PackBlock(const char* base_v, int64_t s1, int64_t s0, int64_t rows, int64_t m, char* packed_v) {
+void PackBlock(const char* base_v, int64_t s1, int64_t s0, int64_t rows, int64_t m,
+               char* packed_v) {
   const T* base = reinterpret_cast<const T*>(base_v);
   T* packed = reinterpret_cast<T*>(packed_v);
   for (int64_t c = 0; c < m; ++c) {

@@ -17,7 +17,7 @@ void LaunchCores(int64_t block_dim, CoreFn fn, const void* ctx) {
     for (int64_t c = 0; c < block_dim; ++c) fn(ctx, c);
     return;
   }
-#pragma omp parallel num_threads(static_cast<int>(team))
+#pragma omp parallel num_threads(static_cast <int>(team))
   {
     const int64_t tid = omp_get_thread_num();
     const int64_t nth = omp_get_num_threads();

@@ -63,23 +63,32 @@ class LogSoftmaxExecutor final : public Executor {
           reinterpret_cast<float*>(workspace)};
     const int64_t block_dim = plan_->reduction.block_dim;
     if (gathered_) {
-      launch::LaunchCores(block_dim, [](const void* p, int64_t core) {
-        const Ctx* c = static_cast<const Ctx*>(p);
-        c->self->GatherPart(core, c->scratch);
-      }, &ctx);
+      launch::LaunchCores(
+          block_dim,
+          [](const void* p, int64_t core) {
+            const Ctx* c = static_cast<const Ctx*>(p);
+            c->self->GatherPart(core, c->scratch);
+          },
+          &ctx);
       ctx.dy = reinterpret_cast<const char*>(ctx.scratch);
       ctx.y = reinterpret_cast<const char*>(ctx.scratch + layout_.numel);
       ctx.out = reinterpret_cast<char*>(ctx.scratch + 2 * layout_.numel);
     }
-    launch::LaunchCores(block_dim, [](const void* p, int64_t core) {
-      const Ctx* c = static_cast<const Ctx*>(p);
-      c->self->RunCore(core, c->dy, c->y, c->out);
-    }, &ctx);
+    launch::LaunchCores(
+        block_dim,
+        [](const void* p, int64_t core) {
+          const Ctx* c = static_cast<const Ctx*>(p);
+          c->self->RunCore(core, c->dy, c->y, c->out);
+        },
+        &ctx);
     if (gathered_) {
-      launch::LaunchCores(block_dim, [](const void* p, int64_t core) {
-        const Ctx* c = static_cast<const Ctx*>(p);
-        c->self->ScatterPart(core, c->scratch + 2 * c->self->layout_.numel);
-      }, &ctx);
+      launch::LaunchCores(
+          block_dim,
+          [](const void* p, int64_t core) {
+            const Ctx* c = static_cast<const Ctx*>(p);
+            c->self->ScatterPart(core, c->scratch + 2 * c->self->layout_.numel);
+          },
+          &ctx);
     }
   }
 
@@ -110,7 +119,8 @@ class LogSoftmaxExecutor final : public Executor {
         const int64_t base = p.GetUnit(u).a1_begin * p.r;
         double partials[kernels::kRowPartials] = {0};
         for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
-          kernels_.row_sum(dy + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)), partials);
+          kernels_.row_sum(dy + (base + c0) * ib,
+                           static_cast<size_t>(std::min(p.r_chunk, p.r - c0)), partials);
         }
         const double sum = kernels::CombinePartials(partials);  // the kernel narrows it
         for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
@@ -135,7 +145,9 @@ class LogSoftmaxExecutor final : public Executor {
       int64_t next = u + 1;
       for (; next < end; ++next) {
         const tiling::ReductionPlan::Unit unit = p.GetUnit(next);
-        if (unit.a1_begin != first.a1_begin || unit.a1_len != first.a1_len || unit.a0_begin != c_end) break;
+        if (unit.a1_begin != first.a1_begin || unit.a1_len != first.a1_len ||
+            unit.a0_begin != c_end)
+          break;
         c_end += unit.a0_len;
       }
       for (int64_t a1 = first.a1_begin; a1 < first.a1_begin + first.a1_len; ++a1) {
@@ -174,8 +186,7 @@ Status PrepareLogSoftmaxBackward(Op op, const Operands& operands, int64_t dim,
   // The plan fuses the shape to (A1, R, A0) around dim.
   const tiling::Problem problem{op, dy.dtype, shape, dim, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
-  HOSTNN_RETURN_IF_ERROR(
-      PlanOp(op, problem, out_span.numel == 0, options, &plan));
+  HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
     executor->reset(new EmptyExecutor(op, DTypeName(dy.dtype)));
     *workspace_size = 0;

@@ -2,11 +2,11 @@
 // aclrtMemset. Every allocation is registered with its kind, so frees of foreign pointers
 // and copies that run past an allocation's end are refused instead of corrupting memory.
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <map>
-#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -26,7 +26,7 @@ struct Block {
 };
 struct Registry {
   std::mutex mu;
-  std::map<uintptr_t, Block> blocks;  // start -> block
+  std::map<uintptr_t, Block> blocks;    // start -> block
   std::atomic<uint64_t> generation{0};  // bumped by every change to blocks
 };
 Registry& GetRegistry() {
@@ -59,9 +59,7 @@ bool FindAllocation(const void* p, uintptr_t* start, uint64_t* bytes) {
   return true;
 }
 
-uint64_t AllocationGeneration() {
-  return GetRegistry().generation.load(std::memory_order_acquire);
-}
+uint64_t AllocationGeneration() { return GetRegistry().generation.load(std::memory_order_acquire); }
 
 bool RangeWithinAllocation(const void* p, uint64_t bytes) {
   Registry& r = GetRegistry();
@@ -77,13 +75,15 @@ namespace {
 // aclrtMalloc and aclrtMallocHost: `fn` names the entry point in messages.
 aclError Allocate(const char* fn, void** ptr, size_t size, bool host) {
   const std::string who = std::string(fn) + ": ";
-  if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, who + (host ? "hostPtr" : "devPtr") + " is null");
+  if (ptr == nullptr)
+    return Fail(ACL_ERROR_INVALID_PARAM, who + (host ? "hostPtr" : "devPtr") + " is null");
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, who + "size is 0");
   if (size > SIZE_MAX - kAlign) return Fail(ACL_ERROR_BAD_ALLOC, who + "size too large");
   const size_t rounded = (size + kAlign - 1) / kAlign * kAlign;
   void* p = std::aligned_alloc(kAlign, rounded);
   if (p == nullptr) {
-    return Fail(ACL_ERROR_BAD_ALLOC, who + "out of memory allocating " + std::to_string(size) + " bytes");
+    return Fail(ACL_ERROR_BAD_ALLOC,
+                who + "out of memory allocating " + std::to_string(size) + " bytes");
   }
   Registry& r = GetRegistry();
   {
@@ -98,7 +98,8 @@ aclError Allocate(const char* fn, void** ptr, size_t size, bool host) {
 // aclrtFree and aclrtFreeHost: only blocks of the matching allocator are taken back.
 aclError Release(const char* fn, void* ptr, bool host) {
   const std::string who = std::string(fn) + ": ";
-  if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, who + (host ? "hostPtr" : "devPtr") + " is null");
+  if (ptr == nullptr)
+    return Fail(ACL_ERROR_INVALID_PARAM, who + (host ? "hostPtr" : "devPtr") + " is null");
   Registry& r = GetRegistry();
   {
     std::lock_guard<std::mutex> lock(r.mu);
@@ -109,9 +110,10 @@ aclError Release(const char* fn, void* ptr, bool host) {
                                                " (or was already freed)");
     }
     if (it->second.host != host) {
-      return Fail(ACL_ERROR_INVALID_PARAM, who + "pointer was returned by " +
-                                               (host ? "aclrtMalloc: free it with aclrtFree"
-                                                     : "aclrtMallocHost: free it with aclrtFreeHost"));
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  who + "pointer was returned by " +
+                      (host ? "aclrtMalloc: free it with aclrtFree"
+                            : "aclrtMallocHost: free it with aclrtFreeHost"));
     }
     r.blocks.erase(it);
     r.generation.fetch_add(1, std::memory_order_acq_rel);
@@ -128,17 +130,21 @@ aclError CheckCopy(const char* fn, void* dst, size_t dest_max, const void* src, 
     return Fail(ACL_ERROR_INVALID_PARAM, who + (dst == nullptr ? "dst" : "src") + " is null");
   }
   if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEVICE_TO_DEVICE) {
-    return Fail(ACL_ERROR_INVALID_PARAM, who + "unknown kind " + std::to_string(static_cast<int>(kind)));
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                who + "unknown kind " + std::to_string(static_cast<int>(kind)));
   }
   if (dest_max < count) {
-    return Fail(ACL_ERROR_INVALID_PARAM, who + "count " + std::to_string(count) + " exceeds destMax " +
-                                             std::to_string(dest_max));
+    return Fail(ACL_ERROR_INVALID_PARAM, who + "count " + std::to_string(count) +
+                                             " exceeds destMax " + std::to_string(dest_max));
   }
   if (!RangeWithinAllocation(dst, count)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, who + std::to_string(count) + " bytes run past the end of the destination allocation");
+    return Fail(
+        ACL_ERROR_INVALID_PARAM,
+        who + std::to_string(count) + " bytes run past the end of the destination allocation");
   }
   if (!RangeWithinAllocation(src, count)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, who + std::to_string(count) + " bytes run past the end of the source allocation");
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                who + std::to_string(count) + " bytes run past the end of the source allocation");
   }
   return ACL_SUCCESS;
 }
@@ -165,7 +171,9 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 HOSTNN_ENTRY_ALIAS(aclrtMallocHost)
 
-aclError aclrtFree(void* devPtr) { return hostnn::runtime::Release("aclrtFree", devPtr, /*host=*/false); }
+aclError aclrtFree(void* devPtr) {
+  return hostnn::runtime::Release("aclrtFree", devPtr, /*host=*/false);
+}
 HOSTNN_ENTRY_ALIAS(aclrtFree)
 
 aclError aclrtFreeHost(void* hostPtr) {
@@ -173,8 +181,10 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 HOSTNN_ENTRY_ALIAS(aclrtFreeHost)
 
-aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
-  const aclError checked = hostnn::runtime::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  const aclError checked =
+      hostnn::runtime::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
   if (checked != ACL_SUCCESS) return checked;
   if (count > 0) std::memmove(dst, src, count);
   return ACL_SUCCESS;
@@ -183,7 +193,8 @@ HOSTNN_ENTRY_ALIAS(aclrtMemcpy)
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
-  const aclError checked = hostnn::runtime::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
+  const aclError checked =
+      hostnn::runtime::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
   if (checked != ACL_SUCCESS) return checked;
   if (stream == nullptr) {
     if (count > 0) std::memmove(dst, src, count);
@@ -203,7 +214,8 @@ HOSTNN_ENTRY_ALIAS(aclrtMemcpyAsync)
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null");
   if (maxCount < count) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) + " exceeds maxCount " + std::to_string(maxCount));
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) +
+                                             " exceeds maxCount " + std::to_string(maxCount));
   }
   if (!hostnn::runtime::RangeWithinAllocation(devPtr, count)) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: range runs past the end of the allocation");

@@ -145,19 +145,24 @@ aclError aclInit(const char*) {
 aclError aclFinalize(void) {
   std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
   if (!hostnn::runtime::g_initialized) {
-    return Fail(ACL_ERROR_REPEAT_FINALIZE, "aclFinalize: not initialised (no aclInit since the last aclFinalize)");
+    return Fail(ACL_ERROR_REPEAT_FINALIZE,
+                "aclFinalize: not initialised (no aclInit since the last aclFinalize)");
   }
   hostnn::runtime::g_initialized = false;
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  if (deviceId != 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
+  if (deviceId != 0)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtSetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
   return ACL_SUCCESS;
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-  if (deviceId != 0) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtResetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
+  if (deviceId != 0)
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                "aclrtResetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
   return ACL_SUCCESS;
 }
 
@@ -186,7 +191,8 @@ aclError aclrtDestroyStream(aclrtStream stream) {
   {
     std::lock_guard<std::mutex> lock(all.mu);
     auto it = all.live.find(reinterpret_cast<uintptr_t>(stream));
-    if (it == all.live.end()) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
+    if (it == all.live.end())
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
     s = std::move(it->second);
     all.live.erase(it);
   }
@@ -197,7 +203,8 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
   if (stream == nullptr) return ACL_SUCCESS;  // the null stream runs everything at once
   std::shared_ptr<Stream> s = hostnn::runtime::Lookup(stream);
-  if (s == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: not a live stream");
+  if (s == nullptr)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: not a live stream");
   hostnn::Status st = s->Sync();
   if (!st.ok()) {
     hostnn::runtime::SetLastError(st.message());

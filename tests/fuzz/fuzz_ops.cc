@@ -23,7 +23,9 @@ class Reader {
   Reader(const uint8_t* p, size_t n) : p_(p), n_(n) {}
   uint8_t U8() { return i_ < n_ ? p_[i_++] : 0; }
   template <typename T, size_t N>
-  T Pick(const T (&table)[N]) { return table[U8() % N]; }
+  T Pick(const T (&table)[N]) {
+    return table[U8() % N];
+  }
 
  private:
   const uint8_t* p_;
@@ -31,18 +33,39 @@ class Reader {
 };
 
 const int kDTypes[] = {0, 1, 27, 11, 3, 9, 12, -1, 2, 99, 16, 13, 29};
-const int64_t kDims[] = {0, 1, 2, 3, 4, 5, 7, 8, 16, 33, -1, -5, int64_t{1} << 20, int64_t{1} << 31,
-                         int64_t{1} << 40, INT64_MAX};
+const int64_t kDims[] = {0,
+                         1,
+                         2,
+                         3,
+                         4,
+                         5,
+                         7,
+                         8,
+                         16,
+                         33,
+                         -1,
+                         -5,
+                         int64_t{1} << 20,
+                         int64_t{1} << 31,
+                         int64_t{1} << 40,
+                         INT64_MAX};
 const int64_t kStrides[] = {0, 1, 2, 3, -1, -2, 7, 64, int64_t{1} << 40, INT64_MIN, INT64_MAX};
 const int64_t kOffsets[] = {0, 1, 3, -1, 100, 511, int64_t{1} << 40, INT64_MAX};
 const int64_t kLsmDims[] = {0, 1, -1, 2, -2, 7, 8, -9, INT64_MAX, INT64_MIN};
 
 size_t ElemSize(int dtype) {
   switch (dtype) {
-    case 0: case 3: return 4;
-    case 1: case 27: return 2;
-    case 11: case 9: return 8;
-    default: return 1;
+    case 0:
+    case 3:
+      return 4;
+    case 1:
+    case 27:
+      return 2;
+    case 11:
+    case 9:
+      return 8;
+    default:
+      return 1;
   }
 }
 
@@ -75,9 +98,15 @@ aclTensor* DecodeTensor(Reader& in, uint8_t* const* buffers) {
   const int64_t capacity = static_cast<int64_t>(kBufBytes / ElemSize(dtype));
   std::vector<int64_t> storage;
   switch (in.U8() % 3) {
-    case 0: storage = {capacity}; break;
-    case 1: storage = {2, capacity / 2}; break;
-    default: storage = {static_cast<int64_t>(in.U8())}; break;
+    case 0:
+      storage = {capacity};
+      break;
+    case 1:
+      storage = {2, capacity / 2};
+      break;
+    default:
+      storage = {static_cast<int64_t>(in.U8())};
+      break;
   }
   return aclCreateTensor(dims.data(), rank, static_cast<aclDataType>(dtype),
                          stride_mode == 0 ? nullptr : strides.data(), offset, ACL_FORMAT_ND,
@@ -95,7 +124,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<uint8_t*> buffers(kBuffers);
   for (int k = 0; k < kBuffers; ++k) {
     buffers[k] = static_cast<uint8_t*>(std::malloc(kBufBytes));
-    for (size_t i = 0; i < kBufBytes; ++i) buffers[k][i] = static_cast<uint8_t>(fill ^ (i * 31 + k * 7));
+    for (size_t i = 0; i < kBufBytes; ++i)
+      buffers[k][i] = static_cast<uint8_t>(fill ^ (i * 31 + k * 7));
   }
   aclTensor* t[4];
   for (auto& x : t) x = DecodeTensor(in, buffers.data());

@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
       const std::string name = e->d_name;
       if (name == "." || name == "..") continue;
       std::ifstream f(std::string(argv[a]) + "/" + name, std::ios::binary);
-      std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                                 std::istreambuf_iterator<char>());
       LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
       ++replayed;
     }

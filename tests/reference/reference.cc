@@ -64,8 +64,8 @@ double EltwiseRef(Op op, double dy, double x) {
 #undef HOSTNN_REF_GradSoftmax
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
-                           const std::vector<int64_t>& shape, int64_t dim,
-                           std::vector<double>* out, std::vector<double>* abs_sum) {
+                           const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,
+                           std::vector<double>* abs_sum) {
   int64_t a1 = 1, r = 1, a0 = 1;
   for (int64_t i = 0; i < static_cast<int64_t>(shape.size()); ++i) {
     if (i < dim) a1 *= shape[i];

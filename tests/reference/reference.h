@@ -21,8 +21,8 @@ double EltwiseRef(Op op, double dy, double x);
 // LogSoftmaxBackward over a dense row-major tensor of `shape` along dim (normalised).
 // Also returns, per element, sum|dy| along the dim (for the tolerance).
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
-                           const std::vector<int64_t>& shape, int64_t dim,
-                           std::vector<double>* out, std::vector<double>* abs_sum);
+                           const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,
+                           std::vector<double>* abs_sum);
 
 // SPEC §4 acceptance of one element. `got` is the stored result read back as double.
 //   FLOAT elementwise: <= 4 ULP, or |err| <= 2^-21 |dy| (cancellation near zero).

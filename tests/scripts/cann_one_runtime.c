@@ -28,12 +28,12 @@ static void* Sym(const char* lib, const char* name) {
   return NULL;
 }
 
-#define CHECK(cond)                                                \
-  do {                                                             \
-    if (!(cond)) {                                                 \
-      fprintf(stderr, "line %d: %s failed\n", __LINE__, #cond);    \
-      return 1;                                                    \
-    }                                                              \
+#define CHECK(cond)                                             \
+  do {                                                          \
+    if (!(cond)) {                                              \
+      fprintf(stderr, "line %d: %s failed\n", __LINE__, #cond); \
+      return 1;                                                 \
+    }                                                           \
   } while (0)
 
 int main(int argc, char** argv) {
@@ -47,27 +47,34 @@ int main(int argc, char** argv) {
     }
     names[nlibs++] = argv[i];
   }
-  aclError (*set_device)(int32_t) = (aclError (*)(int32_t))Sym("ascendcl", "aclrtSetDevice");
-  aclError (*create_stream)(aclrtStream*) = (aclError (*)(aclrtStream*))Sym("ascendcl", "aclrtCreateStream");
-  aclError (*sync)(aclrtStream) = (aclError (*)(aclrtStream))Sym("ascendcl", "aclrtSynchronizeStream");
-  aclError (*destroy_stream)(aclrtStream) = (aclError (*)(aclrtStream))Sym("ascendcl", "aclrtDestroyStream");
+  aclError (*set_device)(int32_t) = (aclError(*)(int32_t))Sym("ascendcl", "aclrtSetDevice");
+  aclError (*create_stream)(aclrtStream*) =
+      (aclError(*)(aclrtStream*))Sym("ascendcl", "aclrtCreateStream");
+  aclError (*sync)(aclrtStream) =
+      (aclError(*)(aclrtStream))Sym("ascendcl", "aclrtSynchronizeStream");
+  aclError (*destroy_stream)(aclrtStream) =
+      (aclError(*)(aclrtStream))Sym("ascendcl", "aclrtDestroyStream");
   const char* (*recent)(void) = (const char* (*)(void))Sym("nnopbase", "aclGetRecentErrMsg");
-  aclTensor* (*create_tensor)(const int64_t*, uint64_t, aclDataType, const int64_t*, int64_t, aclFormat,
-                              const int64_t*, uint64_t, void*) =
-      (aclTensor* (*)(const int64_t*, uint64_t, aclDataType, const int64_t*, int64_t, aclFormat,
-                      const int64_t*, uint64_t, void*))Sym("nnopbase", "aclCreateTensor");
-  aclnnStatus (*destroy_tensor)(const aclTensor*) = (aclnnStatus (*)(const aclTensor*))Sym("nnopbase", "aclDestroyTensor");
-  aclnnStatus (*repeatable)(aclOpExecutor*) = (aclnnStatus (*)(aclOpExecutor*))Sym("nnopbase", "aclSetAclOpExecutorRepeatable");
-  aclnnStatus (*destroy_executor)(aclOpExecutor*) = (aclnnStatus (*)(aclOpExecutor*))Sym("nnopbase", "aclDestroyAclOpExecutor");
-  aclnnStatus (*phase1)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**) =
-      (aclnnStatus (*)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*, aclOpExecutor**))Sym(
-          "opapi_nn", "aclnnSiluBackwardGetWorkspaceSize");
-  aclnnStatus (*run_nn)(void*, uint64_t, aclOpExecutor*, aclrtStream) =
-      (aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream))Sym("opapi_nn", "aclnnSiluBackward");
-  aclnnStatus (*run_opapi)(void*, uint64_t, aclOpExecutor*, aclrtStream) =
-      (aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream))Sym("opapi", "aclnnSiluBackward");
-  CHECK(set_device && create_stream && sync && destroy_stream && recent && create_tensor && destroy_tensor &&
-        repeatable && destroy_executor && phase1 && run_nn && run_opapi);
+  aclTensor* (*create_tensor)(const int64_t*, uint64_t, aclDataType, const int64_t*, int64_t,
+                              aclFormat, const int64_t*, uint64_t, void*) =
+      (aclTensor * (*)(const int64_t*, uint64_t, aclDataType, const int64_t*, int64_t, aclFormat,
+                       const int64_t*, uint64_t, void*)) Sym("nnopbase", "aclCreateTensor");
+  aclnnStatus (*destroy_tensor)(const aclTensor*) =
+      (aclnnStatus(*)(const aclTensor*))Sym("nnopbase", "aclDestroyTensor");
+  aclnnStatus (*repeatable)(aclOpExecutor*) =
+      (aclnnStatus(*)(aclOpExecutor*))Sym("nnopbase", "aclSetAclOpExecutorRepeatable");
+  aclnnStatus (*destroy_executor)(aclOpExecutor*) =
+      (aclnnStatus(*)(aclOpExecutor*))Sym("nnopbase", "aclDestroyAclOpExecutor");
+  aclnnStatus (*phase1)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*,
+                        aclOpExecutor**) =
+      (aclnnStatus(*)(const aclTensor*, const aclTensor*, aclTensor*, uint64_t*,
+                      aclOpExecutor**))Sym("opapi_nn", "aclnnSiluBackwardGetWorkspaceSize");
+  aclnnStatus (*run_nn)(void*, uint64_t, aclOpExecutor*, aclrtStream) = (aclnnStatus(*)(
+      void*, uint64_t, aclOpExecutor*, aclrtStream))Sym("opapi_nn", "aclnnSiluBackward");
+  aclnnStatus (*run_opapi)(void*, uint64_t, aclOpExecutor*, aclrtStream) = (aclnnStatus(*)(
+      void*, uint64_t, aclOpExecutor*, aclrtStream))Sym("opapi", "aclnnSiluBackward");
+  CHECK(set_device && create_stream && sync && destroy_stream && recent && create_tensor &&
+        destroy_tensor && repeatable && destroy_executor && phase1 && run_nn && run_opapi);
 
   /* One error-message store: a failure in libascendcl, read through libnnopbase. */
   CHECK(set_device(7) != ACL_SUCCESS);

@@ -1,6 +1,7 @@
 // Helpers for tests that drive hostnn through its CANN C API: every operator behind one
-// signature (tests/util/capi_ops.h), host storage, aclTensor views over it, and Call (one phase-1/phase-2 call with
-// sentinels preset and a check against tests/reference). Header-only; gtest-based.
+// signature (tests/util/capi_ops.h), host storage, aclTensor views over it, and Call (one
+// phase-1/phase-2 call with sentinels preset and a check against tests/reference). Header-only;
+// gtest-based.
 #ifndef HOSTNN_TESTS_UTIL_ACL_TEST_UTIL_H_
 #define HOSTNN_TESTS_UTIL_ACL_TEST_UTIL_H_
 
@@ -15,8 +16,8 @@
 
 #include "acl/acl.h"
 #include "hostnn/ops.h"
-#include "tests/util/capi_ops.h"
 #include "tests/reference/reference.h"
+#include "tests/util/capi_ops.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {

@@ -43,13 +43,13 @@ struct CApiOp {
 
 namespace capi_ops_internal {
 // The unused operands of a signature are named and dropped.
-#define HOSTNN_OP(Name, snake, sig, ...)                                                     \
-  inline aclnnStatus Phase1##Name(const aclTensor* in0, const aclTensor* in1,                \
-                                  const aclTensor* in2, aclTensor* out, int64_t dim,         \
-                                  uint64_t* workspace_size, aclOpExecutor** executor) {      \
-    (void)in2;                                                                               \
-    (void)dim;                                                                               \
-    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);   \
+#define HOSTNN_OP(Name, snake, sig, ...)                                                   \
+  inline aclnnStatus Phase1##Name(const aclTensor* in0, const aclTensor* in1,              \
+                                  const aclTensor* in2, aclTensor* out, int64_t dim,       \
+                                  uint64_t* workspace_size, aclOpExecutor** executor) {    \
+    (void)in2;                                                                             \
+    (void)dim;                                                                             \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor); \
   }
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
@@ -57,9 +57,8 @@ namespace capi_ops_internal {
 
 inline const CApiOp& GetCApiOp(Op op) {
   static const CApiOp kOps[] = {
-#define HOSTNN_OP(Name, snake, sig, params, ...)                                      \
-  {Op::k##Name, #Name, {HOSTNN_CAPI_UNPACK params}, capi_ops_internal::Phase1##Name, \
-   aclnn##Name},
+#define HOSTNN_OP(Name, snake, sig, params, ...) \
+  {Op::k##Name, #Name, {HOSTNN_CAPI_UNPACK params}, capi_ops_internal::Phase1##Name, aclnn##Name},
 #define HOSTNN_CAPI_UNPACK(...) __VA_ARGS__
 #include "hostnn/op_list.def"
 #undef HOSTNN_CAPI_UNPACK

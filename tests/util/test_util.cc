@@ -37,10 +37,12 @@ double DecodeMagnitude(uint32_t bits, int mant_bits, int bias, int max_exp) {
   const uint32_t exp = bits >> mant_bits;
   const uint32_t frac = bits & ((1u << mant_bits) - 1);
   if (exp == static_cast<uint32_t>(max_exp)) {
-    return frac ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+    return frac ? std::numeric_limits<double>::quiet_NaN()
+                : std::numeric_limits<double>::infinity();
   }
   if (exp == 0) return std::ldexp(static_cast<double>(frac), 1 - bias - mant_bits);
-  return std::ldexp(1.0 + std::ldexp(static_cast<double>(frac), -mant_bits), static_cast<int>(exp) - bias);
+  return std::ldexp(1.0 + std::ldexp(static_cast<double>(frac), -mant_bits),
+                    static_cast<int>(exp) - bias);
 }
 
 uint16_t Encode16(double v, int mant_bits, int bias, int max_exp, uint16_t qnan) {
@@ -56,7 +58,9 @@ double Decode16(uint16_t h, int mant_bits, int bias, int max_exp) {
 }
 
 // Monotonic integer image of a 16-bit float encoding (for ULP distance).
-int32_t Ordered16(uint16_t h) { return (h & 0x8000) ? -static_cast<int32_t>(h & 0x7FFF) : (h & 0x7FFF); }
+int32_t Ordered16(uint16_t h) {
+  return (h & 0x8000) ? -static_cast<int32_t>(h & 0x7FFF) : (h & 0x7FFF);
+}
 
 }  // namespace
 
@@ -67,29 +71,52 @@ double BF16ToDouble(uint16_t h) { return Decode16(h, 7, 127, 255); }
 
 double LoadAsDouble(DType dtype, const void* base, int64_t i) {
   switch (dtype) {
-    case DType::kFloat32: return static_cast<const float*>(base)[i];
-    case DType::kFloat64: return static_cast<const double*>(base)[i];
-    case DType::kFloat16: return F16ToDouble(static_cast<const uint16_t*>(base)[i]);
-    case DType::kBFloat16: return BF16ToDouble(static_cast<const uint16_t*>(base)[i]);
-    default: return std::numeric_limits<double>::quiet_NaN();
+    case DType::kFloat32:
+      return static_cast<const float*>(base)[i];
+    case DType::kFloat64:
+      return static_cast<const double*>(base)[i];
+    case DType::kFloat16:
+      return F16ToDouble(static_cast<const uint16_t*>(base)[i]);
+    case DType::kBFloat16:
+      return BF16ToDouble(static_cast<const uint16_t*>(base)[i]);
+    default:
+      return std::numeric_limits<double>::quiet_NaN();
   }
 }
 
 void StoreFromDouble(DType dtype, void* base, int64_t i, double v) {
   switch (dtype) {
-    case DType::kFloat32: static_cast<float*>(base)[i] = static_cast<float>(v); break;
-    case DType::kFloat64: static_cast<double*>(base)[i] = v; break;
-    case DType::kFloat16: static_cast<uint16_t*>(base)[i] = DoubleToF16(v); break;
-    case DType::kBFloat16: static_cast<uint16_t*>(base)[i] = DoubleToBF16(v); break;
-    default: break;
+    case DType::kFloat32:
+      static_cast<float*>(base)[i] = static_cast<float>(v);
+      break;
+    case DType::kFloat64:
+      static_cast<double*>(base)[i] = v;
+      break;
+    case DType::kFloat16:
+      static_cast<uint16_t*>(base)[i] = DoubleToF16(v);
+      break;
+    case DType::kBFloat16:
+      static_cast<uint16_t*>(base)[i] = DoubleToBF16(v);
+      break;
+    default:
+      break;
   }
 }
 
 double UlpOf(DType dtype, double v) {
   int mant_bits = 23, min_exp = -126;
-  if (dtype == DType::kFloat16) { mant_bits = 10; min_exp = -14; }
-  if (dtype == DType::kBFloat16) { mant_bits = 7; min_exp = -126; }
-  if (dtype == DType::kFloat64) { mant_bits = 52; min_exp = -1022; }
+  if (dtype == DType::kFloat16) {
+    mant_bits = 10;
+    min_exp = -14;
+  }
+  if (dtype == DType::kBFloat16) {
+    mant_bits = 7;
+    min_exp = -126;
+  }
+  if (dtype == DType::kFloat64) {
+    mant_bits = 52;
+    min_exp = -1022;
+  }
   const double a = std::fabs(v);
   int e = min_exp;
   if (a != 0 && std::isfinite(a)) {
@@ -111,7 +138,8 @@ double UlpError(DType dtype, double got, double exact) {
   if (std::isinf(got) || std::isinf(exact)) {
     if (got == exact) return 0.0;
     // A finite exact value beyond the type's range rounds to inf: compare as rounded.
-    const double rounded = dtype == DType::kFloat32 ? static_cast<double>(static_cast<float>(exact)) : exact;
+    const double rounded =
+        dtype == DType::kFloat32 ? static_cast<double>(static_cast<float>(exact)) : exact;
     return rounded == got ? 0.0 : std::numeric_limits<double>::infinity();
   }
   return std::fabs(got - exact) / UlpOf(dtype, exact);
@@ -121,10 +149,14 @@ double RandomValue(DType dtype, std::mt19937_64& rng, double lo, double hi) {
   std::uniform_real_distribution<double> dist(lo, hi);
   const double v = dist(rng);
   switch (dtype) {
-    case DType::kFloat16: return F16ToDouble(DoubleToF16(v));
-    case DType::kBFloat16: return BF16ToDouble(DoubleToBF16(v));
-    case DType::kFloat32: return static_cast<float>(v);
-    default: return v;
+    case DType::kFloat16:
+      return F16ToDouble(DoubleToF16(v));
+    case DType::kBFloat16:
+      return BF16ToDouble(DoubleToBF16(v));
+    case DType::kFloat32:
+      return static_cast<float>(v);
+    default:
+      return v;
   }
 }
 

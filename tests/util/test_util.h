@@ -53,7 +53,9 @@ class Buffer {
     for (int64_t i = 0; i < n_; ++i) Set(i, v);
   }
   // Fills the raw bytes with a pattern (to detect unwritten or overwritten elements).
-  void FillBytes(uint8_t pattern) { std::memset(data(), pattern, static_cast<size_t>(n_ * esize_)); }
+  void FillBytes(uint8_t pattern) {
+    std::memset(data(), pattern, static_cast<size_t>(n_ * esize_));
+  }
   std::vector<uint8_t> Snapshot() const {
     const uint8_t* p = bytes_.data() + guard_;
     return std::vector<uint8_t>(p, p + n_ * esize_);

@@ -19,9 +19,9 @@ struct MeasureOptions {
 };
 
 struct Timing {
-  double op_ns = 0;        // median ns per Execute
-  double roofline_ns = 0;  // median ns per roofline pass over the same bytes
-  double call_ns = 0;      // median ns per C API call, both phases; 0 when not timed
+  double op_ns = 0;         // median ns per Execute
+  double roofline_ns = 0;   // median ns per roofline pass over the same bytes
+  double call_ns = 0;       // median ns per C API call, both phases; 0 when not timed
   std::string kernel_path;  // what ran (hostnn::KernelPath)
 };
 

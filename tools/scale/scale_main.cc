@@ -211,10 +211,10 @@ void PrintRow(const Row& r) {
   char speedup[16] = "-", call[16] = "-";
   if (r.speedup > 0) std::snprintf(speedup, sizeof(speedup), "%.2fx", r.speedup);
   if (r.timing.call_ns > 0) std::snprintf(call, sizeof(call), "%.2f", r.timing.call_ns / 1000);
-  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %7.1f %9.1f %5.0f%% %8s %9s  %s\n",
-              r.op.c_str(), r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(),
-              r.RooflineNsPerElem(), r.Gbps(), r.RooflineGbps(), r.PercentOfRoofline(), speedup,
-              call, r.timing.kernel_path.c_str());
+  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %7.1f %9.1f %5.0f%% %8s %9s  %s\n", r.op.c_str(),
+              r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(), r.RooflineNsPerElem(),
+              r.Gbps(), r.RooflineGbps(), r.PercentOfRoofline(), speedup, call,
+              r.timing.kernel_path.c_str());
   std::fflush(stdout);
 }
 
@@ -225,12 +225,11 @@ bool WriteCsv(const std::string& path, const std::vector<Row>& rows) {
        "pct_of_roofline,speedup_vs_1t,call_us,kernel_path\n";
   char line[512];
   for (const Row& r : rows) {
-    std::snprintf(line, sizeof(line),
-                  "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f,\"%s\"\n", r.op.c_str(),
-                  r.dtype.c_str(), r.shape.c_str(), static_cast<long long>(r.elements), r.threads,
-                  r.NsPerElem(), r.Gbps(), r.RooflineNsPerElem(), r.RooflineGbps(),
-                  r.PercentOfRoofline(), r.speedup, r.timing.call_ns / 1000,
-                  r.timing.kernel_path.c_str());
+    std::snprintf(
+        line, sizeof(line), "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f,\"%s\"\n",
+        r.op.c_str(), r.dtype.c_str(), r.shape.c_str(), static_cast<long long>(r.elements),
+        r.threads, r.NsPerElem(), r.Gbps(), r.RooflineNsPerElem(), r.RooflineGbps(),
+        r.PercentOfRoofline(), r.speedup, r.timing.call_ns / 1000, r.timing.kernel_path.c_str());
     f << line;
   }
   return static_cast<bool>(f);
