@@ -154,7 +154,10 @@ OpArgs CaseData::Args() const {
   return a;
 }
 
-double CaseData::Bytes() const { return 3.0 * static_cast<double>(bytes_per_array_); }
+double CaseData::Bytes() const {
+  // A gradient reads two arrays and writes one; a forward operator reads one and writes one.
+  return (GetOpInfo(spec_.op).is_forward ? 2.0 : 3.0) * static_cast<double>(bytes_per_array_);
+}
 
 PreparedCall::~PreparedCall() { Reset(); }
 
@@ -191,6 +194,9 @@ namespace {
 // second input stands in for LogSigmoidBackward's unread `buffer` too.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTensor* out,
                          uint64_t* ws, aclOpExecutor** exec) {
+  // A gradient reads (dy, x); a forward operator x alone (an in-place one writes it).
+  if (GetOpInfo(op).is_forward)
+    return test::GetCApiOp(op).phase1(x, nullptr, nullptr, out, dim, ws, exec);
   return test::GetCApiOp(op).phase1(dy, x, x, out, dim, ws, exec);
 }
 }  // namespace
@@ -226,7 +232,9 @@ int CaseData::RunCApiCall() {
 }
 
 void CaseData::Roofline(int64_t threads) const {
-  RooflineAdd(dy_, x_, out_, bytes_per_array_, threads);
+  // A forward operator's roofline reads one array (x, twice from the same lines) and
+  // writes one: a copy.
+  RooflineAdd(GetOpInfo(spec_.op).is_forward ? x_ : dy_, x_, out_, bytes_per_array_, threads);
 }
 
 }  // namespace bench

@@ -76,7 +76,8 @@ class CaseData {
   void* grad_output_data() const { return dy_; }
   void* self_data() const { return x_; }
   void* out_data() const { return out_; }
-  // Bytes one call must move at the least: two inputs read, one output written.
+  // Bytes one call must move at the least: the inputs read (two for a gradient, one for a
+  // forward operator), one output written.
   double Bytes() const;
 
   // Phase 1 for the current OpenMP thread count (omp_set_num_threads), keeping the

@@ -63,6 +63,9 @@ struct TorchCase {
       case Op::kLogSoftmaxBackward:
         at::_log_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
         break;
+      case Op::kLogSoftmax:
+        at::_log_softmax_out(out, x, dim, false);
+        break;
     }
   }
 };

@@ -117,13 +117,11 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
   HOSTNN_EW_ONE(Name, F16, F16)     \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradSoftmax(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
-#include "hostnn/op_list.def"
+#include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseBuffer
-#undef HOSTNN_EW_GradSoftmax
 #undef HOSTNN_EW_ONE
 
 }  // namespace HWY_NAMESPACE
@@ -145,13 +143,11 @@ namespace kernels {
   HWY_EXPORT(Name##_F16_Stream);    \
   HWY_EXPORT(Name##_BF16_Stream);
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradSoftmax(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
-#include "hostnn/op_list.def"
+#include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseBuffer
-#undef HOSTNN_EW_GradSoftmax
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
@@ -166,15 +162,15 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
       return stream ? HOSTNN_PICK(Name##_BF16_Stream) : HOSTNN_PICK(Name##_BF16); \
     return nullptr;
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradSoftmax(Name) \
-  case Op::k##Name:                 \
+#define HOSTNN_EW_OTHER(Name) \
+  case Op::k##Name:           \
     return nullptr;
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
-#include "hostnn/op_list.def"
+#include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseBuffer
-#undef HOSTNN_EW_GradSoftmax
+#undef HOSTNN_EW_OTHER
   }
   return nullptr;  // not an operator
 }

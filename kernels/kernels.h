@@ -96,6 +96,50 @@ const char* ConversionName(DType dtype);
 // key of anything that keeps resolved kernel pointers.
 int64_t TargetsStamp();
 
+// ---- Forward operators (Silu, LogSigmoid, Hardsigmoid, LogSoftmax) --------------------
+// Only IEEE operations every target rounds alike: each element's result is bitwise the
+// same on every SIMD target, for any split of a tensor or row into calls (see each
+// kernel's chunking rule), cached or streaming stores.
+
+// out[i] = f(x[i]) for i < n; both of one dtype (FLOAT, FLOAT16, BFLOAT16). out may equal
+// x exactly (in place).
+using UnaryFn = void (*)(const void* x, void* out, size_t n);
+// The kernel of a forward elementwise operator (signature Eltwise or InplaceEltwise in
+// op_list.def); null for any other operator or an unsupported dtype. kStream:
+// non-temporal stores, the same bits.
+UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
+
+// LogSoftmax forward: out = (x - max) - log(sum exp(x - max)) along a row or column.
+// exp(x - max) is computed in f32 and summed in double, in a fixed order: a row (AR) in
+// kRowPartials partial sums (element i to partial i % 16, whatever the SIMD width)
+// combined by CombinePartials; a column (ARA) in row order. So the sums, and the
+// results, do not depend on the SIMD target, the tiling or the thread count. NaN inputs
+// are skipped by the max and make the sum, and so the whole row, NaN; +inf in a row gives
+// inf - inf = NaN (as PyTorch); a row of -inf gives NaN.
+struct LogSoftmaxForwardKernels {
+  // *max = max(*max, x[i]) over i < n, NaN elements skipped (start from -inf). Exact,
+  // so chunkable at any split.
+  void (*row_max)(const void* x, size_t n, float* max);
+  // partials[i % 16] += exp(x[i] - max) (f32 exp, double add), i < n; the row's first
+  // element has i = 0, so a chunk must start at a multiple of 16.
+  void (*row_sum_exp)(const void* x, size_t n, float max, double* partials);
+  // out[i] = (x[i] - max) - (float)log_sum, i < n, with log_sum = log(CombinePartials(p))
+  // in double. out may be x exactly.
+  void (*row_out)(const void* x, float max, double log_sum, void* out, size_t n);
+  // ARA, one (R x w) block whose rows are row_stride elements apart (x and out): max[c] =
+  // the column's max over rows 0..r-1, acc[c] = sum over the rows in order of
+  // exp(x[row][c] - max[c]) in double, then out[row][c] = (x - max[c]) - (float)log(acc[c]).
+  // The passes run inside the kernel with the next rows prefetched; max and acc (w each)
+  // hold the columns' max and sum on return. out may be x exactly. Ordinary stores in
+  // either StoreMode. A column tile may be any width: each column's result is its own.
+  void (*ara_block)(const void* x, void* out, size_t r, size_t row_stride, size_t w, float* max,
+                    double* acc);
+};
+// in == out, FLOAT, FLOAT16 or BFLOAT16; all null otherwise. With StoreMode::kStream,
+// row_out writes with non-temporal stores (the same bits).
+LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out,
+                                              StoreMode mode = StoreMode::kCached);
+
 }  // namespace kernels
 }  // namespace hostnn
 

@@ -320,8 +320,7 @@ TEST(NonContiguousTest, BlockedGatherEdgesUnderEveryTiling) {
   tilings[2].ub_bytes = 12288;
   tilings[2].min_elems_per_core = 1;
   tilings[2].buffer_num = 1;
-  for (int k = 0; k < kNumOps; ++k) {
-    const Op op = static_cast<Op>(k);
+  for (Op op : GradOpsList()) {  // the forward operators: forward_ops_test
     const bool reduction = GetOpInfo(op).is_reduction;
     for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       for (const std::vector<int64_t>& shape : shapes) {

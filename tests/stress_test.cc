@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "tests/reference/forward_reference.h"
 #include "tests/reference/reference.h"
 #include "tests/util/capi_ops.h"
 #include "tests/util/test_util.h"
@@ -52,7 +53,10 @@ int Queue(Job& job, aclrtStream stream) {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
   const test::CApiOp& api = test::GetCApiOp(job.op);
-  const int st = api.phase1(job.dy_t, job.x_t, job.x_t, job.out_t, -1, &ws, &exec);
+  // A gradient reads (dy, x); a forward operator x alone (an in-place one writes it).
+  const int st = GetOpInfo(job.op).is_forward
+                     ? api.phase1(job.x_t, nullptr, nullptr, job.out_t, -1, &ws, &exec)
+                     : api.phase1(job.dy_t, job.x_t, job.x_t, job.out_t, -1, &ws, &exec);
   if (st != 0) return st;
   if (ws > 0 && aclrtMalloc(&job.ws, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return -1;
   return api.phase2(job.ws, ws, exec, stream);
@@ -60,10 +64,27 @@ int Queue(Job& job, aclrtStream stream) {
 
 // Counts elements outside the SPEC tolerance.
 int64_t CheckJob(Job& job) {
-  aclrtMemcpy(job.out.data(), job.out.size() * 4, job.out_dev, job.out.size() * 4,
+  const OpInfo& info = GetOpInfo(job.op);
+  const void* result = info.signature == Signature::kInplaceEltwise ? job.x_dev : job.out_dev;
+  aclrtMemcpy(job.out.data(), job.out.size() * 4, result, job.out.size() * 4,
               ACL_MEMCPY_DEVICE_TO_HOST);
   int64_t bad = 0;
-  if (GetOpInfo(job.op).is_reduction) {
+  if (info.is_forward && info.is_reduction) {
+    std::vector<double> x(job.x.begin(), job.x.end()), ref(x.size()), x_minus_max(x.size());
+    for (int64_t r = 0; r < job.rows; ++r) {
+      test::LogSoftmaxRowRef(x.data() + r * job.cols, job.cols, ref.data() + r * job.cols,
+                             x_minus_max.data() + r * job.cols);
+    }
+    for (size_t i = 0; i < ref.size(); ++i) {
+      bad += !test::LogSoftmaxForwardWithinTolerance(DType::kFloat32, job.out[i], ref[i],
+                                                     x_minus_max[i]);
+    }
+  } else if (info.is_forward) {
+    for (size_t i = 0; i < job.out.size(); ++i) {
+      bad += !test::ForwardEltwiseWithinTolerance(DType::kFloat32, job.out[i],
+                                                  test::ForwardEltwiseRef(job.op, job.x[i]));
+    }
+  } else if (info.is_reduction) {
     std::vector<double> dy(job.dy.begin(), job.dy.end()), y(job.x.begin(), job.x.end()), ref, asum;
     test::LogSoftmaxBackwardRef(dy, y, {job.rows, job.cols}, 1, &ref, &asum);
     for (size_t i = 0; i < ref.size(); ++i) {

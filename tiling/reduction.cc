@@ -295,5 +295,10 @@ ReductionPlan::Unit ReductionPlan::GetUnit(int64_t u) const {
   return unit;
 }
 
+void ReductionPlan::ElementPart(int64_t numel, int64_t core, int64_t* begin, int64_t* len) const {
+  *begin = numel / block_dim * core + std::min(core, numel % block_dim);
+  *len = numel / block_dim + (core < numel % block_dim ? 1 : 0);
+}
+
 }  // namespace tiling
 }  // namespace hostnn

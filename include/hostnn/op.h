@@ -25,7 +25,21 @@ enum class Signature {
   kGradEltwise,        // (in0, in1, out): out = f(in0, in1) elementwise
   kGradEltwiseBuffer,  // (in0, in1, in2, out): the same; in2 is checked and never read
   kGradSoftmax,        // (in0, in1, dim, out): a reduction along dim
+  kEltwise,            // (in0, out): out = f(in0) elementwise
+  kEltwiseBuffer,      // (in0, out, buffer): the same; buffer is neither checked nor written
+  kInplaceEltwise,     // (in0): in0 = f(in0) elementwise, in place
+  kSoftmax,            // (in0, dim, out): a reduction along dim
 };
+
+// True for the signatures that reduce along a dim.
+constexpr bool IsReduction(Signature s) {
+  return s == Signature::kGradSoftmax || s == Signature::kSoftmax;
+}
+// True for the forward signatures, whose one input is `self` (OpArgs::self).
+constexpr bool IsForward(Signature s) {
+  return s == Signature::kEltwise || s == Signature::kEltwiseBuffer ||
+         s == Signature::kInplaceEltwise || s == Signature::kSoftmax;
+}
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
 // and BFLOAT16; "any float" adds DOUBLE.
@@ -42,8 +56,13 @@ enum class ShapeRule {
   kEqual,      // every shape equals in0's
 };
 
-// The SPEC §4 rule results are held to (tests/reference/reference.h).
-enum class Tolerance { kEltwise, kLogSoftmax };
+// The SPEC §4 rule results are held to (tests/reference/).
+enum class Tolerance {
+  kEltwise,            // gradients: 4 ULP or 2^-21 |dy|; 16-bit: 1 ULP
+  kLogSoftmax,         // LogSoftmaxBackward: 2^-21 (|dy| + exp(y) sum|dy|); 16-bit: 1 ULP
+  kForward,            // forward elementwise: 4 ULP or 2^-21; 16-bit: 1 ULP
+  kLogSoftmaxForward,  // 2^-21 (|x - max| + 1) + 4 ULP; 16-bit: that plus 1 ULP
+};
 
 // Slots of OpInfo::params.
 enum OperandSlot : int { kIn0 = 0, kIn1 = 1, kIn2 = 2, kOut = 3, kNumSlots = 4 };
@@ -60,6 +79,7 @@ struct OpInfo {
   double domain_lo, domain_hi;
   Tolerance tolerance;
   bool is_reduction;  // a reduction along a dim (the reduction planner and executor)
+  bool is_forward;    // one input, `self` (a forward operator), rather than (dy, x)
 
   bool has(OperandSlot slot) const { return params[slot] != nullptr; }
 };
@@ -78,7 +98,8 @@ constexpr OpInfo kOpInfos[] = {
    temps,                                                                       \
    HOSTNN_OP_UNPACK domain,                                                     \
    Tolerance::k##tol,                                                           \
-   Signature::k##sig == Signature::kGradSoftmax},
+   IsReduction(Signature::k##sig),                                              \
+   IsForward(Signature::k##sig)},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 };

@@ -17,8 +17,10 @@
 
 namespace hostnn {
 
-// The operands of one call. `self` is x for the elementwise ops and the forward output
-// y for LogSoftmaxBackward; `buffer` is LogSigmoidBackward's (unused) third input.
+// The operands of one call. For a gradient, `grad_output` is dy and `self` is x for the
+// elementwise ones and the forward output y for LogSoftmaxBackward; `buffer` is
+// LogSigmoidBackward's (unused) third input. A forward operator reads only `self`; an
+// in-place one (InplaceHardsigmoid) writes `self` too and ignores `out`.
 struct OpArgs {
   Op op = Op::kSiluBackward;
   const TensorView* grad_output = nullptr;

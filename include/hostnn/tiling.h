@@ -218,6 +218,9 @@ struct ReductionPlan {
     int64_t a1_begin, a1_len, a0_begin, a0_len;
   };
   Unit GetUnit(int64_t u) const;
+  // The part of a gathered tensor's numel elements (in row-major order) that core `core`
+  // gathers and scatters: an even split among block_dim cores, [*begin, *begin + *len).
+  void ElementPart(int64_t numel, int64_t core, int64_t* begin, int64_t* len) const;
 };
 
 // ---- Plans ------------------------------------------------------------------------------

@@ -35,13 +35,18 @@ namespace capi {
 
 inline const TensorView* ViewOf(const aclTensor* t) { return t == nullptr ? nullptr : &t->view; }
 
-// A call's operands by slot (op_list.def's in0, in1, in2, out and dim).
+// A call's operands by slot (op_list.def's in0, in1, in2, out and dim). A forward
+// operator's in0 is OpArgs::self; a gradient's are grad_output and self.
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
                        const aclTensor* out, int64_t dim) {
   OpArgs a;
   a.op = op;
-  a.grad_output = ViewOf(in0);
-  a.self = ViewOf(in1);
+  if (GetOpInfo(op).is_forward) {
+    a.self = ViewOf(in0);
+  } else {
+    a.grad_output = ViewOf(in0);
+    a.self = ViewOf(in1);
+  }
   a.buffer = ViewOf(in2);
   a.out = ViewOf(out);
   a.dim = dim;

@@ -11,18 +11,18 @@
 
 extern "C" {
 
-#define HOSTNN_OP(Name, snake, sig, ...)                                                      \
-  aclnnStatus aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_PARAMS_##sig, uint64_t* workspaceSize, \
-                                            aclOpExecutor** executor) {                       \
-    return hostnn::capi::GetWorkspaceSize(                                                    \
-        hostnn::capi::MakeArgs(hostnn::Op::k##Name, in0, in1, HOSTNN_SIG_IN2_##sig, out,      \
-                               HOSTNN_SIG_DIM_##sig),                                         \
-        workspaceSize, executor);                                                             \
-  }                                                                                           \
-  aclnnStatus aclnn##Name(HOSTNN_PHASE2_PARAMS) {                                             \
-    return hostnn::capi::Launch(hostnn::Op::k##Name, HOSTNN_PHASE2_ARGS);                     \
-  }                                                                                           \
-  HOSTNN_ENTRY_ALIAS(aclnn##Name##GetWorkspaceSize)                                           \
+#define HOSTNN_OP(Name, snake, sig, ...)                                                          \
+  aclnnStatus aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_PARAMS_##sig, uint64_t* workspaceSize,     \
+                                            aclOpExecutor** executor) {                           \
+    return hostnn::capi::GetWorkspaceSize(                                                        \
+        hostnn::capi::MakeArgs(hostnn::Op::k##Name, in0, HOSTNN_SIG_IN1_##sig,                    \
+                               HOSTNN_SIG_IN2_##sig, HOSTNN_SIG_OUT_##sig, HOSTNN_SIG_DIM_##sig), \
+        workspaceSize, executor);                                                                 \
+  }                                                                                               \
+  aclnnStatus aclnn##Name(HOSTNN_PHASE2_PARAMS) {                                                 \
+    return hostnn::capi::Launch(hostnn::Op::k##Name, HOSTNN_PHASE2_ARGS);                         \
+  }                                                                                               \
+  HOSTNN_ENTRY_ALIAS(aclnn##Name##GetWorkspaceSize)                                               \
   HOSTNN_ENTRY_ALIAS(aclnn##Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP

@@ -99,19 +99,20 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   return Status::Inner(std::string(op) + ": unknown dtype rule");
 }
 
-Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand& in1) {
+Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in1) {
   const char* op = info.name;
   const Operand& in0 = all.front();
   const Operand& out = all.back();
   switch (info.shapes) {
     case ShapeRule::kBroadcast: {
+      if (in1 == nullptr) return Status::Inner(std::string(op) + ": broadcast needs two inputs");
       std::vector<int64_t> shape;
-      if (!core::BroadcastShapes(in0.view->shape, in1.view->shape, &shape) ||
+      if (!core::BroadcastShapes(in0.view->shape, in1->view->shape, &shape) ||
           shape != out.view->shape) {
         return core::InvalidParam(op, out.param,
                                   "shape: " + std::string(in0.param) + " " +
-                                      core::ShapeString(in0.view->shape) + " and " + in1.param +
-                                      " " + core::ShapeString(in1.view->shape) +
+                                      core::ShapeString(in0.view->shape) + " and " + in1->param +
+                                      " " + core::ShapeString(in1->view->shape) +
                                       " must broadcast to " + out.param + "'s shape, got " +
                                       core::ShapeString(out.view->shape));
       }
@@ -151,13 +152,16 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   }
   const OpInfo& info = GetOpInfo(args.op);
   const char* op = info.name;
-  Operand in0{info.params[kIn0], args.grad_output, {}};
+  // A forward operator's one input is `self`; a gradient's are (grad_output, self).
+  Operand in0{info.params[kIn0], info.is_forward ? args.self : args.grad_output, {}};
   Operand in1{info.params[kIn1], args.self, {}};
   Operand in2{info.params[kIn2], args.buffer, {}};
-  Operand out{info.params[kOut], args.out, {}};
+  // An in-place operator writes its input: its out is self, whatever args.out says.
+  Operand out{
+      info.params[kOut], info.signature == Signature::kInplaceEltwise ? in0.view : args.out, {}};
   OperandList all;
   all.push_back(&in0);
-  all.push_back(&in1);
+  if (info.has(kIn1)) all.push_back(&in1);
   if (info.has(kIn2)) all.push_back(&in2);
   all.push_back(&out);
 
@@ -167,7 +171,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-  HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, in1));
+  HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, info.has(kIn1) ? &in1 : nullptr));
   if (info.is_reduction) HOSTNN_RETURN_IF_ERROR(CheckDim(info, in0.view->shape, args.dim));
   for (Operand* v : all) {
     HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
@@ -175,19 +179,28 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   // The output against itself and the inputs it is computed from (in2 is never read).
   HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
   for (const Operand* in : {&in0, &in1}) {
+    if (in == &in1 && !info.has(kIn1)) continue;
     HOSTNN_RETURN_IF_ERROR(
         core::CheckAliasing(op, out.param, *out.view, out.span, in->param, *in->view, in->span));
   }
 
-  const exec::Operands operands{
-      {*in0.view, in0.span}, {*in1.view, in1.span}, {*out.view, out.span}};
+  exec::Operands operands;
+  operands.in[0] = {in0.view, &in0.span};
+  if (info.has(kIn1)) operands.in[operands.num_in++] = {in1.view, &in1.span};
+  operands.out = {out.view, &out.span};
   switch (info.signature) {
     case Signature::kGradEltwise:
     case Signature::kGradEltwiseBuffer:
+    case Signature::kEltwise:
+    case Signature::kEltwiseBuffer:
+    case Signature::kInplaceEltwise:
       return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
     case Signature::kGradSoftmax:
       return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,
                                              executor);
+    case Signature::kSoftmax:
+      return exec::PrepareLogSoftmax(args.op, operands, args.dim, options, workspace_size,
+                                     executor);
   }
   return Status::Inner(std::string(op) + ": unknown signature");
 }

@@ -1,28 +1,64 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
  * operands named in0, in1, in2, dim and out; HOSTNN_SIG_ARGS_<Signature> passes them on;
- * HOSTNN_SIG_IN2_ / HOSTNN_SIG_DIM_ give the slot's value, or the null / 0 it stands for
- * when the signature has none. Plain macros, so that C (src/cann/forward.c) expands them
- * too. */
+ * HOSTNN_SIG_IN1_ / IN2_ / DIM_ / OUT_ give the slot's value, or the null / 0 it stands
+ * for when the signature has none (an in-place operator's output is its input). Plain
+ * macros, so that C (src/cann/forward.c) expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
 #define HOSTNN_SRC_ACLNN_SIGNATURES_H_
 
 #define HOSTNN_SIG_PARAMS_GradEltwise const aclTensor *in0, const aclTensor *in1, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwise in0, in1, out
+#define HOSTNN_SIG_IN1_GradEltwise in1
+#define HOSTNN_SIG_OUT_GradEltwise out
 #define HOSTNN_SIG_IN2_GradEltwise 0
 #define HOSTNN_SIG_DIM_GradEltwise 0
 
 #define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
   const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseBuffer in0, in1, in2, out
+#define HOSTNN_SIG_IN1_GradEltwiseBuffer in1
+#define HOSTNN_SIG_OUT_GradEltwiseBuffer out
 #define HOSTNN_SIG_IN2_GradEltwiseBuffer in2
 #define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
 
 #define HOSTNN_SIG_PARAMS_GradSoftmax \
   const aclTensor *in0, const aclTensor *in1, int64_t dim, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradSoftmax in0, in1, dim, out
+#define HOSTNN_SIG_IN1_GradSoftmax in1
+#define HOSTNN_SIG_OUT_GradSoftmax out
 #define HOSTNN_SIG_IN2_GradSoftmax 0
 #define HOSTNN_SIG_DIM_GradSoftmax dim
+
+#define HOSTNN_SIG_PARAMS_Eltwise const aclTensor *in0, aclTensor *out
+#define HOSTNN_SIG_ARGS_Eltwise in0, out
+#define HOSTNN_SIG_IN1_Eltwise 0
+#define HOSTNN_SIG_IN2_Eltwise 0
+#define HOSTNN_SIG_DIM_Eltwise 0
+#define HOSTNN_SIG_OUT_Eltwise out
+
+/* CANN's LogSigmoidForward: `buffer` (here in2) is documented as unused; it is neither
+ * checked nor written, as there. */
+#define HOSTNN_SIG_PARAMS_EltwiseBuffer const aclTensor *in0, aclTensor *out, aclTensor *in2
+#define HOSTNN_SIG_ARGS_EltwiseBuffer in0, out, in2
+#define HOSTNN_SIG_IN1_EltwiseBuffer 0
+#define HOSTNN_SIG_IN2_EltwiseBuffer ((void)in2, (const aclTensor*)0)
+#define HOSTNN_SIG_DIM_EltwiseBuffer 0
+#define HOSTNN_SIG_OUT_EltwiseBuffer out
+
+#define HOSTNN_SIG_PARAMS_InplaceEltwise const aclTensor* in0
+#define HOSTNN_SIG_ARGS_InplaceEltwise in0
+#define HOSTNN_SIG_IN1_InplaceEltwise 0
+#define HOSTNN_SIG_IN2_InplaceEltwise 0
+#define HOSTNN_SIG_DIM_InplaceEltwise 0
+#define HOSTNN_SIG_OUT_InplaceEltwise in0
+
+#define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
+#define HOSTNN_SIG_ARGS_Softmax in0, dim, out
+#define HOSTNN_SIG_IN1_Softmax 0
+#define HOSTNN_SIG_IN2_Softmax 0
+#define HOSTNN_SIG_DIM_Softmax dim
+#define HOSTNN_SIG_OUT_Softmax out
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

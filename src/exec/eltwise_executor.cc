@@ -21,11 +21,12 @@ constexpr uint64_t kScratchAlign = 64;
 
 class EltwiseExecutor final : public Executor {
  public:
+  // The layout's operands: the inputs (1 or 2), then the output.
   EltwiseExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& layout)
-      : Executor(op, std::move(plan)), layout_(layout) {}
+      : Executor(op, std::move(plan)), layout_(layout), num_in_(layout.num_operands - 1) {}
 
-  // scratch_elems: the longest tile any core runs; scratch_per_core: bytes for three of
-  // them, aligned.
+  // scratch_elems: the longest tile any core runs; scratch_per_core: bytes for one f32
+  // tile per operand, aligned.
   void Init(bool direct, int64_t scratch_elems, uint64_t scratch_per_core) {
     const tiling::Plan& plan = *plan_;
     direct_ = direct;
@@ -33,18 +34,22 @@ class EltwiseExecutor final : public Executor {
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
+    const DType dtype = direct ? layout_.operands[0].dtype : DType::kFloat32;
     if (direct) {
-      elem_bytes_ = DTypeSize(layout_.operands[0].dtype);
+      elem_bytes_ = DTypeSize(dtype);
       // An output too big to stay in the caches is written with non-temporal stores.
       stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
                 kernels::StoreMode::kStream;
-      direct_fn_ =
-          kernels::GetEltwise(op_, layout_.operands[0].dtype,
-                              stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached);
     } else {
-      f32_fn_ = kernels::GetEltwise(op_, DType::kFloat32);
       for (int k = 0; k < layout_.num_operands; ++k)
         codecs_[k] = MakeCodec(layout_.operands[k].dtype);
+    }
+    const kernels::StoreMode mode =
+        stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached;
+    if (num_in_ == 2) {
+      binary_fn_ = kernels::GetEltwise(op_, dtype, mode);
+    } else {
+      unary_fn_ = kernels::GetUnary(op_, dtype, mode);
     }
   }
 
@@ -69,40 +74,54 @@ class EltwiseExecutor final : public Executor {
   }
 
  private:
+  // One tile of n elements at operand pointers in[] and out (dense, or f32 scratch).
+  void Compute(const char* const* in, char* out, int64_t n) const {
+    if (num_in_ == 2) {
+      binary_fn_(in[0], in[1], out, static_cast<size_t>(n));
+    } else {
+      unary_fn_(in[0], out, static_cast<size_t>(n));
+    }
+  }
+
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
+    const core::FusedOperand& out_op = layout_.operands[num_in_];
     if (direct_) {
       const int64_t es = static_cast<int64_t>(elem_bytes_);
-      const char* dy = layout_.operands[0].first;
-      const char* x = layout_.operands[1].first;
-      char* out = layout_.operands[2].first;
       for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
         const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
-        direct_fn_(dy + s * es, x + s * es, out + s * es, static_cast<size_t>(len));
+        const char* in[2] = {nullptr, nullptr};
+        for (int k = 0; k < num_in_; ++k) in[k] = layout_.operands[k].first + s * es;
+        Compute(in, out_op.first + s * es, len);
       }
       return;
     }
-    float* a = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
-    float* b = a + scratch_elems_;
-    float* o = b + scratch_elems_;
+    // One f32 tile per operand in this core's scratch: the inputs, then the output.
+    float* scratch = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
       const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
-      GatherF32(layout_, layout_.operands[0], codecs_[0], s, len, a);
-      GatherF32(layout_, layout_.operands[1], codecs_[1], s, len, b);
-      f32_fn_(a, b, o, static_cast<size_t>(len));
-      ScatterF32(layout_, layout_.operands[2], codecs_[2], s, len, o);
+      const char* in[2] = {nullptr, nullptr};
+      for (int k = 0; k < num_in_; ++k) {
+        float* tile = scratch + k * scratch_elems_;
+        GatherF32(layout_, layout_.operands[k], codecs_[k], s, len, tile);
+        in[k] = reinterpret_cast<const char*>(tile);
+      }
+      float* o = scratch + num_in_ * scratch_elems_;
+      Compute(in, reinterpret_cast<char*>(o), len);
+      ScatterF32(layout_, out_op, codecs_[num_in_], s, len, o);
     }
   }
 
   core::FusedLayout layout_;
+  int num_in_ = 2;
   bool direct_ = false;
   bool stream_ = false;
   const char* target_ = "";
   size_t elem_bytes_ = 0;
   int64_t scratch_elems_ = 0;
   uint64_t scratch_per_core_ = 0;
-  kernels::EltwiseFn direct_fn_ = nullptr;
-  kernels::EltwiseFn f32_fn_ = nullptr;
+  kernels::EltwiseFn binary_fn_ = nullptr;
+  kernels::UnaryFn unary_fn_ = nullptr;
   OperandCodec codecs_[core::kMaxOperands];
 };
 
@@ -125,16 +144,18 @@ Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::O
 Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& options,
                       uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);
-  const TensorView& grad_output = operands.in0.view;
-  const TensorView& self = operands.in1.view;
-  const TensorView& out = operands.out.view;
-  const core::ViewSpan& dy_span = operands.in0.span;
-  const core::ViewSpan& x_span = operands.in1.span;
-  const core::ViewSpan& out_span = operands.out.span;
-  const DType dtypes[3] = {grad_output.dtype, self.dtype, out.dtype};
+  const int num = operands.num_in + 1;  // the inputs, then the output
+  const Operand* all[3] = {&operands.in[0], &operands.in[1], &operands.in[1]};
+  all[num - 1] = &operands.out;
+  const TensorView& out = *operands.out.view;
+  const core::ViewSpan& out_span = *operands.out.span;
+  DType dtypes[3];
   DType widest = out.dtype;  // the plan counts elements of the widest storage dtype
-  for (DType d : dtypes) {
-    if (DTypeSize(d) > DTypeSize(widest)) widest = d;
+  bool same_dtype = true;
+  for (int k = 0; k < num; ++k) {
+    dtypes[k] = all[k]->view->dtype;
+    if (DTypeSize(dtypes[k]) > DTypeSize(widest)) widest = dtypes[k];
+    same_dtype = same_dtype && dtypes[k] == dtypes[0];
   }
   tiling::Problem problem{op, widest, out.shape, 0, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
@@ -145,24 +166,26 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
     return Status::Ok();
   }
   std::vector<int64_t> strides[3];
-  if (!core::BroadcastStrides(grad_output.shape, dy_span.strides, out.shape, &strides[0]) ||
-      !core::BroadcastStrides(self.shape, x_span.strides, out.shape, &strides[1])) {
-    return Status::Inner(std::string(info.name) + ": operands do not broadcast to the output");
+  char* firsts[3];
+  for (int k = 0; k < num; ++k) {
+    const core::ViewSpan& span = *all[k]->span;
+    firsts[k] = span.first;
+    if (!core::BroadcastStrides(all[k]->view->shape, span.strides, out.shape, &strides[k])) {
+      return Status::Inner(std::string(info.name) + ": operands do not broadcast to the output");
+    }
   }
-  strides[2] = out_span.strides;
-  char* firsts[3] = {dy_span.first, x_span.first, out_span.first};
-  const core::FusedLayout layout = core::Fuse(out.shape, 3, firsts, dtypes, strides);
+  const core::FusedLayout layout = core::Fuse(out.shape, num, firsts, dtypes, strides);
 
-  const bool same_dtype = dtypes[0] == dtypes[1] && dtypes[1] == dtypes[2];
   const bool direct = layout.dense && same_dtype;
-  // A core's scratch holds three of its longest tile: the plan's tile length, or all the
-  // core owns when that is less (a small tensor, or a large UB, must not ask for the UB).
+  // A core's scratch holds one f32 tile per operand, of its longest tile: the plan's tile
+  // length, or all the core owns when that is less (a small tensor, or a large UB, must
+  // not ask for the UB).
   const tiling::ElementwisePlan& ep = plan->elementwise;
   int64_t most = 0;  // elements of the busiest core
   for (int64_t core = 0; core < ep.block_dim; ++core) most = std::max(most, ep.CoreLen(core));
   const int64_t scratch_elems = std::min(ep.tile_len, most);
   const uint64_t scratch =
-      (3 * static_cast<uint64_t>(scratch_elems) * sizeof(float) + kScratchAlign - 1) /
+      (static_cast<uint64_t>(num) * scratch_elems * sizeof(float) + kScratchAlign - 1) /
       kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
   exec->Init(direct, scratch_elems, scratch);

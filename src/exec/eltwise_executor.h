@@ -14,16 +14,20 @@ namespace exec {
 
 // A checked operand: its view and where its elements lie (core::CheckStorage).
 struct Operand {
-  const TensorView& view;
-  const core::ViewSpan& span;
+  const TensorView* view = nullptr;
+  const core::ViewSpan* span = nullptr;
 };
-// in0 and in1 (gradOutput and self / output), then the output.
+// The inputs the computation reads, in slot order (a gradient: dy, then x or y; a forward
+// operator: x), then the output.
 struct Operands {
-  Operand in0, in1, out;
+  Operand in[2];
+  int num_in = 1;
+  Operand out;
 };
 
-// Pre: the front end checked every operand; both inputs broadcast to out's shape. The
-// plan's UB spec is the operator's own.
+// Pre: the front end checked every operand; the inputs broadcast to out's shape. The
+// plan's UB spec is the operator's own. One input (a forward operator) or two (a
+// gradient: dy, x).
 Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& options,
                       uint64_t* workspace_size, ExecutorPtr* executor);
 

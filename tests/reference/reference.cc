@@ -43,7 +43,7 @@ double HardsigmoidBackwardRef(double dy, double x) {
   return (x > -3.0 && x < 3.0) ? dy / 6.0 : 0.0;
 }
 
-// Each elementwise operator of the list has <Name>Ref; a reduction has none here.
+// Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
     return Name##Ref(dy, x);
@@ -51,6 +51,10 @@ double HardsigmoidBackwardRef(double dy, double x) {
 #define HOSTNN_REF_GradSoftmax(Name) \
   case Op::k##Name:                  \
     return kNaN;
+#define HOSTNN_REF_Eltwise(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradSoftmax(Name)
 double EltwiseRef(Op op, double dy, double x) {
   switch (op) {
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_##sig(Name)
@@ -62,6 +66,10 @@ double EltwiseRef(Op op, double dy, double x) {
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseBuffer
 #undef HOSTNN_REF_GradSoftmax
+#undef HOSTNN_REF_Eltwise
+#undef HOSTNN_REF_EltwiseBuffer
+#undef HOSTNN_REF_InplaceEltwise
+#undef HOSTNN_REF_Softmax
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
                            const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,

@@ -38,8 +38,9 @@ need "$includedir/acl/acl.h"
 need "$includedir/acl/acl_base.h"
 need "$includedir/acl/acl_rt.h"
 need "$includedir/aclnn/aclnn_base.h"
-for op in $(bash "$(dirname "$0")/../../scripts/op_list.sh" snake); do
-  need "$includedir/aclnnop/aclnn_$op.h"
+# Every operator header of the source tree (an operator's variants share its header).
+for header in "$(dirname "$0")"/../../include/aclnnop/aclnn_*.h; do
+  need "$includedir/aclnnop/$(basename "$header")"
 done
 need "$includedir/hostnn/ops.h"
 need "$includedir/hostnn/hostnn.h"

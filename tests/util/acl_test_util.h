@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "hostnn/ops.h"
+#include "tests/reference/forward_reference.h"
 #include "tests/reference/reference.h"
 #include "tests/util/capi_ops.h"
 #include "tests/util/test_util.h"
@@ -267,6 +268,7 @@ class Call {
   // Checks the result against the reference computed from the inputs dy and x (read
   // before the run, as Values(kDy) and Values(kSelf)).
   void ExpectResult(const std::vector<double>& dy, const std::vector<double>& x) const {
+    if (GetOpInfo(op_.op).is_forward) return ExpectForwardResult(dy);
     const std::vector<double> got = Values(kOut);
     ASSERT_EQ(got.size(), dy.size());
     const DType out_dtype = static_cast<DType>(case_.v[kOut].dtype);
@@ -285,6 +287,46 @@ class Call {
           GetOpInfo(op_.op).is_reduction
               ? LogSoftmaxWithinTolerance(out_dtype, got[i], exact[i], dy[i], x[i], abs_sum[i])
               : EltwiseWithinTolerance(out_dtype, got[i], exact[i], dy[i]);
+      if (!ok) ++bad;
+      EXPECT_TRUE(ok) << op_.name << " element " << i << ": got " << got[i] << ", exact "
+                      << exact[i];
+    }
+  }
+
+  // A forward operator's result from its one input x (slot kDy, read before the run),
+  // in out (or in x itself, in place).
+  void ExpectForwardResult(const std::vector<double>& x) const {
+    const Slot result = op_.in_place() ? kDy : kOut;
+    const std::vector<double> got = Values(result);
+    ASSERT_EQ(got.size(), x.size());
+    const DType out_dtype = static_cast<DType>(case_.v[result].dtype);
+    std::vector<double> exact(x.size()), x_minus_max(x.size());
+    const bool reduction = GetOpInfo(op_.op).is_reduction;
+    if (reduction) {
+      const std::vector<int64_t>& shape = case_.v[kDy].shape;
+      const int64_t rank = static_cast<int64_t>(shape.size());
+      const int64_t d = rank == 0 ? 0 : (case_.dim < 0 ? case_.dim + rank : case_.dim);
+      int64_t a1 = 1, r = 1, a0 = 1;
+      for (int64_t i = 0; i < rank; ++i) (i < d ? a1 : i == d ? r : a0) *= shape[i];
+      std::vector<double> row(r), ref(r), xmm(r);
+      for (int64_t i = 0; i < a1; ++i) {
+        for (int64_t k = 0; k < a0; ++k) {
+          for (int64_t j = 0; j < r; ++j) row[j] = x[(i * r + j) * a0 + k];
+          LogSoftmaxRowRef(row.data(), r, ref.data(), xmm.data());
+          for (int64_t j = 0; j < r; ++j) {
+            exact[(i * r + j) * a0 + k] = ref[j];
+            x_minus_max[(i * r + j) * a0 + k] = xmm[j];
+          }
+        }
+      }
+    } else {
+      for (size_t i = 0; i < x.size(); ++i) exact[i] = ForwardEltwiseRef(op_.op, x[i]);
+    }
+    int bad = 0;
+    for (size_t i = 0; i < got.size() && bad < 5; ++i) {
+      const bool ok =
+          reduction ? LogSoftmaxForwardWithinTolerance(out_dtype, got[i], exact[i], x_minus_max[i])
+                    : ForwardEltwiseWithinTolerance(out_dtype, got[i], exact[i]);
       if (!ok) ++bad;
       EXPECT_TRUE(ok) << op_.name << " element " << i << ": got " << got[i] << ", exact "
                       << exact[i];

@@ -1,6 +1,7 @@
 // Every operator's CANN C API behind one phase-1 signature, generated from the operator
 // list: phase1(in0, in1, in2, out, dim, ...) calls aclnn<Name>GetWorkspaceSize with the
-// operands its Signature takes (src/aclnn/signatures.h) and ignores the rest. For the
+// operands its Signature takes (src/aclnn/signatures.h) and ignores the rest (an in-place
+// operator's result is in0). For the
 // tests, the benchmarks and the fuzzer, which drive every operator the same way.
 #ifndef HOSTNN_TESTS_UTIL_CAPI_OPS_H_
 #define HOSTNN_TESTS_UTIL_CAPI_OPS_H_
@@ -31,11 +32,14 @@ struct CApiOp {
                         aclrtStream stream);
 
   bool has(Slot s) const { return params[s] != nullptr; }
-  // The slots this operator takes, in parameter order.
+  // An in-place operator's result is its in0: it has no separate out operand.
+  bool in_place() const { return GetOpInfo(op).signature == Signature::kInplaceEltwise; }
+  // The operands this operator takes, in slot order (an in-place one's out is in0).
   std::vector<Slot> slots() const {
     std::vector<Slot> v;
     for (int s = 0; s < kNumSlots; ++s) {
-      if (has(static_cast<Slot>(s))) v.push_back(static_cast<Slot>(s));
+      if (has(static_cast<Slot>(s)) && !(in_place() && s == kOut))
+        v.push_back(static_cast<Slot>(s));
     }
     return v;
   }
@@ -43,13 +47,17 @@ struct CApiOp {
 
 namespace capi_ops_internal {
 // The unused operands of a signature are named and dropped.
-#define HOSTNN_OP(Name, snake, sig, ...)                                                   \
-  inline aclnnStatus Phase1##Name(const aclTensor* in0, const aclTensor* in1,              \
-                                  const aclTensor* in2, aclTensor* out, int64_t dim,       \
-                                  uint64_t* workspace_size, aclOpExecutor** executor) {    \
-    (void)in2;                                                                             \
-    (void)dim;                                                                             \
-    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor); \
+#define HOSTNN_OP(Name, snake, sig, ...)                                                         \
+  inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
+                                  aclTensor* o, int64_t d, uint64_t* workspace_size,             \
+                                  aclOpExecutor** executor) {                                    \
+    aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */            \
+    const aclTensor* in1 = a1;                                                                   \
+    aclTensor* in2 = const_cast<aclTensor*>(a2); /* LogSigmoidForward's buffer */                \
+    aclTensor* out = o;                                                                          \
+    const int64_t dim = d;                                                                       \
+    (void)in1, (void)in2, (void)out, (void)dim;                                                  \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
   }
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
@@ -71,6 +79,22 @@ inline const CApiOp& GetCApiOp(Op op) {
 inline std::vector<Op> AllOpsVector() {
   std::vector<Op> ops;
   for (Op op : AllOps()) ops.push_back(op);
+  return ops;
+}
+
+// The gradients, and the forward operators, in list order.
+inline std::vector<Op> GradOpsVector() {
+  std::vector<Op> ops;
+  for (Op op : AllOps()) {
+    if (!GetOpInfo(op).is_forward) ops.push_back(op);
+  }
+  return ops;
+}
+inline std::vector<Op> ForwardOpsVector() {
+  std::vector<Op> ops;
+  for (Op op : AllOps()) {
+    if (GetOpInfo(op).is_forward) ops.push_back(op);
+  }
   return ops;
 }
 

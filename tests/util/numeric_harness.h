@@ -487,7 +487,7 @@ inline bool InfiniteAtSiluRoot(Op op, DType t, double dy, double x) {
 }
 
 constexpr DType kComputeTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
-// The operators of the list: every one, and the elementwise ones.
+// The operators of the list: every one, and subsets by kind.
 inline const std::vector<Op>& AllOpsList() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
@@ -496,11 +496,23 @@ inline const std::vector<Op>& AllOpsList() {
   }();
   return ops;
 }
+// The elementwise gradients (out = f(dy, x)): what the gradient suites run.
 inline const std::vector<Op>& EltwiseOpsList() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
     for (Op op : AllOps()) {
-      if (!GetOpInfo(op).is_reduction) v.push_back(op);
+      if (!GetOpInfo(op).is_reduction && !GetOpInfo(op).is_forward) v.push_back(op);
+    }
+    return v;
+  }();
+  return ops;
+}
+// The gradients, elementwise and reductions.
+inline const std::vector<Op>& GradOpsList() {
+  static const std::vector<Op> ops = [] {
+    std::vector<Op> v;
+    for (Op op : AllOps()) {
+      if (!GetOpInfo(op).is_forward) v.push_back(op);
     }
     return v;
   }();

@@ -21,8 +21,8 @@ inline std::string UbTable(Op op) {
   std::string queues, temps;
   for (const std::string& q : spec->queues) queues += (queues.empty() ? "" : ", ") + q;
   for (const std::string& t : spec->f32_temps) temps += (temps.empty() ? "" : ", ") + t;
-  std::string text =
-      std::string(GetOpInfo(op).snake_name) + ": queues " + queues + "; f32 temps " + temps + "\n";
+  std::string text = std::string(GetOpInfo(op).snake_name) + ": queues " + queues +
+                     (temps.empty() ? "; no f32 temps" : "; f32 temps " + temps) + "\n";
   for (const auto& dtype : {std::make_pair("f32", 4), std::make_pair("f16, bf16", 2)}) {
     const tiling::UbDivisor d = tiling::MakeUbDivisor(*spec, dtype.second);
     char line[256];

@@ -1,0 +1,71 @@
+// The operator list for the kernel units: expands op_list.def with HOSTNN_OP(Name, snake,
+// Signature, ...) -> HOSTNN_EW_<Signature>(Name). A unit defines the HOSTNN_EW_ macros of
+// the signatures it implements; the others default to HOSTNN_EW_OTHER(Name), which
+// defaults to nothing. No include guard: included once per expansion.
+#ifndef HOSTNN_EW_OTHER
+#define HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_OTHER_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_GradEltwise
+#define HOSTNN_EW_GradEltwise(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradEltwise_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_GradEltwiseBuffer
+#define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradEltwiseBuffer_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_GradSoftmax
+#define HOSTNN_EW_GradSoftmax(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradSoftmax_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_Eltwise
+#define HOSTNN_EW_Eltwise(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_Eltwise_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_EltwiseBuffer
+#define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_EltwiseBuffer_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_InplaceEltwise
+#define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_InplaceEltwise_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_Softmax
+#define HOSTNN_EW_Softmax(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_Softmax_DEFAULTED
+#endif
+
+#include "hostnn/op_list.def"
+
+#ifdef HOSTNN_EW_OTHER_DEFAULTED
+#undef HOSTNN_EW_OTHER
+#undef HOSTNN_EW_OTHER_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradEltwise_DEFAULTED
+#undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradEltwiseBuffer_DEFAULTED
+#undef HOSTNN_EW_GradEltwiseBuffer
+#undef HOSTNN_EW_GradEltwiseBuffer_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradSoftmax_DEFAULTED
+#undef HOSTNN_EW_GradSoftmax
+#undef HOSTNN_EW_GradSoftmax_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_Eltwise_DEFAULTED
+#undef HOSTNN_EW_Eltwise
+#undef HOSTNN_EW_Eltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_EltwiseBuffer_DEFAULTED
+#undef HOSTNN_EW_EltwiseBuffer
+#undef HOSTNN_EW_EltwiseBuffer_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_InplaceEltwise_DEFAULTED
+#undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_InplaceEltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_Softmax_DEFAULTED
+#undef HOSTNN_EW_Softmax
+#undef HOSTNN_EW_Softmax_DEFAULTED
+#endif

@@ -1,0 +1,442 @@
+// LogSoftmax forward kernels (row max, row sums of exp in double, row output, the ARA
+// block) for every compiled SIMD target and their dispatch table (GetLogSoftmaxForward).
+// Sums are combined in a fixed order (see LogSoftmaxForwardKernels in kernels.h), never
+// in an order that depends on the SIMD width, the tiling or the threads.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/logsoftmax_forward_kernels.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/cache_control.h>
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/convert-inl.h"
+#include "kernels/kernels.h"
+#include "kernels/tile-inl.h"
+#include "kernels/unary_ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// A quiet NaN of each storage type: the padding of partial vectors in the max pass, which
+// skips NaN lanes.
+HWY_INLINE float FwdNaNOf(F32) {
+  const uint32_t bits = 0x7FC00000u;
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+HWY_INLINE uint16_t FwdNaNOf(F16) { return 0x7E00; }
+HWY_INLINE uint16_t FwdNaNOf(BF16) { return 0x7FC0; }
+
+template <class Tag>
+HWY_INLINE void FwdCopyPaddedNaN(const typename Tag::T* src, size_t n, typename Tag::T* dst,
+                                 size_t lanes) {
+  size_t i = 0;
+  for (; i < n; ++i) dst[i] = src[i];
+  for (; i < lanes; ++i) dst[i] = FwdNaNOf(Tag());
+}
+
+// The running max: v replaces m only where v > m, so NaN lanes (and the padding) are
+// skipped and the result is exact, whatever the order.
+template <class V>
+HWY_INLINE V FwdMaxUpdate(V m, V v) {
+  return hn::IfThenElse(hn::Gt(v, m), v, m);
+}
+
+// exp(x - m) for m >= x (the row's or column's max): f32, NaN lanes of x - m (NaN x, or
+// inf - inf) kept as NaN so that they reach the sum, -inf -> 0.
+template <class D>
+HWY_INLINE hn::Vec<D> FwdExpShifted(D d, hn::Vec<D> x, hn::Vec<D> m) {
+  const hn::Vec<D> v = hn::Sub(x, m);
+  const hn::Vec<D> e = ExpNonPositiveNoFma(d, hn::Max(v, hn::Set(d, -104.0f)));
+  return hn::IfThenElse(hn::IsNaN(v), v, e);
+}
+
+// ---- AR: along a contiguous row ---------------------------------------------------------
+
+template <class Tag>
+HWY_INLINE void RowMaxImpl(const void* x_v, size_t n, float* max) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(x_v);
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  auto m0 = hn::Set(d, *max), m1 = m0, m2 = m0, m3 = m0;
+  size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    m0 = FwdMaxUpdate(m0, LoadF32(d, Tag(), x + i));
+    m1 = FwdMaxUpdate(m1, LoadF32(d, Tag(), x + i + N));
+    m2 = FwdMaxUpdate(m2, LoadF32(d, Tag(), x + i + 2 * N));
+    m3 = FwdMaxUpdate(m3, LoadF32(d, Tag(), x + i + 3 * N));
+  }
+  for (; i + N <= n; i += N) m0 = FwdMaxUpdate(m0, LoadF32(d, Tag(), x + i));
+  if (i < n) {
+    HWY_ALIGN T pad[kMaxLanes];
+    FwdCopyPaddedNaN<Tag>(x + i, n - i, pad, N);
+    m0 = FwdMaxUpdate(m0, LoadF32(d, Tag(), pad));
+  }
+  m0 = FwdMaxUpdate(FwdMaxUpdate(m0, m1), FwdMaxUpdate(m2, m3));
+  *max = hn::GetLane(hn::MaxOfLanes(d, m0));
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// Adds one f32 vector's lanes, in order, to the two double vectors after it.
+template <class D, class DD>
+HWY_INLINE void FwdAddPromoted(D d, DD dd, hn::Vec<D> e, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
+  const hn::Half<D> dh;
+  (void)d;
+  *lo = hn::Add(*lo, hn::PromoteTo(dd, hn::LowerHalf(dh, e)));
+  *hi = hn::Add(*hi, hn::PromoteTo(dd, hn::UpperHalf(dh, e)));
+}
+
+template <class Tag>
+HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* partials) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(x_v);
+  const hn::ScalableTag<float> d;
+  const hn::Repartition<double, decltype(d)> dd;  // half as many lanes, same bytes
+  constexpr size_t kNf = HWY_LANES(float);
+  static_assert(kRowPartials % kNf == 0 && kNf >= 2, "16 partials must be whole f32 vectors");
+  constexpr size_t kVecs = kRowPartials / kNf;  // f32 vectors per group of 16 elements
+  constexpr size_t kNd = kNf / 2;
+  hn::Vec<decltype(dd)> acc[2 * kVecs];
+  for (size_t k = 0; k < 2 * kVecs; ++k) acc[k] = hn::LoadU(dd, partials + k * kNd);
+  const auto m = hn::Set(d, max);
+  size_t i = 0;
+  for (; i + kRowPartials <= n; i += kRowPartials) {
+    for (size_t k = 0; k < kVecs; ++k) {
+      const auto e = FwdExpShifted(d, LoadF32(d, Tag(), x + i + k * kNf), m);
+      FwdAddPromoted(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
+    }
+  }
+  if (i < n) {  // the last group, zero-padded; its missing lanes add +0 (no change)
+    HWY_ALIGN T pad[kRowPartials];
+    CopyPadded(x + i, n - i, pad, kRowPartials);
+    const size_t rest = n - i;
+    for (size_t k = 0; k < kVecs; ++k) {
+      const size_t lanes = rest > k * kNf ? std::min(kNf, rest - k * kNf) : 0;
+      auto e = FwdExpShifted(d, LoadF32(d, Tag(), pad + k * kNf), m);
+      e = hn::IfThenElseZero(hn::FirstN(d, lanes), e);
+      FwdAddPromoted(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
+    }
+  }
+  for (size_t k = 0; k < 2 * kVecs; ++k) hn::StoreU(acc[k], dd, partials + k * kNd);
+}
+#else
+// HWY_SCALAR (g++ builds it in place of EMU128): one lane, so each element's exp goes to
+// its partial i % 16 directly: the same IEEE operations in the same order.
+template <class Tag>
+HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* partials) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(x_v);
+  const hn::ScalableTag<float> d;
+  const auto m = hn::Set(d, max);
+  for (size_t i = 0; i < n; ++i) {
+    partials[i % kRowPartials] +=
+        static_cast<double>(hn::GetLane(FwdExpShifted(d, LoadF32(d, Tag(), x + i), m)));
+  }
+}
+#endif  // HWY_TARGET != HWY_SCALAR
+
+// out = (x - max) - log_sum for one vector: x - max first, exact where it cancels, so an
+// element near the max keeps its small result.
+template <class D>
+HWY_INLINE hn::Vec<D> FwdOut(hn::Vec<D> x, hn::Vec<D> m, hn::Vec<D> ls) {
+  return hn::Sub(hn::Sub(x, m), ls);
+}
+
+template <class Tag>
+HWY_INLINE void RowOutVectors(const typename Tag::T* x, float max, float ls, typename Tag::T* out,
+                              size_t n) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const auto m = hn::Set(d, max), l = hn::Set(d, ls);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    StoreF32(d, Tag(), FwdOut<decltype(d)>(LoadF32(d, Tag(), x + i), m, l), out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN T bx[kMaxLanes], bout[kMaxLanes];
+    CopyPadded(x + i, n - i, bx, N);
+    StoreF32(d, Tag(), FwdOut<decltype(d)>(LoadF32(d, Tag(), bx), m, l), bout);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
+  }
+}
+
+// Pairs of vectors (two per iteration) with the tail through RowOutVectors, as UnaryTile.
+template <class Tag, bool kStream>
+HWY_INLINE void RowOutImpl(const void* x_v, float max, double log_sum, void* out_v, size_t n) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(x_v);
+  T* out = static_cast<T*>(out_v);  // may be x itself
+  const float ls = static_cast<float>(log_sum);
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  if (kStream) {
+    const size_t vector_bytes = N * sizeof(float);
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+    size_t head = n;
+    if (addr % sizeof(T) == 0)
+      head = ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(T);
+    head = std::min(head, n);
+    RowOutVectors<Tag>(x, max, ls, out, head);
+    i = head;
+  }
+  const auto m = hn::Set(d, max), l = hn::Set(d, ls);
+  for (; i + 4 * N <= n; i += 4 * N) {
+    hn::Vec<decltype(d)> x0, x1, x2, x3;
+    LoadPairF32(d, Tag(), x + i, &x0, &x1);
+    LoadPairF32(d, Tag(), x + i + 2 * N, &x2, &x3);
+    StorePairF32<kStream>(d, Tag(), FwdOut<decltype(d)>(x0, m, l), FwdOut<decltype(d)>(x1, m, l),
+                          out + i);
+    StorePairF32<kStream>(d, Tag(), FwdOut<decltype(d)>(x2, m, l), FwdOut<decltype(d)>(x3, m, l),
+                          out + i + 2 * N);
+  }
+  RowOutVectors<Tag>(x + i, max, ls, out + i, n - i);
+#if HWY_ARCH_X86
+  if (kStream) _mm_sfence();
+#endif
+}
+
+// ---- ARA: along rows of an (R x w) block --------------------------------------------------
+
+// Rows are prefetched kFwdPrefetchRows ahead when a row segment is short: a few cache
+// lines in its own page, where the hardware prefetchers (which stop at page boundaries)
+// do not reach. Wide segments are streams the prefetchers follow on their own.
+constexpr size_t kFwdPrefetchRows = 4;
+constexpr size_t kFwdPrefetchMaxBytes = 1024;
+// Rows per load and store of the column accumulators (each column still meets its rows
+// in order).
+constexpr size_t kFwdBlockRows = 4;
+// Columns whose f32 log-sums the output pass holds at once (on the stack).
+constexpr size_t kFwdColChunk = 512;
+
+template <class T>
+HWY_INLINE void FwdPrefetchRow(const T* p, size_t w) {
+  const char* c = reinterpret_cast<const char*>(p);
+  for (size_t b = 0; b < w * sizeof(T); b += 64) hwy::Prefetch(c + b);
+}
+
+// max[c] = max(max[c], x[k * stride + c]) for k < rows, c < w.
+template <class Tag>
+HWY_INLINE void ColMaxRows(const typename Tag::T* x, size_t stride, size_t rows, float* max,
+                           size_t w) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t c = 0;
+  for (; c + N <= w; c += N) {
+    auto m = hn::LoadU(d, max + c);
+    for (size_t k = 0; k < rows; ++k) m = FwdMaxUpdate(m, LoadF32(d, Tag(), x + k * stride + c));
+    hn::StoreU(m, d, max + c);
+  }
+  if (c < w) {
+    HWY_ALIGN T pad[kMaxLanes];
+    HWY_ALIGN float bm[kMaxLanes];
+    CopyPadded(max + c, w - c, bm, N);
+    auto m = hn::Load(d, bm);
+    for (size_t k = 0; k < rows; ++k) {
+      FwdCopyPaddedNaN<Tag>(x + k * stride + c, w - c, pad, N);
+      m = FwdMaxUpdate(m, LoadF32(d, Tag(), pad));
+    }
+    hn::Store(m, d, bm);
+    for (size_t j = 0; j < w - c; ++j) max[c + j] = bm[j];
+  }
+}
+
+// acc[c] += exp(x[k * stride + c] - max[c]) for k < rows in order, c < w: f32 exp, double
+// adds; the last partial vector's columns are added one lane at a time (the same IEEE
+// double additions).
+template <class Tag>
+HWY_INLINE void ColSumExpRows(const typename Tag::T* x, size_t stride, size_t rows,
+                              const float* max, double* acc, size_t w) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t c = 0;
+#if HWY_TARGET != HWY_SCALAR
+  const hn::Repartition<double, decltype(d)> dd;
+  const size_t Nd = hn::Lanes(dd);
+  for (; c + N <= w; c += N) {
+    const auto m = hn::LoadU(d, max + c);
+    auto lo = hn::LoadU(dd, acc + c), hi = hn::LoadU(dd, acc + c + Nd);
+    for (size_t k = 0; k < rows; ++k) {
+      FwdAddPromoted(d, dd, FwdExpShifted(d, LoadF32(d, Tag(), x + k * stride + c), m), &lo, &hi);
+    }
+    hn::StoreU(lo, dd, acc + c);
+    hn::StoreU(hi, dd, acc + c + Nd);
+  }
+#else
+  for (; c < w; ++c) {  // one lane: a column at a time, the same IEEE operations
+    const auto m = hn::Set(d, max[c]);
+    for (size_t k = 0; k < rows; ++k) {
+      acc[c] += static_cast<double>(
+          hn::GetLane(FwdExpShifted(d, LoadF32(d, Tag(), x + k * stride + c), m)));
+    }
+  }
+#endif
+  if (c < w) {
+    HWY_ALIGN T pad[kMaxLanes];
+    HWY_ALIGN float bm[kMaxLanes], be[kMaxLanes] = {};  // (g++ sees no store through hn::Store)
+    CopyPadded(max + c, w - c, bm, N);
+    const auto m = hn::Load(d, bm);
+    for (size_t k = 0; k < rows; ++k) {
+      CopyPadded(x + k * stride + c, w - c, pad, N);
+      hn::Store(FwdExpShifted(d, LoadF32(d, Tag(), pad), m), d, be);
+      for (size_t j = 0; j < w - c; ++j) acc[c + j] += static_cast<double>(be[j]);
+    }
+  }
+}
+
+// out[c] = (x[c] - max[c]) - ls[c], c < w; a vector at a time, the last through a padded
+// copy.
+template <class Tag>
+HWY_INLINE void ColsOut(const typename Tag::T* x, const float* max, const float* ls,
+                        typename Tag::T* out, size_t w) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t c = 0;
+  for (; c + N <= w; c += N) {
+    StoreF32(
+        d, Tag(),
+        FwdOut<decltype(d)>(LoadF32(d, Tag(), x + c), hn::LoadU(d, max + c), hn::LoadU(d, ls + c)),
+        out + c);
+  }
+  if (c < w) {
+    HWY_ALIGN T bx[kMaxLanes], bout[kMaxLanes];
+    HWY_ALIGN float bm[kMaxLanes], bl[kMaxLanes];
+    CopyPadded(x + c, w - c, bx, N);
+    CopyPadded(max + c, w - c, bm, N);
+    CopyPadded(ls + c, w - c, bl, N);
+    StoreF32(d, Tag(), FwdOut<decltype(d)>(LoadF32(d, Tag(), bx), hn::Load(d, bm), hn::Load(d, bl)),
+             bout);
+    for (size_t j = 0; j < w - c; ++j) out[c + j] = bout[j];
+  }
+}
+
+template <class Tag>
+HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stride, size_t w,
+                             float* max, double* acc) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(x_v);
+  T* out = static_cast<T*>(out_v);  // may be x itself: each row is read before it is written
+  const bool prefetch = w * sizeof(T) <= kFwdPrefetchMaxBytes;
+  for (size_t c = 0; c < w; ++c) {
+    max[c] = -HUGE_VALF;
+    acc[c] = 0.0;
+  }
+  // Pass 1: the columns' max.
+  for (size_t row = 0; row < r; row += kFwdBlockRows) {
+    const size_t rows = std::min(kFwdBlockRows, r - row);
+    if (prefetch) {
+      for (size_t k = row + kFwdBlockRows; k < row + 2 * kFwdBlockRows && k < r; ++k)
+        FwdPrefetchRow(x + k * stride, w);
+    }
+    ColMaxRows<Tag>(x + row * stride, stride, rows, max, w);
+  }
+  // Pass 2: the columns' sums of exp(x - max), rows in order.
+  for (size_t row = 0; row < r; row += kFwdBlockRows) {
+    const size_t rows = std::min(kFwdBlockRows, r - row);
+    if (prefetch) {
+      for (size_t k = row + kFwdBlockRows; k < row + 2 * kFwdBlockRows && k < r; ++k)
+        FwdPrefetchRow(x + k * stride, w);
+    }
+    ColSumExpRows<Tag>(x + row * stride, stride, rows, max, acc, w);
+  }
+  // Pass 3: the output, a chunk of columns at a time.
+  HWY_ALIGN float ls[kFwdColChunk];
+  for (size_t c0 = 0; c0 < w; c0 += kFwdColChunk) {
+    const size_t cw = std::min(kFwdColChunk, w - c0);
+    for (size_t j = 0; j < cw; ++j) ls[j] = static_cast<float>(std::log(acc[c0 + j]));
+    for (size_t row = 0; row < r; ++row) {
+      if (prefetch && row + kFwdPrefetchRows < r)
+        FwdPrefetchRow(x + (row + kFwdPrefetchRows) * stride + c0, cw);
+      ColsOut<Tag>(x + row * stride + c0, max + c0, ls, out + row * stride + c0, cw);
+    }
+  }
+}
+
+// bf16 out from bf16 in: every NaN produced is an input's or inf - inf's default NaN, whose
+// low 16 bits are 0 (BF16Direct's rounding needs no NaN case).
+#define HOSTNN_LSF_ONE(DT, TAG)                                                                  \
+  void LsfRowMax_##DT(const void* x, size_t n, float* max) { RowMaxImpl<TAG>(x, n, max); }       \
+  void LsfRowSumExp_##DT(const void* x, size_t n, float max, double* p) {                        \
+    RowSumExpImpl<TAG>(x, n, max, p);                                                            \
+  }                                                                                              \
+  void LsfRowOut_##DT(const void* x, float max, double ls, void* out, size_t n) {                \
+    RowOutImpl<TAG, false>(x, max, ls, out, n);                                                  \
+  }                                                                                              \
+  void LsfRowOut_##DT##_Stream(const void* x, float max, double ls, void* out, size_t n) {       \
+    RowOutImpl<TAG, true>(x, max, ls, out, n);                                                   \
+  }                                                                                              \
+  void LsfAraBlock_##DT(const void* x, void* out, size_t r, size_t stride, size_t w, float* max, \
+                        double* acc) {                                                           \
+    AraBlockImpl<TAG>(x, out, r, stride, w, max, acc);                                           \
+  }
+HOSTNN_LSF_ONE(F32, F32)
+HOSTNN_LSF_ONE(F16, F16)
+HOSTNN_LSF_ONE(BF16, BF16Direct)
+#undef HOSTNN_LSF_ONE
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/dispatch.h"
+
+namespace hostnn {
+namespace kernels {
+
+#define HOSTNN_LSF_EXPORT(DT)          \
+  HWY_EXPORT(LsfRowMax_##DT);          \
+  HWY_EXPORT(LsfRowSumExp_##DT);       \
+  HWY_EXPORT(LsfRowOut_##DT);          \
+  HWY_EXPORT(LsfRowOut_##DT##_Stream); \
+  HWY_EXPORT(LsfAraBlock_##DT);
+HOSTNN_LSF_EXPORT(F32)
+HOSTNN_LSF_EXPORT(F16)
+HOSTNN_LSF_EXPORT(BF16)
+#undef HOSTNN_LSF_EXPORT
+
+LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out, StoreMode mode) {
+  const bool stream = mode == StoreMode::kStream;
+  LogSoftmaxForwardKernels k{};
+  if (in != out) return k;
+#define HOSTNN_LSF_CASE(DT)                                                                \
+  k.row_max = HOSTNN_PICK(LsfRowMax_##DT);                                                 \
+  k.row_sum_exp = HOSTNN_PICK(LsfRowSumExp_##DT);                                          \
+  k.row_out = stream ? HOSTNN_PICK(LsfRowOut_##DT##_Stream) : HOSTNN_PICK(LsfRowOut_##DT); \
+  k.ara_block = HOSTNN_PICK(LsfAraBlock_##DT);                                             \
+  return k;
+  switch (in) {
+    case DType::kFloat32: {
+      HOSTNN_LSF_CASE(F32)
+    }
+    case DType::kFloat16: {
+      HOSTNN_LSF_CASE(F16)
+    }
+    case DType::kBFloat16: {
+      HOSTNN_LSF_CASE(BF16)
+    }
+    default:
+      return k;
+  }
+#undef HOSTNN_LSF_CASE
+}
+
+}  // namespace kernels
+}  // namespace hostnn
+#endif  // HWY_ONCE

@@ -1,0 +1,190 @@
+// Forward elementwise tile loops (out = f(x)) for every compiled SIMD target
+// (foreach_target) and their dispatch table (GetUnary); the functors live in
+// unary_ops-inl.h. Tails run through the same vector code on a padded copy, so an
+// element's result never depends on where a tile boundary falls.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/unary_tiles.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/convert-inl.h"
+#include "kernels/kernels.h"
+#include "kernels/tile-inl.h"
+#include "kernels/unary_ops-inl.h"
+
+// The forward elementwise operators are those of the operator list with the Eltwise or
+// InplaceEltwise signature (kernels/eltwise_list-inl.h): <Name>Op is the functor
+// (unary_ops-inl.h) and Op::k<Name> its key.
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// n elements one vector at a time, the last (partial) vector through a zero-padded copy,
+// with plain stores: the path for short pieces, shared by the heads and tails of
+// UnaryTile, so every element meets the same functor code wherever it falls.
+template <class Op, class Tag>
+HWY_INLINE void UnaryVectors(const typename Tag::T* x, typename Tag::T* out, size_t n) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    StoreF32(d, Tag(), Op::Apply(d, LoadF32(d, Tag(), x + i)), out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN T bx[kMaxLanes], bout[kMaxLanes];
+    CopyPadded(x + i, n - i, bx, N);
+    StoreF32(d, Tag(), Op::Apply(d, LoadF32(d, Tag(), bx)), bout);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
+  }
+}
+
+// A tile: two pairs of vectors per iteration, then UnaryVectors for the rest. With kStream
+// the output is written with non-temporal stores: elements before the first
+// vector-aligned output address go through UnaryVectors, and a fence at the end orders
+// the streamed lines before whatever the caller does next. out may be x exactly: every
+// iteration loads its elements before it stores them.
+template <class Op, class Tag, bool kStream>
+HWY_INLINE void UnaryTile(const void* x_v, void* out_v, size_t n) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(x_v);
+  T* out = static_cast<T*>(out_v);
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  if (kStream) {
+    const size_t vector_bytes = N * sizeof(float);  // a pair stores this many bytes per vector
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+    size_t head = n;  // an output not aligned to its element never reaches a vector boundary
+    if (addr % sizeof(T) == 0)
+      head = ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(T);
+    head = std::min(head, n);
+    UnaryVectors<Op, Tag>(x, out, head);
+    i = head;
+  }
+  for (; i + 4 * N <= n; i += 4 * N) {
+    hn::Vec<decltype(d)> x0, x1, x2, x3;
+    LoadPairF32(d, Tag(), x + i, &x0, &x1);
+    LoadPairF32(d, Tag(), x + i + 2 * N, &x2, &x3);
+    StorePairF32<kStream>(d, Tag(), Op::Apply(d, x0), Op::Apply(d, x1), out + i);
+    StorePairF32<kStream>(d, Tag(), Op::Apply(d, x2), Op::Apply(d, x3), out + i + 2 * N);
+  }
+  UnaryVectors<Op, Tag>(x + i, out + i, n - i);
+#if HWY_ARCH_X86
+  if (kStream) _mm_sfence();
+#endif
+}
+
+// The functor of an operator for a storage type: the f32 one, or, for f16 and bf16, the
+// cheaper one a functor may name as its Narrow (within 1 ULP of the 16-bit result,
+// checked for every 16-bit input).
+template <class Op, class = void>
+struct NarrowOf {
+  using type = Op;
+};
+template <class Op>
+struct NarrowOf<Op, std::void_t<typename Op::Narrow>> {
+  using type = typename Op::Narrow;
+};
+template <class Op, class Tag>
+struct UnaryFunctorFor {
+  using type = std::conditional_t<sizeof(typename Tag::T) == 2, typename NarrowOf<Op>::type, Op>;
+};
+
+// bf16 out from bf16 in: every NaN the functors produce is an input's (selected), so the
+// NaN-free rounding of BF16Direct applies.
+#define HOSTNN_UNARY_ONE(Name, DT, TAG)                                     \
+  void Unary##Name##_##DT(const void* x, void* out, size_t n) {             \
+    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, false>(x, out, n); \
+  }                                                                         \
+  void Unary##Name##_##DT##_Stream(const void* x, void* out, size_t n) {    \
+    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, true>(x, out, n);  \
+  }
+#define HOSTNN_UNARY_DEFINE(Name)  \
+  HOSTNN_UNARY_ONE(Name, F32, F32) \
+  HOSTNN_UNARY_ONE(Name, F16, F16) \
+  HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)
+#define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
+#include "kernels/eltwise_list-inl.h"
+#undef HOSTNN_OP
+#undef HOSTNN_EW_Eltwise
+#undef HOSTNN_EW_EltwiseBuffer
+#undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_UNARY_DEFINE
+#undef HOSTNN_UNARY_ONE
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/dispatch.h"
+
+namespace hostnn {
+namespace kernels {
+
+#define HOSTNN_UNARY_EXPORT(Name)       \
+  HWY_EXPORT(Unary##Name##_F32);        \
+  HWY_EXPORT(Unary##Name##_F16);        \
+  HWY_EXPORT(Unary##Name##_BF16);       \
+  HWY_EXPORT(Unary##Name##_F32_Stream); \
+  HWY_EXPORT(Unary##Name##_F16_Stream); \
+  HWY_EXPORT(Unary##Name##_BF16_Stream);
+#define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
+#include "kernels/eltwise_list-inl.h"
+#undef HOSTNN_OP
+#undef HOSTNN_EW_Eltwise
+#undef HOSTNN_EW_EltwiseBuffer
+#undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_UNARY_EXPORT
+
+UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
+  const bool stream = mode == StoreMode::kStream;
+  (void)dtype, (void)stream;  // unused while the list holds no forward elementwise operator
+  switch (op) {
+#define HOSTNN_UNARY_CASE(Name)                                                                 \
+  case Op::k##Name:                                                                             \
+    if (dtype == DType::kFloat32)                                                               \
+      return stream ? HOSTNN_PICK(Unary##Name##_F32_Stream) : HOSTNN_PICK(Unary##Name##_F32);   \
+    if (dtype == DType::kFloat16)                                                               \
+      return stream ? HOSTNN_PICK(Unary##Name##_F16_Stream) : HOSTNN_PICK(Unary##Name##_F16);   \
+    if (dtype == DType::kBFloat16)                                                              \
+      return stream ? HOSTNN_PICK(Unary##Name##_BF16_Stream) : HOSTNN_PICK(Unary##Name##_BF16); \
+    return nullptr;
+#define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_OTHER(Name) \
+  case Op::k##Name:           \
+    return nullptr;
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
+#include "kernels/eltwise_list-inl.h"
+#undef HOSTNN_OP
+#undef HOSTNN_EW_Eltwise
+#undef HOSTNN_EW_EltwiseBuffer
+#undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_OTHER
+#undef HOSTNN_UNARY_CASE
+  }
+  return nullptr;  // not an operator
+}
+
+}  // namespace kernels
+}  // namespace hostnn
+#endif  // HWY_ONCE

@@ -1,0 +1,98 @@
+// Double-precision references for the forward operators (see forward_reference.h).
+
+#include "tests/reference/forward_reference.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tests/util/test_util.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kTwoPowMinus21 = std::ldexp(1.0, -21);
+}  // namespace
+
+void LogSoftmaxRowRef(const double* x, int64_t n, double* out, double* x_minus_max) {
+  bool nan = false;
+  double max = -INFINITY;
+  for (int64_t i = 0; i < n; ++i) {
+    if (std::isnan(x[i])) nan = true;
+    max = std::max(max, x[i]);
+  }
+  // +inf: inf - inf; all -inf: -inf - -inf; both NaN for the whole row, as PyTorch.
+  if (nan || max == INFINITY || max == -INFINITY) {
+    for (int64_t i = 0; i < n; ++i) out[i] = x_minus_max[i] = kNaN;
+    return;
+  }
+  long double sum = 0.0L;
+  for (int64_t i = 0; i < n; ++i) sum += std::exp(static_cast<long double>(x[i]) - max);
+  const long double log_sum = std::log(sum);
+  for (int64_t i = 0; i < n; ++i) {
+    const long double d = static_cast<long double>(x[i]) - max;
+    x_minus_max[i] = static_cast<double>(d);
+    out[i] = static_cast<double>(d - log_sum);
+  }
+}
+
+// Each forward elementwise operator of the list has <Name>Ref; the others have none here.
+#define HOSTNN_REF_Eltwise(Name) \
+  case Op::k##Name:              \
+    return Name##Ref(x);
+#define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_Eltwise(Name)
+#define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_Eltwise(Name)
+#define HOSTNN_REF_GradEltwise(Name) \
+  case Op::k##Name:                  \
+    return std::numeric_limits<double>::quiet_NaN();
+#define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradSoftmax(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradEltwise(Name)
+double ForwardEltwiseRef(Op op, double x) {
+  switch (op) {
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_##sig(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+#undef HOSTNN_REF_Eltwise
+#undef HOSTNN_REF_EltwiseBuffer
+#undef HOSTNN_REF_InplaceEltwise
+#undef HOSTNN_REF_GradEltwise
+#undef HOSTNN_REF_GradEltwiseBuffer
+#undef HOSTNN_REF_GradSoftmax
+#undef HOSTNN_REF_Softmax
+
+bool ForwardEltwiseWithinTolerance(DType dtype, double got, double exact) {
+  if (std::isnan(got) || std::isnan(exact)) return std::isnan(got) && std::isnan(exact);
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
+    return UlpError(dtype, got, exact) <= 1.0;
+  }
+  if (UlpError(DType::kFloat32, got, exact) <= 4.0) return true;
+  return std::isfinite(got) && std::fabs(got - exact) <= kTwoPowMinus21;
+}
+
+double LogSoftmaxForwardBound(DType dtype, double exact, double x_minus_max) {
+  double bound =
+      kTwoPowMinus21 * (std::fabs(x_minus_max) + 1.0) + 4.0 * UlpOf(DType::kFloat32, exact);
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) bound += UlpOf(dtype, exact);
+  return bound;
+}
+
+bool LogSoftmaxForwardWithinTolerance(DType dtype, double got, double exact, double x_minus_max) {
+  if (std::isnan(got) || std::isnan(exact)) return std::isnan(got) && std::isnan(exact);
+  if (std::isinf(got) || std::isinf(exact)) {
+    if (got == exact) return true;
+    // A finite exact value beyond the type's range rounds to an infinity.
+    const double rounded = dtype == DType::kFloat32 ? static_cast<double>(static_cast<float>(exact))
+                           : dtype == DType::kFloat16 ? F16ToDouble(DoubleToF16(exact))
+                                                      : BF16ToDouble(DoubleToBF16(exact));
+    return rounded == got;
+  }
+  return std::fabs(got - exact) <= LogSoftmaxForwardBound(dtype, exact, x_minus_max);
+}
+
+}  // namespace test
+}  // namespace hostnn

@@ -1,0 +1,41 @@
+// Double-precision references for the forward operators (Silu, LogSigmoid, Hardsigmoid,
+// LogSoftmax) and their SPEC §4 tolerances. Computed in double (long double for the
+// LogSoftmax sums) from the same, already rounded, inputs as the kernels see. Nothing
+// here calls hostnn's kernels.
+#ifndef HOSTNN_TESTS_REFERENCE_FORWARD_REFERENCE_H_
+#define HOSTNN_TESTS_REFERENCE_FORWARD_REFERENCE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "hostnn/dtype.h"
+#include "hostnn/op.h"
+
+namespace hostnn {
+namespace test {
+
+// Elementwise forward references: <Name>Ref(x) for each forward elementwise operator of
+// the list, in forward_reference.cc, with the SPEC's limits (Silu(-inf) = -0, Silu(+inf)
+// = +inf; LogSigmoid(-inf) = -inf, LogSigmoid(+inf) = 0; Hardsigmoid(+-inf) = 1, 0; NaN
+// in gives NaN out), reached through ForwardEltwiseRef.
+// The reference of any forward elementwise operator of the list (NaN for the others).
+double ForwardEltwiseRef(Op op, double x);
+
+// LogSoftmax along one row of n values (PyTorch CPU semantics: a row holding NaN or
+// +inf is NaN throughout, a row of -inf's is NaN). out[i] = (x[i] - max) - log(sum);
+// x_minus_max[i] = x[i] - max (for the tolerance).
+void LogSoftmaxRowRef(const double* x, int64_t n, double* out, double* x_minus_max);
+
+// SPEC §4, forward elementwise: FLOAT within 4 ULP or 2^-21 absolute; FLOAT16 / BFLOAT16
+// within 1 ULP (as UlpError measures it). NaN must meet NaN.
+bool ForwardEltwiseWithinTolerance(DType dtype, double got, double exact);
+// SPEC §4, forward LogSoftmax: FLOAT |err| <= 2^-21 (|x - max| + 1) + 4 ULP(exact);
+// FLOAT16 / BFLOAT16: that bound plus one narrow ULP. Infinite exact values must match.
+bool LogSoftmaxForwardWithinTolerance(DType dtype, double got, double exact, double x_minus_max);
+// The bound itself (absolute), for reports.
+double LogSoftmaxForwardBound(DType dtype, double exact, double x_minus_max);
+
+}  // namespace test
+}  // namespace hostnn
+
+#endif  // HOSTNN_TESTS_REFERENCE_FORWARD_REFERENCE_H_
