@@ -101,6 +101,43 @@ HWY_INLINE V MulExpFarNoFma(D d, V m, V v) {
   return hn::Mul(hn::Mul(hn::Mul(m, ExpReducedNoFma(d, r, 1.0f)), scale_a), scale_b);
 }
 
+// Silu: out = x * sigmoid(x) = x / (1 + exp(-x)). With e = exp(-|x|): out = x / (1 + e)
+// for x >= 0 and (x e) / (1 + e) for x < 0, so 1 - s is never formed by a subtraction; one
+// IEEE division. x is clamped to +-104 for e (exactly 0 from there on): +inf -> +inf.
+// For x < -80, where e is subnormal but x e need not be, vectors holding such lanes take
+// MulExpFarNoFma (x <= -192, and -inf, give -0: the exact value rounds to it).
+// Lanes: f32. Max error: 3.46 ULP (measured over every float, all targets). Valid range:
+// all floats; NaN -> x itself (selected, so NaN bits do not depend on operand order).
+// kNarrow (Silu16Op): exp's degree-4 polynomial, for f16 / bf16 storage: within 1 ULP of
+// either after the narrowing (checked for every 16-bit input on every target); the far
+// tail keeps f32 accuracy (bf16 has f32's exponent range).
+template <bool kNarrow>
+struct SiluImpl {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 104.0f));
+    const V e = ExpNonPositiveNoFma<kNarrow>(d, hn::Or(xc, hn::Set(d, -0.0f)));  // exp(-|xc|)
+    const V num = hn::IfNegativeThenElse(x, hn::Mul(x, e), x);
+    V out = hn::Div(num, hn::Add(hn::Set(d, 1.0f), e));
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, x, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      // Clamped to the tail's range in every lane (k stays small; other lanes are unused).
+      const V xt = hn::Min(hn::Max(x, hn::Set(d, -192.0f)), hn::Set(d, -80.0f));
+      V tail = MulExpFarNoFma(d, xt, xt);
+      tail = hn::IfThenElse(hn::Gt(x, hn::Set(d, -192.0f)), tail, hn::Set(d, -0.0f));
+      out = hn::IfThenElse(hn::Lt(x, hn::Set(d, -80.0f)), tail, out);
+      out = hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+    return out;
+  }
+};
+struct Silu16Op : SiluImpl<true> {};
+struct SiluOp : SiluImpl<false> {
+  using Narrow = Silu16Op;  // for f16 / bf16 storage (unary_tiles.cc)
+};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

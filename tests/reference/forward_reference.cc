@@ -37,6 +37,14 @@ void LogSoftmaxRowRef(const double* x, int64_t n, double* out, double* x_minus_m
   }
 }
 
+double SiluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;
+  if (x == INFINITY) return INFINITY;
+  // x / (1 + e^-x): for x < -709 e^-x is inf and the quotient -0, the limit's sign.
+  return x / (1.0 + std::exp(-x));
+}
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \
