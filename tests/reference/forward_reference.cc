@@ -45,6 +45,15 @@ double SiluRef(double x) {
   return x / (1.0 + std::exp(-x));
 }
 
+double LogSigmoidRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -INFINITY;
+  if (x == INFINITY) return 0.0;
+  return std::min(x, 0.0) - std::log1p(std::exp(-std::fabs(x)));
+}
+// LogSigmoidForward computes what LogSigmoid computes.
+double LogSigmoidForwardRef(double x) { return LogSigmoidRef(x); }
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \
