@@ -54,6 +54,14 @@ double LogSigmoidRef(double x) {
 // LogSigmoidForward computes what LogSigmoid computes.
 double LogSigmoidForwardRef(double x) { return LogSigmoidRef(x); }
 
+double HardsigmoidRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  // x / 6 + 1/2 in double: exact to 2^-53 relative, far below any f32 ULP.
+  return std::min(1.0, std::max(0.0, x / 6.0 + 0.5));
+}
+// InplaceHardsigmoid computes what Hardsigmoid computes.
+double InplaceHardsigmoidRef(double x) { return HardsigmoidRef(x); }
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \
