@@ -63,6 +63,21 @@ struct TorchCase {
       case Op::kLogSoftmaxBackward:
         at::_log_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
         break;
+      case Op::kSilu:
+        at::silu_out(out, x);
+        break;
+      case Op::kLogSigmoid:
+      case Op::kLogSigmoidForward:
+        // torch.nn.functional.logsigmoid is log_sigmoid_forward; its buffer is made once,
+        // outside the timing, as an out= call would keep it.
+        at::log_sigmoid_forward_out(out, buffer, x);
+        break;
+      case Op::kHardsigmoid:
+        at::hardsigmoid_out(out, x);
+        break;
+      case Op::kInplaceHardsigmoid:
+        at::hardsigmoid_(x);
+        break;
       case Op::kLogSoftmax:
         at::_log_softmax_out(out, x, dim, false);
         break;
@@ -81,6 +96,7 @@ TorchCase MakeTorchCase(const CaseData& data) {
   t.out = at::from_blob(data.out_data(), s.shape, opts);
   // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.
   if (s.op == Op::kLogSigmoidBackward) t.buffer = std::get<1>(at::log_sigmoid_forward(t.x));
+  if (s.op == Op::kLogSigmoid || s.op == Op::kLogSigmoidForward) t.buffer = at::empty_like(t.x);
   return t;
 }
 

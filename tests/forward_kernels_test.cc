@@ -288,6 +288,32 @@ TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
   }
 }
 
+TEST(ForwardUnary, Limits) {
+  ForEachTarget([&](int64_t) {
+    for (DType dtype : kDTypes) {
+      SCOPED_TRACE(DTypeText(dtype));
+      const double inputs[] = {-INFINITY, INFINITY, -1000.0, 1000.0, NAN};
+      const size_t n = 5;
+      Raw x(dtype, n), silu(dtype, n), logsig(dtype, n), hard(dtype, n);
+      for (size_t i = 0; i < n; ++i) x.Set(i, inputs[i]);
+      kernels::GetUnary(Op::kSilu, dtype)(x.data(), silu.data(), n);
+      kernels::GetUnary(Op::kLogSigmoid, dtype)(x.data(), logsig.data(), n);
+      kernels::GetUnary(Op::kHardsigmoid, dtype)(x.data(), hard.data(), n);
+      EXPECT_EQ(silu.Get(0), 0.0);  // -0 or +0
+      EXPECT_EQ(silu.Get(1), INFINITY);
+      EXPECT_EQ(logsig.Get(0), -INFINITY);
+      EXPECT_EQ(logsig.Get(1), 0.0);
+      EXPECT_EQ(logsig.Get(2), -1000.0);
+      EXPECT_EQ(logsig.Get(3), 0.0);
+      EXPECT_EQ(hard.Get(0), 0.0);
+      EXPECT_EQ(hard.Get(1), 1.0);
+      EXPECT_TRUE(std::isnan(silu.Get(4)));
+      EXPECT_TRUE(std::isnan(logsig.Get(4)));
+      EXPECT_TRUE(std::isnan(hard.Get(4)));
+    }
+  });
+}
+
 TEST(ForwardUnary, NaNPayloadsStayNaN) {
   const uint32_t nans[] = {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0xFFBFFFFFu, 0x7FC12345u};
   ForEachTarget([&](int64_t) {
@@ -339,6 +365,11 @@ TEST(ForwardUnary, TailsOffsetsAndInPlace) {
       }
     }
   });
+}
+
+TEST(ForwardUnary, NullForOtherDTypes) {
+  EXPECT_EQ(kernels::GetUnary(Op::kSilu, DType::kFloat64), nullptr);
+  EXPECT_EQ(kernels::GetUnary(Op::kHardsigmoid, DType::kInt32), nullptr);
 }
 
 // ---- LogSoftmax ---------------------------------------------------------------------

@@ -248,6 +248,123 @@ GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ForwardEltwiseTest);
 INSTANTIATE_TEST_SUITE_P(Forward, ForwardEltwiseTest, ::testing::ValuesIn(EltwiseCases()),
                          CaseName);
 
+// The limits the SPEC names, exactly.
+double RunOne(Op op, DType t, double x) {
+  test::TestTensor in = test::TestTensor::Dense(t, {1}), out = test::TestTensor::Dense(t, {1});
+  in.Set(0, x);
+  EXPECT_TRUE(RunForward(op, in, InPlaceOnly(op) ? in : out).status.ok());
+  return InPlaceOnly(op) ? in.Get(0) : out.Get(0);
+}
+
+TEST(ForwardLimits, AsTheSpecSays) {
+  for (DType t : test::kComputeTypes) {
+    SCOPED_TRACE(DTypeName(t));
+    EXPECT_EQ(RunOne(Op::kSilu, t, -test::kInf), 0.0);  // -0 or 0
+    EXPECT_EQ(RunOne(Op::kSilu, t, test::kInf), test::kInf);
+    EXPECT_EQ(RunOne(Op::kLogSigmoid, t, -test::kInf), -test::kInf);
+    EXPECT_EQ(RunOne(Op::kLogSigmoid, t, test::kInf), 0.0);
+    EXPECT_EQ(RunOne(Op::kLogSigmoid, t, -1000.0), test::RoundTo(t, -1000.0));
+    EXPECT_EQ(RunOne(Op::kLogSigmoidForward, t, -1000.0), test::RoundTo(t, -1000.0));
+    EXPECT_TRUE(std::isnan(RunOne(Op::kHardsigmoid, t, test::kNaN)));
+    EXPECT_TRUE(std::isnan(RunOne(Op::kInplaceHardsigmoid, t, test::kNaN)));
+    EXPECT_EQ(RunOne(Op::kHardsigmoid, t, 3.0), 1.0);
+    EXPECT_EQ(RunOne(Op::kHardsigmoid, t, -3.0), 0.0);
+    EXPECT_EQ(RunOne(Op::kHardsigmoid, t, 0.0), 0.5);
+  }
+}
+
+// ---- the C API's forward signatures ------------------------------------------------------
+
+// A dense aclTensor over host memory of its own.
+class HostTensor {
+ public:
+  HostTensor(aclDataType dtype, const std::vector<int64_t>& shape)
+      : bytes_(static_cast<size_t>(test::NumElements(shape)) * test::ElemSize(dtype) + 8),
+        tensor_(test::MakeDense(bytes_.data(), dtype, shape)) {}
+  aclTensor* tensor() { return tensor_.get(); }
+  void SetF32(int i, float v) { std::memcpy(bytes_.data() + 4 * i, &v, 4); }
+  float GetF32(int i) const {
+    float v;
+    std::memcpy(&v, bytes_.data() + 4 * i, 4);
+    return v;
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  test::TensorPtr tensor_;
+};
+
+TEST(ForwardCApi, LogSigmoidForwardLeavesItsBufferAlone) {
+  // CANN documents `buffer` as unused: a null buffer is accepted, a given one is not written.
+  HostTensor x(ACL_FLOAT, {8}), out(ACL_FLOAT, {8}), buffer(ACL_FLOAT, {8});
+  for (int i = 0; i < 8; ++i) x.SetF32(i, i - 4.0f);
+  for (int i = 0; i < 8; ++i) buffer.SetF32(i, 1234.5f);
+  for (aclTensor* buf : {static_cast<aclTensor*>(nullptr), buffer.tensor()}) {
+    uint64_t ws = 0;
+    aclOpExecutor* exec = nullptr;
+    ASSERT_EQ(aclnnLogSigmoidForwardGetWorkspaceSize(x.tensor(), out.tensor(), buf, &ws, &exec),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(aclnnLogSigmoidForward(nullptr, 0, exec, nullptr), ACLNN_SUCCESS);
+    for (int i = 0; i < 8; ++i) {
+      EXPECT_NEAR(out.GetF32(i), ForwardEltwiseRef(Op::kLogSigmoidForward, i - 4.0), 1e-6);
+      EXPECT_EQ(buffer.GetF32(i), 1234.5f);
+    }
+  }
+}
+
+TEST(ForwardCApi, InplaceHardsigmoidWritesSelf) {
+  HostTensor x(ACL_FLOAT, {2, 4});
+  const float in[8] = {-4, -3, -2, 0, 1, 2, 4, 5};
+  for (int i = 0; i < 8; ++i) x.SetF32(i, in[i]);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  ASSERT_EQ(aclnnInplaceHardsigmoidGetWorkspaceSize(x.tensor(), &ws, &exec), ACLNN_SUCCESS);
+  ASSERT_EQ(aclnnInplaceHardsigmoid(nullptr, 0, exec, nullptr), ACLNN_SUCCESS);
+  for (int i = 0; i < 8; ++i)
+    EXPECT_NEAR(x.GetF32(i), std::fmin(1.0, std::fmax(0.0, in[i] / 6.0 + 0.5)), 1e-7);
+  EXPECT_EQ(aclnnInplaceHardsigmoidGetWorkspaceSize(nullptr, &ws, &exec), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclnnInplaceHardsigmoid"), std::string::npos);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("self is null"), std::string::npos);
+}
+
+TEST(ForwardCApi, DTypeRules) {
+  struct Case {
+    Op op;
+    aclDataType in, out;
+    bool ok;
+  };
+  const Case cases[] = {
+      {Op::kSilu, ACL_FLOAT, ACL_FLOAT16, false},       // out like self
+      {Op::kSilu, ACL_DOUBLE, ACL_DOUBLE, false},       // not a compute dtype
+      {Op::kHardsigmoid, ACL_INT32, ACL_INT32, false},  // integer Hardsigmoid is not computed
+      {Op::kLogSigmoid, ACL_BF16, ACL_BF16, true},
+      {Op::kLogSoftmax, ACL_FLOAT, ACL_DOUBLE, true},  // any float out
+      {Op::kLogSoftmax, ACL_FLOAT16, ACL_FLOAT, true},
+      {Op::kLogSoftmax, ACL_DOUBLE, ACL_DOUBLE, false},  // self: a compute dtype
+      {Op::kLogSoftmax, ACL_FLOAT, ACL_INT32, false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(GetOpInfo(c.op).name) + " " + std::to_string(c.in) + " -> " +
+                 std::to_string(c.out));
+    HostTensor x(c.in, {3, 5}), out(c.out, {3, 5});
+    uint64_t ws = 0;
+    aclOpExecutor* exec = nullptr;
+    const aclnnStatus st =
+        test::GetCApiOp(c.op).phase1(x.tensor(), nullptr, nullptr, out.tensor(), 1, &ws, &exec);
+    if (c.ok) {
+      ASSERT_EQ(st, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      std::vector<char> workspace(ws);
+      EXPECT_EQ(test::GetCApiOp(c.op).phase2(ws ? workspace.data() : nullptr, ws, exec, nullptr),
+                ACLNN_SUCCESS);
+    } else {
+      EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID);
+      EXPECT_NE(std::string(aclGetRecentErrMsg()).find("dtype"), std::string::npos)
+          << aclGetRecentErrMsg();
+    }
+  }
+}
+
 // ---- the checks, in SPEC order, on every forward operator -------------------------------
 
 // Phase 1 must refuse with `code` and a message naming `name`, and write nothing.
