@@ -1,4 +1,4 @@
-// The native C++ API: the four operators over TensorViews. The CANN C API in
+// The native C++ API: the operators of hostnn/op_list.def over TensorViews. The CANN C API in
 // include/aclnnop/ is a thin layer over this. Two phases, as in CANN: Prepare validates,
 // resolves and plans (nothing is touched), Execute runs the plan. All functions are
 // thread-safe; an Executor must not be run by two threads at once.
