@@ -72,16 +72,8 @@ aclTensor* MakeAclTensor(const TensorView& v) {
 }  // namespace
 
 const char* ShortDTypeName(DType dtype) {
-  switch (dtype) {
-    case DType::kFloat32:
-      return "f32";
-    case DType::kFloat16:
-      return "f16";
-    case DType::kBFloat16:
-      return "bf16";
-    default:
-      return "?";
-  }
+  const char* name = tiling::ShortDTypeName(dtype);  // the planner's names, as in plans
+  return name != nullptr ? name : "?";
 }
 
 bool ParseShortDType(const std::string& text, DType* dtype) {

@@ -499,15 +499,8 @@ struct SoftmaxCase {
 // Checks out = LogSoftmax(x) along dim against the double reference; x and out any views.
 int64_t CheckLogSoftmaxForward(const test::TestTensor& x, const test::TestTensor& out, int64_t dim,
                                const std::string& what) {
-  const std::vector<int64_t>& shape = x.shape();
-  const int64_t rank = static_cast<int64_t>(shape.size());
-  const int64_t d = rank == 0 ? 0 : (dim < 0 ? dim + rank : dim);
-  int64_t a1 = 1, r = 1, a0 = 1;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (i < d) a1 *= shape[i];
-    if (i == d) r = shape[i];
-    if (i > d) a0 *= shape[i];
-  }
+  int64_t a1, r, a0;
+  test::SplitAroundDim(x.shape(), dim, &a1, &r, &a0);
   const DType t = out.dtype();
   int64_t bad = 0;
   std::vector<double> row(r), ref(r), xmm(r);

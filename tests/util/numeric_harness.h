@@ -204,18 +204,21 @@ inline void FillRandom(TestTensor* t, std::mt19937_64& rng, double lo, double hi
   for (int64_t i = 0; i < t->numel(); ++i) t->Set(i, RandomValue(t->dtype(), rng, lo, hi));
 }
 
+// The (A1, R, A0) view of a row-major shape around dim (negative dims count from the end;
+// a 0-d shape is one row of one): element (i, j, k) is at (i * R + j) * A0 + k.
+inline void SplitAroundDim(const std::vector<int64_t>& shape, int64_t dim, int64_t* a1, int64_t* r,
+                           int64_t* a0) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  const int64_t d = rank == 0 ? 0 : (dim < 0 ? dim + rank : dim);
+  *a1 = *r = *a0 = 1;
+  for (int64_t i = 0; i < rank; ++i) *(i < d ? a1 : i == d ? r : a0) *= shape[i];
+}
+
 // Fills y with a real log-softmax along `dim` of random logits in [-8, 8], each value
 // rounded once to y's dtype: the inputs LogSoftmaxBackward sees in training.
 inline void FillLogSoftmax(TestTensor* y, int64_t dim, std::mt19937_64& rng) {
-  const std::vector<int64_t>& shape = y->shape();
-  const int64_t rank = static_cast<int64_t>(shape.size());
-  const int64_t d = rank == 0 ? 0 : (dim < 0 ? dim + rank : dim);
-  int64_t a1 = 1, r = 1, a0 = 1;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (i < d) a1 *= shape[i];
-    if (i == d) r = shape[i];
-    if (i > d) a0 *= shape[i];
-  }
+  int64_t a1, r, a0;
+  SplitAroundDim(y->shape(), dim, &a1, &r, &a0);
   std::uniform_real_distribution<double> logit(-8.0, 8.0);
   std::vector<double> row(static_cast<size_t>(r));
   for (int64_t i = 0; i < a1; ++i) {
