@@ -442,11 +442,15 @@ TEST_F(TilingOptions, PlatformFileIsCheckedForBuiltInProfiles) {
 TEST_F(TilingOptions, StreamThresholdComesFromTheEnvironmentOrTheProfile) {
   tiling::Resolved r;
   ASSERT_TRUE(Resolve({}, &r).ok());
-  const int64_t profile = tiling::DefaultStreamMinBytes(r.platform);  // a third of the LLC
-  EXPECT_EQ(profile, tiling::LastLevelCacheBytes() / 3);
+  // Three operands (SiluBackward): past a third of the LLC.
+  const int64_t profile = tiling::DefaultStreamMinBytes(r.platform, 3);
+  EXPECT_EQ(profile, tiling::LastLevelCacheBytes() / 3 + 1);
   EXPECT_GT(profile, 0);
   EXPECT_EQ(r.stream_min_bytes, profile);
   EXPECT_HAS(r.sources, "stream_min_bytes " + std::to_string(profile) + " (profile)");
+  // Two operands (a forward operator): past half of it.
+  ASSERT_TRUE(Resolve({}, &r, {Op::kHardsigmoid, DType::kFloat32, {4194304}, 0}).ok());
+  EXPECT_EQ(r.stream_min_bytes, tiling::LastLevelCacheBytes() / 2 + 1);
   setenv("HOSTNN_STREAM_MIN_BYTES", "0", 1);
   ASSERT_TRUE(Resolve({}, &r).ok());
   EXPECT_EQ(r.stream_min_bytes, 0);

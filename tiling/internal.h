@@ -76,10 +76,11 @@ ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_byte
 
 // The streaming-store threshold a profile defaults to (platform.cc): outputs of at least
 // this many bytes are written with non-temporal stores. Plans of every profile run on this
-// host's cores, so every profile takes the host's: a third of the last-level cache (sysfs
-// first, then sysconf, then 8 MiB), where two inputs and the output of that size stop
-// fitting in it. Read once per process. Thread-safe.
-int64_t DefaultStreamMinBytes(const Platform& platform);
+// host's cores, so every profile takes the host's: the smallest output whose `operands`
+// (inputs and output, of the output's size) together exceed the last-level cache (sysfs
+// first, then sysconf, then 8 MiB): LLC / operands + 1. Read once per process.
+// Thread-safe.
+int64_t DefaultStreamMinBytes(const Platform& platform, int operands);
 // The per-instance size of this host's highest-level data cache (see above).
 int64_t LastLevelCacheBytes();
 

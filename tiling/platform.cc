@@ -168,15 +168,18 @@ int64_t LastLevelCacheBytes() {
   return bytes;
 }
 
-int64_t DefaultStreamMinBytes(const Platform&) {
-  // A third of the last-level cache: from there two inputs of the output's size and the
-  // output no longer fit in it together. On a 32 MiB L3 (Zen 4) an output of 8 MiB
-  // (16-bit, 4M elements: 24 MiB in all) lost 25% to streaming in LogSoftmaxBackward dim
-  // -1 and gained nothing elementwise, while 16 MiB (f32, 4M: 48 MiB in all) gained 12%
-  // (HardsigmoidBackward, SiluBackward). (A Zen 3 with the same L3 had measured a small
-  // gain already at 8 MiB: 0.47 -> 0.44 ns per element, f32 hardsigmoid at 2M.) Every
-  // profile's plan runs on this host's cores and caches, so every profile takes it.
-  return LastLevelCacheBytes() / 3;
+int64_t DefaultStreamMinBytes(const Platform&, int operands) {
+  // The smallest output whose operands (inputs and output, all of its size) no longer fit
+  // in the last-level cache together. Measured on a 32 MiB L3 (Zen 4):
+  // - two inputs (the gradients): an output of 8 MiB (16-bit, 4M elements: 24 MiB in all)
+  //   lost 25% to streaming in LogSoftmaxBackward dim -1 and gained nothing elementwise,
+  //   while 16 MiB (f32, 4M: 48 MiB in all) gained 12% (HardsigmoidBackward, SiluBackward);
+  // - one input: Hardsigmoid f32 at 4M (16 MiB each way, exactly the L3) ran 0.050 ns per
+  //   element cached and 0.147 streamed at 2 threads.
+  // (A Zen 3 with the same L3 had measured a small gain already at 8 MiB: 0.47 -> 0.44 ns
+  // per element, f32 hardsigmoid backward at 2M.) Every profile's plan runs on this host's
+  // cores and caches, so every profile takes it.
+  return LastLevelCacheBytes() / std::max(operands, 1) + 1;
 }
 
 Platform HostPlatform(int64_t team) {
