@@ -4,6 +4,7 @@
 #ifndef HOSTNN_KERNELS_KERNELS_H_
 #define HOSTNN_KERNELS_KERNELS_H_
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -42,6 +43,10 @@ FromF32Fn GetFromF32(DType dst);
 // goes to partial i % 16 whatever the SIMD width, so sums are bitwise reproducible on
 // every target and for any chunking of the row into multiples of 16 elements.
 constexpr size_t kRowPartials = 16;
+// The LogSoftmax forward sums each partial's exps in f32 over blocks of this many elements
+// (4 groups of 16) before adding them to the double partial; its chunks start at multiples
+// of it.
+constexpr size_t kRowSumBlock = 64;
 struct LogSoftmaxKernels {
   // partials[i % 16] += dy[i], i < n (the row's first element has i = 0; a chunk must
   // start at a multiple of 16).
@@ -97,9 +102,13 @@ const char* ConversionName(DType dtype);
 int64_t TargetsStamp();
 
 // ---- Forward operators (Silu, LogSigmoid, Hardsigmoid, LogSoftmax) --------------------
-// Only IEEE operations every target rounds alike: each element's result is bitwise the
-// same on every SIMD target, for any split of a tensor or row into calls (see each
-// kernel's chunking rule), cached or streaming stores.
+// Each element's result is bitwise the same for any split of a tensor or row into calls
+// (see each kernel's chunking rule), cached or streaming stores, and on every SIMD target
+// of one family: those whose MulAdd rounds once (AVX2, AVX3, NEON, SVE) and those where it
+// rounds twice (SSE4, EMU128, SCALAR). Both families hold the documented error bounds.
+
+// Whether the target kernels resolve to now has a fused multiply-add (its family above).
+bool ActiveTargetFusesMulAdd();
 
 // out[i] = f(x[i]) for i < n; both of one dtype (FLOAT, FLOAT16, BFLOAT16). out may equal
 // x exactly (in place).
@@ -111,8 +120,9 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 
 // LogSoftmax forward: out = (x - max) - log(sum exp(x - max)) along a row or column.
 // exp(x - max) is computed in f32 and summed in double, in a fixed order: a row (AR) in
-// kRowPartials partial sums (element i to partial i % 16, whatever the SIMD width)
-// combined by CombinePartials; a column (ARA) in row order. So the sums, and the
+// kRowPartials partial sums (element i to partial i % 16, whatever the SIMD width; each
+// partial's four exps of a block of kRowSumBlock elements first summed in f32) combined by
+// CombinePartials; a column (ARA) in row order. So the sums, and the
 // results, do not depend on the SIMD target, the tiling or the thread count. NaN inputs
 // are skipped by the max and make the sum, and so the whole row, NaN; +inf in a row gives
 // inf - inf = NaN (as PyTorch); a row of -inf gives NaN.
@@ -120,21 +130,47 @@ struct LogSoftmaxForwardKernels {
   // *max = max(*max, x[i]) over i < n, NaN elements skipped (start from -inf). Exact,
   // so chunkable at any split.
   void (*row_max)(const void* x, size_t n, float* max);
-  // partials[i % 16] += exp(x[i] - max) (f32 exp, double add), i < n; the row's first
-  // element has i = 0, so a chunk must start at a multiple of 16.
+  // partials[i % 16] += exp(x[i] - max) (f32 exp; f32 sums of each block of 64 elements,
+  // double adds), i < n; the row's first element has i = 0, so a chunk must start at a
+  // multiple of kRowSumBlock.
   void (*row_sum_exp)(const void* x, size_t n, float max, double* partials);
+  // row_sum_exp without the elements equal to max: for a sum below kLogSumNearOne, whose
+  // log is then log1p of this one (RowLogSum).
+  void (*row_sum_exp_off_max)(const void* x, size_t n, float max, double* partials);
   // out[i] = (x[i] - max) - (float)log_sum, i < n, with log_sum = log(CombinePartials(p))
   // in double. out may be x exactly.
   void (*row_out)(const void* x, float max, double log_sum, void* out, size_t n);
   // ARA, one (R x w) block whose rows are row_stride elements apart (x and out): max[c] =
   // the column's max over rows 0..r-1, acc[c] = sum over the rows in order of
-  // exp(x[row][c] - max[c]) in double, then out[row][c] = (x - max[c]) - (float)log(acc[c]).
+  // exp(x[row][c] - max[c]) in double, then out[row][c] = (x - max[c]) - (float)log(acc[c])
+  // (below kLogSumNearOne, log1p of the column's sum without its max, in row order).
   // The passes run inside the kernel with the next rows prefetched; max and acc (w each)
   // hold the columns' max and sum on return. out may be x exactly. Ordinary stores in
   // either StoreMode. A column tile may be any width: each column's result is its own.
   void (*ara_block)(const void* x, void* out, size_t r, size_t row_stride, size_t w, float* max,
                     double* acc);
 };
+// A sum of exp(x - max) below this and at least 1 (the max's own exp(0); a row of -inf's
+// or NaN gives NaN) has exactly one
+// element at the max and the rest adding up to less than 2^-20, which the double sum may
+// have lost to rounding against the 1 (a result of -1e-30 would come out 0). Its log is
+// then taken as log1p of the sum without the max (row_sum_exp_off_max; the ARA kernel
+// does the same per column), so every result keeps its relative accuracy.
+constexpr double kLogSumNearOne = 1.0 + 1.0 / (1 << 20);
+// The log of a row's sum of exp from its partials (row_sum_exp over the whole row): log of
+// their CombinePartials, or below kLogSumNearOne log1p of row_sum_exp_off_max's, run over
+// the row x (n elements of esize bytes) in chunks of `chunk` (a multiple of kRowSumBlock).
+inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t n, size_t esize,
+                        size_t chunk, float max, const double* partials) {
+  const double sum = CombinePartials(partials);
+  if (!(sum >= 1.0 && sum < kLogSumNearOne)) return std::log(sum);
+  double rest[kRowPartials] = {0};
+  const char* xb = static_cast<const char*>(x);
+  for (size_t i = 0; i < n; i += chunk) {
+    k.row_sum_exp_off_max(xb + i * esize, n - i < chunk ? n - i : chunk, max, rest);
+  }
+  return std::log1p(CombinePartials(rest));
+}
 // in == out, FLOAT, FLOAT16 or BFLOAT16; all null otherwise. With StoreMode::kStream,
 // row_out writes with non-temporal stores (the same bits).
 LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out,

@@ -53,12 +53,46 @@ HWY_INLINE V FwdMaxUpdate(V m, V v) {
 }
 
 // exp(x - m) for m >= x (the row's or column's max): f32, NaN lanes of x - m (NaN x, or
-// inf - inf) kept as NaN so that they reach the sum, -inf -> 0.
+// inf - inf) give NaN so that they reach the sum, -inf -> 0. x86's SIMD max returns its
+// second operand when either is NaN, so Max(-104, v) clamps and passes NaN through, and
+// every step of ExpNonPositive keeps it NaN; elsewhere NaN lanes are selected after.
 template <class D>
 HWY_INLINE hn::Vec<D> FwdExpShifted(D d, hn::Vec<D> x, hn::Vec<D> m) {
   const hn::Vec<D> v = hn::Sub(x, m);
-  const hn::Vec<D> e = ExpNonPositiveNoFma(d, hn::Max(v, hn::Set(d, -104.0f)));
+#if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
+  return ExpNonPositive(d, hn::Max(hn::Set(d, -104.0f), v));
+#else
+  const hn::Vec<D> e = ExpNonPositive(d, hn::Max(v, hn::Set(d, -104.0f)));
   return hn::IfThenElse(hn::IsNaN(v), v, e);
+#endif
+}
+
+// FwdExpShifted where x != m, 0 where x == m: the sum of a row or column without its max's
+// own exp(0) = 1 (see kLogSumNearOne).
+template <class D>
+HWY_INLINE hn::Vec<D> FwdExpOffMax(D d, hn::Vec<D> x, hn::Vec<D> m) {
+  return hn::IfThenZeroElse(hn::Eq(x, m), FwdExpShifted(d, x, m));
+}
+
+// log of a column's sum of exp (rows 0..r-1, `stride` elements apart) from its double
+// sum `acc`: below kLogSumNearOne (one element at the max, the rest adding up to less
+// than 2^-20, which acc may have lost to rounding against the 1), log1p of the rest,
+// summed again in row order without the max.
+template <class Tag>
+HWY_INLINE double FwdColLogSum(const typename Tag::T* x, size_t r, size_t stride, float max,
+                               double acc) {
+  using T = typename Tag::T;
+  if (!(acc >= 1.0 && acc < kLogSumNearOne)) return std::log(acc);
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const auto m = hn::Set(d, max);
+  HWY_ALIGN T pad[kMaxLanes];
+  double rest = 0.0;
+  for (size_t row = 0; row < r; ++row) {
+    CopyPadded(x + row * stride, 1, pad, N);
+    rest += static_cast<double>(hn::GetLane(FwdExpOffMax(d, LoadF32(d, Tag(), pad), m)));
+  }
+  return std::log1p(rest);
 }
 
 // ---- AR: along a contiguous row ---------------------------------------------------------
@@ -84,7 +118,12 @@ HWY_INLINE void RowMaxImpl(const void* x_v, size_t n, float* max) {
     m0 = FwdMaxUpdate(m0, LoadF32(d, Tag(), pad));
   }
   m0 = FwdMaxUpdate(FwdMaxUpdate(m0, m1), FwdMaxUpdate(m2, m3));
-  *max = hn::GetLane(hn::MaxOfLanes(d, m0));
+  // Across the lanes by the same rule (MaxOfLanes may start from -FLT_MAX, not -inf).
+  HWY_ALIGN float lanes[kMaxLanes];
+  hn::Store(m0, d, lanes);
+  float m = lanes[0];
+  for (size_t j = 1; j < N; ++j) m = lanes[j] > m ? lanes[j] : m;
+  *max = m;
 }
 
 #if HWY_TARGET != HWY_SCALAR
@@ -97,23 +136,42 @@ HWY_INLINE void FwdAddPromoted(D d, DD dd, hn::Vec<D> e, hn::Vec<DD>* lo, hn::Ve
   *hi = hn::Add(*hi, hn::PromoteTo(dd, hn::UpperHalf(dh, e)));
 }
 
-template <class Tag>
+// A block of kRowSumBlock elements (kRowSumBlock / 16 groups of 16): each partial's exps
+// in it are summed in f32 in group order (a few roundings of at most 2^-24 each, on
+// values <= 1), and that sum is added to the double partial: a third of the conversions
+// and double adds of one per group. The last block of a row, if short, adds its groups one
+// at a time. Blocks start at multiples of kRowSumBlock from the row's first element,
+// which is why chunks must too.
+template <class Tag, bool kOffMax>
 HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* partials) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(x_v);
   const hn::ScalableTag<float> d;
+  const auto exp_of = [](decltype(d) dv, hn::Vec<decltype(d)> xv, hn::Vec<decltype(d)> mv) {
+    return kOffMax ? FwdExpOffMax(dv, xv, mv) : FwdExpShifted(dv, xv, mv);
+  };
   const hn::Repartition<double, decltype(d)> dd;  // half as many lanes, same bytes
   constexpr size_t kNf = HWY_LANES(float);
   static_assert(kRowPartials % kNf == 0 && kNf >= 2, "16 partials must be whole f32 vectors");
   constexpr size_t kVecs = kRowPartials / kNf;  // f32 vectors per group of 16 elements
+  constexpr size_t kGroups = kRowSumBlock / kRowPartials;
   constexpr size_t kNd = kNf / 2;
   hn::Vec<decltype(dd)> acc[2 * kVecs];
   for (size_t k = 0; k < 2 * kVecs; ++k) acc[k] = hn::LoadU(dd, partials + k * kNd);
   const auto m = hn::Set(d, max);
   size_t i = 0;
+  for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
+    for (size_t k = 0; k < kVecs; ++k) {
+      auto f = exp_of(d, LoadF32(d, Tag(), x + i + k * kNf), m);
+      for (size_t g = 1; g < kGroups; ++g) {
+        f = hn::Add(f, exp_of(d, LoadF32(d, Tag(), x + i + g * kRowPartials + k * kNf), m));
+      }
+      FwdAddPromoted(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
+    }
+  }
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kVecs; ++k) {
-      const auto e = FwdExpShifted(d, LoadF32(d, Tag(), x + i + k * kNf), m);
+      const auto e = exp_of(d, LoadF32(d, Tag(), x + i + k * kNf), m);
       FwdAddPromoted(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
     }
   }
@@ -123,7 +181,7 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
     const size_t rest = n - i;
     for (size_t k = 0; k < kVecs; ++k) {
       const size_t lanes = rest > k * kNf ? std::min(kNf, rest - k * kNf) : 0;
-      auto e = FwdExpShifted(d, LoadF32(d, Tag(), pad + k * kNf), m);
+      auto e = exp_of(d, LoadF32(d, Tag(), pad + k * kNf), m);
       e = hn::IfThenElseZero(hn::FirstN(d, lanes), e);
       FwdAddPromoted(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
     }
@@ -132,17 +190,27 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
 }
 #else
 // HWY_SCALAR (g++ builds it in place of EMU128): one lane, so each element's exp goes to
-// its partial i % 16 directly: the same IEEE operations in the same order.
-template <class Tag>
+// its partial i % 16 directly, through the same f32 block sums: the same IEEE operations
+// in the same order.
+template <class Tag, bool kOffMax>
 HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* partials) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(x_v);
   const hn::ScalableTag<float> d;
   const auto m = hn::Set(d, max);
-  for (size_t i = 0; i < n; ++i) {
-    partials[i % kRowPartials] +=
-        static_cast<double>(hn::GetLane(FwdExpShifted(d, LoadF32(d, Tag(), x + i), m)));
+  auto exp_at = [&](size_t i) {
+    const auto xv = LoadF32(d, Tag(), x + i);
+    return hn::GetLane(kOffMax ? FwdExpOffMax(d, xv, m) : FwdExpShifted(d, xv, m));
+  };
+  size_t i = 0;
+  for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
+    for (size_t p = 0; p < kRowPartials; ++p) {
+      float f = exp_at(i + p);
+      for (size_t g = 1; g < kRowSumBlock / kRowPartials; ++g) f += exp_at(i + g * kRowPartials + p);
+      partials[p] += static_cast<double>(f);
+    }
   }
+  for (; i < n; ++i) partials[i % kRowPartials] += static_cast<double>(exp_at(i));
 }
 #endif  // HWY_TARGET != HWY_SCALAR
 
@@ -325,12 +393,97 @@ HWY_INLINE void ColsOut(const typename Tag::T* x, const float* max, const float*
   }
 }
 
+// ARA over a contiguous block narrower than a vector (row_stride == w < N: the whole A0,
+// as in [1024, 4] dim 0), where the column kernels above would pad every row of every
+// pass. The block is read as one array of r * w elements, N rows (w vectors) at a time:
+// lane j of vector k holds column (k N + j) % w, and the max, log-sum and their column
+// patterns follow that map. The results are bitwise the column kernels': the same exp of
+// the same x - max, and each column's double sum still adds its rows in order (the exps
+// are computed a vector at a time, the adds are scalar).
+template <class Tag>
+HWY_INLINE void AraNarrowImpl(const typename Tag::T* x, typename Tag::T* out, size_t r, size_t w,
+                              float* max, double* acc) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  const size_t period = w * N;  // elements per group of w vectors: N whole rows
+  const size_t n = r * w;
+  const size_t full = n - n % period;
+  HWY_ALIGN float pat_max[kMaxLanes * kMaxLanes], pat_ls[kMaxLanes * kMaxLanes];
+  HWY_ALIGN float buf[kMaxLanes * kMaxLanes];
+  HWY_ALIGN T pad[kMaxLanes * kMaxLanes];
+  const size_t rest = n - full;
+  if (rest != 0) {
+    FwdCopyPaddedNaN<Tag>(x + full, rest, pad, period);
+  }
+  // Pass 1: the lanes' max, then each column's over its lanes (exact in any order).
+  for (size_t k = 0; k < w; ++k) hn::Store(hn::Set(d, -HUGE_VALF), d, buf + k * N);
+  for (size_t i = 0; i < full; i += period) {
+    for (size_t k = 0; k < w; ++k) {
+      hn::Store(FwdMaxUpdate(hn::Load(d, buf + k * N), LoadF32(d, Tag(), x + i + k * N)), d,
+                buf + k * N);
+    }
+  }
+  if (rest != 0) {
+    for (size_t k = 0; k < w; ++k) {
+      hn::Store(FwdMaxUpdate(hn::Load(d, buf + k * N), LoadF32(d, Tag(), pad + k * N)), d,
+                buf + k * N);
+    }
+  }
+  for (size_t c = 0; c < w; ++c) max[c] = -HUGE_VALF;
+  for (size_t p = 0; p < period; ++p) {
+    float& m = max[p % w];
+    if (buf[p] > m) m = buf[p];
+  }
+  for (size_t p = 0; p < period; ++p) pat_max[p] = max[p % w];
+  // Pass 2: exp(x - max) a group at a time, added to the columns' sums in row order.
+  for (size_t c = 0; c < w; ++c) acc[c] = 0.0;
+  for (size_t i = 0; i < n; i += period) {
+    const T* src = i < full ? x + i : pad;
+    for (size_t k = 0; k < w; ++k) {
+      hn::Store(FwdExpShifted(d, LoadF32(d, Tag(), src + k * N), hn::Load(d, pat_max + k * N)), d,
+                buf + k * N);
+    }
+    const size_t len = std::min(period, n - i);
+    for (size_t e = 0; e < len; e += w) {
+      for (size_t c = 0; c < w; ++c) acc[c] += static_cast<double>(buf[e + c]);
+    }
+  }
+  // Pass 3: the output.
+  float ls[kMaxLanes];
+  for (size_t c = 0; c < w; ++c) ls[c] = static_cast<float>(FwdColLogSum<Tag>(x + c, r, w, max[c], acc[c]));
+  for (size_t p = 0; p < period; ++p) pat_ls[p] = ls[p % w];
+  for (size_t i = 0; i < full; i += period) {
+    for (size_t k = 0; k < w; ++k) {
+      const size_t o = i + k * N;
+      StoreF32(d, Tag(),
+               FwdOut<decltype(d)>(LoadF32(d, Tag(), x + o), hn::Load(d, pat_max + k * N),
+                                   hn::Load(d, pat_ls + k * N)),
+               out + o);
+    }
+  }
+  if (rest != 0) {
+    HWY_ALIGN T bout[kMaxLanes * kMaxLanes];
+    for (size_t k = 0; k < w; ++k) {
+      StoreF32(d, Tag(),
+               FwdOut<decltype(d)>(LoadF32(d, Tag(), pad + k * N), hn::Load(d, pat_max + k * N),
+                                   hn::Load(d, pat_ls + k * N)),
+               bout + k * N);
+    }
+    for (size_t j = 0; j < rest; ++j) out[full + j] = bout[j];
+  }
+}
+
 template <class Tag>
 HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stride, size_t w,
                              float* max, double* acc) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);  // may be x itself: each row is read before it is written
+  if (stride == w && w < hn::Lanes(hn::ScalableTag<float>())) {
+    AraNarrowImpl<Tag>(x, out, r, w, max, acc);
+    return;
+  }
   const bool prefetch = w * sizeof(T) <= kFwdPrefetchMaxBytes;
   for (size_t c = 0; c < w; ++c) {
     max[c] = -HUGE_VALF;
@@ -358,7 +511,10 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
   HWY_ALIGN float ls[kFwdColChunk];
   for (size_t c0 = 0; c0 < w; c0 += kFwdColChunk) {
     const size_t cw = std::min(kFwdColChunk, w - c0);
-    for (size_t j = 0; j < cw; ++j) ls[j] = static_cast<float>(std::log(acc[c0 + j]));
+    for (size_t j = 0; j < cw; ++j) {
+      ls[j] = static_cast<float>(
+          FwdColLogSum<Tag>(x + c0 + j, r, stride, max[c0 + j], acc[c0 + j]));
+    }
     for (size_t row = 0; row < r; ++row) {
       if (prefetch && row + kFwdPrefetchRows < r)
         FwdPrefetchRow(x + (row + kFwdPrefetchRows) * stride + c0, cw);
@@ -372,7 +528,10 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
 #define HOSTNN_LSF_ONE(DT, TAG)                                                                  \
   void LsfRowMax_##DT(const void* x, size_t n, float* max) { RowMaxImpl<TAG>(x, n, max); }       \
   void LsfRowSumExp_##DT(const void* x, size_t n, float max, double* p) {                        \
-    RowSumExpImpl<TAG>(x, n, max, p);                                                            \
+    RowSumExpImpl<TAG, false>(x, n, max, p);                                                     \
+  }                                                                                              \
+  void LsfRowSumExpOffMax_##DT(const void* x, size_t n, float max, double* p) {                  \
+    RowSumExpImpl<TAG, true>(x, n, max, p);                                                      \
   }                                                                                              \
   void LsfRowOut_##DT(const void* x, float max, double ls, void* out, size_t n) {                \
     RowOutImpl<TAG, false>(x, max, ls, out, n);                                                  \
@@ -403,6 +562,7 @@ namespace kernels {
 #define HOSTNN_LSF_EXPORT(DT)          \
   HWY_EXPORT(LsfRowMax_##DT);          \
   HWY_EXPORT(LsfRowSumExp_##DT);       \
+  HWY_EXPORT(LsfRowSumExpOffMax_##DT); \
   HWY_EXPORT(LsfRowOut_##DT);          \
   HWY_EXPORT(LsfRowOut_##DT##_Stream); \
   HWY_EXPORT(LsfAraBlock_##DT);
@@ -418,6 +578,7 @@ LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out, StoreMode mod
 #define HOSTNN_LSF_CASE(DT)                                                                \
   k.row_max = HOSTNN_PICK(LsfRowMax_##DT);                                                 \
   k.row_sum_exp = HOSTNN_PICK(LsfRowSumExp_##DT);                                          \
+  k.row_sum_exp_off_max = HOSTNN_PICK(LsfRowSumExpOffMax_##DT);                            \
   k.row_out = stream ? HOSTNN_PICK(LsfRowOut_##DT##_Stream) : HOSTNN_PICK(LsfRowOut_##DT); \
   k.ara_block = HOSTNN_PICK(LsfAraBlock_##DT);                                             \
   return k;

@@ -1,11 +1,10 @@
 // One vector functor per forward elementwise operator: Apply(d, x) -> out, all lanes f32,
-// plus the exp helper they and the LogSoftmax forward kernels share. Each documents its
-// formula, max error against the exact (double) result of the same f32 input, and range.
-// Only IEEE operations that every target rounds alike (Add, Sub, Mul, Div, Min/Max, bit
-// operations; no fused multiply-add, no reciprocal estimate), so each element's result is
-// bitwise the same on AVX3, AVX2, SSE4 and EMU128: SSE4 and EMU128 have no FMA, and
-// Highway's MulAdd rounds once there and twice elsewhere. (This is why the backward
-// operators' ExpNonPositive, which uses MulAdd, is not reused here.)
+// plus the narrow exp they and the LogSoftmax forward kernels share with the backward
+// operators' ExpNonPositive. Each documents its formula, max error against the exact
+// (double) result of the same f32 input, and range. Polynomials use MulAdd: one rounding
+// on targets with a fused multiply-add (AVX2, AVX3, NEON, SVE), two on those without
+// (SSE4, EMU128, SCALAR). Each element's result is therefore bitwise the same on every
+// target of one family, and within the documented error on both.
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_UNARY_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -25,87 +24,41 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// exp(r) * scale for r in [-ln2/2, ln2/2]: ExpReduced's degree-6 polynomial (relative error
-// 2.1e-8 before rounding), by Horner with a separate multiply and add per step (two
-// roundings each, the same on every target). `scale` is a power of two: exact products.
-template <class D, class V>
-HWY_INLINE V ExpReducedNoFma(D d, V r, float scale) {
-  V p = hn::Set(d, 0.0013941108481958508f * scale);
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.00837512593716383f * scale));
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.04166635125875473f * scale));
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.16666415333747864f * scale));
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.5f * scale));
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, scale));
-  return hn::Add(hn::Mul(p, r), hn::Set(d, scale));
-}
-
-// Cody-Waite reduction without FMA: k = rint(v / ln2) (as the float k and, biased by
-// `bias`, in the low mantissa bits of *t), r = v - k ln2. ln2's first part has 15
-// significant bits, so k times it is exact for |k| <= 511, and v - k*ln2_hi is exact
-// (Sterbenz); the second part's product rounds far below r's ULP.
-template <class D, class V>
-HWY_INLINE V ReduceNoFma(D d, V v, float bias, V* t) {
-  const V round = hn::Set(d, 12582912.0f + bias);  // 1.5 * 2^23: rounds to an integer
-  *t = hn::Add(hn::Mul(v, hn::Set(d, 1.44269504088896341f)), round);
-  const V k = hn::Sub(*t, round);
-  const V r = hn::Sub(v, hn::Mul(k, hn::Set(d, 0.693145751953125f)));
-  return hn::Sub(r, hn::Mul(k, hn::Set(d, 1.428606765330187045e-6f)));
-}
-
 // exp(r) * scale for r in [-ln2/2, ln2/2] to 16-bit accuracy: a degree-4 polynomial
-// (relative error 2^-18.5; LogSigmoidBackward16Op's minimax fit), Horner without FMA.
+// (relative error 2^-18.5; LogSigmoidBackward16Op's minimax fit), by Horner.
 template <class D, class V>
-HWY_INLINE V ExpReduced16NoFma(D d, V r, float scale) {
+HWY_INLINE V ExpReduced16(D d, V r, float scale) {
   V p = hn::Set(d, 0.04145854339003563f * scale);
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.16790910065174103f * scale));
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.5000435709953308f * scale));
-  p = hn::Add(hn::Mul(p, r), hn::Set(d, 0.9999634027481079f * scale));
-  return hn::Add(hn::Mul(p, r), hn::Set(d, 0.9999992847442627f * scale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.16790910065174103f * scale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.5000435709953308f * scale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.9999634027481079f * scale));
+  return hn::MulAdd(p, r, hn::Set(d, 0.9999992847442627f * scale));
 }
 
-// exp(v) for v in [-104, 0]: the reduction above, the polynomial scaled by 2^-24, and
-// 2^(k+24) (always normal for v >= -104) made from the rounding constant's bits, so the one
-// multiply that applies it rounds a subnormal result once. kNarrow: the degree-4
-// polynomial, for results that need 16-bit accuracy only. Lanes: f32. Error: the
-// polynomial's 2.1e-8 plus the Horner steps' roundings (not measured alone: the operators'
-// and LogSoftmax's measured errors include it); subnormal results round once; kNarrow:
-// about 2^-17.5 relative. v = -104 gives exactly 0. Callers clamp v to [-104, 0] and
-// select NaN lanes themselves.
+// exp(v) for v in [-104, 0]: ExpNonPositive (eltwise_ops-inl.h: 1.8 ULP, subnormal results
+// rounded once, v = -104 gives exactly 0), or with kNarrow its reduction and scaling around
+// the degree-4 polynomial above, for results that need 16-bit accuracy only (about 2^-17.5
+// relative). Lanes: f32. Callers clamp v to [-104, 0] and select NaN lanes themselves.
 template <bool kNarrow = false, class D, class V>
-HWY_INLINE V ExpNonPositiveNoFma(D d, V v) {
+HWY_INLINE V ExpNonPositiveFwd(D d, V v) {
+  if (!kNarrow) return ExpNonPositive(d, v);
   V t;
-  const V r = ReduceNoFma(d, v, 151.0f, &t);
+#if HOSTNN_HAVE_SCALEF
+  const V r = ReduceNonPositive(d, v, 0.0f, &t);
+  return ScaleByPow2(d, ExpReduced16(d, r, 1.0f), hn::Sub(t, hn::Set(d, 12582912.0f)));
+#else
+  const V r = ReduceNonPositive(d, v, 151.0f, &t);
   const hn::RebindToSigned<D> di;
   const V scale = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
-  const float kScale = 5.9604644775390625e-8f;  // 2^-24
-  return hn::Mul(kNarrow ? ExpReduced16NoFma(d, r, kScale) : ExpReducedNoFma(d, r, kScale), scale);
-}
-
-// m * exp(v) for v in [-192, -80] and |m| in [80, 192] (Silu's far tail: x e^x), where
-// exp(v) is below or near f32's range but the product need not be. 2^k is applied in two
-// factors after the multiply by m, 2^max(k, -126) first (the product stays normal) and
-// the rest (down to 2^-149) last, so the result rounds once when it is subnormal.
-// Lanes: f32. Error: that of the polynomial and one more rounding, for a normal result.
-template <class D, class V>
-HWY_INLINE V MulExpFarNoFma(D d, V m, V v) {
-  const hn::RebindToSigned<D> di;
-  V t;
-  const V r = ReduceNoFma(d, v, 0.0f, &t);
-  const auto k = hn::ConvertTo(di, hn::Sub(t, hn::Set(d, 12582912.0f)));
-  const auto ka = hn::Max(k, hn::Set(di, -126));
-  const auto kb = hn::Max(hn::Sub(k, ka), hn::Set(di, -149));
-  const V scale_a = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(ka, hn::Set(di, 127))));
-  // 2^kb for kb in [-149, 0]: 2^(kb + 64) is normal, and times 2^-64 exactly 2^kb.
-  const V scale_b = hn::Mul(hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(kb, hn::Set(di, 191)))),
-                            hn::Set(d, 5.42101086242752217e-20f));
-  return hn::Mul(hn::Mul(hn::Mul(m, ExpReducedNoFma(d, r, 1.0f)), scale_a), scale_b);
+  return hn::Mul(ExpReduced16(d, r, 5.9604644775390625e-8f), scale);  // 2^-24
+#endif
 }
 
 // Silu: out = x * sigmoid(x) = x / (1 + exp(-x)). With e = exp(-|x|): out = x / (1 + e)
 // for x >= 0 and (x e) / (1 + e) for x < 0, so 1 - s is never formed by a subtraction; one
 // IEEE division. x is clamped to +-104 for e (exactly 0 from there on): +inf -> +inf.
 // For x < -80, where e is subnormal but x e need not be, vectors holding such lanes take
-// MulExpFarNoFma (x <= -192, and -inf, give -0: the exact value rounds to it).
+// MulExpFarTail (x <= -192, and -inf, give -0: the exact value rounds to it).
 // Lanes: f32. Max error: 3.46 ULP (measured over every float, all targets). Valid range:
 // all floats; NaN -> x itself (selected, so NaN bits do not depend on operand order).
 // kNarrow (Silu16Op): exp's degree-4 polynomial, for f16 / bf16 storage: within 1 ULP of
@@ -117,7 +70,7 @@ struct SiluImpl {
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V xc = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 104.0f));
-    const V e = ExpNonPositiveNoFma<kNarrow>(d, hn::Or(xc, hn::Set(d, -0.0f)));  // exp(-|xc|)
+    const V e = ExpNonPositiveFwd<kNarrow>(d, hn::Or(xc, hn::Set(d, -0.0f)));  // exp(-|xc|)
     const V num = hn::IfNegativeThenElse(x, hn::Mul(x, e), x);
     V out = hn::Div(num, hn::Add(hn::Set(d, 1.0f), e));
     // The far tail, or NaN x.
@@ -125,7 +78,7 @@ struct SiluImpl {
     if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       // Clamped to the tail's range in every lane (k stays small; other lanes are unused).
       const V xt = hn::Min(hn::Max(x, hn::Set(d, -192.0f)), hn::Set(d, -80.0f));
-      V tail = MulExpFarNoFma(d, xt, xt);
+      V tail = MulExpFarTail(d, xt, hn::Set(d, 1.0f), hn::Neg(xt));
       tail = hn::IfThenElse(hn::Gt(x, hn::Set(d, -192.0f)), tail, hn::Set(d, -0.0f));
       out = hn::IfThenElse(hn::Lt(x, hn::Set(d, -80.0f)), tail, out);
       out = hn::IfThenElse(hn::IsNaN(x), x, out);
@@ -154,7 +107,7 @@ struct LogSigmoidImpl {
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));
-    const V e = ExpNonPositiveNoFma<kNarrow>(d, na);
+    const V e = ExpNonPositiveFwd<kNarrow>(d, na);
     const V s = hn::Div(hn::Add(e, e), hn::Add(hn::Set(d, 2.0f), e));
     const V u = hn::Mul(s, s);
     // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
@@ -163,14 +116,14 @@ struct LogSigmoidImpl {
       q = hn::Set(d, 1.0f / 448.0f);
     } else {
       q = hn::Set(d, 1.0f / 245760.0f);
-      q = hn::Add(hn::Mul(q, u), hn::Set(d, 1.0f / 53248.0f));
-      q = hn::Add(hn::Mul(q, u), hn::Set(d, 1.0f / 11264.0f));
-      q = hn::Add(hn::Mul(q, u), hn::Set(d, 1.0f / 2304.0f));
-      q = hn::Add(hn::Mul(q, u), hn::Set(d, 1.0f / 448.0f));
+      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
+      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
+      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
+      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
     }
-    q = hn::Add(hn::Mul(q, u), hn::Set(d, 1.0f / 80.0f));
-    q = hn::Add(hn::Mul(q, u), hn::Set(d, 1.0f / 12.0f));
-    const V log1p_e = hn::Add(s, hn::Mul(hn::Mul(s, u), q));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
+    const V log1p_e = hn::MulAdd(hn::Mul(s, u), q, s);
     const V out = hn::Sub(hn::Min(x, hn::Zero(d)), log1p_e);
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }

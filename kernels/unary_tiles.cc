@@ -125,6 +125,14 @@ struct UnaryFunctorFor {
 #undef HOSTNN_UNARY_DEFINE
 #undef HOSTNN_UNARY_ONE
 
+// Whether MulAdd rounds once here: (1 + 2^-12)^2 - (1 + 2^-11) is exactly 2^-24, which a
+// separate multiply (rounding the square to 1 + 2^-11) loses.
+bool FusesMulAdd() {
+  const hn::ScalableTag<float> d;
+  const float a = 1.0f + 1.0f / 4096.0f, c = -(1.0f + 1.0f / 2048.0f);
+  return hn::GetLane(hn::MulAdd(hn::Set(d, a), hn::Set(d, a), hn::Set(d, c))) != 0.0f;
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -153,6 +161,9 @@ namespace kernels {
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_UNARY_EXPORT
+HWY_EXPORT(FusesMulAdd);
+
+bool ActiveTargetFusesMulAdd() { return HOSTNN_PICK(FusesMulAdd)(); }
 
 UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;

@@ -67,6 +67,10 @@ void ForEachTarget(Fn fn) {
   }
 }
 
+// The active target's family: 1 where MulAdd rounds once (AVX2, AVX3, NEON, SVE), 0
+// where it rounds twice (SSE4, EMU128, SCALAR). Targets of one family give the same bits.
+int FusedFamily() { return kernels::ActiveTargetFusesMulAdd() ? 1 : 0; }
+
 // Typed storage as raw bytes, 64-byte aligned plus `offset` elements.
 class Raw {
  public:
@@ -110,7 +114,7 @@ TEST(ForwardUnary, Exhaustive16BitWithinOneUlpOnEveryTarget) {
       const size_t n = 65536;
       Raw x(dtype, n);
       for (size_t i = 0; i < n; ++i) x.SetBits(i, static_cast<uint32_t>(i));
-      std::vector<uint32_t> first;
+      std::vector<uint32_t> first[2];  // per family (FusedFamily)
       ForEachTarget([&](int64_t) {
         Raw out(dtype, n), out_stream(dtype, n), in_place(dtype, n);
         kernels::UnaryFn fn = kernels::GetUnary(op.kind, dtype);
@@ -149,11 +153,12 @@ TEST(ForwardUnary, Exhaustive16BitWithinOneUlpOnEveryTarget) {
             op.name, DTypeText(dtype), kernels::ActiveTargetName().c_str(), max_ulp, max_raw);
         std::vector<uint32_t> bits(n);
         for (size_t i = 0; i < n; ++i) bits[i] = out.Bits(i);
-        if (first.empty()) {
-          first = bits;
+        std::vector<uint32_t>& fam = first[FusedFamily()];
+        if (fam.empty()) {
+          fam = bits;
         } else {
           for (size_t i = 0; i < n; ++i) {
-            ASSERT_EQ(bits[i], first[i]) << "differs from the first target at x bits " << i;
+            ASSERT_EQ(bits[i], fam[i]) << "differs from its family's first target at x bits " << i;
           }
         }
       });
@@ -208,7 +213,8 @@ uint64_t F32Step() {
 
 // Every step-th f32 bit pattern (all signs and exponents; HOSTNN_FWD_F32_STEP, default
 // 257: 16.7M inputs) and the specials, in blocks, on every target: within SPEC §4, the
-// streaming variant bitwise the cached one, every target bitwise the first.
+// streaming variant bitwise the cached one, every target bitwise the first of its family
+// (FusedFamily), whose errors are measured.
 TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
   const uint64_t step = F32Step();
   const size_t kBlock = size_t{1} << 24;
@@ -218,9 +224,10 @@ TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
   } restore;
   for (const UnaryCase& op : UnaryCases()) {
     SCOPED_TRACE(op.name);
-    double max_ulp = 0.0, max_ulp_at = 0.0;
-    size_t bad = 0, abs_only = 0, total = 0;
-    std::vector<float> xs, out, out_stream, first;
+    double max_ulp[2] = {0.0, 0.0}, max_ulp_at[2] = {0.0, 0.0};
+    size_t bad = 0, abs_only[2] = {0, 0}, total = 0, family_targets[2] = {0, 0};
+    std::vector<float> xs, out, out_stream, first[2];
+    int first_target[2] = {-1, -1};
     std::vector<double> exact;
     bool specials_done = false;
     for (uint64_t b0 = 0; b0 < (uint64_t{1} << 32) || !specials_done;) {
@@ -249,7 +256,11 @@ TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
         kernels::GetUnary(op.kind, DType::kFloat32, kernels::StoreMode::kStream)(
             xs.data(), out_stream.data(), n);
         ASSERT_EQ(std::memcmp(out.data(), out_stream.data(), n * 4), 0) << "stream != cached";
-        if (t == 0) {  // the errors, once: every other target must give the same bits
+        const int fam = FusedFamily();
+        if (total == n) ++family_targets[fam];
+        if (first_target[fam] < 0 || first_target[fam] == static_cast<int>(t)) {
+          // The errors, once per family: its other targets must give the same bits.
+          first_target[fam] = static_cast<int>(t);
           for (size_t i = 0; i < n; ++i) {
             const double e = ErrUlp(DType::kFloat32, out[i], exact[i]);
             if (!ForwardEltwiseWithinTolerance(DType::kFloat32, out[i], exact[i])) {
@@ -261,30 +272,34 @@ TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
                               << " ULP)";
               }
             } else if (e > 4.0) {
-              ++abs_only;
+              ++abs_only[fam];
             }
-            if (e > max_ulp) {
-              max_ulp = e;
-              max_ulp_at = xs[i];
+            if (e > max_ulp[fam]) {
+              max_ulp[fam] = e;
+              max_ulp_at[fam] = xs[i];
             }
           }
-          first = out;
-        } else if (std::memcmp(out.data(), first.data(), n * 4) != 0) {
+          first[fam] = out;
+        } else if (std::memcmp(out.data(), first[fam].data(), n * 4) != 0) {
           for (size_t i = 0; i < n; ++i) {
             uint32_t a, b;
             std::memcpy(&a, &out[i], 4);
-            std::memcpy(&b, &first[i], 4);
-            ASSERT_EQ(a, b) << "differs from " << kernels::TargetName(targets[0])
+            std::memcpy(&b, &first[fam][i], 4);
+            ASSERT_EQ(a, b) << "differs from " << kernels::TargetName(targets[first_target[fam]])
                             << " at x = " << xs[i];
           }
         }
       }
     }
     EXPECT_EQ(bad, 0u);
-    std::printf(
-        "  %-11s f32  max error %.3g ULP at x = %.9g (%zu inputs, %zu of them within 2^-21 "
-        "absolute only; %zu targets, bitwise equal)\n",
-        op.name, max_ulp, max_ulp_at, total, abs_only, targets.size());
+    for (int fam = 1; fam >= 0; --fam) {
+      if (first_target[fam] < 0) continue;
+      std::printf(
+          "  %-11s f32  %-6s max error %.3g ULP at x = %.9g (%zu inputs, %zu of them within "
+          "2^-21 absolute only; %zu targets with %s MulAdd, bitwise equal)\n",
+          op.name, kernels::TargetName(targets[first_target[fam]]).c_str(), max_ulp[fam],
+          max_ulp_at[fam], total, abs_only[fam], family_targets[fam], fam ? "a fused" : "an unfused");
+    }
   }
 }
 
@@ -388,7 +403,7 @@ void RunAr(const kernels::LogSoftmaxForwardKernels& k, const void* x, void* out,
   for (size_t i = 0; i < n; i += chunk) {
     k.row_sum_exp(xb + i * esize, std::min(chunk, n - i), max, partials);
   }
-  const double log_sum = std::log(kernels::CombinePartials(partials));
+  const double log_sum = kernels::RowLogSum(k, x, n, esize, chunk, max, partials);
   const size_t out_chunk = chunk + 5;
   for (size_t i = 0; i < n; i += out_chunk) {
     k.row_out(xb + i * esize, max, log_sum, ob + i * esize, std::min(out_chunk, n - i));
@@ -447,8 +462,9 @@ TEST(ForwardLogSoftmax, ArRowsWithinBoundAndChunkedEqualsWhole) {
   for (DType dtype : kDTypes) {
     SCOPED_TRACE(DTypeText(dtype));
     const size_t es = ElemSize(dtype);
-    std::vector<std::vector<uint8_t>> first;  // per row, the first target's bits
+    std::vector<std::vector<uint8_t>> firsts[2];  // per family, per row: the first target's bits
     ForEachTarget([&](int64_t) {
+      std::vector<std::vector<uint8_t>>& first = firsts[FusedFamily()];
       LsmStats stats;
       const kernels::LogSoftmaxForwardKernels k = kernels::GetLogSoftmaxForward(dtype, dtype);
       const kernels::LogSoftmaxForwardKernels ks =
@@ -462,7 +478,7 @@ TEST(ForwardLogSoftmax, ArRowsWithinBoundAndChunkedEqualsWhole) {
         for (size_t i = 0; i < n; ++i) x.Set(i, RandomLogit(dtype, vals, scale));
         RunAr(k, x.data(), out.data(), n, es, n + 16);
         CheckRow(dtype, x, out, n, 1, 0, &stats);
-        RunAr(k, x.data(), chunked.data(), n, es, 16 * (1 + n % 7));
+        RunAr(k, x.data(), chunked.data(), n, es, kernels::kRowSumBlock * (1 + n % 7));
         RunAr(ks, x.data(), streamed.data(), n, es, 64);
         ASSERT_EQ(std::memcmp(out.data(), chunked.data(), n * es), 0) << "chunked, n " << n;
         ASSERT_EQ(std::memcmp(out.data(), streamed.data(), n * es), 0) << "stream, n " << n;
@@ -471,7 +487,7 @@ TEST(ForwardLogSoftmax, ArRowsWithinBoundAndChunkedEqualsWhole) {
         if (first.size() <= row_index) {
           first.push_back(bits);
         } else {
-          ASSERT_EQ(bits, first[row_index]) << "differs from the first target, n " << n;
+          ASSERT_EQ(bits, first[row_index]) << "differs from its family's first target, n " << n;
         }
         ++row_index;
       }
@@ -490,8 +506,9 @@ TEST(ForwardLogSoftmax, LongRowsWithinBound) {
     const size_t es = ElemSize(dtype);
     Raw x(dtype, n);
     for (size_t i = 0; i < n; ++i) x.Set(i, RandomLogit(dtype, rng, i % 2 ? 1.0 : 0.01));
-    std::vector<uint8_t> first;
+    std::vector<uint8_t> firsts[2];  // per family
     ForEachTarget([&](int64_t) {
+      std::vector<uint8_t>& first = firsts[FusedFamily()];
       const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
       Raw out(dtype, n), in_place(dtype, n);
       RunAr(k, x.data(), out.data(), n, es, n);
@@ -506,13 +523,14 @@ TEST(ForwardLogSoftmax, LongRowsWithinBound) {
       std::vector<uint8_t> bits(static_cast<const uint8_t*>(out.data()),
                                 static_cast<const uint8_t*>(out.data()) + n * es);
       if (first.empty()) first = bits;
-      ASSERT_EQ(bits, first) << "differs from the first target";
+      ASSERT_EQ(bits, first) << "differs from its family's first target";
     });
   }
 }
 
 // ARA: an (R x A0) slab reduced along R, in column tiles of any width: within the bound,
-// the tiles' results bitwise those of one whole-width call, and the same on every target.
+// the tiles' results bitwise those of one whole-width call, and the same on every target
+// of a family.
 TEST(ForwardLogSoftmax, AraBlocksWithinBoundAndTiledEqualsWhole) {
   std::mt19937_64 rng(17);
   const size_t shapes[][2] = {{1, 1},    {1, 37},   {2, 3},   {3, 16},   {7, 33},   {64, 5},
@@ -520,8 +538,9 @@ TEST(ForwardLogSoftmax, AraBlocksWithinBoundAndTiledEqualsWhole) {
   for (DType dtype : kDTypes) {
     SCOPED_TRACE(DTypeText(dtype));
     const size_t es = ElemSize(dtype);
-    std::vector<std::vector<uint8_t>> first;
+    std::vector<std::vector<uint8_t>> firsts[2];  // per family, per shape
     ForEachTarget([&](int64_t) {
+      std::vector<std::vector<uint8_t>>& first = firsts[FusedFamily()];
       const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
       const auto ks = kernels::GetLogSoftmaxForward(dtype, dtype, kernels::StoreMode::kStream);
       ASSERT_NE(k.ara_block, nullptr);
@@ -559,7 +578,8 @@ TEST(ForwardLogSoftmax, AraBlocksWithinBoundAndTiledEqualsWhole) {
         if (first.size() <= si) {
           first.push_back(bits);
         } else {
-          ASSERT_EQ(bits, first[si]) << "differs from the first target, " << r << "x" << a0;
+          ASSERT_EQ(bits, first[si]) << "differs from its family's first target, " << r << "x"
+                                     << a0;
         }
         ++si;
       }
@@ -580,7 +600,7 @@ TEST(ForwardLogSoftmax, ArAndAraAgree) {
       Raw x(dtype, n), ar(dtype, n), ara(dtype, n);
       for (size_t i = 0; i < n; ++i) x.Set(i, RandomLogit(dtype, rng, 20.0));
       const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
-      RunAr(k, x.data(), ar.data(), n, es, 32);
+      RunAr(k, x.data(), ar.data(), n, es, kernels::kRowSumBlock);
       float max = 0;
       double acc = 0;
       k.ara_block(x.data(), ara.data(), n, 1, 1, &max, &acc);  // a column of n rows
@@ -612,6 +632,8 @@ TEST(ForwardLogSoftmax, SpecialRows) {
       {-1e38, -1e38},                    //
       {0.0, -0.0},                       //
       {-200.0, 0.0},                     //
+      {0.0, -60.0},                      // 1 + 8.8e-27: the max's result is -8.8e-27
+      {3.0, -40.0, -41.0, -45.0},        //
   };
   ForEachTarget([&](int64_t) {
     for (DType dtype : kDTypes) {
@@ -623,7 +645,7 @@ TEST(ForwardLogSoftmax, SpecialRows) {
         const size_t n = row.size();
         Raw x(dtype, n), ar(dtype, n), ara(dtype, n);
         for (size_t i = 0; i < n; ++i) x.Set(i, row[i]);
-        RunAr(k, x.data(), ar.data(), n, es, 16);
+        RunAr(k, x.data(), ar.data(), n, es, kernels::kRowSumBlock);
         std::vector<float> max(1);
         std::vector<double> acc(1);
         k.ara_block(x.data(), ara.data(), n, 1, 1, max.data(), acc.data());
@@ -645,6 +667,16 @@ TEST(ForwardLogSoftmax, SpecialRows) {
       EXPECT_EQ(out.Get(0), -inf);
       EXPECT_EQ(out.Get(1), 0.0);
       if (dtype != DType::kFloat16) {
+        // A sum of 1 + 8.8e-27: -8.8e-27 at the max (f16 has no such value), not 0; both
+        // paths.
+        x.Set(0, -60.0), x.Set(1, 0.0), x.Set(2, -70.0);
+        RunAr(k, x.data(), out.data(), 3, es, kernels::kRowSumBlock);
+        const double tiny = -(std::exp(-60.0) + std::exp(-70.0));
+        EXPECT_NEAR(out.Get(1) / tiny, 1.0, 1e-2) << out.Get(1);
+        float col_max = 0;
+        double col_acc = 0;
+        k.ara_block(x.data(), out.data(), 3, 1, 1, &col_max, &col_acc);
+        EXPECT_NEAR(out.Get(1) / tiny, 1.0, 1e-2) << out.Get(1);
         x.Set(0, 1e38), x.Set(1, 1e38), x.Set(2, -1e38);
         RunAr(k, x.data(), out.data(), 3, es, 16);
         EXPECT_NEAR(out.Get(0), -std::log(2.0), 1e-2);

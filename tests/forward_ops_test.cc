@@ -213,9 +213,10 @@ TEST_P(ForwardEltwiseTest, SameBitsForAnyThreadCountAndTarget) {
   std::mt19937_64 rng(0x5EED0604);
   test::TestTensor x = test::TestTensor::Dense(dtype(), {200003});
   test::FillRandom(&x, rng, -20, 20);
-  std::vector<uint8_t> first;
+  std::vector<uint8_t> firsts[2];  // per family of targets (test::FusedFamily)
   const int saved = omp_get_max_threads();
   test::ForEachTarget([&](int64_t) {
+    std::vector<uint8_t>& first = firsts[test::FusedFamily()];
     for (int threads : {1, 2, 3}) {
       omp_set_num_threads(threads);
       test::TestTensor in = test::TestTensor::Dense(dtype(), {200003});
@@ -611,9 +612,10 @@ TEST_P(LogSoftmaxForwardTest, SameBitsForAnyThreadCountAndTarget) {
   for (const SoftmaxCase& c : {SoftmaxCase{{64, 3001}, -1}, SoftmaxCase{{8, 500, 40}, 1}}) {
     test::TestTensor x = test::TestTensor::Dense(t, c.shape);
     test::FillRandom(&x, rng, -20, 20);
-    std::vector<uint8_t> first;
+    std::vector<uint8_t> firsts[2];  // per family of targets (test::FusedFamily)
     const int saved = omp_get_max_threads();
     test::ForEachTarget([&](int64_t) {
+      std::vector<uint8_t>& first = firsts[test::FusedFamily()];
       for (int threads : {1, 2, 3}) {
         omp_set_num_threads(threads);
         test::TestTensor out = test::TestTensor::Dense(t, c.shape);

@@ -242,7 +242,9 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     a1 = 1;
   }
   p.kind = Plan::Kind::kReduction;
-  p.reduction = PlanReduction(a1, r, a0, elem_bytes, resolved);
+  const int64_t row_align =
+      GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
+  p.reduction = PlanReduction(a1, r, a0, elem_bytes, row_align, resolved);
   *plan = p;
   return Status::Ok();
 }

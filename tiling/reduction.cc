@@ -55,6 +55,7 @@ int64_t BitLength(int64_t v) {
 
 struct Context {
   int64_t a1, r, a0, x;  // x: bytes of dy and y (out is budgeted the same, as on Ascend)
+  int64_t row_align;     // AR chunks start at multiples of it (the kernels' row sums)
   const Platform* pf;
   int64_t cores;  // min(platform cores, ceil(elements / min_elems_per_core))
 };
@@ -104,7 +105,7 @@ bool ArRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   const int64_t flexible = c.pf->ub_bytes - block - kArCacheBlocks * block;
   const int64_t per_elem = 2 * 2 * c.x + 2 * kF32;  // dy, y double-buffered; f32 out x 2
   const int64_t align =
-      std::lcm(std::lcm(block, std::lcm(block / c.x, block / kF32)), kRowPartialsAlign);
+      std::lcm(std::lcm(block, std::lcm(block / c.x, block / kF32)), c.row_align);
   const int64_t chunk_max = flexible > 0 ? AlignDown(flexible / per_elem, align) : 0;
   if (chunk_max < 1) {
     *why = "the UB less 65 blocks holds no chunk of " + S(align) + " elements";
@@ -231,13 +232,14 @@ int TemplatePriority(ReductionTemplate t) {
 }
 
 ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
-                            const Resolved& resolved) {
+                            int64_t row_align, const Resolved& resolved) {
   const Platform& pf = resolved.platform;
   const Context c{
       a1,
       r,
       a0,
       elem_bytes,
+      row_align,
       &pf,
       std::max<int64_t>(1, std::min(pf.cores, CeilDiv(a1 * r * a0, resolved.min_elems_per_core)))};
   ReductionPlan winner;

@@ -138,7 +138,9 @@ class LogSoftmaxExecutor final : public Executor {
         k.row_sum_exp(in[0] + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)),
                       max, partials);
       }
-      const double log_sum = std::log(kernels::CombinePartials(partials));
+      const double log_sum =
+          kernels::RowLogSum(k, in[0] + base * ib, static_cast<size_t>(p.r), in_bytes_,
+                             static_cast<size_t>(p.r_chunk), max, partials);
       for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
         const int64_t off = base + c0;
         k.row_out(in[0] + off * ib, max, log_sum, out + off * ob,

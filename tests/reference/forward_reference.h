@@ -30,9 +30,10 @@ void LogSoftmaxRowRef(const double* x, int64_t n, double* out, double* x_minus_m
 // within 1 ULP (as UlpError measures it). NaN must meet NaN.
 bool ForwardEltwiseWithinTolerance(DType dtype, double got, double exact);
 // SPEC §4, forward LogSoftmax: FLOAT |err| <= 2^-21 (|x - max| + 1) + 4 ULP(exact);
-// FLOAT16 / BFLOAT16: that bound plus one narrow ULP. Infinite exact values must match.
+// FLOAT16 / BFLOAT16 within 1 ULP (as UlpError measures it), down to the smallest results
+// (a row's sum of 1 + 1e-30 gives its max -1e-30). Infinite exact values must match.
 bool LogSoftmaxForwardWithinTolerance(DType dtype, double got, double exact, double x_minus_max);
-// The bound itself (absolute), for reports.
+// The bound itself (absolute; one ULP at exact for FLOAT16 / BFLOAT16), for reports.
 double LogSoftmaxForwardBound(DType dtype, double exact, double x_minus_max);
 
 }  // namespace test

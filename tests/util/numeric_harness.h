@@ -252,6 +252,10 @@ void ForEachTarget(Fn fn) {
   }
 }
 
+// The active target's family for the forward operators' bitwise checks: 1 where MulAdd
+// rounds once (AVX2, AVX3, NEON, SVE), 0 where it rounds twice (SSE4, EMU128, SCALAR).
+inline int FusedFamily() { return kernels::ActiveTargetFusesMulAdd() ? 1 : 0; }
+
 struct RunResult {
   Status status;
   tiling::Plan plan;
