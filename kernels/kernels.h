@@ -137,6 +137,10 @@ struct LogSoftmaxForwardKernels {
   // row_sum_exp without the elements equal to max: for a sum below kLogSumNearOne, whose
   // log is then log1p of this one (RowLogSum).
   void (*row_sum_exp_off_max)(const void* x, size_t n, float max, double* partials);
+  // A whole row of n <= kRowWholeMax elements in one call, with the bits of the three
+  // passes above and RowLogSum; a 16-bit row is widened to f32 once (on the stack), not
+  // in every pass. out may be x exactly.
+  void (*row_whole)(const void* x, size_t n, void* out);
   // out[i] = (x[i] - max) - (float)log_sum, i < n, with log_sum = log(CombinePartials(p))
   // in double. out may be x exactly.
   void (*row_out)(const void* x, float max, double log_sum, void* out, size_t n);
@@ -157,19 +161,29 @@ struct LogSoftmaxForwardKernels {
 // then taken as log1p of the sum without the max (row_sum_exp_off_max; the ARA kernel
 // does the same per column), so every result keeps its relative accuracy.
 constexpr double kLogSumNearOne = 1.0 + 1.0 / (1 << 20);
-// The log of a row's sum of exp from its partials (row_sum_exp over the whole row): log of
-// their CombinePartials, or below kLogSumNearOne log1p of row_sum_exp_off_max's, run over
-// the row x (n elements of esize bytes) in chunks of `chunk` (a multiple of kRowSumBlock).
-inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t n, size_t esize,
-                        size_t chunk, float max, const double* partials) {
+// The longest row row_whole takes (its f32 copy lives on the stack).
+constexpr size_t kRowWholeMax = 4096;
+// The log of a row's sum of exp from its partials: log of their CombinePartials, or below
+// kLogSumNearOne log1p of the sum without the max, whose partials off_max(rest) adds up
+// (row_sum_exp_off_max over the row).
+template <class OffMax>
+inline double LogSumOfPartials(const double* partials, OffMax off_max) {
   const double sum = CombinePartials(partials);
   if (!(sum >= 1.0 && sum < kLogSumNearOne)) return std::log(sum);
   double rest[kRowPartials] = {0};
-  const char* xb = static_cast<const char*>(x);
-  for (size_t i = 0; i < n; i += chunk) {
-    k.row_sum_exp_off_max(xb + i * esize, n - i < chunk ? n - i : chunk, max, rest);
-  }
+  off_max(rest);
   return std::log1p(CombinePartials(rest));
+}
+// LogSumOfPartials for a row x of n elements of esize bytes, run by k in chunks of `chunk`
+// (a multiple of kRowSumBlock).
+inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t n, size_t esize,
+                        size_t chunk, float max, const double* partials) {
+  return LogSumOfPartials(partials, [&](double* rest) {
+    const char* xb = static_cast<const char*>(x);
+    for (size_t i = 0; i < n; i += chunk) {
+      k.row_sum_exp_off_max(xb + i * esize, n - i < chunk ? n - i : chunk, max, rest);
+    }
+  });
 }
 // in == out, FLOAT, FLOAT16 or BFLOAT16; all null otherwise. With StoreMode::kStream,
 // row_out writes with non-temporal stores (the same bits).

@@ -52,17 +52,50 @@ HWY_INLINE V FwdMaxUpdate(V m, V v) {
   return hn::IfThenElse(hn::Gt(v, m), v, m);
 }
 
+// exp(v) for v in [-104, 0] as the sums need it, two multiply-adds cheaper than
+// ExpNonPositive: k = rint(v / ln2) and r = v - k fl(ln2) with one rounded constant (its
+// error, |k| 1.9e-9 <= 2e-7 at k = -104 / ln2, is relative to terms of at most e^-100
+// there, and to the whole sum 2.7e-9 |v| at most), then a degree-5 polynomial with p(0) =
+// 1 exactly (minimax relative error 9.2e-8 on [-ln2/2, ln2/2], 1.5e-7 with f32 Horner
+// steps), so the max's own exp(0) is exactly 1. 2^k as ExpNonPositive applies it (one
+// rounding, subnormal results included). Lanes: f32. Max error: about 2.5 ULP; v = -104
+// gives 0. NaN v gives NaN (x86) or an unspecified value (callers select it).
+template <class D, class V>
+HWY_INLINE V LsmExp(D d, V v) {
+#if HOSTNN_HAVE_SCALEF
+  constexpr float kBias = 0.0f, kScale = 1.0f;
+#else
+  constexpr float kBias = 151.0f, kScale = 5.9604644775390625e-8f;  // 2^(k+24), then 2^-24
+#endif
+  const V round = hn::Set(d, 12582912.0f + kBias);
+  const V t = hn::MulAdd(v, hn::Set(d, 1.44269504088896341f), round);
+  const V k = hn::Sub(t, round);
+  const V r = hn::NegMulAdd(k, hn::Set(d, 0.693147180559945f), v);
+  V p = hn::Set(d, 0.0082903066650033f * kScale);
+  p = hn::MulAdd(p, r, hn::Set(d, 0.0418979749083519f * kScale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.1666763722896576f * kScale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.4999915063381195f * kScale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.9999997019767761f * kScale));
+  p = hn::MulAdd(p, r, hn::Set(d, kScale));
+#if HOSTNN_HAVE_SCALEF
+  return ScaleByPow2(d, p, k);
+#else
+  const hn::RebindToSigned<D> di;
+  return hn::Mul(p, hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t))));
+#endif
+}
+
 // exp(x - m) for m >= x (the row's or column's max): f32, NaN lanes of x - m (NaN x, or
 // inf - inf) give NaN so that they reach the sum, -inf -> 0. x86's SIMD max returns its
 // second operand when either is NaN, so Max(-104, v) clamps and passes NaN through, and
-// every step of ExpNonPositive keeps it NaN; elsewhere NaN lanes are selected after.
+// every step of LsmExp keeps it NaN; elsewhere NaN lanes are selected after.
 template <class D>
 HWY_INLINE hn::Vec<D> FwdExpShifted(D d, hn::Vec<D> x, hn::Vec<D> m) {
   const hn::Vec<D> v = hn::Sub(x, m);
 #if HWY_ARCH_X86 && HWY_TARGET != HWY_EMU128 && HWY_TARGET != HWY_SCALAR
-  return ExpNonPositive(d, hn::Max(hn::Set(d, -104.0f), v));
+  return LsmExp(d, hn::Max(hn::Set(d, -104.0f), v));
 #else
-  const hn::Vec<D> e = ExpNonPositive(d, hn::Max(v, hn::Set(d, -104.0f)));
+  const hn::Vec<D> e = LsmExp(d, hn::Max(v, hn::Set(d, -104.0f)));
   return hn::IfThenElse(hn::IsNaN(v), v, e);
 #endif
 }
@@ -97,25 +130,37 @@ HWY_INLINE double FwdColLogSum(const typename Tag::T* x, size_t r, size_t stride
 
 // ---- AR: along a contiguous row ---------------------------------------------------------
 
-template <class Tag>
-HWY_INLINE void RowMaxImpl(const void* x_v, size_t n, float* max) {
+// *max = max(*max, x[i]), i < n. kWiden: also widened[i] = x[i] as f32 (RowWholeImpl).
+template <class Tag, bool kWiden = false>
+HWY_INLINE void RowMaxImpl(const void* x_v, size_t n, float* max, float* widened = nullptr) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(x_v);
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
+  const auto load = [&](const T* p, size_t i) {
+    const auto v = LoadF32(d, Tag(), p);
+    if (kWiden) hn::StoreU(v, d, widened + i);
+    return v;
+  };
   auto m0 = hn::Set(d, *max), m1 = m0, m2 = m0, m3 = m0;
   size_t i = 0;
   for (; i + 4 * N <= n; i += 4 * N) {
-    m0 = FwdMaxUpdate(m0, LoadF32(d, Tag(), x + i));
-    m1 = FwdMaxUpdate(m1, LoadF32(d, Tag(), x + i + N));
-    m2 = FwdMaxUpdate(m2, LoadF32(d, Tag(), x + i + 2 * N));
-    m3 = FwdMaxUpdate(m3, LoadF32(d, Tag(), x + i + 3 * N));
+    m0 = FwdMaxUpdate(m0, load(x + i, i));
+    m1 = FwdMaxUpdate(m1, load(x + i + N, i + N));
+    m2 = FwdMaxUpdate(m2, load(x + i + 2 * N, i + 2 * N));
+    m3 = FwdMaxUpdate(m3, load(x + i + 3 * N, i + 3 * N));
   }
-  for (; i + N <= n; i += N) m0 = FwdMaxUpdate(m0, LoadF32(d, Tag(), x + i));
+  for (; i + N <= n; i += N) m0 = FwdMaxUpdate(m0, load(x + i, i));
   if (i < n) {
     HWY_ALIGN T pad[kMaxLanes];
     FwdCopyPaddedNaN<Tag>(x + i, n - i, pad, N);
-    m0 = FwdMaxUpdate(m0, LoadF32(d, Tag(), pad));
+    const auto v = LoadF32(d, Tag(), pad);
+    if (kWiden) {
+      HWY_ALIGN float wide[kMaxLanes];
+      hn::Store(v, d, wide);
+      for (size_t j = 0; j < n - i; ++j) widened[i + j] = wide[j];
+    }
+    m0 = FwdMaxUpdate(m0, v);
   }
   m0 = FwdMaxUpdate(FwdMaxUpdate(m0, m1), FwdMaxUpdate(m2, m3));
   // Across the lanes by the same rule (MaxOfLanes may start from -FLT_MAX, not -inf).
@@ -206,7 +251,8 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
   for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
     for (size_t p = 0; p < kRowPartials; ++p) {
       float f = exp_at(i + p);
-      for (size_t g = 1; g < kRowSumBlock / kRowPartials; ++g) f += exp_at(i + g * kRowPartials + p);
+      for (size_t g = 1; g < kRowSumBlock / kRowPartials; ++g)
+        f += exp_at(i + g * kRowPartials + p);
       partials[p] += static_cast<double>(f);
     }
   }
@@ -274,6 +320,46 @@ HWY_INLINE void RowOutImpl(const void* x_v, float max, double log_sum, void* out
 #if HWY_ARCH_X86
   if (kStream) _mm_sfence();
 #endif
+}
+
+// A whole row (n <= kRowWholeMax) in one call, with the bits of row_max, row_sum_exp,
+// RowLogSum and row_out: f32 rows pass by pass; a 16-bit row is widened to f32 on the
+// stack by the max pass, so the sum and output passes read f32 instead of converting
+// again (the output pass narrows once, as row_out does).
+template <class Tag>
+HWY_INLINE void RowWholeImpl(const void* x_v, size_t n, void* out_v) {
+  using T = typename Tag::T;
+  float max = -HUGE_VALF;
+  double partials[kRowPartials] = {0};
+  if constexpr (sizeof(T) == sizeof(float)) {
+    RowMaxImpl<Tag>(x_v, n, &max);
+    RowSumExpImpl<Tag, false>(x_v, n, max, partials);
+    const double log_sum = LogSumOfPartials(
+        partials, [&](double* rest) { RowSumExpImpl<Tag, true>(x_v, n, max, rest); });
+    RowOutImpl<Tag, false>(x_v, max, log_sum, out_v, n);
+    return;
+  } else {
+    HWY_ALIGN float wide[kRowWholeMax];
+    RowMaxImpl<Tag, true>(x_v, n, &max, wide);
+    RowSumExpImpl<F32, false>(wide, n, max, partials);
+    const double log_sum = LogSumOfPartials(
+        partials, [&](double* rest) { RowSumExpImpl<F32, true>(wide, n, max, rest); });
+    T* out = static_cast<T*>(out_v);  // may be x itself: x is no longer read
+    const hn::ScalableTag<float> d;
+    const size_t N = hn::Lanes(d);
+    const auto m = hn::Set(d, max), l = hn::Set(d, static_cast<float>(log_sum));
+    size_t i = 0;
+    for (; i + N <= n; i += N) {
+      StoreF32(d, Tag(), FwdOut<decltype(d)>(hn::LoadU(d, wide + i), m, l), out + i);
+    }
+    if (i < n) {
+      HWY_ALIGN float bx[kMaxLanes];
+      HWY_ALIGN T bout[kMaxLanes];
+      CopyPadded(wide + i, n - i, bx, N);
+      StoreF32(d, Tag(), FwdOut<decltype(d)>(hn::Load(d, bx), m, l), bout);
+      for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
+    }
+  }
 }
 
 // ---- ARA: along rows of an (R x w) block --------------------------------------------------
@@ -451,7 +537,8 @@ HWY_INLINE void AraNarrowImpl(const typename Tag::T* x, typename Tag::T* out, si
   }
   // Pass 3: the output.
   float ls[kMaxLanes];
-  for (size_t c = 0; c < w; ++c) ls[c] = static_cast<float>(FwdColLogSum<Tag>(x + c, r, w, max[c], acc[c]));
+  for (size_t c = 0; c < w; ++c)
+    ls[c] = static_cast<float>(FwdColLogSum<Tag>(x + c, r, w, max[c], acc[c]));
   for (size_t p = 0; p < period; ++p) pat_ls[p] = ls[p % w];
   for (size_t i = 0; i < full; i += period) {
     for (size_t k = 0; k < w; ++k) {
@@ -480,7 +567,8 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);  // may be x itself: each row is read before it is written
-  if (stride == w && w < hn::Lanes(hn::ScalableTag<float>())) {
+  const size_t N = hn::Lanes(hn::ScalableTag<float>());
+  if (stride == w && w < N) {
     AraNarrowImpl<Tag>(x, out, r, w, max, acc);
     return;
   }
@@ -512,8 +600,8 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
   for (size_t c0 = 0; c0 < w; c0 += kFwdColChunk) {
     const size_t cw = std::min(kFwdColChunk, w - c0);
     for (size_t j = 0; j < cw; ++j) {
-      ls[j] = static_cast<float>(
-          FwdColLogSum<Tag>(x + c0 + j, r, stride, max[c0 + j], acc[c0 + j]));
+      ls[j] =
+          static_cast<float>(FwdColLogSum<Tag>(x + c0 + j, r, stride, max[c0 + j], acc[c0 + j]));
     }
     for (size_t row = 0; row < r; ++row) {
       if (prefetch && row + kFwdPrefetchRows < r)
@@ -533,6 +621,7 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
   void LsfRowSumExpOffMax_##DT(const void* x, size_t n, float max, double* p) {                  \
     RowSumExpImpl<TAG, true>(x, n, max, p);                                                      \
   }                                                                                              \
+  void LsfRowWhole_##DT(const void* x, size_t n, void* out) { RowWholeImpl<TAG>(x, n, out); }    \
   void LsfRowOut_##DT(const void* x, float max, double ls, void* out, size_t n) {                \
     RowOutImpl<TAG, false>(x, max, ls, out, n);                                                  \
   }                                                                                              \
@@ -563,6 +652,7 @@ namespace kernels {
   HWY_EXPORT(LsfRowMax_##DT);          \
   HWY_EXPORT(LsfRowSumExp_##DT);       \
   HWY_EXPORT(LsfRowSumExpOffMax_##DT); \
+  HWY_EXPORT(LsfRowWhole_##DT);        \
   HWY_EXPORT(LsfRowOut_##DT);          \
   HWY_EXPORT(LsfRowOut_##DT##_Stream); \
   HWY_EXPORT(LsfAraBlock_##DT);
@@ -579,6 +669,7 @@ LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out, StoreMode mod
   k.row_max = HOSTNN_PICK(LsfRowMax_##DT);                                                 \
   k.row_sum_exp = HOSTNN_PICK(LsfRowSumExp_##DT);                                          \
   k.row_sum_exp_off_max = HOSTNN_PICK(LsfRowSumExpOffMax_##DT);                            \
+  k.row_whole = HOSTNN_PICK(LsfRowWhole_##DT);                                             \
   k.row_out = stream ? HOSTNN_PICK(LsfRowOut_##DT##_Stream) : HOSTNN_PICK(LsfRowOut_##DT); \
   k.ara_block = HOSTNN_PICK(LsfAraBlock_##DT);                                             \
   return k;

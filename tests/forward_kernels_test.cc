@@ -452,6 +452,8 @@ std::vector<size_t> RowLengths(std::mt19937_64& rng) {
   for (size_t n = 1; n <= 70; ++n) lens.push_back(n);
   std::uniform_int_distribution<size_t> len(71, 5000);
   for (int i = 0; i < 40; ++i) lens.push_back(len(rng));
+  for (size_t n : {kernels::kRowWholeMax - 1, kernels::kRowWholeMax, kernels::kRowWholeMax + 1})
+    lens.push_back(n);
   lens.push_back(5000);
   return lens;
 }
@@ -482,6 +484,14 @@ TEST(ForwardLogSoftmax, ArRowsWithinBoundAndChunkedEqualsWhole) {
         RunAr(ks, x.data(), streamed.data(), n, es, 64);
         ASSERT_EQ(std::memcmp(out.data(), chunked.data(), n * es), 0) << "chunked, n " << n;
         ASSERT_EQ(std::memcmp(out.data(), streamed.data(), n * es), 0) << "stream, n " << n;
+        if (n <= kernels::kRowWholeMax) {  // one call, and in place
+          Raw whole(dtype, n, 2), in_place(dtype, n);
+          k.row_whole(x.data(), n, whole.data());
+          ASSERT_EQ(std::memcmp(out.data(), whole.data(), n * es), 0) << "row_whole, n " << n;
+          std::memcpy(in_place.data(), x.data(), n * es);
+          k.row_whole(in_place.data(), n, in_place.data());
+          ASSERT_EQ(std::memcmp(out.data(), in_place.data(), n * es), 0) << "in place, n " << n;
+        }
         std::vector<uint8_t> bits(static_cast<const uint8_t*>(out.data()),
                                   static_cast<const uint8_t*>(out.data()) + n * es);
         if (first.size() <= row_index) {
@@ -643,9 +653,11 @@ TEST(ForwardLogSoftmax, SpecialRows) {
       for (size_t ri = 0; ri < rows.size(); ++ri) {
         const auto& row = rows[ri];
         const size_t n = row.size();
-        Raw x(dtype, n), ar(dtype, n), ara(dtype, n);
+        Raw x(dtype, n), ar(dtype, n), ara(dtype, n), whole(dtype, n);
         for (size_t i = 0; i < n; ++i) x.Set(i, row[i]);
         RunAr(k, x.data(), ar.data(), n, es, kernels::kRowSumBlock);
+        k.row_whole(x.data(), n, whole.data());
+        ASSERT_EQ(std::memcmp(ar.data(), whole.data(), n * es), 0) << "row_whole";
         std::vector<float> max(1);
         std::vector<double> acc(1);
         k.ara_block(x.data(), ara.data(), n, 1, 1, max.data(), acc.data());

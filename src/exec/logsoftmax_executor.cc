@@ -129,6 +129,10 @@ class LogSoftmaxExecutor final : public Executor {
     double partials[kernels::kRowPartials] = {0};
     if (forward_) {
       const kernels::LogSoftmaxForwardKernels& k = forward_kernels_;
+      if (p.r_chunk >= p.r && p.r <= static_cast<int64_t>(kernels::kRowWholeMax)) {
+        k.row_whole(in[0] + base * ib, static_cast<size_t>(p.r), out + base * ob);
+        return;
+      }
       float max = -std::numeric_limits<float>::infinity();
       for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
         k.row_max(in[0] + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)),
