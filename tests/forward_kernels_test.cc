@@ -105,6 +105,23 @@ class Raw {
 // The error of one element in ULP of its dtype (0 for matching NaN / infinities).
 double ErrUlp(DType dtype, double got, double exact) { return UlpError(dtype, got, exact); }
 
+// The two families the bitwise checks below group targets into: MulAdd rounds once on
+// AVX2 and up, Armv8's NEON and SVE, twice on SSE4, EMU128 and SCALAR (the probe is a
+// kernel).
+TEST(ForwardKernels, TargetFamiliesByFusedMulAdd) {
+  ForEachTarget([&](int64_t target) {
+    const std::string name = kernels::TargetName(target);
+#if defined(__aarch64__)
+    const bool neon_fuses = true;
+#else
+    const bool neon_fuses = false;  // Armv7's NEON multiplies and adds apart
+#endif
+    const bool fused = name.rfind("AVX", 0) == 0 || name.rfind("SVE", 0) == 0 ||
+                       (neon_fuses && name.rfind("NEON", 0) == 0);
+    EXPECT_EQ(kernels::ActiveTargetFusesMulAdd(), fused) << name;
+  });
+}
+
 // ---- elementwise --------------------------------------------------------------------
 
 TEST(ForwardUnary, Exhaustive16BitWithinOneUlpOnEveryTarget) {
@@ -298,7 +315,8 @@ TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
           "  %-11s f32  %-6s max error %.3g ULP at x = %.9g (%zu inputs, %zu of them within "
           "2^-21 absolute only; %zu targets with %s MulAdd, bitwise equal)\n",
           op.name, kernels::TargetName(targets[first_target[fam]]).c_str(), max_ulp[fam],
-          max_ulp_at[fam], total, abs_only[fam], family_targets[fam], fam ? "a fused" : "an unfused");
+          max_ulp_at[fam], total, abs_only[fam], family_targets[fam],
+          fam ? "a fused" : "an unfused");
     }
   }
 }
@@ -588,8 +606,8 @@ TEST(ForwardLogSoftmax, AraBlocksWithinBoundAndTiledEqualsWhole) {
         if (first.size() <= si) {
           first.push_back(bits);
         } else {
-          ASSERT_EQ(bits, first[si]) << "differs from its family's first target, " << r << "x"
-                                     << a0;
+          ASSERT_EQ(bits, first[si])
+              << "differs from its family's first target, " << r << "x" << a0;
         }
         ++si;
       }

@@ -297,7 +297,8 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
     from = "HOSTNN_STREAM_MIN_BYTES";
   } else {
     // The gradients read two inputs (dy and x or y), the forward operators one.
-    r.stream_min_bytes = DefaultStreamMinBytes(r.platform, GetOpInfo(problem.op).is_forward ? 2 : 3);
+    r.stream_min_bytes =
+        DefaultStreamMinBytes(r.platform, GetOpInfo(problem.op).is_forward ? 2 : 3);
     from = profile;
   }
   sources << "; stream_min_bytes " << r.stream_min_bytes << " (" << from << ")";

@@ -242,8 +242,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     a1 = 1;
   }
   p.kind = Plan::Kind::kReduction;
-  const int64_t row_align =
-      GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
+  const int64_t row_align = GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
   p.reduction = PlanReduction(a1, r, a0, elem_bytes, row_align, resolved);
   *plan = p;
   return Status::Ok();

@@ -104,8 +104,7 @@ bool ArRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   const int64_t block = c.pf->block_bytes;
   const int64_t flexible = c.pf->ub_bytes - block - kArCacheBlocks * block;
   const int64_t per_elem = 2 * 2 * c.x + 2 * kF32;  // dy, y double-buffered; f32 out x 2
-  const int64_t align =
-      std::lcm(std::lcm(block, std::lcm(block / c.x, block / kF32)), c.row_align);
+  const int64_t align = std::lcm(std::lcm(block, std::lcm(block / c.x, block / kF32)), c.row_align);
   const int64_t chunk_max = flexible > 0 ? AlignDown(flexible / per_elem, align) : 0;
   if (chunk_max < 1) {
     *why = "the UB less 65 blocks holds no chunk of " + S(align) + " elements";
