@@ -183,7 +183,7 @@ HWY_INLINE void FwdAddPromoted(D d, DD dd, hn::Vec<D> e, hn::Vec<DD>* lo, hn::Ve
 
 // A block of kRowSumBlock elements (kRowSumBlock / 16 groups of 16): each partial's exps
 // in it are summed in f32 in group order (a few roundings of at most 2^-24 each, on
-// values <= 1), and that sum is added to the double partial: a third of the conversions
+// values <= 1), and that sum is added to the double partial: a quarter of the conversions
 // and double adds of one per group. The last block of a row, if short, adds its groups one
 // at a time. Blocks start at multiples of kRowSumBlock from the row's first element,
 // which is why chunks must too.

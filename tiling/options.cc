@@ -296,9 +296,10 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
     }
     from = "HOSTNN_STREAM_MIN_BYTES";
   } else {
-    // The gradients read two inputs (dy and x or y), the forward operators one.
-    r.stream_min_bytes =
-        DefaultStreamMinBytes(r.platform, GetOpInfo(problem.op).is_forward ? 2 : 3);
+    // The gradients read two inputs (dy and x or y), the forward operators one. (An
+    // operator outside the list is refused after the options, by the planner.)
+    const bool one_input = IsValidOp(problem.op) && GetOpInfo(problem.op).is_forward;
+    r.stream_min_bytes = DefaultStreamMinBytes(r.platform, one_input ? 2 : 3);
     from = profile;
   }
   sources << "; stream_min_bytes " << r.stream_min_bytes << " (" << from << ")";
