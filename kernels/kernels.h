@@ -122,8 +122,8 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 // exp(x - max) is computed in f32 and summed in double, in a fixed order: a row (AR) in
 // kRowPartials partial sums (element i to partial i % 16, whatever the SIMD width; each
 // partial's four exps of a block of kRowSumBlock elements first summed in f32) combined by
-// CombinePartials; a column (ARA) in row order. So the sums, and the
-// results, do not depend on the SIMD target, the tiling or the thread count. NaN inputs
+// CombinePartials; a column (ARA) in row order. So the sums, and the results, do not
+// depend on the tiling, the thread count or the SIMD target within a family. NaN inputs
 // are skipped by the max and make the sum, and so the whole row, NaN; +inf in a row gives
 // inf - inf = NaN (as PyTorch); a row of -inf gives NaN.
 struct LogSoftmaxForwardKernels {
@@ -141,8 +141,8 @@ struct LogSoftmaxForwardKernels {
   // passes above and RowLogSum; a 16-bit row is widened to f32 once (on the stack), not
   // in every pass. out may be x exactly.
   void (*row_whole)(const void* x, size_t n, void* out);
-  // out[i] = (x[i] - max) - (float)log_sum, i < n, with log_sum = log(CombinePartials(p))
-  // in double. out may be x exactly.
+  // out[i] = (x[i] - max) - (float)log_sum, i < n, with log_sum the row's RowLogSum (in
+  // double). out may be x exactly.
   void (*row_out)(const void* x, float max, double log_sum, void* out, size_t n);
   // ARA, one (R x w) block whose rows are row_stride elements apart (x and out): max[c] =
   // the column's max over rows 0..r-1, acc[c] = sum over the rows in order of
@@ -155,11 +155,11 @@ struct LogSoftmaxForwardKernels {
                     double* acc);
 };
 // A sum of exp(x - max) below this and at least 1 (the max's own exp(0); a row of -inf's
-// or NaN gives NaN) has exactly one
-// element at the max and the rest adding up to less than 2^-20, which the double sum may
-// have lost to rounding against the 1 (a result of -1e-30 would come out 0). Its log is
-// then taken as log1p of the sum without the max (row_sum_exp_off_max; the ARA kernel
-// does the same per column), so every result keeps its relative accuracy.
+// or NaN gives NaN) has exactly one element at the max and the rest adding up to less
+// than 2^-20, which the double sum may have lost to rounding against the 1 (a result of
+// -1e-30 would come out 0). Its log is then taken as log1p of the sum without the max
+// (row_sum_exp_off_max; the ARA kernel does the same per column), so every result keeps
+// its relative accuracy.
 constexpr double kLogSumNearOne = 1.0 + 1.0 / (1 << 20);
 // The longest row row_whole takes (its f32 copy lives on the stack).
 constexpr size_t kRowWholeMax = 4096;
