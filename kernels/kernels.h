@@ -161,6 +161,8 @@ struct LogSoftmaxForwardKernels {
 // (row_sum_exp_off_max; the ARA kernel does the same per column), so every result keeps
 // its relative accuracy.
 constexpr double kLogSumNearOne = 1.0 + 1.0 / (1 << 20);
+// Whether a sum of exp(x - max) takes that log1p path (NaN does not).
+inline bool LogSumNearOne(double sum) { return sum >= 1.0 && sum < kLogSumNearOne; }
 // The longest row row_whole takes (its f32 copy lives on the stack).
 constexpr size_t kRowWholeMax = 4096;
 // The log of a row's sum of exp from its partials: log of their CombinePartials, or below
@@ -169,7 +171,7 @@ constexpr size_t kRowWholeMax = 4096;
 template <class OffMax>
 inline double LogSumOfPartials(const double* partials, OffMax off_max) {
   const double sum = CombinePartials(partials);
-  if (!(sum >= 1.0 && sum < kLogSumNearOne)) return std::log(sum);
+  if (!LogSumNearOne(sum)) return std::log(sum);
   double rest[kRowPartials] = {0};
   off_max(rest);
   return std::log1p(CombinePartials(rest));

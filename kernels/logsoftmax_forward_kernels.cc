@@ -115,7 +115,7 @@ template <class Tag>
 HWY_INLINE double FwdColLogSum(const typename Tag::T* x, size_t r, size_t stride, float max,
                                double acc) {
   using T = typename Tag::T;
-  if (!(acc >= 1.0 && acc < kLogSumNearOne)) return std::log(acc);
+  if (!LogSumNearOne(acc)) return std::log(acc);
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   const auto m = hn::Set(d, max);

@@ -24,17 +24,6 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// exp(r) * scale for r in [-ln2/2, ln2/2] to 16-bit accuracy: a degree-4 polynomial
-// (relative error 2^-18.5; LogSigmoidBackward16Op's minimax fit), by Horner.
-template <class D, class V>
-HWY_INLINE V ExpReduced16(D d, V r, float scale) {
-  V p = hn::Set(d, 0.04145854339003563f * scale);
-  p = hn::MulAdd(p, r, hn::Set(d, 0.16790910065174103f * scale));
-  p = hn::MulAdd(p, r, hn::Set(d, 0.5000435709953308f * scale));
-  p = hn::MulAdd(p, r, hn::Set(d, 0.9999634027481079f * scale));
-  return hn::MulAdd(p, r, hn::Set(d, 0.9999992847442627f * scale));
-}
-
 // exp(v) for v in [-104, 0]: ExpNonPositive (eltwise_ops-inl.h: 1.8 ULP, subnormal results
 // rounded once, v = -104 gives exactly 0), or with kNarrow its reduction and scaling around
 // the degree-4 polynomial above, for results that need 16-bit accuracy only (about 2^-17.5
