@@ -167,24 +167,39 @@ HWY_INLINE hn::Vec<DF> LoadF32(DF df, BF16, const uint16_t* p) {
       df, hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(d16, p))));
 }
 
-template <class DF>
-HWY_INLINE void StoreF32(DF df, F32, hn::Vec<DF> v, float* p) {
-  hn::StoreU(v, df, p);
+// One vector to memory: a plain store, or with kStream a non-temporal one (p must then
+// be aligned to the vector), which skips the read-for-ownership of the line and leaves
+// the caches to the inputs. A vector narrower than 16 bytes (a narrowed f32 vector of a
+// 128-bit target) is stored plainly: x86's 128-bit Stream writes 16 bytes.
+template <bool kStream, class D>
+HWY_INLINE void StoreVec(hn::Vec<D> v, D d, hn::TFromD<D>* HWY_RESTRICT p) {
+  if (kStream && hn::MaxLanes(d) * sizeof(hn::TFromD<D>) >= 16) {
+    hn::Stream(v, d, p);
+  } else {
+    hn::StoreU(v, d, p);
+  }
 }
-template <class DF>
+
+// One f32 vector narrowed to the storage type; kStream as StoreVec (p aligned to the
+// narrowed vector).
+template <bool kStream = false, class DF>
+HWY_INLINE void StoreF32(DF df, F32, hn::Vec<DF> v, float* p) {
+  StoreVec<kStream>(v, df, p);
+}
+template <bool kStream = false, class DF>
 HWY_INLINE void StoreF32(DF df, F16, hn::Vec<DF> v, uint16_t* p) {
   const hn::Rebind<uint16_t, DF> d16;
 #if HOSTNN_HAVE_F16C
   const hn::Rebind<hwy::float16_t, DF> dh;
-  hn::StoreU(CanonicalF16NaN(d16, hn::BitCast(d16, hn::DemoteTo(dh, v))), d16, p);
+  StoreVec<kStream>(CanonicalF16NaN(d16, hn::BitCast(d16, hn::DemoteTo(dh, v))), d16, p);
 #else
-  hn::StoreU(hn::DemoteTo(d16, F32ToF16Bits(df, v)), d16, p);
+  StoreVec<kStream>(hn::DemoteTo(d16, F32ToF16Bits(df, v)), d16, p);
 #endif
 }
-template <class DF>
+template <bool kStream = false, class DF>
 HWY_INLINE void StoreF32(DF df, BF16, hn::Vec<DF> v, uint16_t* p) {
   const hn::Rebind<uint16_t, DF> d16;
-  hn::StoreU(hn::DemoteTo(d16, F32ToBF16Bits(df, v)), d16, p);
+  StoreVec<kStream>(hn::DemoteTo(d16, F32ToBF16Bits(df, v)), d16, p);
 }
 // f32 -> u32 lanes whose upper 16 bits are the bf16 bits, rounded to nearest even, for
 // values whose NaNs have zero low 16 bits (BF16Direct).
@@ -195,12 +210,12 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBF16HighNoNaNCase(DF /*df*/, h
   const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du, 1u));
   return hn::Add(bits, hn::Add(lsb, hn::Set(du, 0x7FFFu)));
 }
-template <class DF>
+template <bool kStream = false, class DF>
 HWY_INLINE void StoreF32(DF df, BF16Direct, hn::Vec<DF> v, uint16_t* p) {
   const hn::Rebind<uint16_t, DF> d16;
   const hn::RebindToSigned<DF> di;
   const auto bits = hn::BitCast(di, hn::ShiftRight<16>(F32ToBF16HighNoNaNCase(df, v)));
-  hn::StoreU(hn::DemoteTo(d16, bits), d16, p);
+  StoreVec<kStream>(hn::DemoteTo(d16, bits), d16, p);
 }
 
 // Pairs: 2 * Lanes(df) consecutive elements as two f32 vectors, in an order that suits
@@ -210,18 +225,6 @@ HWY_INLINE void StoreF32(DF df, BF16Direct, hn::Vec<DF> v, uint16_t* p) {
 // found it, so an elementwise operator applied between them sees each element's own
 // inputs and computes exactly what the single-vector path computes.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "pairs assume little-endian lanes");
-
-// One full vector to memory: a plain store, or with kStream a non-temporal one (p must
-// then be aligned to the vector), which skips the read-for-ownership of the line and
-// leaves the caches to the inputs.
-template <bool kStream, class D>
-HWY_INLINE void StoreVec(hn::Vec<D> v, D d, hn::TFromD<D>* HWY_RESTRICT p) {
-  if (kStream) {
-    hn::Stream(v, d, p);
-  } else {
-    hn::StoreU(v, d, p);
-  }
-}
 
 template <class DF>
 HWY_INLINE void LoadPairF32(DF df, F32, const float* p, hn::Vec<DF>* v0, hn::Vec<DF>* v1) {

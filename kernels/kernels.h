@@ -44,8 +44,9 @@ FromF32Fn GetFromF32(DType dst);
 // every target and for any chunking of the row into multiples of 16 elements.
 constexpr size_t kRowPartials = 16;
 // The LogSoftmax forward sums each partial's exps in f32 over blocks of this many elements
-// (4 groups of 16) before adding them to the double partial; its chunks start at multiples
-// of it.
+// (4 groups of 16) before adding them to the double partial, the max's own exp(0) = 1
+// left out of the f32 sum and added after it (so the rest keeps its bits where it is
+// small); its chunks start at multiples of it.
 constexpr size_t kRowSumBlock = 64;
 struct LogSoftmaxKernels {
   // partials[i % 16] += dy[i], i < n (the row's first element has i = 0; a chunk must
@@ -130,9 +131,9 @@ struct LogSoftmaxForwardKernels {
   // *max = max(*max, x[i]) over i < n, NaN elements skipped (start from -inf). Exact,
   // so chunkable at any split.
   void (*row_max)(const void* x, size_t n, float* max);
-  // partials[i % 16] += exp(x[i] - max) (f32 exp; f32 sums of each block of 64 elements,
-  // double adds), i < n; the row's first element has i = 0, so a chunk must start at a
-  // multiple of kRowSumBlock.
+  // partials[i % 16] += exp(x[i] - max) (f32 exp; f32 sums of each block of 64 elements
+  // without the max's own 1s, which are added after them; double adds), i < n; the row's
+  // first element has i = 0, so a chunk must start at a multiple of kRowSumBlock.
   void (*row_sum_exp)(const void* x, size_t n, float max, double* partials);
   // row_sum_exp without the elements equal to max: for a sum below kLogSumNearOne, whose
   // log is then log1p of this one (RowLogSum).
@@ -146,11 +147,14 @@ struct LogSoftmaxForwardKernels {
   void (*row_out)(const void* x, float max, double log_sum, void* out, size_t n);
   // ARA, one (R x w) block whose rows are row_stride elements apart (x and out): max[c] =
   // the column's max over rows 0..r-1, acc[c] = sum over the rows in order of
-  // exp(x[row][c] - max[c]) in double, then out[row][c] = (x - max[c]) - (float)log(acc[c])
-  // (below kLogSumNearOne, log1p of the column's sum without its max, in row order).
-  // The passes run inside the kernel with the next rows prefetched; max and acc (w each)
-  // hold the columns' max and sum on return. out may be x exactly. Ordinary stores in
-  // either StoreMode. A column tile may be any width: each column's result is its own.
+  // exp(x[row][c] - max[c]) (f32 sums of groups of 4 rows from row 0, the max's own 1s
+  // added after them, as row_sum_exp's blocks; double adds), then out[row][c] = (x -
+  // max[c]) - (float)log(acc[c]) (below kLogSumNearOne, log1p of the column's sum without
+  // its max, in row order). The passes run inside the kernel with the next rows
+  // prefetched; max and acc (w each) hold the columns' max and sum on return. out may be x
+  // exactly. With StoreMode::kStream the output pass writes with non-temporal stores (the
+  // same bits; blocks narrower than a vector, rows back to back, store plainly). A column
+  // tile may be any width: each column's result is its own.
   void (*ara_block)(const void* x, void* out, size_t r, size_t row_stride, size_t w, float* max,
                     double* acc);
 };
@@ -188,7 +192,7 @@ inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t
   });
 }
 // in == out, FLOAT, FLOAT16 or BFLOAT16; all null otherwise. With StoreMode::kStream,
-// row_out writes with non-temporal stores (the same bits).
+// row_out and ara_block write with non-temporal stores (the same bits).
 LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out,
                                               StoreMode mode = StoreMode::kCached);
 

@@ -107,6 +107,33 @@ HWY_INLINE hn::Vec<D> FwdExpOffMax(D d, hn::Vec<D> x, hn::Vec<D> m) {
   return hn::IfThenZeroElse(hn::Eq(x, m), FwdExpShifted(d, x, m));
 }
 
+// The lanes where x - m is 0: x is the max, which is finite (an infinite max gives NaN,
+// which must reach the sum), and its exp is exactly 1.
+template <class D>
+HWY_INLINE hn::Mask<D> FwdIsMax(D d, hn::Vec<D> x, hn::Vec<D> m) {
+  return hn::Eq(hn::Sub(x, m), hn::Zero(d));
+}
+
+// The f32 group sums (a row partial's kRowSumBlock / kRowPartials terms, a column's
+// kFwdBlockRows rows) leave the max's own exp(0) = 1 out: added to the rest in f32, it
+// would round away the rest's bits below 2^-24, and where the rest is small (one element
+// at the max, the others 12 or more below it) -log of the sum is the max's result, which
+// then came out 5% off (bf16, a sum of 1 + 1.0e-6). Such a group's terms are summed again
+// without the max's, and the count of its maxima is added to the double sum after them:
+// exact, and the same bits whether a target's vector held a max in another lane or not.
+// f = the group's f32 sum of e[g] (g < count) with the lanes is_max[g] left out; *ones =
+// the number of those lanes.
+template <class D, class V, class M>
+HWY_INLINE V FwdGroupOffMax(D d, const V* e, const M* is_max, size_t count, V* ones) {
+  V f = hn::IfThenZeroElse(is_max[0], e[0]);
+  *ones = hn::IfThenElseZero(is_max[0], hn::Set(d, 1.0f));
+  for (size_t g = 1; g < count; ++g) {
+    f = hn::Add(f, hn::IfThenZeroElse(is_max[g], e[g]));
+    *ones = hn::Add(*ones, hn::IfThenElseZero(is_max[g], hn::Set(d, 1.0f)));
+  }
+  return f;
+}
+
 // log of a column's sum of exp (rows 0..r-1, `stride` elements apart) from its double
 // sum `acc`: below kLogSumNearOne (one element at the max, the rest adding up to less
 // than 2^-20, which acc may have lost to rounding against the 1), log1p of the rest,
@@ -207,9 +234,25 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
   size_t i = 0;
   for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
     for (size_t k = 0; k < kVecs; ++k) {
-      auto f = exp_of(d, LoadF32(d, Tag(), x + i + k * kNf), m);
-      for (size_t g = 1; g < kGroups; ++g) {
-        f = hn::Add(f, exp_of(d, LoadF32(d, Tag(), x + i + g * kRowPartials + k * kNf), m));
+      hn::Vec<decltype(d)> e[kGroups];
+      hn::Mask<decltype(d)> is_max[kGroups];
+      for (size_t g = 0; g < kGroups; ++g) {
+        const auto xv = LoadF32(d, Tag(), x + i + g * kRowPartials + k * kNf);
+        e[g] = exp_of(d, xv, m);
+        is_max[g] = FwdIsMax(d, xv, m);
+      }
+      auto f = e[0];
+      for (size_t g = 1; g < kGroups; ++g) f = hn::Add(f, e[g]);
+      if (!kOffMax) {
+        auto any = is_max[0];
+        for (size_t g = 1; g < kGroups; ++g) any = hn::Or(any, is_max[g]);
+        if (HWY_UNLIKELY(!hn::AllFalse(d, any))) {  // see FwdGroupOffMax
+          hn::Vec<decltype(d)> ones;
+          f = FwdGroupOffMax(d, e, is_max, kGroups, &ones);
+          FwdAddPromoted(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
+          FwdAddPromoted(d, dd, ones, &acc[2 * k], &acc[2 * k + 1]);
+          continue;
+        }
       }
       FwdAddPromoted(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
     }
@@ -250,10 +293,18 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
   size_t i = 0;
   for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
     for (size_t p = 0; p < kRowPartials; ++p) {
-      float f = exp_at(i + p);
-      for (size_t g = 1; g < kRowSumBlock / kRowPartials; ++g)
-        f += exp_at(i + g * kRowPartials + p);
+      // The max's own terms outside the f32 sum, then counted (FwdGroupOffMax).
+      float f = 0.0f, ones = 0.0f;
+      for (size_t g = 0; g < kRowSumBlock / kRowPartials; ++g) {
+        const size_t j = i + g * kRowPartials + p;
+        if (!kOffMax && hn::GetLane(LoadF32(d, Tag(), x + j)) - max == 0.0f) {
+          ones += 1.0f;
+        } else {
+          f += exp_at(j);  // 0 + e is e: the vector path's first term
+        }
+      }
       partials[p] += static_cast<double>(f);
+      partials[p] += static_cast<double>(ones);
     }
   }
   for (; i < n; ++i) partials[i % kRowPartials] += static_cast<double>(exp_at(i));
@@ -369,11 +420,13 @@ HWY_INLINE void RowWholeImpl(const void* x_v, size_t n, void* out_v) {
 // do not reach. Wide segments are streams the prefetchers follow on their own.
 constexpr size_t kFwdPrefetchRows = 4;
 constexpr size_t kFwdPrefetchMaxBytes = 1024;
-// Rows per load and store of the column accumulators (each column still meets its rows
-// in order).
+// Rows per group of the column sums: a column's exps are added in f32 a group at a time,
+// groups starting at row 0 (so a column's bits do not depend on how its block was cut),
+// and each group's sum once in double. Also the rows per load and store of the max.
 constexpr size_t kFwdBlockRows = 4;
-// Columns whose f32 log-sums the output pass holds at once (on the stack).
-constexpr size_t kFwdColChunk = 512;
+// Columns whose f32 log-sums the output pass holds at once (on the stack): as wide as the
+// executor's blocks, so that it writes whole row segments, which the prefetchers follow.
+constexpr size_t kFwdColChunk = 4096;
 
 template <class T>
 HWY_INLINE void FwdPrefetchRow(const T* p, size_t w) {
@@ -408,75 +461,133 @@ HWY_INLINE void ColMaxRows(const typename Tag::T* x, size_t stride, size_t rows,
   }
 }
 
-// acc[c] += exp(x[k * stride + c] - max[c]) for k < rows in order, c < w: f32 exp, double
-// adds; the last partial vector's columns are added one lane at a time (the same IEEE
-// double additions).
+// acc[c] += the f32 sum, rows in order, of exp(x[k * stride + c] - max[c]) for k < rows
+// (one group of at most kFwdBlockRows rows), c < w: f32 exps added in f32 (a few roundings
+// of at most 2^-24 each on values <= 1, as the row sums' blocks), then one double add per
+// group, and the count of the group's maxima after it where it holds any (FwdGroupOffMax);
+// the last partial vector's columns a lane at a time (the same IEEE additions).
 template <class Tag>
 HWY_INLINE void ColSumExpRows(const typename Tag::T* x, size_t stride, size_t rows,
                               const float* max, double* acc, size_t w) {
-  using T = typename Tag::T;
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   size_t c = 0;
 #if HWY_TARGET != HWY_SCALAR
+  using T = typename Tag::T;
+  using V = hn::Vec<decltype(d)>;
+  using M = hn::Mask<decltype(d)>;
   const hn::Repartition<double, decltype(d)> dd;
   const size_t Nd = hn::Lanes(dd);
+  // The group's f32 sum into acc[c, c + N): e and is_max hold its rows' terms.
+  const auto add_group = [&](const V* e, const M* is_max, double* a) {
+    V f = e[0];
+    M any = is_max[0];
+    for (size_t k = 1; k < rows; ++k) {
+      f = hn::Add(f, e[k]);
+      any = hn::Or(any, is_max[k]);
+    }
+    auto lo = hn::LoadU(dd, a), hi = hn::LoadU(dd, a + Nd);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, any))) {
+      V ones;
+      f = FwdGroupOffMax(d, e, is_max, rows, &ones);
+      FwdAddPromoted(d, dd, f, &lo, &hi);
+      FwdAddPromoted(d, dd, ones, &lo, &hi);
+    } else {
+      FwdAddPromoted(d, dd, f, &lo, &hi);
+    }
+    hn::StoreU(lo, dd, a);
+    hn::StoreU(hi, dd, a + Nd);
+  };
+  V e[kFwdBlockRows];
+  M is_max[kFwdBlockRows];
   for (; c + N <= w; c += N) {
     const auto m = hn::LoadU(d, max + c);
-    auto lo = hn::LoadU(dd, acc + c), hi = hn::LoadU(dd, acc + c + Nd);
     for (size_t k = 0; k < rows; ++k) {
-      FwdAddPromoted(d, dd, FwdExpShifted(d, LoadF32(d, Tag(), x + k * stride + c), m), &lo, &hi);
+      const auto xv = LoadF32(d, Tag(), x + k * stride + c);
+      e[k] = FwdExpShifted(d, xv, m);
+      is_max[k] = FwdIsMax(d, xv, m);
     }
-    hn::StoreU(lo, dd, acc + c);
-    hn::StoreU(hi, dd, acc + c + Nd);
+    add_group(e, is_max, acc + c);
   }
-#else
-  for (; c < w; ++c) {  // one lane: a column at a time, the same IEEE operations
-    const auto m = hn::Set(d, max[c]);
-    for (size_t k = 0; k < rows; ++k) {
-      acc[c] += static_cast<double>(
-          hn::GetLane(FwdExpShifted(d, LoadF32(d, Tag(), x + k * stride + c), m)));
-    }
-  }
-#endif
   if (c < w) {
     HWY_ALIGN T pad[kMaxLanes];
-    HWY_ALIGN float bm[kMaxLanes], be[kMaxLanes] = {};  // (g++ sees no store through hn::Store)
+    HWY_ALIGN float bm[kMaxLanes];
+    HWY_ALIGN double ba[kMaxLanes] = {};
     CopyPadded(max + c, w - c, bm, N);
+    for (size_t j = 0; j < w - c; ++j) ba[j] = acc[c + j];
     const auto m = hn::Load(d, bm);
     for (size_t k = 0; k < rows; ++k) {
       CopyPadded(x + k * stride + c, w - c, pad, N);
-      hn::Store(FwdExpShifted(d, LoadF32(d, Tag(), pad), m), d, be);
-      for (size_t j = 0; j < w - c; ++j) acc[c + j] += static_cast<double>(be[j]);
+      const auto xv = LoadF32(d, Tag(), pad);
+      e[k] = FwdExpShifted(d, xv, m);
+      is_max[k] = FwdIsMax(d, xv, m);
     }
+    add_group(e, is_max, ba);
+    for (size_t j = 0; j < w - c; ++j) acc[c + j] = ba[j];
   }
+#else
+  (void)N;
+  for (; c < w; ++c) {  // one lane: a column at a time, the same IEEE operations
+    const auto m = hn::Set(d, max[c]);
+    float f = 0.0f, ones = 0.0f;  // 0 + e is e: the vector path's first term
+    for (size_t k = 0; k < rows; ++k) {
+      const auto xv = LoadF32(d, Tag(), x + k * stride + c);
+      if (hn::GetLane(xv) - max[c] == 0.0f) {
+        ones += 1.0f;
+      } else {
+        f += hn::GetLane(FwdExpShifted(d, xv, m));
+      }
+    }
+    acc[c] += static_cast<double>(f);
+    acc[c] += static_cast<double>(ones);  // + 0 where the group has no max: no change
+  }
+#endif
 }
 
-// out[c] = (x[c] - max[c]) - ls[c], c < w; a vector at a time, the last through a padded
-// copy.
+// out[c] = (x[c] - max[c]) - ls[c] for c in [c0, c1), through a padded vector (c1 - c0 <=
+// N): the head and tail of a row segment.
 template <class Tag>
+HWY_INLINE void ColsOutPadded(const typename Tag::T* x, const float* max, const float* ls,
+                              typename Tag::T* out, size_t c0, size_t c1) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  if (c0 >= c1) return;
+  HWY_ALIGN T bx[kMaxLanes], bout[kMaxLanes] = {};  // (g++ sees no store through hn::Store)
+  HWY_ALIGN float bm[kMaxLanes], bl[kMaxLanes];
+  CopyPadded(x + c0, c1 - c0, bx, N);
+  CopyPadded(max + c0, c1 - c0, bm, N);
+  CopyPadded(ls + c0, c1 - c0, bl, N);
+  StoreF32(d, Tag(), FwdOut<decltype(d)>(LoadF32(d, Tag(), bx), hn::Load(d, bm), hn::Load(d, bl)),
+           bout);
+  for (size_t j = 0; j < c1 - c0; ++j) out[c0 + j] = bout[j];
+}
+
+// out[c] = (x[c] - max[c]) - ls[c], c < w; a vector at a time, the ends through a padded
+// copy. kStream: non-temporal stores from the first element whose output is aligned to a
+// vector's worth of T (the caller fences).
+template <class Tag, bool kStream>
 HWY_INLINE void ColsOut(const typename Tag::T* x, const float* max, const float* ls,
                         typename Tag::T* out, size_t w) {
   using T = typename Tag::T;
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   size_t c = 0;
+  if (kStream) {
+    const size_t vector_bytes = N * sizeof(T);
+    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+    c = addr % sizeof(T) == 0
+            ? std::min(w, ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(T))
+            : w;
+    ColsOutPadded<Tag>(x, max, ls, out, 0, c);
+  }
   for (; c + N <= w; c += N) {
-    StoreF32(
+    StoreF32<kStream>(
         d, Tag(),
         FwdOut<decltype(d)>(LoadF32(d, Tag(), x + c), hn::LoadU(d, max + c), hn::LoadU(d, ls + c)),
         out + c);
   }
-  if (c < w) {
-    HWY_ALIGN T bx[kMaxLanes], bout[kMaxLanes];
-    HWY_ALIGN float bm[kMaxLanes], bl[kMaxLanes];
-    CopyPadded(x + c, w - c, bx, N);
-    CopyPadded(max + c, w - c, bm, N);
-    CopyPadded(ls + c, w - c, bl, N);
-    StoreF32(d, Tag(), FwdOut<decltype(d)>(LoadF32(d, Tag(), bx), hn::Load(d, bm), hn::Load(d, bl)),
-             bout);
-    for (size_t j = 0; j < w - c; ++j) out[c + j] = bout[j];
-  }
+  ColsOutPadded<Tag>(x, max, ls, out, c, w);
 }
 
 // ARA over a contiguous block narrower than a vector (row_stride == w < N: the whole A0,
@@ -496,7 +607,7 @@ HWY_INLINE void AraNarrowImpl(const typename Tag::T* x, typename Tag::T* out, si
   const size_t n = r * w;
   const size_t full = n - n % period;
   HWY_ALIGN float pat_max[kMaxLanes * kMaxLanes], pat_ls[kMaxLanes * kMaxLanes];
-  HWY_ALIGN float buf[kMaxLanes * kMaxLanes];
+  HWY_ALIGN float buf[kMaxLanes * kMaxLanes], ones[kMaxLanes * kMaxLanes];
   HWY_ALIGN T pad[kMaxLanes * kMaxLanes];
   const size_t rest = n - full;
   if (rest != 0) {
@@ -523,6 +634,8 @@ HWY_INLINE void AraNarrowImpl(const typename Tag::T* x, typename Tag::T* out, si
   }
   for (size_t p = 0; p < period; ++p) pat_max[p] = max[p % w];
   // Pass 2: exp(x - max) a group at a time, added to the columns' sums in row order.
+  // A group holds N rows, a whole number of the column sums' row groups (N is a multiple
+  // of kFwdBlockRows), which are added in f32 as ColSumExpRows adds them.
   for (size_t c = 0; c < w; ++c) acc[c] = 0.0;
   for (size_t i = 0; i < n; i += period) {
     const T* src = i < full ? x + i : pad;
@@ -530,9 +643,23 @@ HWY_INLINE void AraNarrowImpl(const typename Tag::T* x, typename Tag::T* out, si
       hn::Store(FwdExpShifted(d, LoadF32(d, Tag(), src + k * N), hn::Load(d, pat_max + k * N)), d,
                 buf + k * N);
     }
-    const size_t len = std::min(period, n - i);
-    for (size_t e = 0; e < len; e += w) {
-      for (size_t c = 0; c < w; ++c) acc[c] += static_cast<double>(buf[e + c]);
+    for (size_t k = 0; k < w; ++k) {
+      const auto is_max = FwdIsMax(d, LoadF32(d, Tag(), src + k * N), hn::Load(d, pat_max + k * N));
+      hn::Store(hn::IfThenZeroElse(is_max, hn::Load(d, buf + k * N)), d, buf + k * N);
+      hn::Store(hn::IfThenElseZero(is_max, hn::Set(d, 1.0f)), d, ones + k * N);
+    }
+    const size_t rows = std::min(period, n - i) / w;
+    for (size_t g = 0; g < rows; g += kFwdBlockRows) {
+      const size_t g_end = std::min(rows, g + kFwdBlockRows);
+      for (size_t c = 0; c < w; ++c) {
+        float f = 0.0f, o = 0.0f;  // as ColSumExpRows: the max's terms counted after the rest
+        for (size_t k = g; k < g_end; ++k) {
+          f += buf[k * w + c];
+          o += ones[k * w + c];
+        }
+        acc[c] += static_cast<double>(f);
+        acc[c] += static_cast<double>(o);
+      }
     }
   }
   // Pass 3: the output.
@@ -561,7 +688,7 @@ HWY_INLINE void AraNarrowImpl(const typename Tag::T* x, typename Tag::T* out, si
   }
 }
 
-template <class Tag>
+template <class Tag, bool kStream>
 HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stride, size_t w,
                              float* max, double* acc) {
   using T = typename Tag::T;
@@ -586,7 +713,7 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
     }
     ColMaxRows<Tag>(x + row * stride, stride, rows, max, w);
   }
-  // Pass 2: the columns' sums of exp(x - max), rows in order.
+  // Pass 2: the columns' sums of exp(x - max), rows in order, in groups of kFwdBlockRows.
   for (size_t row = 0; row < r; row += kFwdBlockRows) {
     const size_t rows = std::min(kFwdBlockRows, r - row);
     if (prefetch) {
@@ -595,7 +722,7 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
     }
     ColSumExpRows<Tag>(x + row * stride, stride, rows, max, acc, w);
   }
-  // Pass 3: the output, a chunk of columns at a time.
+  // Pass 3: the output, a chunk of columns (the whole block, from the executor) at a time.
   HWY_ALIGN float ls[kFwdColChunk];
   for (size_t c0 = 0; c0 < w; c0 += kFwdColChunk) {
     const size_t cw = std::min(kFwdColChunk, w - c0);
@@ -606,9 +733,12 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
     for (size_t row = 0; row < r; ++row) {
       if (prefetch && row + kFwdPrefetchRows < r)
         FwdPrefetchRow(x + (row + kFwdPrefetchRows) * stride + c0, cw);
-      ColsOut<Tag>(x + row * stride + c0, max + c0, ls, out + row * stride + c0, cw);
+      ColsOut<Tag, kStream>(x + row * stride + c0, max + c0, ls, out + row * stride + c0, cw);
     }
   }
+#if HWY_ARCH_X86
+  if (kStream) _mm_sfence();
+#endif
 }
 
 // bf16 out from bf16 in: every NaN produced is an input's or inf - inf's default NaN, whose
@@ -630,7 +760,11 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
   }                                                                                              \
   void LsfAraBlock_##DT(const void* x, void* out, size_t r, size_t stride, size_t w, float* max, \
                         double* acc) {                                                           \
-    AraBlockImpl<TAG>(x, out, r, stride, w, max, acc);                                           \
+    AraBlockImpl<TAG, false>(x, out, r, stride, w, max, acc);                                    \
+  }                                                                                              \
+  void LsfAraBlock_##DT##_Stream(const void* x, void* out, size_t r, size_t stride, size_t w,    \
+                                 float* max, double* acc) {                                      \
+    AraBlockImpl<TAG, true>(x, out, r, stride, w, max, acc);                                     \
   }
 HOSTNN_LSF_ONE(F32, F32)
 HOSTNN_LSF_ONE(F16, F16)
@@ -655,7 +789,8 @@ namespace kernels {
   HWY_EXPORT(LsfRowWhole_##DT);        \
   HWY_EXPORT(LsfRowOut_##DT);          \
   HWY_EXPORT(LsfRowOut_##DT##_Stream); \
-  HWY_EXPORT(LsfAraBlock_##DT);
+  HWY_EXPORT(LsfAraBlock_##DT);        \
+  HWY_EXPORT(LsfAraBlock_##DT##_Stream);
 HOSTNN_LSF_EXPORT(F32)
 HOSTNN_LSF_EXPORT(F16)
 HOSTNN_LSF_EXPORT(BF16)
@@ -665,13 +800,13 @@ LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out, StoreMode mod
   const bool stream = mode == StoreMode::kStream;
   LogSoftmaxForwardKernels k{};
   if (in != out) return k;
-#define HOSTNN_LSF_CASE(DT)                                                                \
-  k.row_max = HOSTNN_PICK(LsfRowMax_##DT);                                                 \
-  k.row_sum_exp = HOSTNN_PICK(LsfRowSumExp_##DT);                                          \
-  k.row_sum_exp_off_max = HOSTNN_PICK(LsfRowSumExpOffMax_##DT);                            \
-  k.row_whole = HOSTNN_PICK(LsfRowWhole_##DT);                                             \
-  k.row_out = stream ? HOSTNN_PICK(LsfRowOut_##DT##_Stream) : HOSTNN_PICK(LsfRowOut_##DT); \
-  k.ara_block = HOSTNN_PICK(LsfAraBlock_##DT);                                             \
+#define HOSTNN_LSF_CASE(DT)                                                                      \
+  k.row_max = HOSTNN_PICK(LsfRowMax_##DT);                                                       \
+  k.row_sum_exp = HOSTNN_PICK(LsfRowSumExp_##DT);                                                \
+  k.row_sum_exp_off_max = HOSTNN_PICK(LsfRowSumExpOffMax_##DT);                                  \
+  k.row_whole = HOSTNN_PICK(LsfRowWhole_##DT);                                                   \
+  k.row_out = stream ? HOSTNN_PICK(LsfRowOut_##DT##_Stream) : HOSTNN_PICK(LsfRowOut_##DT);       \
+  k.ara_block = stream ? HOSTNN_PICK(LsfAraBlock_##DT##_Stream) : HOSTNN_PICK(LsfAraBlock_##DT); \
   return k;
   switch (in) {
     case DType::kFloat32: {

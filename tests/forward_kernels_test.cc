@@ -716,6 +716,56 @@ TEST(ForwardLogSoftmax, SpecialRows) {
   });
 }
 
+// One element at the max and the rest between 2^-24 and 2^-12 of it: -log of the sum is
+// the max's own (small) result, so the sums may not round the rest against the max's
+// exp(0) = 1 in f32 (the f32 group sums once gave -9.5e-7 for -1.0e-6 in bf16). Rows of
+// 64 and more elements (whole f32 groups) and columns, with the second element in each
+// position of a group, and a row of equal maxima.
+TEST(ForwardLogSoftmax, MaxBesideSmallTermsKeepsItsResult) {
+  ForEachTarget([&](int64_t) {
+    for (DType dtype : kDTypes) {
+      SCOPED_TRACE(DTypeText(dtype));
+      const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
+      const size_t es = ElemSize(dtype);
+      LsmStats stats;
+      for (size_t n : {64, 128, 200, 4096, 5000}) {
+        for (double v : {-11.0, -12.0, -13.5, -13.8, -16.0}) {
+          for (size_t pos : {1, 16, 33, 63}) {
+            Raw x(dtype, n), ar(dtype, n), whole(dtype, n), ara(dtype, n);
+            for (size_t i = 0; i < n; ++i) x.Set(i, -300.0);
+            x.Set(0, 0.5), x.Set(pos, 0.5 + v);
+            SCOPED_TRACE("n " + std::to_string(n) + " v " + std::to_string(v) + " at " +
+                         std::to_string(pos));
+            RunAr(k, x.data(), ar.data(), n, es, kernels::kRowSumBlock);
+            CheckRow(dtype, x, ar, n, 1, 0, &stats);
+            if (n <= kernels::kRowWholeMax) {
+              k.row_whole(x.data(), n, whole.data());
+              CheckRow(dtype, x, whole, n, 1, 0, &stats);
+            }
+            float max = 0;
+            double acc = 0;
+            k.ara_block(x.data(), ara.data(), n, 1, 1, &max, &acc);
+            CheckRow(dtype, x, ara, n, 1, 0, &stats);
+            // The same column beside 20 others (the block and narrow kernels).
+            for (size_t w : {2, 21}) {
+              Raw xs(dtype, n * w), outs(dtype, n * w);
+              for (size_t i = 0; i < n * w; ++i) xs.Set(i, x.Get(i / w));
+              std::vector<float> mx(w);
+              std::vector<double> ac(w);
+              k.ara_block(xs.data(), outs.data(), n, w, w, mx.data(), ac.data());
+              CheckRow(dtype, xs, outs, n, w, w - 1, &stats);
+            }
+          }
+        }
+        Raw x(dtype, n), ar(dtype, n);  // equal maxima: log(n) each
+        for (size_t i = 0; i < n; ++i) x.Set(i, 2.0);
+        RunAr(k, x.data(), ar.data(), n, es, kernels::kRowSumBlock);
+        CheckRow(dtype, x, ar, n, 1, 0, &stats);
+      }
+    }
+  });
+}
+
 TEST(ForwardLogSoftmax, NullForMixedOrOtherDTypes) {
   EXPECT_EQ(kernels::GetLogSoftmaxForward(DType::kFloat32, DType::kFloat16).row_max, nullptr);
   EXPECT_EQ(kernels::GetLogSoftmaxForward(DType::kFloat64, DType::kFloat64).ara_block, nullptr);

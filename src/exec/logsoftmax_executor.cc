@@ -21,6 +21,27 @@ namespace hostnn {
 namespace exec {
 namespace {
 
+// The widest block of columns an ARA kernel call takes (its accumulators live on the
+// stack): a run of whole row segments, which the prefetchers follow.
+constexpr int64_t kAraBlockCols = 4096;
+
+// The columns per ARA kernel call. A tensor that fits in the caches runs the widest
+// blocks, and so does the backward (two passes, the second over two inputs: narrower
+// blocks measured slower). A forward tensor that streams (its output past
+// stream_min_bytes) would otherwise read each block's three passes from memory: its blocks
+// are cut so that one block's input, R rows of them, stays within four UBs (two L2s on the
+// host profile) for the second and third passes, in whole cache blocks of columns. Zen 4,
+// [1024, 65536] dim 0 f32, 2 threads: 4096 columns 0.42 ns per element, 2048 0.37, 1024
+// 0.33, 512 (2 MiB) 0.30; the backward 0.44 at 4096 and 0.49 at 512.
+int64_t AraBlockCols(const tiling::Plan& plan, size_t in_bytes, bool forward, bool stream) {
+  const tiling::ReductionPlan& p = plan.reduction;
+  if (!forward || !stream || p.a0 == 1) return kAraBlockCols;
+  const int64_t align =
+      std::max<int64_t>(1, plan.platform.block_bytes / static_cast<int64_t>(in_bytes));
+  const int64_t budget = 4 * plan.platform.ub_bytes / (p.r * static_cast<int64_t>(in_bytes));
+  return std::min(kAraBlockCols, std::max(align, budget / align * align));
+}
+
 // Both directions over the same units: forward (out = x - max - log sum exp(x - max), one
 // input) and backward (dx = dy - exp(y) * sum dy, inputs dy and y). Only the kernels
 // differ; the walk over rows (AR) and column blocks (ARA), the gathers and the cores are
@@ -41,16 +62,16 @@ class LogSoftmaxExecutor final : public Executor {
       workspace_bytes_ = layout.num_operands * static_cast<uint64_t>(layout.numel) * sizeof(float);
     } else {
       // An output too big to stay in the caches is written with non-temporal stores, by the
-      // backward ARA block kernel only: the row kernels of AR plans end each row with a
-      // store fence, which at 1024-element rows costs more than streaming saves (Zen 4,
-      // [65536, 1024] dim -1, 1 thread: f32 0.40 ns per element streamed, 0.33 cached;
-      // bf16 0.49, 0.41). The forward ARA block kernel stores plainly.
-      stream_ = !forward_ && plan_->reduction.a0 != 1 &&
+      // ARA block kernels only: the row kernels of AR plans end each row with a store fence,
+      // which at 1024-element rows costs more than streaming saves (Zen 4, [65536, 1024]
+      // dim -1, 1 thread: f32 0.40 ns per element streamed, 0.33 cached; bf16 0.49, 0.41).
+      stream_ = plan_->reduction.a0 != 1 &&
                 kernels::ChooseStoreMode(static_cast<uint64_t>(layout.numel) * DTypeSize(out),
                                          plan_->stream_min_bytes) == kernels::StoreMode::kStream;
     }
     in_bytes_ = DTypeSize(in);
     out_bytes_ = DTypeSize(out);
+    ara_block_cols_ = AraBlockCols(*plan_, in_bytes_, forward_, stream_);
     const kernels::StoreMode mode =
         stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached;
     if (forward_) {
@@ -179,7 +200,7 @@ class LogSoftmaxExecutor final : public Executor {
     // changing a bit: a narrow tile of a long-strided A0 is a few cache lines per page,
     // which the hardware prefetchers do not follow and which alias in the same cache sets
     // row after row.
-    constexpr int64_t kAraBlockCols = 4096;
+    const int64_t block_cols = ara_block_cols_;
     double acc[kAraBlockCols];
     float sums[kAraBlockCols];  // backward: the narrowed sums; forward: the columns' max
     for (int64_t u = begin; u < end;) {
@@ -194,8 +215,8 @@ class LogSoftmaxExecutor final : public Executor {
         c_end += unit.a0_len;
       }
       for (int64_t a1 = first.a1_begin; a1 < first.a1_begin + first.a1_len; ++a1) {
-        for (int64_t c0 = first.a0_begin; c0 < c_end; c0 += kAraBlockCols) {
-          const size_t w = static_cast<size_t>(std::min(kAraBlockCols, c_end - c0));
+        for (int64_t c0 = first.a0_begin; c0 < c_end; c0 += block_cols) {
+          const size_t w = static_cast<size_t>(std::min(block_cols, c_end - c0));
           const int64_t off = a1 * p.r * p.a0 + c0;
           const size_t r = static_cast<size_t>(p.r), stride = static_cast<size_t>(p.a0);
           if (forward_) {
@@ -211,6 +232,7 @@ class LogSoftmaxExecutor final : public Executor {
   }
 
   core::FusedLayout layout_;
+  int64_t ara_block_cols_ = kAraBlockCols;
   int num_in_ = 2;
   bool forward_ = false;
   bool gathered_ = false;
