@@ -70,6 +70,11 @@ struct LogSoftmaxKernels {
   // row. acc and sums: w each.
   void (*ara_block)(const void* dy, const void* y, void* out, size_t r, size_t row_stride, size_t w,
                     double* acc, float* sums);
+  // ara_block's first pass alone: acc and sums as ara_block computes them; false when a
+  // column's acc is beyond f32's range (its sums entry is then not set, and the block
+  // needs ara_block's double path). With cols_out, the output pass can run by rows, on
+  // other cores, with the bits of ara_block.
+  bool (*ara_sums)(const void* dy, size_t r, size_t row_stride, size_t w, double* acc, float* sums);
 };
 // in: FLOAT, FLOAT16, BFLOAT16; out: those or DOUBLE. All null when unsupported. With
 // StoreMode::kStream, row_out and cols_out write with non-temporal stores (same bits).
@@ -157,6 +162,14 @@ struct LogSoftmaxForwardKernels {
   // tile may be any width: each column's result is its own.
   void (*ara_block)(const void* x, void* out, size_t r, size_t row_stride, size_t w, float* max,
                     double* acc);
+  // ara_block's first two passes alone, for blocks wider than the narrow kernel's: max[c]
+  // and acc[c] as ara_block leaves them, and ls[c] = (float) the log it takes of acc[c]
+  // (w each). With cols_out, the output pass can run by rows, on other cores, with the
+  // bits of ara_block.
+  void (*ara_stats)(const void* x, size_t r, size_t row_stride, size_t w, float* max, double* acc,
+                    float* ls);
+  // out[c] = (x[c] - max[c]) - ls[c], c < w: one row of ara_block's output pass.
+  void (*cols_out)(const void* x, const float* max, const float* ls, void* out, size_t w);
 };
 // A sum of exp(x - max) below this and at least 1 (the max's own exp(0); a row of -inf's
 // or NaN gives NaN) has exactly one element at the max and the rest adding up to less
@@ -192,7 +205,7 @@ inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t
   });
 }
 // in == out, FLOAT, FLOAT16 or BFLOAT16; all null otherwise. With StoreMode::kStream,
-// row_out and ara_block write with non-temporal stores (the same bits).
+// row_out, ara_block and cols_out write with non-temporal stores (the same bits).
 LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out,
                                               StoreMode mode = StoreMode::kCached);
 

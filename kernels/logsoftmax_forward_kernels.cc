@@ -688,17 +688,12 @@ HWY_INLINE void AraNarrowImpl(const typename Tag::T* x, typename Tag::T* out, si
   }
 }
 
-template <class Tag, bool kStream>
-HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stride, size_t w,
-                             float* max, double* acc) {
+// Passes 1 and 2 of an (R x w) block whose columns are not the narrow kernel's: max[c]
+// and acc[c] (w each) the columns' max and double sums of exp.
+template <class Tag>
+HWY_INLINE void AraSumsImpl(const typename Tag::T* x, size_t r, size_t stride, size_t w, float* max,
+                            double* acc) {
   using T = typename Tag::T;
-  const T* x = static_cast<const T*>(x_v);
-  T* out = static_cast<T*>(out_v);  // may be x itself: each row is read before it is written
-  const size_t N = hn::Lanes(hn::ScalableTag<float>());
-  if (stride == w && w < N) {
-    AraNarrowImpl<Tag>(x, out, r, w, max, acc);
-    return;
-  }
   const bool prefetch = w * sizeof(T) <= kFwdPrefetchMaxBytes;
   for (size_t c = 0; c < w; ++c) {
     max[c] = -HUGE_VALF;
@@ -722,14 +717,53 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
     }
     ColSumExpRows<Tag>(x + row * stride, stride, rows, max, acc, w);
   }
+}
+
+// ls[c] = (float) the log of column c's sum (FwdColLogSum), c < w.
+template <class Tag>
+HWY_INLINE void AraLogSums(const typename Tag::T* x, size_t r, size_t stride, size_t w,
+                           const float* max, const double* acc, float* ls) {
+  for (size_t c = 0; c < w; ++c)
+    ls[c] = static_cast<float>(FwdColLogSum<Tag>(x + c, r, stride, max[c], acc[c]));
+}
+
+// ara_stats: the columns' max and f32 log-sums, no output.
+template <class Tag>
+HWY_INLINE void AraStatsImpl(const void* x_v, size_t r, size_t stride, size_t w, float* max,
+                             double* acc, float* ls) {
+  const typename Tag::T* x = static_cast<const typename Tag::T*>(x_v);
+  AraSumsImpl<Tag>(x, r, stride, w, max, acc);
+  AraLogSums<Tag>(x, r, stride, w, max, acc, ls);
+}
+
+// cols_out: one row of w columns; kStream fences after it.
+template <class Tag, bool kStream>
+HWY_INLINE void ColsOutImpl(const void* x, const float* max, const float* ls, void* out, size_t w) {
+  ColsOut<Tag, kStream>(static_cast<const typename Tag::T*>(x), max, ls,
+                        static_cast<typename Tag::T*>(out), w);
+#if HWY_ARCH_X86
+  if (kStream) _mm_sfence();
+#endif
+}
+
+template <class Tag, bool kStream>
+HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stride, size_t w,
+                             float* max, double* acc) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(x_v);
+  T* out = static_cast<T*>(out_v);  // may be x itself: each row is read before it is written
+  const size_t N = hn::Lanes(hn::ScalableTag<float>());
+  if (stride == w && w < N) {
+    AraNarrowImpl<Tag>(x, out, r, w, max, acc);
+    return;
+  }
+  const bool prefetch = w * sizeof(T) <= kFwdPrefetchMaxBytes;
+  AraSumsImpl<Tag>(x, r, stride, w, max, acc);
   // Pass 3: the output, a chunk of columns (the whole block, from the executor) at a time.
   HWY_ALIGN float ls[kFwdColChunk];
   for (size_t c0 = 0; c0 < w; c0 += kFwdColChunk) {
     const size_t cw = std::min(kFwdColChunk, w - c0);
-    for (size_t j = 0; j < cw; ++j) {
-      ls[j] =
-          static_cast<float>(FwdColLogSum<Tag>(x + c0 + j, r, stride, max[c0 + j], acc[c0 + j]));
-    }
+    AraLogSums<Tag>(x + c0, r, stride, cw, max + c0, acc + c0, ls);
     for (size_t row = 0; row < r; ++row) {
       if (prefetch && row + kFwdPrefetchRows < r)
         FwdPrefetchRow(x + (row + kFwdPrefetchRows) * stride + c0, cw);
@@ -743,28 +777,39 @@ HWY_INLINE void AraBlockImpl(const void* x_v, void* out_v, size_t r, size_t stri
 
 // bf16 out from bf16 in: every NaN produced is an input's or inf - inf's default NaN, whose
 // low 16 bits are 0 (BF16Direct's rounding needs no NaN case).
-#define HOSTNN_LSF_ONE(DT, TAG)                                                                  \
-  void LsfRowMax_##DT(const void* x, size_t n, float* max) { RowMaxImpl<TAG>(x, n, max); }       \
-  void LsfRowSumExp_##DT(const void* x, size_t n, float max, double* p) {                        \
-    RowSumExpImpl<TAG, false>(x, n, max, p);                                                     \
-  }                                                                                              \
-  void LsfRowSumExpOffMax_##DT(const void* x, size_t n, float max, double* p) {                  \
-    RowSumExpImpl<TAG, true>(x, n, max, p);                                                      \
-  }                                                                                              \
-  void LsfRowWhole_##DT(const void* x, size_t n, void* out) { RowWholeImpl<TAG>(x, n, out); }    \
-  void LsfRowOut_##DT(const void* x, float max, double ls, void* out, size_t n) {                \
-    RowOutImpl<TAG, false>(x, max, ls, out, n);                                                  \
-  }                                                                                              \
-  void LsfRowOut_##DT##_Stream(const void* x, float max, double ls, void* out, size_t n) {       \
-    RowOutImpl<TAG, true>(x, max, ls, out, n);                                                   \
-  }                                                                                              \
-  void LsfAraBlock_##DT(const void* x, void* out, size_t r, size_t stride, size_t w, float* max, \
-                        double* acc) {                                                           \
-    AraBlockImpl<TAG, false>(x, out, r, stride, w, max, acc);                                    \
-  }                                                                                              \
-  void LsfAraBlock_##DT##_Stream(const void* x, void* out, size_t r, size_t stride, size_t w,    \
-                                 float* max, double* acc) {                                      \
-    AraBlockImpl<TAG, true>(x, out, r, stride, w, max, acc);                                     \
+#define HOSTNN_LSF_ONE(DT, TAG)                                                                    \
+  void LsfRowMax_##DT(const void* x, size_t n, float* max) { RowMaxImpl<TAG>(x, n, max); }         \
+  void LsfRowSumExp_##DT(const void* x, size_t n, float max, double* p) {                          \
+    RowSumExpImpl<TAG, false>(x, n, max, p);                                                       \
+  }                                                                                                \
+  void LsfRowSumExpOffMax_##DT(const void* x, size_t n, float max, double* p) {                    \
+    RowSumExpImpl<TAG, true>(x, n, max, p);                                                        \
+  }                                                                                                \
+  void LsfRowWhole_##DT(const void* x, size_t n, void* out) { RowWholeImpl<TAG>(x, n, out); }      \
+  void LsfRowOut_##DT(const void* x, float max, double ls, void* out, size_t n) {                  \
+    RowOutImpl<TAG, false>(x, max, ls, out, n);                                                    \
+  }                                                                                                \
+  void LsfRowOut_##DT##_Stream(const void* x, float max, double ls, void* out, size_t n) {         \
+    RowOutImpl<TAG, true>(x, max, ls, out, n);                                                     \
+  }                                                                                                \
+  void LsfAraBlock_##DT(const void* x, void* out, size_t r, size_t stride, size_t w, float* max,   \
+                        double* acc) {                                                             \
+    AraBlockImpl<TAG, false>(x, out, r, stride, w, max, acc);                                      \
+  }                                                                                                \
+  void LsfAraBlock_##DT##_Stream(const void* x, void* out, size_t r, size_t stride, size_t w,      \
+                                 float* max, double* acc) {                                        \
+    AraBlockImpl<TAG, true>(x, out, r, stride, w, max, acc);                                       \
+  }                                                                                                \
+  void LsfAraStats_##DT(const void* x, size_t r, size_t stride, size_t w, float* max, double* acc, \
+                        float* ls) {                                                               \
+    AraStatsImpl<TAG>(x, r, stride, w, max, acc, ls);                                              \
+  }                                                                                                \
+  void LsfColsOut_##DT(const void* x, const float* max, const float* ls, void* out, size_t w) {    \
+    ColsOutImpl<TAG, false>(x, max, ls, out, w);                                                   \
+  }                                                                                                \
+  void LsfColsOut_##DT##_Stream(const void* x, const float* max, const float* ls, void* out,       \
+                                size_t w) {                                                        \
+    ColsOutImpl<TAG, true>(x, max, ls, out, w);                                                    \
   }
 HOSTNN_LSF_ONE(F32, F32)
 HOSTNN_LSF_ONE(F16, F16)
@@ -782,15 +827,18 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-#define HOSTNN_LSF_EXPORT(DT)          \
-  HWY_EXPORT(LsfRowMax_##DT);          \
-  HWY_EXPORT(LsfRowSumExp_##DT);       \
-  HWY_EXPORT(LsfRowSumExpOffMax_##DT); \
-  HWY_EXPORT(LsfRowWhole_##DT);        \
-  HWY_EXPORT(LsfRowOut_##DT);          \
-  HWY_EXPORT(LsfRowOut_##DT##_Stream); \
-  HWY_EXPORT(LsfAraBlock_##DT);        \
-  HWY_EXPORT(LsfAraBlock_##DT##_Stream);
+#define HOSTNN_LSF_EXPORT(DT)            \
+  HWY_EXPORT(LsfRowMax_##DT);            \
+  HWY_EXPORT(LsfRowSumExp_##DT);         \
+  HWY_EXPORT(LsfRowSumExpOffMax_##DT);   \
+  HWY_EXPORT(LsfRowWhole_##DT);          \
+  HWY_EXPORT(LsfRowOut_##DT);            \
+  HWY_EXPORT(LsfRowOut_##DT##_Stream);   \
+  HWY_EXPORT(LsfAraBlock_##DT);          \
+  HWY_EXPORT(LsfAraBlock_##DT##_Stream); \
+  HWY_EXPORT(LsfAraStats_##DT);          \
+  HWY_EXPORT(LsfColsOut_##DT);           \
+  HWY_EXPORT(LsfColsOut_##DT##_Stream);
 HOSTNN_LSF_EXPORT(F32)
 HOSTNN_LSF_EXPORT(F16)
 HOSTNN_LSF_EXPORT(BF16)
@@ -807,6 +855,8 @@ LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out, StoreMode mod
   k.row_whole = HOSTNN_PICK(LsfRowWhole_##DT);                                                   \
   k.row_out = stream ? HOSTNN_PICK(LsfRowOut_##DT##_Stream) : HOSTNN_PICK(LsfRowOut_##DT);       \
   k.ara_block = stream ? HOSTNN_PICK(LsfAraBlock_##DT##_Stream) : HOSTNN_PICK(LsfAraBlock_##DT); \
+  k.ara_stats = HOSTNN_PICK(LsfAraStats_##DT);                                                   \
+  k.cols_out = stream ? HOSTNN_PICK(LsfColsOut_##DT##_Stream) : HOSTNN_PICK(LsfColsOut_##DT);    \
   return k;
   switch (in) {
     case DType::kFloat32: {

@@ -284,14 +284,14 @@ HWY_INLINE void LogSoftmaxPeriodic(const typename InTag::T* dy, const typename I
   }
 }
 
-template <class InTag, class OutTag, bool kStream>
-HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, size_t r,
-                             size_t row_stride, size_t w, double* acc, float* sums) {
+// The first pass of an (R x w) block: acc[c] = the column's double sum of dy, rows in
+// order, and sums[c] = (float)acc[c]. False when a column's sum is beyond f32's range (its
+// sums[c] is then not set).
+template <class InTag>
+HWY_INLINE bool AraSumsImpl(const void* dy_v, size_t r, size_t row_stride, size_t w, double* acc,
+                            float* sums) {
   using TI = typename InTag::T;
-  using TO = typename OutTag::T;
   const TI* dy = static_cast<const TI*>(dy_v);
-  const TI* y = static_cast<const TI*>(y_v);
-  TO* out = static_cast<TO*>(out_v);
   // Wide segments are streams the hardware prefetchers follow on their own.
   const bool prefetch = w * sizeof(TI) <= kPrefetchMaxBytes;
   for (size_t c = 0; c < w; ++c) acc[c] = 0.0;
@@ -310,15 +310,27 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
       PrefetchRow(dy + (row + kPrefetchRows) * row_stride, w);
     ColSumImpl<InTag>(dy + row * row_stride, acc, w);
   }
-  bool wide = false;
+  bool within = true;
   for (size_t c = 0; c < w; ++c) {
     if (HWY_UNLIKELY(SumBeyondF32(acc[c]))) {
-      wide = true;
+      within = false;
     } else {
       sums[c] = static_cast<float>(acc[c]);
     }
   }
-  if (HWY_UNLIKELY(wide)) {
+  return within;
+}
+
+template <class InTag, class OutTag, bool kStream>
+HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, size_t r,
+                             size_t row_stride, size_t w, double* acc, float* sums) {
+  using TI = typename InTag::T;
+  using TO = typename OutTag::T;
+  const TI* dy = static_cast<const TI*>(dy_v);
+  const TI* y = static_cast<const TI*>(y_v);
+  TO* out = static_cast<TO*>(out_v);
+  const bool prefetch = w * sizeof(TI) <= kPrefetchMaxBytes;
+  if (HWY_UNLIKELY(!AraSumsImpl<InTag>(dy_v, r, row_stride, w, acc, sums))) {
     for (size_t row = 0; row < r; ++row) {
       LogSoftmaxOutWideSum<InTag, OutTag>(dy + row * row_stride, y + row * row_stride, 0.0, acc,
                                           out + row * row_stride, w);
@@ -345,9 +357,12 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
   }
 }
 
-#define HOSTNN_LSM_IN(IN)                                                             \
-  void RowSum_##IN(const void* dy, size_t n, double* p) { RowSumImpl<IN>(dy, n, p); } \
-  void ColSum_##IN(const void* dy, double* acc, size_t w) { ColSumImpl<IN>(dy, acc, w); }
+#define HOSTNN_LSM_IN(IN)                                                                       \
+  void RowSum_##IN(const void* dy, size_t n, double* p) { RowSumImpl<IN>(dy, n, p); }           \
+  void ColSum_##IN(const void* dy, double* acc, size_t w) { ColSumImpl<IN>(dy, acc, w); }       \
+  bool AraSums_##IN(const void* dy, size_t r, size_t stride, size_t w, double* acc, float* s) { \
+    return AraSumsImpl<IN>(dy, r, stride, w, acc, s);                                           \
+  }
 #define HOSTNN_LSM_IN_OUT_MODE(IN, OUT, SUFFIX, STREAM)                                          \
   void RowOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, double s, void* o, size_t n) { \
     if (HWY_UNLIKELY(SumBeyondF32(s))) {                                                         \
@@ -399,6 +414,7 @@ namespace kernels {
 #define HOSTNN_LSM_EXPORT(IN)        \
   HWY_EXPORT(RowSum_##IN);           \
   HWY_EXPORT(ColSum_##IN);           \
+  HWY_EXPORT(AraSums_##IN);          \
   HOSTNN_LSM_EXPORT_IN_OUT(IN, F32)  \
   HOSTNN_LSM_EXPORT_IN_OUT(IN, F16)  \
   HOSTNN_LSM_EXPORT_IN_OUT(IN, BF16) \
@@ -412,6 +428,7 @@ HOSTNN_LSM_EXPORT(BF16)
     LogSoftmaxKernels k;                                                                           \
     k.row_sum = HOSTNN_PICK(RowSum_##IN);                                                          \
     k.col_sum = HOSTNN_PICK(ColSum_##IN);                                                          \
+    k.ara_sums = HOSTNN_PICK(AraSums_##IN);                                                        \
     k.row_out =                                                                                    \
         stream ? HOSTNN_PICK(RowOut_##IN##_##OUT##_Stream) : HOSTNN_PICK(RowOut_##IN##_##OUT);     \
     k.cols_out =                                                                                   \

@@ -596,6 +596,16 @@ TEST(ForwardLogSoftmax, AraBlocksWithinBoundAndTiledEqualsWhole) {
         ASSERT_EQ(std::memcmp(out.data(), tiled.data(), r * a0 * es), 0)
             << "tiled " << r << "x" << a0;
         ASSERT_EQ(std::memcmp(out.data(), streamed.data(), r * a0 * es), 0) << "stream";
+        // Statistics, then the output row by row (the executor's by-rows path); the
+        // column kernels give the narrow kernel's bits too.
+        Raw by_rows(dtype, r * a0);
+        std::vector<float> smax(a0), ls(a0);
+        k.ara_stats(x.data(), r, a0, a0, smax.data(), acc.data(), ls.data());
+        for (size_t row = 0; row < r; ++row) {
+          k.cols_out(static_cast<const uint8_t*>(x.data()) + row * a0 * es, smax.data(), ls.data(),
+                     static_cast<uint8_t*>(by_rows.data()) + row * a0 * es, a0);
+        }
+        ASSERT_EQ(std::memcmp(out.data(), by_rows.data(), r * a0 * es), 0) << "by rows";
         // In place.
         Raw inplace(dtype, r * a0);
         std::memcpy(inplace.data(), x.data(), r * a0 * es);

@@ -186,8 +186,12 @@ std::string Plan::ToTable() const {
     o << " (the last core " << p.CoreLen(last_core) << ")";
   }
   o << "\ntiles           " << Plural(p.units_per_tile, "unit")
-    << " per tile; core 0: " << Plural(p.CoreTiles(0), "tile") << "\n"
-    << Wrap("UB              ",
+    << " per tile; core 0: " << Plural(p.CoreTiles(0), "tile") << "\n";
+  if (p.output_by_rows) {
+    o << "output          by rows: the units' column statistics, then "
+      << CeilDiv(p.a1 * p.r, p.block_dim) << " whole rows per core\n";
+  }
+  o << Wrap("UB              ",
             S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
   return o.str();
 }

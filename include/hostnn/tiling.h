@@ -189,6 +189,14 @@ struct TemplateTrial {
 // of R; cores own consecutive units, and each core walks its units in tiles of
 // units_per_tile, with R in chunks of r_chunk. Each unit is reduced by one core in a fixed
 // order, so a plan never changes the bits of the result.
+// The shortest A0 whose output goes by rows (ReductionPlan::output_by_rows): a kernel call
+// per shorter row would cost more than it saves.
+constexpr int64_t kRowSplitMinA0 = 128;
+// The forward goes by rows only while a core's share of a row is at most this many bytes
+// (a page): its block path reads each block's third pass from the cache, and the rows
+// would read it again from memory.
+constexpr int64_t kRowSplitMaxForwardShare = 4096;
+
 struct ReductionPlan {
   int64_t a1 = 1, r = 1, a0 = 1;
   int64_t elem_bytes = 4;
@@ -204,10 +212,18 @@ struct ReductionPlan {
   int64_t units_per_core = 0;  // ceil(units / cores), as Ascend splits
   int64_t block_dim = 0;       // ceil(units / units_per_core)
   int64_t units_per_tile = 1;  // AR full-load: rows per UB pass; else 1
+  // Whether the host writes the output by rows. When an ARA plan's cores split each row's
+  // columns (block_dim > 1, A0 tiles > 1, A0 >= kRowSplitMinA0; for the forward also a
+  // core's share of a row within kRowSplitMaxForwardShare), every core would store to
+  // part of every row, and cores storing to one page's disjoint lines slow each other down
+  // many times over. Instead the units compute their columns' statistics, and after a
+  // barrier each core writes an even share of whole rows. The same bits either way.
+  bool output_by_rows = false;
   std::vector<UbBuffer> ub;
 
-  int64_t A1Tiles() const;                // ceil(a1 / a1_tile)
-  int64_t A0Tiles() const;                // ceil(a0 / a0_tile)
+  int64_t A1Tiles() const;  // ceil(a1 / a1_tile)
+  int64_t A0Tiles() const;  // ceil(a0 / a0_tile)
+
   int64_t CoreBegin(int64_t core) const;  // first unit
   int64_t CoreLen(int64_t core) const;    // units
   int64_t CoreTiles(int64_t core) const;  // ceil(CoreLen / units_per_tile)

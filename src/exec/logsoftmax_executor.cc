@@ -3,7 +3,10 @@
 // are accumulated in double by one core in a fixed order, so results do not depend on the
 // thread count, the template or the platform profile. AR plans run a row per unit, ARA plans a
 // block of columns per unit (the units and their cores are the plan's); strided or mixed-dtype
-// operands are gathered to f32 scratch first and scattered back after.
+// operands are gathered to f32 scratch first and scattered back after. An ARA plan whose
+// cores split each row's columns writes its output by rows instead (ReductionPlan::output_by_rows:
+// on Zen 4, two cores storing to disjoint lines of the same pages ran 16 to 25 times slower than
+// alone, and [1024, 256] dim 0 ran 1.2x to 3x slower on two threads than on one).
 
 #include "src/exec/logsoftmax_executor.h"
 
@@ -72,6 +75,16 @@ class LogSoftmaxExecutor final : public Executor {
     in_bytes_ = DTypeSize(in);
     out_bytes_ = DTypeSize(out);
     ara_block_cols_ = AraBlockCols(*plan_, in_bytes_, forward_, stream_);
+    const tiling::ReductionPlan& p = plan_->reduction;
+    row_split_ = p.output_by_rows;
+    if (row_split_) {
+      // After the gather scratch: per column of every A1 row, the forward's max and log-sum
+      // or the backward's sum (f32), then a flag per core.
+      stats_offset_ = workspace_bytes_;
+      const uint64_t cols = static_cast<uint64_t>(p.a1) * static_cast<uint64_t>(p.a0);
+      workspace_bytes_ +=
+          cols * (forward_ ? 2 : 1) * sizeof(float) + static_cast<uint64_t>(p.block_dim);
+    }
     const kernels::StoreMode mode =
         stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached;
     if (forward_) {
@@ -93,10 +106,14 @@ class LogSoftmaxExecutor final : public Executor {
       const char* in[2];
       char* out;
       float* scratch;
+      float* stats;
+      char* within;
     } ctx{this,
           {layout_.operands[0].first, layout_.operands[1].first},
           layout_.operands[num_in_].first,
-          reinterpret_cast<float*>(workspace)};
+          reinterpret_cast<float*>(workspace),
+          nullptr,
+          nullptr};
     const int64_t block_dim = plan_->reduction.block_dim;
     const int64_t n = layout_.numel;
     if (gathered_) {
@@ -111,13 +128,30 @@ class LogSoftmaxExecutor final : public Executor {
         ctx.in[k] = reinterpret_cast<const char*>(ctx.scratch + k * n);
       ctx.out = reinterpret_cast<char*>(ctx.scratch + num_in_ * n);
     }
-    launch::LaunchCores(
-        block_dim,
-        [](const void* p, int64_t core) {
-          const Ctx* c = static_cast<const Ctx*>(p);
-          c->self->RunCore(core, c->in, c->out);
-        },
-        &ctx);
+    bool by_rows = row_split_;
+    if (row_split_) {
+      ctx.stats = reinterpret_cast<float*>(workspace + stats_offset_);
+      ctx.within = reinterpret_cast<char*>(ctx.stats) + StatsBytes();
+      launch::LaunchCores(
+          block_dim,
+          [](const void* p, int64_t core) {
+            const Ctx* c = static_cast<const Ctx*>(p);
+            c->within[core] = c->self->StatsCore(core, c->in, c->stats);
+          },
+          &ctx);
+      // A backward column sum beyond f32's range (rare) needs the block kernel's double
+      // path: the whole tensor then runs by column blocks.
+      for (int64_t core = 0; core < block_dim; ++core) by_rows = by_rows && ctx.within[core];
+    }
+    const launch::CoreFn out_fn = [](const void* p, int64_t core) {
+      const Ctx* c = static_cast<const Ctx*>(p);
+      c->self->OutRowsCore(core, c->in, c->stats, c->out);
+    };
+    const launch::CoreFn block_fn = [](const void* p, int64_t core) {
+      const Ctx* c = static_cast<const Ctx*>(p);
+      c->self->RunCore(core, c->in, c->out);
+    };
+    launch::LaunchCores(block_dim, by_rows ? out_fn : block_fn, &ctx);
     if (gathered_) {
       launch::LaunchCores(
           block_dim,
@@ -186,23 +220,15 @@ class LogSoftmaxExecutor final : public Executor {
     }
   }
 
-  void RunCore(int64_t core, const char* const* in, char* out) const {
+  // Calls fn(a1, c0, w) for this core's ARA units, adjacent units of one A1 row merged
+  // and cut into blocks of at most ara_block_cols_ columns. Each column's reduction runs
+  // over R in row order whatever the blocking, so merging changes no bit: a narrow tile of
+  // a long-strided A0 is a few cache lines per page, which the hardware prefetchers do not
+  // follow and which alias in the same cache sets row after row.
+  template <class Fn>
+  void ForEachAraBlock(int64_t core, Fn fn) const {
     const tiling::ReductionPlan& p = plan_->reduction;
-    const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
     const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
-    if (p.a0 == 1) {  // AR: a unit is one row
-      for (int64_t u = begin; u < end; ++u) RunRow(p.GetUnit(u).a1_begin * p.r, in, out);
-      return;
-    }
-    // ARA: a unit is a1_tile rows of A1 by one A0 tile; columns are reduced down R. Each
-    // column's reduction runs over R in row order whatever the blocking, so this core's
-    // adjacent units are merged into blocks of up to kAraBlockCols columns without
-    // changing a bit: a narrow tile of a long-strided A0 is a few cache lines per page,
-    // which the hardware prefetchers do not follow and which alias in the same cache sets
-    // row after row.
-    const int64_t block_cols = ara_block_cols_;
-    double acc[kAraBlockCols];
-    float sums[kAraBlockCols];  // backward: the narrowed sums; forward: the columns' max
     for (int64_t u = begin; u < end;) {
       const tiling::ReductionPlan::Unit first = p.GetUnit(u);
       int64_t c_end = first.a0_begin + first.a0_len;
@@ -215,24 +241,89 @@ class LogSoftmaxExecutor final : public Executor {
         c_end += unit.a0_len;
       }
       for (int64_t a1 = first.a1_begin; a1 < first.a1_begin + first.a1_len; ++a1) {
-        for (int64_t c0 = first.a0_begin; c0 < c_end; c0 += block_cols) {
-          const size_t w = static_cast<size_t>(std::min(block_cols, c_end - c0));
-          const int64_t off = a1 * p.r * p.a0 + c0;
-          const size_t r = static_cast<size_t>(p.r), stride = static_cast<size_t>(p.a0);
-          if (forward_) {
-            forward_kernels_.ara_block(in[0] + off * ib, out + off * ob, r, stride, w, sums, acc);
-          } else {
-            backward_kernels_.ara_block(in[0] + off * ib, in[1] + off * ib, out + off * ob, r,
-                                        stride, w, acc, sums);
-          }
+        for (int64_t c0 = first.a0_begin; c0 < c_end; c0 += ara_block_cols_) {
+          fn(a1, c0, static_cast<size_t>(std::min(ara_block_cols_, c_end - c0)));
         }
       }
       u = next;
     }
   }
 
+  void RunCore(int64_t core, const char* const* in, char* out) const {
+    const tiling::ReductionPlan& p = plan_->reduction;
+    const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
+    if (p.a0 == 1) {  // AR: a unit is one row
+      const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
+      for (int64_t u = begin; u < end; ++u) RunRow(p.GetUnit(u).a1_begin * p.r, in, out);
+      return;
+    }
+    // ARA: a unit is a1_tile rows of A1 by one A0 tile; columns are reduced down R.
+    double acc[kAraBlockCols];
+    float sums[kAraBlockCols];  // backward: the narrowed sums; forward: the columns' max
+    const size_t r = static_cast<size_t>(p.r), stride = static_cast<size_t>(p.a0);
+    ForEachAraBlock(core, [&](int64_t a1, int64_t c0, size_t w) {
+      const int64_t off = a1 * p.r * p.a0 + c0;
+      if (forward_) {
+        forward_kernels_.ara_block(in[0] + off * ib, out + off * ob, r, stride, w, sums, acc);
+      } else {
+        backward_kernels_.ara_block(in[0] + off * ib, in[1] + off * ib, out + off * ob, r, stride,
+                                    w, acc, sums);
+      }
+    });
+  }
+
+  // output_by_rows' first phase: this core's columns' statistics (forward: max, then log-sum, at
+  // stats[a1 * a0 + c] and stats[A1 * A0 + a1 * a0 + c]; backward: the sums). False when
+  // a backward sum is beyond f32's range.
+  bool StatsCore(int64_t core, const char* const* in, float* stats) const {
+    const tiling::ReductionPlan& p = plan_->reduction;
+    const int64_t ib = static_cast<int64_t>(in_bytes_);
+    const size_t r = static_cast<size_t>(p.r), stride = static_cast<size_t>(p.a0);
+    float* second = stats + p.a1 * p.a0;
+    double acc[kAraBlockCols];
+    bool within = true;
+    ForEachAraBlock(core, [&](int64_t a1, int64_t c0, size_t w) {
+      const int64_t off = a1 * p.r * p.a0 + c0, col = a1 * p.a0 + c0;
+      if (forward_) {
+        forward_kernels_.ara_stats(in[0] + off * ib, r, stride, w, stats + col, acc, second + col);
+      } else {
+        within =
+            backward_kernels_.ara_sums(in[0] + off * ib, r, stride, w, acc, stats + col) && within;
+      }
+    });
+    return within;
+  }
+
+  // output_by_rows' second phase: an even share of the A1 x R rows, each whole.
+  void OutRowsCore(int64_t core, const char* const* in, const float* stats, char* out) const {
+    const tiling::ReductionPlan& p = plan_->reduction;
+    const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
+    const int64_t rows = p.a1 * p.r, block_dim = p.block_dim;
+    const int64_t begin = rows / block_dim * core + std::min(core, rows % block_dim);
+    const int64_t end = begin + rows / block_dim + (core < rows % block_dim ? 1 : 0);
+    const float* second = stats + p.a1 * p.a0;
+    const size_t w = static_cast<size_t>(p.a0);
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t off = t * p.a0, col = t / p.r * p.a0;
+      if (forward_) {
+        forward_kernels_.cols_out(in[0] + off * ib, stats + col, second + col, out + off * ob, w);
+      } else {
+        backward_kernels_.cols_out(in[0] + off * ib, in[1] + off * ib, stats + col, out + off * ob,
+                                   w);
+      }
+    }
+  }
+
+  uint64_t StatsBytes() const {
+    const tiling::ReductionPlan& p = plan_->reduction;
+    return static_cast<uint64_t>(p.a1) * static_cast<uint64_t>(p.a0) * (forward_ ? 2 : 1) *
+           sizeof(float);
+  }
+
   core::FusedLayout layout_;
   int64_t ara_block_cols_ = kAraBlockCols;
+  bool row_split_ = false;
+  uint64_t stats_offset_ = 0;
   int num_in_ = 2;
   bool forward_ = false;
   bool gathered_ = false;
