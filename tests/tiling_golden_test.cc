@@ -294,6 +294,32 @@ TEST_F(TilingGolden, Ascend950AraRecompute) {
   EXPECT_EQ(p.block_dim, 64);
 }
 
+// Output by rows: the cores split each row's columns (2 cores, A0 tiles of 16 or 128
+// columns). The backward always goes by rows then; the forward while a core's share of a
+// row is at most 4 KiB ([1024, 256] f32: 512 B; [1024, 4096] f32: 8 KiB, by blocks).
+// [1024, 4] has one A0 tile (by blocks), an AR plan has A0 = 1.
+TEST_F(TilingGolden, HostOutputByRows) {
+  tiling::Options o = On("host");
+  o.num_cores = 2;
+  o.ub_bytes = 524288;
+  const auto by_rows = [&](Op op, std::vector<int64_t> shape, int64_t dim) {
+    const tiling::Plan plan = MustPlan(op, DType::kFloat32, shape, dim, o);
+    EXPECT_NE(plan.ToTable().find("output          by rows") != std::string::npos,
+              !plan.reduction.output_by_rows);
+    EXPECT_NE(plan.ToJson().find("\"output_by_rows\": true") != std::string::npos,
+              !plan.reduction.output_by_rows);
+    return plan.reduction.output_by_rows;
+  };
+  EXPECT_TRUE(by_rows(Op::kLogSoftmaxBackward, {1024, 256}, 0));
+  EXPECT_TRUE(by_rows(Op::kLogSoftmaxBackward, {1024, 4096}, 0));
+  EXPECT_TRUE(by_rows(Op::kLogSoftmax, {1024, 256}, 0));
+  EXPECT_FALSE(by_rows(Op::kLogSoftmax, {1024, 4096}, 0));
+  EXPECT_FALSE(by_rows(Op::kLogSoftmax, {1024, 4}, 0));
+  EXPECT_FALSE(by_rows(Op::kLogSoftmaxBackward, {256, 1024}, -1));
+  o.num_cores = 1;
+  EXPECT_FALSE(by_rows(Op::kLogSoftmaxBackward, {1024, 256}, 0));
+}
+
 // R == 1 folds A1 into A0, as Ascend does: [1000, 1] dim 1 -> (1, 1, 1000).
 TEST_F(TilingGolden, UnitReductionFoldsIntoA0) {
   const tiling::Plan plan =

@@ -121,6 +121,7 @@ std::string Plan::ToJson() const {
   o["units_per_core"] = p.units_per_core;
   o["block_dim"] = p.block_dim;
   o["units_per_tile"] = p.units_per_tile;
+  o["output_by_rows"] = p.output_by_rows;
   o["ub_used_bytes"] = UbTotal(p.ub);
   o["ub"] = UbJson(p.ub);
   return WriteJson(o, {"trials"});
