@@ -134,6 +134,37 @@ HWY_INLINE V FwdGroupOffMax(D d, const V* e, const M* is_max, size_t count, V* o
   return f;
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// Adds one f32 vector's lanes, in order, to the two double vectors after it.
+template <class D, class DD>
+HWY_INLINE void FwdAddPromoted(D d, DD dd, hn::Vec<D> e, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
+  const hn::Half<D> dh;
+  (void)d;
+  *lo = hn::Add(*lo, hn::PromoteTo(dd, hn::LowerHalf(dh, e)));
+  *hi = hn::Add(*hi, hn::PromoteTo(dd, hn::UpperHalf(dh, e)));
+}
+
+// One f32 group sum into the double vectors lo and hi: e[0..count) summed in f32, or,
+// where a lane of the group holds the max, FwdGroupOffMax's sum and then its count of 1s.
+template <class D, class DD>
+HWY_INLINE void FwdAddGroup(D d, DD dd, const hn::Vec<D>* e, const hn::Mask<D>* is_max,
+                            size_t count, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
+  hn::Vec<D> f = e[0];
+  hn::Mask<D> any = is_max[0];
+  for (size_t g = 1; g < count; ++g) {
+    f = hn::Add(f, e[g]);
+    any = hn::Or(any, is_max[g]);
+  }
+  if (HWY_UNLIKELY(!hn::AllFalse(d, any))) {
+    hn::Vec<D> ones;
+    FwdAddPromoted(d, dd, FwdGroupOffMax(d, e, is_max, count, &ones), lo, hi);
+    FwdAddPromoted(d, dd, ones, lo, hi);
+  } else {
+    FwdAddPromoted(d, dd, f, lo, hi);
+  }
+}
+#endif
+
 // log of a column's sum of exp (rows 0..r-1, `stride` elements apart) from its double
 // sum `acc`: below kLogSumNearOne (one element at the max, the rest adding up to less
 // than 2^-20, which acc may have lost to rounding against the 1), log1p of the rest,
@@ -199,15 +230,6 @@ HWY_INLINE void RowMaxImpl(const void* x_v, size_t n, float* max, float* widened
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// Adds one f32 vector's lanes, in order, to the two double vectors after it.
-template <class D, class DD>
-HWY_INLINE void FwdAddPromoted(D d, DD dd, hn::Vec<D> e, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
-  const hn::Half<D> dh;
-  (void)d;
-  *lo = hn::Add(*lo, hn::PromoteTo(dd, hn::LowerHalf(dh, e)));
-  *hi = hn::Add(*hi, hn::PromoteTo(dd, hn::UpperHalf(dh, e)));
-}
-
 // A block of kRowSumBlock elements (kRowSumBlock / 16 groups of 16): each partial's exps
 // in it are summed in f32 in group order (a few roundings of at most 2^-24 each, on
 // values <= 1), and that sum is added to the double partial: a quarter of the conversions
@@ -241,20 +263,13 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
         e[g] = exp_of(d, xv, m);
         is_max[g] = FwdIsMax(d, xv, m);
       }
-      auto f = e[0];
-      for (size_t g = 1; g < kGroups; ++g) f = hn::Add(f, e[g]);
-      if (!kOffMax) {
-        auto any = is_max[0];
-        for (size_t g = 1; g < kGroups; ++g) any = hn::Or(any, is_max[g]);
-        if (HWY_UNLIKELY(!hn::AllFalse(d, any))) {  // see FwdGroupOffMax
-          hn::Vec<decltype(d)> ones;
-          f = FwdGroupOffMax(d, e, is_max, kGroups, &ones);
-          FwdAddPromoted(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
-          FwdAddPromoted(d, dd, ones, &acc[2 * k], &acc[2 * k + 1]);
-          continue;
-        }
+      if (kOffMax) {  // the max's terms are 0 already, and not counted
+        auto f = e[0];
+        for (size_t g = 1; g < kGroups; ++g) f = hn::Add(f, e[g]);
+        FwdAddPromoted(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
+      } else {
+        FwdAddGroup(d, dd, e, is_max, kGroups, &acc[2 * k], &acc[2 * k + 1]);
       }
-      FwdAddPromoted(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
     }
   }
   for (; i + kRowPartials <= n; i += kRowPartials) {
@@ -348,12 +363,7 @@ HWY_INLINE void RowOutImpl(const void* x_v, float max, double log_sum, void* out
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   if (kStream) {
-    const size_t vector_bytes = N * sizeof(float);
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
-    size_t head = n;
-    if (addr % sizeof(T) == 0)
-      head = ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(T);
-    head = std::min(head, n);
+    const size_t head = StreamHead(out, n, N * sizeof(float));
     RowOutVectors<Tag>(x, max, ls, out, head);
     i = head;
   }
@@ -480,21 +490,8 @@ HWY_INLINE void ColSumExpRows(const typename Tag::T* x, size_t stride, size_t ro
   const size_t Nd = hn::Lanes(dd);
   // The group's f32 sum into acc[c, c + N): e and is_max hold its rows' terms.
   const auto add_group = [&](const V* e, const M* is_max, double* a) {
-    V f = e[0];
-    M any = is_max[0];
-    for (size_t k = 1; k < rows; ++k) {
-      f = hn::Add(f, e[k]);
-      any = hn::Or(any, is_max[k]);
-    }
     auto lo = hn::LoadU(dd, a), hi = hn::LoadU(dd, a + Nd);
-    if (HWY_UNLIKELY(!hn::AllFalse(d, any))) {
-      V ones;
-      f = FwdGroupOffMax(d, e, is_max, rows, &ones);
-      FwdAddPromoted(d, dd, f, &lo, &hi);
-      FwdAddPromoted(d, dd, ones, &lo, &hi);
-    } else {
-      FwdAddPromoted(d, dd, f, &lo, &hi);
-    }
+    FwdAddGroup(d, dd, e, is_max, rows, &lo, &hi);
     hn::StoreU(lo, dd, a);
     hn::StoreU(hi, dd, a + Nd);
   };
@@ -574,11 +571,7 @@ HWY_INLINE void ColsOut(const typename Tag::T* x, const float* max, const float*
   const size_t N = hn::Lanes(d);
   size_t c = 0;
   if (kStream) {
-    const size_t vector_bytes = N * sizeof(T);
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
-    c = addr % sizeof(T) == 0
-            ? std::min(w, ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(T))
-            : w;
+    c = StreamHead(out, w, N * sizeof(T));  // one narrowed vector a store
     ColsOutPadded<Tag>(x, max, ls, out, 0, c);
   }
   for (; c + N <= w; c += N) {

@@ -151,7 +151,6 @@ HWY_INLINE void LogSoftmaxOutPairs(const typename Tag::T* HWY_RESTRICT dy,
                                    const float* sums, typename Tag::T* out, size_t n) {
   using InTag = Tag;
   using OutTag = Tag;
-  using TO = typename Tag::T;
   if (sums != nullptr && !PairInOrder<Tag>::value) {
     LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, n);
     return;
@@ -160,12 +159,7 @@ HWY_INLINE void LogSoftmaxOutPairs(const typename Tag::T* HWY_RESTRICT dy,
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   if (kStream) {
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
-    const size_t vector_bytes = N * sizeof(float);
-    size_t head = n;
-    if (addr % sizeof(TO) == 0)
-      head = ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(TO);
-    head = std::min(head, n);
+    const size_t head = StreamHead(out, n, N * sizeof(float));
     LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, head);
     i = head;
   }

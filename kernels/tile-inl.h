@@ -1,5 +1,6 @@
 // Helpers shared by the per-target kernel units (eltwise_tiles.cc, conversions.cc,
-// logsoftmax_kernels.cc): f32 stores to double, the lane bound and zero-padded copies.
+// logsoftmax_kernels.cc, ...): f32 stores to double, the lane bound, zero-padded copies and
+// where streaming stores start.
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_TILE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -38,6 +39,18 @@ HWY_INLINE void CopyPadded(const T* src, size_t n, T* dst, size_t lanes) {
   size_t i = 0;
   for (; i < n; ++i) dst[i] = src[i];
   for (; i < lanes; ++i) dst[i] = T(0);
+}
+
+// The elements before the first output address aligned to vector_bytes, at most n: where
+// a streaming loop starts its non-temporal stores (they need aligned addresses), the
+// elements before it taking the plain-store path. An output not aligned to its element
+// never reaches a vector boundary: all n.
+template <typename T>
+HWY_INLINE size_t StreamHead(const T* out, size_t n, size_t vector_bytes) {
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
+  if (addr % sizeof(T) != 0) return n;
+  const size_t head = ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(T);
+  return head < n ? head : n;
 }
 
 }  // namespace HWY_NAMESPACE

@@ -62,12 +62,8 @@ HWY_INLINE void UnaryTile(const void* x_v, void* out_v, size_t n) {
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   if (kStream) {
-    const size_t vector_bytes = N * sizeof(float);  // a pair stores this many bytes per vector
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(out);
-    size_t head = n;  // an output not aligned to its element never reaches a vector boundary
-    if (addr % sizeof(T) == 0)
-      head = ((vector_bytes - addr % vector_bytes) % vector_bytes) / sizeof(T);
-    head = std::min(head, n);
+    // A pair stores N * sizeof(float) bytes per vector.
+    const size_t head = StreamHead(out, n, N * sizeof(float));
     UnaryVectors<Op, Tag>(x, out, head);
     i = head;
   }
