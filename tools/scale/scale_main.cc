@@ -5,6 +5,7 @@
 // time. The command line is parsed by CLI11; operators come from the operator list.
 
 #include <omp.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -29,6 +30,27 @@
 namespace hostnn {
 namespace scale {
 namespace {
+
+// The CPU's model name and the cores the process may run on, for the plots' headers:
+// /proc/cpuinfo's first "model name" (x86) or "CPU part" (Arm), else uname's machine.
+std::string MachineName() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model;
+  while (model.empty() && std::getline(cpuinfo, line)) {
+    for (const char* key : {"model name", "CPU part"}) {
+      if (line.rfind(key, 0) == 0 && line.find(':') != std::string::npos) {
+        model = line.substr(line.find(':') + 1);
+        model.erase(0, model.find_first_not_of(" \t"));
+        if (std::string(key) == "CPU part") model = "Arm CPU part " + model;
+        break;
+      }
+    }
+  }
+  utsname uts{};
+  if (model.empty()) model = uname(&uts) == 0 ? uts.machine : "unknown CPU";
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return model + ", " + std::to_string(cores) + (cores == 1 ? " core" : " cores");
+}
 
 // The usage text, with the operators of the operator list.
 std::string Usage() {
@@ -60,7 +82,8 @@ std::string Usage() {
          "speedup_vs_1t,call_us,\n"
          "              kernel_path (SIMD target, direct or gathered, conversions, stores)\n"
          "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
-         "              (largest thread count), rooflines dashed\n";
+         "              (largest thread count), rooflines dashed; 8 ops a figure; more ops\n"
+         "              write FILE-1.svg, FILE-2.svg, ... and an index at FILE\n";
 }
 
 struct Args {
@@ -305,12 +328,14 @@ int Main(int argc, char** argv) {
     ++failures;
   }
   if (!args.svg.empty()) {
-    std::ofstream f(args.svg);
-    f << RenderSvg(rows,
-                   "hostnn: GB/s against threads and size (" + kernels::ActiveTargetName() + ")");
-    if (!f) {
-      std::fprintf(stderr, "hostnn-scale: cannot write %s\n", args.svg.c_str());
-      ++failures;
+    const PlotContext context{MachineName(), kernels::ActiveTargetName()};
+    for (const PlotFile& plot : RenderPlots(rows, context, args.svg)) {
+      std::ofstream f(plot.path);
+      f << plot.svg;
+      if (!f) {
+        std::fprintf(stderr, "hostnn-scale: cannot write %s\n", plot.path.c_str());
+        ++failures;
+      }
     }
   }
   return failures == 0 ? 0 : 1;

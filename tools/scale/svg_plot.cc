@@ -1,5 +1,5 @@
-// The SVG plot (see svg_plot.h): a minimal line-chart writer, enough for small multiples
-// of GB/s curves; axes start at zero so bars of different panels compare by eye.
+// The SVG plots (see svg_plot.h): a minimal line-chart writer, enough for small multiples
+// of GB/s curves laid out in grids; axes start at zero so panels compare by eye.
 
 #include "tools/scale/svg_plot.h"
 
@@ -81,7 +81,7 @@ double NiceStep(double max, int target) {
 
 void DrawChart(std::ostringstream& svg, const Chart& chart, double x0, double y0, double w,
                double h) {
-  const double left = 48, right = 10, top = 22, bottom = 36;
+  const double left = 48, right = 18, top = 22, bottom = 36;
   const double pw = w - left - right, ph = h - top - bottom;
   std::set<double> xs;
   double y_max = 0;
@@ -148,9 +148,120 @@ void DrawChart(std::ostringstream& svg, const Chart& chart, double x0, double y0
   svg << "</g>\n";
 }
 
+// Cell and page geometry (px). A cell is two panels stacked; a figure is a header and a
+// grid of kCellColumns x kCellRows cells.
+constexpr double kCellWidth = 290, kPanelHeight = 205, kHeader = 78;
+constexpr const char* kRooflineText =
+    "roofline: reads 2 arrays, writes 1, plain stores; same bytes, threads and run";
+
+std::string SvgOpen(double width, double height) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+         "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+         "xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"" +
+         Num(width) + "\" height=\"" + Num(height) + "\" viewBox=\"0 0 " + Num(width) + " " +
+         Num(height) + "\" font-family=\"sans-serif\">\n" +
+         "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+}
+
+// Title, the machine and SIMD target, and the legend: one swatch per dtype and the
+// roofline's dash with what it measures.
+void DrawHeader(std::ostringstream& svg, const std::string& title, const PlotContext& context,
+                const std::vector<std::string>& dtypes) {
+  svg << "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">" << Escape(title)
+      << "</text>\n";
+  svg << "<text x=\"10\" y=\"40\" font-size=\"12\">machine: " << Escape(context.machine)
+      << "; SIMD target: " << Escape(context.simd_target) << "</text>\n";
+  double lx = 10;
+  for (const std::string& d : dtypes) {
+    svg << "<line x1=\"" << Num(lx) << "\" x2=\"" << Num(lx + 20)
+        << "\" y1=\"58\" y2=\"58\" stroke=\"" << DTypeColor(d)
+        << "\" stroke-width=\"2\"/><text x=\"" << Num(lx + 24) << "\" y=\"62\" font-size=\"11\">"
+        << Escape(d) << "</text>\n";
+    lx += 70;
+  }
+  svg << "<line x1=\"" << Num(lx) << "\" x2=\"" << Num(lx + 20)
+      << "\" y1=\"58\" y2=\"58\" stroke=\"#333\" stroke-dasharray=\"5,3\"/><text x=\""
+      << Num(lx + 24) << "\" y=\"62\" font-size=\"11\">" << kRooflineText << "</text>\n";
+}
+
+// The two panels of one operator group.
+void DrawCell(std::ostringstream& svg, const std::vector<Row>& rows, const std::string& group,
+              const std::vector<std::string>& dtypes, int64_t max_elems, int max_threads,
+              double x0, double y0) {
+  Chart by_threads, by_size;
+  by_threads.title = group + ", " + SizeLabel(static_cast<double>(max_elems));
+  by_threads.x_label = "threads";
+  by_threads.y_label = "GB/s";
+  by_size.title = group + ", " + std::to_string(max_threads) + " thread" +
+                  (max_threads > 1 ? "s" : "");
+  by_size.x_label = "elements";
+  by_size.y_label = "GB/s";
+  by_size.log_x = true;
+  for (const std::string& d : dtypes) {
+    Series t_op{d, DTypeColor(d), false, {}}, t_roof{d + " roofline", DTypeColor(d), true, {}};
+    Series s_op{d, DTypeColor(d), false, {}}, s_roof{d + " roofline", DTypeColor(d), true, {}};
+    for (const Row& r : rows) {
+      if (r.group != group || r.dtype != d) continue;
+      if (r.elements == max_elems) {
+        t_op.points.push_back({static_cast<double>(r.threads), r.Gbps()});
+        t_roof.points.push_back({static_cast<double>(r.threads), r.RooflineGbps()});
+      }
+      if (r.threads == max_threads) {
+        s_op.points.push_back({static_cast<double>(r.elements), r.Gbps()});
+        s_roof.points.push_back({static_cast<double>(r.elements), r.RooflineGbps()});
+      }
+    }
+    for (Series* s : {&t_roof, &t_op}) {
+      if (!s->points.empty()) by_threads.series.push_back(*s);
+    }
+    for (Series* s : {&s_roof, &s_op}) {
+      if (!s->points.empty()) by_size.series.push_back(*s);
+    }
+  }
+  DrawChart(svg, by_threads, x0, y0, kCellWidth, kPanelHeight);
+  DrawChart(svg, by_size, x0, y0 + kPanelHeight, kCellWidth, kPanelHeight);
+}
+
+// "scale.svg" -> "scale-2.svg"; the stem keeps any folder.
+std::string FigurePath(const std::string& path, size_t figure) {
+  const size_t slash = path.find_last_of('/');
+  const size_t dot = path.find_last_of('.');
+  const bool has_ext = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (has_ext ? path.substr(0, dot) : path) + "-" + std::to_string(figure + 1) + ".svg";
+}
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// The index: one line per figure, its operator groups, linked to the figure's file
+// (relative, so the files move together).
+std::string RenderIndex(const std::vector<std::vector<std::string>>& pages,
+                        const std::vector<std::string>& paths, const PlotContext& context,
+                        const std::vector<std::string>& dtypes) {
+  const double line = 22, width = kCellColumns * kCellWidth;
+  std::ostringstream svg;
+  svg << SvgOpen(width, kHeader + line * pages.size() + 20);
+  DrawHeader(svg, "hostnn-scale: GB/s against threads and size, " +
+                      std::to_string(pages.size()) + " figures",
+             context, dtypes);
+  for (size_t p = 0; p < pages.size(); ++p) {
+    std::string names;
+    for (const std::string& g : pages[p]) names += (names.empty() ? "" : ", ") + g;
+    svg << "<a xlink:href=\"" << Escape(BaseName(paths[p])) << "\" href=\""
+        << Escape(BaseName(paths[p])) << "\"><text x=\"10\" y=\""
+        << Num(kHeader + line * (p + 0.5)) << "\" font-size=\"12\" fill=\"#1a0dab\">"
+        << Escape(BaseName(paths[p])) << ": " << Escape(names) << "</text></a>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
 }  // namespace
 
-std::string RenderSvg(const std::vector<Row>& rows, const std::string& title) {
+std::vector<PlotFile> RenderPlots(const std::vector<Row>& rows, const PlotContext& context,
+                                  const std::string& path) {
   std::vector<std::string> groups;
   std::set<std::string> dtypes_seen;
   std::vector<std::string> dtypes;
@@ -162,67 +273,43 @@ std::string RenderSvg(const std::vector<Row>& rows, const std::string& title) {
     max_elems = std::max(max_elems, r.elements);
     max_threads = std::max(max_threads, r.threads);
   }
-  const double cw = 280, ch = 220, header = 58;
-  const double width = std::max<double>(1, groups.size()) * cw;
-  const double height = header + 2 * ch + 10;
-  std::ostringstream svg;
-  svg << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << Num(width) << "\" height=\""
-      << Num(height) << "\" viewBox=\"0 0 " << Num(width) << " " << Num(height)
-      << "\" font-family=\"sans-serif\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">" << Escape(title)
-      << "</text>\n";
-  // Legend: one swatch per dtype, and what dashed means.
-  double lx = 10;
-  for (const std::string& d : dtypes) {
-    svg << "<line x1=\"" << Num(lx) << "\" x2=\"" << Num(lx + 20)
-        << "\" y1=\"36\" y2=\"36\" stroke=\"" << DTypeColor(d)
-        << "\" stroke-width=\"2\"/><text x=\"" << Num(lx + 24) << "\" y=\"40\" font-size=\"11\">"
-        << d << "</text>\n";
-    lx += 70;
+  std::vector<std::vector<std::string>> pages;
+  for (size_t g = 0; g < groups.size(); g += kCellsPerFigure) {
+    pages.emplace_back(groups.begin() + g,
+                       groups.begin() + std::min(groups.size(), g + kCellsPerFigure));
   }
-  svg << "<line x1=\"" << Num(lx) << "\" x2=\"" << Num(lx + 20)
-      << "\" y1=\"36\" y2=\"36\" stroke=\"#333\" "
-      << "stroke-dasharray=\"5,3\"/><text x=\"" << Num(lx + 24) << "\" y=\"40\" font-size=\"11\">"
-      << "roofline (reads 2 arrays, writes 1, plain stores; same bytes, threads, run)</text>\n";
-
-  for (size_t g = 0; g < groups.size(); ++g) {
-    Chart by_threads, by_size;
-    by_threads.title = groups[g] + ", " + SizeLabel(static_cast<double>(max_elems));
-    by_threads.x_label = "threads";
-    by_threads.y_label = "GB/s";
-    by_size.title =
-        groups[g] + ", " + std::to_string(max_threads) + " thread" + (max_threads > 1 ? "s" : "");
-    by_size.x_label = "elements";
-    by_size.y_label = "GB/s";
-    by_size.log_x = true;
-    for (const std::string& d : dtypes) {
-      Series t_op{d, DTypeColor(d), false, {}}, t_roof{d + " roofline", DTypeColor(d), true, {}};
-      Series s_op{d, DTypeColor(d), false, {}}, s_roof{d + " roofline", DTypeColor(d), true, {}};
-      for (const Row& r : rows) {
-        if (r.group != groups[g] || r.dtype != d) continue;
-        if (r.elements == max_elems) {
-          t_op.points.push_back({static_cast<double>(r.threads), r.Gbps()});
-          t_roof.points.push_back({static_cast<double>(r.threads), r.RooflineGbps()});
-        }
-        if (r.threads == max_threads) {
-          s_op.points.push_back({static_cast<double>(r.elements), r.Gbps()});
-          s_roof.points.push_back({static_cast<double>(r.elements), r.RooflineGbps()});
-        }
-      }
-      for (Series* s : {&t_roof, &t_op}) {
-        if (!s->points.empty()) by_threads.series.push_back(*s);
-      }
-      for (Series* s : {&s_roof, &s_op}) {
-        if (!s->points.empty()) by_size.series.push_back(*s);
-      }
+  if (pages.empty()) pages.emplace_back();  // an empty sweep still gets its (empty) figure
+  const bool indexed = pages.size() > 1;
+  std::vector<PlotFile> files;
+  std::vector<std::string> paths;
+  for (size_t p = 0; p < pages.size(); ++p) {
+    const std::vector<std::string>& page = pages[p];
+    const size_t columns = std::min<size_t>(kCellColumns, std::max<size_t>(1, page.size()));
+    const size_t grid_rows = std::max<size_t>(1, (page.size() + kCellColumns - 1) / kCellColumns);
+    std::ostringstream svg;
+    svg << SvgOpen(columns * kCellWidth,
+                   std::max(kHeader + grid_rows * 2 * kPanelHeight + 10, 120.0));
+    std::string title = "hostnn-scale: GB/s against threads and size";
+    if (indexed) {
+      title += " (figure " + std::to_string(p + 1) + " of " + std::to_string(pages.size()) + ")";
     }
-    DrawChart(svg, by_threads, g * cw, header, cw, ch);
-    DrawChart(svg, by_size, g * cw, header + ch, cw, ch);
+    DrawHeader(svg, title, context, dtypes);
+    for (size_t r = 1; r < grid_rows; ++r) {  // a rule between rows of cells
+      const double y = kHeader + r * 2 * kPanelHeight - 2;
+      svg << "<line x1=\"4\" x2=\"" << Num(columns * kCellWidth - 4) << "\" y1=\"" << Num(y)
+          << "\" y2=\"" << Num(y) << "\" stroke=\"#999\"/>\n";
+    }
+    for (size_t c = 0; c < page.size(); ++c) {
+      DrawCell(svg, rows, page[c], dtypes, max_elems, max_threads,
+               (c % kCellColumns) * kCellWidth,
+               kHeader + (c / kCellColumns) * 2 * kPanelHeight);
+    }
+    svg << "</svg>\n";
+    paths.push_back(indexed ? FigurePath(path, p) : path);
+    files.push_back({paths.back(), svg.str()});
   }
-  svg << "</svg>\n";
-  return svg.str();
+  if (indexed) files.push_back({path, RenderIndex(pages, paths, context, dtypes)});
+  return files;
 }
 
 }  // namespace scale
