@@ -81,6 +81,12 @@ struct TorchCase {
       case Op::kLogSoftmax:
         at::_log_softmax_out(out, x, dim, false);
         break;
+      case Op::kRelu:
+        at::clamp_min_out(out, x, 0);  // relu has no out= form; it is clamp_min(x, 0)
+        break;
+      case Op::kInplaceRelu:
+        at::relu_(x);
+        break;
     }
   }
 };

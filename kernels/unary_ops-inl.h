@@ -143,6 +143,18 @@ struct HardsigmoidOp {
 // InplaceHardsigmoid computes what Hardsigmoid computes.
 using InplaceHardsigmoidOp = HardsigmoidOp;
 
+// Relu: out = x where x > 0, else +0 (-0 gives +0, as x <= 0 selects the zero). Exact.
+// Lanes: f32. Valid range: all floats; +inf -> +inf, -inf -> 0, NaN -> x itself (NaN <= 0
+// is false, so the lane keeps x).
+struct ReluOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    return hn::IfThenZeroElse(hn::Le(x, hn::Zero(d)), x);
+  }
+};
+// InplaceRelu computes what Relu computes.
+using InplaceReluOp = ReluOp;
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

@@ -72,6 +72,13 @@ double HardsigmoidRef(double x) {
 // InplaceHardsigmoid computes what Hardsigmoid computes.
 double InplaceHardsigmoidRef(double x) { return HardsigmoidRef(x); }
 
+double ReluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  return x > 0.0 ? x : 0.0;
+}
+// InplaceRelu computes what Relu computes.
+double InplaceReluRef(double x) { return ReluRef(x); }
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \
