@@ -69,6 +69,28 @@ TEST(TensorQueries, ReportWhatTheTensorWasCreatedWith) {
   EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
 }
 
+// CANN's aclFormat values: programs pass them by name (HWCN, NC, NCL in ops-nn's own
+// tests); the operators read the ND view whatever the format says.
+TEST(TensorQueries, EveryCannFormatNameHasCannsValueAndRoundTrips) {
+  const std::pair<aclFormat, int> formats[] = {
+      {ACL_FORMAT_NCHW, 0},    {ACL_FORMAT_NHWC, 1},      {ACL_FORMAT_ND, 2},
+      {ACL_FORMAT_NC1HWC0, 3}, {ACL_FORMAT_FRACTAL_Z, 4}, {ACL_FORMAT_NC1HWC0_C04, 12},
+      {ACL_FORMAT_HWCN, 16},   {ACL_FORMAT_NDHWC, 27},    {ACL_FORMAT_FRACTAL_NZ, 29},
+      {ACL_FORMAT_NCDHW, 30},  {ACL_FORMAT_NDC1HWC0, 32}, {ACL_FRACTAL_Z_3D, 33},
+      {ACL_FORMAT_NC, 35},     {ACL_FORMAT_NCL, 47}};
+  float storage[4] = {};
+  const int64_t view[1] = {4};
+  for (const auto& f : formats) {
+    EXPECT_EQ(static_cast<int>(f.first), f.second);
+    aclTensor* t = aclCreateTensor(view, 1, ACL_FLOAT, nullptr, 0, f.first, view, 1, storage);
+    ASSERT_NE(t, nullptr);
+    aclFormat got = ACL_FORMAT_UNDEFINED;
+    ASSERT_EQ(aclGetFormat(t, &got), ACLNN_SUCCESS);
+    EXPECT_EQ(got, f.first);
+    EXPECT_EQ(aclDestroyTensor(t), ACLNN_SUCCESS);
+  }
+}
+
 TEST(TensorQueries, NullStridesReadAsRowMajorAndAScalarHasNoDims) {
   float storage[24] = {};
   const int64_t view[3] = {2, 3, 4};
