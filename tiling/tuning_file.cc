@@ -9,6 +9,7 @@
 
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
+#include "src/core/boundary.h"
 #include "tiling/internal.h"
 #include "tiling/json_util.h"
 
@@ -115,7 +116,8 @@ bool TuningEntryMatches(const TuningEntry& e, const Problem& problem, const std:
 }
 
 Status ReadTuningFile(const std::string& path, std::vector<TuningEntry>* entries) {
-  return ReadCached<TuningEntry>(path, ParseTuningFile, entries);
+  return StatusBoundary(path,
+                        [&] { return ReadCached<TuningEntry>(path, ParseTuningFile, entries); });
 }
 
 std::string TuningFileJson(const std::vector<TuningEntry>& entries) {
