@@ -94,20 +94,20 @@ Status ParseProfile(const Json& v, const std::string& where, Platform* platform)
   return Status::Ok();
 }
 
-Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platforms) {
-  Json doc;
-  HOSTNN_RETURN_IF_ERROR(ParseJsonFile(path, &doc));
+// The profiles of a parsed platform file.
+Status ReadProfiles(const std::string& path, const Json& doc, std::vector<Platform>* platforms) {
   std::vector<Platform> out;
   if (doc.is_object() && doc.contains("platforms")) {
     HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(doc, {"platforms"}, path));
-    const Json& list = doc["platforms"];
+    const Json& list = doc.at("platforms");
     if (!list.is_array() || list.empty()) {
       return Status::Invalid(path + ": \"platforms\" must be a non-empty array");
     }
     for (size_t i = 0; i < list.size(); ++i) {
       Platform p;
+      const std::string where = path + ": platforms[" + std::to_string(i) + "]";
       HOSTNN_RETURN_IF_ERROR(
-          ParseProfile(list[i], path + ": platforms[" + std::to_string(i) + "]", &p));
+          JsonGuard(where, nullptr, [&] { return ParseProfile(list.at(i), where, &p); }));
       for (const Platform& q : out) {
         if (q.name == p.name) {
           return Status::Invalid(path + ": profile '" + p.name + "' is defined twice");
@@ -122,6 +122,12 @@ Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platfor
   }
   *platforms = std::move(out);
   return Status::Ok();
+}
+
+Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platforms) {
+  Json doc;
+  HOSTNN_RETURN_IF_ERROR(ParseJsonFile(path, &doc));
+  return ProfilesFromJson(path, doc, platforms);
 }
 
 // The last-level cache one core sees: the highest-level data or unified cache Linux lists
@@ -156,6 +162,11 @@ int64_t ReadLastLevelCacheBytes() {
 }
 
 }  // namespace
+
+Status ProfilesFromJson(const std::string& path, const Json& doc,
+                        std::vector<Platform>* platforms) {
+  return JsonGuard(path, nullptr, [&] { return ReadProfiles(path, doc, platforms); });
+}
 
 std::string FileStamp(const std::string& path) {
   struct stat st;
