@@ -150,8 +150,10 @@ std::string TuningFileJson(const std::vector<TuningEntry>& entries) {
     if (e.ub_bytes > 0) entry["ub_bytes"] = e.ub_bytes;
     if (e.min_elems_per_core > 0) entry["min_elems_per_core"] = e.min_elems_per_core;
     if (e.buffer_num > 0) entry["buffer_num"] = e.buffer_num;
-    // Informational: to a tenth of a microsecond.
-    if (e.measured_us > 0) entry["measured_us"] = std::round(e.measured_us * 10) / 10;
+    // Informational: to a tenth of a microsecond; a time too large to scale (it would become
+    // inf, written as null, which no reader takes back) is kept as it is.
+    const double tenths = std::round(e.measured_us * 10) / 10;
+    if (e.measured_us > 0) entry["measured_us"] = std::isfinite(tenths) ? tenths : e.measured_us;
     list.push_back(std::move(entry));
   }
   Json doc;
