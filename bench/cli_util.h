@@ -1,11 +1,14 @@
 // Command-line helpers shared by the tools (hostnn-tiling, hostnn-scale) and
-// hostnn_torch_peer: list splitting, counts with K / M suffixes, and the one shape syntax.
-// Benchmark and tool code only.
+// hostnn_torch_peer: list splitting, counts with K / M suffixes, the one shape syntax, and the
+// edge every main runs behind. Benchmark and tool code only.
 #ifndef HOSTNN_BENCH_CLI_UTIL_H_
 #define HOSTNN_BENCH_CLI_UTIL_H_
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -94,6 +97,26 @@ inline bool ParseShape(const std::string& text, std::vector<int64_t>* shape) {
     start = end + 1;
   }
 }
+
+// A tool's main behind an edge: whatever run() throws (a bug, or out of memory) is reported on
+// stderr as "<tool>: out of memory (std::bad_alloc)" or "<tool>: internal error: <what>", and
+// the tool exits 1 like any other failure instead of aborting.
+inline int GuardedMain(const char* tool, int (*run)(int, char**), int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc& e) {
+    std::fprintf(stderr, "%s: out of memory (%s)\n", tool, e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: internal error: %s\n", tool, e.what());
+  } catch (...) {
+    std::fprintf(stderr, "%s: internal error: an exception that is not a std::exception\n", tool);
+  }
+  return 1;
+}
+
+// Defines main() as GuardedMain(tool, run, ...): one line at the end of each tool's source.
+#define HOSTNN_GUARDED_MAIN(tool, run) \
+  int main(int argc, char** argv) { return ::hostnn::bench::GuardedMain(tool, run, argc, argv); }
 
 }  // namespace bench
 }  // namespace hostnn

@@ -249,4 +249,4 @@ int Main(int argc, char** argv) {
 }  // namespace bench
 }  // namespace hostnn
 
-int main(int argc, char** argv) { return hostnn::bench::Main(argc, argv); }
+HOSTNN_GUARDED_MAIN("hostnn_torch_peer", hostnn::bench::Main)

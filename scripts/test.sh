@@ -5,8 +5,8 @@
 #   --sanitize   also run the whole suite under clang ASan + UBSan, and the concurrency
 #                tests (streams, stress) under TSan; the kernels are instrumented too
 #                (built for this machine's best SIMD target and EMU128 only)
-#   --fuzz N     also run the libFuzzer target for N seconds from the committed corpus,
-#                with the library instrumented for coverage
+#   --fuzz N     also run each libFuzzer target (the operators, the JSON readers) for N
+#                seconds from its committed corpus, with the library instrumented for coverage
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gcc=0 sanitize=0 fuzz=0
@@ -52,12 +52,20 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
       ctest --test-dir build-test-asan --output-on-failure -j2 -E "seed_samples|consumer|install"
   fi
   if [ "$fuzz" != 0 ]; then
-    section "libFuzzer: fuzz_ops for $fuzz s"
-    work=$(mktemp -d)
-    cp tests/fuzz/corpus/* "$work"/
-    build-test-asan/tests/fuzz/fuzz_ops -max_total_time="$fuzz" -timeout=20 -print_final_stats=1 \
-      "$work" tests/fuzz/regressions 2>&1 | grep -E "^(#|stat::|INFO: (Running|Seed|Loaded))|ERROR|SUMMARY" | tail -20
-    rm -rf "$work"
+    # One target from a copy of its committed corpus (new inputs land in the copy), printing
+    # libFuzzer's progress and final stats (executions, "cov:" coverage); a crash fails the job.
+    run_fuzzer() {  # target, corpus folder, then more libFuzzer arguments
+      local target="$1" corpus="$2" work; shift 2
+      section "libFuzzer: $target for $fuzz s"
+      work=$(mktemp -d)
+      cp "$corpus"/* "$work"/
+      build-test-asan/tests/fuzz/"$target" -max_total_time="$fuzz" -timeout=20 \
+        -print_final_stats=1 "$work" "$@" 2>&1 |
+        grep -E "^(#|stat::|INFO: (Running|Seed|Loaded))|ERROR|SUMMARY" | tail -20
+      rm -rf "$work"
+    }
+    run_fuzzer fuzz_ops tests/fuzz/corpus tests/fuzz/regressions
+    run_fuzzer fuzz_json tests/fuzz/corpus_json -dict=tests/fuzz/json.dict
   fi
 fi
 

@@ -1,11 +1,14 @@
 // The command-line helpers hostnn-tiling and hostnn-scale share (bench/cli_util.h: the one
-// shape syntax, help-text wrapping) and the tools' random cases (every operator of the
-// operator list). Runs no operator and starts no tool.
+// shape syntax, help-text wrapping, the edge behind each main) and the tools' random cases
+// (every operator of the operator list). Runs no operator and starts no tool (the tools
+// themselves, given hostile files: tests/scripts/tool_files.sh).
 
 #include <gtest/gtest.h>
 
+#include <new>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -44,6 +47,22 @@ TEST(TilingTools, HelpListsWrap) {
   // Every operator of the list appears once.
   const std::string ops = bench::WrapList(OpNames(), 25);
   for (const Op op : AllOps()) EXPECT_NE(ops.find(GetOpInfo(op).snake_name), std::string::npos);
+}
+
+// What a tool's code throws is a message and exit 1, not an abort.
+TEST(TilingTools, MainsExitOneOnAnException) {
+  int (*const throws_bad_alloc)(int, char**) = [](int, char**) -> int { throw std::bad_alloc(); };
+  int (*const throws_error)(int, char**) = [](int, char**) -> int {
+    throw std::runtime_error("no such thing");
+  };
+  int (*const returns)(int, char**) = [](int argc, char**) { return argc; };
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(bench::GuardedMain("tool", throws_bad_alloc, 0, nullptr), 1);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "tool: out of memory (std::bad_alloc)\n");
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(bench::GuardedMain("tool", throws_error, 0, nullptr), 1);
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "tool: internal error: no such thing\n");
+  EXPECT_EQ(bench::GuardedMain("tool", returns, 3, nullptr), 3);
 }
 
 // The sweep draws every operator of the operator list and every built-in profile.

@@ -15,6 +15,7 @@
 
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
+#include "src/core/boundary.h"
 #include "tiling/internal.h"
 
 extern char** environ;
@@ -198,16 +199,19 @@ Environment ReadEnvironment() {
 }
 
 Status SelectedPlatform(Platform* platform, int64_t team) {
-  const Environment env = ReadEnvironment();
-  const std::string& name = Env(env, "HOSTNN_PLATFORM");
-  if (name.empty()) return FindPlatform("host", "", team, platform);
-  Status found = FindPlatform(name, Env(env, "HOSTNN_PLATFORM_FILE"), team, platform);
-  if (!found.ok()) return Status::Invalid("HOSTNN_PLATFORM: " + found.message());
-  return Status::Ok();
+  return StatusBoundary("SelectedPlatform", [&] {
+    const Environment env = ReadEnvironment();
+    const std::string& name = Env(env, "HOSTNN_PLATFORM");
+    if (name.empty()) return FindPlatform("host", "", team, platform);
+    Status found = FindPlatform(name, Env(env, "HOSTNN_PLATFORM_FILE"), team, platform);
+    if (!found.ok()) return Status(found.code(), "HOSTNN_PLATFORM: " + found.message());
+    return Status::Ok();
+  });
 }
 
 Status Resolve(const Options& options, const Problem& problem, Resolved* resolved) {
-  return ResolveIn(ReadEnvironment(), options, problem, resolved);
+  return StatusBoundary("Resolve",
+                        [&] { return ResolveIn(ReadEnvironment(), options, problem, resolved); });
 }
 
 Status ResolveIn(const Environment& env, const Options& options, const Problem& problem,
@@ -229,7 +233,7 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
   }
   Status found = FindPlatform(name, platform_file, problem.team, &r.platform);
   if (!found.ok()) {
-    return Status::Invalid((name_from == "default" ? "" : name_from + ": ") + found.message());
+    return Status(found.code(), (name_from == "default" ? "" : name_from + ": ") + found.message());
   }
   sources << "platform " << name << " (" << name_from
           << (platform_file.empty() ? "" : ", profiles from " + platform_file) << ")";

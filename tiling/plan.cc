@@ -10,6 +10,7 @@
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
+#include "src/core/boundary.h"
 #include "tiling/internal.h"
 
 namespace hostnn {
@@ -180,95 +181,103 @@ int64_t UbTotal(const std::vector<UbBuffer>& ub) {
 }
 
 Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan) {
-  if (!IsValidOp(problem.op)) {
-    return Status::Invalid("op " + S(static_cast<int>(problem.op)) +
-                           " is unknown; expected one of: " + OpNames());
-  }
-  const OpInfo& info = GetOpInfo(problem.op);
-  const char* dtype = ShortDTypeName(problem.dtype);
-  if (dtype == nullptr) {
-    return Status::Invalid(std::string("dtype ") + DTypeName(problem.dtype) +
-                           " is unknown to tiling; expected f32, f16, bf16 or f64");
-  }
-  Plan p;
-  p.dtype = dtype;
-  const int64_t elem_bytes = static_cast<int64_t>(DTypeSize(problem.dtype));
-  const int rank = static_cast<int>(problem.shape.size());
-  if (rank > kMaxRank) {
-    return Status::Invalid("shape " + ShapeText(problem.shape) + " has more than 8 dims");
-  }
-  int64_t numel = 1;
-  for (const int64_t d : problem.shape) {
-    if (d < 1) {
-      return Status::Invalid("shape " + ShapeText(problem.shape) +
-                             " has an extent < 1 (an empty tensor needs no plan)");
+  return StatusBoundary("PlanProblem", [&] {
+    if (!IsValidOp(problem.op)) {
+      return Status::Invalid("op " + S(static_cast<int>(problem.op)) +
+                             " is unknown; expected one of: " + OpNames());
     }
-    if (numel > kMaxElements / d) {
-      return Status::Invalid("shape " + ShapeText(problem.shape) + " has more than 2^48 elements");
+    const OpInfo& info = GetOpInfo(problem.op);
+    const char* dtype = ShortDTypeName(problem.dtype);
+    if (dtype == nullptr) {
+      return Status::Invalid(std::string("dtype ") + DTypeName(problem.dtype) +
+                             " is unknown to tiling; expected f32, f16, bf16 or f64");
     }
-    numel *= d;
-  }
-  p.op = info.snake_name;
-  p.shape = problem.shape;
-  p.platform = resolved.platform;
-  p.min_elems_per_core = resolved.min_elems_per_core;
-  p.stream_min_bytes = resolved.stream_min_bytes;
-  p.sources = resolved.sources;
-  if (!info.is_reduction) {
-    const EltwiseUbSpec* spec = FindEltwiseUbSpec(problem.op);
-    if (spec == nullptr) return Status::Inner("op '" + p.op + "' has no UB spec");
-    p.kind = Plan::Kind::kElementwise;
-    p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
+    Plan p;
+    p.dtype = dtype;
+    const int64_t elem_bytes = static_cast<int64_t>(DTypeSize(problem.dtype));
+    const int rank = static_cast<int>(problem.shape.size());
+    if (rank > kMaxRank) {
+      return Status::Invalid("shape " + ShapeText(problem.shape) + " has more than 8 dims");
+    }
+    int64_t numel = 1;
+    for (const int64_t d : problem.shape) {
+      if (d < 1) {
+        return Status::Invalid("shape " + ShapeText(problem.shape) +
+                               " has an extent < 1 (an empty tensor needs no plan)");
+      }
+      if (numel > kMaxElements / d) {
+        return Status::Invalid("shape " + ShapeText(problem.shape) +
+                               " has more than 2^48 elements");
+      }
+      numel *= d;
+    }
+    p.op = info.snake_name;
+    p.shape = problem.shape;
+    p.platform = resolved.platform;
+    p.min_elems_per_core = resolved.min_elems_per_core;
+    p.stream_min_bytes = resolved.stream_min_bytes;
+    p.sources = resolved.sources;
+    if (!info.is_reduction) {
+      const EltwiseUbSpec* spec = FindEltwiseUbSpec(problem.op);
+      if (spec == nullptr) return Status::Inner("op '" + p.op + "' has no UB spec");
+      p.kind = Plan::Kind::kElementwise;
+      p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
+      *plan = p;
+      return Status::Ok();
+    }
+    if (elem_bytes != 2 && elem_bytes != 4) {
+      return Status::Invalid(p.op + " reads f32, f16 or bf16, not " + p.dtype);
+    }
+    const int64_t n = rank > 0 ? rank : 1;
+    if (problem.dim < -n || problem.dim >= n) {
+      return Status::Invalid("dim " + S(problem.dim) + " is out of range [" + S(-n) + ", " +
+                             S(n - 1) + "] for shape " + ShapeText(problem.shape));
+    }
+    p.dim = problem.dim < 0 ? problem.dim + n : problem.dim;
+    int64_t a1 = 1, r = 1, a0 = 1;
+    for (int i = 0; i < rank; ++i) {
+      if (i < p.dim) a1 *= problem.shape[i];
+      if (i == p.dim) r = problem.shape[i];
+      if (i > p.dim) a0 *= problem.shape[i];
+    }
+    if (r == 1) {  // nothing to reduce: one long A0, as Ascend fuses it
+      a0 *= a1;
+      a1 = 1;
+    }
+    p.kind = Plan::Kind::kReduction;
+    const int64_t row_align =
+        GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
+    p.reduction = PlanReduction(a1, r, a0, elem_bytes, row_align, resolved);
+    ReductionPlan& red = p.reduction;
+    red.output_by_rows = red.a0 >= kRowSplitMinA0 && red.block_dim > 1 && red.A0Tiles() > 1 &&
+                         (!GetOpInfo(problem.op).is_forward ||
+                          red.a0 * red.elem_bytes <= red.block_dim * kRowSplitMaxForwardShare);
     *plan = p;
     return Status::Ok();
-  }
-  if (elem_bytes != 2 && elem_bytes != 4) {
-    return Status::Invalid(p.op + " reads f32, f16 or bf16, not " + p.dtype);
-  }
-  const int64_t n = rank > 0 ? rank : 1;
-  if (problem.dim < -n || problem.dim >= n) {
-    return Status::Invalid("dim " + S(problem.dim) + " is out of range [" + S(-n) + ", " +
-                           S(n - 1) + "] for shape " + ShapeText(problem.shape));
-  }
-  p.dim = problem.dim < 0 ? problem.dim + n : problem.dim;
-  int64_t a1 = 1, r = 1, a0 = 1;
-  for (int i = 0; i < rank; ++i) {
-    if (i < p.dim) a1 *= problem.shape[i];
-    if (i == p.dim) r = problem.shape[i];
-    if (i > p.dim) a0 *= problem.shape[i];
-  }
-  if (r == 1) {  // nothing to reduce: one long A0, as Ascend fuses it
-    a0 *= a1;
-    a1 = 1;
-  }
-  p.kind = Plan::Kind::kReduction;
-  const int64_t row_align = GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
-  p.reduction = PlanReduction(a1, r, a0, elem_bytes, row_align, resolved);
-  ReductionPlan& red = p.reduction;
-  red.output_by_rows = red.a0 >= kRowSplitMinA0 && red.block_dim > 1 && red.A0Tiles() > 1 &&
-                       (!GetOpInfo(problem.op).is_forward ||
-                        red.a0 * red.elem_bytes <= red.block_dim * kRowSplitMaxForwardShare);
-  *plan = p;
-  return Status::Ok();
+  });
 }
 
 Status MakePlan(const Problem& problem, const Options& options, Plan* plan) {
-  Resolved resolved;
-  HOSTNN_RETURN_IF_ERROR(Resolve(options, problem, &resolved));
-  Plan p;
-  HOSTNN_RETURN_IF_ERROR(PlanProblem(problem, resolved, &p));
-  HOSTNN_RETURN_IF_ERROR(p.Check());
-  *plan = p;
-  return Status::Ok();
+  return StatusBoundary("MakePlan", [&] {
+    Resolved resolved;
+    HOSTNN_RETURN_IF_ERROR(Resolve(options, problem, &resolved));
+    Plan p;
+    HOSTNN_RETURN_IF_ERROR(PlanProblem(problem, resolved, &p));
+    HOSTNN_RETURN_IF_ERROR(p.Check());
+    *plan = p;
+    return Status::Ok();
+  });
 }
 
 Status Plan::Check() const {
-  const Platform& pf = platform;
-  if (pf.cores < 1 || pf.ub_bytes < 1 || pf.block_bytes < 1) {
-    return Fail("the platform has non-positive sizes");
-  }
-  return kind == Kind::kElementwise ? CheckElementwise(elementwise, pf)
-                                    : CheckReduction(reduction, pf);
+  return StatusBoundary("Plan::Check", [&] {
+    const Platform& pf = platform;
+    if (pf.cores < 1 || pf.ub_bytes < 1 || pf.block_bytes < 1) {
+      return Fail("the platform has non-positive sizes");
+    }
+    return kind == Kind::kElementwise ? CheckElementwise(elementwise, pf)
+                                      : CheckReduction(reduction, pf);
+  });
 }
 
 }  // namespace tiling

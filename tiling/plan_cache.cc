@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hostnn/tiling.h"
+#include "src/core/boundary.h"
 #include "tiling/internal.h"
 
 namespace hostnn {
@@ -88,52 +89,54 @@ bool PlanReadsAFile(const Options& o, const Environment& env) {
 
 Status MakeSharedPlan(const Problem& problem, const Options& options,
                       std::shared_ptr<const Plan>* plan) {
-  const Environment env = ReadEnvironment();
-  if (PlanReadsAFile(options, env)) return Make(env, problem, options, plan);
-  const uint64_t hash = HashOf(problem);
-  Cache& cache = GetCache();
-  // The kept plan for the key, marked used; null when there is none. Pre: cache.mu held.
-  auto find = [&]() -> std::shared_ptr<const Plan> {
-    for (Entry& e : cache.entries) {
-      if (Matches(e, hash, problem, options, env)) {
-        e.last_used = ++cache.tick;
-        return e.plan;
+  return StatusBoundary("MakeSharedPlan", [&] {
+    const Environment env = ReadEnvironment();
+    if (PlanReadsAFile(options, env)) return Make(env, problem, options, plan);
+    const uint64_t hash = HashOf(problem);
+    Cache& cache = GetCache();
+    // The kept plan for the key, marked used; null when there is none. Pre: cache.mu held.
+    auto find = [&]() -> std::shared_ptr<const Plan> {
+      for (Entry& e : cache.entries) {
+        if (Matches(e, hash, problem, options, env)) {
+          e.last_used = ++cache.tick;
+          return e.plan;
+        }
+      }
+      return nullptr;
+    };
+    {
+      std::lock_guard<std::mutex> lock(cache.mu);
+      if (std::shared_ptr<const Plan> kept = find()) {
+        *plan = std::move(kept);
+        return Status::Ok();
       }
     }
-    return nullptr;
-  };
-  {
+    std::shared_ptr<const Plan> made;                            // planned outside the lock
+    HOSTNN_RETURN_IF_ERROR(Make(env, problem, options, &made));  // errors are never kept
     std::lock_guard<std::mutex> lock(cache.mu);
-    if (std::shared_ptr<const Plan> kept = find()) {
+    if (std::shared_ptr<const Plan> kept = find()) {  // another caller planned it meanwhile
       *plan = std::move(kept);
       return Status::Ok();
     }
-  }
-  std::shared_ptr<const Plan> made;                            // planned outside the lock
-  HOSTNN_RETURN_IF_ERROR(Make(env, problem, options, &made));  // errors are never kept
-  std::lock_guard<std::mutex> lock(cache.mu);
-  if (std::shared_ptr<const Plan> kept = find()) {  // another caller planned it meanwhile
-    *plan = std::move(kept);
-    return Status::Ok();
-  }
-  Entry e;
-  e.hash = hash;
-  e.problem = problem;
-  e.options = options;
-  e.env = env;
-  e.last_used = ++cache.tick;
-  e.plan = made;
-  if (cache.entries.size() < static_cast<size_t>(kPlanCacheSize)) {
-    cache.entries.push_back(std::move(e));
-  } else {
-    size_t oldest = 0;
-    for (size_t i = 1; i < cache.entries.size(); ++i) {
-      if (cache.entries[i].last_used < cache.entries[oldest].last_used) oldest = i;
+    Entry e;
+    e.hash = hash;
+    e.problem = problem;
+    e.options = options;
+    e.env = env;
+    e.last_used = ++cache.tick;
+    e.plan = made;
+    if (cache.entries.size() < static_cast<size_t>(kPlanCacheSize)) {
+      cache.entries.push_back(std::move(e));
+    } else {
+      size_t oldest = 0;
+      for (size_t i = 1; i < cache.entries.size(); ++i) {
+        if (cache.entries[i].last_used < cache.entries[oldest].last_used) oldest = i;
+      }
+      cache.entries[oldest] = std::move(e);
     }
-    cache.entries[oldest] = std::move(e);
-  }
-  *plan = std::move(made);
-  return Status::Ok();
+    *plan = std::move(made);
+    return Status::Ok();
+  });
 }
 
 }  // namespace tiling

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "hostnn/tiling.h"
+#include "src/core/boundary.h"
 #include "tiling/internal.h"
 #include "tiling/json_util.h"
 
@@ -93,20 +94,20 @@ Status ParseProfile(const Json& v, const std::string& where, Platform* platform)
   return Status::Ok();
 }
 
-Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platforms) {
-  Json doc;
-  HOSTNN_RETURN_IF_ERROR(ParseJsonFile(path, &doc));
+// The profiles of a parsed platform file.
+Status ReadProfiles(const std::string& path, const Json& doc, std::vector<Platform>* platforms) {
   std::vector<Platform> out;
   if (doc.is_object() && doc.contains("platforms")) {
     HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(doc, {"platforms"}, path));
-    const Json& list = doc["platforms"];
+    const Json& list = doc.at("platforms");
     if (!list.is_array() || list.empty()) {
       return Status::Invalid(path + ": \"platforms\" must be a non-empty array");
     }
     for (size_t i = 0; i < list.size(); ++i) {
       Platform p;
+      const std::string where = path + ": platforms[" + std::to_string(i) + "]";
       HOSTNN_RETURN_IF_ERROR(
-          ParseProfile(list[i], path + ": platforms[" + std::to_string(i) + "]", &p));
+          JsonGuard(where, nullptr, [&] { return ParseProfile(list.at(i), where, &p); }));
       for (const Platform& q : out) {
         if (q.name == p.name) {
           return Status::Invalid(path + ": profile '" + p.name + "' is defined twice");
@@ -121,6 +122,12 @@ Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platfor
   }
   *platforms = std::move(out);
   return Status::Ok();
+}
+
+Status ParsePlatformFile(const std::string& path, std::vector<Platform>* platforms) {
+  Json doc;
+  HOSTNN_RETURN_IF_ERROR(ParseJsonFile(path, &doc));
+  return ProfilesFromJson(path, doc, platforms);
 }
 
 // The last-level cache one core sees: the highest-level data or unified cache Linux lists
@@ -155,6 +162,11 @@ int64_t ReadLastLevelCacheBytes() {
 }
 
 }  // namespace
+
+Status ProfilesFromJson(const std::string& path, const Json& doc,
+                        std::vector<Platform>* platforms) {
+  return JsonGuard(path, nullptr, [&] { return ReadProfiles(path, doc, platforms); });
+}
 
 std::string FileStamp(const std::string& path) {
   struct stat st;
@@ -199,65 +211,71 @@ std::vector<std::string> PlatformNames() {
 }
 
 Status ValidatePlatform(const Platform& p) {
-  const std::string who = "platform '" + p.name + "': ";
-  if (p.cores < 1 || p.cores > kMaxCores) {
-    return Status::Invalid(who + "cores = " + std::to_string(p.cores) + ": expected 1 to " +
-                           std::to_string(kMaxCores));
-  }
-  if (!IsPowerOfTwo(p.block_bytes) || p.block_bytes < 16 || p.block_bytes > 256) {
-    return Status::Invalid(who + "block_bytes = " + std::to_string(p.block_bytes) +
-                           ": expected a power of two from 16 to 256");
-  }
-  if (!IsPowerOfTwo(p.vector_bytes) || p.vector_bytes < 16 || p.vector_bytes > 2048) {
-    return Status::Invalid(who + "vector_bytes = " + std::to_string(p.vector_bytes) +
-                           ": expected a power of two from 16 to 2048");
-  }
-  const int64_t min_ub = MinUbBytes(p.block_bytes);
-  if (p.ub_bytes < min_ub || p.ub_bytes > kMaxUbBytes) {
-    return Status::Invalid(who + "ub_bytes = " + std::to_string(p.ub_bytes) + ": expected " +
-                           std::to_string(min_ub) + " (128 blocks, at least 8192) to " +
-                           std::to_string(kMaxUbBytes));
-  }
-  return Status::Ok();
+  return StatusBoundary("ValidatePlatform", [&] {
+    const std::string who = "platform '" + p.name + "': ";
+    if (p.cores < 1 || p.cores > kMaxCores) {
+      return Status::Invalid(who + "cores = " + std::to_string(p.cores) + ": expected 1 to " +
+                             std::to_string(kMaxCores));
+    }
+    if (!IsPowerOfTwo(p.block_bytes) || p.block_bytes < 16 || p.block_bytes > 256) {
+      return Status::Invalid(who + "block_bytes = " + std::to_string(p.block_bytes) +
+                             ": expected a power of two from 16 to 256");
+    }
+    if (!IsPowerOfTwo(p.vector_bytes) || p.vector_bytes < 16 || p.vector_bytes > 2048) {
+      return Status::Invalid(who + "vector_bytes = " + std::to_string(p.vector_bytes) +
+                             ": expected a power of two from 16 to 2048");
+    }
+    const int64_t min_ub = MinUbBytes(p.block_bytes);
+    if (p.ub_bytes < min_ub || p.ub_bytes > kMaxUbBytes) {
+      return Status::Invalid(who + "ub_bytes = " + std::to_string(p.ub_bytes) + ": expected " +
+                             std::to_string(min_ub) + " (128 blocks, at least 8192) to " +
+                             std::to_string(kMaxUbBytes));
+    }
+    return Status::Ok();
+  });
 }
 
 Status ReadPlatformFile(const std::string& path, std::vector<Platform>* platforms) {
-  return ReadCached<Platform>(path, ParsePlatformFile, platforms);
+  // Out of memory reading it names the file: "<path>: out of memory (std::bad_alloc)".
+  return StatusBoundary(path,
+                        [&] { return ReadCached<Platform>(path, ParsePlatformFile, platforms); });
 }
 
 Status FindPlatform(const std::string& name, const std::string& platform_file, int64_t team,
                     Platform* platform) {
-  // A named file is read (and must be valid) whatever profile is chosen: a missing or
-  // broken file is an error even when a built-in profile is used, never ignored.
-  std::vector<Platform> user;
-  if (!platform_file.empty()) HOSTNN_RETURN_IF_ERROR(ReadPlatformFile(platform_file, &user));
-  if (name == "host") {
-    *platform = HostPlatform(team);
-    return Status::Ok();
-  }
-  if (name == "atlas-a2") {
-    *platform = Platform{"atlas-a2", 48, 196608, kAscendBlockBytes, kAscendVectorBytes};
-    return Status::Ok();
-  }
-  if (name == "atlas-a2-40") {
-    *platform = Platform{"atlas-a2-40", 40, 196608, kAscendBlockBytes, kAscendVectorBytes};
-    return Status::Ok();
-  }
-  if (name == "ascend950") {
-    *platform = Platform{"ascend950", 64, 253952, kAscendBlockBytes, kAscendVectorBytes};
-    return Status::Ok();
-  }
-  std::string known;
-  for (const std::string& n : PlatformNames()) known += (known.empty() ? "" : ", ") + n;
-  for (const Platform& p : user) {
-    if (p.name == name) {
-      *platform = p;
+  return StatusBoundary("FindPlatform", [&] {
+    // A named file is read (and must be valid) whatever profile is chosen: a missing or
+    // broken file is an error even when a built-in profile is used, never ignored.
+    std::vector<Platform> user;
+    if (!platform_file.empty()) HOSTNN_RETURN_IF_ERROR(ReadPlatformFile(platform_file, &user));
+    if (name == "host") {
+      *platform = HostPlatform(team);
       return Status::Ok();
     }
-    known += ", " + p.name;
-  }
-  return Status::Invalid("platform '" + name + "' is unknown; expected one of: " + known +
-                         (platform_file.empty() ? " (HOSTNN_PLATFORM_FILE adds profiles)" : ""));
+    if (name == "atlas-a2") {
+      *platform = Platform{"atlas-a2", 48, 196608, kAscendBlockBytes, kAscendVectorBytes};
+      return Status::Ok();
+    }
+    if (name == "atlas-a2-40") {
+      *platform = Platform{"atlas-a2-40", 40, 196608, kAscendBlockBytes, kAscendVectorBytes};
+      return Status::Ok();
+    }
+    if (name == "ascend950") {
+      *platform = Platform{"ascend950", 64, 253952, kAscendBlockBytes, kAscendVectorBytes};
+      return Status::Ok();
+    }
+    std::string known;
+    for (const std::string& n : PlatformNames()) known += (known.empty() ? "" : ", ") + n;
+    for (const Platform& p : user) {
+      if (p.name == name) {
+        *platform = p;
+        return Status::Ok();
+      }
+      known += ", " + p.name;
+    }
+    return Status::Invalid("platform '" + name + "' is unknown; expected one of: " + known +
+                           (platform_file.empty() ? " (HOSTNN_PLATFORM_FILE adds profiles)" : ""));
+  });
 }
 
 }  // namespace tiling

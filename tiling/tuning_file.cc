@@ -9,6 +9,7 @@
 
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
+#include "src/core/boundary.h"
 #include "tiling/internal.h"
 #include "tiling/json_util.h"
 
@@ -48,7 +49,7 @@ Status ParseEntry(const Json& v, const std::string& where, TuningEntry* entry) {
     return Status::Invalid(where + ": dtype '" + dtype +
                            "' is unknown; expected \"*\", f32, f16, bf16 or f64");
   }
-  const Json& size_class = v["size_class"];
+  const Json& size_class = v.at("size_class");
   if (size_class.is_string() && size_class.get<std::string>() == "*") {
     e.size_class = -1;
   } else {
@@ -64,13 +65,15 @@ Status ParseEntry(const Json& v, const std::string& where, TuningEntry* entry) {
   int64_t buffer_num = 0;
   HOSTNN_RETURN_IF_ERROR(JsonInt(v, "buffer_num", 1, 2, where, &buffer_num));
   e.buffer_num = static_cast<int>(buffer_num);
-  if (v.contains("measured_us")) {
-    const Json& us = v["measured_us"];
+  HOSTNN_RETURN_IF_ERROR(JsonGuard(where, "measured_us", [&] {
+    if (!v.contains("measured_us")) return Status::Ok();
+    const Json& us = v.at("measured_us");
     if (!us.is_number() || us.get<double>() < 0) {
       return Status::Invalid(where + ": \"measured_us\" must be a non-negative number");
     }
     e.measured_us = us.get<double>();
-  }
+    return Status::Ok();
+  }));
   if (e.num_cores == 0 && e.ub_bytes == 0 && e.min_elems_per_core == 0 && e.buffer_num == 0) {
     return Status::Invalid(where +
                            ": sets no option (num_cores, ub_bytes, min_elems_per_core "
@@ -80,30 +83,42 @@ Status ParseEntry(const Json& v, const std::string& where, TuningEntry* entry) {
   return Status::Ok();
 }
 
-Status ParseTuningFile(const std::string& path, std::vector<TuningEntry>* entries) {
-  Json doc;
-  HOSTNN_RETURN_IF_ERROR(ParseJsonFile(path, &doc));
+// The entries of a parsed tuning file.
+Status ReadEntries(const std::string& path, const Json& doc, std::vector<TuningEntry>* entries) {
   if (!doc.is_object()) {
     return Status::Invalid(path + ": expected an object with \"entries\"");
   }
   HOSTNN_RETURN_IF_ERROR(JsonOnlyKeys(doc, {"hostnn_tuning", "entries"}, path));
   int64_t version = 1;
   HOSTNN_RETURN_IF_ERROR(JsonInt(doc, "hostnn_tuning", 1, 1, path, &version));
-  if (!doc.contains("entries") || !doc["entries"].is_array()) {
+  if (!doc.contains("entries") || !doc.at("entries").is_array()) {
     return Status::Invalid(path + ": \"entries\" must be an array");
   }
-  const Json& list = doc["entries"];
+  const Json& list = doc.at("entries");
   std::vector<TuningEntry> out;
   for (size_t i = 0; i < list.size(); ++i) {
     TuningEntry e;
-    HOSTNN_RETURN_IF_ERROR(ParseEntry(list[i], path + ": entries[" + std::to_string(i) + "]", &e));
+    const std::string where = path + ": entries[" + std::to_string(i) + "]";
+    HOSTNN_RETURN_IF_ERROR(
+        JsonGuard(where, nullptr, [&] { return ParseEntry(list.at(i), where, &e); }));
     out.push_back(e);
   }
   *entries = std::move(out);
   return Status::Ok();
 }
 
+Status ParseTuningFile(const std::string& path, std::vector<TuningEntry>* entries) {
+  Json doc;
+  HOSTNN_RETURN_IF_ERROR(ParseJsonFile(path, &doc));
+  return TuningEntriesFromJson(path, doc, entries);
+}
+
 }  // namespace
+
+Status TuningEntriesFromJson(const std::string& path, const Json& doc,
+                             std::vector<TuningEntry>* entries) {
+  return JsonGuard(path, nullptr, [&] { return ReadEntries(path, doc, entries); });
+}
 
 bool TuningEntryMatches(const TuningEntry& e, const Problem& problem, const std::string& platform) {
   const char* op = IsValidOp(problem.op) ? GetOpInfo(problem.op).snake_name : "";
@@ -115,7 +130,8 @@ bool TuningEntryMatches(const TuningEntry& e, const Problem& problem, const std:
 }
 
 Status ReadTuningFile(const std::string& path, std::vector<TuningEntry>* entries) {
-  return ReadCached<TuningEntry>(path, ParseTuningFile, entries);
+  return StatusBoundary(path,
+                        [&] { return ReadCached<TuningEntry>(path, ParseTuningFile, entries); });
 }
 
 std::string TuningFileJson(const std::vector<TuningEntry>& entries) {
@@ -134,8 +150,10 @@ std::string TuningFileJson(const std::vector<TuningEntry>& entries) {
     if (e.ub_bytes > 0) entry["ub_bytes"] = e.ub_bytes;
     if (e.min_elems_per_core > 0) entry["min_elems_per_core"] = e.min_elems_per_core;
     if (e.buffer_num > 0) entry["buffer_num"] = e.buffer_num;
-    // Informational: to a tenth of a microsecond.
-    if (e.measured_us > 0) entry["measured_us"] = std::round(e.measured_us * 10) / 10;
+    // Informational: to a tenth of a microsecond; a time too large to scale (it would become
+    // inf, written as null, which no reader takes back) is kept as it is.
+    const double tenths = std::round(e.measured_us * 10) / 10;
+    if (e.measured_us > 0) entry["measured_us"] = std::isfinite(tenths) ? tenths : e.measured_us;
     list.push_back(std::move(entry));
   }
   Json doc;

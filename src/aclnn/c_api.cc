@@ -123,70 +123,80 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
 }  // namespace hostnn
 
 using hostnn::capi::kMaxStoredDims;
+using hostnn::runtime::Entry;
 
 extern "C" {
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format,
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
-  if ((viewDims == nullptr && viewDimsNum > 0) || (storageDims == nullptr && storageDimsNum > 0) ||
-      viewDimsNum > kMaxStoredDims || storageDimsNum > kMaxStoredDims) {
-    hostnn::runtime::SetLastError(
-        "aclCreateTensor: dims pointer is null with a non-zero count, or more than 1024 dims");
-    return nullptr;
-  }
-  auto* t = new aclTensor();
-  t->view.data = tensorData;
-  t->view.dtype = static_cast<hostnn::DType>(dataType);
-  t->view.shape.assign(viewDims, viewDims + viewDimsNum);
-  if (stride != nullptr) t->view.strides.assign(stride, stride + viewDimsNum);
-  t->view.offset = offset;
-  t->format = format;
-  t->view.storage_shape.assign(storageDims, storageDims + storageDimsNum);
-  if (storageDims != nullptr && storageDimsNum == 0)
-    t->view.storage_shape = {1};  // a 0-d storage holds one element
-  return t;
+  return Entry("aclCreateTensor", nullptr, [&]() -> aclTensor* {
+    if ((viewDims == nullptr && viewDimsNum > 0) ||
+        (storageDims == nullptr && storageDimsNum > 0) || viewDimsNum > kMaxStoredDims ||
+        storageDimsNum > kMaxStoredDims) {
+      hostnn::runtime::SetLastError(
+          "aclCreateTensor: dims pointer is null with a non-zero count, or more than 1024 dims");
+      return nullptr;
+    }
+    auto t = std::make_unique<aclTensor>();  // freed if filling it throws
+    t->view.data = tensorData;
+    t->view.dtype = static_cast<hostnn::DType>(dataType);
+    t->view.shape.assign(viewDims, viewDims + viewDimsNum);
+    if (stride != nullptr) t->view.strides.assign(stride, stride + viewDimsNum);
+    t->view.offset = offset;
+    t->format = format;
+    t->view.storage_shape.assign(storageDims, storageDims + storageDimsNum);
+    if (storageDims != nullptr && storageDimsNum == 0)
+      t->view.storage_shape = {1};  // a 0-d storage holds one element
+    return t.release();
+  });
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
-  delete tensor;
-  return ACLNN_SUCCESS;
+  return Entry("aclDestroyTensor", ACLNN_ERR_INNER, [&] {
+    delete tensor;
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
-  if (executor == nullptr) {
-    hostnn::runtime::SetLastError("aclSetAclOpExecutorRepeatable: executor is null");
-    return ACLNN_ERR_PARAM_NULLPTR;
-  }
-  auto& r = hostnn::capi::Registry();
-  std::lock_guard<std::mutex> lock(r.mu);
-  auto it = r.live.find(hostnn::capi::Key(executor));
-  if (it == r.live.end()) {
-    hostnn::runtime::SetLastError("aclSetAclOpExecutorRepeatable: executor is not live");
-    return ACLNN_ERR_PARAM_INVALID;
-  }
-  it->second.repeatable = true;
-  return ACLNN_SUCCESS;
-}
-
-aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
-  if (executor == nullptr) {
-    hostnn::runtime::SetLastError("aclDestroyAclOpExecutor: executor is null");
-    return ACLNN_ERR_PARAM_NULLPTR;
-  }
-  auto& r = hostnn::capi::Registry();
-  std::shared_ptr<const hostnn::Executor> impl;  // released outside the lock
-  {
+  return Entry("aclSetAclOpExecutorRepeatable", ACLNN_ERR_INNER, [&] {
+    if (executor == nullptr) {
+      hostnn::runtime::SetLastError("aclSetAclOpExecutorRepeatable: executor is null");
+      return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    auto& r = hostnn::capi::Registry();
     std::lock_guard<std::mutex> lock(r.mu);
     auto it = r.live.find(hostnn::capi::Key(executor));
     if (it == r.live.end()) {
-      hostnn::runtime::SetLastError("aclDestroyAclOpExecutor: executor is not live");
+      hostnn::runtime::SetLastError("aclSetAclOpExecutorRepeatable: executor is not live");
       return ACLNN_ERR_PARAM_INVALID;
     }
-    impl = std::move(it->second.impl);
-    r.live.erase(it);
-  }
-  return ACLNN_SUCCESS;
+    it->second.repeatable = true;
+    return ACLNN_SUCCESS;
+  });
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  return Entry("aclDestroyAclOpExecutor", ACLNN_ERR_INNER, [&] {
+    if (executor == nullptr) {
+      hostnn::runtime::SetLastError("aclDestroyAclOpExecutor: executor is null");
+      return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    auto& r = hostnn::capi::Registry();
+    std::shared_ptr<const hostnn::Executor> impl;  // released outside the lock
+    {
+      std::lock_guard<std::mutex> lock(r.mu);
+      auto it = r.live.find(hostnn::capi::Key(executor));
+      if (it == r.live.end()) {
+        hostnn::runtime::SetLastError("aclDestroyAclOpExecutor: executor is not live");
+        return ACLNN_ERR_PARAM_INVALID;
+      }
+      impl = std::move(it->second.impl);
+      r.live.erase(it);
+    }
+    return ACLNN_SUCCESS;
+  });
 }
 
 // The names the CANN-named libraries forward to (src/cann/entry_alias.h).

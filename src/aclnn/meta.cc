@@ -1,9 +1,12 @@
 // The argument objects of aclnn operators besides aclTensor (tensor lists, int arrays,
 // scalars) and the aclTensor queries (aclGetViewShape and its siblings). Every entry
-// point checks its pointers first: a refusal sets the message and writes nothing.
+// point checks its pointers first: a refusal sets the message and writes nothing. Each runs
+// inside runtime::Entry: an exception (out of memory) is 561000, or null for the creators.
 
+#include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -79,132 +82,162 @@ aclnnStatus CheckQuery(const char* fn, const aclTensor* tensor,
 using hostnn::capi::CheckQuery;
 using hostnn::capi::CopyOut;
 using hostnn::capi::Refuse;
+using hostnn::runtime::Entry;
 
 extern "C" {
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  const aclnnStatus s =
-      CheckQuery("aclGetViewShape", tensor, {{"viewDims", viewDims}, {"viewDimsNum", viewDimsNum}});
-  if (s != ACLNN_SUCCESS) return s;
-  *viewDims = CopyOut(tensor->view.shape);
-  *viewDimsNum = tensor->view.shape.size();
-  return ACLNN_SUCCESS;
+  return Entry("aclGetViewShape", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    const aclnnStatus s = CheckQuery("aclGetViewShape", tensor,
+                                     {{"viewDims", viewDims}, {"viewDimsNum", viewDimsNum}});
+    if (s != ACLNN_SUCCESS) return s;
+    *viewDims = CopyOut(tensor->view.shape);
+    *viewDimsNum = tensor->view.shape.size();
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
                               uint64_t* stridesNum) {
-  const aclnnStatus s = CheckQuery("aclGetViewStrides", tensor,
-                                   {{"stridesValue", stridesValue}, {"stridesNum", stridesNum}});
-  if (s != ACLNN_SUCCESS) return s;
-  const hostnn::TensorView& v = tensor->view;
-  const std::vector<int64_t> strides =
-      v.strides.empty() ? hostnn::ContiguousStrides(v.shape) : v.strides;
-  *stridesValue = CopyOut(strides);
-  *stridesNum = strides.size();
-  return ACLNN_SUCCESS;
+  return Entry("aclGetViewStrides", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    const aclnnStatus s = CheckQuery("aclGetViewStrides", tensor,
+                                     {{"stridesValue", stridesValue}, {"stridesNum", stridesNum}});
+    if (s != ACLNN_SUCCESS) return s;
+    const hostnn::TensorView& v = tensor->view;
+    const std::vector<int64_t> strides =
+        v.strides.empty() ? hostnn::ContiguousStrides(v.shape) : v.strides;
+    *stridesValue = CopyOut(strides);
+    *stridesNum = strides.size();
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
-  const aclnnStatus s = CheckQuery("aclGetViewOffset", tensor, {{"offset", offset}});
-  if (s != ACLNN_SUCCESS) return s;
-  *offset = tensor->view.offset;
-  return ACLNN_SUCCESS;
+  return Entry("aclGetViewOffset", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    const aclnnStatus s = CheckQuery("aclGetViewOffset", tensor, {{"offset", offset}});
+    if (s != ACLNN_SUCCESS) return s;
+    *offset = tensor->view.offset;
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                uint64_t* storageDimsNum) {
-  const aclnnStatus s =
-      CheckQuery("aclGetStorageShape", tensor,
-                 {{"storageDims", storageDims}, {"storageDimsNum", storageDimsNum}});
-  if (s != ACLNN_SUCCESS) return s;
-  *storageDims = CopyOut(tensor->view.storage_shape);
-  *storageDimsNum = tensor->view.storage_shape.size();
-  return ACLNN_SUCCESS;
+  return Entry("aclGetStorageShape", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    const aclnnStatus s =
+        CheckQuery("aclGetStorageShape", tensor,
+                   {{"storageDims", storageDims}, {"storageDimsNum", storageDimsNum}});
+    if (s != ACLNN_SUCCESS) return s;
+    *storageDims = CopyOut(tensor->view.storage_shape);
+    *storageDimsNum = tensor->view.storage_shape.size();
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
-  const aclnnStatus s = CheckQuery("aclGetDataType", tensor, {{"dataType", dataType}});
-  if (s != ACLNN_SUCCESS) return s;
-  *dataType = static_cast<aclDataType>(tensor->view.dtype);
-  return ACLNN_SUCCESS;
+  return Entry("aclGetDataType", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    const aclnnStatus s = CheckQuery("aclGetDataType", tensor, {{"dataType", dataType}});
+    if (s != ACLNN_SUCCESS) return s;
+    *dataType = static_cast<aclDataType>(tensor->view.dtype);
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
-  const aclnnStatus s = CheckQuery("aclGetFormat", tensor, {{"format", format}});
-  if (s != ACLNN_SUCCESS) return s;
-  *format = tensor->format;
-  return ACLNN_SUCCESS;
+  return Entry("aclGetFormat", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    const aclnnStatus s = CheckQuery("aclGetFormat", tensor, {{"format", format}});
+    if (s != ACLNN_SUCCESS) return s;
+    *format = tensor->format;
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
-  if (value == nullptr && size > 0) {
-    Refuse(ACLNN_ERR_PARAM_NULLPTR,
-           "aclCreateTensorList: value is null with size " + std::to_string(size));
-    return nullptr;
-  }
-  std::set<const aclTensor*> seen;
-  for (uint64_t i = 0; i < size; ++i) {
-    if (value[i] == nullptr) {
+  return Entry("aclCreateTensorList", nullptr, [&]() -> aclTensorList* {
+    if (value == nullptr && size > 0) {
       Refuse(ACLNN_ERR_PARAM_NULLPTR,
-             "aclCreateTensorList: value[" + std::to_string(i) + "] is null");
+             "aclCreateTensorList: value is null with size " + std::to_string(size));
       return nullptr;
     }
-    if (!seen.insert(value[i]).second) {
-      // The list owns its tensors: one tensor twice would be destroyed twice.
-      Refuse(ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList: value[" + std::to_string(i) +
-                                          "] is a tensor already in the list");
-      return nullptr;
+    std::set<const aclTensor*> seen;
+    for (uint64_t i = 0; i < size; ++i) {
+      if (value[i] == nullptr) {
+        Refuse(ACLNN_ERR_PARAM_NULLPTR,
+               "aclCreateTensorList: value[" + std::to_string(i) + "] is null");
+        return nullptr;
+      }
+      if (!seen.insert(value[i]).second) {
+        // The list owns its tensors: one tensor twice would be destroyed twice.
+        Refuse(ACLNN_ERR_PARAM_INVALID, "aclCreateTensorList: value[" + std::to_string(i) +
+                                            "] is a tensor already in the list");
+        return nullptr;
+      }
     }
-  }
-  auto* list = new aclTensorList();
-  list->tensors.assign(value, value + size);
-  return list;
+    auto list = std::make_unique<aclTensorList>();  // freed if filling it throws
+    list->tensors.assign(value, value + size);
+    return list.release();
+  });
 }
 
 aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
-  if (array == nullptr) return ACLNN_SUCCESS;
-  for (const aclTensor* t : array->tensors) delete t;
-  delete array;
-  return ACLNN_SUCCESS;
+  return Entry("aclDestroyTensorList", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    if (array == nullptr) return ACLNN_SUCCESS;
+    for (const aclTensor* t : array->tensors) delete t;
+    delete array;
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
-  if (value == nullptr && size > 0) {
-    Refuse(ACLNN_ERR_PARAM_NULLPTR,
-           "aclCreateIntArray: value is null with size " + std::to_string(size));
-    return nullptr;
-  }
-  auto* array = new aclIntArray();
-  array->values.assign(value, value + size);
-  return array;
+  return Entry("aclCreateIntArray", nullptr, [&]() -> aclIntArray* {
+    if (value == nullptr && size > 0) {
+      Refuse(ACLNN_ERR_PARAM_NULLPTR,
+             "aclCreateIntArray: value is null with size " + std::to_string(size));
+      return nullptr;
+    }
+    if (size > static_cast<uint64_t>(PTRDIFF_MAX) / sizeof(int64_t)) {  // value + size would wrap
+      Refuse(ACLNN_ERR_PARAM_INVALID,
+             "aclCreateIntArray: size " + std::to_string(size) + " is more than memory holds");
+      return nullptr;
+    }
+    auto array = std::make_unique<aclIntArray>();  // freed if filling it throws
+    array->values.assign(value, value + size);
+    return array.release();
+  });
 }
 
 aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
-  delete array;
-  return ACLNN_SUCCESS;
+  return Entry("aclDestroyIntArray", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    delete array;
+    return ACLNN_SUCCESS;
+  });
 }
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
-  if (value == nullptr) {
-    Refuse(ACLNN_ERR_PARAM_NULLPTR, "aclCreateScalar: value is null");
-    return nullptr;
-  }
-  const size_t bytes = hostnn::capi::ScalarBytes(dataType);
-  if (bytes == 0) {
-    Refuse(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: dataType " +
-                                        std::to_string(static_cast<int>(dataType)) +
-                                        " has no fixed size; expected a numeric or BOOL type");
-    return nullptr;
-  }
-  auto* scalar = new aclScalar();
-  scalar->dtype = dataType;
-  std::memcpy(scalar->bytes, value, bytes);
-  return scalar;
+  return Entry("aclCreateScalar", nullptr, [&]() -> aclScalar* {
+    if (value == nullptr) {
+      Refuse(ACLNN_ERR_PARAM_NULLPTR, "aclCreateScalar: value is null");
+      return nullptr;
+    }
+    const size_t bytes = hostnn::capi::ScalarBytes(dataType);
+    if (bytes == 0) {
+      Refuse(ACLNN_ERR_PARAM_INVALID, "aclCreateScalar: dataType " +
+                                          std::to_string(static_cast<int>(dataType)) +
+                                          " has no fixed size; expected a numeric or BOOL type");
+      return nullptr;
+    }
+    auto* scalar = new aclScalar();
+    scalar->dtype = dataType;
+    std::memcpy(scalar->bytes, value, bytes);
+    return scalar;
+  });
 }
 
 aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
-  delete scalar;
-  return ACLNN_SUCCESS;
+  return Entry("aclDestroyScalar", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    delete scalar;
+    return ACLNN_SUCCESS;
+  });
 }
 
 // The names the CANN-named libraries forward to (src/cann/entry_alias.h).

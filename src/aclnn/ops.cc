@@ -1,5 +1,6 @@
 // The native API's entry points: Prepare (its out-parameters, then the front end),
-// Execute (the workspace check, then the run), the one-shot Run and the wrappers.
+// Execute (the workspace check, then the run), the one-shot Run and the wrappers. Each runs
+// inside StatusBoundary: they return a Status and never throw, out of memory included.
 
 #include <cstdlib>
 #include <memory>
@@ -8,6 +9,7 @@
 #include "hostnn/ops.h"
 #include "kernels/kernels.h"
 #include "src/aclnn/front_end.h"
+#include "src/core/boundary.h"
 #include "src/exec/executor.h"
 
 namespace hostnn {
@@ -59,20 +61,25 @@ void RunChecked(const Executor& executor, void* workspace) {
 
 Status Prepare(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
                ExecutorPtr* executor) {
-  HOSTNN_RETURN_IF_ERROR(CheckPhase1Outputs({"", args.op, ""}, workspace_size, executor, nullptr));
-  uint64_t ws = 0;
-  ExecutorPtr exec;
-  HOSTNN_RETURN_IF_ERROR(PrepareChecked(args, options, &ws, &exec));
-  *workspace_size = ws;
-  *executor = std::move(exec);
-  return Status::Ok();
+  return StatusBoundary("Prepare", [&] {
+    HOSTNN_RETURN_IF_ERROR(
+        CheckPhase1Outputs({"", args.op, ""}, workspace_size, executor, nullptr));
+    uint64_t ws = 0;
+    ExecutorPtr exec;
+    HOSTNN_RETURN_IF_ERROR(PrepareChecked(args, options, &ws, &exec));
+    *workspace_size = ws;
+    *executor = std::move(exec);
+    return Status::Ok();
+  });
 }
 
 Status Execute(const Executor& executor, void* workspace, uint64_t workspace_size) {
-  HOSTNN_RETURN_IF_ERROR(
-      CheckWorkspace({"", executor.op(), ""}, executor, workspace, workspace_size));
-  RunChecked(executor, workspace);
-  return Status::Ok();
+  return StatusBoundary("Execute", [&] {
+    HOSTNN_RETURN_IF_ERROR(
+        CheckWorkspace({"", executor.op(), ""}, executor, workspace, workspace_size));
+    RunChecked(executor, workspace);
+    return Status::Ok();
+  });
 }
 
 const tiling::Plan& GetPlan(const Executor& executor) { return executor.plan(); }
@@ -93,19 +100,21 @@ std::string DescribeKernelPath(const char* target, bool direct, const DType* dty
 }
 
 Status Run(const OpArgs& args, const tiling::Options& options) {
-  uint64_t ws = 0;
-  ExecutorPtr exec;
-  HOSTNN_RETURN_IF_ERROR(Prepare(args, options, &ws, &exec));
-  void* workspace = nullptr;
-  if (ws > 0) {
-    workspace = std::aligned_alloc(64, (ws + 63) / 64 * 64);
-    if (workspace == nullptr)
-      return Status::Inner(std::string(GetOpInfo(args.op).name) +
-                           ": out of memory for the workspace");
-  }
-  Status s = Execute(*exec, workspace, ws);
-  std::free(workspace);
-  return s;
+  return StatusBoundary("Run", [&] {
+    uint64_t ws = 0;
+    ExecutorPtr exec;
+    HOSTNN_RETURN_IF_ERROR(Prepare(args, options, &ws, &exec));
+    void* workspace = nullptr;
+    if (ws > 0) {
+      workspace = std::aligned_alloc(64, (ws + 63) / 64 * 64);
+      if (workspace == nullptr)
+        return Status::Inner(std::string(GetOpInfo(args.op).name) +
+                             ": out of memory for the workspace");
+    }
+    Status s = Execute(*exec, workspace, ws);  // never throws: the workspace is always freed
+    std::free(workspace);
+    return s;
+  });
 }
 
 Status SiluBackward(const TensorView& grad_output, const TensorView& self,

@@ -2,20 +2,40 @@
 
 #include "src/runtime/runtime.h"
 
+#include <cstdio>
+
 #include "acl/acl_rt.h"
 #include "src/cann/entry_alias.h"
+#include "src/core/boundary.h"
 
 namespace hostnn {
 namespace runtime {
 namespace {
 thread_local std::string g_last_error;
+// A message recorded at an entry point's edge, where allocating may be what failed.
+thread_local char g_edge_error[512];
+thread_local bool g_edge_error_current = false;
+}  // namespace
+
+void SetLastError(const std::string& message) {
+  g_last_error = message;  // may throw (out of memory): then the edge records its own
+  g_edge_error_current = false;
 }
 
-void SetLastError(const std::string& message) { g_last_error = message; }
-const char* LastError() { return g_last_error.c_str(); }
+void SetLastErrorFromException(const char* fn) noexcept {
+  char what[400];
+  DescribeCurrentException(what, sizeof(what));
+  std::snprintf(g_edge_error, sizeof(g_edge_error), "%s: %s", fn, what);
+  g_edge_error_current = true;
+}
+
+const char* LastError() { return g_edge_error_current ? g_edge_error : g_last_error.c_str(); }
 
 }  // namespace runtime
 }  // namespace hostnn
 
-extern "C" const char* aclGetRecentErrMsg(void) { return hostnn::runtime::LastError(); }
+extern "C" const char* aclGetRecentErrMsg(void) {
+  return hostnn::runtime::Entry("aclGetRecentErrMsg", "",
+                                [] { return hostnn::runtime::LastError(); });
+}
 HOSTNN_ENTRY_ALIAS(aclGetRecentErrMsg)

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "aclnn/acl_meta.h"
 #include "src/cann/entry_alias.h"
 #include "src/runtime/runtime.h"
 
@@ -86,10 +87,13 @@ aclError Allocate(const char* fn, void** ptr, size_t size, bool host) {
                 who + "out of memory allocating " + std::to_string(size) + " bytes");
   }
   Registry& r = GetRegistry();
-  {
+  try {
     std::lock_guard<std::mutex> lock(r.mu);
     r.blocks[reinterpret_cast<uintptr_t>(p)] = Block{size, host};
     r.generation.fetch_add(1, std::memory_order_acq_rel);
+  } catch (...) {
+    std::free(p);  // the registry could not take it (out of memory): the edge reports that
+    throw;
   }
   *ptr = p;
   return ACL_SUCCESS;
@@ -153,75 +157,91 @@ aclError CheckCopy(const char* fn, void* dst, size_t dest_max, const void* src, 
 }  // namespace runtime
 }  // namespace hostnn
 
+using hostnn::runtime::Entry;
 using hostnn::runtime::Fail;
 
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  if (devPtr != nullptr && size != 0 &&
-      (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: unknown policy " + std::to_string(policy));
-  }
-  return hostnn::runtime::Allocate("aclrtMalloc", devPtr, size, /*host=*/false);
+  return Entry("aclrtMalloc", ACLNN_ERR_INNER, [&]() -> aclError {
+    if (devPtr != nullptr && size != 0 &&
+        (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY)) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: unknown policy " + std::to_string(policy));
+    }
+    return hostnn::runtime::Allocate("aclrtMalloc", devPtr, size, /*host=*/false);
+  });
 }
 HOSTNN_ENTRY_ALIAS(aclrtMalloc)
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return hostnn::runtime::Allocate("aclrtMallocHost", hostPtr, size, /*host=*/true);
+  return Entry("aclrtMallocHost", ACLNN_ERR_INNER, [&]() -> aclError {
+    return hostnn::runtime::Allocate("aclrtMallocHost", hostPtr, size, /*host=*/true);
+  });
 }
 HOSTNN_ENTRY_ALIAS(aclrtMallocHost)
 
 aclError aclrtFree(void* devPtr) {
-  return hostnn::runtime::Release("aclrtFree", devPtr, /*host=*/false);
+  return Entry("aclrtFree", ACLNN_ERR_INNER, [&]() -> aclError {
+    return hostnn::runtime::Release("aclrtFree", devPtr, /*host=*/false);
+  });
 }
 HOSTNN_ENTRY_ALIAS(aclrtFree)
 
 aclError aclrtFreeHost(void* hostPtr) {
-  return hostnn::runtime::Release("aclrtFreeHost", hostPtr, /*host=*/true);
+  return Entry("aclrtFreeHost", ACLNN_ERR_INNER, [&]() -> aclError {
+    return hostnn::runtime::Release("aclrtFreeHost", hostPtr, /*host=*/true);
+  });
 }
 HOSTNN_ENTRY_ALIAS(aclrtFreeHost)
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
-  const aclError checked =
-      hostnn::runtime::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
-  if (checked != ACL_SUCCESS) return checked;
-  if (count > 0) std::memmove(dst, src, count);
-  return ACL_SUCCESS;
+  return Entry("aclrtMemcpy", ACLNN_ERR_INNER, [&]() -> aclError {
+    const aclError checked =
+        hostnn::runtime::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
+    if (checked != ACL_SUCCESS) return checked;
+    if (count > 0) std::memmove(dst, src, count);
+    return ACL_SUCCESS;
+  });
 }
 HOSTNN_ENTRY_ALIAS(aclrtMemcpy)
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
-  const aclError checked =
-      hostnn::runtime::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
-  if (checked != ACL_SUCCESS) return checked;
-  if (stream == nullptr) {
-    if (count > 0) std::memmove(dst, src, count);
+  return Entry("aclrtMemcpyAsync", ACLNN_ERR_INNER, [&]() -> aclError {
+    const aclError checked =
+        hostnn::runtime::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
+    if (checked != ACL_SUCCESS) return checked;
+    if (stream == nullptr) {
+      if (count > 0) std::memmove(dst, src, count);
+      return ACL_SUCCESS;
+    }
+    const int queued = hostnn::runtime::Enqueue(stream, [dst, src, count] {
+      if (count > 0) std::memmove(dst, src, count);
+      return hostnn::Status::Ok();
+    });
+    if (queued != ACL_SUCCESS) {
+      return Fail(queued, std::string("aclrtMemcpyAsync: ") + hostnn::runtime::LastError());
+    }
     return ACL_SUCCESS;
-  }
-  const int queued = hostnn::runtime::Enqueue(stream, [dst, src, count] {
-    if (count > 0) std::memmove(dst, src, count);
-    return hostnn::Status::Ok();
   });
-  if (queued != ACL_SUCCESS) {
-    return Fail(queued, std::string("aclrtMemcpyAsync: ") + hostnn::runtime::LastError());
-  }
-  return ACL_SUCCESS;
 }
 HOSTNN_ENTRY_ALIAS(aclrtMemcpyAsync)
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-  if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null");
-  if (maxCount < count) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) +
-                                             " exceeds maxCount " + std::to_string(maxCount));
-  }
-  if (!hostnn::runtime::RangeWithinAllocation(devPtr, count)) {
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: range runs past the end of the allocation");
-  }
-  if (count > 0) std::memset(devPtr, value, count);
-  return ACL_SUCCESS;
+  return Entry("aclrtMemset", ACLNN_ERR_INNER, [&]() -> aclError {
+    if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null");
+    if (maxCount < count) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: count " + std::to_string(count) +
+                                               " exceeds maxCount " + std::to_string(maxCount));
+    }
+    if (!hostnn::runtime::RangeWithinAllocation(devPtr, count)) {
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "aclrtMemset: range runs past the end of the allocation");
+    }
+    if (count > 0) std::memset(devPtr, value, count);
+    return ACL_SUCCESS;
+  });
 }
 HOSTNN_ENTRY_ALIAS(aclrtMemset)
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 
 #include "hostnn/status.h"
 
@@ -15,6 +16,26 @@ namespace runtime {
 // The calling thread's most recent error message (aclGetRecentErrMsg).
 void SetLastError(const std::string& message);
 const char* LastError();
+
+// Records "<fn>: <what the exception being handled is>" (DescribeCurrentException) as the
+// calling thread's message, in a per-thread buffer: it allocates nothing, so it works when
+// memory is exhausted. Call only inside a catch handler.
+void SetLastErrorFromException(const char* fn) noexcept;
+
+// The edge of a C entry point: body()'s result, or `failed` when anything is thrown out of
+// body (std::bad_alloc included), with the thread's message naming `fn` and the exception.
+// Every extern "C" function of libhostnn runs its body through this (the CANN-named
+// libraries forward to those same functions), so nothing thrown ever reaches a C caller.
+template <typename Body>
+std::invoke_result_t<Body&> Entry(const char* fn, std::invoke_result_t<Body&> failed,
+                                  Body&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    SetLastErrorFromException(fn);
+    return failed;
+  }
+}
 
 // Queues task on `stream` (an aclrtStream). Returns 0 on success, or an ACL error code
 // (with the message set) when the stream is unknown or destroyed. Tasks run in order; a

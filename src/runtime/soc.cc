@@ -35,16 +35,20 @@ const char* Intern(const std::string& name) {
 }  // namespace runtime
 }  // namespace hostnn
 
+using hostnn::runtime::Entry;
+
 extern "C" {
 
 const char* aclrtGetSocName(void) {
-  hostnn::tiling::Platform platform;
-  const hostnn::Status s = hostnn::tiling::SelectedPlatform(&platform);
-  if (!s.ok()) {
-    hostnn::runtime::SetLastError("aclrtGetSocName: " + s.message());
-    return nullptr;
-  }
-  return hostnn::runtime::Intern(hostnn::runtime::SocNameOf(platform.name));
+  return Entry("aclrtGetSocName", nullptr, [&]() -> const char* {
+    hostnn::tiling::Platform platform;
+    const hostnn::Status s = hostnn::tiling::SelectedPlatform(&platform);
+    if (!s.ok()) {
+      hostnn::runtime::SetLastError("aclrtGetSocName: " + s.message());
+      return nullptr;
+    }
+    return hostnn::runtime::Intern(hostnn::runtime::SocNameOf(platform.name));
+  });
 }
 
 // The name the CANN-named libraries forward to (src/cann/entry_alias.h).

@@ -13,7 +13,9 @@
 #include <thread>
 
 #include "acl/acl_rt.h"
+#include "aclnn/acl_meta.h"
 #include "src/cann/entry_alias.h"
+#include "src/core/boundary.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -62,7 +64,8 @@ class Stream {
       std::function<Status()> task = std::move(queue_.front());
       queue_.pop_front();
       lock.unlock();
-      Status s = task();
+      // The worker is an edge too: an exception escaping a thread would end the process.
+      Status s = StatusBoundary("a run queued on a stream", task);
       lock.lock();
       if (!s.ok() && first_error_.ok()) first_error_ = s;
       ++completed_;
@@ -128,89 +131,108 @@ int Enqueue(void* stream, std::function<Status()> task) {
 }  // namespace runtime
 }  // namespace hostnn
 
+using hostnn::runtime::Entry;
 using hostnn::runtime::Fail;
 using hostnn::runtime::Stream;
 
 extern "C" {
 
 aclError aclInit(const char*) {
-  std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
-  if (hostnn::runtime::g_initialized) {
-    return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialised");
-  }
-  hostnn::runtime::g_initialized = true;
-  return ACL_SUCCESS;
+  return Entry("aclInit", ACLNN_ERR_INNER, [&]() -> aclError {
+    std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
+    if (hostnn::runtime::g_initialized) {
+      return Fail(ACL_ERROR_REPEAT_INITIALIZE, "aclInit: already initialised");
+    }
+    hostnn::runtime::g_initialized = true;
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclFinalize(void) {
-  std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
-  if (!hostnn::runtime::g_initialized) {
-    return Fail(ACL_ERROR_REPEAT_FINALIZE,
-                "aclFinalize: not initialised (no aclInit since the last aclFinalize)");
-  }
-  hostnn::runtime::g_initialized = false;
-  return ACL_SUCCESS;
+  return Entry("aclFinalize", ACLNN_ERR_INNER, [&]() -> aclError {
+    std::lock_guard<std::mutex> lock(hostnn::runtime::g_init_mu);
+    if (!hostnn::runtime::g_initialized) {
+      return Fail(ACL_ERROR_REPEAT_FINALIZE,
+                  "aclFinalize: not initialised (no aclInit since the last aclFinalize)");
+    }
+    hostnn::runtime::g_initialized = false;
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  if (deviceId != 0)
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtSetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
-  return ACL_SUCCESS;
+  return Entry("aclrtSetDevice", ACLNN_ERR_INNER, [&]() -> aclError {
+    if (deviceId != 0)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "aclrtSetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-  if (deviceId != 0)
-    return Fail(ACL_ERROR_INVALID_PARAM,
-                "aclrtResetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
-  return ACL_SUCCESS;
+  return Entry("aclrtResetDevice", ACLNN_ERR_INNER, [&]() -> aclError {
+    if (deviceId != 0)
+      return Fail(ACL_ERROR_INVALID_PARAM,
+                  "aclrtResetDevice: hostnn has one device, id 0; got " + std::to_string(deviceId));
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
-  if (count == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
-  *count = 1;
-  return ACL_SUCCESS;
+  return Entry("aclrtGetDeviceCount", ACLNN_ERR_INNER, [&]() -> aclError {
+    if (count == nullptr)
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
+    *count = 1;
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtCreateStream(aclrtStream* stream) {
-  if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
-  auto s = std::make_shared<Stream>();
-  const uintptr_t handle = hostnn::runtime::NewHandle();
-  auto& all = hostnn::runtime::GetStreams();
-  {
-    std::lock_guard<std::mutex> lock(all.mu);
-    all.live[handle] = s;
-  }
-  *stream = reinterpret_cast<aclrtStream>(handle);
-  return ACL_SUCCESS;
+  return Entry("aclrtCreateStream", ACLNN_ERR_INNER, [&]() -> aclError {
+    if (stream == nullptr)
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
+    auto s = std::make_shared<Stream>();
+    const uintptr_t handle = hostnn::runtime::NewHandle();
+    auto& all = hostnn::runtime::GetStreams();
+    {
+      std::lock_guard<std::mutex> lock(all.mu);
+      all.live[handle] = s;
+    }
+    *stream = reinterpret_cast<aclrtStream>(handle);
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
-  std::shared_ptr<Stream> s;
-  auto& all = hostnn::runtime::GetStreams();
-  {
-    std::lock_guard<std::mutex> lock(all.mu);
-    auto it = all.live.find(reinterpret_cast<uintptr_t>(stream));
-    if (it == all.live.end())
-      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
-    s = std::move(it->second);
-    all.live.erase(it);
-  }
-  s->Sync();  // drain what was queued; the worker is joined when the last holder lets go
-  return ACL_SUCCESS;
+  return Entry("aclrtDestroyStream", ACLNN_ERR_INNER, [&]() -> aclError {
+    std::shared_ptr<Stream> s;
+    auto& all = hostnn::runtime::GetStreams();
+    {
+      std::lock_guard<std::mutex> lock(all.mu);
+      auto it = all.live.find(reinterpret_cast<uintptr_t>(stream));
+      if (it == all.live.end())
+        return Fail(ACL_ERROR_INVALID_PARAM, "aclrtDestroyStream: not a live stream");
+      s = std::move(it->second);
+      all.live.erase(it);
+    }
+    s->Sync();  // drain what was queued; the worker is joined when the last holder lets go
+    return ACL_SUCCESS;
+  });
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-  if (stream == nullptr) return ACL_SUCCESS;  // the null stream runs everything at once
-  std::shared_ptr<Stream> s = hostnn::runtime::Lookup(stream);
-  if (s == nullptr)
-    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: not a live stream");
-  hostnn::Status st = s->Sync();
-  if (!st.ok()) {
-    hostnn::runtime::SetLastError(st.message());
-    return st.raw_code();
-  }
-  return ACL_SUCCESS;
+  return Entry("aclrtSynchronizeStream", ACLNN_ERR_INNER, [&]() -> aclError {
+    if (stream == nullptr) return ACL_SUCCESS;  // the null stream runs everything at once
+    std::shared_ptr<Stream> s = hostnn::runtime::Lookup(stream);
+    if (s == nullptr)
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream: not a live stream");
+    hostnn::Status st = s->Sync();
+    if (!st.ok()) {
+      hostnn::runtime::SetLastError(st.message());
+      return st.raw_code();
+    }
+    return ACL_SUCCESS;
+  });
 }
 
 // The names the CANN-named libraries forward to (src/cann/entry_alias.h).

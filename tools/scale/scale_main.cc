@@ -345,4 +345,4 @@ int Main(int argc, char** argv) {
 }  // namespace scale
 }  // namespace hostnn
 
-int main(int argc, char** argv) { return hostnn::scale::Main(argc, argv); }
+HOSTNN_GUARDED_MAIN("hostnn-scale", hostnn::scale::Main)

@@ -452,4 +452,4 @@ int Main(int argc, char** argv) {
 }  // namespace tiling_tool
 }  // namespace hostnn
 
-int main(int argc, char** argv) { return hostnn::tiling_tool::Main(argc, argv); }
+HOSTNN_GUARDED_MAIN("hostnn-tiling", hostnn::tiling_tool::Main)
