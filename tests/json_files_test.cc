@@ -24,7 +24,7 @@ namespace {
 
 #define EXPECT_HAS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << text
 
-// The file of issue 24: both numbers overflow an int64, the second a double too.
+// A profile whose numbers overflow: both an int64, the second a double too (1e400).
 constexpr char kOverflowFile[] =
     R"({"platforms": [{"name": "u1", "cores": 99999999999999999999, "ub_bytes": 1e400}]})";
 
@@ -72,7 +72,7 @@ class JsonFiles : public ::testing::Test {
   std::vector<std::string> paths_;
 };
 
-// nlohmann's out_of_range 406 while parsing: the issue's file aborted the process.
+// nlohmann's out_of_range 406 while parsing: this file once aborted the process.
 TEST_F(JsonFiles, NumberTooLargeForADoubleIsRefused) {
   const std::string file = Write("u1.json", kOverflowFile);
   const std::string message = PlatformError(file);
@@ -104,7 +104,7 @@ TEST_F(JsonFiles, NumberTooLargeForADoubleIsRefused) {
              "entries[0]: \"measured_us\": number overflow parsing '-1e999'");
 }
 
-// The issue's call: the operator's phase 1 refuses the file with 161002, writes nothing, and the
+// The operator call: phase 1 refuses the file with 161002, writes nothing, and the
 // message names the file, the entry and the key; so does the native API.
 TEST_F(JsonFiles, OperatorsRefuseTheOverflowingFile) {
   const std::string file = Write("u1.json", kOverflowFile);
