@@ -432,7 +432,9 @@ TEST(ForwardUnary, TailsOffsetsAndInPlace) {
 
 TEST(ForwardUnary, NullForOtherDTypes) {
   EXPECT_EQ(kernels::GetUnary(Op::kSilu, DType::kFloat64), nullptr);
-  EXPECT_EQ(kernels::GetUnary(Op::kHardsigmoid, DType::kInt32), nullptr);
+  EXPECT_EQ(kernels::GetUnary(Op::kSilu, DType::kInt32), nullptr);
+  EXPECT_EQ(kernels::GetUnary(Op::kLogSoftmax, DType::kInt32), nullptr);
+  EXPECT_NE(kernels::GetUnary(Op::kHardsigmoid, DType::kInt32), nullptr);
 }
 
 // ---- LogSoftmax ---------------------------------------------------------------------
