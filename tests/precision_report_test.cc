@@ -230,7 +230,7 @@ void Account16(Row16* row, DType t, double got, double exact, double dy) {
       ++row->in_window;
       return;
     case Rounding16::kWrong:
-      if (WithinF32BoundRounded16(t, got, exact, kTwoPowMinus21 * std::fabs(dy))) {
+      if (dy != 0 && WithinF32BoundRounded16(t, got, exact, kTwoPowMinus21 * std::fabs(dy))) {
         ++row->by_abs;
       } else {
         ++row->wrong;
