@@ -1,6 +1,6 @@
-// Widening to f32 / narrowing from f32 (RNE) for every compiled SIMD target and their
-// dispatch tables (GetToF32, GetFromF32); the register-level conversions live in
-// convert-inl.h.
+// Widening to f32 / narrowing from f32 (RNE; INT32 stores truncate) for every compiled SIMD
+// target and their dispatch tables (GetToF32, GetFromF32); the register-level conversions
+// live in convert-inl.h.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/conversions.cc"
@@ -72,6 +72,8 @@ void ToF32_BF16(const void* s, float* d, size_t n) { ToF32Impl<BF16>(s, d, n); }
 void FromF32_F32(const float* s, void* d, size_t n) { FromF32Impl<F32>(s, d, n); }
 void FromF32_F16(const float* s, void* d, size_t n) { FromF32Impl<F16>(s, d, n); }
 void FromF32_BF16(const float* s, void* d, size_t n) { FromF32Impl<BF16>(s, d, n); }
+void ToF32_I32(const void* s, float* d, size_t n) { ToF32Impl<I32>(s, d, n); }
+void FromF32_I32(const float* s, void* d, size_t n) { FromF32Impl<I32>(s, d, n); }
 void FromF32_F64(const float* s, void* d, size_t n) {
   double* out = static_cast<double*>(d);
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(s[i]);
@@ -98,6 +100,8 @@ HWY_EXPORT(FromF32_F32);
 HWY_EXPORT(FromF32_F16);
 HWY_EXPORT(FromF32_BF16);
 HWY_EXPORT(FromF32_F64);
+HWY_EXPORT(ToF32_I32);
+HWY_EXPORT(FromF32_I32);
 
 ToF32Fn GetToF32(DType src) {
   switch (src) {
@@ -107,6 +111,8 @@ ToF32Fn GetToF32(DType src) {
       return HOSTNN_PICK(ToF32_F16);
     case DType::kBFloat16:
       return HOSTNN_PICK(ToF32_BF16);
+    case DType::kInt32:
+      return HOSTNN_PICK(ToF32_I32);
     default:
       return nullptr;
   }
@@ -122,6 +128,8 @@ FromF32Fn GetFromF32(DType dst) {
       return HOSTNN_PICK(FromF32_BF16);
     case DType::kFloat64:
       return HOSTNN_PICK(FromF32_F64);
+    case DType::kInt32:
+      return HOSTNN_PICK(FromF32_I32);
     default:
       return nullptr;
   }
@@ -130,6 +138,7 @@ FromF32Fn GetFromF32(DType dst) {
 const char* ConversionName(DType dtype) {
   if (dtype == DType::kFloat16) return HOSTNN_PICK(F16Conversion)();
   if (dtype == DType::kBFloat16) return HOSTNN_PICK(BF16Conversion)();
+  if (dtype == DType::kInt32) return "i32 to f32 RNE, truncated back";
   return "none";
 }
 

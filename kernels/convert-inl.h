@@ -1,7 +1,8 @@
 // Register-level conversions between f32 and the narrow types f16 / bf16, with
 // round-to-nearest-even on the way down (Highway 1.0.3's bf16 DemoteTo truncates and its
 // emulated f16 paths differ per target, so these are written with integer ops and give
-// the same bits on every target). Lanes: f32 vectors of D, narrow values as uint16_t.
+// the same bits on every target), and integer storage computed in f32 (the I32 tag).
+// Lanes: f32 vectors of D, narrow values as uint16_t.
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_CONVERT_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -107,6 +108,14 @@ struct F16 {
 struct BF16 {
   using T = uint16_t;
 };
+// Integer storage (INT32), for operators whose document lists integer dtypes and computes
+// them in f32, as Ascend's kernels do: loads convert to f32 rounding to nearest even
+// (exact up to 2^24), stores truncate toward zero, saturating at the int32 range (the
+// functors give no NaN for the finite inputs integers are). A further integer dtype is one
+// more tag with its LoadF32 / StoreF32 / pair overloads below.
+struct I32 {
+  using T = int32_t;
+};
 // bf16 storage written by a kernel whose inputs are bf16 too: every NaN it produces is a
 // bf16 input's NaN (widened, so its low 16 bits are 0) or an arithmetic default NaN, and
 // adding the rounding bias (at most 0x8000) to such bits cannot carry out of the low half.
@@ -167,6 +176,11 @@ HWY_INLINE hn::Vec<DF> LoadF32(DF df, BF16, const uint16_t* p) {
       df, hn::BitCast(di, hn::PromoteTo(hn::RebindToUnsigned<DF>(), hn::LoadU(d16, p))));
 }
 
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadF32(DF df, I32, const int32_t* p) {
+  return hn::ConvertTo(df, hn::LoadU(hn::RebindToSigned<DF>(), p));
+}
+
 // One vector to memory: a plain store, or with kStream a non-temporal one (p must then
 // be aligned to the vector), which skips the read-for-ownership of the line and leaves
 // the caches to the inputs. A vector narrower than 16 bytes (a narrowed f32 vector of a
@@ -200,6 +214,12 @@ template <bool kStream = false, class DF>
 HWY_INLINE void StoreF32(DF df, BF16, hn::Vec<DF> v, uint16_t* p) {
   const hn::Rebind<uint16_t, DF> d16;
   StoreVec<kStream>(hn::DemoteTo(d16, F32ToBF16Bits(df, v)), d16, p);
+}
+template <bool kStream = false, class DF>
+HWY_INLINE void StoreF32(DF /*df*/, I32, hn::Vec<DF> v, int32_t* p) {
+  // Highway's ConvertTo truncates toward zero and saturates out-of-range values.
+  const hn::RebindToSigned<DF> di;
+  StoreVec<kStream>(hn::ConvertTo(di, v), di, p);
 }
 // f32 -> u32 lanes whose upper 16 bits are the bf16 bits, rounded to nearest even, for
 // values whose NaNs have zero low 16 bits (BF16Direct).
@@ -235,6 +255,18 @@ template <bool kStream = false, class DF>
 HWY_INLINE void StorePairF32(DF df, F32, hn::Vec<DF> v0, hn::Vec<DF> v1, float* p) {
   StoreVec<kStream>(v0, df, p);
   StoreVec<kStream>(v1, df, p + hn::Lanes(df));
+}
+
+// 32-bit integers: like f32, the two halves in order.
+template <class DF>
+HWY_INLINE void LoadPairF32(DF df, I32, const int32_t* p, hn::Vec<DF>* v0, hn::Vec<DF>* v1) {
+  *v0 = LoadF32(df, I32(), p);
+  *v1 = LoadF32(df, I32(), p + hn::Lanes(df));
+}
+template <bool kStream = false, class DF>
+HWY_INLINE void StorePairF32(DF df, I32, hn::Vec<DF> v0, hn::Vec<DF> v1, int32_t* p) {
+  StoreF32<kStream>(df, I32(), v0, p);
+  StoreF32<kStream>(df, I32(), v1, p + hn::Lanes(df));
 }
 
 #if HWY_TARGET == HWY_SCALAR

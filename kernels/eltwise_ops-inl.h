@@ -34,18 +34,6 @@ HWY_INLINE V ExpReduced(D d, V r, float scale = 1.0f) {
   return hn::MulAdd(p, r, hn::Set(d, scale));
 }
 
-// exp(r) * scale for r in [-ln2/2, ln2/2] to 16-bit accuracy: a degree-4 polynomial
-// (relative error 2^-18.5; coefficients fitted for minimax relative error), by Horner:
-// LogSigmoidBackward16Op's and the forward functors' narrow exp.
-template <class D, class V>
-HWY_INLINE V ExpReduced16(D d, V r, float scale) {
-  V p = hn::Set(d, 0.04145854339003563f * scale);
-  p = hn::MulAdd(p, r, hn::Set(d, 0.16790910065174103f * scale));
-  p = hn::MulAdd(p, r, hn::Set(d, 0.5000435709953308f * scale));
-  p = hn::MulAdd(p, r, hn::Set(d, 0.9999634027481079f * scale));
-  return hn::MulAdd(p, r, hn::Set(d, 0.9999992847442627f * scale));
-}
-
 // Cody-Waite reduction of na <= 0: k = rint(na / ln 2) (as the float k and, biased by
 // `bias`, in the low mantissa bits of *t) and the remainder r = na - k ln2, with Highway's
 // two-part ln 2 (the first part has few enough bits that k times it is exact), so r keeps
@@ -224,7 +212,10 @@ struct SiluBackwardOp {
 // such lanes take MulExpFarTail.
 // Lanes: f32. Max error: 3.3 ULP. Valid range: all floats; x = -inf -> dy, +inf -> dy*0
 // (NaN for dy = +-inf: no limit), finite x >= 192 with dy = +-inf -> dy (the limit; the
-// factor underflows there), NaN x -> x itself, NaN dy -> NaN.
+// factor underflows there), NaN x -> x itself, NaN dy -> NaN. f16 / bf16 storage runs
+// this functor too (SPEC 4: a 16-bit result is the f32 result rounded once): a degree-4
+// exp and a reciprocal estimate without a Newton step (2^-13.7 relative) put up to 14 f16
+// results per dy one ULP off the correctly rounded value.
 struct LogSigmoidBackwardOp {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {
@@ -242,48 +233,6 @@ struct LogSigmoidBackwardOp {
       const auto huge = hn::And(hn::Ge(x, hn::Set(d, 192.0f)), hn::IsFinite(x));
       dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), dy, dx);
       dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
-    }
-    return dx;
-  }
-};
-
-// LogSigmoidBackward for 16-bit storage, whose results need 16-bit accuracy only (SPEC
-// 4: 1 ULP of f16 or bf16, i.e. a relative error below 2^-12 before the final rounding):
-// exp(-|x|) by a degree-4 polynomial (relative error 2^-18.5; coefficients fitted for
-// minimax relative error on [-ln2/2, ln2/2]) after a one-constant reduction, and on
-// AVX-512 the 14-bit reciprocal estimate with no Newton step (2^-14); other targets keep
-// ReciprocalOneToTwo. Everything else (far tail, NaN and infinite inputs) as
-// LogSigmoidBackwardOp. Lanes: f32 widened from f16 / bf16. Max error before the narrowing:
-// 2^-13.7 relative; after it, within 1 ULP of f16 and bf16 (checked for every 16-bit x by
-// precision_report_test and ops_numeric_test on every target).
-struct LogSigmoidBackward16Op {
-  template <class D, class V>
-  static HWY_INLINE V Apply(D d, V dy, V x) {
-    const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));
-    const V round = hn::Set(d, 12582912.0f);
-    const V t = hn::MulAdd(na, hn::Set(d, 1.44269504088896341f), round);
-    const V k = hn::Sub(t, round);
-    const V r = hn::NegMulAdd(k, hn::Set(d, 0.693147180559945f), na);
-    const V p = ExpReduced16(d, r, 1.0f);
-#if HOSTNN_HAVE_SCALEF
-    const V e = ScaleByPow2(d, p, k);
-    const V one_plus_e = hn::Add(hn::Set(d, 1.0f), e);
-    const V q = hn::ApproximateReciprocal(one_plus_e);
-#else
-    // 2^k as two normal factors (k >= -151 here): 2^max(k, -126) * 2^(k - max(k, -126)).
-    const hn::RebindToSigned<D> di;
-    const auto ki = hn::ConvertTo(di, k);
-    const auto ka = hn::Max(ki, hn::Set(di, -126));
-    const V scale_a = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(ka, hn::Set(di, 127))));
-    const V scale_b = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::Sub(ki, ka), hn::Set(di, 127))));
-    const V e = hn::Mul(hn::Mul(p, scale_a), scale_b);
-    const V q = ReciprocalOneToTwo(d, hn::Add(hn::Set(d, 1.0f), e));
-#endif
-    V dx = hn::Mul(dy, hn::IfNegativeThenElse(x, q, hn::Mul(e, q)));
-    // The far tail, or NaN x.
-    const auto rare = CompareUnordered<kNotLessEqual>(d, x, hn::Set(d, 80.0f));
-    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
-      dx = hn::IfThenElse(rare, LogSigmoidBackwardOp::Apply(d, dy, x), dx);
     }
     return dx;
   }

@@ -32,8 +32,9 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 // last-level cache).
 StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes);
 
-// Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16) / narrow from f32 with RNE
-// (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE). Null for other dtypes.
+// Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16; INT32 rounded to nearest even) /
+// narrow from f32 with RNE (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE; INT32 truncated toward
+// zero, saturating). Null for other dtypes.
 using ToF32Fn = void (*)(const void* src, float* dst, size_t n);
 using FromF32Fn = void (*)(const float* src, void* dst, size_t n);
 ToF32Fn GetToF32(DType src);
@@ -120,8 +121,9 @@ bool ActiveTargetFusesMulAdd();
 // x exactly (in place).
 using UnaryFn = void (*)(const void* x, void* out, size_t n);
 // The kernel of a forward elementwise operator (signature Eltwise or InplaceEltwise in
-// op_list.def); null for any other operator or an unsupported dtype. kStream:
-// non-temporal stores, the same bits.
+// op_list.def) for FLOAT, FLOAT16, BFLOAT16 and, where its dtype rule admits it, INT32;
+// null for any other operator or an unsupported dtype. kStream: non-temporal stores, the
+// same bits.
 UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 
 // LogSoftmax forward: out = (x - max) - log(sum exp(x - max)) along a row or column.

@@ -1,8 +1,7 @@
 // One vector functor per forward elementwise operator: Apply(d, x) -> out, all lanes f32,
-// plus the narrow exp they and the LogSoftmax forward kernels share with the backward
-// operators' ExpNonPositive. Each documents its formula, max error against the exact
-// (double) result of the same f32 input, and range. Polynomials use MulAdd: one rounding
-// on targets with a fused multiply-add (AVX2, AVX3, NEON, SVE), two on those without
+// built on the backward operators' ExpNonPositive. Each documents its formula, max error
+// against the exact (double) result of the same f32 input, and range. Polynomials use MulAdd: one
+// rounding on targets with a fused multiply-add (AVX2, AVX3, NEON, SVE), two on those without
 // (SSE4, EMU128, SCALAR). Each element's result is therefore bitwise the same on every
 // target of one family, and within the documented error on both.
 // Per-target header: included once per target by foreach_target (toggle guard below).
@@ -24,25 +23,6 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// exp(v) for v in [-104, 0]: ExpNonPositive (eltwise_ops-inl.h: 1.8 ULP, subnormal results
-// rounded once, v = -104 gives exactly 0), or with kNarrow its reduction and scaling around
-// the degree-4 polynomial above, for results that need 16-bit accuracy only (about 2^-17.5
-// relative). Lanes: f32. Callers clamp v to [-104, 0] and select NaN lanes themselves.
-template <bool kNarrow = false, class D, class V>
-HWY_INLINE V ExpNonPositiveFwd(D d, V v) {
-  if (!kNarrow) return ExpNonPositive(d, v);
-  V t;
-#if HOSTNN_HAVE_SCALEF
-  const V r = ReduceNonPositive(d, v, 0.0f, &t);
-  return ScaleByPow2(d, ExpReduced16(d, r, 1.0f), hn::Sub(t, hn::Set(d, 12582912.0f)));
-#else
-  const V r = ReduceNonPositive(d, v, 151.0f, &t);
-  const hn::RebindToSigned<D> di;
-  const V scale = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
-  return hn::Mul(ExpReduced16(d, r, 5.9604644775390625e-8f), scale);  // 2^-24
-#endif
-}
-
 // Silu: out = x * sigmoid(x) = x / (1 + exp(-x)). With e = exp(-|x|): out = x / (1 + e)
 // for x >= 0 and (x e) / (1 + e) for x < 0, so 1 - s is never formed by a subtraction; one
 // IEEE division. x is clamped to +-104 for e (exactly 0 from there on): +inf -> +inf.
@@ -51,16 +31,15 @@ HWY_INLINE V ExpNonPositiveFwd(D d, V v) {
 // Lanes: f32. Max error: 3.34 ULP with a fused MulAdd, 3.46 without (measured over every
 // float). Valid range:
 // all floats; NaN -> x itself (selected, so NaN bits do not depend on operand order).
-// kNarrow (Silu16Op): exp's degree-4 polynomial, for f16 / bf16 storage: within 1 ULP of
-// either after the narrowing (checked for every 16-bit input on every target); the far
-// tail keeps f32 accuracy (bf16 has f32's exponent range).
-template <bool kNarrow>
-struct SiluImpl {
+// f16 / bf16 storage runs this functor too (SPEC 4: a 16-bit result is the f32 result
+// rounded once): a cheaper exp (about 2^-17.5 relative) put 8 f16 results one ULP off
+// the correctly rounded value (x = -0.668457 gave -0.2264404, not -0.2265625).
+struct SiluOp {
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V xc = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 104.0f));
-    const V e = ExpNonPositiveFwd<kNarrow>(d, hn::Or(xc, hn::Set(d, -0.0f)));  // exp(-|xc|)
+    const V e = ExpNonPositive(d, hn::Or(xc, hn::Set(d, -0.0f)));  // exp(-|xc|)
     const V num = hn::IfNegativeThenElse(x, hn::Mul(x, e), x);
     V out = hn::Div(num, hn::Add(hn::Set(d, 1.0f), e));
     // The far tail, or NaN x.
@@ -76,10 +55,6 @@ struct SiluImpl {
     return out;
   }
 };
-struct Silu16Op : SiluImpl<true> {};
-struct SiluOp : SiluImpl<false> {
-  using Narrow = Silu16Op;  // for f16 / bf16 storage (unary_tiles.cc)
-};
 
 // LogSigmoid: out = log(sigmoid(x)) = min(x, 0) - log1p(e), e = exp(-|x|) in [0, 1].
 // log1p(e) = 2 atanh(e / (2 + e)) = s + s u Q(u) with s = 2e / (2 + e) (one division; 2e
@@ -89,39 +64,29 @@ struct SiluOp : SiluImpl<false> {
 // to the subnormals (log1p(e) = e there). -inf -> -inf, +inf -> +0, -1000 -> -1000.
 // Lanes: f32. Max error: 2.80 ULP with a fused MulAdd, 2.82 without (measured over every
 // float). Valid range:
-// all floats; NaN -> x itself. kNarrow (LogSigmoid16Op), for f16 / bf16 storage: exp's
-// degree-4 polynomial and Q's first three terms (truncation 2^-15.8 relative): within 1
-// ULP of either after the narrowing (checked for every 16-bit input on every target).
-template <bool kNarrow>
-struct LogSigmoidImpl {
+// all floats; NaN -> x itself. f16 / bf16 storage runs this functor too (SPEC 4): a
+// cheaper exp and Q's first three terms (2^-15.8 relative) put 817 f16 and 16 bf16
+// results one ULP off the correctly rounded value.
+struct LogSigmoidOp {
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));
-    const V e = ExpNonPositiveFwd<kNarrow>(d, na);
+    const V e = ExpNonPositive(d, na);
     const V s = hn::Div(hn::Add(e, e), hn::Add(hn::Set(d, 2.0f), e));
     const V u = hn::Mul(s, s);
     // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
-    V q;
-    if (kNarrow) {
-      q = hn::Set(d, 1.0f / 448.0f);
-    } else {
-      q = hn::Set(d, 1.0f / 245760.0f);
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
-    }
+    V q = hn::Set(d, 1.0f / 245760.0f);
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
     q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
     q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
     const V log1p_e = hn::MulAdd(hn::Mul(s, u), q, s);
     const V out = hn::Sub(hn::Min(x, hn::Zero(d)), log1p_e);
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
-};
-struct LogSigmoid16Op : LogSigmoidImpl<true> {};
-struct LogSigmoidOp : LogSigmoidImpl<false> {
-  using Narrow = LogSigmoid16Op;  // for f16 / bf16 storage (unary_tiles.cc)
 };
 // LogSigmoidForward computes what LogSigmoid computes.
 using LogSigmoidForwardOp = LogSigmoidOp;

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <tuple>
@@ -120,6 +122,55 @@ TEST_P(EltwiseNumericTest, ManyTilesAndCores) {
       EXPECT_EQ(CheckEltwise(op, dy, x, out, "n=" + std::to_string(c.n)), 0);
     });
   }
+}
+
+// SPEC 4's 16-bit rule for every elementwise gradient of the list, on every 16-bit x with
+// dy in {1, -0.75, 3.5}, on every target: the exact value rounded to nearest even, the
+// other neighbour only within 2^-21 (relative) of the midpoint, or, where the FLOAT rule
+// is its absolute bound 2^-21 |dy| (SiluBackward's cancellation), within that plus half a
+// narrow ULP.
+TEST_P(EltwiseNumericTest, Exhaustive16BitRoundedOnceOnEveryTarget) {
+  const Op op = std::get<0>(GetParam());
+  const DType dtype = std::get<1>(GetParam());
+  if (dtype == DType::kFloat32) GTEST_SKIP() << "16-bit rule";
+  const double dys[] = {1.0, -0.75, 3.5};
+  const int64_t n = 3 * 65536;
+  TestTensor dy = TestTensor::Dense(dtype, {n}), x = TestTensor::Dense(dtype, {n});
+  for (int64_t i = 0; i < n; ++i) {
+    const uint16_t bits = static_cast<uint16_t>(i & 0xFFFF);
+    dy.Set(i, dys[i >> 16]);
+    x.Set(i, dtype == DType::kFloat16 ? F16ToDouble(bits) : BF16ToDouble(bits));
+  }
+  const std::vector<double> vdy = dy.Values(), vx = x.Values();
+  ForEachTarget([&](int64_t) {
+    TestTensor out = TestTensor::Dense(dtype, {n});
+    RunChecked(op, dy, x, out);
+    int64_t wrong[3] = {0, 0, 0}, window = 0, by_abs = 0;
+    double max_steps = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      const double got = out.Get(i), exact = EltwiseRef(op, vdy[i], vx[i]);
+      max_steps = std::max(max_steps, UlpError(dtype, got, exact));
+      const Rounding16 r = ClassifyRounding16(dtype, got, exact);
+      if (r == Rounding16::kInWindow) ++window;
+      if (r != Rounding16::kWrong) continue;
+      if (EltwiseWithinTolerance(dtype, got, exact, vdy[i])) {
+        ++by_abs;
+      } else if (++wrong[i >> 16] <= kMaxReported) {
+        ADD_FAILURE() << GetOpInfo(op).name << " " << DTypeName(dtype) << " dy=" << vdy[i]
+                      << " x=" << Num(vx[i]) << ": got " << Num(got) << ", exact " << Num(exact)
+                      << ", rounded once " << Num(RoundTo(dtype, exact));
+      }
+    }
+    EXPECT_EQ(wrong[0] + wrong[1] + wrong[2], 0)
+        << "not rounded once, per dy (1, -0.75, 3.5): " << wrong[0] << ", " << wrong[1] << ", "
+        << wrong[2];
+    std::printf(
+        "  %-19s %-8s %-6s %.0f ULP at most from the correctly rounded value; not correctly "
+        "rounded: %lld in the 2^-21 window, %lld within the absolute bound, %lld beyond\n",
+        GetOpInfo(op).name, DTypeName(dtype), kernels::ActiveTargetName().c_str(), max_steps,
+        static_cast<long long>(window), static_cast<long long>(by_abs),
+        static_cast<long long>(wrong[0] + wrong[1] + wrong[2]));
+  });
 }
 
 std::string EltwiseName(const ::testing::TestParamInfo<std::tuple<Op, DType>>& info) {
@@ -246,8 +297,9 @@ TEST_P(LogSoftmaxNumericTest, OverAMillionElements) {
 // Rows of two where dy[0] nearly equals exp(y[0]) * (dy[0] + dy[1]), so that dx[0] cancels to
 // a small fraction of |dy|. The fp32 computation the SPEC prescribes carries an absolute error
 // of a few 2^-24 (|dy| + exp(y) sum|dy|) there (the FLOAT rule allows 2^-21 times that sum),
-// which can exceed one FLOAT16 / BFLOAT16 ULP of such a small result, while SPEC §4 asks for
-// 1 ULP of the exact result. A failure here is that conflict, not a summation error.
+// which can exceed one FLOAT16 / BFLOAT16 ULP of such a small result: SPEC §4 accepts the
+// 16-bit result within that FLOAT bound plus half a narrow ULP (the FLOAT result rounded
+// once), and a failure here is a summation error beyond it.
 TEST_P(LogSoftmaxNumericTest, SixteenBitResultsNearCancellation) {
   const DType dtype = GetParam();
   if (dtype == DType::kFloat32) GTEST_SKIP() << "FLOAT has an absolute bound for cancellation";

@@ -83,7 +83,9 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         if (reduction && (!l.x_shape.empty() || l.mixed)) continue;  // same-shape operands only
         // Broadcasting and mixed dtypes only where the operator's rules allow them.
         if (GetOpInfo(op).shapes != ShapeRule::kBroadcast && !l.x_shape.empty()) continue;
-        if (GetOpInfo(op).dtypes == DTypeRule::kAllSame && l.mixed) continue;
+        const DTypeRule rule = GetOpInfo(op).dtypes;
+        if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32) && l.mixed)
+          continue;
         if (l.mixed && dtype == DType::kFloat32) continue;
         const int64_t n = 64 * 300;
         std::vector<float> dy(n, 0.25f), x(n, -0.5f), out(n, 0.0f);  // room for any dtype

@@ -126,7 +126,9 @@ const char* ShortDTypeName(DType dtype) {
       return "bf16";
     case DType::kFloat64:
       return "f64";
-    default:  // tiling plans only the four storage dtypes above
+    case DType::kInt32:
+      return "i32";
+    default:  // tiling plans only the storage dtypes above
       return nullptr;
   }
 }
@@ -138,7 +140,8 @@ bool ParseDType(const std::string& name, DType* dtype) {
   } kTable[] = {{{"f32", "float", "float32", nullptr}, DType::kFloat32},
                 {{"f16", "float16", "half", nullptr}, DType::kFloat16},
                 {{"bf16", "bfloat16", nullptr, nullptr}, DType::kBFloat16},
-                {{"f64", "double", "float64", nullptr}, DType::kFloat64}};
+                {{"f64", "double", "float64", nullptr}, DType::kFloat64},
+                {{"i32", "int32", nullptr, nullptr}, DType::kInt32}};
   const std::string lower = Lower(name);
   for (const auto& row : kTable) {
     for (const char* n : row.names) {

@@ -190,7 +190,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     const char* dtype = ShortDTypeName(problem.dtype);
     if (dtype == nullptr) {
       return Status::Invalid(std::string("dtype ") + DTypeName(problem.dtype) +
-                             " is unknown to tiling; expected f32, f16, bf16 or f64");
+                             " is unknown to tiling; expected f32, f16, bf16, f64 or i32");
     }
     Plan p;
     p.dtype = dtype;

@@ -42,9 +42,11 @@ constexpr bool IsForward(Signature s) {
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
-// and BFLOAT16; "any float" adds DOUBLE.
+// and BFLOAT16; "any float" adds DOUBLE. An integer dtype is computed in f32 and
+// truncated back (kernels/convert-inl.h, the I32 storage tag).
 enum class DTypeRule {
   kAllSame,                // every operand one compute dtype
+  kAllSameOrInt32,         // every operand one compute dtype, or every operand INT32
   kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
   kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
@@ -63,6 +65,9 @@ enum class Tolerance {
   kForward,            // forward elementwise: 4 ULP or 2^-21; 16-bit: 1 ULP
   kLogSoftmaxForward,  // 2^-21 (|x - max| + 1) + 4 ULP; 16-bit: that plus 1 ULP
 };
+
+// Whether an operator's operands may be INT32 (computed in f32, truncated).
+constexpr bool AdmitsInt32(DTypeRule rule) { return rule == DTypeRule::kAllSameOrInt32; }
 
 // Slots of OpInfo::params.
 enum OperandSlot : int { kIn0 = 0, kIn1 = 1, kIn2 = 2, kOut = 3, kNumSlots = 4 };

@@ -26,6 +26,8 @@ constexpr std::initializer_list<DType> kComputeTypes = {DType::kFloat32, DType::
                                                         DType::kBFloat16};
 constexpr std::initializer_list<DType> kFloatTypes = {DType::kFloat32, DType::kFloat16,
                                                       DType::kBFloat16, DType::kFloat64};
+constexpr std::initializer_list<DType> kComputeOrInt32Types = {DType::kFloat32, DType::kFloat16,
+                                                               DType::kBFloat16, DType::kInt32};
 
 // One operand of a call: its CANN name, its view and, once checked, where it lies.
 struct Operand {
@@ -57,10 +59,13 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   for (const Operand* v : all) {
     const bool is_out = v == &out;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
-                                            is_out && out_any_float ? kFloatTypes : kComputeTypes));
+                                            is_out && out_any_float    ? kFloatTypes
+                                            : AdmitsInt32(info.dtypes) ? kComputeOrInt32Types
+                                                                       : kComputeTypes));
   }
   switch (info.dtypes) {
     case DTypeRule::kAllSame:
+    case DTypeRule::kAllSameOrInt32:
       for (const Operand* v : all) {
         if (v->view->dtype != in0.view->dtype) {
           return core::InvalidParam(op, v->param,

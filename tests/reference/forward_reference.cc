@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tests/reference/reference.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -110,15 +111,24 @@ double ForwardEltwiseRef(Op op, double x) {
 bool ForwardEltwiseWithinTolerance(DType dtype, double got, double exact) {
   if (std::isnan(got) || std::isnan(exact)) return std::isnan(got) && std::isnan(exact);
   if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
-    return UlpError(dtype, got, exact) <= 1.0;
+    return ClassifyRounding16(dtype, got, exact) != Rounding16::kWrong;
   }
   if (UlpError(DType::kFloat32, got, exact) <= 4.0) return true;
   return std::isfinite(got) && std::fabs(got - exact) <= kTwoPowMinus21;
 }
 
-double LogSoftmaxForwardBound(DType dtype, double exact, double x_minus_max) {
-  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) return UlpOf(dtype, exact);
+namespace {
+double LogSoftmaxF32Bound(double exact, double x_minus_max) {
   return kTwoPowMinus21 * (std::fabs(x_minus_max) + 1.0) + 4.0 * UlpOf(DType::kFloat32, exact);
+}
+}  // namespace
+
+double LogSoftmaxForwardBound(DType dtype, double exact, double x_minus_max) {
+  const double f32_bound = LogSoftmaxF32Bound(exact, x_minus_max);
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
+    return f32_bound + 0.5 * UlpOf(dtype, exact);
+  }
+  return f32_bound;
 }
 
 bool LogSoftmaxForwardWithinTolerance(DType dtype, double got, double exact, double x_minus_max) {
@@ -132,7 +142,8 @@ bool LogSoftmaxForwardWithinTolerance(DType dtype, double got, double exact, dou
     return rounded == got;
   }
   if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
-    return UlpError(dtype, got, exact) <= 1.0;
+    return ClassifyRounding16(dtype, got, exact) != Rounding16::kWrong ||
+           WithinF32BoundRounded16(dtype, got, exact, LogSoftmaxF32Bound(exact, x_minus_max));
   }
   return std::fabs(got - exact) <= LogSoftmaxForwardBound(dtype, exact, x_minus_max);
 }

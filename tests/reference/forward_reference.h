@@ -27,13 +27,16 @@ double ForwardEltwiseRef(Op op, double x);
 void LogSoftmaxRowRef(const double* x, int64_t n, double* out, double* x_minus_max);
 
 // SPEC §4, forward elementwise: FLOAT within 4 ULP or 2^-21 absolute; FLOAT16 / BFLOAT16
-// within 1 ULP (as UlpError measures it). NaN must meet NaN.
+// rounded once (reference.h: ClassifyRounding16 is not kWrong). NaN must meet NaN.
 bool ForwardEltwiseWithinTolerance(DType dtype, double got, double exact);
 // SPEC §4, forward LogSoftmax: FLOAT |err| <= 2^-21 (|x - max| + 1) + 4 ULP(exact);
-// FLOAT16 / BFLOAT16 within 1 ULP (as UlpError measures it), down to the smallest results
-// (a row's sum of 1 + 1e-30 gives its max -1e-30). Infinite exact values must match.
+// FLOAT16 / BFLOAT16 rounded once, or within that FLOAT bound plus half a narrow ULP (the
+// FLOAT bound rounded: reference.h, WithinF32BoundRounded16), down to the smallest
+// results (a row's sum of 1 + 1e-30 gives its max -1e-30). Infinite exact values must
+// match.
 bool LogSoftmaxForwardWithinTolerance(DType dtype, double got, double exact, double x_minus_max);
-// The bound itself (absolute; one ULP at exact for FLOAT16 / BFLOAT16), for reports.
+// The bound itself (absolute; for FLOAT16 / BFLOAT16 the FLOAT bound plus half a narrow
+// ULP at exact), for reports.
 double LogSoftmaxForwardBound(DType dtype, double exact, double x_minus_max);
 
 }  // namespace test

@@ -98,10 +98,43 @@ void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<doub
   }
 }
 
+namespace {
+// A 16-bit value as a double, its infinities replaced by the value one ULP above the
+// largest finite one (2^16 for FLOAT16, 2^128 for BFLOAT16): the far end of the last
+// rounding interval, where the midpoint to an overflow lies.
+double FiniteEnd(DType dtype, double v) {
+  if (!std::isinf(v)) return v;
+  return std::copysign(std::ldexp(1.0, dtype == DType::kFloat16 ? 16 : 128), v);
+}
+}  // namespace
+
+Rounding16 ClassifyRounding16(DType dtype, double got, double exact) {
+  if (std::isnan(got) || std::isnan(exact)) {
+    return std::isnan(got) && std::isnan(exact) ? Rounding16::kCorrect : Rounding16::kWrong;
+  }
+  const double steps = UlpError(dtype, got, exact);  // steps from the rounded exact value
+  if (steps == 0) return Rounding16::kCorrect;
+  if (steps > 1 || std::isinf(exact)) return Rounding16::kWrong;
+  const double rounded = dtype == DType::kFloat16 ? F16ToDouble(DoubleToF16(exact))
+                                                  : BF16ToDouble(DoubleToBF16(exact));
+  const double mid = 0.5 * (FiniteEnd(dtype, got) + FiniteEnd(dtype, rounded));
+  return std::fabs(exact - mid) <= kMidpointWindow * std::fabs(mid) ? Rounding16::kInWindow
+                                                                    : Rounding16::kWrong;
+}
+
+bool WithinF32BoundRounded16(DType dtype, double got, double exact, double f32_bound) {
+  if (std::isnan(got) || std::isnan(exact)) return std::isnan(got) && std::isnan(exact);
+  if (std::isinf(got) || std::isinf(exact))
+    return ClassifyRounding16(dtype, got, exact) != Rounding16::kWrong;
+  const double half_ulp = 0.5 * std::max(UlpOf(dtype, exact), UlpOf(dtype, got));
+  return std::fabs(got - exact) <= f32_bound + half_ulp;
+}
+
 bool EltwiseWithinTolerance(DType out_dtype, double got, double exact, double dy) {
   if (std::isnan(exact) || std::isnan(got)) return std::isnan(exact) && std::isnan(got);
   if (out_dtype == DType::kFloat16 || out_dtype == DType::kBFloat16) {
-    return UlpError(out_dtype, got, exact) <= 1.0;
+    return ClassifyRounding16(out_dtype, got, exact) != Rounding16::kWrong ||
+           WithinF32BoundRounded16(out_dtype, got, exact, kTwoPowMinus21 * std::fabs(dy));
   }
   if (UlpError(DType::kFloat32, got, exact) <= 4.0) return true;
   return std::fabs(got - exact) <= kTwoPowMinus21 * std::fabs(dy);
@@ -112,14 +145,11 @@ bool LogSoftmaxWithinTolerance(DType out_dtype, double got, double exact, double
   if (std::isnan(exact) || std::isnan(got)) return std::isnan(exact) && std::isnan(got);
   const double f32_bound = kTwoPowMinus21 * (std::fabs(dy) + std::exp(y) * abs_sum);
   if (out_dtype == DType::kFloat16 || out_dtype == DType::kBFloat16) {
-    if (UlpError(out_dtype, got, exact) <= 1.0) return true;
     // Where the result cancels, the fp32 value v that SPEC §4 computes may already be
     // f32_bound away from the exact result, which can be several narrow ULPs of a result
-    // that small; rounding v to the narrow type then adds half a narrow ULP. So the
-    // narrow result is accepted within f32_bound + 1/2 ULP (at the larger of the two
-    // binades) of the exact value: exactly "the fp32 result, rounded to nearest even".
-    const double half_ulp = 0.5 * std::max(UlpOf(out_dtype, exact), UlpOf(out_dtype, got));
-    return std::fabs(got - exact) <= f32_bound + half_ulp;
+    // that small; rounding v to the narrow type then adds half a narrow ULP.
+    return ClassifyRounding16(out_dtype, got, exact) != Rounding16::kWrong ||
+           WithinF32BoundRounded16(out_dtype, got, exact, f32_bound);
   }
   if (got == exact) return true;
   return std::fabs(got - exact) <= f32_bound;

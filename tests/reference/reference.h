@@ -24,10 +24,25 @@ void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<doub
                            const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,
                            std::vector<double>* abs_sum);
 
+// SPEC §4's rule for a FLOAT16 / BFLOAT16 result: the f32-accurate result rounded once to
+// nearest even. kCorrect: got is the exact value rounded to nearest even (NaN for NaN);
+// kInWindow: got is the other neighbour of the exact value, which lies within 2^-21
+// (relative) of the midpoint between the two (where an f32 result may fall on either
+// side); kWrong: anything else.
+enum class Rounding16 { kCorrect, kInWindow, kWrong };
+Rounding16 ClassifyRounding16(DType dtype, double got, double exact);
+// The midpoint window of ClassifyRounding16 (relative), and the test of |got - exact|
+// against an absolute f32 bound plus half a narrow ULP (at the larger of the two values):
+// what rounding an f32 result that lies within `f32_bound` of the exact value gives.
+constexpr double kMidpointWindow = 1.0 / (1 << 21);
+bool WithinF32BoundRounded16(DType dtype, double got, double exact, double f32_bound);
+
 // SPEC §4 acceptance of one element. `got` is the stored result read back as double.
 //   FLOAT elementwise: <= 4 ULP, or |err| <= 2^-21 |dy| (cancellation near zero).
 //   FLOAT LogSoftmaxBackward: |err| <= 2^-21 (|dy| + exp(y) sum|dy|).
-//   FLOAT16 / BFLOAT16: <= 1 ULP of the narrow type. DOUBLE out: the FLOAT rule.
+//   FLOAT16 / BFLOAT16: rounded once (ClassifyRounding16 is not kWrong), or, where the
+//   FLOAT rule is the absolute bound, within it plus half a narrow ULP
+//   (WithinF32BoundRounded16). DOUBLE out: the FLOAT rule.
 bool EltwiseWithinTolerance(DType out_dtype, double got, double exact, double dy);
 bool LogSoftmaxWithinTolerance(DType out_dtype, double got, double exact, double dy, double y,
                                double abs_sum);
