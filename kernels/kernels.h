@@ -125,6 +125,13 @@ using UnaryFn = void (*)(const void* x, void* out, size_t n);
 // null for any other operator or an unsupported dtype. kStream: non-temporal stores, the
 // same bits.
 UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
+// The exact integer kernel (kernels/integer_tiles.cc) of an operator whose dtype rule is
+// AllSameOrExactInt, for INT8, UINT8, INT32 or INT64; null otherwise. GetUnary defers to it.
+UnaryFn GetUnaryExactInt(Op op, DType dtype);
+// The integer dtypes AllSameOrExactInt operators compute exactly.
+constexpr bool IsExactIntDType(DType d) {
+  return d == DType::kInt8 || d == DType::kUInt8 || d == DType::kInt32 || d == DType::kInt64;
+}
 
 // LogSoftmax forward: out = (x - max) - log(sum exp(x - max)) along a row or column.
 // exp(x - max) is computed in f32 and summed in double, in a fixed order: a row (AR) in

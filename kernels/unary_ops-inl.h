@@ -111,10 +111,15 @@ using InplaceHardsigmoidOp = HardsigmoidOp;
 // Relu: out = x where x > 0, else +0 (-0 gives +0, as x <= 0 selects the zero). Exact.
 // Lanes: f32. Valid range: all floats; +inf -> +inf, -inf -> 0, NaN -> x itself (NaN <= 0
 // is false, so the lane keeps x).
+// ApplyInt: max(x, 0) in the integer's own lanes (INT8, UINT8, INT32, INT64), exact.
 struct ReluOp {
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     return hn::IfThenZeroElse(hn::Le(x, hn::Zero(d)), x);
+  }
+  template <class D>
+  static HWY_INLINE hn::Vec<D> ApplyInt(D d, hn::Vec<D> x) {
+    return hn::Max(x, hn::Zero(d));
   }
 };
 // InplaceRelu computes what Relu computes.

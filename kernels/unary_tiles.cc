@@ -22,6 +22,7 @@
 // the operators whose dtype rule admits INT32 (HOSTNN_INT_AllSameOrInt32, defined at each
 // expansion); the other rules expand to nothing.
 #define HOSTNN_INT_AllSame(Name)
+#define HOSTNN_INT_AllSameOrExactInt(Name)  // integer_tiles.cc
 #define HOSTNN_INT_AllSameOrFloatOut(Name)
 #define HOSTNN_INT_InputsAnyOutAnyFloat(Name)
 #define HOSTNN_INT_InputsSameOutAnyFloat(Name)
@@ -203,6 +204,9 @@ bool ActiveTargetFusesMulAdd() { return HOSTNN_PICK(FusesMulAdd)(); }
 UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
   (void)dtype, (void)stream;  // unused while the list holds no forward elementwise operator
+  if (AdmitsExactInt(GetOpInfo(op).dtypes) && IsExactIntDType(dtype)) {
+    return GetUnaryExactInt(op, dtype);
+  }
   if (dtype == DType::kInt32) return GetUnaryInt32(op, stream);
   switch (op) {
 #define HOSTNN_UNARY_CASE(Name)                                                                 \

@@ -417,7 +417,10 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
   for (test::Slot s : api().slots()) {
     SCOPED_TRACE(name(s));
     test::Case dtype = Default();  // a dtype the operator does not take at all
-    dtype.v[s].dtype = AdmitsInt32(GetOpInfo(op()).dtypes) ? ACL_INT8 : ACL_INT32;
+    const DTypeRule taken = GetOpInfo(op()).dtypes;
+    dtype.v[s].dtype = AdmitsExactInt(taken) ? ACL_INT16
+                       : AdmitsInt32(taken)  ? ACL_INT8
+                                             : ACL_INT32;
     ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, name(s));
     test::Case rank = Default();
     rank.v[s].shape = {1, 1, 1, 1, 1, 1, 1, 2, 3};
@@ -442,7 +445,9 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
     ExpectRefused(op(), partial, ACLNN_ERR_PARAM_INVALID, name(test::kOut));
   }
   const DTypeRule rule = GetOpInfo(op()).dtypes;
-  if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32) && !api().in_place()) {
+  if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32 ||
+       rule == DTypeRule::kAllSameOrExactInt) &&
+      !api().in_place()) {
     test::Case mixed = Default();
     mixed.v[test::kOut].dtype = ACL_FLOAT16;
     ExpectRefused(op(), mixed, ACLNN_ERR_PARAM_INVALID, name(test::kOut));

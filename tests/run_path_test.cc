@@ -84,7 +84,9 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         // Broadcasting and mixed dtypes only where the operator's rules allow them.
         if (GetOpInfo(op).shapes != ShapeRule::kBroadcast && !l.x_shape.empty()) continue;
         const DTypeRule rule = GetOpInfo(op).dtypes;
-        if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32) && l.mixed)
+        if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32 ||
+             rule == DTypeRule::kAllSameOrExactInt) &&
+            l.mixed)
           continue;
         if (l.mixed && dtype == DType::kFloat32) continue;
         const int64_t n = 64 * 300;

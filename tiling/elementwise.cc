@@ -74,6 +74,7 @@ UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes) {
   // "3 queues + 3 f32 casts x 2 + 2 f32 temps x 2 = 13"
   const std::string temp_scale = elem_bytes == 4   ? ""
                                  : elem_bytes == 2 ? " x 2"
+                                 : elem_bytes == 1 ? " x 4"
                                                    : " x 1/2 (rounded up)";
   std::string rest;
   if (cast_units > 0) rest += " + " + Count(queues, "f32 cast") + " x 2";

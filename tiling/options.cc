@@ -128,6 +128,12 @@ const char* ShortDTypeName(DType dtype) {
       return "f64";
     case DType::kInt32:
       return "i32";
+    case DType::kInt8:
+      return "i8";
+    case DType::kUInt8:
+      return "u8";
+    case DType::kInt64:
+      return "i64";
     default:  // tiling plans only the storage dtypes above
       return nullptr;
   }
@@ -141,7 +147,10 @@ bool ParseDType(const std::string& name, DType* dtype) {
                 {{"f16", "float16", "half", nullptr}, DType::kFloat16},
                 {{"bf16", "bfloat16", nullptr, nullptr}, DType::kBFloat16},
                 {{"f64", "double", "float64", nullptr}, DType::kFloat64},
-                {{"i32", "int32", nullptr, nullptr}, DType::kInt32}};
+                {{"i32", "int32", nullptr, nullptr}, DType::kInt32},
+                {{"i8", "int8", nullptr, nullptr}, DType::kInt8},
+                {{"u8", "uint8", nullptr, nullptr}, DType::kUInt8},
+                {{"i64", "int64", nullptr, nullptr}, DType::kInt64}};
   const std::string lower = Lower(name);
   for (const auto& row : kTable) {
     for (const char* n : row.names) {

@@ -48,8 +48,8 @@ Status CheckUb(const std::vector<UbBuffer>& ub, const Platform& pf) {
 
 Status CheckElementwise(const ElementwisePlan& p, const Platform& pf) {
   if (p.n < 1) return Fail("n < 1");
-  if (p.elem_bytes != 2 && p.elem_bytes != 4 && p.elem_bytes != 8) {
-    return Fail("elem_bytes " + S(p.elem_bytes) + " is not 2, 4 or 8");
+  if (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4 && p.elem_bytes != 8) {
+    return Fail("elem_bytes " + S(p.elem_bytes) + " is not 1, 2, 4 or 8");
   }
   if (p.block_elems * p.elem_bytes != pf.block_bytes) {
     return Fail("a block of " + S(p.block_elems) + " elements is not " + S(pf.block_bytes) + " B");
@@ -189,8 +189,9 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     const OpInfo& info = GetOpInfo(problem.op);
     const char* dtype = ShortDTypeName(problem.dtype);
     if (dtype == nullptr) {
-      return Status::Invalid(std::string("dtype ") + DTypeName(problem.dtype) +
-                             " is unknown to tiling; expected f32, f16, bf16, f64 or i32");
+      return Status::Invalid(
+          std::string("dtype ") + DTypeName(problem.dtype) +
+          " is unknown to tiling; expected f32, f16, bf16, f64, i32, i8, u8 or i64");
     }
     Plan p;
     p.dtype = dtype;

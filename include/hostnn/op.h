@@ -47,6 +47,8 @@ constexpr bool IsForward(Signature s) {
 enum class DTypeRule {
   kAllSame,                // every operand one compute dtype
   kAllSameOrInt32,         // every operand one compute dtype, or every operand INT32
+  kAllSameOrExactInt,      // every operand one compute dtype, or every operand one of
+                           // INT8, UINT8, INT32, INT64, computed exactly in that type
   kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
   kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
@@ -68,6 +70,9 @@ enum class Tolerance {
 
 // Whether an operator's operands may be INT32 (computed in f32, truncated).
 constexpr bool AdmitsInt32(DTypeRule rule) { return rule == DTypeRule::kAllSameOrInt32; }
+// Whether an operator's operands may be integers computed exactly in their own type (the
+// functor's ApplyInt in integer lanes): INT8, UINT8, INT32, INT64.
+constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSameOrExactInt; }
 
 // Slots of OpInfo::params.
 enum OperandSlot : int { kIn0 = 0, kIn1 = 1, kIn2 = 2, kOut = 3, kNumSlots = 4 };

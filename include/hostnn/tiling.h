@@ -68,11 +68,12 @@ struct Problem {
   int64_t team = 1;
 };
 
-// The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32); null for others.
+// The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32, i8, u8, i64);
+// null for others.
 const char* ShortDTypeName(DType dtype);
-// A dtype from its short name (f32, f16, bf16, f64, i32) or CANN's (FLOAT, FLOAT16, BFLOAT16,
-// DOUBLE, INT32), or float, float32, half, bfloat16, float64, double; any case. False when
-// unknown.
+// A dtype from its short name (f32, f16, bf16, f64, i32, i8, u8, i64) or CANN's (FLOAT, FLOAT16,
+// BFLOAT16, DOUBLE, INT32, INT8, UINT8, INT64), or float, float32, half, bfloat16, float64,
+// double; any case. False when unknown.
 bool ParseDType(const std::string& name, DType* dtype);
 // Elements of a shape (1 for a scalar).
 int64_t NumElements(const std::vector<int64_t>& shape);
@@ -97,7 +98,7 @@ struct Options {
 // One line of a tuning file: match keys, then the options it sets (0 = not set).
 struct TuningEntry {
   std::string op;        // snake_case operator name, or "*"
-  std::string dtype;     // f32, f16, bf16, f64, i32, or "*"
+  std::string dtype;     // f32, f16, bf16, f64, i32, i8, u8, i64, or "*"
   int size_class = -1;   // SizeClass(numel), or -1 ("*") for any size
   std::string platform;  // profile name; empty = any
   int64_t num_cores = 0;

@@ -28,6 +28,9 @@ constexpr std::initializer_list<DType> kFloatTypes = {DType::kFloat32, DType::kF
                                                       DType::kBFloat16, DType::kFloat64};
 constexpr std::initializer_list<DType> kComputeOrInt32Types = {DType::kFloat32, DType::kFloat16,
                                                                DType::kBFloat16, DType::kInt32};
+constexpr std::initializer_list<DType> kComputeOrExactIntTypes = {
+    DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
+    DType::kUInt8,   DType::kInt32,   DType::kInt64};
 
 // One operand of a call: its CANN name, its view and, once checked, where it lies.
 struct Operand {
@@ -59,13 +62,15 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   for (const Operand* v : all) {
     const bool is_out = v == &out;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
-                                            is_out && out_any_float    ? kFloatTypes
-                                            : AdmitsInt32(info.dtypes) ? kComputeOrInt32Types
-                                                                       : kComputeTypes));
+                                            is_out && out_any_float       ? kFloatTypes
+                                            : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
+                                            : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
+                                                                          : kComputeTypes));
   }
   switch (info.dtypes) {
     case DTypeRule::kAllSame:
     case DTypeRule::kAllSameOrInt32:
+    case DTypeRule::kAllSameOrExactInt:
       for (const Operand* v : all) {
         if (v->view->dtype != in0.view->dtype) {
           return core::InvalidParam(op, v->param,

@@ -27,20 +27,24 @@ class EltwiseExecutor final : public Executor {
 
   // scratch_elems: the longest tile any core runs; scratch_per_core: bytes for one f32
   // tile per operand, aligned.
-  void Init(bool direct, int64_t scratch_elems, uint64_t scratch_per_core) {
+  // exact_int: integer operands computed in their own type (dtype rule AllSameOrExactInt):
+  // gathered as they are into scratch of that type, never converted to f32.
+  void Init(bool direct, bool exact_int, int64_t scratch_elems, uint64_t scratch_per_core) {
     const tiling::Plan& plan = *plan_;
     direct_ = direct;
+    exact_int_ = exact_int;
     target_ = kernels::ChosenTargetName();
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
-    const DType dtype = direct ? layout_.operands[0].dtype : DType::kFloat32;
+    const DType dtype = direct || exact_int ? layout_.operands[0].dtype : DType::kFloat32;
+    if (exact_int) elem_bytes_ = DTypeSize(dtype);
     if (direct) {
       elem_bytes_ = DTypeSize(dtype);
       // An output too big to stay in the caches is written with non-temporal stores.
       stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
                 kernels::StoreMode::kStream;
-    } else {
+    } else if (!exact_int) {
       for (int k = 0; k < layout_.num_operands; ++k)
         codecs_[k] = MakeCodec(layout_.operands[k].dtype);
     }
@@ -96,6 +100,22 @@ class EltwiseExecutor final : public Executor {
       }
       return;
     }
+    if (exact_int_) {  // one tile of the operands' own dtype per operand, copied as is
+      char* scratch = workspace + core * scratch_per_core_;
+      const int64_t tile_bytes = scratch_elems_ * static_cast<int64_t>(elem_bytes_);
+      for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+        const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
+        const char* in[2] = {nullptr, nullptr};
+        for (int k = 0; k < num_in_; ++k) {
+          GatherRaw(layout_, layout_.operands[k], elem_bytes_, s, len, scratch + k * tile_bytes);
+          in[k] = scratch + k * tile_bytes;
+        }
+        char* o = scratch + num_in_ * tile_bytes;
+        Compute(in, o, len);
+        ScatterRaw(layout_, out_op, elem_bytes_, s, len, o);
+      }
+      return;
+    }
     // One f32 tile per operand in this core's scratch: the inputs, then the output.
     float* scratch = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
@@ -115,6 +135,7 @@ class EltwiseExecutor final : public Executor {
   core::FusedLayout layout_;
   int num_in_ = 2;
   bool direct_ = false;
+  bool exact_int_ = false;
   bool stream_ = false;
   const char* target_ = "";
   size_t elem_bytes_ = 0;
@@ -177,18 +198,20 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   const core::FusedLayout layout = core::Fuse(out.shape, num, firsts, dtypes, strides);
 
   const bool direct = layout.dense && same_dtype;
-  // A core's scratch holds one f32 tile per operand, of its longest tile: the plan's tile
-  // length, or all the core owns when that is less (a small tensor, or a large UB, must
-  // not ask for the UB).
+  const bool exact_int = AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0]);
+  // A core's scratch holds one f32 tile per operand (one of the operands' own dtype on the
+  // exact integer path), of its longest tile: the plan's tile length, or all the core owns
+  // when that is less (a small tensor, or a large UB, must not ask for the UB).
   const tiling::ElementwisePlan& ep = plan->elementwise;
   int64_t most = 0;  // elements of the busiest core
   for (int64_t core = 0; core < ep.block_dim; ++core) most = std::max(most, ep.CoreLen(core));
   const int64_t scratch_elems = std::min(ep.tile_len, most);
-  const uint64_t scratch =
-      (static_cast<uint64_t>(num) * scratch_elems * sizeof(float) + kScratchAlign - 1) /
-      kScratchAlign * kScratchAlign;
+  const uint64_t scratch = (static_cast<uint64_t>(num) * scratch_elems *
+                                (exact_int ? DTypeSize(dtypes[0]) : sizeof(float)) +
+                            kScratchAlign - 1) /
+                           kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
-  exec->Init(direct, scratch_elems, scratch);
+  exec->Init(direct, exact_int, scratch_elems, scratch);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

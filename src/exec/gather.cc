@@ -186,5 +186,25 @@ void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& opera
              });
 }
 
+void GatherRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
+               int64_t start, int64_t len, void* dst) {
+  char* d = static_cast<char*>(dst);
+  const int64_t ses = static_cast<int64_t>(es);
+  ForEachRun(layout, operand, es, start, len,
+             [&](const char* p, int64_t stride, int64_t count, int64_t done) {
+               CopyStrided(p, stride * ses, d + done * ses, ses, count, es);
+             });
+}
+
+void ScatterRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
+                int64_t start, int64_t len, const void* src) {
+  const char* s = static_cast<const char*>(src);
+  const int64_t ses = static_cast<int64_t>(es);
+  ForEachRun(layout, operand, es, start, len,
+             [&](char* p, int64_t stride, int64_t count, int64_t done) {
+               CopyStrided(s + done * ses, ses, p, stride * ses, count, es);
+             });
+}
+
 }  // namespace exec
 }  // namespace hostnn

@@ -26,6 +26,13 @@ void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operan
 void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                 const OperandCodec& codec, int64_t start, int64_t len, const float* src);
 
+// The same walk with no conversion: es-byte elements copied as they are, to or from a
+// contiguous tile of the operand's own dtype (the exact integer path).
+void GatherRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
+               int64_t start, int64_t len, void* dst);
+void ScatterRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
+                int64_t start, int64_t len, const void* src);
+
 }  // namespace exec
 }  // namespace hostnn
 

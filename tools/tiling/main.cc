@@ -96,7 +96,7 @@ std::string ProblemHelp() {
          "  --op OP                " +
          bench::WrapList(OpNames(), 25) +
          "\n"
-         "  --dtype T              f32, f16, bf16, i32 (f64: elementwise 8-byte storage)\n"
+         "  --dtype T              f32, f16, bf16, i32, i8, u8, i64 (f64: 8-byte storage)\n"
          "  --shape S              extents joined by ',' or 'x': 4194304, 1024,4096, 1024x4096,\n"
          "                         4Kx1K (K and M: powers of two); 'scalar' for a 0-d tensor\n"
          "  --dim D                a reduction's dim (default -1)\n"
@@ -237,7 +237,7 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
     *invalid = Status::Invalid("op '" + get("op") + "' is unknown; expected one of: " + OpNames());
   } else if (!tiling::ParseDType(get("dtype"), &problem->dtype)) {
     *invalid = Status::Invalid("dtype '" + get("dtype") +
-                               "' is unknown; expected f32, f16, bf16, f64 or i32");
+                               "' is unknown; expected f32, f16, bf16, f64, i32, i8, u8 or i64");
   }
   return kExitOk;
 }

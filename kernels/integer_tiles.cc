@@ -1,0 +1,112 @@
+// Exact integer tiles (out = f(x) in the integer's own lanes) for the forward operators
+// whose dtype rule is AllSameOrExactInt, for every compiled SIMD target, and their dispatch
+// table (GetUnaryExactInt). The functor's ApplyInt(d, x) computes in the storage type, so
+// every value keeps all its bits (an INT64 past 2^53 or an INT32 past 2^24 included), as
+// Ascend's integer kernels do; nothing is widened to f32.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/integer_tiles.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/kernels.h"
+#include "kernels/unary_ops-inl.h"
+
+// The operators: HOSTNN_OP -> HOSTNN_XINT_<DTypes>(Name), defined at each expansion for
+// AllSameOrExactInt; the other rules expand to nothing.
+#define HOSTNN_XINT_AllSame(Name)
+#define HOSTNN_XINT_AllSameOrInt32(Name)
+#define HOSTNN_XINT_AllSameOrFloatOut(Name)
+#define HOSTNN_XINT_InputsAnyOutAnyFloat(Name)
+#define HOSTNN_XINT_InputsSameOutAnyFloat(Name)
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// n elements, whole vectors, then the rest through a zero-padded vector, so that every
+// element meets the same code. out may be x exactly: each vector is loaded before it is
+// stored.
+template <class Op, typename T>
+HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n) {
+  const T* x = static_cast<const T*>(x_v);
+  T* out = static_cast<T*>(out_v);
+  const hn::ScalableTag<T> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(Op::ApplyInt(d, hn::LoadU(d, x + i)), d, out + i);
+  if (i < n) {
+    HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)];
+    std::memset(buf, 0, sizeof(buf));
+    std::memcpy(buf, x + i, (n - i) * sizeof(T));
+    hn::Store(Op::ApplyInt(d, hn::Load(d, buf)), d, buf);
+    std::memcpy(out + i, buf, (n - i) * sizeof(T));
+  }
+}
+
+#define HOSTNN_XINT_AllSameOrExactInt(Name)                     \
+  void IntExact##Name##_I8(const void* x, void* o, size_t n) {  \
+    IntTile<Name##Op, int8_t>(x, o, n);                         \
+  }                                                             \
+  void IntExact##Name##_U8(const void* x, void* o, size_t n) {  \
+    IntTile<Name##Op, uint8_t>(x, o, n);                        \
+  }                                                             \
+  void IntExact##Name##_I32(const void* x, void* o, size_t n) { \
+    IntTile<Name##Op, int32_t>(x, o, n);                        \
+  }                                                             \
+  void IntExact##Name##_I64(const void* x, void* o, size_t n) { \
+    IntTile<Name##Op, int64_t>(x, o, n);                        \
+  }
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+#undef HOSTNN_XINT_AllSameOrExactInt
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/dispatch.h"
+
+namespace hostnn {
+namespace kernels {
+
+#define HOSTNN_XINT_AllSameOrExactInt(Name) \
+  HWY_EXPORT(IntExact##Name##_I8);          \
+  HWY_EXPORT(IntExact##Name##_U8);          \
+  HWY_EXPORT(IntExact##Name##_I32);         \
+  HWY_EXPORT(IntExact##Name##_I64);
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+#undef HOSTNN_XINT_AllSameOrExactInt
+
+UnaryFn GetUnaryExactInt(Op op, DType dtype) {
+  switch (op) {
+#define HOSTNN_XINT_AllSameOrExactInt(Name)                               \
+  case Op::k##Name:                                                       \
+    if (dtype == DType::kInt8) return HOSTNN_PICK(IntExact##Name##_I8);   \
+    if (dtype == DType::kUInt8) return HOSTNN_PICK(IntExact##Name##_U8);  \
+    if (dtype == DType::kInt32) return HOSTNN_PICK(IntExact##Name##_I32); \
+    if (dtype == DType::kInt64) return HOSTNN_PICK(IntExact##Name##_I64); \
+    return nullptr;
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+#undef HOSTNN_XINT_AllSameOrExactInt
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace kernels
+}  // namespace hostnn
+#endif  // HWY_ONCE
