@@ -30,6 +30,10 @@
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_InplaceEltwise_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_InplaceEltwiseRef
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_InplaceEltwiseRef_DEFAULTED
+#endif
 #ifndef HOSTNN_EW_Softmax
 #define HOSTNN_EW_Softmax(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_Softmax_DEFAULTED
@@ -64,6 +68,10 @@
 #ifdef HOSTNN_EW_InplaceEltwise_DEFAULTED
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_InplaceEltwiseRef_DEFAULTED
+#undef HOSTNN_EW_InplaceEltwiseRef
+#undef HOSTNN_EW_InplaceEltwiseRef_DEFAULTED
 #endif
 #ifdef HOSTNN_EW_Softmax_DEFAULTED
 #undef HOSTNN_EW_Softmax

@@ -19,7 +19,7 @@
 #include "kernels/unary_ops-inl.h"
 
 // The forward elementwise operators are those of the operator list with the Eltwise or
-// InplaceEltwise signature (kernels/eltwise_list-inl.h): <Name>Op is the functor
+// InplaceEltwise(Ref) signature (kernels/eltwise_list-inl.h): <Name>Op is the functor
 // (unary_ops-inl.h) and Op::k<Name> its key.
 
 HWY_BEFORE_NAMESPACE();
@@ -112,12 +112,14 @@ struct UnaryFunctorFor {
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_Eltwise
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_InplaceEltwiseRef
 #undef HOSTNN_UNARY_DEFINE
 #undef HOSTNN_UNARY_ONE
 
@@ -150,12 +152,14 @@ namespace kernels {
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_Eltwise
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_InplaceEltwiseRef
 #undef HOSTNN_UNARY_EXPORT
 HWY_EXPORT(FusesMulAdd);
 
@@ -177,6 +181,7 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -186,6 +191,7 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
 #undef HOSTNN_EW_Eltwise
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_InplaceEltwiseRef
 #undef HOSTNN_EW_OTHER
 #undef HOSTNN_UNARY_CASE
   }

@@ -158,7 +158,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   Operand in2{info.params[kIn2], args.buffer, {}};
   // An in-place operator writes its input: its out is self, whatever args.out says.
   Operand out{
-      info.params[kOut], info.signature == Signature::kInplaceEltwise ? in0.view : args.out, {}};
+      info.params[kOut], IsInplace(info.signature) ? in0.view : args.out, {}};
   OperandList all;
   all.push_back(&in0);
   if (info.has(kIn1)) all.push_back(&in1);
@@ -194,6 +194,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     case Signature::kEltwise:
     case Signature::kEltwiseBuffer:
     case Signature::kInplaceEltwise:
+    case Signature::kInplaceEltwiseRef:
       return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
     case Signature::kGradSoftmax:
       return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,

@@ -53,6 +53,14 @@
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
 #define HOSTNN_SIG_OUT_InplaceEltwise in0
 
+/* The same, where CANN's prototype takes a non-const aclTensor* selfRef. */
+#define HOSTNN_SIG_PARAMS_InplaceEltwiseRef aclTensor* in0
+#define HOSTNN_SIG_ARGS_InplaceEltwiseRef in0
+#define HOSTNN_SIG_IN1_InplaceEltwiseRef 0
+#define HOSTNN_SIG_IN2_InplaceEltwiseRef 0
+#define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
+#define HOSTNN_SIG_OUT_InplaceEltwiseRef in0
+
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
 #define HOSTNN_SIG_ARGS_Softmax in0, dim, out
 #define HOSTNN_SIG_IN1_Softmax 0

@@ -78,6 +78,7 @@ double InplaceHardsigmoidRef(double x) { return HardsigmoidRef(x); }
     return Name##Ref(x);
 #define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_Eltwise(Name)
+#define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
     return std::numeric_limits<double>::quiet_NaN();
@@ -95,6 +96,7 @@ double ForwardEltwiseRef(Op op, double x) {
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
 #undef HOSTNN_REF_InplaceEltwise
+#undef HOSTNN_REF_InplaceEltwiseRef
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseBuffer
 #undef HOSTNN_REF_GradSoftmax

@@ -54,6 +54,7 @@ double HardsigmoidBackwardRef(double dy, double x) {
 #define HOSTNN_REF_Eltwise(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradSoftmax(Name)
 double EltwiseRef(Op op, double dy, double x) {
   switch (op) {
@@ -69,6 +70,7 @@ double EltwiseRef(Op op, double dy, double x) {
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
 #undef HOSTNN_REF_InplaceEltwise
+#undef HOSTNN_REF_InplaceEltwiseRef
 #undef HOSTNN_REF_Softmax
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
