@@ -81,6 +81,12 @@ struct TorchCase {
       case Op::kLogSoftmax:
         at::_log_softmax_out(out, x, dim, false);
         break;
+      case Op::kSigmoid:
+        at::sigmoid_out(out, x);
+        break;
+      case Op::kInplaceSigmoid:
+        at::sigmoid_(x);
+        break;
     }
   }
 };

@@ -72,6 +72,14 @@ double HardsigmoidRef(double x) {
 // InplaceHardsigmoid computes what Hardsigmoid computes.
 double InplaceHardsigmoidRef(double x) { return HardsigmoidRef(x); }
 
+double SigmoidRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  // exp(-x) overflows to inf below x = -709 and gives +0, the limit (and f32's rounding).
+  return 1.0 / (1.0 + std::exp(-x));
+}
+// InplaceSigmoid computes what Sigmoid computes.
+double InplaceSigmoidRef(double x) { return SigmoidRef(x); }
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \
