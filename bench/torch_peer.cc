@@ -87,6 +87,10 @@ struct TorchCase {
       case Op::kInplaceSigmoid:
         at::sigmoid_(x);
         break;
+      case Op::kSigmoidBackward:
+        // ATen's second input is the forward output too.
+        at::sigmoid_backward_out(out, dy, x);
+        break;
     }
   }
 };

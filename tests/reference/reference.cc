@@ -43,6 +43,12 @@ double HardsigmoidBackwardRef(double dy, double x) {
   return (x > -3.0 && x < 3.0) ? dy / 6.0 : 0.0;
 }
 
+double SigmoidBackwardRef(double dy, double y) {
+  if (std::isnan(y) || std::isnan(dy)) return kNaN;
+  // y is Sigmoid's output; the formula in double (y = +-inf: y (1 - y) = -inf, its limit).
+  return dy * (y * (1.0 - y));
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
