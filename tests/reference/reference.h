@@ -27,7 +27,8 @@ void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<doub
 // SPEC §4 acceptance of one element. `got` is the stored result read back as double.
 //   FLOAT elementwise: <= 4 ULP, or |err| <= 2^-21 |dy| (cancellation near zero).
 //   FLOAT LogSoftmaxBackward: |err| <= 2^-21 (|dy| + exp(y) sum|dy|).
-//   FLOAT16 / BFLOAT16: <= 1 ULP of the narrow type. DOUBLE out: the FLOAT rule.
+//   FLOAT16 / BFLOAT16: <= 1 ULP of the narrow type, or within 2^-21 |dy| plus half a
+//   narrow ULP (the FLOAT absolute bound, then one rounding). DOUBLE out: the FLOAT rule.
 bool EltwiseWithinTolerance(DType out_dtype, double got, double exact, double dy);
 bool LogSoftmaxWithinTolerance(DType out_dtype, double got, double exact, double dy, double y,
                                double abs_sum);
