@@ -10,6 +10,10 @@
 #define HOSTNN_EW_GradEltwise(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_GradEltwise_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_GradEltwiseConstOut
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradEltwiseConstOut_DEFAULTED
+#endif
 #ifndef HOSTNN_EW_GradEltwiseBuffer
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_GradEltwiseBuffer_DEFAULTED
@@ -48,6 +52,10 @@
 #ifdef HOSTNN_EW_GradEltwise_DEFAULTED
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradEltwiseConstOut_DEFAULTED
+#undef HOSTNN_EW_GradEltwiseConstOut
+#undef HOSTNN_EW_GradEltwiseConstOut_DEFAULTED
 #endif
 #ifdef HOSTNN_EW_GradEltwiseBuffer_DEFAULTED
 #undef HOSTNN_EW_GradEltwiseBuffer

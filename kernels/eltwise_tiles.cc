@@ -113,10 +113,12 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
   HOSTNN_EW_ONE(Name, F16, F16)     \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_ONE
 
@@ -139,10 +141,12 @@ namespace kernels {
   HWY_EXPORT(Name##_F16_Stream);    \
   HWY_EXPORT(Name##_BF16_Stream);
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseBuffer
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
@@ -158,6 +162,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
       return stream ? HOSTNN_PICK(Name##_BF16_Stream) : HOSTNN_PICK(Name##_BF16); \
     return nullptr;
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -165,6 +170,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_OTHER
   }

@@ -23,6 +23,7 @@ constexpr int kNumOps = 0
 // The shape of an operator's phase-1 parameter list (op_list.def, "Signature").
 enum class Signature {
   kGradEltwise,        // (in0, in1, out): out = f(in0, in1) elementwise
+  kGradEltwiseConstOut,  // the same, declared as CANN's const aclTensor* out (GeluBackward)
   kGradEltwiseBuffer,  // (in0, in1, in2, out): the same; in2 is checked and never read
   kGradSoftmax,        // (in0, in1, dim, out): a reduction along dim
   kEltwise,            // (in0, out): out = f(in0) elementwise

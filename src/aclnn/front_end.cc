@@ -190,6 +190,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   operands.out = {out.view, &out.span};
   switch (info.signature) {
     case Signature::kGradEltwise:
+    case Signature::kGradEltwiseConstOut:
     case Signature::kGradEltwiseBuffer:
     case Signature::kEltwise:
     case Signature::kEltwiseBuffer:

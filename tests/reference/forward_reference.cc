@@ -91,6 +91,7 @@ double InplaceSigmoidRef(double x) { return SigmoidRef(x); }
   case Op::k##Name:                  \
     return std::numeric_limits<double>::quiet_NaN();
 #define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradSoftmax(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradEltwise(Name)
 double ForwardEltwiseRef(Op op, double x) {
@@ -107,6 +108,7 @@ double ForwardEltwiseRef(Op op, double x) {
 #undef HOSTNN_REF_InplaceEltwiseRef
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseBuffer
+#undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradSoftmax
 #undef HOSTNN_REF_Softmax
 

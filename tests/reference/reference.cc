@@ -54,6 +54,7 @@ double SigmoidBackwardRef(double dy, double y) {
   case Op::k##Name:                  \
     return Name##Ref(dy, x);
 #define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradSoftmax(Name) \
   case Op::k##Name:                  \
     return kNaN;
@@ -72,6 +73,7 @@ double EltwiseRef(Op op, double dy, double x) {
 }
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseBuffer
+#undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradSoftmax
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
