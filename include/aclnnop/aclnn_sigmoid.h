@@ -11,8 +11,7 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self,
-                                                             aclTensor* out,
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out,
                                                              uint64_t* workspaceSize,
                                                              aclOpExecutor** executor);
 
