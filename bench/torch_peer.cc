@@ -91,6 +91,10 @@ struct TorchCase {
         // ATen's second input is the forward output too.
         at::sigmoid_backward_out(out, dy, x);
         break;
+      case Op::kGelu:
+        // CANN's Gelu is the tanh approximation (docs/activation_family.md).
+        at::gelu_out(out, x, "tanh");
+        break;
     }
   }
 };

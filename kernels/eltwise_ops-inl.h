@@ -375,6 +375,13 @@ struct SigmoidBackwardOp {
   }
 };
 
+// z = 2 sqrt(2/pi) (x + 0.044715 x^3) = x (kGeluC1 + kGeluC3 x^2), the tanh approximation's
+// argument doubled, so that 0.5 x (1 + tanh(z/2)) = x sigmoid(z); and dz/dx = kGeluC1 +
+// 3 kGeluC3 x^2. Gelu (unary_ops-inl.h) and GeluBackward share them.
+constexpr float kGeluC1 = 1.5957691216057308f;    // 2 sqrt(2/pi)
+constexpr float kGeluC3 = 0.071354816272600253f;  // 2 sqrt(2/pi) 0.044715
+
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

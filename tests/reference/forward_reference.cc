@@ -80,6 +80,16 @@ double SigmoidRef(double x) {
 // InplaceSigmoid computes what Sigmoid computes.
 double InplaceSigmoidRef(double x) { return SigmoidRef(x); }
 
+double GeluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;
+  if (x == INFINITY) return INFINITY;
+  // The tanh form 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), written as
+  // x / (1 + exp(-2u)): 1 + tanh(u) would cancel for x < 0 even in double.
+  const double z = 2.0 * std::sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x);
+  return x / (1.0 + std::exp(-z));
+}
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \
