@@ -95,6 +95,9 @@ struct TorchCase {
         // CANN's Gelu is the tanh approximation (docs/activation_family.md).
         at::gelu_out(out, x, "tanh");
         break;
+      case Op::kGeluBackward:
+        at::gelu_backward_out(out, dy, x, "tanh");
+        break;
     }
   }
 };

@@ -381,6 +381,45 @@ struct SigmoidBackwardOp {
 constexpr float kGeluC1 = 1.5957691216057308f;    // 2 sqrt(2/pi)
 constexpr float kGeluC3 = 0.071354816272600253f;  // 2 sqrt(2/pi) 0.044715
 
+// GeluBackward, as CANN's kernel computes it: the derivative of the tanh form x sigmoid(z)
+// (kGeluC1, kGeluC3 above), dx = dy s (1 + x z' (1 - s)), s = sigmoid(z),
+// z' = dz/dx. As SiluBackward: with e = exp(-|z|) and r = 1/(1+e), s and 1 - s are r and
+// e r, never a subtraction; 1 + x z'(1-s) with one rounding (it cancels to 0 at x = -0.7518,
+// where the SPEC's 2^-21 |dy| applies). x is clamped to +-16 (z beyond +-104 from +-10.7: e is
+// exactly 0 there), so x = +inf gives dy and x = -inf gives dy * -0. For -192 < z < -80,
+// where e dy can be a normal number although e is not, vectors holding such lanes take
+// MulExpFarTail (s = e and 1 - s = 1 there); dy = +-inf at finite x with z <= -192 gives the
+// limit -dy (the factor is a negative real below f32's range), not inf * 0 = NaN.
+// Lanes: f32 (every dtype). Max error: see docs/activation_family.md (precision_report_test).
+// Valid range: all floats; NaN x -> x itself, NaN dy -> NaN.
+struct GeluBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V one = hn::Set(d, 1.0f);
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -16.0f)), hn::Set(d, 16.0f));
+    const V x2 = hn::Mul(xc, xc);
+    const V z = hn::Mul(xc, hn::MulAdd(hn::Set(d, kGeluC3), x2, hn::Set(d, kGeluC1)));
+    const V dz = hn::MulAdd(hn::Set(d, 3.0f * kGeluC3), x2, hn::Set(d, kGeluC1));
+    const V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const V r = ReciprocalOneToTwo(d, hn::Add(one, e));
+    const V er = hn::Mul(e, r);
+    const V s = hn::IfNegativeThenElse(x, er, r);
+    const V one_minus_s = hn::IfNegativeThenElse(x, r, er);
+    V dx = hn::Mul(dy, hn::Mul(s, OnePlusProduct(d, xc, hn::Mul(dz, one_minus_s))));
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, z, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      const V a = hn::Neg(z);
+      const V tail = MulExpFarTail(d, dy, OnePlusProduct(d, xc, dz), a);
+      const auto far = hn::Lt(z, hn::Set(d, -80.0f));
+      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), tail, dx);
+      const auto huge = hn::And(hn::Ge(a, hn::Set(d, 192.0f)), hn::IsFinite(x));
+      dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), hn::Neg(dy), dx);
+      dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+    return dx;
+  }
+};
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

@@ -49,6 +49,25 @@ double SigmoidBackwardRef(double dy, double y) {
   return dy * (y * (1.0 - y));
 }
 
+double GeluBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  // The derivative of the tanh form x s(z), z = 2 sqrt(2/pi) (x + 0.044715 x^3):
+  // s + x z' s (1 - s), with s and 1 - s from e = exp(-|z|), so that neither is a
+  // difference.
+  const double c = 2.0 * std::sqrt(2.0 / 3.14159265358979323846);
+  const double z = c * (x + 0.044715 * x * x * x);
+  const double dz = c * (1.0 + 3.0 * 0.044715 * x * x);
+  const double e = std::exp(-std::fabs(z));
+  const double s = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+  const double one_minus_s = z >= 0 ? e / (1.0 + e) : 1.0 / (1.0 + e);
+  // Far below, s underflows double, but the factor is a negative real: an infinite dy gives
+  // -dy (its limit), a finite one a zero of the product's sign.
+  if (s == 0.0 && std::isinf(dy)) return -dy;
+  return dy * s * (1.0 + x * dz * one_minus_s);
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
