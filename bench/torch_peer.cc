@@ -98,6 +98,15 @@ struct TorchCase {
       case Op::kGeluBackward:
         at::gelu_backward_out(out, dy, x, "tanh");
         break;
+      case Op::kFastGelu:
+        // ATen has no FastGelu: the composition a PyTorch user writes (temporaries included).
+        at::mul_out(out, x, at::sigmoid(x * 1.702));
+        break;
+      case Op::kFastGeluBackward: {
+        const at::Tensor s = at::sigmoid(x * 1.702);
+        at::mul_out(out, dy, s * (1.702 * x * (1 - s) + 1));
+        break;
+      }
     }
   }
 };

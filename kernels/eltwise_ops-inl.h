@@ -375,31 +375,54 @@ struct SigmoidBackwardOp {
   }
 };
 
-// z = 2 sqrt(2/pi) (x + 0.044715 x^3) = x (kGeluC1 + kGeluC3 x^2), the tanh approximation's
-// argument doubled, so that 0.5 x (1 + tanh(z/2)) = x sigmoid(z); and dz/dx = kGeluC1 +
-// 3 kGeluC3 x^2. Gelu (unary_ops-inl.h) and GeluBackward share them.
+// Gelu's tanh form and FastGelu are both x * sigmoid(z(x)); a Z policy gives z and dz/dx
+// (Gelu: z = 2 sqrt(2/pi) (x + 0.044715 x^3), so that 0.5 x (1 + tanh(z/2)) = x sigmoid(z);
+// FastGelu: z = 1.702 x) and kClamp, the |x| beyond which |z| > 192: e = exp(-|z|) is 0
+// and the far tail below is past, so x may be clamped there. The forward functors
+// (unary_ops-inl.h: XSigmoidImpl) and the gradients below share them.
 constexpr float kGeluC1 = 1.5957691216057308f;    // 2 sqrt(2/pi)
 constexpr float kGeluC3 = 0.071354816272600253f;  // 2 sqrt(2/pi) 0.044715
+struct GeluTanhZ {
+  static constexpr float kClamp = 16.0f;  // |z(16)| = 318
+  template <class D, class V>
+  static HWY_INLINE V Z(D d, V x) {
+    return hn::Mul(x, hn::MulAdd(hn::Set(d, kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1)));
+  }
+  template <class D, class V>
+  static HWY_INLINE V Dz(D d, V x) {
+    return hn::MulAdd(hn::Set(d, 3.0f * kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1));
+  }
+};
+struct FastGeluZ {
+  static constexpr float kClamp = 128.0f;  // |z(128)| = 218
+  template <class D, class V>
+  static HWY_INLINE V Z(D d, V x) {
+    return hn::Mul(x, hn::Set(d, 1.702f));
+  }
+  template <class D, class V>
+  static HWY_INLINE V Dz(D d, V /*x*/) {
+    return hn::Set(d, 1.702f);
+  }
+};
 
-// GeluBackward, as CANN's kernel computes it: the derivative of the tanh form x sigmoid(z)
-// (kGeluC1, kGeluC3 above), dx = dy s (1 + x z' (1 - s)), s = sigmoid(z),
-// z' = dz/dx. As SiluBackward: with e = exp(-|z|) and r = 1/(1+e), s and 1 - s are r and
-// e r, never a subtraction; 1 + x z'(1-s) with one rounding (it cancels to 0 at x = -0.7518,
-// where the SPEC's 2^-21 |dy| applies). x is clamped to +-16 (z beyond +-104 from +-10.7: e is
-// exactly 0 there), so x = +inf gives dy and x = -inf gives dy * -0. For -192 < z < -80,
-// where e dy can be a normal number although e is not, vectors holding such lanes take
-// MulExpFarTail (s = e and 1 - s = 1 there); dy = +-inf at finite x with z <= -192 gives the
-// limit -dy (the factor is a negative real below f32's range), not inf * 0 = NaN.
-// Lanes: f32 (every dtype). Max error: see docs/activation_family.md (precision_report_test).
-// Valid range: all floats; NaN x -> x itself, NaN dy -> NaN.
-struct GeluBackwardOp {
+// The gradient of x sigmoid(z(x)): dx = dy s (1 + x z' (1 - s)), s = sigmoid(z), z' =
+// dz/dx. As SiluBackward: with e = exp(-|z|) and r = 1/(1+e), s and 1 - s are r and e r
+// (z has x's sign), never a subtraction; 1 + x z'(1-s) with one rounding (it cancels where
+// the gradient crosses 0: Gelu at x = -0.7518, FastGelu at x = -0.7512; the SPEC's
+// 2^-21 |dy| applies there). x is clamped to +-kClamp, so x = +inf gives
+// dy and x = -inf gives dy * -0. For -192 < z < -80, where e dy can be a normal number
+// although e is not, vectors holding such lanes take MulExpFarTail (s = e and 1 - s = 1
+// there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor is a
+// negative real below f32's range), not inf * 0 = NaN. Lanes: f32 (every dtype). Valid
+// range: all floats; NaN x -> x itself, NaN dy -> NaN.
+template <class Zf>
+struct XSigmoidBackwardImpl {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {
     const V one = hn::Set(d, 1.0f);
-    const V xc = hn::Min(hn::Max(x, hn::Set(d, -16.0f)), hn::Set(d, 16.0f));
-    const V x2 = hn::Mul(xc, xc);
-    const V z = hn::Mul(xc, hn::MulAdd(hn::Set(d, kGeluC3), x2, hn::Set(d, kGeluC1)));
-    const V dz = hn::MulAdd(hn::Set(d, 3.0f * kGeluC3), x2, hn::Set(d, kGeluC1));
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -Zf::kClamp)), hn::Set(d, Zf::kClamp));
+    const V z = Zf::Z(d, xc);
+    const V dz = Zf::Dz(d, xc);
     const V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
     const V r = ReciprocalOneToTwo(d, hn::Add(one, e));
     const V er = hn::Mul(e, r);
@@ -420,6 +443,15 @@ struct GeluBackwardOp {
     return dx;
   }
 };
+
+// GeluBackward, as CANN's GeluGrad kernel computes it: the derivative of the tanh form
+// (not of the erf form its document writes). Max error: within 2^-21 |dy| around the
+// cancellation at x = -0.7518 and for x < -4 (factor below 2^-11), a few ULP elsewhere
+// (precision_report_test).
+struct GeluBackwardOp : XSigmoidBackwardImpl<GeluTanhZ> {};
+// FastGeluBackward, CANN's formula: dx = dy s (1 + 1.702 x (1 - s)), s = sigmoid(1.702 x).
+// Max error: as GeluBackward's (cancellation at x = -0.7512, tail below 2^-11).
+struct FastGeluBackwardOp : XSigmoidBackwardImpl<FastGeluZ> {};
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

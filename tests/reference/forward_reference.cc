@@ -90,6 +90,14 @@ double GeluRef(double x) {
   return x / (1.0 + std::exp(-z));
 }
 
+double FastGeluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;
+  if (x == INFINITY) return INFINITY;
+  // CANN's formula with its constant 1.702; below x = -417 exp overflows and gives -0.
+  return x / (1.0 + std::exp(-1.702 * x));
+}
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \

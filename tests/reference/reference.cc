@@ -68,6 +68,22 @@ double GeluBackwardRef(double dy, double x) {
   return dy * s * (1.0 + x * dz * one_minus_s);
 }
 
+double FastGeluBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  // CANN's formula dy ((s - 1) (-1.702 x) + 1) s, s = sigmoid(1.702 x), with s and 1 - s
+  // from e = exp(-|1.702 x|), so that neither is a difference.
+  const double z = 1.702 * x;
+  const double e = std::exp(-std::fabs(z));
+  const double s = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+  const double one_minus_s = z >= 0 ? e / (1.0 + e) : 1.0 / (1.0 + e);
+  // Far below, s underflows double, but the factor is a negative real: an infinite dy gives
+  // -dy (its limit), a finite one a zero of the product's sign.
+  if (s == 0.0 && std::isinf(dy)) return -dy;
+  return dy * s * (1.0 + z * one_minus_s);
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
