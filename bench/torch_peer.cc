@@ -87,6 +87,32 @@ struct TorchCase {
       case Op::kInplaceRelu:
         at::relu_(x);
         break;
+      case Op::kSigmoid:
+        at::sigmoid_out(out, x);
+        break;
+      case Op::kInplaceSigmoid:
+        at::sigmoid_(x);
+        break;
+      case Op::kSigmoidBackward:
+        // ATen's second input is the forward output too.
+        at::sigmoid_backward_out(out, dy, x);
+        break;
+      case Op::kGelu:
+        // CANN's Gelu is the tanh approximation (docs/activation_family.md).
+        at::gelu_out(out, x, "tanh");
+        break;
+      case Op::kGeluBackward:
+        at::gelu_backward_out(out, dy, x, "tanh");
+        break;
+      case Op::kFastGelu:
+        // ATen has no FastGelu: the composition a PyTorch user writes (temporaries included).
+        at::mul_out(out, x, at::sigmoid(x * 1.702));
+        break;
+      case Op::kFastGeluBackward: {
+        const at::Tensor s = at::sigmoid(x * 1.702);
+        at::mul_out(out, dy, s * (1.702 * x * (1 - s) + 1));
+        break;
+      }
     }
   }
 };

@@ -10,6 +10,10 @@
 #define HOSTNN_EW_GradEltwise(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_GradEltwise_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_GradEltwiseConstOut
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradEltwiseConstOut_DEFAULTED
+#endif
 #ifndef HOSTNN_EW_GradEltwiseBuffer
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_GradEltwiseBuffer_DEFAULTED
@@ -30,6 +34,10 @@
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_InplaceEltwise_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_InplaceEltwiseRef
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_InplaceEltwiseRef_DEFAULTED
+#endif
 #ifndef HOSTNN_EW_Softmax
 #define HOSTNN_EW_Softmax(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_Softmax_DEFAULTED
@@ -44,6 +52,10 @@
 #ifdef HOSTNN_EW_GradEltwise_DEFAULTED
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradEltwiseConstOut_DEFAULTED
+#undef HOSTNN_EW_GradEltwiseConstOut
+#undef HOSTNN_EW_GradEltwiseConstOut_DEFAULTED
 #endif
 #ifdef HOSTNN_EW_GradEltwiseBuffer_DEFAULTED
 #undef HOSTNN_EW_GradEltwiseBuffer
@@ -64,6 +76,10 @@
 #ifdef HOSTNN_EW_InplaceEltwise_DEFAULTED
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_InplaceEltwiseRef_DEFAULTED
+#undef HOSTNN_EW_InplaceEltwiseRef
+#undef HOSTNN_EW_InplaceEltwiseRef_DEFAULTED
 #endif
 #ifdef HOSTNN_EW_Softmax_DEFAULTED
 #undef HOSTNN_EW_Softmax

@@ -296,6 +296,112 @@ HWY_INLINE V ExpAnyRange(D d, V y) {
 #endif
 }
 
+// SigmoidBackward: dx = dy * y * (1 - y), y the forward output (CANN's second input is
+// Sigmoid's result, not x). Plain products, no fused steps, so every target gives the same
+// bits: 1 - y is exact for y in [0.5, 2] (Sterbenz) and within half an ULP of a result >= 0.5
+// below, then two roundings; dy multiplies last, so a subnormal dy meets a normal factor.
+// Lanes: f32 (every dtype). Max error: 2.26 ULP (precision_report_test, both families).
+// Valid range: all floats. y outside [0, 1] is not a sigmoid but gives the formula: for
+// |y| > 2^60, where y (1 - y) alone could overflow although dy y (1 - y) need not, vectors
+// holding such lanes compute (dy y) (1 - y) there; y = +-inf gives dy * -inf (NaN for dy = 0,
+// as the formula). NaN y -> y itself, NaN dy -> NaN.
+struct SigmoidBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V y) {
+    const V one_minus_y = hn::Sub(hn::Set(d, 1.0f), y);
+    V dx = hn::Mul(dy, hn::Mul(y, one_minus_y));
+    // Huge y, or NaN in either input (rare).
+    const V big = hn::Set(d, 1.152921504606846976e18f);  // 2^60
+    const auto rare = hn::Or(CompareUnordered<kNotLessEqual>(d, hn::Abs(y), big),
+                             CompareUnordered<kUnordered>(d, dy, dy));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      dx = hn::IfThenElse(hn::Gt(hn::Abs(y), big), hn::Mul(hn::Mul(dy, y), one_minus_y), dx);
+      // Select the NaN operand, so NaN bits do not depend on operand order.
+      dx = hn::IfThenElse(hn::IsNaN(dy), dy, dx);
+      dx = hn::IfThenElse(hn::IsNaN(y), y, dx);
+    }
+    return dx;
+  }
+};
+
+// Gelu's tanh form and FastGelu are both x * sigmoid(z(x)); a Z policy gives z and dz/dx
+// (Gelu: z = 2 sqrt(2/pi) (x + 0.044715 x^3), so that 0.5 x (1 + tanh(z/2)) = x sigmoid(z);
+// FastGelu: z = 1.702 x) and kClamp, the |x| beyond which |z| > 192: e = exp(-|z|) is 0
+// and the far tail below is past, so x may be clamped there. The forward functors
+// (unary_ops-inl.h: XSigmoidImpl) and the gradients below share them.
+constexpr float kGeluC1 = 1.5957691216057308f;    // 2 sqrt(2/pi)
+constexpr float kGeluC3 = 0.071354816272600253f;  // 2 sqrt(2/pi) 0.044715
+struct GeluTanhZ {
+  static constexpr float kClamp = 16.0f;  // |z(16)| = 318
+  template <class D, class V>
+  static HWY_INLINE V Z(D d, V x) {
+    return hn::Mul(x, hn::MulAdd(hn::Set(d, kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1)));
+  }
+  template <class D, class V>
+  static HWY_INLINE V Dz(D d, V x) {
+    return hn::MulAdd(hn::Set(d, 3.0f * kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1));
+  }
+};
+struct FastGeluZ {
+  static constexpr float kClamp = 128.0f;  // |z(128)| = 218
+  template <class D, class V>
+  static HWY_INLINE V Z(D d, V x) {
+    return hn::Mul(x, hn::Set(d, 1.702f));
+  }
+  template <class D, class V>
+  static HWY_INLINE V Dz(D d, V /*x*/) {
+    return hn::Set(d, 1.702f);
+  }
+};
+
+// The gradient of x sigmoid(z(x)): dx = dy s (1 + x z' (1 - s)), s = sigmoid(z), z' =
+// dz/dx. As SiluBackward: with e = exp(-|z|) and r = 1/(1+e), s and 1 - s are r and e r
+// (z has x's sign), never a subtraction; 1 + x z'(1-s) with one rounding (it cancels where
+// the gradient crosses 0: Gelu at x = -0.7518, FastGelu at x = -0.7512; the SPEC's
+// 2^-21 |dy| applies there). x is clamped to +-kClamp, so x = +inf gives
+// dy and x = -inf gives dy * -0. For -192 < z < -80, where e dy can be a normal number
+// although e is not, vectors holding such lanes take MulExpFarTail (s = e and 1 - s = 1
+// there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor is a
+// negative real below f32's range), not inf * 0 = NaN. Lanes: f32 (every dtype). Valid
+// range: all floats; NaN x -> x itself, NaN dy -> NaN.
+template <class Zf>
+struct XSigmoidBackwardImpl {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V one = hn::Set(d, 1.0f);
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -Zf::kClamp)), hn::Set(d, Zf::kClamp));
+    const V z = Zf::Z(d, xc);
+    const V dz = Zf::Dz(d, xc);
+    const V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const V r = ReciprocalOneToTwo(d, hn::Add(one, e));
+    const V er = hn::Mul(e, r);
+    const V s = hn::IfNegativeThenElse(x, er, r);
+    const V one_minus_s = hn::IfNegativeThenElse(x, r, er);
+    V dx = hn::Mul(dy, hn::Mul(s, OnePlusProduct(d, xc, hn::Mul(dz, one_minus_s))));
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, z, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      const V a = hn::Neg(z);
+      const V tail = MulExpFarTail(d, dy, OnePlusProduct(d, xc, dz), a);
+      const auto far = hn::Lt(z, hn::Set(d, -80.0f));
+      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), tail, dx);
+      const auto huge = hn::And(hn::Ge(a, hn::Set(d, 192.0f)), hn::IsFinite(x));
+      dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), hn::Neg(dy), dx);
+      dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+    return dx;
+  }
+};
+
+// GeluBackward, as CANN's GeluGrad kernel computes it: the derivative of the tanh form
+// (not of the erf form its document writes). Max error: within 2^-21 |dy| around the
+// cancellation at x = -0.7518 and for x < -4 (factor below 2^-11), a few ULP elsewhere
+// (precision_report_test).
+struct GeluBackwardOp : XSigmoidBackwardImpl<GeluTanhZ> {};
+// FastGeluBackward, CANN's formula: dx = dy s (1 + 1.702 x (1 - s)), s = sigmoid(1.702 x).
+// Max error: as GeluBackward's (cancellation at x = -0.7512, tail below 2^-11).
+struct FastGeluBackwardOp : XSigmoidBackwardImpl<FastGeluZ> {};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

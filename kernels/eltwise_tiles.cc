@@ -98,10 +98,12 @@ HWY_INLINE void EltwiseTile(const void* dy_v, const void* x_v, void* out_v, size
   HOSTNN_EW_ONE(Name, F16, F16)     \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_ONE
 
@@ -124,10 +126,12 @@ namespace kernels {
   HWY_EXPORT(Name##_F16_Stream);    \
   HWY_EXPORT(Name##_BF16_Stream);
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseBuffer
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
@@ -143,6 +147,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
       return stream ? HOSTNN_PICK(Name##_BF16_Stream) : HOSTNN_PICK(Name##_BF16); \
     return nullptr;
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -150,6 +155,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
+#undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_OTHER
   }

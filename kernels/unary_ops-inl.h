@@ -124,6 +124,58 @@ struct ReluOp {
 };
 // InplaceRelu computes what Relu computes.
 using InplaceReluOp = ReluOp;
+// Sigmoid: out = 1 / (1 + exp(-x)). With e = exp(-|x|): out = 1 / (1 + e) for x >= 0 and
+// e / (1 + e) for x < 0, so 1 - s is never formed by a subtraction; one IEEE division. x is
+// clamped to -104 for e (exactly 0 from there on, where the exact result rounds to 0 too):
+// +inf -> 1, -inf -> +0; subnormal results (x < -87.3) keep ExpNonPositive's single
+// rounding. Lanes: f32 (every dtype: 16-bit results are this result rounded once).
+// Max error: 2.40 ULP over every float (AVX3; 2.34 over every 257th on both target
+// families, forward_kernels_test); f16 / bf16 within 0.5 ULP of the exact value but where the f32 result lies
+// within its error of a midpoint. Valid range: all floats; NaN -> x itself.
+struct SigmoidOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V one = hn::Set(d, 1.0f);
+    const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));  // -|x|
+    const V e = ExpNonPositive(d, na);
+    const V out = hn::Div(hn::IfNegativeThenElse(x, e, one), hn::Add(one, e));
+    return hn::IfThenElse(hn::IsNaN(x), x, out);
+  }
+};
+// InplaceSigmoid computes what Sigmoid computes.
+using InplaceSigmoidOp = SigmoidOp;
+
+// x * sigmoid(z(x)) for a Z policy of eltwise_ops-inl.h (Gelu's tanh form, FastGelu). With
+// e = exp(-|z|), out = x / (1 + e) for x >= 0 and (x e) / (1 + e) for x < 0 (z has x's
+// sign), one division. z is clamped to -104 for e (0 from there on); x is clamped to
+// -kClamp in x e, so -inf gives -0, not -inf * 0. Where x < 0 the result is small (above
+// -0.171 for Gelu, -0.164 for FastGelu) and exp's argument carries z's relative rounding (a few
+// 2^-24) times |z|, up to 104: the error is held to 2^-21 absolute there, 4 ULP elsewhere.
+// Lanes: f32 (every dtype). Valid range: all floats; +inf -> +inf, -inf -> -0, NaN -> x.
+template <class Zf>
+struct XSigmoidImpl {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V z = Zf::Z(d, x);
+    const V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const V num = hn::IfNegativeThenElse(x, hn::Mul(hn::Max(x, hn::Set(d, -Zf::kClamp)), e), x);
+    const V out = hn::Div(num, hn::Add(hn::Set(d, 1.0f), e));
+    return hn::IfThenElse(hn::IsNaN(x), x, out);
+  }
+};
+
+// Gelu, as CANN's kernel computes it: the tanh form, x / (1 + exp(-z)) (its document writes
+// x Phi(x) and equates it with the tanh approximation). Max error over every float (AVX3):
+// 214 ULP at x = -10.04 (a result near -2^-124), within 2^-21 absolute; above 4 ULP only
+// for x < -2.24, where |out| < 0.03 (22.7 ULP at most where |out| >= 2^-21); 16-bit within
+// 0.5 ULP of the exact value but near midpoints (every input).
+struct GeluOp : XSigmoidImpl<GeluTanhZ> {};
+// FastGelu, CANN's formula: out = x / (1 + exp(-1.702 x)). Max error over every float
+// (AVX3): 110 ULP at x = -53.24 (a result near -2^-125), within 2^-21 absolute (20.3 ULP at
+// most where |out| >= 2^-21); 16-bit as Gelu.
+struct FastGeluOp : XSigmoidImpl<FastGeluZ> {};
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

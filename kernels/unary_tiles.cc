@@ -28,7 +28,7 @@
 #define HOSTNN_INT_InputsSameOutAnyFloat(Name)
 
 // The forward elementwise operators are those of the operator list with the Eltwise or
-// InplaceEltwise signature (kernels/eltwise_list-inl.h): <Name>Op is the functor
+// InplaceEltwise(Ref) signature (kernels/eltwise_list-inl.h): <Name>Op is the functor
 // (unary_ops-inl.h) and Op::k<Name> its key.
 
 HWY_BEFORE_NAMESPACE();
@@ -123,12 +123,14 @@ struct UnaryFunctorFor {
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_Eltwise
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_InplaceEltwiseRef
 #undef HOSTNN_UNARY_DEFINE
 
 // INT32: the f32 functor between an integer load and a truncating store (convert-inl.h).
@@ -168,12 +170,14 @@ namespace kernels {
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_Eltwise
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_InplaceEltwiseRef
 #undef HOSTNN_UNARY_EXPORT
 #define HOSTNN_INT_AllSameOrInt32(Name) \
   HWY_EXPORT(Unary##Name##_I32);        \
@@ -221,6 +225,7 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -230,6 +235,7 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
 #undef HOSTNN_EW_Eltwise
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
+#undef HOSTNN_EW_InplaceEltwiseRef
 #undef HOSTNN_EW_OTHER
 #undef HOSTNN_UNARY_CASE
   }

@@ -40,7 +40,7 @@ std::vector<Op> ForwardOps(bool reduction) {
   }
   return ops;
 }
-bool InPlaceOnly(Op op) { return GetOpInfo(op).signature == Signature::kInplaceEltwise; }
+bool InPlaceOnly(Op op) { return IsInplace(GetOpInfo(op).signature); }
 
 // Largest error seen per "op dtype", in ULP of the dtype, for the report at the end.
 std::map<std::string, double>& Worst() {

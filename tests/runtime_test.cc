@@ -303,7 +303,7 @@ class Chain {
     static const std::vector<Op> ops = [] {
       std::vector<Op> v;
       for (Op op : AllOps()) {
-        if (GetOpInfo(op).signature != Signature::kInplaceEltwise) v.push_back(op);
+        if (!IsInplace(GetOpInfo(op).signature)) v.push_back(op);
       }
       return v;
     }();

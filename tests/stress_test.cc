@@ -65,7 +65,7 @@ int Queue(Job& job, aclrtStream stream) {
 // Counts elements outside the SPEC tolerance.
 int64_t CheckJob(Job& job) {
   const OpInfo& info = GetOpInfo(job.op);
-  const void* result = info.signature == Signature::kInplaceEltwise ? job.x_dev : job.out_dev;
+  const void* result = IsInplace(info.signature) ? job.x_dev : job.out_dev;
   aclrtMemcpy(job.out.data(), job.out.size() * 4, result, job.out.size() * 4,
               ACL_MEMCPY_DEVICE_TO_HOST);
   int64_t bad = 0;

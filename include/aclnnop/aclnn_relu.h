@@ -17,7 +17,7 @@ ACL_FUNC_VISIBILITY aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self,
 ACL_FUNC_VISIBILITY aclnnStatus aclnnRelu(void* workspace, uint64_t workspaceSize,
                                           aclOpExecutor* executor, aclrtStream stream);
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceReluGetWorkspaceSize(const aclTensor* selfRef,
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceReluGetWorkspaceSize(aclTensor* selfRef,
                                                                  uint64_t* workspaceSize,
                                                                  aclOpExecutor** executor);
 

@@ -23,11 +23,13 @@ constexpr int kNumOps = 0
 // The shape of an operator's phase-1 parameter list (op_list.def, "Signature").
 enum class Signature {
   kGradEltwise,        // (in0, in1, out): out = f(in0, in1) elementwise
+  kGradEltwiseConstOut,  // the same, declared as CANN's const aclTensor* out (GeluBackward)
   kGradEltwiseBuffer,  // (in0, in1, in2, out): the same; in2 is checked and never read
   kGradSoftmax,        // (in0, in1, dim, out): a reduction along dim
   kEltwise,            // (in0, out): out = f(in0) elementwise
   kEltwiseBuffer,      // (in0, out, buffer): the same; buffer is neither checked nor written
   kInplaceEltwise,     // (in0): in0 = f(in0) elementwise, in place
+  kInplaceEltwiseRef,  // the same, declared as CANN's aclTensor* selfRef (not const)
   kSoftmax,            // (in0, dim, out): a reduction along dim
 };
 
@@ -35,10 +37,14 @@ enum class Signature {
 constexpr bool IsReduction(Signature s) {
   return s == Signature::kGradSoftmax || s == Signature::kSoftmax;
 }
+// True for the in-place signatures, whose output is their one input.
+constexpr bool IsInplace(Signature s) {
+  return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef;
+}
 // True for the forward signatures, whose one input is `self` (OpArgs::self).
 constexpr bool IsForward(Signature s) {
   return s == Signature::kEltwise || s == Signature::kEltwiseBuffer ||
-         s == Signature::kInplaceEltwise || s == Signature::kSoftmax;
+         IsInplace(s) || s == Signature::kSoftmax;
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16

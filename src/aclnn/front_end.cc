@@ -168,7 +168,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   Operand in2{info.params[kIn2], args.buffer, {}};
   // An in-place operator writes its input: its out is self, whatever args.out says.
   Operand out{
-      info.params[kOut], info.signature == Signature::kInplaceEltwise ? in0.view : args.out, {}};
+      info.params[kOut], IsInplace(info.signature) ? in0.view : args.out, {}};
   OperandList all;
   all.push_back(&in0);
   if (info.has(kIn1)) all.push_back(&in1);
@@ -200,10 +200,12 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   operands.out = {out.view, &out.span};
   switch (info.signature) {
     case Signature::kGradEltwise:
+    case Signature::kGradEltwiseConstOut:
     case Signature::kGradEltwiseBuffer:
     case Signature::kEltwise:
     case Signature::kEltwiseBuffer:
     case Signature::kInplaceEltwise:
+    case Signature::kInplaceEltwiseRef:
       return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
     case Signature::kGradSoftmax:
       return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,

@@ -14,6 +14,15 @@
 #define HOSTNN_SIG_IN2_GradEltwise 0
 #define HOSTNN_SIG_DIM_GradEltwise 0
 
+/* The same, where CANN's prototype declares the output const (aclnnGeluBackward). */
+#define HOSTNN_SIG_PARAMS_GradEltwiseConstOut \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *out
+#define HOSTNN_SIG_ARGS_GradEltwiseConstOut in0, in1, out
+#define HOSTNN_SIG_IN1_GradEltwiseConstOut in1
+#define HOSTNN_SIG_OUT_GradEltwiseConstOut out
+#define HOSTNN_SIG_IN2_GradEltwiseConstOut 0
+#define HOSTNN_SIG_DIM_GradEltwiseConstOut 0
+
 #define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
   const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseBuffer in0, in1, in2, out
@@ -52,6 +61,14 @@
 #define HOSTNN_SIG_IN2_InplaceEltwise 0
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
 #define HOSTNN_SIG_OUT_InplaceEltwise in0
+
+/* The same, where CANN's prototype takes a non-const aclTensor* selfRef. */
+#define HOSTNN_SIG_PARAMS_InplaceEltwiseRef aclTensor* in0
+#define HOSTNN_SIG_ARGS_InplaceEltwiseRef in0
+#define HOSTNN_SIG_IN1_InplaceEltwiseRef 0
+#define HOSTNN_SIG_IN2_InplaceEltwiseRef 0
+#define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
+#define HOSTNN_SIG_OUT_InplaceEltwiseRef in0
 
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
 #define HOSTNN_SIG_ARGS_Softmax in0, dim, out

@@ -79,6 +79,31 @@ double ReluRef(double x) {
 }
 // InplaceRelu computes what Relu computes.
 double InplaceReluRef(double x) { return ReluRef(x); }
+double SigmoidRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  // exp(-x) overflows to inf below x = -709 and gives +0, the limit (and f32's rounding).
+  return 1.0 / (1.0 + std::exp(-x));
+}
+// InplaceSigmoid computes what Sigmoid computes.
+double InplaceSigmoidRef(double x) { return SigmoidRef(x); }
+
+double GeluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;
+  if (x == INFINITY) return INFINITY;
+  // The tanh form 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), written as
+  // x / (1 + exp(-2u)): 1 + tanh(u) would cancel for x < 0 even in double.
+  const double z = 2.0 * std::sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x);
+  return x / (1.0 + std::exp(-z));
+}
+
+double FastGeluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;
+  if (x == INFINITY) return INFINITY;
+  // CANN's formula with its constant 1.702; below x = -417 exp overflows and gives -0.
+  return x / (1.0 + std::exp(-1.702 * x));
+}
 
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
@@ -86,10 +111,12 @@ double InplaceReluRef(double x) { return ReluRef(x); }
     return Name##Ref(x);
 #define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_Eltwise(Name)
+#define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
     return std::numeric_limits<double>::quiet_NaN();
 #define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradSoftmax(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradEltwise(Name)
 double ForwardEltwiseRef(Op op, double x) {
@@ -103,8 +130,10 @@ double ForwardEltwiseRef(Op op, double x) {
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
 #undef HOSTNN_REF_InplaceEltwise
+#undef HOSTNN_REF_InplaceEltwiseRef
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseBuffer
+#undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradSoftmax
 #undef HOSTNN_REF_Softmax
 

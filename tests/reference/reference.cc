@@ -43,17 +43,60 @@ double HardsigmoidBackwardRef(double dy, double x) {
   return (x > -3.0 && x < 3.0) ? dy / 6.0 : 0.0;
 }
 
+double SigmoidBackwardRef(double dy, double y) {
+  if (std::isnan(y) || std::isnan(dy)) return kNaN;
+  // y is Sigmoid's output; the formula in double (y = +-inf: y (1 - y) = -inf, its limit).
+  return dy * (y * (1.0 - y));
+}
+
+double GeluBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  // The derivative of the tanh form x s(z), z = 2 sqrt(2/pi) (x + 0.044715 x^3):
+  // s + x z' s (1 - s), with s and 1 - s from e = exp(-|z|), so that neither is a
+  // difference.
+  const double c = 2.0 * std::sqrt(2.0 / 3.14159265358979323846);
+  const double z = c * (x + 0.044715 * x * x * x);
+  const double dz = c * (1.0 + 3.0 * 0.044715 * x * x);
+  const double e = std::exp(-std::fabs(z));
+  const double s = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+  const double one_minus_s = z >= 0 ? e / (1.0 + e) : 1.0 / (1.0 + e);
+  // Far below, s underflows double, but the factor is a negative real: an infinite dy gives
+  // -dy (its limit), a finite one a zero of the product's sign.
+  if (s == 0.0 && std::isinf(dy)) return -dy;
+  return dy * s * (1.0 + x * dz * one_minus_s);
+}
+
+double FastGeluBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  // CANN's formula dy ((s - 1) (-1.702 x) + 1) s, s = sigmoid(1.702 x), with s and 1 - s
+  // from e = exp(-|1.702 x|), so that neither is a difference.
+  const double z = 1.702 * x;
+  const double e = std::exp(-std::fabs(z));
+  const double s = z >= 0 ? 1.0 / (1.0 + e) : e / (1.0 + e);
+  const double one_minus_s = z >= 0 ? e / (1.0 + e) : 1.0 / (1.0 + e);
+  // Far below, s underflows double, but the factor is a negative real: an infinite dy gives
+  // -dy (its limit), a finite one a zero of the product's sign.
+  if (s == 0.0 && std::isinf(dy)) return -dy;
+  return dy * s * (1.0 + z * one_minus_s);
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
     return Name##Ref(dy, x);
 #define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradSoftmax(Name) \
   case Op::k##Name:                  \
     return kNaN;
 #define HOSTNN_REF_Eltwise(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradSoftmax(Name)
 double EltwiseRef(Op op, double dy, double x) {
   switch (op) {
@@ -65,10 +108,12 @@ double EltwiseRef(Op op, double dy, double x) {
 }
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseBuffer
+#undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradSoftmax
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
 #undef HOSTNN_REF_InplaceEltwise
+#undef HOSTNN_REF_InplaceEltwiseRef
 #undef HOSTNN_REF_Softmax
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,

@@ -33,7 +33,7 @@ struct CApiOp {
 
   bool has(Slot s) const { return params[s] != nullptr; }
   // An in-place operator's result is its in0: it has no separate out operand.
-  bool in_place() const { return GetOpInfo(op).signature == Signature::kInplaceEltwise; }
+  bool in_place() const { return IsInplace(GetOpInfo(op).signature); }
   // The operands this operator takes, in slot order (an in-place one's out is in0).
   std::vector<Slot> slots() const {
     std::vector<Slot> v;
