@@ -176,42 +176,74 @@ void LsdRow(const double* x, size_t n, double* out) {
 
 // ---- ARA: along the rows of an (R x w) block ----------------------------------------------
 
-// Columns c0 .. c0 + lanes of rows 0..r-1 (`stride` apart), a vector at a time; a partial
-// vector (lanes < N) through a padded copy. Fn(row vector) is called in row order.
+// Columns per pass of the block statistics: each pass walks the rows once per statistic,
+// reading kF64ColChunk contiguous elements of each (a stream the prefetchers follow, where
+// a vector's worth of columns per walk would touch one cache line per row), with the
+// chunk's sums on the stack.
+constexpr size_t kF64ColChunk = 512;
+
+// Calls fn(row vector, column offset) for every vector of the columns [0, w) of a row, in
+// column order; a partial last vector through a zero-padded copy, so that every column
+// meets the same lane operations wherever the block's edges fall.
 template <class Fn>
-HWY_INLINE void ForColumnRows(const double* x, size_t r, size_t stride, size_t lanes, Fn fn) {
+HWY_INLINE void ForRowVectors(const double* row, size_t w, Fn fn) {
   const DD d;
-  if (lanes == hn::Lanes(d)) {
-    for (size_t row = 0; row < r; ++row) fn(hn::LoadU(d, x + row * stride));
-    return;
-  }
-  HWY_ALIGN double pad[kMaxF64Lanes];
-  for (size_t row = 0; row < r; ++row) {
-    for (size_t j = 0; j < hn::Lanes(d); ++j) pad[j] = j < lanes ? x[row * stride + j] : 0.0;
-    fn(hn::Load(d, pad));
+  const size_t N = hn::Lanes(d);
+  size_t c = 0;
+  for (; c + N <= w; c += N) fn(hn::LoadU(d, row + c), c);
+  if (c < w) {
+    HWY_ALIGN double pad[kMaxF64Lanes];
+    for (size_t j = 0; j < N; ++j) pad[j] = c + j < w ? row[c + j] : 0.0;
+    fn(hn::Load(d, pad), c);
   }
 }
 
 // max[c] and ls[c] (the log of the column's sum of exp(x - max)), c < w: each column's max
-// over the rows, then its compensated sum down the rows in order (the bits do not depend
-// on how the columns were cut into blocks or vectors).
+// over the rows, then its compensated sum down the rows in order, lane by lane (the bits do
+// not depend on how the columns were cut into blocks, chunks or vectors).
 void LsdAraStats(const double* x, size_t r, size_t stride, size_t w, double* max, double* ls) {
   const DD d;
   const size_t N = hn::Lanes(d);
-  HWY_ALIGN double bm[kMaxF64Lanes], bs[kMaxF64Lanes], bc[kMaxF64Lanes];
-  for (size_t c0 = 0; c0 < w; c0 += N) {
-    const size_t lanes = std::min(N, w - c0);
-    VD m = hn::Set(d, -HUGE_VAL);
-    ForColumnRows(x + c0, r, stride, lanes, [&](VD v) { m = MaxUpdate(m, v); });
-    VD s = hn::Zero(d), c = hn::Zero(d);
-    ForColumnRows(x + c0, r, stride, lanes,
-                  [&](VD v) { TwoSumInto(ExpF64(d, hn::Sub(v, m)), &s, &c); });
-    hn::Store(m, d, bm);
-    hn::Store(s, d, bs);
-    hn::Store(c, d, bc);
-    for (size_t j = 0; j < lanes; ++j) {
-      max[c0 + j] = bm[j];
-      ls[c0 + j] = LogOfSum(bs[j], bc[j]);
+  // The chunk's statistics in whole vectors (its last one padded).
+  HWY_ALIGN double m[kF64ColChunk], sum[kF64ColChunk], err[kF64ColChunk];
+  for (size_t c0 = 0; c0 < w; c0 += kF64ColChunk) {
+    const size_t cw = std::min(kF64ColChunk, w - c0);
+    for (size_t c = 0; c < (cw + N - 1) / N * N; ++c) {
+      m[c] = -HUGE_VAL;
+      sum[c] = err[c] = 0.0;
+    }
+    if (cw <= N) {
+      // One vector of columns ([1024, 4] dim 0): its statistics stay in registers down the
+      // rows, the same lane operations in the same order as below.
+      VD mv = hn::Load(d, m), s = hn::Zero(d), e = hn::Zero(d);
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw, [&](VD v, size_t) { mv = MaxUpdate(mv, v); });
+      }
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw,
+                      [&](VD v, size_t) { TwoSumInto(ExpF64(d, hn::Sub(v, mv)), &s, &e); });
+      }
+      hn::Store(mv, d, m);
+      hn::Store(s, d, sum);
+      hn::Store(e, d, err);
+    } else {
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw, [&](VD v, size_t c) {
+          hn::Store(MaxUpdate(hn::Load(d, m + c), v), d, m + c);
+        });
+      }
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw, [&](VD v, size_t c) {
+          VD s = hn::Load(d, sum + c), e = hn::Load(d, err + c);
+          TwoSumInto(ExpF64(d, hn::Sub(v, hn::Load(d, m + c))), &s, &e);
+          hn::Store(s, d, sum + c);
+          hn::Store(e, d, err + c);
+        });
+      }
+    }
+    for (size_t c = 0; c < cw; ++c) {
+      max[c0 + c] = m[c];
+      ls[c0 + c] = LogOfSum(sum[c], err[c]);
     }
   }
 }
