@@ -77,7 +77,7 @@ const char* ShortDTypeName(DType dtype) {
 }
 
 bool ParseShortDType(const std::string& text, DType* dtype) {
-  for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+  for (DType d : {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64}) {
     if (text == ShortDTypeName(d)) {
       *dtype = d;
       return true;

@@ -15,9 +15,14 @@
 namespace hostnn {
 namespace bench {
 
-// Short dtype names used on command lines and in CSV: f32, f16, bf16.
+// Short dtype names used on command lines and in CSV: f32, f16, bf16, f64.
 const char* ShortDTypeName(DType dtype);
 bool ParseShortDType(const std::string& text, DType* dtype);
+// Whether op computes dtype (f64: the operators whose rule takes DOUBLE everywhere,
+// LogSoftmax); the tools skip the other pairs of their grids.
+inline bool BenchTakes(Op op, DType dtype) {
+  return dtype != DType::kFloat64 || GetOpInfo(op).dtypes == DTypeRule::kAnyFloat;
+}
 
 struct CaseSpec {
   Op op = Op::kSiluBackward;

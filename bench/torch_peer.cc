@@ -6,7 +6,7 @@
 // hostnn is faster), and the plain-store roofline of the same buffers.
 // Benchmark code only, built when HOSTNN_TORCH_DIR names an installed `torch` package
 // (site-packages/torch of PyTorch 2.x from PyPI: libtorch_cpu.so, libc10.so, include/).
-//   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16] [--sizes 4K,256K,4M,64M]
+//   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16,f64] [--sizes 4K,256K,4M,64M]
 //                     [--threads 1,2] [--samples 11] [--sample-ms 4] [--csv FILE]
 
 #include <ATen/ATen.h>
@@ -39,6 +39,8 @@ at::ScalarType TorchType(DType d) {
       return at::kHalf;
     case DType::kBFloat16:
       return at::kBFloat16;
+    case DType::kFloat64:
+      return at::kDouble;
     default:
       return at::kFloat;
   }
@@ -195,6 +197,7 @@ int Main(int argc, char** argv) {
         std::fprintf(stderr, "hostnn_torch_peer: unknown dtype %s\n", dt.c_str());
         return 2;
       }
+      if (!BenchTakes(op, dtype)) continue;
       for (const std::string& size : sizes) {
         int64_t n = 0;
         if (!ParseCount(size, &n)) {

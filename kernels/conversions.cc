@@ -1,6 +1,7 @@
-// Widening to f32 / narrowing from f32 (RNE; INT32 stores truncate) for every compiled SIMD
-// target and their dispatch tables (GetToF32, GetFromF32); the register-level conversions
-// live in convert-inl.h.
+// Widening to f32 / narrowing from f32 (RNE; INT32 stores truncate), casts through a
+// narrower dtype and widening to double, for every compiled SIMD target, and their dispatch
+// tables (GetToF32, GetFromF32, GetToF32Via, GetToF64); the register-level conversions live
+// in convert-inl.h.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/conversions.cc"
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "kernels/convert-inl.h"
@@ -79,6 +81,75 @@ void FromF32_F64(const float* s, void* d, size_t n) {
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(s[i]);
 }
 
+// ---- casts through a narrower dtype, and to double ----------------------------------------
+
+// Elements per pass through the stack buffers below.
+constexpr size_t kCastChunk = 256;
+
+// DOUBLE -> f32 rounded to odd: truncated toward zero, the last bit set where anything was
+// dropped. Rounding that to a type of at most 22 bits (f16, bf16) to nearest even gives
+// the direct cast's bits, which rounding to nearest twice would not.
+HWY_INLINE float RoundToOddF32(double v) {
+  float f = static_cast<float>(v);
+  if (std::isnan(v) || static_cast<double>(f) == v) return f;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(v)) f = std::nextafter(f, 0.0f);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  bits |= 1u;
+  std::memcpy(&f, &bits, sizeof(bits));
+  return f;
+}
+
+// src (one of the tags, or DOUBLE) cast to Via (F16 or BF16) and widened back to f32.
+template <class Via>
+HWY_INLINE void RoundTrip(float* v, size_t n) {
+  HWY_ALIGN typename Via::T narrow[kCastChunk];
+  for (size_t i = 0; i < n; i += kCastChunk) {
+    const size_t m = std::min(kCastChunk, n - i);
+    FromF32Impl<Via>(v + i, narrow, m);
+    ToF32Impl<Via>(narrow, v + i, m);
+  }
+}
+
+template <class Src, class Via>
+HWY_INLINE void ToF32ViaImpl(const void* src, float* dst, size_t n) {
+  ToF32Impl<Src>(src, dst, n);
+  RoundTrip<Via>(dst, n);
+}
+
+template <class Via>
+HWY_INLINE void F64ToF32ViaImpl(const void* src_v, float* dst, size_t n) {
+  const double* src = static_cast<const double*>(src_v);
+  for (size_t i = 0; i < n; ++i) dst[i] = RoundToOddF32(src[i]);
+  RoundTrip<Via>(dst, n);
+}
+
+void F64ToF32(const void* s, float* d, size_t n) {
+  const double* src = static_cast<const double*>(s);
+  for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(src[i]);  // one RNE rounding
+}
+void F64ToF32ViaF16(const void* s, float* d, size_t n) { F64ToF32ViaImpl<F16>(s, d, n); }
+void F64ToF32ViaBF16(const void* s, float* d, size_t n) { F64ToF32ViaImpl<BF16>(s, d, n); }
+void F32ToF32ViaF16(const void* s, float* d, size_t n) { ToF32ViaImpl<F32, F16>(s, d, n); }
+void F32ToF32ViaBF16(const void* s, float* d, size_t n) { ToF32ViaImpl<F32, BF16>(s, d, n); }
+void BF16ToF32ViaF16(const void* s, float* d, size_t n) { ToF32ViaImpl<BF16, F16>(s, d, n); }
+void F16ToF32ViaBF16(const void* s, float* d, size_t n) { ToF32ViaImpl<F16, BF16>(s, d, n); }
+
+template <class Src>
+HWY_INLINE void ToF64Impl(const void* src_v, double* dst, size_t n) {
+  const typename Src::T* src = static_cast<const typename Src::T*>(src_v);
+  HWY_ALIGN float wide[kCastChunk];
+  for (size_t i = 0; i < n; i += kCastChunk) {
+    const size_t m = std::min(kCastChunk, n - i);
+    ToF32Impl<Src>(src + i, wide, m);
+    for (size_t j = 0; j < m; ++j) dst[i + j] = static_cast<double>(wide[j]);
+  }
+}
+void ToF64_F32(const void* s, double* d, size_t n) { ToF64Impl<F32>(s, d, n); }
+void ToF64_F16(const void* s, double* d, size_t n) { ToF64Impl<F16>(s, d, n); }
+void ToF64_BF16(const void* s, double* d, size_t n) { ToF64Impl<BF16>(s, d, n); }
+void ToF64_F64(const void* s, double* d, size_t n) { std::memcpy(d, s, n * sizeof(double)); }
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -102,6 +173,17 @@ HWY_EXPORT(FromF32_BF16);
 HWY_EXPORT(FromF32_F64);
 HWY_EXPORT(ToF32_I32);
 HWY_EXPORT(FromF32_I32);
+HWY_EXPORT(F64ToF32);
+HWY_EXPORT(F64ToF32ViaF16);
+HWY_EXPORT(F64ToF32ViaBF16);
+HWY_EXPORT(F32ToF32ViaF16);
+HWY_EXPORT(F32ToF32ViaBF16);
+HWY_EXPORT(BF16ToF32ViaF16);
+HWY_EXPORT(F16ToF32ViaBF16);
+HWY_EXPORT(ToF64_F32);
+HWY_EXPORT(ToF64_F16);
+HWY_EXPORT(ToF64_BF16);
+HWY_EXPORT(ToF64_F64);
 
 ToF32Fn GetToF32(DType src) {
   switch (src) {
@@ -130,6 +212,43 @@ FromF32Fn GetFromF32(DType dst) {
       return HOSTNN_PICK(FromF32_F64);
     case DType::kInt32:
       return HOSTNN_PICK(FromF32_I32);
+    default:
+      return nullptr;
+  }
+}
+
+ToF32Fn GetToF32Via(DType src, DType via) {
+  if (src == DType::kFloat64) {
+    switch (via) {
+      case DType::kFloat32:
+        return HOSTNN_PICK(F64ToF32);
+      case DType::kFloat16:
+        return HOSTNN_PICK(F64ToF32ViaF16);
+      case DType::kBFloat16:
+        return HOSTNN_PICK(F64ToF32ViaBF16);
+      default:
+        return nullptr;
+    }
+  }
+  if (!IsComputeType(src) || !IsComputeType(via)) return nullptr;
+  // Widening to f32, and f16 or bf16 to itself, rounds nothing.
+  if (via == DType::kFloat32 || via == src) return GetToF32(src);
+  if (via == DType::kFloat16) {
+    return src == DType::kFloat32 ? HOSTNN_PICK(F32ToF32ViaF16) : HOSTNN_PICK(BF16ToF32ViaF16);
+  }
+  return src == DType::kFloat32 ? HOSTNN_PICK(F32ToF32ViaBF16) : HOSTNN_PICK(F16ToF32ViaBF16);
+}
+
+ToF64Fn GetToF64(DType src) {
+  switch (src) {
+    case DType::kFloat32:
+      return HOSTNN_PICK(ToF64_F32);
+    case DType::kFloat16:
+      return HOSTNN_PICK(ToF64_F16);
+    case DType::kBFloat16:
+      return HOSTNN_PICK(ToF64_BF16);
+    case DType::kFloat64:
+      return HOSTNN_PICK(ToF64_F64);
     default:
       return nullptr;
   }

@@ -23,6 +23,7 @@
 #define HOSTNN_XINT_AllSameOrFloatOut(Name)
 #define HOSTNN_XINT_InputsAnyOutAnyFloat(Name)
 #define HOSTNN_XINT_InputsSameOutAnyFloat(Name)
+#define HOSTNN_XINT_AnyFloat(Name)
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {

@@ -39,6 +39,15 @@ using ToF32Fn = void (*)(const void* src, float* dst, size_t n);
 using FromF32Fn = void (*)(const float* src, void* dst, size_t n);
 ToF32Fn GetToF32(DType src);
 FromF32Fn GetFromF32(DType dst);
+// Casts n elements of src (FLOAT, FLOAT16, BFLOAT16, DOUBLE) to `via` (FLOAT, FLOAT16 or
+// BFLOAT16) with one rounding to nearest even, and widens the result to f32: the value a
+// CANN Cast to `via` gives, as f32 (DOUBLE goes down through f32 rounded to odd, which
+// then rounds to a 16-bit type as the direct cast would). GetToF32(src) where nothing
+// rounds. Null for other dtypes.
+ToF32Fn GetToF32Via(DType src, DType via);
+// Widen n elements to double (src FLOAT, FLOAT16, BFLOAT16, DOUBLE): exact. Null otherwise.
+using ToF64Fn = void (*)(const void* src, double* dst, size_t n);
+ToF64Fn GetToF64(DType src);
 
 // LogSoftmaxBackward. Sums are kept in double in 16 partial sums: element i of a row
 // goes to partial i % 16 whatever the SIMD width, so sums are bitwise reproducible on
@@ -217,6 +226,32 @@ inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t
 // row_out, ara_block and cols_out write with non-temporal stores (the same bits).
 LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out,
                                               StoreMode mode = StoreMode::kCached);
+
+// LogSoftmax forward in double (out DOUBLE; self cast to DOUBLE first, exactly), f64 lanes:
+// exp(x - max) by a polynomial of its own (about 1.5 ULP), summed as compensated (sum,
+// error) pairs: a row (AR) in kRowPartials pairs (element i to pair i % 16 whatever the
+// SIMD width) combined in index order; a column (ARA) down its rows in order. The log of
+// the sum is std::log (std::log1p below 2, so a sum of 1 + 1e-30 keeps its 1e-30). So
+// the results do not depend on the tiling or the thread count, and error stays within
+// 2^-50 (|x - max| + 1) plus a few ULP for rows of any length. NaN and +inf in a row, or
+// a row of -inf only, give NaN throughout; -inf beside a finite max gives -inf. Every
+// output may be its input exactly (in place).
+struct LogSoftmaxF64Kernels {
+  // A whole row of n elements.
+  void (*row)(const double* x, size_t n, double* out);
+  // An (R x w) block whose rows are row_stride elements apart: max[c] the column's max,
+  // ls[c] the log of its sum of exp(x - max[c]), c < w.
+  void (*ara_stats)(const double* x, size_t r, size_t row_stride, size_t w, double* max,
+                    double* ls);
+  // out[c] = (x[c] - max[c]) - ls[c], c < w: one row of a block's output.
+  void (*cols_out)(const double* x, const double* max, const double* ls, double* out, size_t w);
+  // ara_stats, then every row of the block through cols_out.
+  void (*ara_block)(const double* x, double* out, size_t r, size_t row_stride, size_t w,
+                    double* max, double* ls);
+  // The exp the sums use, out[i] = exp(v[i]) for v[i] <= 0 or NaN (for tests).
+  void (*exp)(const double* v, double* out, size_t n);
+};
+LogSoftmaxF64Kernels GetLogSoftmaxF64();
 
 }  // namespace kernels
 }  // namespace hostnn

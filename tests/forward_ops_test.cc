@@ -346,7 +346,9 @@ TEST(ForwardCApi, DTypeRules) {
       {Op::kLogSigmoid, ACL_BF16, ACL_BF16, true},
       {Op::kLogSoftmax, ACL_FLOAT, ACL_DOUBLE, true},  // any float out
       {Op::kLogSoftmax, ACL_FLOAT16, ACL_FLOAT, true},
-      {Op::kLogSoftmax, ACL_DOUBLE, ACL_DOUBLE, false},  // self: a compute dtype
+      {Op::kLogSoftmax, ACL_DOUBLE, ACL_DOUBLE, true},  // every float pair: self cast to out's
+      {Op::kLogSoftmax, ACL_DOUBLE, ACL_FLOAT, true},
+      {Op::kLogSoftmax, ACL_INT32, ACL_DOUBLE, false},
       {Op::kLogSoftmax, ACL_FLOAT, ACL_INT32, false},
   };
   for (const Case& c : cases) {

@@ -69,7 +69,8 @@ constexpr int64_t kForwardRowAlign = 64;
 ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
                                 const Resolved& resolved);
 
-// Pure. Pre: a1, r, a0 >= 1, elem_bytes in {2, 4}, resolved passed ValidatePlatform;
+// Pure. Pre: a1, r, a0 >= 1, elem_bytes in {2, 4, 8} (8: DOUBLE, with f64 intermediates),
+// resolved passed ValidatePlatform;
 // row_align: kRowPartialsAlign or kForwardRowAlign (where AR chunks may start).
 // Tries every template in priority order; the first capable one wins.
 ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,

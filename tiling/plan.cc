@@ -100,7 +100,9 @@ Status CheckElementwise(const ElementwisePlan& p, const Platform& pf) {
 
 Status CheckReduction(const ReductionPlan& p, const Platform& pf) {
   if (p.a1 < 1 || p.r < 1 || p.a0 < 1) return Fail("an extent of (A1, R, A0) is < 1");
-  if (p.elem_bytes != 2 && p.elem_bytes != 4) return Fail("elem_bytes is not 2 or 4");
+  if (p.elem_bytes != 2 && p.elem_bytes != 4 && p.elem_bytes != 8) {
+    return Fail("elem_bytes is not 2, 4 or 8");
+  }
   // The winner is the first capable template.
   bool first = true;
   for (const TemplateTrial& t : p.trials) {
@@ -226,7 +228,8 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       *plan = p;
       return Status::Ok();
     }
-    if (elem_bytes != 2 && elem_bytes != 4) {
+    // LogSoftmax computes in its out's dtype, DOUBLE included; LogSoftmaxBackward in f32.
+    if (elem_bytes != 2 && elem_bytes != 4 && !(elem_bytes == 8 && info.is_forward)) {
       return Status::Invalid(p.op + " reads f32, f16 or bf16, not " + p.dtype);
     }
     const int64_t n = rank > 0 ? rank : 1;

@@ -2,7 +2,8 @@
 // the tensor is fused to (A1, R, A0) and four templates, each with a capability test and a
 // priority, are tried in order; the first capable one wins and the plan records every
 // test. The templates budget only I/O queues and f32 sums in the UB (Ascend 950 computes
-// in registers). Pure functions: no threads, no SIMD.
+// in registers); a DOUBLE LogSoftmax, computed in double, budgets f64 ones. Pure functions: no
+// threads, no SIMD.
 //   AR full-load   100  A0 == 1, R <= 4 * vl_f32^2, whole rows fit the UB
 //   AR recompute   200  A0 == 1, R in chunks: a sum pass, then an output pass
 //   ARA full-load  300  A0 > 1, A0 tiled by the vector width, all of R fits
@@ -55,10 +56,16 @@ int64_t BitLength(int64_t v) {
 
 struct Context {
   int64_t a1, r, a0, x;  // x: bytes of dy and y (out is budgeted the same, as on Ascend)
+  int64_t acc;           // bytes of the intermediates: f32, or f64 for DOUBLE (x == 8)
   int64_t row_align;     // AR chunks start at multiples of it (the kernels' row sums)
   const Platform* pf;
   int64_t cores;  // min(platform cores, ceil(elements / min_elems_per_core))
 };
+
+// An intermediate buffer's name: "out_f32", or "out_f64" where DOUBLE is computed in double.
+std::string Acc(const Context& c, const char* name) {
+  return std::string(name) + (c.acc == 8 ? "_f64" : "_f32");
+}
 
 // A capable template fills everything but trials and the core split.
 bool ArFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
@@ -66,15 +73,15 @@ bool ArFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
     *why = "A0 = " + S(c.a0) + " > 1";
     return false;
   }
-  const int64_t vl = c.pf->vector_bytes / kF32;
+  const int64_t vl = c.pf->vector_bytes / c.acc;
   const int64_t r_max = 4 * vl * vl;
   if (c.r > r_max) {
-    *why = "R = " + S(c.r) + " > 4 * vl_f32^2 = " + S(r_max);
+    *why = "R = " + S(c.r) + " > 4 * " + Acc(c, "vl") + "^2 = " + S(r_max);
     return false;
   }
   const int64_t r_aligned = AlignUp(c.r, c.pf->block_bytes / c.x);
   const int64_t binary_tmp =
-      c.r > 2 * vl ? AlignUp(PowerOfTwoBelow(CeilDiv(c.r, vl)), c.pf->block_bytes / kF32) * kF32
+      c.r > 2 * vl ? AlignUp(PowerOfTwoBelow(CeilDiv(c.r, vl)), c.pf->block_bytes / c.acc) * c.acc
                    : 0;
   const int64_t row_bytes = 2 * r_aligned * 3 * c.x + binary_tmp;
   const int64_t rows_fit = (c.pf->ub_bytes - kArReservedBytes) / row_bytes;
@@ -92,7 +99,7 @@ bool ArFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
            {"gradOutput", tile_rows * r_aligned * c.x, 2},
            {"output", tile_rows * r_aligned * c.x, 2},
            {"out", tile_rows * r_aligned * c.x, 2}};
-  if (binary_tmp > 0) p->ub.push_back({"binary_add_f32", tile_rows * binary_tmp, 1});
+  if (binary_tmp > 0) p->ub.push_back({Acc(c, "binary_add"), tile_rows * binary_tmp, 1});
   return true;
 }
 
@@ -103,8 +110,9 @@ bool ArRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   }
   const int64_t block = c.pf->block_bytes;
   const int64_t flexible = c.pf->ub_bytes - block - kArCacheBlocks * block;
-  const int64_t per_elem = 2 * 2 * c.x + 2 * kF32;  // dy, y double-buffered; f32 out x 2
-  const int64_t align = std::lcm(std::lcm(block, std::lcm(block / c.x, block / kF32)), c.row_align);
+  const int64_t per_elem = 2 * 2 * c.x + 2 * c.acc;  // dy, y double-buffered; f32 out x 2
+  const int64_t align =
+      std::lcm(std::lcm(block, std::lcm(block / c.x, block / c.acc)), c.row_align);
   const int64_t chunk_max = flexible > 0 ? AlignDown(flexible / per_elem, align) : 0;
   if (chunk_max < 1) {
     *why = "the UB less 65 blocks holds no chunk of " + S(align) + " elements";
@@ -117,7 +125,7 @@ bool ArRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   const int64_t padded = AlignUp(p->r_chunk, block / c.x);  // a short row fills whole blocks
   p->ub = {{"gradOutput", padded * c.x, 2},
            {"output", padded * c.x, 2},
-           {"out_f32", padded * kF32, 2},
+           {Acc(c, "out"), padded * c.acc, 2},
            {"reserved", block, 1},
            {"binary_add_cache", block, kArCacheBlocks}};
   return true;
@@ -130,16 +138,16 @@ bool AraFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
   }
   // A0 tiles of whole vectors (and whole blocks, should a profile's vector be narrower).
   const int64_t base = std::max(c.pf->vector_bytes, c.pf->block_bytes) / c.x;
-  const int64_t column_bytes = c.r * 2 * (kF32 + 2 * c.x);  // all of R, double-buffered
-  const int64_t factor_max = c.pf->ub_bytes / base / (column_bytes + kF32);
+  const int64_t column_bytes = c.r * 2 * (c.acc + 2 * c.x);  // all of R, double-buffered
+  const int64_t factor_max = c.pf->ub_bytes / base / (column_bytes + c.acc);
   if (factor_max < 1) {
     *why = "one A0 tile of " + S(base) + " columns with all " + S(c.r) + " rows needs " +
-           S(base * (column_bytes + kF32)) + " B > UB";
+           S(base * (column_bytes + c.acc)) + " B > UB";
     return false;
   }
   const int64_t a0_inner = std::min(factor_max, CeilDiv(c.a0, base));
   const int64_t tile = std::min(a0_inner * base, kMaxA0Tile);
-  const int64_t a1_inner = std::min(c.a1, (c.pf->ub_bytes - tile * kF32) / (tile * column_bytes));
+  const int64_t a1_inner = std::min(c.a1, (c.pf->ub_bytes - tile * c.acc) / (tile * column_bytes));
   p->a0_tile = tile;
   p->a0_align = base;
   p->a1_tile = a1_inner;
@@ -148,8 +156,8 @@ bool AraFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
          " (A1 x R x A0 tile of " + S(base) + "-column vectors) fits the UB";
   p->ub = {{"gradOutput", a1_inner * c.r * tile * c.x, 2},
            {"output", a1_inner * c.r * tile * c.x, 2},
-           {"out_f32", a1_inner * c.r * tile * kF32, 2},
-           {"sum_f32", tile * kF32, 1}};
+           {Acc(c, "out"), a1_inner * c.r * tile * c.acc, 2},
+           {Acc(c, "sum"), tile * c.acc, 1}};
   return true;
 }
 
@@ -164,7 +172,7 @@ bool AraRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   while (true) {
     const int64_t basic = PowerOfTwoBelow(CeilDiv(c.r, chunk));
     cache = basic == 0 ? 1 : BitLength(basic);
-    const int64_t column_bytes = chunk * 2 * (kF32 + 2 * c.x) + kF32 * cache + kF32;
+    const int64_t column_bytes = chunk * 2 * (c.acc + 2 * c.x) + c.acc * cache + c.acc;
     factor_max = c.pf->ub_bytes / base / column_bytes;
     if (factor_max >= 1 || chunk == 1) break;
     chunk = (chunk + 1) / 2;
@@ -185,9 +193,9 @@ bool AraRecompute(const Context& c, ReductionPlan* p, std::string* why) {
          (chunk < std::min(kAraRecomputeRChunk, c.r) ? " (Ascend's 128 does not fit this UB)" : "");
   p->ub = {{"gradOutput", chunk * tile * c.x, 2},
            {"output", chunk * tile * c.x, 2},
-           {"out_f32", chunk * tile * kF32, 2},
-           {"binary_add_cache_f32", tile * kF32, cache},
-           {"sum_f32", tile * kF32, 1}};
+           {Acc(c, "out"), chunk * tile * c.acc, 2},
+           {Acc(c, "binary_add_cache"), tile * c.acc, cache},
+           {Acc(c, "sum"), tile * c.acc, 1}};
   return true;
 }
 
@@ -238,6 +246,7 @@ ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_byte
       r,
       a0,
       elem_bytes,
+      std::max(kF32, elem_bytes),
       row_align,
       &pf,
       std::max<int64_t>(1, std::min(pf.cores, CeilDiv(a1 * r * a0, resolved.min_elems_per_core)))};

@@ -1,7 +1,7 @@
 // Element types. The numeric values are CANN's aclDataType values, so an aclDataType
 // converts to DType by value. Only kFloat32, kFloat16, kBFloat16 (and kFloat64 as a
-// LogSoftmaxBackward / HardsigmoidBackward output) are computed; the rest exist so that
-// errors can name what was given.
+// LogSoftmaxBackward / HardsigmoidBackward output, and LogSoftmax's self and out) are
+// computed; the rest exist so that errors can name what was given.
 #ifndef HOSTNN_DTYPE_H_
 #define HOSTNN_DTYPE_H_
 

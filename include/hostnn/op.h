@@ -58,6 +58,7 @@ enum class DTypeRule {
   kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
   kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
+  kAnyFloat,               // every operand any float dtype; inputs are cast to out's first
 };
 
 // How the operands' shapes relate.

@@ -59,10 +59,12 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   const Operand& out = all.back();
   const bool out_any_float = info.dtypes == DTypeRule::kInputsAnyOutAnyFloat ||
                              info.dtypes == DTypeRule::kInputsSameOutAnyFloat;
+  const bool all_any_float = info.dtypes == DTypeRule::kAnyFloat;
   for (const Operand* v : all) {
     const bool is_out = v == &out;
+    const bool any_float = all_any_float || (is_out && out_any_float);
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
-                                            is_out && out_any_float       ? kFloatTypes
+                                            any_float                     ? kFloatTypes
                                             : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
                                             : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
                                                                           : kComputeTypes));
@@ -94,6 +96,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
           "dtype combination: " + given + "; expected all equal, or a FLOAT " + out.param);
     }
     case DTypeRule::kInputsAnyOutAnyFloat:
+    case DTypeRule::kAnyFloat:  // every pair: CANN casts self to out's dtype, which any takes
       return Status::Ok();
     case DTypeRule::kInputsSameOutAnyFloat:
       for (const Operand* v : all) {

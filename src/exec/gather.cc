@@ -11,9 +11,10 @@
 namespace hostnn {
 namespace exec {
 
-OperandCodec MakeCodec(DType dtype) {
+OperandCodec MakeCodec(DType dtype, DType via) {
   OperandCodec c;
-  c.to_f32 = kernels::GetToF32(dtype);
+  c.to_f32 = via == DType::kUndefined ? kernels::GetToF32(dtype) : kernels::GetToF32Via(dtype, via);
+  c.to_f64 = kernels::GetToF64(dtype);
   c.from_f32 = kernels::GetFromF32(dtype);
   c.elem_bytes = DTypeSize(dtype);
   return c;
@@ -86,18 +87,19 @@ void PackBlock(const char* base_v, int64_t s1, int64_t s0, int64_t rows, int64_t
   }
 }
 
-// The range run by run (see ForEachRun): contiguous, broadcast and packed strided runs.
-void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& operand,
-                const OperandCodec& codec, int64_t start, int64_t len, float* dst) {
-  const size_t es = codec.elem_bytes;
+// The range run by run (see ForEachRun): contiguous, broadcast and packed strided runs,
+// each converted by to(src, dst, count) into the scratch type D (f32 or f64).
+template <typename D, class To>
+void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
+                To to, int64_t start, int64_t len, D* dst) {
   ForEachRun(layout, operand, es, start, len,
              [&](const char* p, int64_t stride, int64_t count, int64_t done) {
-               float* d = dst + done;
+               D* d = dst + done;
                if (stride == 1) {
-                 codec.to_f32(p, d, static_cast<size_t>(count));
+                 to(p, d, static_cast<size_t>(count));
                } else if (stride == 0) {
-                 float v;
-                 codec.to_f32(p, &v, 1);
+                 D v;
+                 to(p, &v, 1);
                  for (int64_t k = 0; k < count; ++k) d[k] = v;
                } else {
                  // Strided: the raw elements are packed a chunk at a time, then converted
@@ -107,34 +109,32 @@ void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& opera
                  for (int64_t k0 = 0; k0 < count; k0 += kChunk) {
                    const int64_t m = std::min(kChunk, count - k0);
                    CopyStrided(p + k0 * step, step, packed, static_cast<int64_t>(es), m, es);
-                   codec.to_f32(packed, d + k0, static_cast<size_t>(m));
+                   to(packed, d + k0, static_cast<size_t>(m));
                  }
                }
              });
 }
 
-}  // namespace
-
 // A strided last dim (a transposed view above all) is gathered in blocks of kBlockRows
 // rows by kBlockCols columns, so that the cache lines and pages one row touches serve the
 // next rows too; partial rows at the ends of the range, and everything else, go run by
 // run. Each row chunk is converted by the same code either way.
-void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
-               const OperandCodec& codec, int64_t start, int64_t len, float* dst) {
+template <typename D, class To>
+void Gather(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es, To to,
+            int64_t start, int64_t len, D* dst) {
   const int inner = layout.rank - 1;
-  const size_t es = codec.elem_bytes;
   const bool blocked = layout.rank >= 2 && operand.strides[inner] != 0 &&
                        operand.strides[inner] != 1 && operand.strides[inner - 1] != 0 &&
-                       (es == 2 || es == 4) && len >= 2 * layout.shape[inner];
+                       (es == 2 || es == 4 || es == 8) && len >= 2 * layout.shape[inner];
   if (!blocked) {
-    GatherRuns(layout, operand, codec, start, len, dst);
+    GatherRuns(layout, operand, es, to, start, len, dst);
     return;
   }
   const int64_t row_len = layout.shape[inner];
   const int64_t s0 = operand.strides[inner], s1 = operand.strides[inner - 1];
   int64_t done = std::min(len, (row_len - start % row_len) % row_len);  // a partial first row
-  if (done > 0) GatherRuns(layout, operand, codec, start, done, dst);
-  alignas(64) char packed[kBlockRows * kBlockCols * sizeof(float)];
+  if (done > 0) GatherRuns(layout, operand, es, to, start, done, dst);
+  alignas(64) char packed[kBlockRows * kBlockCols * sizeof(double)];
   while (len - done >= row_len) {
     const int64_t row = (start + done) / row_len;
     // Rows of one block share every index but the second-last dim's, which counts up.
@@ -152,17 +152,31 @@ void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operan
       const char* corner = base + c0 * s0 * static_cast<int64_t>(es);
       if (es == 2) {
         PackBlock<uint16_t>(corner, s1, s0, rows, m, packed);
-      } else {
+      } else if (es == 4) {
         PackBlock<uint32_t>(corner, s1, s0, rows, m, packed);
+      } else {
+        PackBlock<uint64_t>(corner, s1, s0, rows, m, packed);
       }
       for (int64_t j = 0; j < rows; ++j) {
-        codec.to_f32(packed + j * m * static_cast<int64_t>(es), dst + done + j * row_len + c0,
-                     static_cast<size_t>(m));
+        to(packed + j * m * static_cast<int64_t>(es), dst + done + j * row_len + c0,
+           static_cast<size_t>(m));
       }
     }
     done += rows * row_len;
   }
-  if (done < len) GatherRuns(layout, operand, codec, start + done, len - done, dst + done);
+  if (done < len) GatherRuns(layout, operand, es, to, start + done, len - done, dst + done);
+}
+
+}  // namespace
+
+void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
+               const OperandCodec& codec, int64_t start, int64_t len, float* dst) {
+  Gather(layout, operand, codec.elem_bytes, codec.to_f32, start, len, dst);
+}
+
+void GatherF64(const core::FusedLayout& layout, const core::FusedOperand& operand,
+               const OperandCodec& codec, int64_t start, int64_t len, double* dst) {
+  Gather(layout, operand, codec.elem_bytes, codec.to_f64, start, len, dst);
 }
 
 void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
@@ -204,6 +218,11 @@ void ScatterRaw(const core::FusedLayout& layout, const core::FusedOperand& opera
              [&](char* p, int64_t stride, int64_t count, int64_t done) {
                CopyStrided(s + done * ses, ses, p, stride * ses, count, es);
              });
+}
+
+void ScatterF64(const core::FusedLayout& layout, const core::FusedOperand& operand, int64_t start,
+                int64_t len, const double* src) {
+  ScatterRaw(layout, operand, sizeof(double), start, len, src);
 }
 
 }  // namespace exec

@@ -1,7 +1,7 @@
 // Gather / scatter between a strided (possibly broadcast, any-dtype) operand and a
-// contiguous f32 tile in a core's UB scratch. Element range [start, start + len) is in
-// the row-major order of the fused shape. Contiguous runs use the vector conversions;
-// strided runs are packed a chunk at a time and use the same conversions.
+// contiguous f32 (or, for DOUBLE results, f64) tile in a core's UB scratch. Element range [start,
+// start + len) is in the row-major order of the fused shape. Contiguous runs use the vector
+// conversions; strided runs are packed a chunk at a time and use the same conversions.
 #ifndef HOSTNN_SRC_EXEC_GATHER_H_
 #define HOSTNN_SRC_EXEC_GATHER_H_
 
@@ -16,15 +16,23 @@ namespace exec {
 // Conversion functions resolved once (per executor) for one operand.
 struct OperandCodec {
   kernels::ToF32Fn to_f32 = nullptr;      // inputs
+  kernels::ToF64Fn to_f64 = nullptr;      // inputs gathered to double (GatherF64)
   kernels::FromF32Fn from_f32 = nullptr;  // the output
   size_t elem_bytes = 0;
 };
-OperandCodec MakeCodec(DType dtype);
+// `via`: an input is cast to that dtype first (one rounding, as a CANN Cast), then widened
+// to f32 (kernels::GetToF32Via); kUndefined widens it as it is.
+OperandCodec MakeCodec(DType dtype, DType via = DType::kUndefined);
 
 void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                const OperandCodec& codec, int64_t start, int64_t len, float* dst);
 void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                 const OperandCodec& codec, int64_t start, int64_t len, const float* src);
+// The same into / out of a double scratch; the scattered operand is DOUBLE.
+void GatherF64(const core::FusedLayout& layout, const core::FusedOperand& operand,
+               const OperandCodec& codec, int64_t start, int64_t len, double* dst);
+void ScatterF64(const core::FusedLayout& layout, const core::FusedOperand& operand, int64_t start,
+                int64_t len, const double* src);
 
 // The same walk with no conversion: es-byte elements copied as they are, to or from a
 // contiguous tile of the operand's own dtype (the exact integer path).

@@ -3,10 +3,12 @@
 // are accumulated in double by one core in a fixed order, so results do not depend on the
 // thread count, the template or the platform profile. AR plans run a row per unit, ARA plans a
 // block of columns per unit (the units and their cores are the plan's); strided or mixed-dtype
-// operands are gathered to f32 scratch first and scattered back after. An ARA plan whose
-// cores split each row's columns writes its output by rows instead (ReductionPlan::output_by_rows:
-// on Zen 4, two cores storing to disjoint lines of the same pages ran 16 to 25 times slower than
-// alone, and [1024, 256] dim 0 ran 1.2x to 3x slower on two threads than on one).
+// operands are gathered to f32 scratch first and scattered back after. The forward computes
+// in out's dtype, self cast to it first as CANN does (a DOUBLE out, in double, is
+// logsoftmax_f64_executor.cc's). An ARA plan whose cores split each row's columns writes its
+// output by rows instead (ReductionPlan::output_by_rows: on Zen 4, two cores storing to
+// disjoint lines of the same pages ran 16 to 25 times slower than alone, and [1024, 256] dim 0
+// ran 1.2x to 3x slower on two threads than on one).
 
 #include "src/exec/logsoftmax_executor.h"
 
@@ -19,14 +21,12 @@
 #include "src/exec/executor.h"
 #include "src/exec/gather.h"
 #include "src/exec/launcher.h"
+#include "src/exec/logsoftmax_f64_executor.h"
+#include "src/exec/reduction_units.h"
 
 namespace hostnn {
 namespace exec {
 namespace {
-
-// The widest block of columns an ARA kernel call takes (its accumulators live on the
-// stack): a run of whole row segments, which the prefetchers follow.
-constexpr int64_t kAraBlockCols = 4096;
 
 // The columns per ARA kernel call. A tensor that fits in the caches runs the widest
 // blocks, and so does the backward (two passes, the second over two inputs: narrower
@@ -59,9 +59,12 @@ class LogSoftmaxExecutor final : public Executor {
     gathered_ = !layout.dense || (forward_ && in != out);
     target_ = kernels::ChosenTargetName();
     if (gathered_) {
+      // The forward's self is cast to out's dtype first, as CANN does (one rounding where
+      // out is narrower), then computed in f32 like out's own dtype.
+      const DType via = forward_ ? out : DType::kUndefined;
       in = out = DType::kFloat32;
       for (int k = 0; k < layout.num_operands; ++k)
-        codecs_[k] = MakeCodec(layout.operands[k].dtype);
+        codecs_[k] = MakeCodec(layout.operands[k].dtype, k < num_in_ ? via : DType::kUndefined);
       workspace_bytes_ = layout.num_operands * static_cast<uint64_t>(layout.numel) * sizeof(float);
     } else {
       // An output too big to stay in the caches is written with non-temporal stores, by the
@@ -220,33 +223,9 @@ class LogSoftmaxExecutor final : public Executor {
     }
   }
 
-  // Calls fn(a1, c0, w) for this core's ARA units, adjacent units of one A1 row merged
-  // and cut into blocks of at most ara_block_cols_ columns. Each column's reduction runs
-  // over R in row order whatever the blocking, so merging changes no bit: a narrow tile of
-  // a long-strided A0 is a few cache lines per page, which the hardware prefetchers do not
-  // follow and which alias in the same cache sets row after row.
   template <class Fn>
   void ForEachAraBlock(int64_t core, Fn fn) const {
-    const tiling::ReductionPlan& p = plan_->reduction;
-    const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
-    for (int64_t u = begin; u < end;) {
-      const tiling::ReductionPlan::Unit first = p.GetUnit(u);
-      int64_t c_end = first.a0_begin + first.a0_len;
-      int64_t next = u + 1;
-      for (; next < end; ++next) {
-        const tiling::ReductionPlan::Unit unit = p.GetUnit(next);
-        if (unit.a1_begin != first.a1_begin || unit.a1_len != first.a1_len ||
-            unit.a0_begin != c_end)
-          break;
-        c_end += unit.a0_len;
-      }
-      for (int64_t a1 = first.a1_begin; a1 < first.a1_begin + first.a1_len; ++a1) {
-        for (int64_t c0 = first.a0_begin; c0 < c_end; c0 += ara_block_cols_) {
-          fn(a1, c0, static_cast<size_t>(std::min(ara_block_cols_, c_end - c0)));
-        }
-      }
-      u = next;
-    }
+    exec::ForEachAraBlock(plan_->reduction, core, ara_block_cols_, fn);
   }
 
   void RunCore(int64_t core, const char* const* in, char* out) const {
@@ -298,9 +277,8 @@ class LogSoftmaxExecutor final : public Executor {
   void OutRowsCore(int64_t core, const char* const* in, const float* stats, char* out) const {
     const tiling::ReductionPlan& p = plan_->reduction;
     const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
-    const int64_t rows = p.a1 * p.r, block_dim = p.block_dim;
-    const int64_t begin = rows / block_dim * core + std::min(core, rows % block_dim);
-    const int64_t end = begin + rows / block_dim + (core < rows % block_dim ? 1 : 0);
+    int64_t begin, end;
+    RowShare(p, core, &begin, &end);
     const float* second = stats + p.a1 * p.a0;
     const size_t w = static_cast<size_t>(p.a0);
     for (int64_t t = begin; t < end; ++t) {
@@ -344,12 +322,15 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
   const TensorView& out = *operands.out.view;
   const core::ViewSpan& out_span = *operands.out.span;
   const std::vector<int64_t>& shape = in0.shape;
-  // The plan fuses the shape to (A1, R, A0) around dim.
-  const tiling::Problem problem{op, in0.dtype, shape, dim, launch::TeamSize()};
+  // The plan fuses the shape to (A1, R, A0) around dim. The forward computes in out's
+  // dtype (self is cast to it first), the backward in its inputs'.
+  const bool forward = GetOpInfo(op).is_forward;
+  const DType compute = forward ? out.dtype : in0.dtype;
+  const tiling::Problem problem{op, compute, shape, dim, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
-    executor->reset(new EmptyExecutor(op, DTypeName(in0.dtype)));
+    executor->reset(new EmptyExecutor(op, DTypeName(compute)));
     *workspace_size = 0;
     return Status::Ok();
   }
@@ -364,7 +345,9 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
     dtypes[k] = v.view->dtype;
   }
   const core::FusedLayout layout = core::Fuse(shape, num, firsts, dtypes, strides);
-  auto* exec = new LogSoftmaxExecutor(op, std::move(plan), layout, in0.dtype, out.dtype);
+  Executor* exec = forward && out.dtype == DType::kFloat64
+                       ? MakeLogSoftmaxF64Executor(op, std::move(plan), layout)
+                       : new LogSoftmaxExecutor(op, std::move(plan), layout, in0.dtype, out.dtype);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

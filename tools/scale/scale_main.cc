@@ -66,7 +66,7 @@ std::string Usage() {
          "  --ops       " +
          ops +
          "\n"
-         "  --dtypes    f32, f16, bf16 (default: all three)\n"
+         "  --dtypes    f32, f16, bf16, f64 (LogSoftmax only) (default: f32, f16, bf16)\n"
          "  --sizes     elements per tensor; K and M suffixes are powers of two (default\n"
          "              4K,256K,4M). A reduction (LogSoftmax) runs [n/1024,1024] dim -1 and\n"
          "              [1024,n/1024] dim 0.\n"
@@ -158,7 +158,7 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   for (const std::string& name : items(dtypes)) {
     DType d;
     if (!bench::ParseShortDType(name, &d)) {
-      return Fail("unknown dtype '" + name + "' (f32, f16, bf16)");
+      return Fail("unknown dtype '" + name + "' (f32, f16, bf16, f64)");
     }
     args->dtypes.push_back(d);
   }
@@ -264,6 +264,7 @@ int Main(int argc, char** argv) {
   std::vector<bench::CaseSpec> specs;
   for (Op op : args.ops) {
     for (DType dtype : args.dtypes) {
+      if (!bench::BenchTakes(op, dtype)) continue;
       if (!args.shapes.empty()) {
         for (const auto& s : args.shapes)
           specs.push_back(bench::CaseSpec{op, dtype, s.first, s.second});

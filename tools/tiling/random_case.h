@@ -78,8 +78,10 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
   Case c;
   c.problem.op = static_cast<Op>(std::uniform_int_distribution<int>(0, kNumOps - 1)(rng));
   c.problem.team = kSweepTeam;
-  const bool reduction = GetOpInfo(c.problem.op).is_reduction;  // no f64 storage
-  c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, reduction ? 2 : 3)(rng)];
+  // LogSoftmaxBackward computes in f32: no f64 storage (LogSoftmax computes DOUBLE in double).
+  const OpInfo& info = GetOpInfo(c.problem.op);
+  const bool f32_reduction = info.is_reduction && !info.is_forward;
+  c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, f32_reduction ? 2 : 3)(rng)];
 
   const int rank = std::uniform_int_distribution<int>(0, 4)(rng);
   int64_t budget = LogUniform(rng, 1, max_elements);

@@ -1,0 +1,313 @@
+// LogSoftmax forward in double (DOUBLE out: self is cast to DOUBLE first, as CANN does) for
+// every compiled SIMD target, and its dispatch table (GetLogSoftmaxF64). f64 lanes
+// throughout: an exp of its own (about 1.5 ULP), sums of exp(x - max) kept as compensated
+// (sum, error) pairs in a fixed order, and the log in the C library's double precision.
+// See LogSoftmaxF64Kernels in kernels.h for the order of the sums.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/logsoftmax_f64_kernels.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DD = hn::ScalableTag<double>;
+using VD = hn::Vec<DD>;
+constexpr size_t kMaxF64Lanes = HWY_MAX_BYTES / sizeof(double);
+
+// exp(v) for v <= 0 (x - max), f64 lanes. k = rint(v / ln2) by the 1.5 * 2^52 rounding
+// trick, r = v - k ln2 with ln2 in two parts (fdlibm's: k * kLn2Hi is exact for |k| <
+// 2^11, so r carries only the rounding of its last subtraction), exp(r) on [-ln2/2, ln2/2]
+// by its Taylor polynomial of degree 13 (truncation below 0.05 ULP), and 2^k applied as
+// an exponent field of k + 1077 times the polynomial's scale 2^-54: both factors are
+// normal down to v = -746 (clamped there: exp(-746) is below half the least subnormal and
+// rounds to 0, as -inf must), so the product rounds once, subnormal results included. p(0) = 2^-54
+// exactly, so the max's own exp(0) is exactly 1. Max error about 1.5 ULP (Horner roundings). NaN
+// lanes give NaN.
+HWY_INLINE VD ExpF64(DD d, VD v) {
+  constexpr double kScale = 5.5511151231257827e-17;  // 2^-54
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  const VD vc = hn::Max(v, hn::Set(d, -746.0));
+  const VD round = hn::Set(d, 6755399441055744.0 + 1077.0);  // 1.5 * 2^52, then the bias
+  const VD t = hn::MulAdd(vc, hn::Set(d, 1.4426950408889634), round);
+  const VD k = hn::Sub(t, round);
+  VD r = hn::NegMulAdd(k, hn::Set(d, kLn2Hi), vc);
+  r = hn::NegMulAdd(k, hn::Set(d, kLn2Lo), r);
+  // 1/13!, 1/12!, ..., 1/1!, 1/0!, each times 2^-54 (exact: a power of two).
+  static constexpr double kInvFact[14] = {1.6059043836821613e-10,
+                                          2.08767569878681e-09,
+                                          2.505210838544172e-08,
+                                          2.755731922398589e-07,
+                                          2.7557319223985893e-06,
+                                          2.48015873015873e-05,
+                                          1.984126984126984e-04,
+                                          1.388888888888889e-03,
+                                          8.333333333333333e-03,
+                                          4.1666666666666664e-02,
+                                          1.6666666666666666e-01,
+                                          0.5,
+                                          1.0,
+                                          1.0};
+  VD p = hn::Set(d, kInvFact[0] * kScale);
+  for (int i = 1; i < 14; ++i) p = hn::MulAdd(p, r, hn::Set(d, kInvFact[i] * kScale));
+  const hn::RebindToSigned<DD> di;
+  const VD scale = hn::BitCast(d, hn::ShiftLeft<52>(hn::BitCast(di, t)));
+  const VD e = hn::Mul(p, scale);
+  return hn::IfThenElse(hn::IsNaN(v), v, e);
+}
+
+// The running max: v replaces m only where v > m, so NaN lanes (and the padding) are
+// skipped and the result is exact in any order.
+HWY_INLINE VD MaxUpdate(VD m, VD v) { return hn::IfThenElse(hn::Gt(v, m), v, m); }
+
+// Knuth's TwoSum: s + e into s with its rounding error added to c (no branch, any signs).
+HWY_INLINE void TwoSumInto(VD e, VD* s, VD* c) {
+  const VD sum = hn::Add(*s, e);
+  const VD bp = hn::Sub(sum, *s);
+  const VD err = hn::Add(hn::Sub(*s, hn::Sub(sum, bp)), hn::Sub(e, bp));
+  *c = hn::Add(*c, err);
+  *s = sum;
+}
+HWY_INLINE void TwoSumInto(double e, double* s, double* c) {
+  const double sum = *s + e;
+  const double bp = sum - *s;
+  *c += (*s - (sum - bp)) + (e - bp);
+  *s = sum;
+}
+
+// log(s + c) of a compensated sum of exp(x - max) (s >= 1 unless NaN): where s < 2, log1p
+// of (s - 1) + c, s - 1 exact, so a sum of 1 + 1e-30 (one element at the max, the rest far
+// below) keeps its 1e-30; above, log(s) + c / s.
+HWY_INLINE double LogOfSum(double s, double c) {
+  if (s < 2.0) return std::log1p((s - 1.0) + c);
+  return std::log(s) + c / s;
+}
+
+// ---- AR: along a contiguous row ---------------------------------------------------------
+
+HWY_INLINE double RowMax(const double* x, size_t n) {
+  const DD d;
+  const size_t N = hn::Lanes(d);
+  const VD ninf = hn::Set(d, -HUGE_VAL);
+  VD m0 = ninf, m1 = ninf, m2 = ninf, m3 = ninf;
+  size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    m0 = MaxUpdate(m0, hn::LoadU(d, x + i));
+    m1 = MaxUpdate(m1, hn::LoadU(d, x + i + N));
+    m2 = MaxUpdate(m2, hn::LoadU(d, x + i + 2 * N));
+    m3 = MaxUpdate(m3, hn::LoadU(d, x + i + 3 * N));
+  }
+  for (; i + N <= n; i += N) m0 = MaxUpdate(m0, hn::LoadU(d, x + i));
+  m0 = MaxUpdate(MaxUpdate(m0, m1), MaxUpdate(m2, m3));
+  HWY_ALIGN double lanes[kMaxF64Lanes];
+  hn::Store(m0, d, lanes);
+  double m = -HUGE_VAL;
+  for (size_t j = 0; j < N; ++j) m = lanes[j] > m ? lanes[j] : m;
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+// The row's log of sum exp(x - max): element i goes to partial i % kRowPartials (a
+// compensated pair per partial, whatever the SIMD width), and the partials are combined
+// in index order by TwoSum. A short last group is padded with exps of 0.
+HWY_INLINE double RowLogSumF64(const double* x, size_t n, double max) {
+  const DD d;
+  constexpr size_t kN = HWY_LANES(double);
+  static_assert(kRowPartials % kN == 0, "the partials must be whole f64 vectors");
+  constexpr size_t kVecs = kRowPartials / kN;
+  VD s[kVecs], c[kVecs];
+  for (size_t k = 0; k < kVecs; ++k) s[k] = c[k] = hn::Zero(d);
+  const VD m = hn::Set(d, max);
+  size_t i = 0;
+  for (; i + kRowPartials <= n; i += kRowPartials) {
+    for (size_t k = 0; k < kVecs; ++k) {
+      TwoSumInto(ExpF64(d, hn::Sub(hn::LoadU(d, x + i + k * kN), m)), &s[k], &c[k]);
+    }
+  }
+  if (i < n) {
+    HWY_ALIGN double pad[kRowPartials] = {};
+    for (size_t j = 0; j < n - i; ++j) pad[j] = x[i + j];
+    for (size_t k = 0; k < kVecs; ++k) {
+      const size_t lanes = n - i > k * kN ? std::min(kN, n - i - k * kN) : 0;
+      const VD e = ExpF64(d, hn::Sub(hn::Load(d, pad + k * kN), m));
+      TwoSumInto(hn::IfThenElseZero(hn::FirstN(d, lanes), e), &s[k], &c[k]);
+    }
+  }
+  HWY_ALIGN double ps[kRowPartials], pc[kRowPartials];
+  for (size_t k = 0; k < kVecs; ++k) {
+    hn::Store(s[k], d, ps + k * kN);
+    hn::Store(c[k], d, pc + k * kN);
+  }
+  double sum = ps[0], err = pc[0];
+  for (size_t p = 1; p < kRowPartials; ++p) {
+    TwoSumInto(ps[p], &sum, &err);
+    err += pc[p];
+  }
+  return LogOfSum(sum, err);
+}
+
+// out[i] = (x[i] - max) - ls, i < n: x - max first, exact where it cancels.
+HWY_INLINE void RowOutF64(const double* x, double max, double ls, double* out, size_t n) {
+  const DD d;
+  const size_t N = hn::Lanes(d);
+  const VD m = hn::Set(d, max), l = hn::Set(d, ls);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(d, x + i), m), l), d, out + i);
+  for (; i < n; ++i) out[i] = (x[i] - max) - ls;
+}
+
+void LsdRow(const double* x, size_t n, double* out) {
+  const double max = RowMax(x, n);
+  const double ls = RowLogSumF64(x, n, max);
+  RowOutF64(x, max, ls, out, n);  // out may be x: read element by element before it is written
+}
+
+// ---- ARA: along the rows of an (R x w) block ----------------------------------------------
+
+// Columns per pass of the block statistics: each pass walks the rows once per statistic,
+// reading kF64ColChunk contiguous elements of each (a stream the prefetchers follow, where
+// a vector's worth of columns per walk would touch one cache line per row), with the
+// chunk's sums on the stack.
+constexpr size_t kF64ColChunk = 512;
+
+// Calls fn(row vector, column offset) for every vector of the columns [0, w) of a row, in
+// column order; a partial last vector through a zero-padded copy, so that every column
+// meets the same lane operations wherever the block's edges fall.
+template <class Fn>
+HWY_INLINE void ForRowVectors(const double* row, size_t w, Fn fn) {
+  const DD d;
+  const size_t N = hn::Lanes(d);
+  size_t c = 0;
+  for (; c + N <= w; c += N) fn(hn::LoadU(d, row + c), c);
+  if (c < w) {
+    HWY_ALIGN double pad[kMaxF64Lanes];
+    for (size_t j = 0; j < N; ++j) pad[j] = c + j < w ? row[c + j] : 0.0;
+    fn(hn::Load(d, pad), c);
+  }
+}
+
+// max[c] and ls[c] (the log of the column's sum of exp(x - max)), c < w: each column's max
+// over the rows, then its compensated sum down the rows in order, lane by lane (the bits do
+// not depend on how the columns were cut into blocks, chunks or vectors).
+void LsdAraStats(const double* x, size_t r, size_t stride, size_t w, double* max, double* ls) {
+  const DD d;
+  const size_t N = hn::Lanes(d);
+  // The chunk's statistics in whole vectors (its last one padded).
+  HWY_ALIGN double m[kF64ColChunk], sum[kF64ColChunk], err[kF64ColChunk];
+  for (size_t c0 = 0; c0 < w; c0 += kF64ColChunk) {
+    const size_t cw = std::min(kF64ColChunk, w - c0);
+    for (size_t c = 0; c < (cw + N - 1) / N * N; ++c) {
+      m[c] = -HUGE_VAL;
+      sum[c] = err[c] = 0.0;
+    }
+    if (cw <= N) {
+      // One vector of columns ([1024, 4] dim 0): its statistics stay in registers down the
+      // rows, the same lane operations in the same order as below.
+      VD mv = hn::Load(d, m), s = hn::Zero(d), e = hn::Zero(d);
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw, [&](VD v, size_t) { mv = MaxUpdate(mv, v); });
+      }
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw,
+                      [&](VD v, size_t) { TwoSumInto(ExpF64(d, hn::Sub(v, mv)), &s, &e); });
+      }
+      hn::Store(mv, d, m);
+      hn::Store(s, d, sum);
+      hn::Store(e, d, err);
+    } else {
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw, [&](VD v, size_t c) {
+          hn::Store(MaxUpdate(hn::Load(d, m + c), v), d, m + c);
+        });
+      }
+      for (size_t row = 0; row < r; ++row) {
+        ForRowVectors(x + row * stride + c0, cw, [&](VD v, size_t c) {
+          VD s = hn::Load(d, sum + c), e = hn::Load(d, err + c);
+          TwoSumInto(ExpF64(d, hn::Sub(v, hn::Load(d, m + c))), &s, &e);
+          hn::Store(s, d, sum + c);
+          hn::Store(e, d, err + c);
+        });
+      }
+    }
+    for (size_t c = 0; c < cw; ++c) {
+      max[c0 + c] = m[c];
+      ls[c0 + c] = LogOfSum(sum[c], err[c]);
+    }
+  }
+}
+
+// out[c] = (x[c] - max[c]) - ls[c], c < w: one row of a block's output.
+void LsdColsOut(const double* x, const double* max, const double* ls, double* out, size_t w) {
+  const DD d;
+  const size_t N = hn::Lanes(d);
+  size_t c = 0;
+  for (; c + N <= w; c += N) {
+    const VD v = hn::Sub(hn::Sub(hn::LoadU(d, x + c), hn::LoadU(d, max + c)), hn::LoadU(d, ls + c));
+    hn::StoreU(v, d, out + c);
+  }
+  for (; c < w; ++c) out[c] = (x[c] - max[c]) - ls[c];
+}
+
+// A whole (R x w) block: its columns' statistics, then its rows (out may be x: a row is
+// written only after every column's statistics were taken).
+void LsdAraBlock(const double* x, double* out, size_t r, size_t stride, size_t w, double* max,
+                 double* ls) {
+  LsdAraStats(x, r, stride, w, max, ls);
+  for (size_t row = 0; row < r; ++row) LsdColsOut(x + row * stride, max, ls, out + row * stride, w);
+}
+
+// For tests: exp(v) of ExpF64 for n values (v <= 0 or NaN).
+void LsdExp(const double* v, double* out, size_t n) {
+  const DD d;
+  const size_t N = hn::Lanes(d);
+  HWY_ALIGN double pad[kMaxF64Lanes];
+  for (size_t i = 0; i < n; i += N) {
+    const size_t lanes = std::min(N, n - i);
+    for (size_t j = 0; j < N; ++j) pad[j] = j < lanes ? v[i + j] : 0.0;
+    hn::Store(ExpF64(d, hn::Load(d, pad)), d, pad);
+    for (size_t j = 0; j < lanes; ++j) out[i + j] = pad[j];
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/dispatch.h"
+
+namespace hostnn {
+namespace kernels {
+
+HWY_EXPORT(LsdRow);
+HWY_EXPORT(LsdAraStats);
+HWY_EXPORT(LsdColsOut);
+HWY_EXPORT(LsdAraBlock);
+HWY_EXPORT(LsdExp);
+
+LogSoftmaxF64Kernels GetLogSoftmaxF64() {
+  LogSoftmaxF64Kernels k;
+  k.row = HOSTNN_PICK(LsdRow);
+  k.ara_stats = HOSTNN_PICK(LsdAraStats);
+  k.cols_out = HOSTNN_PICK(LsdColsOut);
+  k.ara_block = HOSTNN_PICK(LsdAraBlock);
+  k.exp = HOSTNN_PICK(LsdExp);
+  return k;
+}
+
+}  // namespace kernels
+}  // namespace hostnn
+#endif  // HWY_ONCE
