@@ -347,6 +347,34 @@ HWY_INLINE V ExpAnyRange(D d, V y) {
 #endif
 }
 
+// HardswishBackward: dx = dy * (x / 3 + 1/2) on the middle segment, 0 left of it, dy right
+// of it. kClosed (HardswishBackward, and PyTorch): the middle is [-3, 3], so x = -3 gives
+// -dy/2 and x = 3 gives 3dy/2; otherwise (HardswishBackwardV2) it is (-3, 3), so x = -3
+// gives 0 and x = 3 gives dy. x / 3 + 1/2 is (x + 1.5) * fl(1/3): x + 1.5 is exact near the
+// zero at x = -1.5 (Sterbenz), so the factor keeps its relative accuracy there and is
+// exactly 0 at -1.5 (an infinite dy gives NaN there, as the exact formula does).
+// Lanes: f32. Max error: 2.4 ULP (four roundings and fl(1/3)'s 2^-25; precision_report_test).
+// Valid range: all floats; the left segment is 0 whatever dy (the formula's "0"), x = +inf
+// -> dy, -inf -> 0; NaN in either input -> NaN.
+template <bool kClosed>
+struct HardswishBackwardImpl {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V factor = hn::Mul(hn::Add(x, hn::Set(d, 1.5f)), hn::Set(d, 1.0f / 3.0f));
+    V r = hn::Mul(dy, factor);
+    const V three = hn::Set(d, 3.0f), minus_three = hn::Set(d, -3.0f);
+    r = hn::IfThenElse(kClosed ? hn::Gt(x, three) : hn::Ge(x, three), dy, r);
+    r = hn::IfThenElseZero(kClosed ? hn::Ge(x, minus_three) : hn::Gt(x, minus_three), r);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, CompareUnordered<kUnordered>(d, dy, x)))) {
+      r = hn::IfThenElse(hn::IsNaN(dy), dy, r);
+      r = hn::IfThenElse(hn::IsNaN(x), x, r);
+    }
+    return r;
+  }
+};
+struct HardswishBackwardOp : HardswishBackwardImpl<true> {};
+struct HardswishBackwardV2Op : HardswishBackwardImpl<false> {};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

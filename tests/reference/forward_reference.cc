@@ -72,6 +72,15 @@ double HardsigmoidRef(double x) {
 // InplaceHardsigmoid computes what Hardsigmoid computes.
 double InplaceHardsigmoidRef(double x) { return HardsigmoidRef(x); }
 
+double HardswishRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x <= -3.0) return 0.0;
+  if (x >= 3.0) return x;
+  return x * (x + 3.0) / 6.0;  // exact to 2^-52 relative
+}
+// InplaceHardswish computes what Hardswish computes.
+double InplaceHardswishRef(double x) { return HardswishRef(x); }
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \

@@ -43,6 +43,20 @@ double HardsigmoidBackwardRef(double dy, double x) {
   return (x > -3.0 && x < 3.0) ? dy / 6.0 : 0.0;
 }
 
+// HardswishBackward's middle segment is [-3, 3] (as PyTorch's), V2's (-3, 3).
+double HardswishBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x < -3.0) return 0.0;
+  if (x > 3.0) return dy;
+  return dy * (x / 3.0 + 0.5);
+}
+double HardswishBackwardV2Ref(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x <= -3.0) return 0.0;
+  if (x >= 3.0) return dy;
+  return dy * (x / 3.0 + 0.5);
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
