@@ -48,6 +48,7 @@ enum class DTypeRule {
   kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
   kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
+  kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
 };
 
 // How the operands' shapes relate.

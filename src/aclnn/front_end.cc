@@ -84,6 +84,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
           "dtype combination: " + given + "; expected all equal, or a FLOAT " + out.param);
     }
     case DTypeRule::kInputsAnyOutAnyFloat:
+    case DTypeRule::kInputsAnyOutAny:
       return Status::Ok();
     case DTypeRule::kInputsSameOutAnyFloat:
       for (const Operand* v : all) {
