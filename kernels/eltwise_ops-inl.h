@@ -375,6 +375,55 @@ struct HardswishBackwardImpl {
 struct HardswishBackwardOp : HardswishBackwardImpl<true> {};
 struct HardswishBackwardV2Op : HardswishBackwardImpl<false> {};
 
+// MishBackward: dx = dy * (t + x s (1 - t^2)), t = tanh(softplus(x)), s = sigmoid(x). With
+// e = exp(-|x|) the factor is (N D + 4 x q) / D^2, where N / D = t as in MishOp (N = e (e +
+// 2), D = N + 2 for x < 0; N = 1 + 2e, D = N + 2 e^2 for x >= 0) and q = e (1 + e) for x < 0,
+// e^2 (1 + e) for x >= 0: no subtraction but the one where the factor has its zero (x0 =
+// -1.19243), replaced near x0 by a polynomial (below). x is clamped to +-104 in x q (e is 0
+// from there on), so x = +inf gives dy. x < -80, where e is subnormal but dy e need not be:
+// the factor is e (1 + x) (1 + O(e)), SiluBackward's, whose far tail and limits serve (x <=
+// -192 with dy = +-inf -> -dy, x = -inf -> dy * 0).
+// Lanes: f32. Max error: see docs/activation_family.md (precision_report_test). Valid range:
+// all floats; NaN in either input -> NaN.
+struct MishBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V one = hn::Set(d, 1.0f);
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 104.0f));
+    const V e = ExpNonPositive(d, hn::Or(xc, hn::Set(d, -0.0f)));
+    const V two_e = hn::Add(e, e);
+    const V ee = hn::Mul(e, e);
+    const V n = hn::IfNegativeThenElse(x, hn::MulAdd(e, e, two_e), hn::Add(one, two_e));
+    const V den = hn::IfNegativeThenElse(x, hn::Add(n, hn::Set(d, 2.0f)), hn::MulAdd(two_e, e, n));
+    const V q = hn::Mul(hn::IfNegativeThenElse(x, e, ee), hn::Add(one, e));
+    const V num = hn::MulAdd(n, den, hn::Mul(hn::Mul(hn::Set(d, 4.0f), xc), q));
+    V factor = hn::Div(num, hn::Mul(den, den));
+    // Within 1/64 of the zero x0 the two terms of num cancel (to 2^-12 of themselves at the
+    // 16-bit x nearest x0, where an f32 error of 2 ULP would be several of the result's
+    // 16-bit ULP): there the factor is its Taylor polynomial in h = x - x0 (degree 5,
+    // truncation below 2^-30 relative), h from one exact subtraction (Sterbenz) of x0's high
+    // part and one of its low part, so it keeps its relative accuracy down to the zero.
+    const V h = hn::Sub(hn::Sub(x, hn::Set(d, -1.1924312114715576f)), hn::Set(d, -3.0439380e-09f));
+    const auto near_zero = hn::Lt(hn::Abs(h), hn::Set(d, 0.015625f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, near_zero))) {
+      V p = hn::Set(d, -0.015821126561733f);
+      p = hn::MulAdd(p, h, hn::Set(d, -0.020271822716684f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.041907821043610f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.204731264080106f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.266947914049534f));
+      factor = hn::IfThenElse(near_zero, hn::Mul(p, h), factor);
+    }
+    V dx = hn::Mul(dy, factor);
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, x, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      dx = hn::IfThenElse(rare, SiluBackwardOp::Apply(d, dy, x), dx);
+    }
+    return dx;
+  }
+};
+
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

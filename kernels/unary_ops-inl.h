@@ -162,6 +162,35 @@ struct HardswishOp {
 // InplaceHardswish computes what Hardswish computes.
 using InplaceHardswishOp = HardswishOp;
 
+// Mish: out = x * tanh(softplus(x)) = x * t with t = ((1 + u)^2 - 1) / ((1 + u)^2 + 1), u = e^x.
+// With e = exp(-|x|) in [0, 1] (ExpNonPositive): t = n / (n + 2), n = e (e + 2), for x < 0,
+// and t = n / (n + 2 e^2), n = 1 + 2e, for x >= 0 (numerator and denominator times e^2), so
+// nothing cancels and nothing overflows; t <= 1 keeps x * t finite for every finite x.
+// x < -80, where e is subnormal but x e need not be, takes Silu's tail (Mish(x) = x e (1 +
+// O(e)) = Silu(x) to f32 precision there): x <= -192 and -inf give -0.
+// Lanes: f32. Max error: see docs/activation_family.md (measured over every float). Valid
+// range: all floats; +inf -> +inf, -inf -> -0, NaN -> x itself.
+struct MishOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V e = ExpNonPositive(d, hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const V two_e = hn::Add(e, e);
+    const V num =
+        hn::IfNegativeThenElse(x, hn::MulAdd(e, e, two_e), hn::Add(hn::Set(d, 1.0f), two_e));
+    const V den =
+        hn::IfNegativeThenElse(x, hn::Add(num, hn::Set(d, 2.0f)), hn::MulAdd(two_e, e, num));
+    V out = hn::Mul(x, hn::Div(num, den));
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, x, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) out = hn::IfThenElse(rare, SiluOp::Apply(d, x), out);
+    return out;
+  }
+};
+// InplaceMish computes what Mish computes.
+using InplaceMishOp = MishOp;
+
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

@@ -81,6 +81,15 @@ double HardswishRef(double x) {
 // InplaceHardswish computes what Hardswish computes.
 double InplaceHardswishRef(double x) { return HardswishRef(x); }
 
+double MishRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;  // the limit of x e^x
+  return x * std::tanh(std::log1p(std::exp(x)));
+}
+// InplaceMish computes what Mish computes.
+double InplaceMishRef(double x) { return MishRef(x); }
+
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \

@@ -57,6 +57,20 @@ double HardswishBackwardV2Ref(double dy, double x) {
   return dy * (x / 3.0 + 0.5);
 }
 
+// dy * (t + x s (1 - t^2)), t = tanh(log1p(e^x)), s = sigmoid(x).
+double MishBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  const double s = 1.0 / (1.0 + std::exp(-x));
+  // x < -709: e^x underflows, but the factor ~ e^x (1 + x) is a negative real: dy times
+  // it is a zero of the opposite sign for a finite dy, -dy (the limit) for an infinite one.
+  if (s == 0.0) return std::isinf(dy) ? -dy : dy * -0.0;
+  const double t = std::tanh(std::log1p(std::exp(x)));
+  return dy * (t + x * s * (1.0 - t * t));
+}
+
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
