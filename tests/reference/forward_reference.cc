@@ -89,6 +89,16 @@ double MishRef(double x) {
 // InplaceMish computes what Mish computes.
 double InplaceMishRef(double x) { return MishRef(x); }
 
+// CANN's constants (the document's digits).
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+double SeluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  return x > 0 ? kSeluScale * x : kSeluScale * kSeluAlpha * std::expm1(x);
+}
+// InplaceSelu computes what Selu computes.
+double InplaceSeluRef(double x) { return SeluRef(x); }
+
 
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \

@@ -70,6 +70,14 @@ double MishBackwardRef(double dy, double x) {
   return dy * (t + x * s * (1.0 - t * t));
 }
 
+// From the forward result y: dy * scale for y > 0, dy * (y + scale * alpha) for y <= 0.
+double SeluBackwardRef(double dy, double y) {
+  if (std::isnan(y) || std::isnan(dy)) return kNaN;
+  const double scale = 1.0507009873554804934193349852946;
+  const double scale_alpha = scale * 1.6732632423543772848170429916717;
+  if (y == -INFINITY && dy == 0.0) return -dy;  // the limit of 0 * (y + c): a zero
+  return y > 0 ? dy * scale : dy * (y + scale_alpha);
+}
 
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
