@@ -99,6 +99,10 @@ double SeluRef(double x) {
 // InplaceSelu computes what Selu computes.
 double InplaceSeluRef(double x) { return SeluRef(x); }
 
+double SquaredReluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  return x > 0 ? x * x : 0.0;  // exact for f32 inputs
+}
 
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
