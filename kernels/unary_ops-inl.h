@@ -217,7 +217,7 @@ HWY_INLINE V Expm1NonPositive(D d, V v) {
 // alpha = 1.6732..., their product fl(1.7580993...)): expm1 keeps the result's relative
 // accuracy near 0, where exp(x) - 1 would cancel. Lanes: f32. Max error: see
 // docs/activation_family.md (measured over every float). Valid range: all floats; +inf ->
-// +inf (scale * x overflows past 3.24e38, as the exact value rounds), -inf ->
+// +inf (scale * x overflows where the exact value rounds past FLT_MAX), -inf ->
 // -scale * alpha, NaN -> x itself.
 struct SeluOp {
   template <class D>
@@ -225,8 +225,11 @@ struct SeluOp {
     using V = hn::Vec<D>;
     const V xn = hn::Max(hn::Min(x, hn::Zero(d)), hn::Set(d, -20.0f));
     const V neg = hn::Mul(hn::Set(d, 1.7580993408473768f), Expm1NonPositive(d, xn));
-    const V out =
-        hn::IfThenElse(hn::Gt(x, hn::Zero(d)), hn::Mul(x, hn::Set(d, 1.0507009873554805f)), neg);
+    // scale * x with scale in two parts (the high part rounded down): one rounding with a
+    // fused MulAdd, and never a false overflow where the exact product rounds to FLT_MAX.
+    const V pos =
+        hn::MulAdd(x, hn::Set(d, 1.0507009029388428f), hn::Mul(x, hn::Set(d, 8.4416638e-08f)));
+    const V out = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), pos, neg);
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
 };
