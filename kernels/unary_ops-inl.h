@@ -92,6 +92,28 @@ struct SiluOp : SiluImpl<false> {
 // all floats; NaN -> x itself. kNarrow (LogSigmoid16Op), for f16 / bf16 storage: exp's
 // degree-4 polynomial and Q's first three terms (truncation 2^-15.8 relative): within 1
 // ULP of either after the narrowing (checked for every 16-bit input on every target).
+// log1p(g) = 2 atanh(s / 2) for s = 2g / (2 + g), |s| <= 2/3 (g in [-1/2, 1]): s + s u Q(u),
+// u = s^2, Q the atanh series' first seven terms (truncation below 2^-29 relative); kNarrow
+// keeps three (2^-15.8), for 16-bit results. Lanes: f32.
+template <bool kNarrow, class D, class V>
+HWY_INLINE V Log1pFromS(D d, V s) {
+  const V u = hn::Mul(s, s);
+  // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
+  V q;
+  if (kNarrow) {
+    q = hn::Set(d, 1.0f / 448.0f);
+  } else {
+    q = hn::Set(d, 1.0f / 245760.0f);
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
+    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
+  }
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
+  return hn::MulAdd(hn::Mul(s, u), q, s);
+}
+
 template <bool kNarrow>
 struct LogSigmoidImpl {
   template <class D>
@@ -100,21 +122,7 @@ struct LogSigmoidImpl {
     const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));
     const V e = ExpNonPositiveFwd<kNarrow>(d, na);
     const V s = hn::Div(hn::Add(e, e), hn::Add(hn::Set(d, 2.0f), e));
-    const V u = hn::Mul(s, s);
-    // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
-    V q;
-    if (kNarrow) {
-      q = hn::Set(d, 1.0f / 448.0f);
-    } else {
-      q = hn::Set(d, 1.0f / 245760.0f);
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
-      q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
-    }
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
-    const V log1p_e = hn::MulAdd(hn::Mul(s, u), q, s);
+    const V log1p_e = Log1pFromS<kNarrow>(d, s);
     const V out = hn::Sub(hn::Min(x, hn::Zero(d)), log1p_e);
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
@@ -246,6 +254,78 @@ struct SquaredReluOp {
     return hn::IfThenElse(hn::IsNaN(x), x, hn::Mul(r, r));
   }
 };
+
+// log(v) for v in [2^-24, 1] (normal): v = 2^m f with f in [sqrt(1/2), sqrt(2)) from the bits,
+// g = f - 1 exact, log(v) = m ln2 + log1p(g) (Log1pFromS, s = 2g / (2 + g), |s| <= 0.35),
+// with ln 2 in two parts so m ln2_hi is exact. Lanes: f32. Max error: 1 ULP (and 2^-24
+// absolute near v = 1, where log1p(g) = g keeps it relative). Other v: unspecified.
+template <class D, class V>
+HWY_INLINE V LogUnit(D d, V v) {
+  const hn::RebindToSigned<D> di;
+  const auto bits = hn::BitCast(di, v);
+  // Signed: an arithmetic shift.
+  const auto m = hn::ShiftRight<23>(hn::Sub(bits, hn::Set(di, 0x3f3504f3)));
+  const V f = hn::BitCast(d, hn::Sub(bits, hn::ShiftLeft<23>(m)));
+  const V g = hn::Sub(f, hn::Set(d, 1.0f));
+  const V log1p_g = Log1pFromS<false>(d, hn::Div(hn::Add(g, g), hn::Add(hn::Set(d, 2.0f), g)));
+  const V mf = hn::ConvertTo(d, m);
+  const V lo = hn::MulAdd(mf, hn::Set(d, 1.428606765330187045e-6f), log1p_g);
+  return hn::MulAdd(mf, hn::Set(d, 0.693145751953125f), lo);
+}
+
+// Erfinv: the inverse of erf on (-1, 1), after Giles ("Approximating the erfinv function",
+// 2010): w = -log(1 - x^2), and erfinv(x) = x p(w) with p a polynomial in w - 2.5 for w < 5
+// and in sqrt(w) - 3 above (to w = 15.9 at |x| = 1 - 2^-24); the two degree-9 polynomials
+// are refitted for relative error (5.6e-9 and 5.8e-9, 2^-27.4, against a double Newton
+// inversion of erf), below an f32 rounding. 1 - x^2 is 1 - |x|^2 with one rounding for
+// |x| < 1/2 and (1 - |x|)(1 + |x|) above, where 1 - |x| is exact, so w is accurate where
+// erfinv is steep. Lanes: f32. Max error: 3.18 ULP (measured over every float, both target
+// families). Valid range: all floats; +-1 -> +-inf, |x| > 1 -> NaN, +-0 -> +-0, NaN -> NaN.
+struct ErfinvOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V one = hn::Set(d, 1.0f);
+    const V a = hn::Abs(x);
+    const V small = hn::NegMulAdd(a, a, one);
+    const V large = hn::Mul(hn::Sub(one, a), hn::Add(one, a));
+    const V one_minus_sq = hn::IfThenElse(hn::Lt(a, hn::Set(d, 0.5f)), small, large);
+    // Clamped into LogUnit's range: |x| >= 1 and NaN lanes are replaced below.
+    const V w = hn::Neg(LogUnit(d, hn::Max(one_minus_sq, hn::Set(d, 5.9604645e-8f))));
+    const V v1 = hn::Sub(w, hn::Set(d, 2.5f));
+    V p1 = hn::Set(d, -8.7911835093e-09f);
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 2.3232710808e-08f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 4.6617241735e-07f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -3.4627055747e-06f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -4.9633558711e-06f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 2.1834444253e-04f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -1.2527418650e-03f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -4.1773867848e-03f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 2.4664028615e-01f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 1.5014093593e+00f));
+    const V v2 = hn::Sub(hn::Sqrt(w), hn::Set(d, 3.0f));
+    V p2 = hn::Set(d, 1.2896781549e-04f);
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, -3.1872780406e-04f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, -7.6623472529e-05f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, 1.4958621182e-03f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, -3.5869862303e-03f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, 5.6831704041e-03f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, -7.6394102142e-03f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, 9.4456844072e-03f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, 1.0016750868e+00f));
+    p2 = hn::MulAdd(p2, v2, hn::Set(d, 2.8329767957e+00f));
+    V out = hn::Mul(x, hn::IfThenElse(hn::Lt(w, hn::Set(d, 5.0f)), p1, p2));
+    const auto rare = CompareUnordered<kNotLessEqual>(d, a, hn::Set(d, 0.99999994f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      out = hn::IfThenElse(hn::Eq(a, one), hn::CopySign(hn::Set(d, HUGE_VALF), x), out);
+      out = hn::IfThenElse(hn::Gt(a, one), hn::Set(d, NAN), out);
+      out = hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+    return out;
+  }
+};
+// InplaceErfinv computes what Erfinv computes.
+using InplaceErfinvOp = ErfinvOp;
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

@@ -104,6 +104,26 @@ double SquaredReluRef(double x) {
   return x > 0 ? x * x : 0.0;  // exact for f32 inputs
 }
 
+// erfinv by Newton's method on erf (erfc for x >= 1/2, where 1 - x is exact in double),
+// from a rough start, to convergence in double.
+double ErfinvRef(double x) {
+  if (std::isnan(x) || std::fabs(x) > 1.0) return kNaN;
+  if (std::fabs(x) == 1.0) return x * INFINITY;
+  if (x == 0.0) return x;
+  const double a = std::fabs(x);
+  double y = a < 0.9 ? a * 0.886 : 0.8 * std::sqrt(-std::log((1.0 - a) * (1.0 + a)));
+  for (int i = 0; i < 100; ++i) {
+    const double slope = 2.0 / std::sqrt(M_PI) * std::exp(-y * y);
+    const double f = a < 0.5 ? std::erf(y) - a : (1.0 - a) - std::erfc(y);
+    const double next = y - f / slope;
+    if (next == y) break;
+    y = next;
+  }
+  return std::copysign(y, x);
+}
+// InplaceErfinv computes what Erfinv computes.
+double InplaceErfinvRef(double x) { return ErfinvRef(x); }
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \
