@@ -347,15 +347,13 @@ HWY_INLINE V ExpAnyRange(D d, V y) {
 #endif
 }
 
-// HardswishBackward: dx = dy * (x / 3 + 1/2) on the middle segment, 0 left of it, dy right
-// of it. kClosed (HardswishBackward, and PyTorch): the middle is [-3, 3], so x = -3 gives
-// -dy/2 and x = 3 gives 3dy/2; otherwise (HardswishBackwardV2) it is (-3, 3), so x = -3
-// gives 0 and x = 3 gives dy. x / 3 + 1/2 is (x + 1.5) * fl(1/3): x + 1.5 is exact near the
-// zero at x = -1.5 (Sterbenz), so the factor keeps its relative accuracy there and is
-// exactly 0 at -1.5 (an infinite dy gives NaN there, as the exact formula does).
-// Lanes: f32. Max error: 2.4 ULP (four roundings and fl(1/3)'s 2^-25; precision_report_test).
-// Valid range: all floats; the left segment is 0 whatever dy (the formula's "0"), x = +inf
-// -> dy, -inf -> 0; NaN in either input -> NaN.
+// HardswishBackward: dx = dy * (x / 3 + 1/2) on the middle segment, 0 left, dy right of it:
+// [-3, 3] with kClosed (HardswishBackward, as PyTorch), (-3, 3) otherwise (V2: x = -3 gives
+// 0, x = 3 gives dy). (x + 1.5) * fl(1/3): x + 1.5 is exact near the zero at -1.5 (Sterbenz),
+// so the factor keeps its relative accuracy there and is exactly 0 at -1.5 (an infinite dy
+// gives NaN there, as the exact formula does). Lanes: f32. Max error: 2.4 ULP
+// (precision_report_test). Valid range: all floats; the left segment is 0 whatever dy (the
+// formula's "0"), x = +inf -> dy, -inf -> 0; NaN in either input -> NaN.
 template <bool kClosed>
 struct HardswishBackwardImpl {
   template <class D, class V>
@@ -376,15 +374,13 @@ struct HardswishBackwardOp : HardswishBackwardImpl<true> {};
 struct HardswishBackwardV2Op : HardswishBackwardImpl<false> {};
 
 // MishBackward: dx = dy * (t + x s (1 - t^2)), t = tanh(softplus(x)), s = sigmoid(x). With
-// e = exp(-|x|) the factor is (N D + 4 x q) / D^2, where N / D = t as in MishOp (N = e (e +
-// 2), D = N + 2 for x < 0; N = 1 + 2e, D = N + 2 e^2 for x >= 0) and q = e (1 + e) for x < 0,
-// e^2 (1 + e) for x >= 0: no subtraction but the one where the factor has its zero (x0 =
-// -1.19243), replaced near x0 by a polynomial (below). x is clamped to +-104 in x q (e is 0
-// from there on), so x = +inf gives dy. x < -80, where e is subnormal but dy e need not be:
-// the factor is e (1 + x) (1 + O(e)), SiluBackward's, whose far tail and limits serve (x <=
-// -192 with dy = +-inf -> -dy, x = -inf -> dy * 0).
-// Lanes: f32. Max error: see docs/activation_family.md (precision_report_test). Valid range:
-// all floats; NaN in either input -> NaN.
+// e = exp(-|x|) the factor is (N D + 4 x q) / D^2, N / D = t as in MishOp and q = e (1 + e)
+// for x < 0, e^2 (1 + e) for x >= 0: nothing subtracts but at the factor's zero (x0 =
+// -1.19243), where a polynomial takes over (below). x is clamped to +-104 in x q (e is 0
+// there), so +inf gives dy. x < -80 (e subnormal, dy e need not be): the factor is e (1 + x)
+// (1 + O(e)), SiluBackward's, whose far tail and limits serve. Lanes: f32. Max error: 112
+// ULP, within 2^-21 |dy| near x0 (precision_report_test). Valid range: all floats; NaN in
+// either input -> NaN.
 struct MishBackwardOp {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {
