@@ -176,8 +176,9 @@ using InplaceHardswishOp = HardswishOp;
 // nothing cancels and nothing overflows; t <= 1 keeps x * t finite for every finite x.
 // x < -80, where e is subnormal but x e need not be, takes Silu's tail (Mish(x) = x e (1 +
 // O(e)) = Silu(x) to f32 precision there): x <= -192 and -inf give -0.
-// Lanes: f32. Max error: see docs/activation_family.md (measured over every float). Valid
-// range: all floats; +inf -> +inf, -inf -> -0, NaN -> x itself.
+// Lanes: f32. Max error: 3.97 ULP with a fused MulAdd, 4.01 without (that one input within
+// 2^-21 absolute; measured over every float; exp's 1.8 ULP passes through t for x < 0).
+// Valid range: all floats; +inf -> +inf, -inf -> -0, NaN -> x itself.
 struct MishOp {
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
@@ -202,7 +203,8 @@ using InplaceMishOp = MishOp;
 // v = k ln2 + r (ReduceNonPositive), expm1(v) = 2^k expm1(r) + (2^k - 1), where expm1(r) =
 // r + r^2 P(r) (P: Taylor to r^6, truncation 2^-30 relative on |r| <= ln2/2) keeps its
 // relative accuracy as r -> 0, 2^k - 1 is exact, and the sum does not cancel (for k < 0 both
-// terms are negative or the first is the smaller by 2^k/4). Lanes: f32. Max error: 1.5 ULP.
+// terms are negative or the first is the smaller by 2^k/4). Lanes: f32. Max error: within
+// Selu's 1.86 ULP, which adds two roundings to it.
 // NaN lanes give an unspecified value: callers select NaN inputs through themselves.
 template <class D, class V>
 HWY_INLINE V Expm1NonPositive(D d, V v) {
@@ -223,8 +225,8 @@ HWY_INLINE V Expm1NonPositive(D d, V v) {
 
 // Selu: out = scale * x for x > 0, scale * alpha * expm1(x) for x <= 0 (scale = 1.0507...,
 // alpha = 1.6732..., their product fl(1.7580993...)): expm1 keeps the result's relative
-// accuracy near 0, where exp(x) - 1 would cancel. Lanes: f32. Max error: see
-// docs/activation_family.md (measured over every float). Valid range: all floats; +inf ->
+// accuracy near 0, where exp(x) - 1 would cancel. Lanes: f32. Max error: 1.78 ULP with a
+// fused MulAdd, 1.86 without (measured over every float). Valid range: all floats; +inf ->
 // +inf (scale * x overflows where the exact value rounds past FLT_MAX), -inf ->
 // -scale * alpha, NaN -> x itself.
 struct SeluOp {

@@ -220,7 +220,10 @@ std::vector<float> F32Specials() {
           1e-20f,
           -1e-20f,
           1e38f,
-          -1e38f};
+          -1e38f,
+          3.2386221e38f,  // Selu: x * fl(scale) overflowed where scale * x rounds to FLT_MAX
+          -1.0f + 5.9604645e-8f,  // Erfinv at both ends of (-1, 1)
+          1.0f - 5.9604645e-8f};
 }
 
 uint64_t F32Step() {
