@@ -46,6 +46,10 @@ at::ScalarType TorchType(DType d) {
   }
 }
 
+// torch.selu's constants (ATen's SELU_ALPHA and SELU_SCALE).
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+
 // ATen's call for one case over the case's buffers.
 struct TorchCase {
   at::Tensor dy, x, out, buffer;
@@ -115,6 +119,44 @@ struct TorchCase {
         at::mul_out(out, dy, s * (1.702 * x * (1 - s) + 1));
         break;
       }
+      case Op::kHardswish:
+        at::hardswish_out(out, x);
+        break;
+      case Op::kInplaceHardswish:
+        at::hardswish_(x);
+        break;
+      case Op::kHardswishBackward:
+      case Op::kHardswishBackwardV2:  // ATen has one; V2 differs from it only at x = +-3
+        at::hardswish_backward_out(out, dy, x);
+        break;
+      case Op::kMish:
+        at::mish_out(out, x);
+        break;
+      case Op::kInplaceMish:
+        at::mish_(x);
+        break;
+      case Op::kMishBackward:  // no out= variant: ATen allocates its result per call
+        out = at::mish_backward(dy, x);
+        break;
+      case Op::kSelu:  // torch.selu is elu with Selu's constants; elu has the out= variant
+        at::elu_out(out, x, kSeluAlpha, kSeluScale, 1.0);
+        break;
+      case Op::kInplaceSelu:
+        at::selu_(x);
+        break;
+      case Op::kSeluBackward:  // what autograd calls for selu: elu_backward on the result
+        at::elu_backward_out(out, dy, kSeluAlpha, kSeluScale, 1.0, true, x);
+        break;
+      case Op::kSquaredRelu:  // no fused ATen operator: relu, then the square in place
+        at::relu_out(out, x);
+        out.mul_(out);
+        break;
+      case Op::kErfinv:
+        at::erfinv_out(out, x);
+        break;
+      case Op::kInplaceErfinv:
+        x.erfinv_();
+        break;
     }
   }
 };

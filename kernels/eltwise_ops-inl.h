@@ -393,6 +393,78 @@ struct XSigmoidBackwardImpl {
   }
 };
 
+// HardswishBackward: dx = dy * (x / 3 + 1/2) on the middle segment, 0 left, dy right of it:
+// [-3, 3] with kClosed (HardswishBackward, as PyTorch), (-3, 3) otherwise (V2: x = -3 gives
+// 0, x = 3 gives dy). (x + 1.5) * fl(1/3): x + 1.5 is exact near the zero at -1.5 (Sterbenz),
+// so the factor keeps its relative accuracy there and is exactly 0 at -1.5 (an infinite dy
+// gives NaN there, as the exact formula does). Lanes: f32. Max error: 2.4 ULP
+// (precision_report_test). Valid range: all floats; the left segment is 0 whatever dy (the
+// formula's "0"), x = +inf -> dy, -inf -> 0; NaN in either input -> NaN.
+template <bool kClosed>
+struct HardswishBackwardImpl {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V factor = hn::Mul(hn::Add(x, hn::Set(d, 1.5f)), hn::Set(d, 1.0f / 3.0f));
+    V r = hn::Mul(dy, factor);
+    const V three = hn::Set(d, 3.0f), minus_three = hn::Set(d, -3.0f);
+    r = hn::IfThenElse(kClosed ? hn::Gt(x, three) : hn::Ge(x, three), dy, r);
+    r = hn::IfThenElseZero(kClosed ? hn::Ge(x, minus_three) : hn::Gt(x, minus_three), r);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, CompareUnordered<kUnordered>(d, dy, x)))) {
+      r = hn::IfThenElse(hn::IsNaN(dy), dy, r);
+      r = hn::IfThenElse(hn::IsNaN(x), x, r);
+    }
+    return r;
+  }
+};
+struct HardswishBackwardOp : HardswishBackwardImpl<true> {};
+struct HardswishBackwardV2Op : HardswishBackwardImpl<false> {};
+
+// MishBackward: dx = dy * (t + x s (1 - t^2)), t = tanh(softplus(x)), s = sigmoid(x). With
+// e = exp(-|x|) the factor is (N D + 4 x q) / D^2, N / D = t as in MishOp and q = e (1 + e)
+// for x < 0, e^2 (1 + e) for x >= 0: nothing subtracts but at the factor's zero (x0 =
+// -1.19243), where a polynomial takes over (below). x is clamped to +-104 in x q (e is 0
+// there), so +inf gives dy. x < -80 (e subnormal, dy e need not be): the factor is e (1 + x)
+// (1 + O(e)), SiluBackward's, whose far tail and limits serve. Lanes: f32. Max error: 112
+// ULP, within 2^-21 |dy| near x0 (precision_report_test). Valid range: all floats; NaN in
+// either input -> NaN.
+struct MishBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V one = hn::Set(d, 1.0f);
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 104.0f));
+    const V e = ExpNonPositive(d, hn::Or(xc, hn::Set(d, -0.0f)));
+    const V two_e = hn::Add(e, e);
+    const V ee = hn::Mul(e, e);
+    const V n = hn::IfNegativeThenElse(x, hn::MulAdd(e, e, two_e), hn::Add(one, two_e));
+    const V den = hn::IfNegativeThenElse(x, hn::Add(n, hn::Set(d, 2.0f)), hn::MulAdd(two_e, e, n));
+    const V q = hn::Mul(hn::IfNegativeThenElse(x, e, ee), hn::Add(one, e));
+    const V num = hn::MulAdd(n, den, hn::Mul(hn::Mul(hn::Set(d, 4.0f), xc), q));
+    V factor = hn::Div(num, hn::Mul(den, den));
+    // Within 1/64 of the zero x0 the two terms of num cancel (to 2^-12 of themselves at the
+    // 16-bit x nearest x0, where an f32 error of 2 ULP would be several of the result's
+    // 16-bit ULP): there the factor is its Taylor polynomial in h = x - x0 (degree 5,
+    // truncation below 2^-30 relative), h from one exact subtraction (Sterbenz) of x0's high
+    // part and one of its low part, so it keeps its relative accuracy down to the zero.
+    const V h = hn::Sub(hn::Sub(x, hn::Set(d, -1.1924312114715576f)), hn::Set(d, -3.0439380e-09f));
+    const auto near_zero = hn::Lt(hn::Abs(h), hn::Set(d, 0.015625f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, near_zero))) {
+      V p = hn::Set(d, -0.015821126561733f);
+      p = hn::MulAdd(p, h, hn::Set(d, -0.020271822716684f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.041907821043610f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.204731264080106f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.266947914049534f));
+      factor = hn::IfThenElse(near_zero, hn::Mul(p, h), factor);
+    }
+    V dx = hn::Mul(dy, factor);
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, x, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      dx = hn::IfThenElse(rare, SiluBackwardOp::Apply(d, dy, x), dx);
+    }
+    return dx;
+  }
+};
+
 // GeluBackward, as CANN's GeluGrad kernel computes it: the derivative of the tanh form
 // (not of the erf form its document writes). Max error: within 2^-21 |dy| around the
 // cancellation at x = -0.7518 and for x < -4 (factor below 2^-11), a few ULP elsewhere
@@ -401,6 +473,28 @@ struct GeluBackwardOp : XSigmoidBackwardImpl<GeluTanhZ> {};
 // FastGeluBackward, CANN's formula: dx = dy s (1 + 1.702 x (1 - s)), s = sigmoid(1.702 x).
 // Max error: as GeluBackward's (cancellation at x = -0.7512, tail below 2^-11).
 struct FastGeluBackwardOp : XSigmoidBackwardImpl<FastGeluZ> {};
+// SeluBackward(gradOutput, result): from the forward result y, dx = dy * scale for y > 0
+// and dy * (y + scale * alpha) for y <= 0 (scale * alpha * e^x = y + scale * alpha), as
+// CANN's kernel and PyTorch's elu_backward(is_result) select. y + scale * alpha is (y + c_hi)
+// + c_lo with the constant in two parts: the first sum is exact near the factor's zero
+// (Sterbenz), so the factor is never a false 0 (dy = +-inf gives an infinity there, as the
+// exact formula does). y = -inf: the limit of dy * (y + c), an infinity for dy != 0 and a
+// zero for dy = 0 (not inf * 0). Lanes: f32. Max error: 1.5 ULP (relative to the factor;
+// precision_report_test). Valid range: all floats (y below -scale * alpha, which Selu never
+// gives, follows the same line); NaN in either input -> NaN.
+struct SeluBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V y) {
+    const V neg = hn::Add(hn::Add(y, hn::Set(d, 1.7580993175506592f)), hn::Set(d, 2.3296717e-08f));
+    const V factor = hn::IfThenElse(hn::Gt(y, hn::Zero(d)), hn::Set(d, 1.0507009873554805f), neg);
+    V dx = hn::Mul(dy, factor);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, hn::IsInf(y)))) {
+      const auto zero_dy = hn::Eq(dy, hn::Zero(d));
+      dx = hn::IfThenElse(hn::And(hn::Eq(y, hn::Set(d, -HUGE_VALF)), zero_dy), hn::Neg(dy), dx);
+    }
+    return dx;
+  }
+};
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

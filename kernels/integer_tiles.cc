@@ -24,6 +24,7 @@
 #define HOSTNN_XINT_InputsAnyOutAnyFloat(Name)
 #define HOSTNN_XINT_InputsSameOutAnyFloat(Name)
 #define HOSTNN_XINT_AnyFloat(Name)
+#define HOSTNN_XINT_InputsAnyOutAny(Name)
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {

@@ -56,6 +56,23 @@ struct SiluOp {
   }
 };
 
+// log1p(g) = 2 atanh(s / 2) for s = 2g / (2 + g), |s| <= 2/3 (g in [-1/2, 1]): s + s u Q(u),
+// u = s^2, Q the atanh series' first seven terms (truncation below 2^-29 relative). Shared by
+// LogSigmoid (g = e) and LogUnit. Lanes: f32.
+template <class D, class V>
+HWY_INLINE V Log1pFromS(D d, V s) {
+  const V u = hn::Mul(s, s);
+  // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
+  V q = hn::Set(d, 1.0f / 245760.0f);
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
+  return hn::MulAdd(hn::Mul(s, u), q, s);
+}
+
 // LogSigmoid: out = log(sigmoid(x)) = min(x, 0) - log1p(e), e = exp(-|x|) in [0, 1].
 // log1p(e) = 2 atanh(e / (2 + e)) = s + s u Q(u) with s = 2e / (2 + e) (one division; 2e
 // is exact, so s does not lose bits when e is subnormal) and u = s^2 <= 4/9, Q the atanh
@@ -74,16 +91,7 @@ struct LogSigmoidOp {
     const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));
     const V e = ExpNonPositive(d, na);
     const V s = hn::Div(hn::Add(e, e), hn::Add(hn::Set(d, 2.0f), e));
-    const V u = hn::Mul(s, s);
-    // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
-    V q = hn::Set(d, 1.0f / 245760.0f);
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
-    q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
-    const V log1p_e = hn::MulAdd(hn::Mul(s, u), q, s);
+    const V log1p_e = Log1pFromS(d, s);
     const V out = hn::Sub(hn::Min(x, hn::Zero(d)), log1p_e);
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
@@ -176,6 +184,192 @@ struct GeluOp : XSigmoidImpl<GeluTanhZ> {};
 // (AVX3): 110 ULP at x = -53.24 (a result near -2^-125), within 2^-21 absolute (20.3 ULP at
 // most where |out| >= 2^-21); 16-bit as Gelu.
 struct FastGeluOp : XSigmoidImpl<FastGeluZ> {};
+
+// Hardswish: out = x * clamp(x + 3, 0, 6) / 6. Inside (-3, 3) it is (x * (x + 3)) * fl(1/6):
+// x + 3 is exact where the result is small (x in [-6, -1.5], Sterbenz), so the result keeps
+// its relative accuracy down to the zero at x = -3; outside, the cases select x or 0.
+// Lanes: f32. Max error: 2.25 ULP (three roundings and fl(1/6)'s 2^-25.4; measured over every
+// float, all targets). Valid range: all floats; x <= -3 -> +0, x >= 3 -> x, +inf -> +inf,
+// -inf -> +0, NaN -> x itself.
+struct HardswishOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    V out = hn::Mul(hn::Mul(x, hn::Add(x, hn::Set(d, 3.0f))), hn::Set(d, 1.0f / 6.0f));
+    out = hn::IfThenElse(hn::Ge(x, hn::Set(d, 3.0f)), x, out);
+    out = hn::IfThenElseZero(hn::Gt(x, hn::Set(d, -3.0f)), out);
+    return hn::IfThenElse(hn::IsNaN(x), x, out);
+  }
+};
+// InplaceHardswish computes what Hardswish computes.
+using InplaceHardswishOp = HardswishOp;
+
+// Mish: out = x * tanh(softplus(x)) = x * t with t = ((1 + u)^2 - 1) / ((1 + u)^2 + 1), u = e^x.
+// With e = exp(-|x|) in [0, 1] (ExpNonPositive): t = n / (n + 2), n = e (e + 2), for x < 0,
+// and t = n / (n + 2 e^2), n = 1 + 2e, for x >= 0 (numerator and denominator times e^2), so
+// nothing cancels and nothing overflows; t <= 1 keeps x * t finite for every finite x.
+// x < -80, where e is subnormal but x e need not be, takes Silu's tail (Mish(x) = x e (1 +
+// O(e)) = Silu(x) to f32 precision there): x <= -192 and -inf give -0.
+// Lanes: f32. Max error: 3.97 ULP with a fused MulAdd, 4.01 without (that one input within
+// 2^-21 absolute; measured over every float; exp's 1.8 ULP passes through t for x < 0).
+// Valid range: all floats; +inf -> +inf, -inf -> -0, NaN -> x itself.
+struct MishOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V e = ExpNonPositive(d, hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const V two_e = hn::Add(e, e);
+    const V num =
+        hn::IfNegativeThenElse(x, hn::MulAdd(e, e, two_e), hn::Add(hn::Set(d, 1.0f), two_e));
+    const V den =
+        hn::IfNegativeThenElse(x, hn::Add(num, hn::Set(d, 2.0f)), hn::MulAdd(two_e, e, num));
+    V out = hn::Mul(x, hn::Div(num, den));
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, x, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) out = hn::IfThenElse(rare, SiluOp::Apply(d, x), out);
+    return out;
+  }
+};
+// InplaceMish computes what Mish computes.
+using InplaceMishOp = MishOp;
+
+// expm1(v) = exp(v) - 1 for v in [-20, 0] (callers clamp: below -17.4 it rounds to -1):
+// v = k ln2 + r (ReduceNonPositive), expm1(v) = 2^k expm1(r) + (2^k - 1), where expm1(r) =
+// r + r^2 P(r) (P: Taylor to r^6, truncation 2^-30 relative on |r| <= ln2/2) keeps its
+// relative accuracy as r -> 0, 2^k - 1 is exact, and the sum does not cancel (for k < 0 both
+// terms are negative or the first is the smaller by 2^k/4). Lanes: f32. Max error: within
+// Selu's 1.86 ULP, which adds two roundings to it.
+// NaN lanes give an unspecified value: callers select NaN inputs through themselves.
+template <class D, class V>
+HWY_INLINE V Expm1NonPositive(D d, V v) {
+  V t;
+  const V r = ReduceNonPositive(d, v, 127.0f, &t);  // t's low bits: k + 127
+  const hn::RebindToSigned<D> di;
+  const V pow2k = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
+  V p = hn::Set(d, 1.0f / 40320.0f);
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 5040.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 720.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
+  const V em1r = hn::MulAdd(hn::Mul(r, r), p, r);
+  return hn::MulAdd(pow2k, em1r, hn::Sub(pow2k, hn::Set(d, 1.0f)));
+}
+
+// Selu: out = scale * x for x > 0, scale * alpha * expm1(x) for x <= 0 (scale = 1.0507...,
+// alpha = 1.6732..., their product fl(1.7580993...)): expm1 keeps the result's relative
+// accuracy near 0, where exp(x) - 1 would cancel. Lanes: f32. Max error: 1.78 ULP with a
+// fused MulAdd, 1.86 without (measured over every float). Valid range: all floats; +inf ->
+// +inf (scale * x overflows where the exact value rounds past FLT_MAX), -inf ->
+// -scale * alpha, NaN -> x itself.
+struct SeluOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V xn = hn::Max(hn::Min(x, hn::Zero(d)), hn::Set(d, -20.0f));
+    const V neg = hn::Mul(hn::Set(d, 1.7580993408473768f), Expm1NonPositive(d, xn));
+    // scale * x with scale in two parts (the high part rounded down): one rounding with a
+    // fused MulAdd, and never a false overflow where the exact product rounds to FLT_MAX.
+    const V pos =
+        hn::MulAdd(x, hn::Set(d, 1.0507009029388428f), hn::Mul(x, hn::Set(d, 8.4416638e-08f)));
+    const V out = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), pos, neg);
+    return hn::IfThenElse(hn::IsNaN(x), x, out);
+  }
+};
+// InplaceSelu computes what Selu computes.
+using InplaceSeluOp = SeluOp;
+
+// SquaredRelu: out = max(0, x)^2, one rounding. Lanes: f32. Max error: 0.5 ULP. Valid
+// range: all floats; x <= 0 -> +0, x > 1.8e19 -> +inf (as the exact value rounds), +inf ->
+// +inf, -inf -> +0, NaN -> x itself.
+struct SquaredReluOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    const hn::Vec<D> r = hn::Max(x, hn::Zero(d));
+    return hn::IfThenElse(hn::IsNaN(x), x, hn::Mul(r, r));
+  }
+};
+
+// log(v) for v in [2^-24, 1] (normal): v = 2^m f with f in [sqrt(1/2), sqrt(2)) from the bits,
+// g = f - 1 exact, log(v) = m ln2 + log1p(g) (Log1pFromS, s = 2g / (2 + g), |s| <= 0.35),
+// with ln 2 in two parts so m ln2_hi is exact. Lanes: f32. Max error: 1 ULP (and 2^-24
+// absolute near v = 1, where log1p(g) = g keeps it relative). Other v: unspecified.
+template <class D, class V>
+HWY_INLINE V LogUnit(D d, V v) {
+  const hn::RebindToSigned<D> di;
+  const auto bits = hn::BitCast(di, v);
+  // Signed: an arithmetic shift.
+  const auto m = hn::ShiftRight<23>(hn::Sub(bits, hn::Set(di, 0x3f3504f3)));
+  const V f = hn::BitCast(d, hn::Sub(bits, hn::ShiftLeft<23>(m)));
+  const V g = hn::Sub(f, hn::Set(d, 1.0f));
+  const V log1p_g = Log1pFromS(d, hn::Div(hn::Add(g, g), hn::Add(hn::Set(d, 2.0f), g)));
+  const V mf = hn::ConvertTo(d, m);
+  const V lo = hn::MulAdd(mf, hn::Set(d, 1.428606765330187045e-6f), log1p_g);
+  return hn::MulAdd(mf, hn::Set(d, 0.693145751953125f), lo);
+}
+
+// Erfinv: the inverse of erf on (-1, 1), after Giles ("Approximating the erfinv function",
+// 2010): w = -log(1 - x^2), and erfinv(x) = x p(w) with p a polynomial in w - 2.5 for w < 5
+// and in sqrt(w) - 3 above (to w = 15.9 at |x| = 1 - 2^-24); the two degree-9 polynomials
+// are refitted for relative error (5.6e-9 and 5.8e-9, 2^-27.4, against a double Newton
+// inversion of erf), below an f32 rounding. 1 - x^2 is 1 - |x|^2 with one rounding for
+// |x| < 1/2 and (1 - |x|)(1 + |x|) above, where 1 - |x| is exact, so w is accurate where
+// erfinv is steep. Lanes: f32. Max error: 3.18 ULP (measured over every float, both target
+// families). Valid range: all floats; +-1 -> +-inf, |x| > 1 -> NaN, +-0 -> +-0, NaN -> NaN.
+struct ErfinvOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V one = hn::Set(d, 1.0f);
+    const V a = hn::Abs(x);
+    const V small = hn::NegMulAdd(a, a, one);
+    const V large = hn::Mul(hn::Sub(one, a), hn::Add(one, a));
+    const V one_minus_sq = hn::IfThenElse(hn::Lt(a, hn::Set(d, 0.5f)), small, large);
+    // Clamped into LogUnit's range: |x| >= 1 and NaN lanes are replaced below.
+    const V w = hn::Neg(LogUnit(d, hn::Max(one_minus_sq, hn::Set(d, 5.9604645e-8f))));
+    const V v1 = hn::Sub(w, hn::Set(d, 2.5f));
+    V p1 = hn::Set(d, -8.7911835093e-09f);
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 2.3232710808e-08f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 4.6617241735e-07f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -3.4627055747e-06f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -4.9633558711e-06f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 2.1834444253e-04f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -1.2527418650e-03f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, -4.1773867848e-03f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 2.4664028615e-01f));
+    p1 = hn::MulAdd(p1, v1, hn::Set(d, 1.5014093593e+00f));
+    // The tail (w >= 5, |x| > 0.9966) only for vectors that hold such a lane (or NaN, or
+    // |x| > 1, whose lanes are replaced below): the same bits, a square root and ten
+    // MulAdds fewer for the others.
+    V p = p1;
+    const auto central = hn::Lt(w, hn::Set(d, 5.0f));
+    if (HWY_UNLIKELY(!hn::AllTrue(d, central))) {
+      const V v2 = hn::Sub(hn::Sqrt(w), hn::Set(d, 3.0f));
+      V p2 = hn::Set(d, 1.2896781549e-04f);
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, -3.1872780406e-04f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, -7.6623472529e-05f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, 1.4958621182e-03f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, -3.5869862303e-03f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, 5.6831704041e-03f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, -7.6394102142e-03f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, 9.4456844072e-03f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, 1.0016750868e+00f));
+      p2 = hn::MulAdd(p2, v2, hn::Set(d, 2.8329767957e+00f));
+      p = hn::IfThenElse(central, p1, p2);
+    }
+    V out = hn::Mul(x, p);
+    const auto rare = CompareUnordered<kNotLessEqual>(d, a, hn::Set(d, 0.99999994f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      out = hn::IfThenElse(hn::Eq(a, one), hn::CopySign(hn::Set(d, HUGE_VALF), x), out);
+      out = hn::IfThenElse(hn::Gt(a, one), hn::Set(d, NAN), out);
+      out = hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+    return out;
+  }
+};
+// InplaceErfinv computes what Erfinv computes.
+using InplaceErfinvOp = ErfinvOp;
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

@@ -303,7 +303,11 @@ class Chain {
     static const std::vector<Op> ops = [] {
       std::vector<Op> v;
       for (Op op : AllOps()) {
-        if (!IsInplace(GetOpInfo(op).signature)) v.push_back(op);
+        const OpInfo& info = GetOpInfo(op);
+        // A forward operator defined on a bounded interval only (Erfinv on (-1, 1)) would
+        // turn the chain's values into NaN; the others take any finite input.
+        const bool bounded = info.is_forward && info.domain_hi <= 1.0;
+        if (!IsInplace(info.signature) && !bounded) v.push_back(op);
       }
       return v;
     }();

@@ -59,6 +59,7 @@ enum class DTypeRule {
   kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
   kAnyFloat,               // every operand any float dtype; inputs are cast to out's first
+  kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
 };
 
 // How the operands' shapes relate.

@@ -97,6 +97,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     }
     case DTypeRule::kInputsAnyOutAnyFloat:
     case DTypeRule::kAnyFloat:  // every pair: CANN casts self to out's dtype, which any takes
+    case DTypeRule::kInputsAnyOutAny:
       return Status::Ok();
     case DTypeRule::kInputsSameOutAnyFloat:
       for (const Operand* v : all) {

@@ -104,6 +104,57 @@ double FastGeluRef(double x) {
   // CANN's formula with its constant 1.702; below x = -417 exp overflows and gives -0.
   return x / (1.0 + std::exp(-1.702 * x));
 }
+double HardswishRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x <= -3.0) return 0.0;
+  if (x >= 3.0) return x;
+  return x * (x + 3.0) / 6.0;  // exact to 2^-52 relative
+}
+// InplaceHardswish computes what Hardswish computes.
+double InplaceHardswishRef(double x) { return HardswishRef(x); }
+
+double MishRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;  // the limit of x e^x
+  return x * std::tanh(std::log1p(std::exp(x)));
+}
+// InplaceMish computes what Mish computes.
+double InplaceMishRef(double x) { return MishRef(x); }
+
+// CANN's constants (the document's digits).
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+double SeluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  return x > 0 ? kSeluScale * x : kSeluScale * kSeluAlpha * std::expm1(x);
+}
+// InplaceSelu computes what Selu computes.
+double InplaceSeluRef(double x) { return SeluRef(x); }
+
+double SquaredReluRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  return x > 0 ? x * x : 0.0;  // exact for f32 inputs
+}
+
+// erfinv by Newton's method on erf (erfc for x >= 1/2, where 1 - x is exact in double),
+// from a rough start, to convergence in double.
+double ErfinvRef(double x) {
+  if (std::isnan(x) || std::fabs(x) > 1.0) return kNaN;
+  if (std::fabs(x) == 1.0) return x * INFINITY;
+  if (x == 0.0) return x;
+  const double a = std::fabs(x);
+  double y = a < 0.9 ? a * 0.886 : 0.8 * std::sqrt(-std::log((1.0 - a) * (1.0 + a)));
+  for (int i = 0; i < 100; ++i) {
+    const double slope = 2.0 / std::sqrt(M_PI) * std::exp(-y * y);
+    const double f = a < 0.5 ? std::erf(y) - a : (1.0 - a) - std::erfc(y);
+    const double next = y - f / slope;
+    if (next == y) break;
+    y = next;
+  }
+  return std::copysign(y, x);
+}
+// InplaceErfinv computes what Erfinv computes.
+double InplaceErfinvRef(double x) { return ErfinvRef(x); }
 
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \

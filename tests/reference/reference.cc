@@ -84,6 +84,42 @@ double FastGeluBackwardRef(double dy, double x) {
   return dy * s * (1.0 + z * one_minus_s);
 }
 
+// HardswishBackward's middle segment is [-3, 3] (as PyTorch's), V2's (-3, 3).
+double HardswishBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x < -3.0) return 0.0;
+  if (x > 3.0) return dy;
+  return dy * (x / 3.0 + 0.5);
+}
+double HardswishBackwardV2Ref(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x <= -3.0) return 0.0;
+  if (x >= 3.0) return dy;
+  return dy * (x / 3.0 + 0.5);
+}
+
+// dy * (t + x s (1 - t^2)), t = tanh(log1p(e^x)), s = sigmoid(x).
+double MishBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  const double s = 1.0 / (1.0 + std::exp(-x));
+  // x < -709: e^x underflows, but the factor ~ e^x (1 + x) is a negative real: dy times
+  // it is a zero of the opposite sign for a finite dy, -dy (the limit) for an infinite one.
+  if (s == 0.0) return std::isinf(dy) ? -dy : dy * -0.0;
+  const double t = std::tanh(std::log1p(std::exp(x)));
+  return dy * (t + x * s * (1.0 - t * t));
+}
+
+// From the forward result y: dy * scale for y > 0, dy * (y + scale * alpha) for y <= 0.
+double SeluBackwardRef(double dy, double y) {
+  if (std::isnan(y) || std::isnan(dy)) return kNaN;
+  const double scale = 1.0507009873554804934193349852946;
+  const double scale_alpha = scale * 1.6732632423543772848170429916717;
+  if (y == -INFINITY && dy == 0.0) return -dy;  // the limit of 0 * (y + c): a zero
+  return y > 0 ? dy * scale : dy * (y + scale_alpha);
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \

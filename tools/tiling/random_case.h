@@ -6,6 +6,7 @@
 #define HOSTNN_TOOLS_TILING_RANDOM_CASE_H_
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -76,7 +77,15 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
                                   DType::kFloat64};
   std::uniform_int_distribution<int> coin(0, 1);
   Case c;
-  c.problem.op = static_cast<Op>(std::uniform_int_distribution<int>(0, kNumOps - 1)(rng));
+  // A quarter of the cases are reductions however many elementwise operators the list has,
+  // so that every reduction template stays well covered as the list grows.
+  static const std::array<std::vector<Op>, 2> kOpsByKind = [] {
+    std::array<std::vector<Op>, 2> kinds;
+    for (Op op : AllOps()) kinds[GetOpInfo(op).is_reduction ? 1 : 0].push_back(op);
+    return kinds;
+  }();
+  const std::vector<Op>& ops = kOpsByKind[std::uniform_int_distribution<int>(0, 3)(rng) == 0];
+  c.problem.op = ops[std::uniform_int_distribution<size_t>(0, ops.size() - 1)(rng)];
   c.problem.team = kSweepTeam;
   // LogSoftmaxBackward computes in f32: no f64 storage (LogSoftmax computes DOUBLE in double).
   const OpInfo& info = GetOpInfo(c.problem.op);

@@ -1,0 +1,31 @@
+/* CANN-compatible two-phase API of aclnnErfinv and aclnnInplaceErfinv:
+ * out = erfinv(self), the inverse of erf (signatures of the CANN operator document).
+ * Phase 1 validates and plans; phase 2 runs the plan on the stream (NULL: now). */
+#ifndef HOSTNN_ACLNNOP_ACLNN_ERFINV_H__
+#define HOSTNN_ACLNNOP_ACLNN_ERFINV_H__
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnErfinvGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+                                                            uint64_t* workspaceSize,
+                                                            aclOpExecutor** executor);
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnErfinv(void* workspace, uint64_t workspaceSize,
+                                            aclOpExecutor* executor, aclrtStream stream);
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceErfinvGetWorkspaceSize(const aclTensor* selfRef,
+                                                                   uint64_t* workspaceSize,
+                                                                   aclOpExecutor** executor);
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnInplaceErfinv(void* workspace, uint64_t workspaceSize,
+                                                   aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HOSTNN_ACLNNOP_ACLNN_ERFINV_H__ */
