@@ -84,6 +84,37 @@ HWY_INLINE V ExpNonPositive(D d, V na) {
 #endif
 }
 
+// exp(na) for na in [-104, 0] for results stored as f16 / bf16 (SPEC 4: the f32 result
+// rounded once, so the error must stay well below 2^-21 relative): ExpNonPositive with a
+// degree-5 polynomial (constant term exactly 1, the others fitted for minimax relative
+// error on [-ln2/2, ln2/2]: 2^-23.3 with the f32 coefficients) in place of the degree-6
+// one. With the reduction and the Horner roundings: about 2^-22.5 relative, one multiply-add
+// fewer. Subnormal results and na = -104 as ExpNonPositive (bf16 keeps f32's range).
+template <class D, class V>
+HWY_INLINE V ExpNonPositive16(D d, V na) {
+  V t;
+#if HOSTNN_HAVE_SCALEF
+  const float scale = 1.0f;
+  const V r = ReduceNonPositive(d, na, 0.0f, &t);
+#else
+  // 2^-24: the polynomial scaled so that 2^(k+24) is always normal.
+  const float scale = 5.9604644775390625e-8f;
+  const V r = ReduceNonPositive(d, na, 151.0f, &t);
+#endif
+  V p = hn::Set(d, 0.008290312252938747f * scale);
+  p = hn::MulAdd(p, r, hn::Set(d, 0.04189793020486832f * scale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.1666763573884964f * scale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.4999915063381195f * scale));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.9999997019767761f * scale));
+  p = hn::MulAdd(p, r, hn::Set(d, scale));
+#if HOSTNN_HAVE_SCALEF
+  return ScaleByPow2(d, p, hn::Sub(t, hn::Set(d, 12582912.0f)));
+#else
+  const hn::RebindToSigned<D> di;
+  return hn::Mul(p, hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t))));
+#endif
+}
+
 // dy * q * exp(-a) for 80 < a < 192, where exp(-a) is below (or near) f32's range but the
 // product need not be: BFLOAT16 keeps f32's exponent range, so dy up to 3.4e38 times
 // exp(-190) is still a representable result. 2^k is applied in two factors around the
@@ -213,13 +244,21 @@ struct SiluBackwardOp {
 // Lanes: f32. Max error: 3.3 ULP. Valid range: all floats; x = -inf -> dy, +inf -> dy*0
 // (NaN for dy = +-inf: no limit), finite x >= 192 with dy = +-inf -> dy (the limit; the
 // factor underflows there), NaN x -> x itself, NaN dy -> NaN. f16 / bf16 storage runs
-// this functor too (SPEC 4: a 16-bit result is the f32 result rounded once): a degree-4
-// exp and a reciprocal estimate without a Newton step (2^-13.7 relative) put up to 14 f16
-// results per dy one ULP off the correctly rounded value.
-struct LogSigmoidBackwardOp {
+// LogSigmoidBackwardImpl<true> (LogSigmoidBackward16Op): ExpNonPositive16 (about 2^-22.5
+// relative) instead of ExpNonPositive. e's error reaches the factor scaled by e / (1 + e)
+// <= 1/2 (x < 0) or 1 / (1 + e) <= 1 (x >= 0). Adding the worst cases of 1 + e, the
+// reciprocal (1 ULP on AVX-512, 0.5 elsewhere) and the two products gives 2^-21.0 relative
+// for x >= 0 (the f32 functor's own sum is 2^-21.2): no margin by construction, so SPEC 4's
+// rounded-once rule rests on the exhaustive check, every 16-bit x with dy in {1, -0.75,
+// 3.5} on every target (ops_numeric_test; f16 on AVX3 puts 10 results in the 2^-21 window
+// and none outside it, bf16 none at all). The earlier degree-4 exp and bare 14-bit
+// reciprocal (2^-13.7) put up to 14 f16 results per dy one ULP off.
+template <bool kNarrow>
+struct LogSigmoidBackwardImpl {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {
-    const V e = ExpNonPositive(d, hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));
+    const V e = kNarrow ? ExpNonPositive16(d, na) : ExpNonPositive(d, na);
     const V r = ReciprocalOneToTwo(d, hn::Add(hn::Set(d, 1.0f), e));
     V dx = hn::Mul(dy, hn::IfNegativeThenElse(x, r, hn::Mul(e, r)));
     // The far tail, or NaN x.
@@ -237,6 +276,8 @@ struct LogSigmoidBackwardOp {
     return dx;
   }
 };
+struct LogSigmoidBackwardOp : LogSigmoidBackwardImpl<false> {};
+struct LogSigmoidBackward16Op : LogSigmoidBackwardImpl<true> {};
 
 // HardsigmoidBackward: dx = dy / 6 where -3 < x < 3 (strict), else 0.
 // dy / 6 is dy times the float nearest 1/6 (relative error 2^-25.4), one rounding: a

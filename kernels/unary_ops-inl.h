@@ -72,6 +72,7 @@ HWY_INLINE V Log1pFromS(D d, V s) {
   q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
   return hn::MulAdd(hn::Mul(s, u), q, s);
 }
+struct LogSigmoid16Op;
 
 // LogSigmoid: out = log(sigmoid(x)) = min(x, 0) - log1p(e), e = exp(-|x|) in [0, 1].
 // log1p(e) = 2 atanh(e / (2 + e)) = s + s u Q(u) with s = 2e / (2 + e) (one division; 2e
@@ -81,10 +82,9 @@ HWY_INLINE V Log1pFromS(D d, V s) {
 // to the subnormals (log1p(e) = e there). -inf -> -inf, +inf -> +0, -1000 -> -1000.
 // Lanes: f32. Max error: 2.80 ULP with a fused MulAdd, 2.82 without (measured over every
 // float). Valid range:
-// all floats; NaN -> x itself. f16 / bf16 storage runs this functor too (SPEC 4): a
-// cheaper exp and Q's first three terms (2^-15.8 relative) put 817 f16 and 16 bf16
-// results one ULP off the correctly rounded value.
+// all floats; NaN -> x itself. f16 / bf16 storage runs LogSigmoid16Op.
 struct LogSigmoidOp {
+  using Narrow = LogSigmoid16Op;  // for f16 / bf16 storage (unary_tiles.cc)
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
@@ -92,6 +92,33 @@ struct LogSigmoidOp {
     const V e = ExpNonPositive(d, na);
     const V s = hn::Div(hn::Add(e, e), hn::Add(hn::Set(d, 2.0f), e));
     const V log1p_e = Log1pFromS(d, s);
+    const V out = hn::Sub(hn::Min(x, hn::Zero(d)), log1p_e);
+    return hn::IfThenElse(hn::IsNaN(x), x, out);
+  }
+};
+
+// LogSigmoid for f16 / bf16 storage, whose results must be the f32 result rounded once
+// (SPEC 4: the correctly rounded value except within 2^-21 relative of a midpoint):
+// ExpNonPositive16 (about 2^-22.5) and Q as a 4-term polynomial fitted for minimax error
+// of log1p (u (Q - Q_exact) / (1 + u Q) at most 2^-27.5 on [0, 4/9], where the truncated
+// series' first four terms would leave 2^-19.3). e's error reaches log1p(e) scaled by
+// e / ((1 + e) log1p(e)) <= 1, and for x < 0 the sum with x only dilutes it, so the result
+// stays below about 2^-22.3 relative with the roundings of s, u and the Horner steps (the
+// earlier narrow functor's 2^-15.8 missed the rule). Otherwise as LogSigmoidOp. Checked
+// for every 16-bit input on every target (forward_kernels_test).
+struct LogSigmoid16Op {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    using V = hn::Vec<D>;
+    const V na = hn::Max(hn::Or(x, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));
+    const V e = ExpNonPositive16(d, na);
+    const V s = hn::Div(hn::Add(e, e), hn::Add(hn::Set(d, 2.0f), e));
+    const V u = hn::Mul(s, s);
+    V q = hn::Set(d, 0.0005471092299558222f);
+    q = hn::MulAdd(q, u, hn::Set(d, 0.0021876408718526363f));
+    q = hn::MulAdd(q, u, hn::Set(d, 0.012506727129220963f));
+    q = hn::MulAdd(q, u, hn::Set(d, 0.08333302289247513f));
+    const V log1p_e = hn::MulAdd(hn::Mul(s, u), q, s);
     const V out = hn::Sub(hn::Min(x, hn::Zero(d)), log1p_e);
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
@@ -132,6 +159,7 @@ struct ReluOp {
 };
 // InplaceRelu computes what Relu computes.
 using InplaceReluOp = ReluOp;
+
 // Sigmoid: out = 1 / (1 + exp(-x)). With e = exp(-|x|): out = 1 / (1 + e) for x >= 0 and
 // e / (1 + e) for x < 0, so 1 - s is never formed by a subtraction; one IEEE division. x is
 // clamped to -104 for e (exactly 0 from there on, where the exact result rounds to 0 too):
