@@ -31,16 +31,6 @@ std::vector<Op> ExactIntOps() {
   return ops;
 }
 
-aclnnStatus RunBoth(Op op, aclTensor* self, aclTensor* out) {
-  const CApiOp& c = GetCApiOp(op);
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus st = c.phase1(self, nullptr, nullptr, out, 0, &ws, &exec);
-  if (st != ACLNN_SUCCESS) return st;
-  std::vector<char> workspace(ws);
-  return c.phase2(ws ? workspace.data() : nullptr, ws, exec, nullptr);
-}
-
 template <typename T>
 struct IntType;
 template <>

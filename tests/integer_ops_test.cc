@@ -66,16 +66,6 @@ std::vector<int32_t> Inputs(size_t n_random) {
   return v;
 }
 
-// Runs both phases of `op` on (self, out) (out ignored for an in-place operator).
-aclnnStatus RunBoth(Op op, aclTensor* self, aclTensor* out) {
-  const CApiOp& c = GetCApiOp(op);
-  uint64_t ws = 0;
-  aclOpExecutor* exec = nullptr;
-  const aclnnStatus st = c.phase1(self, nullptr, nullptr, out, 0, &ws, &exec);
-  if (st != ACLNN_SUCCESS) return st;
-  std::vector<char> workspace(ws);
-  return c.phase2(ws ? workspace.data() : nullptr, ws, exec, nullptr);
-}
 
 class Int32OpTest : public ::testing::TestWithParam<Op> {};
 

@@ -98,6 +98,18 @@ inline std::vector<Op> ForwardOpsVector() {
   return ops;
 }
 
+// Both phases of a forward operator on (self, out) on the null stream (out ignored for an
+// in-place operator): phase 1's status, or phase 2's.
+inline aclnnStatus RunBoth(Op op, aclTensor* self, aclTensor* out) {
+  const CApiOp& c = GetCApiOp(op);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  const aclnnStatus st = c.phase1(self, nullptr, nullptr, out, 0, &ws, &exec);
+  if (st != ACLNN_SUCCESS) return st;
+  std::vector<char> workspace(ws);
+  return c.phase2(ws ? workspace.data() : nullptr, ws, exec, nullptr);
+}
+
 // gtest parameter names.
 inline std::string OpTestName(Op op) { return GetOpInfo(op).name; }
 
