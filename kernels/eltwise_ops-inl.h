@@ -425,6 +425,7 @@ HWY_INLINE hn::Vec<D> LanewiseF64(D d, hn::Vec<D> a, hn::Vec<D> b, F f) {
 // the derivative of x Phi(x), Phi(x) = erfc(-x / sqrt 2) / 2, phi(x) = exp(-x^2 / 2) /
 // sqrt(2 pi); in double, rounded once. The sum cancels near x = -0.7518 (terms near 0.3, so
 // its error stays near 2^-54). At x = +-inf x phi(x) is 0 (the limit): factor 1 or 0.
+// An infinite dy where the factor underflows double (x < -38) gives -dy (as GeluBackward).
 // Lanes: f32. Max error: 0.5 ULP plus double's (1 ULP of double) -- correctly rounded but for
 // near-midpoints. Valid range: all floats; NaN -> NaN.
 struct GeluErfBackwardOp {
@@ -434,7 +435,11 @@ struct GeluErfBackwardOp {
       const double kInvSqrt2 = 0.70710678118654752440;
       const double kInvSqrt2Pi = 0.39894228040143267794;
       const double phi_term = std::isinf(v) ? 0.0 : v * std::exp(-0.5 * v * v) * kInvSqrt2Pi;
-      return g * (0.5 * std::erfc(-v * kInvSqrt2) + phi_term);
+      const double factor = 0.5 * std::erfc(-v * kInvSqrt2) + phi_term;
+      // Below x = -38 the factor, a negative real, underflows double: an infinite dy gives
+      // -dy, its limit, not inf * 0.
+      if (factor == 0.0 && std::isinf(g) && std::isfinite(v)) return -g;
+      return g * factor;
     });
   }
 };
