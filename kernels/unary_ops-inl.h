@@ -212,6 +212,21 @@ struct GeluOp : XSigmoidImpl<GeluTanhZ> {};
 // (AVX3): 110 ULP at x = -53.24 (a result near -2^-125), within 2^-21 absolute (20.3 ULP at
 // most where |out| >= 2^-21); 16-bit as Gelu.
 struct FastGeluOp : XSigmoidImpl<FastGeluZ> {};
+// GeluErf (aclnnGeluV2 with approximate 0): out = x Phi(x) = x erfc(-x / sqrt 2) / 2, the
+// erf form, in double lane by lane (LanewiseF64) and rounded once; erfc, not 1 + erf, so no
+// cancellation for x < 0. Below x = -38 double's erfc underflows and x times it would be
+// -inf * 0 at -inf: the exact value rounds to -0 in f32 from x = -14 on, so -0 there.
+// Lanes: f32. Max error: 0.5 ULP plus double's (correctly rounded but for near-midpoints).
+// Valid range: all floats; NaN -> NaN, +inf -> +inf.
+struct GeluErfOp {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
+    return LanewiseF64(d, x, x, [](double v, double) {
+      if (v < -38.0) return -0.0;
+      return 0.5 * v * std::erfc(-v * 0.70710678118654752440);
+    });
+  }
+};
 
 // Hardswish: out = x * clamp(x + 3, 0, 6) / 6. Inside (-3, 3) it is (x * (x + 3)) * fl(1/6):
 // x + 3 is exact where the result is small (x in [-6, -1.5], Sterbenz), so the result keeps

@@ -74,6 +74,20 @@ aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size,
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus LaunchEither(Op op, Op other, void* workspace, uint64_t workspace_size,
+                         aclOpExecutor* executor, aclrtStream stream) {
+  bool made_by_other = false;
+  if (executor != nullptr) {
+    ExecutorRegistry& r = Registry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    auto it = r.live.find(Key(executor));
+    made_by_other = it != r.live.end() && it->second.impl->op() == other;
+  }
+  return Launch(made_by_other ? other : op, workspace, workspace_size, executor, stream);
+}
+
+aclnnStatus RefuseAttribute(const Status& s) { return Report(s); }
+
 aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                    aclrtStream stream) {
   // The name is only for messages: phase 2 allocates nothing on success.

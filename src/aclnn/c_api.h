@@ -64,6 +64,16 @@ aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size,
 aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                    aclrtStream stream);
 
+// Phase 2 of an entry point whose phase 1 hands over to one of two operators
+// (aclnnGeluV2: GeluErf or Gelu): Launch for the operator that made the executor when it
+// is `other`, for `op` otherwise (so a dead or foreign executor is refused in op's name).
+aclnnStatus LaunchEither(Op op, Op other, void* workspace, uint64_t workspace_size,
+                         aclOpExecutor* executor, aclrtStream stream);
+
+// Records a refusal found before the operator's own phase 1 (a bad attribute) and returns
+// its code.
+aclnnStatus RefuseAttribute(const Status& s);
+
 }  // namespace capi
 }  // namespace hostnn
 

@@ -156,6 +156,16 @@ double ErfinvRef(double x) {
 // InplaceErfinv computes what Erfinv computes.
 double InplaceErfinvRef(double x) { return ErfinvRef(x); }
 
+double GeluErfRef(double x) {
+  if (std::isnan(x)) return kNaN;
+  if (x == -INFINITY) return -0.0;
+  if (x == INFINITY) return INFINITY;
+  // x Phi(x) in long double, Phi(x) = erfc(-x / sqrt 2) / 2 (not (1 + erf) / 2, which
+  // cancels for x < 0).
+  const long double v = x;
+  return static_cast<double>(v * std::erfc(-v / std::sqrt(2.0L)) / 2.0L);
+}
+
 // Each forward elementwise operator of the list has <Name>Ref; the others have none here.
 #define HOSTNN_REF_Eltwise(Name) \
   case Op::k##Name:              \

@@ -68,6 +68,22 @@ double GeluBackwardRef(double dy, double x) {
   return dy * s * (1.0 + x * dz * one_minus_s);
 }
 
+double GeluErfBackwardRef(double dy, double x) {
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x == -INFINITY) return dy * 0.0;
+  if (x == INFINITY) return dy;
+  // d/dx x Phi(x) = Phi(x) + x phi(x), in long double; Phi from erfc (no cancellation).
+  const long double v = x;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  const long double cdf = std::erfc(-v / std::sqrt(2.0L)) / 2.0L;
+  const long double pdf = std::exp(-v * v / 2.0L) / std::sqrt(2.0L * pi);
+  const long double factor = cdf + v * pdf;
+  // For finite x the factor is a non-zero real (negative for x < -0.7518) even where it
+  // underflows long double: an infinite dy gives an infinity of dy's sign times its.
+  if (factor == 0.0L && std::isinf(dy)) return -dy;
+  return static_cast<double>(static_cast<long double>(dy) * factor);
+}
+
 double FastGeluBackwardRef(double dy, double x) {
   if (std::isnan(x) || std::isnan(dy)) return kNaN;
   if (x == -INFINITY) return dy * 0.0;

@@ -60,6 +60,9 @@ case "$mode" in
     for name in $(bash "$src/scripts/op_list.sh" name); do
       ops="$ops aclnn$name aclnn${name}GetWorkspaceSize"
     done
+    # and the entry points written by hand over two of them (src/aclnn/c_api_gelu_v2.cc)
+    ops="$ops aclnnGeluV2 aclnnGeluV2GetWorkspaceSize"
+    ops="$ops aclnnGeluBackwardV2 aclnnGeluBackwardV2GetWorkspaceSize"
     want[opapi]=$ops
     want[opapi_nn]=$ops
     want[opapi_math]=""

@@ -1,0 +1,86 @@
+// aclnnGeluV2 and aclnnGeluBackwardV2: one more parameter, `approximate`, over two operators
+// of the list each. Phase 1 checks it and hands the call to the operator it names (GeluErf /
+// GeluErfBackward for none, Gelu / GeluBackward for tanh), whose own phase 1 checks the
+// tensors; phase 2 runs whichever of the two made the executor. approximate is checked
+// first: the same codes as CANN's order (null 161001, a bad value 161002) whatever else the
+// call gets wrong, and nothing is written when it is refused.
+
+#include <cstring>
+#include <string>
+
+#include "hostnn/aclnnop_all.h"
+#include "src/aclnn/c_api.h"
+#include "src/cann/entry_alias.h"
+#include "src/runtime/runtime.h"
+
+namespace {
+
+using hostnn::Op;
+using hostnn::Status;
+
+// CANN's GeluV2 documents approximate as 0 (none) or 1 (tanh).
+constexpr int64_t kApproximateNone = 0;
+constexpr int64_t kApproximateTanh = 1;
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate, aclTensor* y,
+                                        uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return hostnn::runtime::Entry("aclnnGeluV2GetWorkspaceSize", ACLNN_ERR_INNER, [&] {
+    if (approximate != kApproximateNone && approximate != kApproximateTanh) {
+      return hostnn::capi::RefuseAttribute(
+          Status::Invalid("aclnnGeluV2: approximate must be 0 (none) or 1 (tanh), got " +
+                          std::to_string(approximate)));
+    }
+    return approximate == kApproximateTanh
+               ? aclnnGeluGetWorkspaceSize(x, y, workspaceSize, executor)
+               : aclnnGeluErfGetWorkspaceSize(x, y, workspaceSize, executor);
+  });
+}
+
+aclnnStatus aclnnGeluV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                        aclrtStream stream) {
+  return hostnn::runtime::Entry("aclnnGeluV2", ACLNN_ERR_INNER, [&] {
+    return hostnn::capi::LaunchEither(Op::kGeluErf, Op::kGelu, workspace, workspaceSize, executor,
+                                      stream);
+  });
+}
+
+aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, const aclTensor* self,
+                                                char* approximate, aclTensor* gradInput,
+                                                uint64_t* workspaceSize, aclOpExecutor** executor) {
+  return hostnn::runtime::Entry("aclnnGeluBackwardV2GetWorkspaceSize", ACLNN_ERR_INNER, [&] {
+    if (approximate == nullptr) {
+      return hostnn::capi::RefuseAttribute(
+          Status::Nullptr("aclnnGeluBackwardV2: approximate is null (\"none\" or \"tanh\")"));
+    }
+    const bool none = std::strcmp(approximate, "none") == 0;
+    const bool tanh = std::strcmp(approximate, "tanh") == 0;
+    if (!none && !tanh) {
+      return hostnn::capi::RefuseAttribute(
+          Status::Invalid("aclnnGeluBackwardV2: approximate must be \"none\" or \"tanh\", got \"" +
+                          std::string(approximate) + "\""));
+    }
+    return tanh ? aclnnGeluBackwardGetWorkspaceSize(gradOutput, self, gradInput, workspaceSize,
+                                                    executor)
+                : aclnnGeluErfBackwardGetWorkspaceSize(gradOutput, self, gradInput, workspaceSize,
+                                                       executor);
+  });
+}
+
+aclnnStatus aclnnGeluBackwardV2(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                                aclrtStream stream) {
+  return hostnn::runtime::Entry("aclnnGeluBackwardV2", ACLNN_ERR_INNER, [&] {
+    return hostnn::capi::LaunchEither(Op::kGeluErfBackward, Op::kGeluBackward, workspace,
+                                      workspace_size, executor, stream);
+  });
+}
+
+HOSTNN_ENTRY_ALIAS(aclnnGeluV2GetWorkspaceSize)
+HOSTNN_ENTRY_ALIAS(aclnnGeluV2)
+HOSTNN_ENTRY_ALIAS(aclnnGeluBackwardV2GetWorkspaceSize)
+HOSTNN_ENTRY_ALIAS(aclnnGeluBackwardV2)
+
+}  // extern "C"

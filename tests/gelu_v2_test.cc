@@ -1,0 +1,182 @@
+// aclnnGeluV2 and aclnnGeluBackwardV2: `approximate` picks the form (0 / "none": the erf
+// form, 1 / "tanh": the tanh form) and a bad one is refused with a clear status and message
+// and nothing written. The forms differ by up to 1.6e-4 near x = +-1.5, far beyond either's
+// tolerance, so a result within one form's bound shows which kernel ran. The values are
+// checked against the double references of GeluErf / Gelu and their gradients.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_gelu_backward_v2.h"
+#include "aclnnop/aclnn_gelu_v2.h"
+#include "tests/reference/forward_reference.h"
+#include "tests/reference/reference.h"
+#include "tests/util/acl_test_util.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+
+const std::vector<float> kX = {-3.0f, -1.5f, -0.75f, -0.1f, 0.0f, 0.5f, 1.0f, 1.5f, 2.5f};
+const std::vector<float> kDy = {1.0f, -0.75f, 3.5f, 1.0f, 2.0f, -1.0f, 0.5f, 1.0f, -2.0f};
+
+// Runs both phases on the null stream; the status of the first phase that fails.
+template <class Phase1>
+aclnnStatus RunTwoPhase(Phase1 phase1,
+                        aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  const aclnnStatus s = phase1(&ws, &exec);
+  if (s != ACLNN_SUCCESS) return s;
+  void* workspace = nullptr;
+  if (ws > 0 && aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return -1;
+  const aclnnStatus r = phase2(workspace, ws, exec, nullptr);
+  if (workspace != nullptr) aclrtFree(workspace);
+  return r;
+}
+
+std::vector<float> GeluV2(int64_t approximate) {
+  std::vector<float> x = kX;
+  std::vector<float> y(kX.size(), -99.0f);
+  const std::vector<int64_t> shape{static_cast<int64_t>(kX.size())};
+  TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, shape);
+  TensorPtr ty = MakeDense(y.data(), ACL_FLOAT, shape);
+  EXPECT_EQ(RunTwoPhase(
+                [&](uint64_t* ws, aclOpExecutor** e) {
+                  return aclnnGeluV2GetWorkspaceSize(tx.get(), approximate, ty.get(), ws, e);
+                },
+                aclnnGeluV2),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  return y;
+}
+
+std::vector<float> GeluBackwardV2(const char* approximate) {
+  std::vector<float> dy = kDy;
+  std::vector<float> x = kX;
+  std::vector<float> dx(kX.size(), -99.0f);
+  const std::vector<int64_t> shape{static_cast<int64_t>(kX.size())};
+  TensorPtr tdy = MakeDense(dy.data(), ACL_FLOAT, shape);
+  TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, shape);
+  TensorPtr tdx = MakeDense(dx.data(), ACL_FLOAT, shape);
+  std::string mode = approximate;
+  EXPECT_EQ(RunTwoPhase(
+                [&](uint64_t* ws, aclOpExecutor** e) {
+                  return aclnnGeluBackwardV2GetWorkspaceSize(tdy.get(), tx.get(), &mode[0],
+                                                             tdx.get(), ws, e);
+                },
+                aclnnGeluBackwardV2),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  return dx;
+}
+
+TEST(GeluV2, ApproximateZeroRunsTheErfFormAndOneTheTanhForm) {
+  const std::vector<float> erf = GeluV2(0);
+  const std::vector<float> tanh = GeluV2(1);
+  for (size_t i = 0; i < kX.size(); ++i) {
+    EXPECT_TRUE(ForwardEltwiseWithinTolerance(DType::kFloat32, erf[i],
+                                              ForwardEltwiseRef(Op::kGeluErf, kX[i])))
+        << "x = " << kX[i] << ": got " << erf[i];
+    EXPECT_TRUE(ForwardEltwiseWithinTolerance(DType::kFloat32, tanh[i],
+                                              ForwardEltwiseRef(Op::kGelu, kX[i])))
+        << "x = " << kX[i] << ": got " << tanh[i];
+  }
+  EXPECT_NE(erf[7], tanh[7]);  // x = 1.5: 1.39978 and 1.39960
+}
+
+TEST(GeluBackwardV2, NoneRunsTheErfFormAndTanhTheTanhForm) {
+  const std::vector<float> erf = GeluBackwardV2("none");
+  const std::vector<float> tanh = GeluBackwardV2("tanh");
+  for (size_t i = 0; i < kX.size(); ++i) {
+    EXPECT_TRUE(EltwiseWithinTolerance(DType::kFloat32, erf[i],
+                                       EltwiseRef(Op::kGeluErfBackward, kDy[i], kX[i]), kDy[i]))
+        << "x = " << kX[i] << ": got " << erf[i];
+    EXPECT_TRUE(EltwiseWithinTolerance(DType::kFloat32, tanh[i],
+                                       EltwiseRef(Op::kGeluBackward, kDy[i], kX[i]), kDy[i]))
+        << "x = " << kX[i] << ": got " << tanh[i];
+  }
+  EXPECT_NE(erf[7], tanh[7]);
+}
+
+TEST(GeluV2, RefusesAnApproximateOtherThanZeroOrOneAndWritesNothing) {
+  float x[4] = {1, 2, 3, 4};
+  float y[4] = {-9, -9, -9, -9};
+  TensorPtr tx = MakeDense(x, ACL_FLOAT, {4});
+  TensorPtr ty = MakeDense(y, ACL_FLOAT, {4});
+  for (int64_t bad : {int64_t{2}, int64_t{-1}, INT64_MAX}) {
+    const std::string primed = PrimeErrorMessage();
+    uint64_t ws = kWsSentinel;
+    aclOpExecutor* exec = ExecSentinel();
+    EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(tx.get(), bad, ty.get(), &ws, &exec),
+              ACLNN_ERR_PARAM_INVALID);
+    EXPECT_EQ(ws, kWsSentinel);
+    EXPECT_EQ(exec, ExecSentinel());
+    const std::string msg = aclGetRecentErrMsg();
+    EXPECT_NE(msg, primed);
+    EXPECT_TRUE(NamesParam(msg, "approximate")) << msg;
+    EXPECT_TRUE(NamesParam(msg, "aclnnGeluV2")) << msg;
+    EXPECT_NE(msg.find(std::to_string(bad)), std::string::npos) << msg;
+  }
+  // A bad tensor with a good approximate: the operator's own check, in aclnnGeluV2's call.
+  uint64_t ws = kWsSentinel;
+  aclOpExecutor* exec = ExecSentinel();
+  EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(nullptr, 0, ty.get(), &ws, &exec), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(ws, kWsSentinel);
+  for (float v : y) EXPECT_EQ(v, -9.0f);
+}
+
+TEST(GeluBackwardV2, RefusesANullOrUnknownApproximateAndWritesNothing) {
+  float dy[4] = {1, 1, 1, 1};
+  float x[4] = {1, 2, 3, 4};
+  float dx[4] = {-9, -9, -9, -9};
+  TensorPtr tdy = MakeDense(dy, ACL_FLOAT, {4});
+  TensorPtr tx = MakeDense(x, ACL_FLOAT, {4});
+  TensorPtr tdx = MakeDense(dx, ACL_FLOAT, {4});
+  struct Case {
+    const char* approximate;
+    aclnnStatus code;
+  };
+  for (const Case& c :
+       {Case{nullptr, ACLNN_ERR_PARAM_NULLPTR}, Case{"erf", ACLNN_ERR_PARAM_INVALID},
+        Case{"", ACLNN_ERR_PARAM_INVALID}, Case{"Tanh", ACLNN_ERR_PARAM_INVALID},
+        Case{"none ", ACLNN_ERR_PARAM_INVALID}}) {
+    const std::string primed = PrimeErrorMessage();
+    uint64_t ws = kWsSentinel;
+    aclOpExecutor* exec = ExecSentinel();
+    std::string mode = c.approximate == nullptr ? "" : c.approximate;
+    char* arg = c.approximate == nullptr ? nullptr : &mode[0];
+    EXPECT_EQ(aclnnGeluBackwardV2GetWorkspaceSize(tdy.get(), tx.get(), arg, tdx.get(), &ws, &exec),
+              c.code)
+        << (c.approximate == nullptr ? "null" : c.approximate);
+    EXPECT_EQ(ws, kWsSentinel);
+    EXPECT_EQ(exec, ExecSentinel());
+    const std::string msg = aclGetRecentErrMsg();
+    EXPECT_NE(msg, primed);
+    EXPECT_TRUE(NamesParam(msg, "approximate")) << msg;
+    EXPECT_TRUE(NamesParam(msg, "aclnnGeluBackwardV2")) << msg;
+  }
+  for (float v : dx) EXPECT_EQ(v, -9.0f);
+}
+
+TEST(GeluV2, PhaseTwoRefusesAnExecutorOfAnotherOperator) {
+  float x[4] = {1, 2, 3, 4};
+  float y[4] = {-9, -9, -9, -9};
+  TensorPtr tx = MakeDense(x, ACL_FLOAT, {4});
+  TensorPtr ty = MakeDense(y, ACL_FLOAT, {4});
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  ASSERT_EQ(aclnnSiluGetWorkspaceSize(tx.get(), ty.get(), &ws, &exec), ACLNN_SUCCESS);
+  ASSERT_EQ(ws, 0u);
+  EXPECT_EQ(aclnnGeluV2(nullptr, 0, exec, nullptr), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(aclnnGeluBackwardV2(nullptr, 0, exec, nullptr), ACLNN_ERR_PARAM_INVALID);
+  for (float v : y) EXPECT_EQ(v, -9.0f);
+  EXPECT_EQ(aclnnSilu(nullptr, 0, exec, nullptr), ACLNN_SUCCESS);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace hostnn
