@@ -337,6 +337,13 @@ struct GeluTanhZ {
   static HWY_INLINE V Z(D d, V x) {
     return hn::Mul(x, hn::MulAdd(hn::Set(d, kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1)));
   }
+  // z in f64 lanes from exact constants: x^2 is exact there, about 2^-51 relative in all.
+  template <class DW, class VW>
+  static HWY_INLINE VW ZWide(DW dw, VW x) {
+    const VW p = hn::Add(hn::Mul(hn::Set(dw, 0.071354816272600246), hn::Mul(x, x)),
+                         hn::Set(dw, 1.5957691216057308));
+    return hn::Mul(x, p);
+  }
   template <class D, class V>
   static HWY_INLINE V Dz(D d, V x) {
     return hn::MulAdd(hn::Set(d, 3.0f * kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1));
@@ -348,11 +355,39 @@ struct FastGeluZ {
   static HWY_INLINE V Z(D d, V x) {
     return hn::Mul(x, hn::Set(d, 1.702f));
   }
+  template <class DW, class VW>
+  static HWY_INLINE VW ZWide(DW dw, VW x) {
+    return hn::Mul(x, hn::Set(dw, 1.702));
+  }
   template <class D, class V>
   static HWY_INLINE V Dz(D d, V /*x*/) {
     return hn::Set(d, 1.702f);
   }
 };
+
+// The rounding error of the f32 z: z(x) - z, with z(x) from Zf::ZWide in f64 lanes (plain
+// products and sums, so every target gives the same bits). exp(z) carries z's error times
+// |z| (up to 104); exp(z) (1 + ZError) undoes that to second order (ZError^2 < 2^-34). Targets
+// without f64 lanes give 0 (the error bound of the plain f32 z then holds).
+template <class Zf, class D, class V>
+HWY_INLINE V ZError(D d, V x, V z) {
+#if HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_SCALAR
+  const hn::RepartitionToWide<D> dw;
+  const hn::Half<D> dh;
+  const auto half_error = [&](hn::Vec<hn::Half<D>> xh, hn::Vec<hn::Half<D>> zh) {
+    return hn::DemoteTo(dh, hn::Sub(Zf::ZWide(dw, hn::PromoteTo(dw, xh)), hn::PromoteTo(dw, zh)));
+  };
+  const auto lower = half_error(hn::LowerHalf(dh, x), hn::LowerHalf(dh, z));
+  const auto upper = half_error(hn::UpperHalf(dh, x), hn::UpperHalf(dh, z));
+  return hn::Combine(d, upper, lower);
+#else
+  (void)x;
+  (void)z;
+  return hn::Zero(d);
+#endif
+}
+// z below which exp(z) takes ZError: above it |z| times z's error stays under 2^-22.
+constexpr float kZErrorFrom = -2.0f;
 
 // The gradient of x sigmoid(z(x)): dx = dy s (1 + x z' (1 - s)), s = sigmoid(z), z' =
 // dz/dx. As SiluBackward: with e = exp(-|z|) and r = 1/(1+e), s and 1 - s are r and e r
