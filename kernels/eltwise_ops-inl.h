@@ -397,7 +397,9 @@ constexpr float kZErrorFrom = -2.0f;
 // dy and x = -inf gives dy * -0. For -192 < z < -80, where e dy can be a normal number
 // although e is not, vectors holding such lanes take MulExpFarTail (s = e and 1 - s = 1
 // there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor is a
-// negative real below f32's range), not inf * 0 = NaN. Lanes: f32 (every dtype). Valid
+// negative real below f32's range), not inf * 0 = NaN. Vectors holding lanes with z < -2
+// carry z's rounding into e = exp(z) (1 + ZError) and into MulExpFarTail's factor, as the
+// forward functors do. Lanes: f32 (every dtype). Valid
 // range: all floats; NaN x -> x itself, NaN dy -> NaN.
 template <class Zf>
 struct XSigmoidBackwardImpl {
@@ -407,7 +409,13 @@ struct XSigmoidBackwardImpl {
     const V xc = hn::Min(hn::Max(x, hn::Set(d, -Zf::kClamp)), hn::Set(d, Zf::kClamp));
     const V z = Zf::Z(d, xc);
     const V dz = Zf::Dz(d, xc);
-    const V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const auto tail = hn::Lt(z, hn::Set(d, kZErrorFrom));
+    V zerr = hn::Zero(d);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, tail))) {
+      zerr = hn::IfThenElseZero(tail, ZError<Zf>(d, xc, z));
+      e = hn::MulAdd(e, zerr, e);
+    }
     const V r = ReciprocalOneToTwo(d, hn::Add(one, e));
     const V er = hn::Mul(e, r);
     const V s = hn::IfNegativeThenElse(x, er, r);
@@ -417,9 +425,10 @@ struct XSigmoidBackwardImpl {
     const auto rare = CompareUnordered<kNotGreaterEqual>(d, z, hn::Set(d, -80.0f));
     if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       const V a = hn::Neg(z);
-      const V tail = MulExpFarTail(d, dy, OnePlusProduct(d, xc, dz), a);
+      const V q = hn::Mul(OnePlusProduct(d, xc, dz), hn::Add(one, zerr));
+      const V far_dx = MulExpFarTail(d, dy, q, a);
       const auto far = hn::Lt(z, hn::Set(d, -80.0f));
-      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), tail, dx);
+      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), far_dx, dx);
       const auto huge = hn::And(hn::Ge(a, hn::Set(d, 192.0f)), hn::IsFinite(x));
       dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), hn::Neg(dy), dx);
       dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
