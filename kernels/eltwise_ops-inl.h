@@ -380,6 +380,13 @@ struct GeluTanhZ {
   static HWY_INLINE V Z(D d, V x) {
     return hn::Mul(x, hn::MulAdd(hn::Set(d, kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1)));
   }
+  // z in f64 lanes from exact constants: x^2 is exact there, about 2^-51 relative in all.
+  template <class DW, class VW>
+  static HWY_INLINE VW ZWide(DW dw, VW x) {
+    const VW p = hn::Add(hn::Mul(hn::Set(dw, 0.071354816272600246), hn::Mul(x, x)),
+                         hn::Set(dw, 1.5957691216057308));
+    return hn::Mul(x, p);
+  }
   template <class D, class V>
   static HWY_INLINE V Dz(D d, V x) {
     return hn::MulAdd(hn::Set(d, 3.0f * kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1));
@@ -391,11 +398,39 @@ struct FastGeluZ {
   static HWY_INLINE V Z(D d, V x) {
     return hn::Mul(x, hn::Set(d, 1.702f));
   }
+  template <class DW, class VW>
+  static HWY_INLINE VW ZWide(DW dw, VW x) {
+    return hn::Mul(x, hn::Set(dw, 1.702));
+  }
   template <class D, class V>
   static HWY_INLINE V Dz(D d, V /*x*/) {
     return hn::Set(d, 1.702f);
   }
 };
+
+// The rounding error of the f32 z: z(x) - z, with z(x) from Zf::ZWide in f64 lanes (plain
+// products and sums, so every target gives the same bits). exp(z) carries z's error times
+// |z| (up to 104); exp(z) (1 + ZError) undoes that to second order (ZError^2 < 2^-34). Targets
+// without f64 lanes give 0 (the error bound of the plain f32 z then holds).
+template <class Zf, class D, class V>
+HWY_INLINE V ZError(D d, V x, V z) {
+#if HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_SCALAR
+  const hn::RepartitionToWide<D> dw;
+  const hn::Half<D> dh;
+  const auto half_error = [&](hn::Vec<hn::Half<D>> xh, hn::Vec<hn::Half<D>> zh) {
+    return hn::DemoteTo(dh, hn::Sub(Zf::ZWide(dw, hn::PromoteTo(dw, xh)), hn::PromoteTo(dw, zh)));
+  };
+  const auto lower = half_error(hn::LowerHalf(dh, x), hn::LowerHalf(dh, z));
+  const auto upper = half_error(hn::UpperHalf(dh, x), hn::UpperHalf(dh, z));
+  return hn::Combine(d, upper, lower);
+#else
+  (void)x;
+  (void)z;
+  return hn::Zero(d);
+#endif
+}
+// z below which exp(z) takes ZError: above it |z| times z's error stays under 2^-22.
+constexpr float kZErrorFrom = -2.0f;
 
 // The gradient of x sigmoid(z(x)): dx = dy s (1 + x z' (1 - s)), s = sigmoid(z), z' =
 // dz/dx. As SiluBackward: with e = exp(-|z|) and r = 1/(1+e), s and 1 - s are r and e r
@@ -405,7 +440,9 @@ struct FastGeluZ {
 // dy and x = -inf gives dy * -0. For -192 < z < -80, where e dy can be a normal number
 // although e is not, vectors holding such lanes take MulExpFarTail (s = e and 1 - s = 1
 // there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor is a
-// negative real below f32's range), not inf * 0 = NaN. Lanes: f32 (every dtype). Valid
+// negative real below f32's range), not inf * 0 = NaN. Vectors holding lanes with z < -2
+// carry z's rounding into e = exp(z) (1 + ZError) and into MulExpFarTail's factor, as the
+// forward functors do. Lanes: f32 (every dtype). Valid
 // range: all floats; NaN x -> x itself, NaN dy -> NaN.
 template <class Zf>
 struct XSigmoidBackwardImpl {
@@ -415,7 +452,13 @@ struct XSigmoidBackwardImpl {
     const V xc = hn::Min(hn::Max(x, hn::Set(d, -Zf::kClamp)), hn::Set(d, Zf::kClamp));
     const V z = Zf::Z(d, xc);
     const V dz = Zf::Dz(d, xc);
-    const V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const auto tail = hn::Lt(z, hn::Set(d, kZErrorFrom));
+    V zerr = hn::Zero(d);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, tail))) {
+      zerr = hn::IfThenElseZero(tail, ZError<Zf>(d, xc, z));
+      e = hn::MulAdd(e, zerr, e);
+    }
     const V r = ReciprocalOneToTwo(d, hn::Add(one, e));
     const V er = hn::Mul(e, r);
     const V s = hn::IfNegativeThenElse(x, er, r);
@@ -425,9 +468,10 @@ struct XSigmoidBackwardImpl {
     const auto rare = CompareUnordered<kNotGreaterEqual>(d, z, hn::Set(d, -80.0f));
     if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       const V a = hn::Neg(z);
-      const V tail = MulExpFarTail(d, dy, OnePlusProduct(d, xc, dz), a);
+      const V q = hn::Mul(OnePlusProduct(d, xc, dz), hn::Add(one, zerr));
+      const V far_dx = MulExpFarTail(d, dy, q, a);
       const auto far = hn::Lt(z, hn::Set(d, -80.0f));
-      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), tail, dx);
+      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), far_dx, dx);
       const auto huge = hn::And(hn::Ge(a, hn::Set(d, 192.0f)), hn::IsFinite(x));
       dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), hn::Neg(dy), dx);
       dx = hn::IfThenElse(hn::IsNaN(x), x, dx);

@@ -186,8 +186,9 @@ using InplaceSigmoidOp = SigmoidOp;
 // e = exp(-|z|), out = x / (1 + e) for x >= 0 and (x e) / (1 + e) for x < 0 (z has x's
 // sign), one division. z is clamped to -104 for e (0 from there on); x is clamped to
 // -kClamp in x e, so -inf gives -0, not -inf * 0. Where x < 0 the result is small (above
-// -0.171 for Gelu, -0.164 for FastGelu) and exp's argument carries z's relative rounding (a few
-// 2^-24) times |z|, up to 104: the error is held to 2^-21 absolute there, 4 ULP elsewhere.
+// -0.171 for Gelu, -0.164 for FastGelu) and exp's argument would carry z's rounding (a few
+// 2^-24 relative) times |z|, up to 104: vectors holding lanes with z < -2 take exp(z) (1 +
+// ZError) there, and MulExpFarTail for z < -80 (e subnormal, x e not).
 // Lanes: f32 (every dtype). Valid range: all floats; +inf -> +inf, -inf -> -0, NaN -> x.
 template <class Zf>
 struct XSigmoidImpl {
@@ -195,22 +196,32 @@ struct XSigmoidImpl {
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V z = Zf::Z(d, x);
-    const V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
-    const V num = hn::IfNegativeThenElse(x, hn::Mul(hn::Max(x, hn::Set(d, -Zf::kClamp)), e), x);
+    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const V xn = hn::Max(x, hn::Set(d, -Zf::kClamp));
+    V num = hn::IfNegativeThenElse(x, hn::Mul(xn, e), x);
+    // Below -104 e is 0 and z may be infinite: no correction there. From -80 e is subnormal
+    // and x e a normal number: MulExpFarTail scales instead.
+    const auto tail = hn::And(hn::Lt(z, hn::Set(d, kZErrorFrom)), hn::Gt(z, hn::Set(d, -104.0f)));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, tail))) {
+      const V zerr = hn::IfThenElseZero(tail, ZError<Zf>(d, x, z));
+      e = hn::MulAdd(e, zerr, e);
+      num = hn::IfNegativeThenElse(x, hn::Mul(xn, e), x);
+      const V far = MulExpFarTail(d, xn, hn::Add(hn::Set(d, 1.0f), zerr), hn::Neg(z));
+      num = hn::IfThenElse(hn::And(tail, hn::Lt(z, hn::Set(d, -80.0f))), far, num);
+    }
     const V out = hn::Div(num, hn::Add(hn::Set(d, 1.0f), e));
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
 };
 
 // Gelu, as CANN's kernel computes it: the tanh form, x / (1 + exp(-z)) (its document writes
-// x Phi(x) and equates it with the tanh approximation). Max error over every float (AVX3):
-// 214 ULP at x = -10.04 (a result near -2^-124), within 2^-21 absolute; above 4 ULP only
-// for x < -2.24, where |out| < 0.03 (22.7 ULP at most where |out| >= 2^-21); 16-bit within
-// 0.5 ULP of the exact value but near midpoints (every input).
+// x Phi(x) and equates it with the tanh approximation). Max error over every 257th float
+// (AVX3 and EMU128): 5.16 ULP at x = -10.68 (a result near -2^-146, subnormal); 16-bit
+// rounded once (every input, both target families).
 struct GeluOp : XSigmoidImpl<GeluTanhZ> {};
-// FastGelu, CANN's formula: out = x / (1 + exp(-1.702 x)). Max error over every float
-// (AVX3): 110 ULP at x = -53.24 (a result near -2^-125), within 2^-21 absolute (20.3 ULP at
-// most where |out| >= 2^-21); 16-bit as Gelu.
+// FastGelu, CANN's formula: out = x / (1 + exp(-1.702 x)). Max error over every 257th float
+// (AVX3 and EMU128): 29.7 ULP at x = -61.1 (a subnormal result near -2^-144, within 2^-21
+// absolute); 16-bit as Gelu.
 struct FastGeluOp : XSigmoidImpl<FastGeluZ> {};
 // GeluErf (aclnnGeluV2 with approximate 0): out = x Phi(x) = x erfc(-x / sqrt 2) / 2, the
 // erf form, in double lane by lane (LanewiseF64) and rounded once; erfc, not 1 + erf, so no
