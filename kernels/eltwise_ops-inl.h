@@ -411,10 +411,15 @@ struct FastGeluZ {
 // The rounding error of the f32 z: z(x) - z, with z(x) from Zf::ZWide in f64 lanes (plain
 // products and sums, so every target gives the same bits). exp(z) carries z's error times
 // |z| (up to 104); exp(z) (1 + ZError) undoes that to second order (ZError^2 < 2^-34). Targets
-// without f64 lanes give 0 (the error bound of the plain f32 z then holds).
+// without f64 lanes give 0 (the error bound of the plain f32 z then holds); x86 and Arm
+// targets, SCALAR included, all have them.
 template <class Zf, class D, class V>
 HWY_INLINE V ZError(D d, V x, V z) {
-#if HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_SCALAR
+#if HWY_TARGET == HWY_SCALAR
+  // One lane: the same double arithmetic without halves, so SCALAR gives SSE4's bits.
+  const hn::Rebind<double, D> dw;
+  return hn::DemoteTo(d, hn::Sub(Zf::ZWide(dw, hn::PromoteTo(dw, x)), hn::PromoteTo(dw, z)));
+#elif HWY_HAVE_FLOAT64
   const hn::RepartitionToWide<D> dw;
   const hn::Half<D> dh;
   const auto half_error = [&](hn::Vec<hn::Half<D>> xh, hn::Vec<hn::Half<D>> zh) {
