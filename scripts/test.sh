@@ -3,8 +3,8 @@
 # ctest suite. Options (any order):
 #   --gcc        also build and test with g++ + libgomp
 #   --sanitize   also run the whole suite under clang ASan + UBSan, and the concurrency
-#                tests (streams, stress) under TSan; the kernels are instrumented too
-#                (built for this machine's best SIMD target and EMU128 only)
+#                tests (streams, stress) under TSan; everything but the kernel units is
+#                instrumented (built for this machine's best SIMD target and EMU128 only)
 #   --fuzz N     also run each libFuzzer target (the operators, the JSON readers) for N
 #                seconds from its committed corpus, with the library instrumented for coverage
 set -euo pipefail
