@@ -28,17 +28,28 @@ configure() {  # build dir, then cmake args
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_BUILD_BENCH=OFF "$@" >/dev/null
 }
 section() { echo; echo "==== $* ===="; }
+# ctest over a build dir (more ctest arguments follow). On failure the failed tests run
+# once more with their output, so that it ends the log (a CI log is often read from its
+# tail), and whether they fail again tells a flaky test from a broken one.
+run_ctest() {
+  local build="$1" rc=0; shift
+  ctest --test-dir "$build" --output-on-failure "$@" && return 0 || rc=$?
+  section "failed in $build: the failed tests once more"
+  ctest --test-dir "$build" --rerun-failed --output-on-failure 2>&1 | tail -200 || true
+  echo "ctest failed in $build (exit $rc)"
+  return "$rc"
+}
 
 section "clang++ + libomp"
 configure build-test-clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang
 cmake --build build-test-clang -j2
-ctest --test-dir build-test-clang --output-on-failure -j2
+run_ctest build-test-clang -j2
 
 if [ "$gcc" = 1 ]; then
   section "g++ + libgomp"
   configure build-test-gcc -DCMAKE_CXX_COMPILER=g++ -DCMAKE_C_COMPILER=gcc
   cmake --build build-test-gcc -j2
-  ctest --test-dir build-test-gcc --output-on-failure -j2
+  run_ctest build-test-gcc -j2
 fi
 
 if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
@@ -49,7 +60,7 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
   cmake --build build-test-asan -j2
   if [ "$sanitize" = 1 ]; then
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 HOSTNN_STRESS_SECONDS=5 \
-      ctest --test-dir build-test-asan --output-on-failure -j2 -E "seed_samples|consumer|install"
+      run_ctest build-test-asan -j2 -E "seed_samples|consumer|install"
   fi
   if [ "$fuzz" != 0 ]; then
     # One target from a copy of its committed corpus (new inputs land in the copy), printing
@@ -78,6 +89,6 @@ if [ "$sanitize" = 1 ]; then
   # libomp is not TSan-instrumented: one OpenMP thread keeps its internals out of the
   # report, while hostnn's own threads (streams, callers) stay concurrent.
   OMP_NUM_THREADS=1 HOSTNN_STRESS_SECONDS=5 TSAN_OPTIONS=halt_on_error=1 \
-    ctest --test-dir build-test-tsan --output-on-failure -R "Stress|Stream|ErrorMessages|PhaseTwo|ConcurrentRuns|Init"
+    run_ctest build-test-tsan -R "Stress|Stream|ErrorMessages|PhaseTwo|ConcurrentRuns|Init"
 fi
 section "done"
