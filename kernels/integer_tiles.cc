@@ -25,6 +25,7 @@
 #define HOSTNN_XINT_InputsSameOutAnyFloat(Name)
 #define HOSTNN_XINT_AnyFloat(Name)
 #define HOSTNN_XINT_InputsAnyOutAny(Name)
+#define HOSTNN_XINT_PromoteOutAnyFloat(Name)
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {

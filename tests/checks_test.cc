@@ -77,6 +77,10 @@ class ChecksTest : public ::testing::TestWithParam<Op> {
  protected:
   const CApiOp& op() const { return GetCApiOp(GetParam()); }
   const char* name(Slot s) const { return op().params[s]; }
+  // A dtype no operand takes: INT32, or UINT16 where an integer input is promoted.
+  aclDataType Unsupported() const {
+    return PromotesInputs(GetOpInfo(GetParam()).dtypes) ? ACL_UINT16 : ACL_INT32;
+  }
   // LogSoftmaxBackward's dim 1 on the default 2x3 shape; ignored by the others.
   Case Default() const {
     Case c;
@@ -120,12 +124,19 @@ TEST_P(ChecksTest, UnsupportedDTypeInEachSlotIsInvalid) {
   const aclDataType kBad[] = {ACL_INT32,     ACL_INT64,        ACL_INT8,
                               ACL_UINT8,     ACL_BOOL,         ACL_INT16,
                               ACL_COMPLEX64, ACL_DT_UNDEFINED, static_cast<aclDataType>(99)};
+  // A promoting operator takes an integer input beside a FLOAT one (promoted to FLOAT):
+  // tests/promote_test.cc covers its pairs.
+  const bool promotes = PromotesInputs(GetOpInfo(GetParam()).dtypes);
   for (Slot s : op().slots()) {
     for (aclDataType dt : kBad) {
       SCOPED_TRACE(std::string(name(s)) + " dtype " + std::to_string(dt));
       Case c = Default();
       c.v[s].dtype = dt;
-      ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+      if (promotes && s != kOut && IsPromotableIntType(static_cast<DType>(dt))) {
+        ExpectAccepted(op(), c);
+      } else {
+        ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+      }
     }
   }
 }
@@ -145,7 +156,8 @@ TEST_P(ChecksTest, DoubleOutput) {
   Case c = Default();
   c.v[kOut].dtype = ACL_DOUBLE;
   const DTypeRule rule = GetOpInfo(GetParam()).dtypes;
-  if (rule == DTypeRule::kInputsAnyOutAnyFloat || rule == DTypeRule::kInputsSameOutAnyFloat) {
+  if (rule == DTypeRule::kInputsAnyOutAnyFloat || rule == DTypeRule::kInputsSameOutAnyFloat ||
+      rule == DTypeRule::kPromoteOutAnyFloat) {
     ExpectAccepted(op(), c);
   } else {
     ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
@@ -644,7 +656,7 @@ TEST(SiluBackwardEmpty, BroadcastToAnEmptyGradInput) {
 
 TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
   Case dtype = Default();
-  dtype.AllShape({2, 0}).v[kDy].dtype = ACL_INT32;
+  dtype.AllShape({2, 0}).v[kDy].dtype = Unsupported();
   ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
   Case null_tensor = Default();
   null_tensor.AllShape({2, 0}).v[kOut].null_tensor = true;
@@ -662,7 +674,7 @@ TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
 TEST_P(ChecksTest, NullBeatsEveryInvalidParameter) {
   Case a = Default();  // a null result, and an unsupported gradOutput dtype before it
   a.v[kOut].null_tensor = true;
-  a.v[kDy].dtype = ACL_INT32;
+  a.v[kDy].dtype = Unsupported();
   ExpectRefused(op(), a, ACLNN_ERR_PARAM_NULLPTR, {name(kOut)});
 
   Case b = Default();  // a null gradOutput, and a bad self dtype after it
@@ -693,7 +705,7 @@ TEST_P(ChecksTest, InvalidParametersAreReportedInSpecOrder) {
   {
     SCOPED_TRACE("dtype before storage");
     Case c = Default();
-    c.v[kSelf].dtype = ACL_INT32;
+    c.v[kSelf].dtype = Unsupported();
     c.v[kDy].storage = {2};
     ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kSelf)});
     EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), "gradOutput")) << aclGetRecentErrMsg();
@@ -701,7 +713,7 @@ TEST_P(ChecksTest, InvalidParametersAreReportedInSpecOrder) {
   {
     SCOPED_TRACE("dtype before rank");
     Case c = Default();
-    c.v[kSelf].dtype = ACL_INT32;
+    c.v[kSelf].dtype = Unsupported();
     c.v[kDy].shape = kNineDims;
     ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kSelf)});
     EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), "gradOutput")) << aclGetRecentErrMsg();

@@ -42,6 +42,13 @@ size_t DTypeSize(DType dtype);
 bool IsComputeType(DType dtype);
 // True for FLOAT, FLOAT16, BFLOAT16, DOUBLE.
 bool IsFloatType(DType dtype);
+// True for BOOL, INT8, UINT8, INT16, INT32, INT64: the integer dtypes a promotion takes.
+bool IsPromotableIntType(DType dtype);
+// The dtype two operands are computed in, by PyTorch's promotion rule (CANN's PromoteType):
+// a float beats an integer, the wider float or integer wins, FLOAT16 with BFLOAT16 gives
+// FLOAT, INT8 with UINT8 gives INT16, BOOL yields to anything. kUndefined for a pair it
+// does not cover (unsigned 16-64 bit, complex, strings).
+DType PromoteType(DType a, DType b);
 
 }  // namespace hostnn
 

@@ -60,6 +60,9 @@ enum class DTypeRule {
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
   kAnyFloat,               // every operand any float dtype; inputs are cast to out's first
   kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
+  kPromoteOutAnyFloat,     // inputs: any float or integer dtypes whose PromoteType is a
+                           // compute dtype (an integer input is cast to it first, as CANN
+                           // casts to the promoted type); out: any float dtype
 };
 
 // How the operands' shapes relate.
@@ -76,6 +79,8 @@ enum class Tolerance {
   kLogSoftmaxForward,  // 2^-21 (|x - max| + 1) + 4 ULP; 16-bit: that plus 1 ULP
 };
 
+// Whether an operator's integer inputs are cast to the inputs' promoted dtype.
+constexpr bool PromotesInputs(DTypeRule rule) { return rule == DTypeRule::kPromoteOutAnyFloat; }
 // Whether an operator's operands may be INT32 (computed in f32, truncated).
 constexpr bool AdmitsInt32(DTypeRule rule) { return rule == DTypeRule::kAllSameOrInt32; }
 // Whether an operator's operands may be integers computed exactly in their own type (the

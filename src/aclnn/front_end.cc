@@ -28,6 +28,9 @@ constexpr std::initializer_list<DType> kFloatTypes = {DType::kFloat32, DType::kF
                                                       DType::kBFloat16, DType::kFloat64};
 constexpr std::initializer_list<DType> kComputeOrInt32Types = {DType::kFloat32, DType::kFloat16,
                                                                DType::kBFloat16, DType::kInt32};
+constexpr std::initializer_list<DType> kPromotableTypes = {
+    DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kBool,
+    DType::kInt8,    DType::kUInt8,   DType::kInt16,    DType::kInt32, DType::kInt64};
 constexpr std::initializer_list<DType> kComputeOrExactIntTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
     DType::kUInt8,   DType::kInt32,   DType::kInt64};
@@ -58,13 +61,16 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   const Operand& in0 = all.front();
   const Operand& out = all.back();
   const bool out_any_float = info.dtypes == DTypeRule::kInputsAnyOutAnyFloat ||
-                             info.dtypes == DTypeRule::kInputsSameOutAnyFloat;
+                             info.dtypes == DTypeRule::kInputsSameOutAnyFloat ||
+                             info.dtypes == DTypeRule::kPromoteOutAnyFloat;
+  const bool promotes = PromotesInputs(info.dtypes);
   const bool all_any_float = info.dtypes == DTypeRule::kAnyFloat;
   for (const Operand* v : all) {
     const bool is_out = v == &out;
     const bool any_float = all_any_float || (is_out && out_any_float);
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
                                             any_float                     ? kFloatTypes
+                                            : promotes                    ? kPromotableTypes
                                             : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
                                             : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
                                                                           : kComputeTypes));
@@ -99,6 +105,21 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kAnyFloat:  // every pair: CANN casts self to out's dtype, which any takes
     case DTypeRule::kInputsAnyOutAny:
       return Status::Ok();
+    case DTypeRule::kPromoteOutAnyFloat: {
+      // The inputs are computed in their promoted dtype, which must be a compute dtype.
+      DType promoted = in0.view->dtype;
+      std::string given;
+      for (const Operand* v : all) {
+        if (v == &out) continue;
+        promoted = PromoteType(promoted, v->view->dtype);
+        given += std::string(given.empty() ? "" : " and ") + v->param + " " +
+                 DTypeName(v->view->dtype);
+      }
+      if (IsComputeType(promoted)) return Status::Ok();
+      return core::InvalidParam(op, in0.param,
+                                "dtype: " + given + " promote to " + DTypeName(promoted) +
+                                    "; expected FLOAT, FLOAT16 or BFLOAT16");
+    }
     case DTypeRule::kInputsSameOutAnyFloat:
       for (const Operand* v : all) {
         if (v != &out && v->view->dtype != in0.view->dtype) {

@@ -92,8 +92,12 @@ std::string DescribeKernelPath(const char* target, bool direct, const DType* dty
   for (int k = 0; k < count; ++k) {
     bool seen = false;
     for (int j = 0; j < k; ++j) seen = seen || dtypes[j] == dtypes[k];
-    if (!seen && dtypes[k] != DType::kFloat32)
+    if (seen || dtypes[k] == DType::kFloat32) continue;
+    if (k < count - 1 && IsPromotableIntType(dtypes[k]) && IsFloatType(dtypes[count - 1])) {
+      s += std::string(", ") + DTypeName(dtypes[k]) + " cast to the promoted dtype (RNE)";
+    } else {
       s += std::string(", ") + kernels::ConversionName(dtypes[k]);
+    }
   }
   if (stream) s += ", stream stores";
   return s;

@@ -84,4 +84,46 @@ bool IsComputeType(DType dtype) {
 
 bool IsFloatType(DType dtype) { return IsComputeType(dtype) || dtype == DType::kFloat64; }
 
+bool IsPromotableIntType(DType dtype) {
+  return dtype == DType::kBool || dtype == DType::kInt8 || dtype == DType::kUInt8 ||
+         dtype == DType::kInt16 || dtype == DType::kInt32 || dtype == DType::kInt64;
+}
+
+namespace {
+// A dtype's place in the promotion order (higher wins); 0 where PromoteType gives up.
+int PromotionRank(DType d) {
+  switch (d) {
+    case DType::kBool:
+      return 1;
+    case DType::kUInt8:
+    case DType::kInt8:
+      return 2;
+    case DType::kInt16:
+      return 3;
+    case DType::kInt32:
+      return 4;
+    case DType::kInt64:
+      return 5;
+    case DType::kFloat16:
+    case DType::kBFloat16:
+      return 6;
+    case DType::kFloat32:
+      return 7;
+    case DType::kFloat64:
+      return 8;
+    default:
+      return 0;
+  }
+}
+}  // namespace
+
+DType PromoteType(DType a, DType b) {
+  const int ra = PromotionRank(a), rb = PromotionRank(b);
+  if (ra == 0 || rb == 0) return DType::kUndefined;
+  if (a == b) return a;
+  if (ra != rb) return ra > rb ? a : b;
+  // Two different dtypes of one rank: INT8 with UINT8, FLOAT16 with BFLOAT16.
+  return ra == 2 ? DType::kInt16 : DType::kFloat32;
+}
+
 }  // namespace hostnn

@@ -45,8 +45,15 @@ class EltwiseExecutor final : public Executor {
       stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
                 kernels::StoreMode::kStream;
     } else if (!exact_int) {
-      for (int k = 0; k < layout_.num_operands; ++k)
-        codecs_[k] = MakeCodec(layout_.operands[k].dtype);
+      // A promoting operator casts an integer input to the inputs' promoted dtype.
+      DType promoted = layout_.operands[0].dtype;
+      for (int k = 1; k < num_in_; ++k) promoted = PromoteType(promoted, layout_.operands[k].dtype);
+      for (int k = 0; k < layout_.num_operands; ++k) {
+        const DType d = layout_.operands[k].dtype;
+        const bool cast = k < num_in_ && PromotesInputs(GetOpInfo(op_).dtypes) &&
+                          IsPromotableIntType(d);
+        codecs_[k] = MakeCodec(d, cast ? promoted : DType::kUndefined);
+      }
     }
     const kernels::StoreMode mode =
         stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached;

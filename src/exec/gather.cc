@@ -8,11 +8,18 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/exec/int_to_float.h"
+
 namespace hostnn {
 namespace exec {
 
 OperandCodec MakeCodec(DType dtype, DType via) {
   OperandCodec c;
+  if (IsPromotableIntType(dtype) && via != DType::kUndefined) {  // a promoted integer input
+    c.to_f32 = GetIntToF32Via(dtype, via);
+    c.elem_bytes = DTypeSize(dtype);
+    return c;
+  }
   c.to_f32 = via == DType::kUndefined ? kernels::GetToF32(dtype) : kernels::GetToF32Via(dtype, via);
   c.to_f64 = kernels::GetToF64(dtype);
   c.from_f32 = kernels::GetFromF32(dtype);

@@ -21,7 +21,8 @@ struct OperandCodec {
   size_t elem_bytes = 0;
 };
 // `via`: an input is cast to that dtype first (one rounding, as a CANN Cast), then widened
-// to f32 (kernels::GetToF32Via); kUndefined widens it as it is.
+// to f32 (kernels::GetToF32Via; an integer input by int_to_float.h); kUndefined widens it
+// as it is.
 OperandCodec MakeCodec(DType dtype, DType via = DType::kUndefined);
 
 void GatherF32(const core::FusedLayout& layout, const core::FusedOperand& operand,

@@ -79,6 +79,18 @@ double LoadAsDouble(DType dtype, const void* base, int64_t i) {
       return F16ToDouble(static_cast<const uint16_t*>(base)[i]);
     case DType::kBFloat16:
       return BF16ToDouble(static_cast<const uint16_t*>(base)[i]);
+    case DType::kBool:
+      return static_cast<const uint8_t*>(base)[i] != 0 ? 1.0 : 0.0;
+    case DType::kUInt8:
+      return static_cast<const uint8_t*>(base)[i];
+    case DType::kInt8:
+      return static_cast<const int8_t*>(base)[i];
+    case DType::kInt16:
+      return static_cast<const int16_t*>(base)[i];
+    case DType::kInt32:
+      return static_cast<const int32_t*>(base)[i];
+    case DType::kInt64:  // rounded to double beyond 2^53
+      return static_cast<double>(static_cast<const int64_t*>(base)[i]);
     default:
       return std::numeric_limits<double>::quiet_NaN();
   }
@@ -97,6 +109,23 @@ void StoreFromDouble(DType dtype, void* base, int64_t i, double v) {
       break;
     case DType::kBFloat16:
       static_cast<uint16_t*>(base)[i] = DoubleToBF16(v);
+      break;
+    // The integer dtypes take integral v within their range (BOOL: 0 or 1).
+    case DType::kBool:
+    case DType::kUInt8:
+      static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(v);
+      break;
+    case DType::kInt8:
+      static_cast<int8_t*>(base)[i] = static_cast<int8_t>(v);
+      break;
+    case DType::kInt16:
+      static_cast<int16_t*>(base)[i] = static_cast<int16_t>(v);
+      break;
+    case DType::kInt32:
+      static_cast<int32_t*>(base)[i] = static_cast<int32_t>(v);
+      break;
+    case DType::kInt64:
+      static_cast<int64_t*>(base)[i] = static_cast<int64_t>(v);
       break;
     default:
       break;
