@@ -15,6 +15,8 @@
 #include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
 
+#include "kernels/f64_lanes-inl.h"
+
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
 namespace kernels {
@@ -588,42 +590,29 @@ struct SeluBackwardOp {
   }
 };
 
-// Lane by lane in double: out[i] = F(a[i], b[i]) rounded once to f32. For the erf forms of
-// Gelu, whose f32 erfc would need a split x^2 and a rational fit per interval to stay within
-// a few ULP in the far negative tail; libm's double erfc and exp are within 1 ULP of double,
-// so the f32 result is the correctly rounded one except within 2^-29 of a midpoint. Scalar
-// speed (about 20 ns an element): the price of the accuracy until a vector erfc replaces it.
-template <class D, class F>
-HWY_INLINE hn::Vec<D> LanewiseF64(D d, hn::Vec<D> a, hn::Vec<D> b, F f) {
-  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(float);
-  HWY_ALIGN float la[kMax];
-  HWY_ALIGN float lb[kMax];
-  hn::Store(a, d, la);
-  hn::Store(b, d, lb);
-  const size_t n = hn::Lanes(d);
-  for (size_t i = 0; i < n; ++i) la[i] = static_cast<float>(f(double{la[i]}, double{lb[i]}));
-  return hn::Load(d, la);
-}
-
 // GeluErfBackward (aclnnGeluBackwardV2 with approximate "none"): dx = dy (Phi(x) + x phi(x)),
 // the derivative of x Phi(x), Phi(x) = erfc(-x / sqrt 2) / 2, phi(x) = exp(-x^2 / 2) /
-// sqrt(2 pi); in double, rounded once. The sum cancels near x = -0.7518 (terms near 0.3, so
-// its error stays near 2^-54). At x = +-inf x phi(x) is 0 (the limit): factor 1 or 0.
-// An infinite dy where the factor underflows double (x < -38) gives -dy (as GeluBackward).
-// Lanes: f32. Max error: 0.5 ULP plus double's (1 ULP of double) -- correctly rounded but for
-// near-midpoints. Valid range: all floats; NaN -> NaN.
+// sqrt(2 pi), in f64 lanes (NormalTailF64 for Phi's tail; x^2 / 2 is exact), rounded once
+// to f32. The sum cancels near x = -0.7518 (terms near 0.3, so its error stays near
+// 2^-52 absolute). At x = +-inf x phi(x) is 0 (the limit): factor 1 or 0. An infinite dy
+// where the factor underflows double (x < -38) gives -dy (as GeluBackward).
+// Lanes: f32. Max error: 0.5 ULP plus about 2^-40 relative (correctly rounded but for
+// near-midpoints). Valid range: all floats; NaN -> NaN.
 struct GeluErfBackwardOp {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {
-    return LanewiseF64(d, dy, x, [](double g, double v) {
-      const double kInvSqrt2 = 0.70710678118654752440;
-      const double kInvSqrt2Pi = 0.39894228040143267794;
-      const double phi_term = std::isinf(v) ? 0.0 : v * std::exp(-0.5 * v * v) * kInvSqrt2Pi;
-      const double factor = 0.5 * std::erfc(-v * kInvSqrt2) + phi_term;
-      // Below x = -38 the factor, a negative real, underflows double: an infinite dy gives
-      // -dy, its limit, not inf * 0.
-      if (factor == 0.0 && std::isinf(g) && std::isfinite(v)) return -g;
-      return g * factor;
+    return OnF64Lanes(d, dy, x, [](auto dd, auto g, auto v) {
+      const auto q = NormalTailF64(dd, hn::Abs(v));
+      const auto neg = hn::Lt(v, hn::Zero(dd));
+      const auto phi = hn::IfThenElse(neg, q, hn::Sub(hn::Set(dd, 1.0), q));
+      const auto density = hn::Mul(
+          ExpF64(dd, hn::Mul(hn::Mul(v, v), hn::Set(dd, -0.5))), hn::Set(dd, 0.39894228040143267794));
+      const auto x_density = hn::IfThenElseZero(hn::IsFinite(v), hn::Mul(v, density));
+      auto factor = hn::Add(phi, x_density);
+      factor = hn::IfThenElse(hn::IsNaN(v), v, factor);
+      const auto limit = hn::And(hn::Eq(factor, hn::Zero(dd)),
+                                 hn::And(hn::IsInf(g), hn::IsFinite(v)));
+      return hn::IfThenElse(limit, hn::Neg(g), hn::Mul(g, factor));
     });
   }
 };

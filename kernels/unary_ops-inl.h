@@ -224,17 +224,22 @@ struct GeluOp : XSigmoidImpl<GeluTanhZ> {};
 // absolute); 16-bit as Gelu.
 struct FastGeluOp : XSigmoidImpl<FastGeluZ> {};
 // GeluErf (aclnnGeluV2 with approximate 0): out = x Phi(x) = x erfc(-x / sqrt 2) / 2, the
-// erf form, in double lane by lane (LanewiseF64) and rounded once; erfc, not 1 + erf, so no
-// cancellation for x < 0. Below x = -38 double's erfc underflows and x times it would be
-// -inf * 0 at -inf: the exact value rounds to -0 in f32 from x = -14 on, so -0 there.
-// Lanes: f32. Max error: 0.5 ULP plus double's (correctly rounded but for near-midpoints).
-// Valid range: all floats; NaN -> NaN, +inf -> +inf.
+// erf form, in f64 lanes and rounded once: Phi(x) is the normal tail Q(|x|) for x < 0 and
+// 1 - Q(|x|) above (NormalTailF64, relative error near 2^-40), so no cancellation for
+// x < 0. Below x = -38 Q underflows double and x times it would be -inf * 0 at -inf: the
+// exact value rounds to -0 in f32 from x = -14 on, so -0 there.
+// Lanes: f32. Max error: 0.5 ULP plus about 2^-40 relative (correctly rounded but for
+// near-midpoints). Valid range: all floats; NaN -> NaN, +inf -> +inf.
 struct GeluErfOp {
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
-    return LanewiseF64(d, x, x, [](double v, double) {
-      if (v < -38.0) return -0.0;
-      return 0.5 * v * std::erfc(-v * 0.70710678118654752440);
+    return OnF64Lanes(d, x, x, [](auto dd, auto v, auto) {
+      const auto q = NormalTailF64(dd, hn::Abs(v));
+      const auto neg = hn::Lt(v, hn::Zero(dd));
+      const auto phi = hn::IfThenElse(neg, q, hn::Sub(hn::Set(dd, 1.0), q));
+      auto out = hn::Mul(v, phi);
+      out = hn::IfThenElse(hn::Lt(v, hn::Set(dd, -38.0)), hn::Set(dd, -0.0), out);
+      return hn::IfThenElse(hn::IsNaN(v), v, out);
     });
   }
 };
