@@ -60,6 +60,7 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
   cmake --build build-test-asan -j2
   if [ "$sanitize" = 1 ]; then
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 HOSTNN_STRESS_SECONDS=5 \
+      LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" \
       run_ctest build-test-asan -j2 -E "seed_samples|consumer|install"
   fi
   if [ "$fuzz" != 0 ]; then
@@ -70,7 +71,8 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
       section "libFuzzer: $target for $fuzz s"
       work=$(mktemp -d)
       cp "$corpus"/* "$work"/
-      build-test-asan/tests/fuzz/"$target" -max_total_time="$fuzz" -timeout=20 \
+      LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" \
+        build-test-asan/tests/fuzz/"$target" -max_total_time="$fuzz" -timeout=20 \
         -print_final_stats=1 "$work" "$@" 2>&1 |
         grep -E "^(#|stat::|INFO: (Running|Seed|Loaded))|ERROR|SUMMARY" | tail -20
       rm -rf "$work"
