@@ -26,6 +26,7 @@
 #define HOSTNN_XINT_AnyFloat(Name)
 #define HOSTNN_XINT_InputsAnyOutAny(Name)
 #define HOSTNN_XINT_PromoteOutAnyFloat(Name)
+#define HOSTNN_XINT_AllSameOrIntToFloat(Name)
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {

@@ -29,6 +29,7 @@
 #define HOSTNN_INT_AnyFloat(Name)
 #define HOSTNN_INT_InputsAnyOutAny(Name)
 #define HOSTNN_INT_PromoteOutAnyFloat(Name)
+#define HOSTNN_INT_AllSameOrIntToFloat(Name)
 
 // The forward elementwise operators are those of the operator list with the Eltwise or
 // InplaceEltwise(Ref) signature (kernels/eltwise_list-inl.h): <Name>Op is the functor

@@ -77,9 +77,9 @@ class ChecksTest : public ::testing::TestWithParam<Op> {
  protected:
   const CApiOp& op() const { return GetCApiOp(GetParam()); }
   const char* name(Slot s) const { return op().params[s]; }
-  // A dtype no operand takes: INT32, or UINT16 where an integer input is promoted.
+  // A dtype no operand takes: INT32, or UINT16 where an integer input is cast to a float.
   aclDataType Unsupported() const {
-    return PromotesInputs(GetOpInfo(GetParam()).dtypes) ? ACL_UINT16 : ACL_INT32;
+    return CastsIntInputs(GetOpInfo(GetParam()).dtypes) ? ACL_UINT16 : ACL_INT32;
   }
   // LogSoftmaxBackward's dim 1 on the default 2x3 shape; ignored by the others.
   Case Default() const {
@@ -124,9 +124,9 @@ TEST_P(ChecksTest, UnsupportedDTypeInEachSlotIsInvalid) {
   const aclDataType kBad[] = {ACL_INT32,     ACL_INT64,        ACL_INT8,
                               ACL_UINT8,     ACL_BOOL,         ACL_INT16,
                               ACL_COMPLEX64, ACL_DT_UNDEFINED, static_cast<aclDataType>(99)};
-  // A promoting operator takes an integer input beside a FLOAT one (promoted to FLOAT):
+  // An operator that casts integer inputs to a float takes one beside FLOAT operands:
   // tests/promote_test.cc covers its pairs.
-  const bool promotes = PromotesInputs(GetOpInfo(GetParam()).dtypes);
+  const bool promotes = CastsIntInputs(GetOpInfo(GetParam()).dtypes);
   for (Slot s : op().slots()) {
     for (aclDataType dt : kBad) {
       SCOPED_TRACE(std::string(name(s)) + " dtype " + std::to_string(dt));

@@ -420,9 +420,10 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
     SCOPED_TRACE(name(s));
     test::Case dtype = Default();  // a dtype the operator does not take at all
     const DTypeRule taken = GetOpInfo(op()).dtypes;
-    dtype.v[s].dtype = AdmitsExactInt(taken) ? ACL_INT16
-                       : AdmitsInt32(taken)  ? ACL_INT8
-                                             : ACL_INT32;
+    dtype.v[s].dtype = CastsIntInputs(taken)   ? ACL_UINT16
+                       : AdmitsExactInt(taken) ? ACL_INT16
+                       : AdmitsInt32(taken)    ? ACL_INT8
+                                               : ACL_INT32;
     ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, name(s));
     test::Case rank = Default();
     rank.v[s].shape = {1, 1, 1, 1, 1, 1, 1, 2, 3};
@@ -448,7 +449,8 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
   }
   const DTypeRule rule = GetOpInfo(op()).dtypes;
   if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32 ||
-       rule == DTypeRule::kAllSameOrExactInt) &&
+       rule == DTypeRule::kAllSameOrExactInt ||
+       rule == DTypeRule::kAllSameOrIntToFloat) &&
       !api().in_place()) {
     test::Case mixed = Default();
     mixed.v[test::kOut].dtype = ACL_FLOAT16;

@@ -1,8 +1,10 @@
-// The promoting dtype rule (DTypeRule::kPromoteOutAnyFloat, GeluBackward): which input
-// pairs it takes (those whose PyTorch promotion is FLOAT, FLOAT16 or BFLOAT16), that a
-// refused pair writes nothing, and that an integer input is cast to the promoted dtype
-// first (one rounding to nearest even) before the kernel, checked against the double
-// reference on the cast values.
+// The dtype rules that cast integer inputs to a float before the kernel:
+// - kPromoteOutAnyFloat (GeluBackward): which input pairs it takes (those whose PyTorch
+//   promotion is FLOAT, FLOAT16 or BFLOAT16), that a refused pair writes nothing, and that
+//   an integer input is cast to the promoted dtype first (one rounding to nearest even);
+// - kAllSameOrIntToFloat (Erfinv): an integer or BOOL self cast to FLOAT, into any compute
+//   dtype out; a float self still needs out of its own dtype.
+// Values are checked against the double references on the cast inputs.
 
 #include <gtest/gtest.h>
 
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "hostnn/hostnn.h"
+#include "tests/reference/forward_reference.h"
 #include "tests/reference/reference.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/test_util.h"
@@ -186,6 +189,74 @@ TEST(PromotingOps, BroadcastAndStridedIntegerInput) {
     std::vector<double> vdy = test::BroadcastValues(dy, out.shape());
     for (double& v : vdy) v = test::RoundTo(DType::kFloat32, v);
     test::CheckEltwiseValues(op, vdy, x.Values(), out, "broadcast strided INT32");
+  }
+}
+
+std::vector<Op> IntToFloatOps() {
+  std::vector<Op> ops;
+  for (Op op : test::AllOpsList()) {
+    if (GetOpInfo(op).dtypes == DTypeRule::kAllSameOrIntToFloat) ops.push_back(op);
+  }
+  return ops;
+}
+
+// self of every dtype into every out dtype: an integer self into any compute out, a float
+// self into its own dtype only; refusals write nothing.
+TEST(IntToFloatOps, TakeIntegerSelfIntoAnyComputeOut) {
+  ASSERT_FALSE(IntToFloatOps().empty());
+  for (Op op : IntToFloatOps()) {
+    for (DType in : kAll) {
+      for (DType ot : kAll) {
+        SCOPED_TRACE(std::string(GetOpInfo(op).name) + " " + DTypeName(in) + " -> " +
+                     DTypeName(ot));
+        TestTensor x = TestTensor::Dense(in, {2, 3}), out = TestTensor::Dense(ot, {2, 3});
+        x.storage().Fill(0);
+        out.storage().FillBytes(0x5A);
+        const std::vector<uint8_t> before = out.storage().Snapshot();
+        OpArgs a;
+        a.op = op;
+        a.self = &x.view();
+        a.out = &out.view();
+        const test::RunResult r = test::RunOp(a);
+        const bool taken = IsComputeType(ot) && (IsPromotableIntType(in) || in == ot);
+        if (taken) {
+          EXPECT_TRUE(r.status.ok()) << r.status.message();
+        } else {
+          EXPECT_EQ(r.status.code(), StatusCode::kInvalid);
+          EXPECT_EQ(out.storage().Snapshot(), before) << "written on failure";
+        }
+      }
+    }
+  }
+}
+
+// Each integer dtype's values (0, +-1 and beyond, 2^24 + 1 rounding to FLOAT), strided with
+// an offset, into each compute out: the reference of the value cast to FLOAT.
+TEST(IntToFloatOps, IntegerSelfIsCastToFloatFirst) {
+  for (Op op : IntToFloatOps()) {
+    for (DType it : kInts) {
+      for (DType ot : kCompute) {
+        SCOPED_TRACE(std::string(GetOpInfo(op).name) + " " + DTypeName(it) + " -> " +
+                     DTypeName(ot));
+        const std::vector<double> iv = IntValues(it);
+        const int64_t n = static_cast<int64_t>(iv.size());
+        TestTensor x = TestTensor::Strided(it, {n}, {2}, 1, {2 * n + 1});
+        for (int64_t i = 0; i < n; ++i) x.Set(i, iv[i]);
+        TestTensor out = TestTensor::Dense(ot, {n});
+        OpArgs a;
+        a.op = op;
+        a.self = &x.view();
+        a.out = &out.view();
+        const test::RunResult r = test::RunOp(a);
+        ASSERT_TRUE(r.status.ok()) << r.status.message();
+        for (int64_t i = 0; i < n; ++i) {
+          const double exact = test::ForwardEltwiseRef(op, test::RoundTo(DType::kFloat32, iv[i]));
+          EXPECT_TRUE(test::ForwardEltwiseWithinTolerance(ot, out.Get(i), exact))
+              << "x " << test::Num(iv[i]) << ": got " << test::Num(out.Get(i)) << ", exact "
+              << test::Num(exact);
+        }
+      }
+    }
   }
 }
 

@@ -60,6 +60,8 @@ enum class DTypeRule {
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
   kAnyFloat,               // every operand any float dtype; inputs are cast to out's first
   kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
+  kAllSameOrIntToFloat,    // every operand one compute dtype, or an integer or BOOL input
+                           // (cast to FLOAT first) with any compute dtype out
   kPromoteOutAnyFloat,     // inputs: any float or integer dtypes whose PromoteType is a
                            // compute dtype (an integer input is cast to it first, as CANN
                            // casts to the promoted type); out: any float dtype
@@ -81,6 +83,11 @@ enum class Tolerance {
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
 constexpr bool PromotesInputs(DTypeRule rule) { return rule == DTypeRule::kPromoteOutAnyFloat; }
+// Whether an operator takes integer inputs and casts them to a float dtype first (the
+// promoted one, or FLOAT).
+constexpr bool CastsIntInputs(DTypeRule rule) {
+  return PromotesInputs(rule) || rule == DTypeRule::kAllSameOrIntToFloat;
+}
 // Whether an operator's operands may be INT32 (computed in f32, truncated).
 constexpr bool AdmitsInt32(DTypeRule rule) { return rule == DTypeRule::kAllSameOrInt32; }
 // Whether an operator's operands may be integers computed exactly in their own type (the

@@ -64,18 +64,24 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                              info.dtypes == DTypeRule::kInputsSameOutAnyFloat ||
                              info.dtypes == DTypeRule::kPromoteOutAnyFloat;
   const bool promotes = PromotesInputs(info.dtypes);
+  const bool int_to_float = info.dtypes == DTypeRule::kAllSameOrIntToFloat;
   const bool all_any_float = info.dtypes == DTypeRule::kAnyFloat;
   for (const Operand* v : all) {
     const bool is_out = v == &out;
     const bool any_float = all_any_float || (is_out && out_any_float);
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
                                             any_float                     ? kFloatTypes
-                                            : promotes                    ? kPromotableTypes
+                                            : promotes || (int_to_float && !is_out)
+                                                ? kPromotableTypes
                                             : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
                                             : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
                                                                           : kComputeTypes));
   }
   switch (info.dtypes) {
+    case DTypeRule::kAllSameOrIntToFloat:
+      // An integer input is cast to FLOAT, whose result any compute dtype takes.
+      if (IsPromotableIntType(in0.view->dtype)) return Status::Ok();
+      [[fallthrough]];
     case DTypeRule::kAllSame:
     case DTypeRule::kAllSameOrInt32:
     case DTypeRule::kAllSameOrExactInt:

@@ -94,7 +94,7 @@ std::string DescribeKernelPath(const char* target, bool direct, const DType* dty
     for (int j = 0; j < k; ++j) seen = seen || dtypes[j] == dtypes[k];
     if (seen || dtypes[k] == DType::kFloat32) continue;
     if (k < count - 1 && IsPromotableIntType(dtypes[k]) && IsFloatType(dtypes[count - 1])) {
-      s += std::string(", ") + DTypeName(dtypes[k]) + " cast to the promoted dtype (RNE)";
+      s += std::string(", ") + DTypeName(dtypes[k]) + " cast to the compute dtype (RNE)";
     } else {
       s += std::string(", ") + kernels::ConversionName(dtypes[k]);
     }

@@ -45,14 +45,17 @@ class EltwiseExecutor final : public Executor {
       stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
                 kernels::StoreMode::kStream;
     } else if (!exact_int) {
-      // A promoting operator casts an integer input to the inputs' promoted dtype.
-      DType promoted = layout_.operands[0].dtype;
-      for (int k = 1; k < num_in_; ++k) promoted = PromoteType(promoted, layout_.operands[k].dtype);
+      // An integer input is cast to the inputs' promoted dtype (or FLOAT) first.
+      const DTypeRule rule = GetOpInfo(op_).dtypes;
+      DType via = DType::kFloat32;
+      if (PromotesInputs(rule)) {
+        via = layout_.operands[0].dtype;
+        for (int k = 1; k < num_in_; ++k) via = PromoteType(via, layout_.operands[k].dtype);
+      }
       for (int k = 0; k < layout_.num_operands; ++k) {
         const DType d = layout_.operands[k].dtype;
-        const bool cast = k < num_in_ && PromotesInputs(GetOpInfo(op_).dtypes) &&
-                          IsPromotableIntType(d);
-        codecs_[k] = MakeCodec(d, cast ? promoted : DType::kUndefined);
+        const bool cast = k < num_in_ && CastsIntInputs(rule) && IsPromotableIntType(d);
+        codecs_[k] = MakeCodec(d, cast ? via : DType::kUndefined);
       }
     }
     const kernels::StoreMode mode =
