@@ -17,6 +17,7 @@
 
 #include "kernels/convert-inl.h"
 #include "kernels/eltwise_ops-inl.h"
+#include "kernels/family_grad_ops-inl.h"
 #include "kernels/kernels.h"
 #include "kernels/tile-inl.h"
 

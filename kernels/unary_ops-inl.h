@@ -16,6 +16,7 @@
 #include <hwy/highway.h>
 
 #include "kernels/eltwise_ops-inl.h"  // CompareUnordered
+#include "kernels/family_grad_ops-inl.h"  // the Gelu z functions, ZError
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {

@@ -1,0 +1,307 @@
+// The activation family's gradient functors (SigmoidBackward, GeluBackward, FastGelu-,
+// Hardswish-, Mish-, Selu- and GeluErfBackward) and the z functions the Gelu forms share
+// with their forward operators: Apply(d, dy, x) -> dx, all lanes f32, built on the helpers
+// of eltwise_ops-inl.h. Each documents its formula, max error against the exact (double)
+// result of the same f32 inputs, and its valid range.
+// Per-target header: included once per target by foreach_target (toggle guard below).
+
+#if defined(HOSTNN_KERNELS_FAMILY_GRAD_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef HOSTNN_KERNELS_FAMILY_GRAD_OPS_INL_H_
+#undef HOSTNN_KERNELS_FAMILY_GRAD_OPS_INL_H_
+#else
+#define HOSTNN_KERNELS_FAMILY_GRAD_OPS_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include "kernels/eltwise_ops-inl.h"
+#include "kernels/f64_lanes-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// SigmoidBackward: dx = dy * y * (1 - y), y the forward output (CANN's second input is
+// Sigmoid's result, not x). Plain products, no fused steps, so every target gives the same
+// bits: 1 - y is exact for y in [0.5, 2] (Sterbenz) and within half an ULP of a result >= 0.5
+// below, then two roundings; dy multiplies last, so a subnormal dy meets a normal factor.
+// Lanes: f32 (every dtype). Max error: 2.26 ULP (precision_report_test, both families).
+// Valid range: all floats. y outside [0, 1] is not a sigmoid but gives the formula: for
+// |y| > 2^60, where y (1 - y) alone could overflow although dy y (1 - y) need not, vectors
+// holding such lanes compute (dy y) (1 - y) there; y = +-inf gives dy * -inf (NaN for dy = 0,
+// as the formula). NaN y -> y itself, NaN dy -> NaN.
+struct SigmoidBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V y) {
+    const V one_minus_y = hn::Sub(hn::Set(d, 1.0f), y);
+    V dx = hn::Mul(dy, hn::Mul(y, one_minus_y));
+    // Huge y, or NaN in either input (rare).
+    const V big = hn::Set(d, 1.152921504606846976e18f);  // 2^60
+    const auto rare = hn::Or(CompareUnordered<kNotLessEqual>(d, hn::Abs(y), big),
+                             CompareUnordered<kUnordered>(d, dy, dy));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      dx = hn::IfThenElse(hn::Gt(hn::Abs(y), big), hn::Mul(hn::Mul(dy, y), one_minus_y), dx);
+      // Select the NaN operand, so NaN bits do not depend on operand order.
+      dx = hn::IfThenElse(hn::IsNaN(dy), dy, dx);
+      dx = hn::IfThenElse(hn::IsNaN(y), y, dx);
+    }
+    return dx;
+  }
+};
+
+// Gelu's tanh form and FastGelu are both x * sigmoid(z(x)); a Z policy gives z and dz/dx
+// (Gelu: z = 2 sqrt(2/pi) (x + 0.044715 x^3), so that 0.5 x (1 + tanh(z/2)) = x sigmoid(z);
+// FastGelu: z = 1.702 x) and kClamp, the |x| beyond which |z| > 192: e = exp(-|z|) is 0
+// and the far tail below is past, so x may be clamped there. The forward functors
+// (unary_ops-inl.h: XSigmoidImpl) and the gradients below share them.
+constexpr float kGeluC1 = 1.5957691216057308f;    // 2 sqrt(2/pi)
+constexpr float kGeluC3 = 0.071354816272600253f;  // 2 sqrt(2/pi) 0.044715
+struct GeluTanhZ {
+  static constexpr float kClamp = 16.0f;  // |z(16)| = 318
+  template <class D, class V>
+  static HWY_INLINE V Z(D d, V x) {
+    return hn::Mul(x, hn::MulAdd(hn::Set(d, kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1)));
+  }
+  // z in f64 lanes from exact constants: x^2 is exact there, about 2^-51 relative in all.
+  template <class DW, class VW>
+  static HWY_INLINE VW ZWide(DW dw, VW x) {
+    const VW p = hn::Add(hn::Mul(hn::Set(dw, 0.071354816272600246), hn::Mul(x, x)),
+                         hn::Set(dw, 1.5957691216057308));
+    return hn::Mul(x, p);
+  }
+  template <class D, class V>
+  static HWY_INLINE V Dz(D d, V x) {
+    return hn::MulAdd(hn::Set(d, 3.0f * kGeluC3), hn::Mul(x, x), hn::Set(d, kGeluC1));
+  }
+};
+struct FastGeluZ {
+  static constexpr float kClamp = 128.0f;  // |z(128)| = 218
+  template <class D, class V>
+  static HWY_INLINE V Z(D d, V x) {
+    return hn::Mul(x, hn::Set(d, 1.702f));
+  }
+  template <class DW, class VW>
+  static HWY_INLINE VW ZWide(DW dw, VW x) {
+    return hn::Mul(x, hn::Set(dw, 1.702));
+  }
+  template <class D, class V>
+  static HWY_INLINE V Dz(D d, V /*x*/) {
+    return hn::Set(d, 1.702f);
+  }
+};
+
+// The rounding error of the f32 z: z(x) - z, with z(x) from Zf::ZWide in f64 lanes (plain
+// products and sums, so every target gives the same bits). exp(z) carries z's error times
+// |z| (up to 104); exp(z) (1 + ZError) undoes that to second order (ZError^2 < 2^-34). Targets
+// without f64 lanes give 0 (the error bound of the plain f32 z then holds); x86 and Arm
+// targets, SCALAR included, all have them.
+template <class Zf, class D, class V>
+HWY_INLINE V ZError(D d, V x, V z) {
+#if HWY_TARGET == HWY_SCALAR
+  // One lane: the same double arithmetic without halves, so SCALAR gives SSE4's bits.
+  const hn::Rebind<double, D> dw;
+  return hn::DemoteTo(d, hn::Sub(Zf::ZWide(dw, hn::PromoteTo(dw, x)), hn::PromoteTo(dw, z)));
+#elif HWY_HAVE_FLOAT64
+  const hn::RepartitionToWide<D> dw;
+  const hn::Half<D> dh;
+  const auto half_error = [&](hn::Vec<hn::Half<D>> xh, hn::Vec<hn::Half<D>> zh) {
+    return hn::DemoteTo(dh, hn::Sub(Zf::ZWide(dw, hn::PromoteTo(dw, xh)), hn::PromoteTo(dw, zh)));
+  };
+  const auto lower = half_error(hn::LowerHalf(dh, x), hn::LowerHalf(dh, z));
+  const auto upper = half_error(hn::UpperHalf(dh, x), hn::UpperHalf(dh, z));
+  return hn::Combine(d, upper, lower);
+#else
+  (void)x;
+  (void)z;
+  return hn::Zero(d);
+#endif
+}
+// z below which exp(z) takes ZError: above it |z| times z's error stays under 2^-22.
+constexpr float kZErrorFrom = -2.0f;
+
+// The gradient of x sigmoid(z(x)): dx = dy s (1 + x z' (1 - s)), s = sigmoid(z), z' =
+// dz/dx. As SiluBackward: with e = exp(-|z|) and r = 1/(1+e), s and 1 - s are r and e r
+// (z has x's sign), never a subtraction; 1 + x z'(1-s) with one rounding (it cancels where
+// the gradient crosses 0: Gelu at x = -0.7518, FastGelu at x = -0.7512; the SPEC's
+// 2^-21 |dy| applies there). x is clamped to +-kClamp, so x = +inf gives
+// dy and x = -inf gives dy * -0. For -192 < z < -80, where e dy can be a normal number
+// although e is not, vectors holding such lanes take MulExpFarTail (s = e and 1 - s = 1
+// there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor is a
+// negative real below f32's range), not inf * 0 = NaN. Vectors holding lanes with z < -2
+// carry z's rounding into e = exp(z) (1 + ZError) and into MulExpFarTail's factor, as the
+// forward functors do. Lanes: f32 (every dtype). Valid
+// range: all floats; NaN x -> x itself, NaN dy -> NaN.
+template <class Zf>
+struct XSigmoidBackwardImpl {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V one = hn::Set(d, 1.0f);
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -Zf::kClamp)), hn::Set(d, Zf::kClamp));
+    const V z = Zf::Z(d, xc);
+    const V dz = Zf::Dz(d, xc);
+    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    const auto tail = hn::Lt(z, hn::Set(d, kZErrorFrom));
+    V zerr = hn::Zero(d);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, tail))) {
+      zerr = hn::IfThenElseZero(tail, ZError<Zf>(d, xc, z));
+      e = hn::MulAdd(e, zerr, e);
+    }
+    const V r = ReciprocalOneToTwo(d, hn::Add(one, e));
+    const V er = hn::Mul(e, r);
+    const V s = hn::IfNegativeThenElse(x, er, r);
+    const V one_minus_s = hn::IfNegativeThenElse(x, r, er);
+    V dx = hn::Mul(dy, hn::Mul(s, OnePlusProduct(d, xc, hn::Mul(dz, one_minus_s))));
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, z, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      const V a = hn::Neg(z);
+      const V q = hn::Mul(OnePlusProduct(d, xc, dz), hn::Add(one, zerr));
+      const V far_dx = MulExpFarTail(d, dy, q, a);
+      const auto far = hn::Lt(z, hn::Set(d, -80.0f));
+      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), far_dx, dx);
+      const auto huge = hn::And(hn::Ge(a, hn::Set(d, 192.0f)), hn::IsFinite(x));
+      dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), hn::Neg(dy), dx);
+      dx = hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+    return dx;
+  }
+};
+
+// HardswishBackward: dx = dy * (x / 3 + 1/2) on the middle segment, 0 left, dy right of it:
+// [-3, 3] with kClosed (HardswishBackward, as PyTorch), (-3, 3) otherwise (V2: x = -3 gives
+// 0, x = 3 gives dy). (x + 1.5) * fl(1/3): x + 1.5 is exact near the zero at -1.5 (Sterbenz),
+// so the factor keeps its relative accuracy there and is exactly 0 at -1.5 (an infinite dy
+// gives NaN there, as the exact formula does). Lanes: f32. Max error: 2.4 ULP
+// (precision_report_test). Valid range: all floats; the left segment is 0 whatever dy (the
+// formula's "0"), x = +inf -> dy, -inf -> 0; NaN in either input -> NaN.
+template <bool kClosed>
+struct HardswishBackwardImpl {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V factor = hn::Mul(hn::Add(x, hn::Set(d, 1.5f)), hn::Set(d, 1.0f / 3.0f));
+    V r = hn::Mul(dy, factor);
+    const V three = hn::Set(d, 3.0f), minus_three = hn::Set(d, -3.0f);
+    r = hn::IfThenElse(kClosed ? hn::Gt(x, three) : hn::Ge(x, three), dy, r);
+    r = hn::IfThenElseZero(kClosed ? hn::Ge(x, minus_three) : hn::Gt(x, minus_three), r);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, CompareUnordered<kUnordered>(d, dy, x)))) {
+      r = hn::IfThenElse(hn::IsNaN(dy), dy, r);
+      r = hn::IfThenElse(hn::IsNaN(x), x, r);
+    }
+    return r;
+  }
+};
+struct HardswishBackwardOp : HardswishBackwardImpl<true> {};
+struct HardswishBackwardV2Op : HardswishBackwardImpl<false> {};
+
+// MishBackward: dx = dy * (t + x s (1 - t^2)), t = tanh(softplus(x)), s = sigmoid(x). With
+// e = exp(-|x|) the factor is (N D + 4 x q) / D^2, N / D = t as in MishOp and q = e (1 + e)
+// for x < 0, e^2 (1 + e) for x >= 0: nothing subtracts but at the factor's zero (x0 =
+// -1.19243), where a polynomial takes over (below). x is clamped to +-104 in x q (e is 0
+// there), so +inf gives dy. x < -80 (e subnormal, dy e need not be): the factor is e (1 + x)
+// (1 + O(e)), SiluBackward's, whose far tail and limits serve. Lanes: f32. Max error: 112
+// ULP, within 2^-21 |dy| near x0 (precision_report_test). Valid range: all floats; NaN in
+// either input -> NaN.
+struct MishBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    const V one = hn::Set(d, 1.0f);
+    const V xc = hn::Min(hn::Max(x, hn::Set(d, -104.0f)), hn::Set(d, 104.0f));
+    const V e = ExpNonPositive(d, hn::Or(xc, hn::Set(d, -0.0f)));
+    const V two_e = hn::Add(e, e);
+    const V ee = hn::Mul(e, e);
+    const V n = hn::IfNegativeThenElse(x, hn::MulAdd(e, e, two_e), hn::Add(one, two_e));
+    const V den = hn::IfNegativeThenElse(x, hn::Add(n, hn::Set(d, 2.0f)), hn::MulAdd(two_e, e, n));
+    const V q = hn::Mul(hn::IfNegativeThenElse(x, e, ee), hn::Add(one, e));
+    const V num = hn::MulAdd(n, den, hn::Mul(hn::Mul(hn::Set(d, 4.0f), xc), q));
+    V factor = hn::Div(num, hn::Mul(den, den));
+    // Within 1/64 of the zero x0 the two terms of num cancel (to 2^-12 of themselves at the
+    // 16-bit x nearest x0, where an f32 error of 2 ULP would be several of the result's
+    // 16-bit ULP): there the factor is its Taylor polynomial in h = x - x0 (degree 5,
+    // truncation below 2^-30 relative), h from one exact subtraction (Sterbenz) of x0's high
+    // part and one of its low part, so it keeps its relative accuracy down to the zero.
+    const V h = hn::Sub(hn::Sub(x, hn::Set(d, -1.1924312114715576f)), hn::Set(d, -3.0439380e-09f));
+    const auto near_zero = hn::Lt(hn::Abs(h), hn::Set(d, 0.015625f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, near_zero))) {
+      V p = hn::Set(d, -0.015821126561733f);
+      p = hn::MulAdd(p, h, hn::Set(d, -0.020271822716684f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.041907821043610f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.204731264080106f));
+      p = hn::MulAdd(p, h, hn::Set(d, 0.266947914049534f));
+      factor = hn::IfThenElse(near_zero, hn::Mul(p, h), factor);
+    }
+    V dx = hn::Mul(dy, factor);
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, x, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      dx = hn::IfThenElse(rare, SiluBackwardOp::Apply(d, dy, x), dx);
+    }
+    return dx;
+  }
+};
+
+// GeluBackward, as CANN's GeluGrad kernel computes it: the derivative of the tanh form
+// (not of the erf form its document writes). Max error: within 2^-21 |dy| around the
+// cancellation at x = -0.7518 and for x < -4 (factor below 2^-11), a few ULP elsewhere
+// (precision_report_test).
+struct GeluBackwardOp : XSigmoidBackwardImpl<GeluTanhZ> {};
+// FastGeluBackward, CANN's formula: dx = dy s (1 + 1.702 x (1 - s)), s = sigmoid(1.702 x).
+// Max error: as GeluBackward's (cancellation at x = -0.7512, tail below 2^-11).
+struct FastGeluBackwardOp : XSigmoidBackwardImpl<FastGeluZ> {};
+// SeluBackward(gradOutput, result): from the forward result y, dx = dy * scale for y > 0
+// and dy * (y + scale * alpha) for y <= 0 (scale * alpha * e^x = y + scale * alpha), as
+// CANN's kernel and PyTorch's elu_backward(is_result) select. y + scale * alpha is (y + c_hi)
+// + c_lo with the constant in two parts: the first sum is exact near the factor's zero
+// (Sterbenz), so the factor is never a false 0 (dy = +-inf gives an infinity there, as the
+// exact formula does). y = -inf: the limit of dy * (y + c), an infinity for dy != 0 and a
+// zero for dy = 0 (not inf * 0). Lanes: f32. Max error: 1.5 ULP (relative to the factor;
+// precision_report_test). Valid range: all floats (y below -scale * alpha, which Selu never
+// gives, follows the same line); NaN in either input -> NaN.
+struct SeluBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V y) {
+    const V neg = hn::Add(hn::Add(y, hn::Set(d, 1.7580993175506592f)), hn::Set(d, 2.3296717e-08f));
+    const V factor = hn::IfThenElse(hn::Gt(y, hn::Zero(d)), hn::Set(d, 1.0507009873554805f), neg);
+    V dx = hn::Mul(dy, factor);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, hn::IsInf(y)))) {
+      const auto zero_dy = hn::Eq(dy, hn::Zero(d));
+      dx = hn::IfThenElse(hn::And(hn::Eq(y, hn::Set(d, -HUGE_VALF)), zero_dy), hn::Neg(dy), dx);
+    }
+    return dx;
+  }
+};
+
+// GeluErfBackward (aclnnGeluBackwardV2 with approximate "none"): dx = dy (Phi(x) + x phi(x)),
+// the derivative of x Phi(x), Phi(x) = erfc(-x / sqrt 2) / 2, phi(x) = exp(-x^2 / 2) /
+// sqrt(2 pi), in f64 lanes (NormalTailF64 for Phi's tail; x^2 / 2 is exact), rounded once
+// to f32. The sum cancels near x = -0.7518 (terms near 0.3, so its error stays near
+// 2^-52 absolute). At x = +-inf x phi(x) is 0 (the limit): factor 1 or 0. An infinite dy
+// where the factor underflows double (x < -38) gives -dy (as GeluBackward).
+// Lanes: f32. Max error: 0.5 ULP plus about 2^-40 relative (correctly rounded but for
+// near-midpoints). Valid range: all floats; NaN -> NaN.
+struct GeluErfBackwardOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V x) {
+    return OnF64Lanes(d, dy, x, [](auto dd, auto g, auto v) {
+      const auto q = NormalTailF64(dd, hn::Abs(v));
+      const auto neg = hn::Lt(v, hn::Zero(dd));
+      const auto phi = hn::IfThenElse(neg, q, hn::Sub(hn::Set(dd, 1.0), q));
+      const auto density = hn::Mul(
+          ExpF64(dd, hn::Mul(hn::Mul(v, v), hn::Set(dd, -0.5))), hn::Set(dd, 0.39894228040143267794));
+      const auto x_density = hn::IfThenElseZero(hn::IsFinite(v), hn::Mul(v, density));
+      auto factor = hn::Add(phi, x_density);
+      factor = hn::IfThenElse(hn::IsNaN(v), v, factor);
+      const auto limit = hn::And(hn::Eq(factor, hn::Zero(dd)),
+                                 hn::And(hn::IsInf(g), hn::IsFinite(v)));
+      return hn::IfThenElse(limit, hn::Neg(g), hn::Mul(g, factor));
+    });
+  }
+};
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#endif  // HOSTNN_KERNELS_FAMILY_GRAD_OPS_INL_H_
