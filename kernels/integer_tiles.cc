@@ -20,6 +20,7 @@
 // AllSameOrExactInt; the other rules expand to nothing.
 #define HOSTNN_XINT_AllSame(Name)
 #define HOSTNN_XINT_AllSameOrInt32(Name)
+#define HOSTNN_XINT_AllSameOrInt32Int8(Name)
 #define HOSTNN_XINT_AllSameOrFloatOut(Name)
 #define HOSTNN_XINT_InputsAnyOutAnyFloat(Name)
 #define HOSTNN_XINT_InputsSameOutAnyFloat(Name)
@@ -67,10 +68,26 @@ HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n) {
   void IntExact##Name##_I64(const void* x, void* o, size_t n) { \
     IntTile<Name##Op, int64_t>(x, o, n);                        \
   }
+// INT8 alone, by the functor's ApplyInt8 (rule AllSameOrInt32Int8; its INT32 is the f32
+// path of unary_tiles.cc).
+template <class Op>
+struct Int8Lanes {
+  template <class D>
+  static HWY_INLINE hn::Vec<D> ApplyInt(D d, hn::Vec<D> x) {
+    return Op::ApplyInt8(d, x);
+  }
+};
+#undef HOSTNN_XINT_AllSameOrInt32Int8
+#define HOSTNN_XINT_AllSameOrInt32Int8(Name)                    \
+  void IntExact##Name##_I8(const void* x, void* o, size_t n) {  \
+    IntTile<Int8Lanes<Name##Op>, int8_t>(x, o, n);              \
+  }
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_XINT_AllSameOrExactInt
+#undef HOSTNN_XINT_AllSameOrInt32Int8
+#define HOSTNN_XINT_AllSameOrInt32Int8(Name)
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
@@ -88,10 +105,14 @@ namespace kernels {
   HWY_EXPORT(IntExact##Name##_U8);          \
   HWY_EXPORT(IntExact##Name##_I32);         \
   HWY_EXPORT(IntExact##Name##_I64);
+#undef HOSTNN_XINT_AllSameOrInt32Int8
+#define HOSTNN_XINT_AllSameOrInt32Int8(Name) HWY_EXPORT(IntExact##Name##_I8);
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_XINT_AllSameOrExactInt
+#undef HOSTNN_XINT_AllSameOrInt32Int8
+#define HOSTNN_XINT_AllSameOrInt32Int8(Name)
 
 UnaryFn GetUnaryExactInt(Op op, DType dtype) {
   switch (op) {
@@ -102,10 +123,15 @@ UnaryFn GetUnaryExactInt(Op op, DType dtype) {
     if (dtype == DType::kInt32) return HOSTNN_PICK(IntExact##Name##_I32); \
     if (dtype == DType::kInt64) return HOSTNN_PICK(IntExact##Name##_I64); \
     return nullptr;
+#undef HOSTNN_XINT_AllSameOrInt32Int8
+#define HOSTNN_XINT_AllSameOrInt32Int8(Name)                            \
+  case Op::k##Name:                                                     \
+    return dtype == DType::kInt8 ? HOSTNN_PICK(IntExact##Name##_I8) : nullptr;
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_XINT_AllSameOrExactInt
+#undef HOSTNN_XINT_AllSameOrInt32Int8
     default:
       return nullptr;
   }

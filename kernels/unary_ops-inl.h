@@ -336,6 +336,18 @@ struct SeluOp {
     const V out = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), pos, neg);
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
+  // INT8, as CANN's kernel computes it (in half precision, then numpy's astype(int8)): x < 0
+  // gives -1 (scale alpha (e^x - 1) lies in (-1.76, -1.11], rounded up), x >= 0 gives x
+  // times FLOAT16's scale 1.05078125 = 269/256 truncated, wrapped into int8 (122 -> -128,
+  // 127 -> -123). trunc(269 x / 256) = x + floor(13 x / 256), which counts the thresholds
+  // 20, 40, 60, 79, 99, 119 that x reaches; the int8 add wraps. Exact on every target.
+  template <class D>
+  static HWY_INLINE hn::Vec<D> ApplyInt8(D d, hn::Vec<D> x) {
+    static constexpr int8_t kSteps[6] = {19, 39, 59, 78, 98, 118};  // 13 x / 256 passes k
+    hn::Vec<D> t = hn::Zero(d);
+    for (const int8_t s : kSteps) t = hn::Sub(t, hn::VecFromMask(d, hn::Gt(x, hn::Set(d, s))));
+    return hn::IfThenElse(hn::Lt(x, hn::Zero(d)), hn::Set(d, int8_t{-1}), hn::Add(x, t));
+  }
 };
 // InplaceSelu computes what Selu computes.
 using InplaceSeluOp = SeluOp;

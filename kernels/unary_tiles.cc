@@ -139,10 +139,12 @@ struct UnaryFunctorFor {
 
 // INT32: the f32 functor between an integer load and a truncating store (convert-inl.h).
 #define HOSTNN_INT_AllSameOrInt32(Name) HOSTNN_UNARY_ONE(Name, I32, I32)
+#define HOSTNN_INT_AllSameOrInt32Int8(Name) HOSTNN_INT_AllSameOrInt32(Name)
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_INT_AllSameOrInt32
+#undef HOSTNN_INT_AllSameOrInt32Int8
 #undef HOSTNN_UNARY_ONE
 
 // Whether MulAdd rounds once here: (1 + 2^-12)^2 - (1 + 2^-11) is exactly 2^-24, which a
@@ -186,10 +188,12 @@ namespace kernels {
 #define HOSTNN_INT_AllSameOrInt32(Name) \
   HWY_EXPORT(Unary##Name##_I32);        \
   HWY_EXPORT(Unary##Name##_I32_Stream);
+#define HOSTNN_INT_AllSameOrInt32Int8(Name) HOSTNN_INT_AllSameOrInt32(Name)
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_INT_AllSameOrInt32
+#undef HOSTNN_INT_AllSameOrInt32Int8
 HWY_EXPORT(FusesMulAdd);
 
 // The INT32 kernel of an operator whose rule admits it; null for the others.
@@ -198,10 +202,12 @@ static UnaryFn GetUnaryInt32(Op op, bool stream) {
 #define HOSTNN_INT_AllSameOrInt32(Name) \
   case Op::k##Name:                     \
     return stream ? HOSTNN_PICK(Unary##Name##_I32_Stream) : HOSTNN_PICK(Unary##Name##_I32);
+#define HOSTNN_INT_AllSameOrInt32Int8(Name) HOSTNN_INT_AllSameOrInt32(Name)
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_INT_AllSameOrInt32
+#undef HOSTNN_INT_AllSameOrInt32Int8
     default:
       return nullptr;
   }
@@ -212,7 +218,9 @@ bool ActiveTargetFusesMulAdd() { return HOSTNN_PICK(FusesMulAdd)(); }
 UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
   (void)dtype, (void)stream;  // unused while the list holds no forward elementwise operator
-  if (AdmitsExactInt(GetOpInfo(op).dtypes) && IsExactIntDType(dtype)) {
+  const DTypeRule rule = GetOpInfo(op).dtypes;
+  if ((AdmitsExactInt(rule) && IsExactIntDType(dtype)) ||
+      (AdmitsInt8Lanes(rule) && dtype == DType::kInt8)) {
     return GetUnaryExactInt(op, dtype);
   }
   if (dtype == DType::kInt32) return GetUnaryInt32(op, stream);

@@ -421,7 +421,7 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
     test::Case dtype = Default();  // a dtype the operator does not take at all
     const DTypeRule taken = GetOpInfo(op()).dtypes;
     dtype.v[s].dtype = CastsIntInputs(taken)   ? ACL_UINT16
-                       : AdmitsExactInt(taken) ? ACL_INT16
+                       : AdmitsExactInt(taken) || AdmitsInt8Lanes(taken) ? ACL_INT16
                        : AdmitsInt32(taken)    ? ACL_INT8
                                                : ACL_INT32;
     ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, name(s));
@@ -448,7 +448,7 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
     ExpectRefused(op(), partial, ACLNN_ERR_PARAM_INVALID, name(test::kOut));
   }
   const DTypeRule rule = GetOpInfo(op()).dtypes;
-  if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32 ||
+  if ((rule == DTypeRule::kAllSame || AdmitsInt32(rule) ||
        rule == DTypeRule::kAllSameOrExactInt ||
        rule == DTypeRule::kAllSameOrIntToFloat) &&
       !api().in_place()) {

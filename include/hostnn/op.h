@@ -53,6 +53,8 @@ constexpr bool IsForward(Signature s) {
 enum class DTypeRule {
   kAllSame,                // every operand one compute dtype
   kAllSameOrInt32,         // every operand one compute dtype, or every operand INT32
+  kAllSameOrInt32Int8,     // as kAllSameOrInt32, or every operand INT8, computed by the
+                           // functor's ApplyInt8 in int8 lanes (Selu's CANN semantics)
   kAllSameOrExactInt,      // every operand one compute dtype, or every operand one of
                            // INT8, UINT8, INT32, INT64, computed exactly in that type
   kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
@@ -89,7 +91,11 @@ constexpr bool CastsIntInputs(DTypeRule rule) {
   return PromotesInputs(rule) || rule == DTypeRule::kAllSameOrIntToFloat;
 }
 // Whether an operator's operands may be INT32 (computed in f32, truncated).
-constexpr bool AdmitsInt32(DTypeRule rule) { return rule == DTypeRule::kAllSameOrInt32; }
+constexpr bool AdmitsInt32(DTypeRule rule) {
+  return rule == DTypeRule::kAllSameOrInt32 || rule == DTypeRule::kAllSameOrInt32Int8;
+}
+// Whether an operator's operands may be INT8, computed in int8 lanes by its ApplyInt8.
+constexpr bool AdmitsInt8Lanes(DTypeRule rule) { return rule == DTypeRule::kAllSameOrInt32Int8; }
 // Whether an operator's operands may be integers computed exactly in their own type (the
 // functor's ApplyInt in integer lanes): INT8, UINT8, INT32, INT64.
 constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSameOrExactInt; }

@@ -31,6 +31,8 @@ constexpr std::initializer_list<DType> kComputeOrInt32Types = {DType::kFloat32, 
 constexpr std::initializer_list<DType> kPromotableTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kBool,
     DType::kInt8,    DType::kUInt8,   DType::kInt16,    DType::kInt32, DType::kInt64};
+constexpr std::initializer_list<DType> kComputeOrInt32Int8Types = {
+    DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt32, DType::kInt8};
 constexpr std::initializer_list<DType> kComputeOrExactIntTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
     DType::kUInt8,   DType::kInt32,   DType::kInt64};
@@ -73,6 +75,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                                             any_float                     ? kFloatTypes
                                             : promotes || (int_to_float && !is_out)
                                                 ? kPromotableTypes
+                                            : AdmitsInt8Lanes(info.dtypes) ? kComputeOrInt32Int8Types
                                             : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
                                             : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
                                                                           : kComputeTypes));
@@ -84,6 +87,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
       [[fallthrough]];
     case DTypeRule::kAllSame:
     case DTypeRule::kAllSameOrInt32:
+    case DTypeRule::kAllSameOrInt32Int8:
     case DTypeRule::kAllSameOrExactInt:
       for (const Operand* v : all) {
         if (v->view->dtype != in0.view->dtype) {

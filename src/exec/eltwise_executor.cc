@@ -208,7 +208,8 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   const core::FusedLayout layout = core::Fuse(out.shape, num, firsts, dtypes, strides);
 
   const bool direct = layout.dense && same_dtype;
-  const bool exact_int = AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0]);
+  const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0])) ||
+                         (AdmitsInt8Lanes(info.dtypes) && dtypes[0] == DType::kInt8);
   // A core's scratch holds one f32 tile per operand (one of the operands' own dtype on the
   // exact integer path), of its longest tile: the plan's tile length, or all the core owns
   // when that is less (a small tensor, or a large UB, must not ask for the UB).
