@@ -23,13 +23,7 @@ namespace hostnn {
 namespace test {
 namespace {
 
-std::vector<Op> ExactIntOps() {
-  std::vector<Op> ops;
-  for (Op op : AllOps()) {
-    if (AdmitsExactInt(GetOpInfo(op).dtypes)) ops.push_back(op);
-  }
-  return ops;
-}
+std::vector<Op> ExactIntOps() { return OpsWhereRule(AdmitsExactInt); }
 
 template <typename T>
 struct IntType;

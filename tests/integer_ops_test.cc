@@ -27,13 +27,7 @@ namespace test {
 namespace {
 
 // The operators whose rule admits INT32 (forward elementwise ones: one input, self).
-std::vector<Op> Int32Ops() {
-  std::vector<Op> ops;
-  for (Op op : AllOps()) {
-    if (AdmitsInt32(GetOpInfo(op).dtypes)) ops.push_back(op);
-  }
-  return ops;
-}
+std::vector<Op> Int32Ops() { return OpsWhereRule(AdmitsInt32); }
 
 // r truncated toward zero into the int32 range.
 int32_t TruncToInt32(double r) {

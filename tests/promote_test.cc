@@ -17,6 +17,7 @@
 #include "hostnn/hostnn.h"
 #include "tests/reference/forward_reference.h"
 #include "tests/reference/reference.h"
+#include "tests/util/capi_ops.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/test_util.h"
 
@@ -32,13 +33,7 @@ const DType kInts[] = {DType::kBool,  DType::kInt8,  DType::kUInt8,
                        DType::kInt16, DType::kInt32, DType::kInt64};
 const DType kCompute[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
-std::vector<Op> PromotingOps() {
-  std::vector<Op> ops;
-  for (Op op : test::AllOpsList()) {
-    if (PromotesInputs(GetOpInfo(op).dtypes)) ops.push_back(op);
-  }
-  return ops;
-}
+std::vector<Op> PromotingOps() { return test::OpsWhereRule(PromotesInputs); }
 
 // Written out, independently of PromoteType: the pair's dtype by PyTorch's table.
 DType Expected(DType a, DType b) {
@@ -193,11 +188,7 @@ TEST(PromotingOps, BroadcastAndStridedIntegerInput) {
 }
 
 std::vector<Op> IntToFloatOps() {
-  std::vector<Op> ops;
-  for (Op op : test::AllOpsList()) {
-    if (GetOpInfo(op).dtypes == DTypeRule::kAllSameOrIntToFloat) ops.push_back(op);
-  }
-  return ops;
+  return test::OpsWhereRule([](DTypeRule r) { return r == DTypeRule::kAllSameOrIntToFloat; });
 }
 
 // self of every dtype into every out dtype: an integer self into any compute out, a float

@@ -22,13 +22,7 @@ namespace hostnn {
 namespace test {
 namespace {
 
-std::vector<Op> Int8LaneOps() {
-  std::vector<Op> ops;
-  for (Op op : AllOps()) {
-    if (AdmitsInt8Lanes(GetOpInfo(op).dtypes)) ops.push_back(op);
-  }
-  return ops;
-}
+std::vector<Op> Int8LaneOps() { return OpsWhereRule(AdmitsInt8Lanes); }
 
 // CANN's Selu of an int8, in double: the positive branch's product truncated and wrapped
 // modulo 256 (numpy's astype), the negative branch rounded up.

@@ -82,20 +82,26 @@ inline std::vector<Op> AllOpsVector() {
   return ops;
 }
 
-// The gradients, and the forward operators, in list order.
-inline std::vector<Op> GradOpsVector() {
+// The operators for which pred(op) holds, in list order.
+template <class Pred>
+std::vector<Op> OpsWhere(Pred pred) {
   std::vector<Op> ops;
   for (Op op : AllOps()) {
-    if (!GetOpInfo(op).is_forward) ops.push_back(op);
+    if (pred(op)) ops.push_back(op);
   }
   return ops;
 }
+// The operators whose dtype rule satisfies rule_pred (AdmitsInt32, AdmitsExactInt, ...).
+inline std::vector<Op> OpsWhereRule(bool (*rule_pred)(DTypeRule)) {
+  return OpsWhere([rule_pred](Op op) { return rule_pred(GetOpInfo(op).dtypes); });
+}
+
+// The gradients, and the forward operators, in list order.
+inline std::vector<Op> GradOpsVector() {
+  return OpsWhere([](Op op) { return !GetOpInfo(op).is_forward; });
+}
 inline std::vector<Op> ForwardOpsVector() {
-  std::vector<Op> ops;
-  for (Op op : AllOps()) {
-    if (GetOpInfo(op).is_forward) ops.push_back(op);
-  }
-  return ops;
+  return OpsWhere([](Op op) { return GetOpInfo(op).is_forward; });
 }
 
 // Both phases of a forward operator on (self, out) on the null stream (out ignored for an
