@@ -26,6 +26,10 @@
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_Eltwise_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_EltwiseConstOut
+#define HOSTNN_EW_EltwiseConstOut(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_EltwiseConstOut_DEFAULTED
+#endif
 #ifndef HOSTNN_EW_EltwiseBuffer
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_EltwiseBuffer_DEFAULTED
@@ -68,6 +72,10 @@
 #ifdef HOSTNN_EW_Eltwise_DEFAULTED
 #undef HOSTNN_EW_Eltwise
 #undef HOSTNN_EW_Eltwise_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_EltwiseConstOut_DEFAULTED
+#undef HOSTNN_EW_EltwiseConstOut
+#undef HOSTNN_EW_EltwiseConstOut_DEFAULTED
 #endif
 #ifdef HOSTNN_EW_EltwiseBuffer_DEFAULTED
 #undef HOSTNN_EW_EltwiseBuffer

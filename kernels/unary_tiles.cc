@@ -125,6 +125,7 @@ struct UnaryFunctorFor {
   HOSTNN_UNARY_ONE(Name, F16, F16) \
   HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_EW_EltwiseConstOut(Name) HOSTNN_EW_Eltwise(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_DEFINE(Name)
@@ -132,6 +133,7 @@ struct UnaryFunctorFor {
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_Eltwise
+#undef HOSTNN_EW_EltwiseConstOut
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwiseRef
@@ -174,6 +176,7 @@ namespace kernels {
   HWY_EXPORT(Unary##Name##_F16_Stream); \
   HWY_EXPORT(Unary##Name##_BF16_Stream);
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_EW_EltwiseConstOut(Name) HOSTNN_EW_Eltwise(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_EXPORT(Name)
@@ -181,6 +184,7 @@ namespace kernels {
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_Eltwise
+#undef HOSTNN_EW_EltwiseConstOut
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwiseRef
@@ -235,6 +239,7 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
       return stream ? HOSTNN_PICK(Unary##Name##_BF16_Stream) : HOSTNN_PICK(Unary##Name##_BF16); \
     return nullptr;
 #define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_EltwiseConstOut(Name) HOSTNN_EW_Eltwise(Name)
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_CASE(Name)
@@ -245,6 +250,7 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_Eltwise
+#undef HOSTNN_EW_EltwiseConstOut
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwiseRef

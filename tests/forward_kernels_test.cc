@@ -38,7 +38,9 @@ const std::vector<UnaryCase>& UnaryCases() {
   static const std::vector<UnaryCase> cases = [] {
     std::vector<UnaryCase> v;
     for (Op op : AllOps()) {
-      if (GetOpInfo(op).signature == Signature::kEltwise) v.push_back({op, GetOpInfo(op).name});
+      if (GetOpInfo(op).signature == Signature::kEltwise ||
+          GetOpInfo(op).signature == Signature::kEltwiseConstOut)
+        v.push_back({op, GetOpInfo(op).name});
     }
     return v;
   }();

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 ACL_FUNC_VISIBILITY aclnnStatus aclnnHardswishGetWorkspaceSize(const aclTensor* self,
-                                                               aclTensor* out,
+                                                               const aclTensor* out,
                                                                uint64_t* workspaceSize,
                                                                aclOpExecutor** executor);
 

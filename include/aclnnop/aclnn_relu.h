@@ -10,7 +10,7 @@
 extern "C" {
 #endif
 
-ACL_FUNC_VISIBILITY aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, aclTensor* out,
+ACL_FUNC_VISIBILITY aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, const aclTensor* out,
                                                           uint64_t* workspaceSize,
                                                           aclOpExecutor** executor);
 

@@ -27,6 +27,7 @@ enum class Signature {
   kGradEltwiseBuffer,  // (in0, in1, in2, out): the same; in2 is checked and never read
   kGradSoftmax,        // (in0, in1, dim, out): a reduction along dim
   kEltwise,            // (in0, out): out = f(in0) elementwise
+  kEltwiseConstOut,    // the same, declared as CANN's const aclTensor* out (Relu, ...)
   kEltwiseBuffer,      // (in0, out, buffer): the same; buffer is neither checked nor written
   kInplaceEltwise,     // (in0): in0 = f(in0) elementwise, in place
   kInplaceEltwiseRef,  // the same, declared as CANN's aclTensor* selfRef (not const)
@@ -43,8 +44,8 @@ constexpr bool IsInplace(Signature s) {
 }
 // True for the forward signatures, whose one input is `self` (OpArgs::self).
 constexpr bool IsForward(Signature s) {
-  return s == Signature::kEltwise || s == Signature::kEltwiseBuffer ||
-         IsInplace(s) || s == Signature::kSoftmax;
+  return s == Signature::kEltwise || s == Signature::kEltwiseConstOut ||
+         s == Signature::kEltwiseBuffer || IsInplace(s) || s == Signature::kSoftmax;
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16

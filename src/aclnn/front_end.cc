@@ -238,6 +238,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     case Signature::kGradEltwiseConstOut:
     case Signature::kGradEltwiseBuffer:
     case Signature::kEltwise:
+    case Signature::kEltwiseConstOut:
     case Signature::kEltwiseBuffer:
     case Signature::kInplaceEltwise:
     case Signature::kInplaceEltwiseRef:

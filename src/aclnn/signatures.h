@@ -46,6 +46,15 @@
 #define HOSTNN_SIG_DIM_Eltwise 0
 #define HOSTNN_SIG_OUT_Eltwise out
 
+/* The same, where CANN's prototype declares the output const (aclnnRelu, aclnnHardswish,
+ * aclnnSquaredRelu). */
+#define HOSTNN_SIG_PARAMS_EltwiseConstOut const aclTensor *in0, const aclTensor *out
+#define HOSTNN_SIG_ARGS_EltwiseConstOut in0, out
+#define HOSTNN_SIG_IN1_EltwiseConstOut 0
+#define HOSTNN_SIG_IN2_EltwiseConstOut 0
+#define HOSTNN_SIG_DIM_EltwiseConstOut 0
+#define HOSTNN_SIG_OUT_EltwiseConstOut out
+
 /* CANN's LogSigmoidForward: `buffer` (here in2) is documented as unused; it is neither
  * checked nor written, as there. */
 #define HOSTNN_SIG_PARAMS_EltwiseBuffer const aclTensor *in0, aclTensor *out, aclTensor *in2

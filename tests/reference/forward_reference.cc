@@ -171,6 +171,7 @@ double GeluErfRef(double x) {
   case Op::k##Name:              \
     return Name##Ref(x);
 #define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_Eltwise(Name)
+#define HOSTNN_REF_EltwiseConstOut(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_GradEltwise(Name) \
@@ -190,6 +191,7 @@ double ForwardEltwiseRef(Op op, double x) {
 }
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
+#undef HOSTNN_REF_EltwiseConstOut
 #undef HOSTNN_REF_InplaceEltwise
 #undef HOSTNN_REF_InplaceEltwiseRef
 #undef HOSTNN_REF_GradEltwise

@@ -147,6 +147,7 @@ double SeluBackwardRef(double dy, double y) {
     return kNaN;
 #define HOSTNN_REF_Eltwise(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_EltwiseConstOut(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradSoftmax(Name)
@@ -164,6 +165,7 @@ double EltwiseRef(Op op, double dy, double x) {
 #undef HOSTNN_REF_GradSoftmax
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
+#undef HOSTNN_REF_EltwiseConstOut
 #undef HOSTNN_REF_InplaceEltwise
 #undef HOSTNN_REF_InplaceEltwiseRef
 #undef HOSTNN_REF_Softmax
