@@ -110,6 +110,12 @@ struct TorchCase {
       case Op::kGeluBackward:
         at::gelu_backward_out(out, dy, x, "tanh");
         break;
+      case Op::kGeluErf:  // CANN's GeluV2 with approximate none: PyTorch's default gelu
+        at::gelu_out(out, x, "none");
+        break;
+      case Op::kGeluErfBackward:
+        at::gelu_backward_out(out, dy, x, "none");
+        break;
       case Op::kFastGelu:
         // ATen has no FastGelu: the composition a PyTorch user writes (temporaries included).
         at::mul_out(out, x, at::sigmoid(x * 1.702));
