@@ -3,6 +3,7 @@
 #ifndef HOSTNN_EXAMPLES_EXAMPLE_COMMON_H_
 #define HOSTNN_EXAMPLES_EXAMPLE_COMMON_H_
 
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -31,6 +32,33 @@ inline int MakeTensor(const std::vector<T>& host, const std::vector<int64_t>& sh
                             shape.data(), shape.size(), *device);
   return *tensor == nullptr ? 1 : 0;
 }
+
+// The workspaces of phase-2 calls queued on a stream. A queued call still reads its
+// workspace, so they are freed only once the stream is synchronized (FreeAll), as CANN's
+// samples do.
+class Workspaces {
+ public:
+  using Phase2 = aclnnStatus (*)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
+                                 aclrtStream stream);
+  // Allocates the workspace phase 1 asked for (none for 0 bytes) and queues phase 2.
+  int Run(Phase2 phase2, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream) {
+    void* workspace = nullptr;
+    if (workspace_size > 0) {
+      if (aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+        return 1;
+      blocks_.push_back(workspace);
+    }
+    return phase2(workspace, workspace_size, executor, stream) == ACL_SUCCESS ? 0 : 1;
+  }
+  // After aclrtSynchronizeStream.
+  void FreeAll() {
+    for (void* w : blocks_) aclrtFree(w);
+    blocks_.clear();
+  }
+
+ private:
+  std::vector<void*> blocks_;
+};
 
 template <typename T>
 inline int CopyBack(const void* device, std::vector<T>* host) {

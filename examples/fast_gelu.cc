@@ -8,19 +8,6 @@
 #include "example_common.h"
 
 namespace {
-// Phase 1 has run; allocates the workspace it asked for, runs phase 2, frees it.
-template <typename Run>
-int RunPhase2(uint64_t workspace_size, Run run) {
-  void* workspace = nullptr;
-  if (workspace_size > 0 &&
-      aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return 1;
-  }
-  const aclnnStatus status = run(workspace);
-  if (workspace != nullptr) aclrtFree(workspace);
-  return status == ACL_SUCCESS ? 0 : 1;
-}
-
 // CANN's formula and its derivative in double: x s(1.702 x) and s (1 + 1.702 x (1 - s)).
 double Sigmoid(double z) { return 1.0 / (1.0 + std::exp(-z)); }
 double FastGelu(double x) { return x * Sigmoid(1.702 * x); }
@@ -46,18 +33,18 @@ int main() {
   CHECK_RET(MakeTensor(dy, shape, ACL_FLOAT, &dy_dev, &dy_t) == 0, "gradOutput");
   CHECK_RET(MakeTensor(dx, shape, ACL_FLOAT, &dx_dev, &dx_t) == 0, "gradInput");
 
+  Workspaces workspaces;
   uint64_t ws = 0;
   aclOpExecutor* executor = nullptr;
   CHECK_RET(aclnnFastGeluGetWorkspaceSize(x_t, y_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnFastGeluGetWorkspaceSize");
-  CHECK_RET(RunPhase2(ws, [&](void* w) { return aclnnFastGelu(w, ws, executor, stream); }) == 0,
-            "aclnnFastGelu");
+  CHECK_RET(workspaces.Run(aclnnFastGelu, ws, executor, stream) == 0, "aclnnFastGelu");
   CHECK_RET(aclnnFastGeluBackwardGetWorkspaceSize(dy_t, x_t, dx_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnFastGeluBackwardGetWorkspaceSize");
-  CHECK_RET(
-      RunPhase2(ws, [&](void* w) { return aclnnFastGeluBackward(w, ws, executor, stream); }) == 0,
-      "aclnnFastGeluBackward");
+  CHECK_RET(workspaces.Run(aclnnFastGeluBackward, ws, executor, stream) == 0,
+            "aclnnFastGeluBackward");
   CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
+  workspaces.FreeAll();
 
   CHECK_RET(CopyBack(y_dev, &y) == 0, "copy back");
   CHECK_RET(CopyBack(dx_dev, &dx) == 0, "copy back");

@@ -20,33 +20,18 @@ int main() {
   CHECK_RET(MakeTensor(y, {4, 2}, ACL_FLOAT, &y_dev, &y_t) == 0, "out");
   CHECK_RET(MakeTensor(inplace, {4, 2}, ACL_FLOAT, &in_dev, &in_t) == 0, "self (in place)");
 
-  uint64_t workspace_size = 0;
+  Workspaces workspaces;
+  uint64_t ws = 0;
   aclOpExecutor* executor = nullptr;
-  CHECK_RET(aclnnHardswishGetWorkspaceSize(x_t, y_t, &workspace_size, &executor) == ACL_SUCCESS,
+  CHECK_RET(aclnnHardswishGetWorkspaceSize(x_t, y_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnHardswishGetWorkspaceSize");
-  void* workspace = nullptr;
-  if (workspace_size > 0) {
-    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
-              "workspace");
-  }
-  CHECK_RET(aclnnHardswish(workspace, workspace_size, executor, stream) == ACL_SUCCESS,
-            "aclnnHardswish");
-
-  uint64_t inplace_workspace_size = 0;
-  aclOpExecutor* inplace_executor = nullptr;
-  CHECK_RET(aclnnInplaceHardswishGetWorkspaceSize(in_t, &inplace_workspace_size,
-                                                  &inplace_executor) == ACL_SUCCESS,
+  CHECK_RET(workspaces.Run(aclnnHardswish, ws, executor, stream) == 0, "aclnnHardswish");
+  CHECK_RET(aclnnInplaceHardswishGetWorkspaceSize(in_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnInplaceHardswishGetWorkspaceSize");
-  void* inplace_workspace = nullptr;
-  if (inplace_workspace_size > 0) {
-    CHECK_RET(aclrtMalloc(&inplace_workspace, inplace_workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) ==
-                  ACL_SUCCESS,
-              "workspace");
-  }
-  CHECK_RET(aclnnInplaceHardswish(inplace_workspace, inplace_workspace_size, inplace_executor,
-                                  stream) == ACL_SUCCESS,
+  CHECK_RET(workspaces.Run(aclnnInplaceHardswish, ws, executor, stream) == 0,
             "aclnnInplaceHardswish");
   CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
+  workspaces.FreeAll();
 
   CHECK_RET(CopyBack(y_dev, &y) == 0, "copy back");
   CHECK_RET(CopyBack(in_dev, &inplace) == 0, "copy back");
@@ -60,14 +45,8 @@ int main() {
   std::printf("largest error against double (relative above 1): %.2e; InplaceHardswish %s\n", worst,
               same ? "gives the same bits" : "DIFFERS");
 
-  aclDestroyTensor(x_t);
-  aclDestroyTensor(y_t);
-  aclDestroyTensor(in_t);
-  aclrtFree(x_dev);
-  aclrtFree(y_dev);
-  aclrtFree(in_dev);
-  if (workspace != nullptr) aclrtFree(workspace);
-  if (inplace_workspace != nullptr) aclrtFree(inplace_workspace);
+  for (aclTensor* t : {x_t, y_t, in_t}) aclDestroyTensor(t);
+  for (void* p : {x_dev, y_dev, in_dev}) aclrtFree(p);
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -8,21 +8,6 @@
 #include "aclnnop/aclnn_sigmoid_backward.h"
 #include "example_common.h"
 
-namespace {
-// Phase 1 has run; allocates the workspace it asked for, runs phase 2, frees it.
-template <typename Run>
-int RunPhase2(uint64_t workspace_size, Run run) {
-  void* workspace = nullptr;
-  if (workspace_size > 0 &&
-      aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return 1;
-  }
-  const aclnnStatus status = run(workspace);
-  if (workspace != nullptr) aclrtFree(workspace);
-  return status == ACL_SUCCESS ? 0 : 1;
-}
-}  // namespace
-
 int main() {
   aclrtStream stream = nullptr;
   CHECK_RET(aclInit(nullptr) == ACL_SUCCESS, "aclInit");
@@ -40,24 +25,22 @@ int main() {
   CHECK_RET(MakeTensor(dy, shape, ACL_FLOAT, &dy_dev, &dy_t) == 0, "gradOutput");
   CHECK_RET(MakeTensor(dx, shape, ACL_FLOAT, &dx_dev, &dx_t) == 0, "gradInput");
 
+  Workspaces workspaces;
   uint64_t ws = 0;
   aclOpExecutor* executor = nullptr;
   CHECK_RET(aclnnSigmoidGetWorkspaceSize(x_t, y_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnSigmoidGetWorkspaceSize");
-  CHECK_RET(RunPhase2(ws, [&](void* w) { return aclnnSigmoid(w, ws, executor, stream); }) == 0,
-            "aclnnSigmoid");
+  CHECK_RET(workspaces.Run(aclnnSigmoid, ws, executor, stream) == 0, "aclnnSigmoid");
   CHECK_RET(aclnnInplaceSigmoidGetWorkspaceSize(in_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnInplaceSigmoidGetWorkspaceSize");
-  CHECK_RET(
-      RunPhase2(ws, [&](void* w) { return aclnnInplaceSigmoid(w, ws, executor, stream); }) == 0,
-      "aclnnInplaceSigmoid");
+  CHECK_RET(workspaces.Run(aclnnInplaceSigmoid, ws, executor, stream) == 0, "aclnnInplaceSigmoid");
   // The backward reads the forward's output y: stream order makes it ready.
   CHECK_RET(aclnnSigmoidBackwardGetWorkspaceSize(dy_t, y_t, dx_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnSigmoidBackwardGetWorkspaceSize");
-  CHECK_RET(
-      RunPhase2(ws, [&](void* w) { return aclnnSigmoidBackward(w, ws, executor, stream); }) == 0,
-      "aclnnSigmoidBackward");
+  CHECK_RET(workspaces.Run(aclnnSigmoidBackward, ws, executor, stream) == 0,
+            "aclnnSigmoidBackward");
   CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
+  workspaces.FreeAll();
 
   CHECK_RET(CopyBack(y_dev, &y) == 0, "copy back");
   CHECK_RET(CopyBack(in_dev, &inplace) == 0, "copy back");

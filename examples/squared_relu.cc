@@ -18,18 +18,14 @@ int main() {
   CHECK_RET(MakeTensor(x, {4, 2}, ACL_FLOAT, &x_dev, &x_t) == 0, "self");
   CHECK_RET(MakeTensor(y, {4, 2}, ACL_FLOAT, &y_dev, &y_t) == 0, "out");
 
-  uint64_t workspace_size = 0;
+  Workspaces workspaces;
+  uint64_t ws = 0;
   aclOpExecutor* executor = nullptr;
-  CHECK_RET(aclnnSquaredReluGetWorkspaceSize(x_t, y_t, &workspace_size, &executor) == ACL_SUCCESS,
+  CHECK_RET(aclnnSquaredReluGetWorkspaceSize(x_t, y_t, &ws, &executor) == ACL_SUCCESS,
             "aclnnSquaredReluGetWorkspaceSize");
-  void* workspace = nullptr;
-  if (workspace_size > 0) {
-    CHECK_RET(aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS,
-              "workspace");
-  }
-  CHECK_RET(aclnnSquaredRelu(workspace, workspace_size, executor, stream) == ACL_SUCCESS,
-            "aclnnSquaredRelu");
+  CHECK_RET(workspaces.Run(aclnnSquaredRelu, ws, executor, stream) == 0, "aclnnSquaredRelu");
   CHECK_RET(aclrtSynchronizeStream(stream) == ACL_SUCCESS, "aclrtSynchronizeStream");
+  workspaces.FreeAll();
 
   CHECK_RET(CopyBack(y_dev, &y) == 0, "copy back");
   double worst = 0;
@@ -40,11 +36,8 @@ int main() {
   }
   std::printf("largest relative error against double: %.2e\n", worst);
 
-  aclDestroyTensor(x_t);
-  aclDestroyTensor(y_t);
-  aclrtFree(x_dev);
-  aclrtFree(y_dev);
-  if (workspace != nullptr) aclrtFree(workspace);
+  for (aclTensor* t : {x_t, y_t}) aclDestroyTensor(t);
+  for (void* p : {x_dev, y_dev}) aclrtFree(p);
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();
