@@ -162,6 +162,39 @@ TEST(GeluBackwardV2, RefusesANullOrUnknownApproximateAndWritesNothing) {
   for (float v : dx) EXPECT_EQ(v, -9.0f);
 }
 
+// CANN's order: null tensors, then a null approximate; the tensors' dtype and shape, then a
+// bad approximate. A call wrong in both ways gets the tensors' code and names the tensor.
+TEST(GeluV2, TensorChecksComeBeforeABadApproximate) {
+  float a[4] = {1, 2, 3, 4};
+  float b[4] = {-9, -9, -9, -9};
+  TensorPtr ta = MakeDense(a, ACL_FLOAT, {4});
+  TensorPtr tb = MakeDense(b, ACL_FLOAT, {4});
+  TensorPtr wrong_shape = MakeDense(b, ACL_FLOAT, {2});
+  uint64_t ws = kWsSentinel;
+  aclOpExecutor* exec = ExecSentinel();
+  EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(nullptr, 2, tb.get(), &ws, &exec), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "x")) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(ta.get(), 2, wrong_shape.get(), &ws, &exec),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "y")) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(ta.get(), 2, tb.get(), nullptr, &exec),
+            ACLNN_ERR_PARAM_NULLPTR);
+  std::string bad = "test";
+  EXPECT_EQ(aclnnGeluBackwardV2GetWorkspaceSize(ta.get(), nullptr, &bad[0], tb.get(), &ws, &exec),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "self")) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnGeluBackwardV2GetWorkspaceSize(nullptr, ta.get(), nullptr, tb.get(), &ws, &exec),
+            ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "gradOutput")) << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnGeluBackwardV2GetWorkspaceSize(ta.get(), ta.get(), &bad[0], wrong_shape.get(),
+                                                &ws, &exec),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "gradInput")) << aclGetRecentErrMsg();
+  EXPECT_EQ(ws, kWsSentinel);
+  EXPECT_EQ(exec, ExecSentinel());
+  for (float v : b) EXPECT_EQ(v, -9.0f);
+}
+
 TEST(GeluV2, PhaseTwoRefusesAnExecutorOfAnotherOperator) {
   float x[4] = {1, 2, 3, 4};
   float y[4] = {-9, -9, -9, -9};

@@ -2,8 +2,9 @@
 // of the list each. Phase 1 checks it and hands the call to the operator it names (GeluErf /
 // GeluErfBackward for none, Gelu / GeluBackward for tanh), whose own phase 1 checks the
 // tensors; phase 2 runs whichever of the two made the executor. approximate is checked
-// first: the same codes as CANN's order (null 161001, a bad value 161002) whatever else the
-// call gets wrong, and nothing is written when it is refused.
+// where CANN's op_api checks it: a null one after the null tensors (161001), a bad value
+// after the tensors' dtype and shape checks (161002), so that a call wrong in several ways
+// gets CANN's code; nothing is written when it is refused.
 
 #include <cstring>
 #include <string>
@@ -22,6 +23,21 @@ using hostnn::Status;
 constexpr int64_t kApproximateNone = 0;
 constexpr int64_t kApproximateTanh = 1;
 
+// An attribute refused only once the tensors pass their own checks: phase1(ws, executor)
+// runs them into local results (the caller's pointers, where null, stay null so that the
+// same check reports them), and its executor is dropped.
+template <class Phase1>
+aclnnStatus RefuseAfterTensorChecks(const Status& refusal, uint64_t* workspaceSize,
+                                    aclOpExecutor** executor, Phase1 phase1) {
+  uint64_t ws = 0;
+  aclOpExecutor* made = nullptr;
+  const aclnnStatus st =
+      phase1(workspaceSize != nullptr ? &ws : nullptr, executor != nullptr ? &made : nullptr);
+  if (st != ACLNN_SUCCESS) return st;
+  aclDestroyAclOpExecutor(made);
+  return hostnn::capi::RefuseAttribute(refusal);
+}
+
 }  // namespace
 
 extern "C" {
@@ -30,9 +46,13 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
   return hostnn::runtime::Entry("aclnnGeluV2GetWorkspaceSize", ACLNN_ERR_INNER, [&] {
     if (approximate != kApproximateNone && approximate != kApproximateTanh) {
-      return hostnn::capi::RefuseAttribute(
+      return RefuseAfterTensorChecks(
           Status::Invalid("aclnnGeluV2: approximate must be 0 (none) or 1 (tanh), got " +
-                          std::to_string(approximate)));
+                          std::to_string(approximate)),
+          workspaceSize, executor, [&](uint64_t* ws, aclOpExecutor** ex) {
+            // The erf form's checks: the same rule as the tanh form's, with GeluV2's names.
+            return aclnnGeluErfGetWorkspaceSize(x, y, ws, ex);
+          });
     }
     return approximate == kApproximateTanh
                ? aclnnGeluGetWorkspaceSize(x, y, workspaceSize, executor)
@@ -52,16 +72,24 @@ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, con
                                                 char* approximate, aclTensor* gradInput,
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
   return hostnn::runtime::Entry("aclnnGeluBackwardV2GetWorkspaceSize", ACLNN_ERR_INNER, [&] {
+    // Checked as the tanh form (CANN's op_api checks the promoted dtypes for both forms).
+    auto tensor_checks = [&](uint64_t* ws, aclOpExecutor** ex) {
+      return aclnnGeluBackwardGetWorkspaceSize(gradOutput, self, gradInput, ws, ex);
+    };
     if (approximate == nullptr) {
+      if (gradOutput == nullptr || self == nullptr || gradInput == nullptr) {
+        return tensor_checks(workspaceSize, executor);  // refused naming the null tensor
+      }
       return hostnn::capi::RefuseAttribute(
           Status::Nullptr("aclnnGeluBackwardV2: approximate is null (\"none\" or \"tanh\")"));
     }
     const bool none = std::strcmp(approximate, "none") == 0;
     const bool tanh = std::strcmp(approximate, "tanh") == 0;
     if (!none && !tanh) {
-      return hostnn::capi::RefuseAttribute(
+      return RefuseAfterTensorChecks(
           Status::Invalid("aclnnGeluBackwardV2: approximate must be \"none\" or \"tanh\", got \"" +
-                          std::string(approximate) + "\""));
+                          std::string(approximate) + "\""),
+          workspaceSize, executor, tensor_checks);
     }
     return tanh ? aclnnGeluBackwardGetWorkspaceSize(gradOutput, self, gradInput, workspaceSize,
                                                     executor)
