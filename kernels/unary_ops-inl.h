@@ -247,17 +247,18 @@ struct GeluErfOp {
 
 // Hardswish: out = x * clamp(x + 3, 0, 6) / 6. Inside (-3, 3) it is (x * (x + 3)) * fl(1/6):
 // x + 3 is exact where the result is small (x in [-6, -1.5], Sterbenz), so the result keeps
-// its relative accuracy down to the zero at x = -3; outside, the cases select x or 0.
+// its relative accuracy down to the zero at x = -3; outside, the cases select x or -0 (the
+// sign of x * 0, as PyTorch's and CANN's published kernel give it).
 // Lanes: f32. Max error: 2.25 ULP (three roundings and fl(1/6)'s 2^-25.4; measured over every
-// float, all targets). Valid range: all floats; x <= -3 -> +0, x >= 3 -> x, +inf -> +inf,
-// -inf -> +0, NaN -> x itself.
+// float, all targets). Valid range: all floats; x <= -3 -> -0, x >= 3 -> x, +inf -> +inf,
+// -inf -> -0 (the limit; PyTorch's -inf * 0 is NaN), NaN -> x itself.
 struct HardswishOp {
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     V out = hn::Mul(hn::Mul(x, hn::Add(x, hn::Set(d, 3.0f))), hn::Set(d, 1.0f / 6.0f));
     out = hn::IfThenElse(hn::Ge(x, hn::Set(d, 3.0f)), x, out);
-    out = hn::IfThenElseZero(hn::Gt(x, hn::Set(d, -3.0f)), out);
+    out = hn::IfThenElse(hn::Gt(x, hn::Set(d, -3.0f)), out, hn::Set(d, -0.0f));
     return hn::IfThenElse(hn::IsNaN(x), x, out);
   }
 };

@@ -106,7 +106,7 @@ double FastGeluRef(double x) {
 }
 double HardswishRef(double x) {
   if (std::isnan(x)) return kNaN;
-  if (x <= -3.0) return 0.0;
+  if (x <= -3.0) return -0.0;  // x * 0
   if (x >= 3.0) return x;
   return x * (x + 3.0) / 6.0;  // exact to 2^-52 relative
 }
