@@ -20,14 +20,16 @@
 // AllSameOrExactInt; the other rules expand to nothing.
 #define HOSTNN_XINT_AllSame(Name)
 #define HOSTNN_XINT_AllSameOrInt32(Name)
-#define HOSTNN_XINT_AllSameOrInt32Int8(Name)
+#define HOSTNN_XINT_Int32Int8ThenCast(Name)
 #define HOSTNN_XINT_AllSameOrFloatOut(Name)
 #define HOSTNN_XINT_InputsAnyOutAnyFloat(Name)
 #define HOSTNN_XINT_InputsSameOutAnyFloat(Name)
 #define HOSTNN_XINT_AnyFloat(Name)
 #define HOSTNN_XINT_InputsAnyOutAny(Name)
 #define HOSTNN_XINT_PromoteOutAnyFloat(Name)
-#define HOSTNN_XINT_AllSameOrIntToFloat(Name)
+#define HOSTNN_XINT_IntToFloatThenCast(Name)
+#define HOSTNN_XINT_FloatThenCast(Name)
+#define HOSTNN_XINT_AllSameOrInt32Int8Rint(Name)
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -68,7 +70,7 @@ HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n) {
   void IntExact##Name##_I64(const void* x, void* o, size_t n) { \
     IntTile<Name##Op, int64_t>(x, o, n);                        \
   }
-// INT8 alone, by the functor's ApplyInt8 (rule AllSameOrInt32Int8; its INT32 is the f32
+// INT8 alone, by the functor's ApplyInt8 (rule Int32Int8ThenCast; its INT32 is the f32
 // path of unary_tiles.cc).
 template <class Op>
 struct Int8Lanes {
@@ -77,8 +79,8 @@ struct Int8Lanes {
     return Op::ApplyInt8(d, x);
   }
 };
-#undef HOSTNN_XINT_AllSameOrInt32Int8
-#define HOSTNN_XINT_AllSameOrInt32Int8(Name)                    \
+#undef HOSTNN_XINT_Int32Int8ThenCast
+#define HOSTNN_XINT_Int32Int8ThenCast(Name)                    \
   void IntExact##Name##_I8(const void* x, void* o, size_t n) {  \
     IntTile<Int8Lanes<Name##Op>, int8_t>(x, o, n);              \
   }
@@ -86,8 +88,8 @@ struct Int8Lanes {
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_XINT_AllSameOrExactInt
-#undef HOSTNN_XINT_AllSameOrInt32Int8
-#define HOSTNN_XINT_AllSameOrInt32Int8(Name)
+#undef HOSTNN_XINT_Int32Int8ThenCast
+#define HOSTNN_XINT_Int32Int8ThenCast(Name)
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
@@ -105,14 +107,14 @@ namespace kernels {
   HWY_EXPORT(IntExact##Name##_U8);          \
   HWY_EXPORT(IntExact##Name##_I32);         \
   HWY_EXPORT(IntExact##Name##_I64);
-#undef HOSTNN_XINT_AllSameOrInt32Int8
-#define HOSTNN_XINT_AllSameOrInt32Int8(Name) HWY_EXPORT(IntExact##Name##_I8);
+#undef HOSTNN_XINT_Int32Int8ThenCast
+#define HOSTNN_XINT_Int32Int8ThenCast(Name) HWY_EXPORT(IntExact##Name##_I8);
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_XINT_AllSameOrExactInt
-#undef HOSTNN_XINT_AllSameOrInt32Int8
-#define HOSTNN_XINT_AllSameOrInt32Int8(Name)
+#undef HOSTNN_XINT_Int32Int8ThenCast
+#define HOSTNN_XINT_Int32Int8ThenCast(Name)
 
 UnaryFn GetUnaryExactInt(Op op, DType dtype) {
   switch (op) {
@@ -123,15 +125,15 @@ UnaryFn GetUnaryExactInt(Op op, DType dtype) {
     if (dtype == DType::kInt32) return HOSTNN_PICK(IntExact##Name##_I32); \
     if (dtype == DType::kInt64) return HOSTNN_PICK(IntExact##Name##_I64); \
     return nullptr;
-#undef HOSTNN_XINT_AllSameOrInt32Int8
-#define HOSTNN_XINT_AllSameOrInt32Int8(Name)                            \
+#undef HOSTNN_XINT_Int32Int8ThenCast
+#define HOSTNN_XINT_Int32Int8ThenCast(Name)                            \
   case Op::k##Name:                                                     \
     return dtype == DType::kInt8 ? HOSTNN_PICK(IntExact##Name##_I8) : nullptr;
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_XINT_AllSameOrExactInt
-#undef HOSTNN_XINT_AllSameOrInt32Int8
+#undef HOSTNN_XINT_Int32Int8ThenCast
     default:
       return nullptr;
   }

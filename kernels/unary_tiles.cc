@@ -29,7 +29,9 @@
 #define HOSTNN_INT_AnyFloat(Name)
 #define HOSTNN_INT_InputsAnyOutAny(Name)
 #define HOSTNN_INT_PromoteOutAnyFloat(Name)
-#define HOSTNN_INT_AllSameOrIntToFloat(Name)
+#define HOSTNN_INT_IntToFloatThenCast(Name)
+#define HOSTNN_INT_FloatThenCast(Name)
+#define HOSTNN_INT_AllSameOrInt32Int8Rint(Name)
 
 // The forward elementwise operators are those of the operator list with the Eltwise or
 // InplaceEltwise(Ref) signature (kernels/eltwise_list-inl.h): <Name>Op is the functor
@@ -141,12 +143,12 @@ struct UnaryFunctorFor {
 
 // INT32: the f32 functor between an integer load and a truncating store (convert-inl.h).
 #define HOSTNN_INT_AllSameOrInt32(Name) HOSTNN_UNARY_ONE(Name, I32, I32)
-#define HOSTNN_INT_AllSameOrInt32Int8(Name) HOSTNN_INT_AllSameOrInt32(Name)
+#define HOSTNN_INT_Int32Int8ThenCast(Name) HOSTNN_INT_AllSameOrInt32(Name)
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_INT_AllSameOrInt32
-#undef HOSTNN_INT_AllSameOrInt32Int8
+#undef HOSTNN_INT_Int32Int8ThenCast
 #undef HOSTNN_UNARY_ONE
 
 // Whether MulAdd rounds once here: (1 + 2^-12)^2 - (1 + 2^-11) is exactly 2^-24, which a
@@ -192,12 +194,12 @@ namespace kernels {
 #define HOSTNN_INT_AllSameOrInt32(Name) \
   HWY_EXPORT(Unary##Name##_I32);        \
   HWY_EXPORT(Unary##Name##_I32_Stream);
-#define HOSTNN_INT_AllSameOrInt32Int8(Name) HOSTNN_INT_AllSameOrInt32(Name)
+#define HOSTNN_INT_Int32Int8ThenCast(Name) HOSTNN_INT_AllSameOrInt32(Name)
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_INT_AllSameOrInt32
-#undef HOSTNN_INT_AllSameOrInt32Int8
+#undef HOSTNN_INT_Int32Int8ThenCast
 HWY_EXPORT(FusesMulAdd);
 
 // The INT32 kernel of an operator whose rule admits it; null for the others.
@@ -206,12 +208,12 @@ static UnaryFn GetUnaryInt32(Op op, bool stream) {
 #define HOSTNN_INT_AllSameOrInt32(Name) \
   case Op::k##Name:                     \
     return stream ? HOSTNN_PICK(Unary##Name##_I32_Stream) : HOSTNN_PICK(Unary##Name##_I32);
-#define HOSTNN_INT_AllSameOrInt32Int8(Name) HOSTNN_INT_AllSameOrInt32(Name)
+#define HOSTNN_INT_Int32Int8ThenCast(Name) HOSTNN_INT_AllSameOrInt32(Name)
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 #undef HOSTNN_INT_AllSameOrInt32
-#undef HOSTNN_INT_AllSameOrInt32Int8
+#undef HOSTNN_INT_Int32Int8ThenCast
     default:
       return nullptr;
   }

@@ -77,9 +77,10 @@ class ChecksTest : public ::testing::TestWithParam<Op> {
  protected:
   const CApiOp& op() const { return GetCApiOp(GetParam()); }
   const char* name(Slot s) const { return op().params[s]; }
-  // A dtype no operand takes: INT32, or UINT16 where an integer input is cast to a float.
+  // A dtype no operand takes: INT32, or UINT16 where integer inputs are taken.
   aclDataType Unsupported() const {
-    return CastsIntInputs(GetOpInfo(GetParam()).dtypes) ? ACL_UINT16 : ACL_INT32;
+    const DTypeRule rule = GetOpInfo(GetParam()).dtypes;
+    return CastsIntInputs(rule) || RoundsIntResults(rule) ? ACL_UINT16 : ACL_INT32;
   }
   // LogSoftmaxBackward's dim 1 on the default 2x3 shape; ignored by the others.
   Case Default() const {

@@ -84,9 +84,8 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         // Broadcasting and mixed dtypes only where the operator's rules allow them.
         if (GetOpInfo(op).shapes != ShapeRule::kBroadcast && !l.x_shape.empty()) continue;
         const DTypeRule rule = GetOpInfo(op).dtypes;
-        if ((rule == DTypeRule::kAllSame || AdmitsInt32(rule) ||
-             rule == DTypeRule::kAllSameOrExactInt ||
-             rule == DTypeRule::kAllSameOrIntToFloat) &&
+        if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32 ||
+             rule == DTypeRule::kAllSameOrExactInt || RoundsIntResults(rule)) &&
             l.mixed)
           continue;
         if (l.mixed && dtype == DType::kFloat32) continue;

@@ -1,4 +1,4 @@
-// INT8 storage through the CANN C API for the operators whose rule is AllSameOrInt32Int8
+// INT8 storage through the CANN C API for the operators whose rule is Int32Int8ThenCast
 // (Selu, InplaceSelu): every int8 value against a double reference of CANN's definition
 // (its kernel computes in half precision and converts as numpy's astype(int8) does):
 // x >= 0 gives trunc(x * 1.05078125), FLOAT16's nearest scale, wrapped into int8; x < 0

@@ -54,8 +54,12 @@ constexpr bool IsForward(Signature s) {
 enum class DTypeRule {
   kAllSame,                // every operand one compute dtype
   kAllSameOrInt32,         // every operand one compute dtype, or every operand INT32
-  kAllSameOrInt32Int8,     // as kAllSameOrInt32, or every operand INT8, computed by the
-                           // functor's ApplyInt8 in int8 lanes (Selu's CANN semantics)
+  kInt32Int8ThenCast,      // self and out each a compute dtype, INT32 or INT8: computed in
+                           // self's dtype (INT32 in f32, truncated; INT8 by the functor's
+                           // ApplyInt8 in int8 lanes), then cast to out's (Selu, as CANN)
+  kAllSameOrInt32Int8Rint, // every operand one compute dtype, or all INT32, or all INT8:
+                           // cast to FLOAT, computed in f32, rounded to nearest even and
+                           // saturated back (SeluBackward's CAST_RINT)
   kAllSameOrExactInt,      // every operand one compute dtype, or every operand one of
                            // INT8, UINT8, INT32, INT64, computed exactly in that type
   kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
@@ -63,8 +67,10 @@ enum class DTypeRule {
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
   kAnyFloat,               // every operand any float dtype; inputs are cast to out's first
   kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
-  kAllSameOrIntToFloat,    // every operand one compute dtype, or an integer or BOOL input
-                           // (cast to FLOAT first) with any compute dtype out
+  kFloatThenCast,          // self and out each a compute dtype: computed in self's, then
+                           // cast to out's (CANN's op_api appends a Cast)
+  kIntToFloatThenCast,     // self: a compute dtype (computed in it), or an integer or BOOL
+                           // (cast to FLOAT first); then cast to out's compute dtype
   kPromoteOutAnyFloat,     // inputs: any float or integer dtypes whose PromoteType is a
                            // compute dtype (an integer input is cast to it first, as CANN
                            // casts to the promoted type); out: any float dtype
@@ -89,14 +95,25 @@ constexpr bool PromotesInputs(DTypeRule rule) { return rule == DTypeRule::kPromo
 // Whether an operator takes integer inputs and casts them to a float dtype first (the
 // promoted one, or FLOAT).
 constexpr bool CastsIntInputs(DTypeRule rule) {
-  return PromotesInputs(rule) || rule == DTypeRule::kAllSameOrIntToFloat;
+  return PromotesInputs(rule) || rule == DTypeRule::kIntToFloatThenCast;
+}
+// Whether an operator computes in self's dtype (FLOAT for an integer self it casts) and
+// then casts the result to out's dtype, as CANN appends a Cast (exec/result_cast.h).
+constexpr bool CastsResultToOut(DTypeRule rule) {
+  return rule == DTypeRule::kFloatThenCast || rule == DTypeRule::kInt32Int8ThenCast ||
+         rule == DTypeRule::kIntToFloatThenCast;
+}
+// Whether an operator's INT32 and INT8 operands (all of one dtype) are cast to FLOAT,
+// computed in f32 and rounded back to nearest even (no integer kernel).
+constexpr bool RoundsIntResults(DTypeRule rule) {
+  return rule == DTypeRule::kAllSameOrInt32Int8Rint;
 }
 // Whether an operator's operands may be INT32 (computed in f32, truncated).
 constexpr bool AdmitsInt32(DTypeRule rule) {
-  return rule == DTypeRule::kAllSameOrInt32 || rule == DTypeRule::kAllSameOrInt32Int8;
+  return rule == DTypeRule::kAllSameOrInt32 || rule == DTypeRule::kInt32Int8ThenCast;
 }
 // Whether an operator's operands may be INT8, computed in int8 lanes by its ApplyInt8.
-constexpr bool AdmitsInt8Lanes(DTypeRule rule) { return rule == DTypeRule::kAllSameOrInt32Int8; }
+constexpr bool AdmitsInt8Lanes(DTypeRule rule) { return rule == DTypeRule::kInt32Int8ThenCast; }
 // Whether an operator's operands may be integers computed exactly in their own type (the
 // functor's ApplyInt in integer lanes): INT8, UINT8, INT32, INT64.
 constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSameOrExactInt; }

@@ -66,7 +66,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                              info.dtypes == DTypeRule::kInputsSameOutAnyFloat ||
                              info.dtypes == DTypeRule::kPromoteOutAnyFloat;
   const bool promotes = PromotesInputs(info.dtypes);
-  const bool int_to_float = info.dtypes == DTypeRule::kAllSameOrIntToFloat;
+  const bool int_to_float = info.dtypes == DTypeRule::kIntToFloatThenCast;
   const bool all_any_float = info.dtypes == DTypeRule::kAnyFloat;
   for (const Operand* v : all) {
     const bool is_out = v == &out;
@@ -75,19 +75,21 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                                             any_float                     ? kFloatTypes
                                             : promotes || (int_to_float && !is_out)
                                                 ? kPromotableTypes
-                                            : AdmitsInt8Lanes(info.dtypes) ? kComputeOrInt32Int8Types
+                                            : AdmitsInt8Lanes(info.dtypes) ||
+                                                      RoundsIntResults(info.dtypes)
+                                                ? kComputeOrInt32Int8Types
                                             : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
                                             : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
                                                                           : kComputeTypes));
   }
   switch (info.dtypes) {
-    case DTypeRule::kAllSameOrIntToFloat:
-      // An integer input is cast to FLOAT, whose result any compute dtype takes.
-      if (IsPromotableIntType(in0.view->dtype)) return Status::Ok();
-      [[fallthrough]];
+    case DTypeRule::kFloatThenCast:  // computed in self's dtype (or FLOAT), then cast
+    case DTypeRule::kIntToFloatThenCast:
+    case DTypeRule::kInt32Int8ThenCast:
+      return Status::Ok();
     case DTypeRule::kAllSame:
     case DTypeRule::kAllSameOrInt32:
-    case DTypeRule::kAllSameOrInt32Int8:
+    case DTypeRule::kAllSameOrInt32Int8Rint:
     case DTypeRule::kAllSameOrExactInt:
       for (const Operand* v : all) {
         if (v->view->dtype != in0.view->dtype) {

@@ -12,6 +12,7 @@
 #include "src/exec/executor.h"
 #include "src/exec/gather.h"
 #include "src/exec/launcher.h"
+#include "src/exec/result_cast.h"
 
 namespace hostnn {
 namespace exec {
@@ -29,10 +30,21 @@ class EltwiseExecutor final : public Executor {
   // tile per operand, aligned.
   // exact_int: integer operands computed in their own type (dtype rule AllSameOrExactInt):
   // gathered as they are into scratch of that type, never converted to f32.
-  void Init(bool direct, bool exact_int, int64_t scratch_elems, uint64_t scratch_per_core) {
+  // result_dtype: the dtype the operator's result is in before CANN's Cast to out's, when
+  // they differ (the kernel's f32 result is first narrowed to it).
+  void Init(bool direct, bool exact_int, DType result_dtype, int64_t scratch_elems,
+            uint64_t scratch_per_core) {
     const tiling::Plan& plan = *plan_;
     direct_ = direct;
     exact_int_ = exact_int;
+    const DType out_dtype = layout_.operands[num_in_].dtype;
+    if (result_dtype != out_dtype) {
+      const DTypeRule rule = GetOpInfo(op_).dtypes;
+      result_cast_ = ResultCast(result_dtype, out_dtype,
+                                RoundsIntResults(rule) ? FloatToInt::kNearestEven
+                                                       : FloatToInt::kTruncate);
+      to_result_ = kernels::GetFromF32(result_dtype);
+    }
     target_ = kernels::ChosenTargetName();
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
@@ -54,7 +66,8 @@ class EltwiseExecutor final : public Executor {
       }
       for (int k = 0; k < layout_.num_operands; ++k) {
         const DType d = layout_.operands[k].dtype;
-        const bool cast = k < num_in_ && CastsIntInputs(rule) && IsPromotableIntType(d);
+        const bool cast = k < num_in_ && (CastsIntInputs(rule) || RoundsIntResults(rule)) &&
+                          IsPromotableIntType(d);
         codecs_[k] = MakeCodec(d, cast ? via : DType::kUndefined);
       }
     }
@@ -122,7 +135,13 @@ class EltwiseExecutor final : public Executor {
         }
         char* o = scratch + num_in_ * tile_bytes;
         Compute(in, o, len);
-        ScatterRaw(layout_, out_op, elem_bytes_, s, len, o);
+        if (result_cast_.active()) {
+          char* cast = o + tile_bytes;
+          result_cast_.Run(o, cast, static_cast<size_t>(len));
+          ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, cast);
+        } else {
+          ScatterRaw(layout_, out_op, elem_bytes_, s, len, o);
+        }
       }
       return;
     }
@@ -138,7 +157,15 @@ class EltwiseExecutor final : public Executor {
       }
       float* o = scratch + num_in_ * scratch_elems_;
       Compute(in, reinterpret_cast<char*>(o), len);
-      ScatterF32(layout_, out_op, codecs_[num_in_], s, len, o);
+      if (result_cast_.active()) {  // narrowed to the result's dtype, then CANN's Cast
+        char* result = reinterpret_cast<char*>(o + scratch_elems_);
+        char* cast = reinterpret_cast<char*>(o + 2 * scratch_elems_);
+        to_result_(o, result, static_cast<size_t>(len));
+        result_cast_.Run(result, cast, static_cast<size_t>(len));
+        ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, cast);
+      } else {
+        ScatterF32(layout_, out_op, codecs_[num_in_], s, len, o);
+      }
     }
   }
 
@@ -154,6 +181,8 @@ class EltwiseExecutor final : public Executor {
   kernels::EltwiseFn binary_fn_ = nullptr;
   kernels::UnaryFn unary_fn_ = nullptr;
   OperandCodec codecs_[core::kMaxOperands];
+  ResultCast result_cast_;                     // inactive unless out's dtype differs
+  kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype
 };
 
 }  // namespace
@@ -207,7 +236,18 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   }
   const core::FusedLayout layout = core::Fuse(out.shape, num, firsts, dtypes, strides);
 
-  const bool direct = layout.dense && same_dtype;
+  // The dtype the result is in before out's: self's for the operators that compute in it
+  // and then cast (FLOAT for an integer self cast to it, or for integers computed in f32).
+  DType result_dtype = out.dtype;
+  if (CastsResultToOut(info.dtypes)) {
+    result_dtype = CastsIntInputs(info.dtypes) && IsPromotableIntType(dtypes[0])
+                       ? DType::kFloat32
+                       : dtypes[0];
+  } else if (RoundsIntResults(info.dtypes) && !IsComputeType(out.dtype)) {
+    result_dtype = DType::kFloat32;
+  }
+  const bool casts_result = result_dtype != out.dtype;
+  const bool direct = layout.dense && same_dtype && !casts_result;
   const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0])) ||
                          (AdmitsInt8Lanes(info.dtypes) && dtypes[0] == DType::kInt8);
   // A core's scratch holds one f32 tile per operand (one of the operands' own dtype on the
@@ -217,12 +257,15 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   int64_t most = 0;  // elements of the busiest core
   for (int64_t core = 0; core < ep.block_dim; ++core) most = std::max(most, ep.CoreLen(core));
   const int64_t scratch_elems = std::min(ep.tile_len, most);
+  // A cast result needs two more tiles of at most 4 bytes an element: the result in its own
+  // dtype, and cast to out's.
   const uint64_t scratch = (static_cast<uint64_t>(num) * scratch_elems *
                                 (exact_int ? DTypeSize(dtypes[0]) : sizeof(float)) +
+                            (casts_result ? 2 * sizeof(float) * scratch_elems : 0) +
                             kScratchAlign - 1) /
                            kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
-  exec->Init(direct, exact_int, scratch_elems, scratch);
+  exec->Init(direct, exact_int, result_dtype, scratch_elems, scratch);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

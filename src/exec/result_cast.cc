@@ -1,0 +1,83 @@
+// Result casts (see result_cast.h). Scalar where an integer is involved (the integer paths
+// are CANN-compatibility paths, not the fast ones); float to float through the vector
+// conversions, a chunk at a time through f32.
+
+#include "src/exec/result_cast.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/kernels.h"
+#include "src/exec/int_to_float.h"
+
+namespace hostnn {
+namespace exec {
+namespace {
+
+constexpr size_t kChunk = 256;
+
+bool IsInt(DType d) { return d == DType::kInt8 || d == DType::kInt32; }
+
+int64_t LoadInt(DType d, const void* p, size_t i) {
+  if (d == DType::kInt8) return static_cast<const int8_t*>(p)[i];
+  int32_t v;
+  std::memcpy(&v, static_cast<const char*>(p) + i * 4, 4);
+  return v;
+}
+
+// v's low bits into element i of an INT8 or INT32 tensor.
+void StoreWrapped(DType d, int64_t v, void* p, size_t i) {
+  const uint64_t u = static_cast<uint64_t>(v);
+  if (d == DType::kInt8) {
+    const uint8_t b = static_cast<uint8_t>(u);
+    std::memcpy(static_cast<char*>(p) + i, &b, 1);
+  } else {
+    const uint32_t w = static_cast<uint32_t>(u);
+    std::memcpy(static_cast<char*>(p) + i * 4, &w, 4);
+  }
+}
+
+// f to an integer of [lo, hi]: rounded as asked, saturated, NaN to 0.
+int64_t ToInt(float f, FloatToInt rounding, int64_t lo, int64_t hi) {
+  if (std::isnan(f)) return 0;
+  const double r = rounding == FloatToInt::kTruncate ? std::trunc(static_cast<double>(f))
+                                                     : std::nearbyint(static_cast<double>(f));
+  if (r <= static_cast<double>(lo)) return lo;
+  if (r >= static_cast<double>(hi)) return hi;
+  return static_cast<int64_t>(r);
+}
+
+}  // namespace
+
+ResultCast::ResultCast(DType from, DType to, FloatToInt rounding)
+    : from_(from), to_(to), rounding_(rounding) {}
+
+void ResultCast::Run(const void* src, void* dst, size_t n) const {
+  if (IsInt(from_) && IsInt(to_)) {
+    for (size_t i = 0; i < n; ++i) StoreWrapped(to_, LoadInt(from_, src, i), dst, i);
+    return;
+  }
+  // Everything else passes through f32: exact for a float, and for an integer rounded
+  // once to `to`'s precision (int_to_float.h) before the exact narrowing.
+  const kernels::ToF32Fn to_f32 =
+      IsInt(from_) ? GetIntToF32Via(from_, to_) : kernels::GetToF32(from_);
+  const size_t from_bytes = DTypeSize(from_), to_bytes = DTypeSize(to_);
+  const int64_t lo = to_ == DType::kInt8 ? INT8_MIN : INT32_MIN;
+  const int64_t hi = to_ == DType::kInt8 ? INT8_MAX : INT32_MAX;
+  const kernels::FromF32Fn from_f32 = IsInt(to_) ? nullptr : kernels::GetFromF32(to_);
+  float chunk[kChunk];
+  for (size_t s = 0; s < n; s += kChunk) {
+    const size_t m = n - s < kChunk ? n - s : kChunk;
+    to_f32(static_cast<const char*>(src) + s * from_bytes, chunk, m);
+    char* out = static_cast<char*>(dst) + s * to_bytes;
+    if (IsInt(to_)) {
+      for (size_t i = 0; i < m; ++i) StoreWrapped(to_, ToInt(chunk[i], rounding_, lo, hi), out, i);
+    } else {
+      from_f32(chunk, out, m);
+    }
+  }
+}
+
+}  // namespace exec
+}  // namespace hostnn

@@ -1,0 +1,40 @@
+// The Cast CANN appends to an operator whose out dtype differs from the dtype it computes
+// in (Selu and Erfinv compute in self's dtype, then cast; SeluBackward's integer kernel
+// rounds its f32 result back): a tile of the computed dtype converted to out's dtype, as
+// CANN's Cast converts it:
+// - float to float: rounded once to nearest even (widening is exact);
+// - integer to float: rounded once to nearest even from the integer itself (an INT32
+//   above 2^24 to FLOAT's 24 bits; past FLOAT16's range, infinite);
+// - float to integer: toward zero (kTruncate, aclnnCast's rule) or to nearest even
+//   (kNearestEven, a kernel's CAST_RINT), saturated to the integer's range, NaN to 0;
+// - integer to integer: the low bits kept (two's complement wrap, as PyTorch's .to()).
+#ifndef HOSTNN_SRC_EXEC_RESULT_CAST_H_
+#define HOSTNN_SRC_EXEC_RESULT_CAST_H_
+
+#include <cstddef>
+
+#include "hostnn/dtype.h"
+
+namespace hostnn {
+namespace exec {
+
+enum class FloatToInt { kTruncate, kNearestEven };
+
+class ResultCast {
+ public:
+  ResultCast() = default;
+  // from: FLOAT, FLOAT16, BFLOAT16, INT8 or INT32; to: the same list.
+  ResultCast(DType from, DType to, FloatToInt rounding);
+  bool active() const { return from_ != to_; }
+  // n elements of `from` at src to n of `to` at dst (no overlap).
+  void Run(const void* src, void* dst, size_t n) const;
+
+ private:
+  DType from_ = DType::kUndefined, to_ = DType::kUndefined;
+  FloatToInt rounding_ = FloatToInt::kTruncate;
+};
+
+}  // namespace exec
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_EXEC_RESULT_CAST_H_
