@@ -101,10 +101,11 @@ std::string CaseSpec::ShapeText() const {
 }
 
 std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
-  if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1}};
+  if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
   constexpr int64_t kRow = 1024;
-  if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1}};
-  return {CaseSpec{op, dtype, {n / kRow, kRow}, -1}, CaseSpec{op, dtype, {kRow, n / kRow}, 0}};
+  if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
+  return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}},
+          CaseSpec{op, dtype, {kRow, n / kRow}, 0, {}}};
 }
 
 CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
@@ -124,12 +125,26 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
   acl_out_ = MakeAclTensor(out_view_);
+  // The scalar parameters: the spec's or the defaults, as a CANN client passes them.
+  int next = 0;
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    double v = k < static_cast<int>(spec.scalars.size()) ? spec.scalars[static_cast<size_t>(k)]
+                                                          : info.scalars[k].default_value;
+    if (info.scalars[k].kind == ScalarKind::kFlag) {
+      flag_ = v != 0;
+    } else if (next < 3) {
+      acl_scalars_[next++] = aclCreateScalar(&v, ACL_DOUBLE);
+    }
+  }
 }
 
 CaseData::~CaseData() {
   aclDestroyTensor(static_cast<aclTensor*>(acl_dy_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_x_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_out_));
+  for (void* s : acl_scalars_) {
+    if (s != nullptr) aclDestroyScalar(static_cast<aclScalar*>(s));
+  }
   std::free(dy_);
   std::free(x_);
   std::free(out_);
@@ -143,6 +158,12 @@ OpArgs CaseData::Args() const {
   a.buffer = &x_view_;
   a.out = &out_view_;
   a.dim = spec_.dim;
+  for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
+    a.scalars[k].given = true;
+    a.scalars[k].value = spec_.scalars[k];
+    a.scalars[k].dtype =
+        GetOpInfo(spec_.op).scalars[k].kind == ScalarKind::kFlag ? DType::kBool : DType::kFloat64;
+  }
   return a;
 }
 
@@ -183,13 +204,18 @@ void CaseData::Run() const { prepared_.Run(); }
 
 namespace {
 // Phase 1 through the operator's C API (tests/util/capi_ops.h, from the operator list): the
-// second input stands in for LogSigmoidBackward's unread `buffer` too.
+// second input stands in for LogSigmoidBackward's unread `buffer` too; s holds the
+// numbers, flag the flag.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTensor* out,
-                         uint64_t* ws, aclOpExecutor** exec) {
+                         void* const* s, bool flag, uint64_t* ws, aclOpExecutor** exec) {
+  const auto* s0 = static_cast<const aclScalar*>(s[0]);
+  const auto* s1 = static_cast<const aclScalar*>(s[1]);
+  const auto* s2 = static_cast<const aclScalar*>(s[2]);
   // A gradient reads (dy, x); a forward operator x alone (an in-place one writes it).
   if (GetOpInfo(op).is_forward)
-    return test::GetCApiOp(op).phase1(x, nullptr, nullptr, out, dim, ws, exec);
-  return test::GetCApiOp(op).phase1(dy, x, x, out, dim, ws, exec);
+    return test::GetCApiOp(op).phase1_with(x, nullptr, nullptr, out, dim, s0, s1, s2, flag, ws,
+                                           exec);
+  return test::GetCApiOp(op).phase1_with(dy, x, x, out, dim, s0, s1, s2, flag, ws, exec);
 }
 }  // namespace
 
@@ -198,7 +224,7 @@ int CaseData::RunCApiPrepare() {
   aclOpExecutor* exec = nullptr;
   const aclnnStatus s =
       GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-                   spec_.dim, static_cast<aclTensor*>(acl_out_), &ws, &exec);
+                   spec_.dim, static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
@@ -211,7 +237,8 @@ int CaseData::RunCApiCall() {
   auto* out = static_cast<aclTensor*>(acl_out_);
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s = GetWorkspace(spec_.op, dy, x, spec_.dim, out, &ws, &exec);
+  const aclnnStatus s =
+      GetWorkspace(spec_.op, dy, x, spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

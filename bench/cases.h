@@ -29,6 +29,8 @@ struct CaseSpec {
   DType dtype = DType::kFloat32;
   std::vector<int64_t> shape;  // 1-d for the elementwise ops
   int64_t dim = -1;            // LogSoftmaxBackward only
+  // The operator's scalar parameters in its list order (op_list.def); empty: the defaults.
+  std::vector<double> scalars;
 
   int64_t Elements() const;
   // "[262144]", or "[4096,1024] dim -1" for LogSoftmaxBackward.
@@ -113,6 +115,8 @@ class CaseData {
   void* acl_dy_ = nullptr;
   void* acl_x_ = nullptr;
   void* acl_out_ = nullptr;
+  void* acl_scalars_[3] = {};  // the numbers as aclScalar (DOUBLE); flag_ the flag
+  bool flag_ = false;
 };
 
 }  // namespace bench

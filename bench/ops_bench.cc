@@ -207,7 +207,7 @@ void RegisterAll() {
     // The roofline first at each size, per storage width, so it sits next to the cases
     // it is the reference for.
     for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
-      const CaseSpec spec{Op::kHardsigmoidBackward, dtype, {n}, -1};
+      const CaseSpec spec{Op::kHardsigmoidBackward, dtype, {n}, -1, {}};
       for (int t : threads) {
         const std::string name = std::string("roofline/") +
                                  (dtype == DType::kFloat32 ? "32bit" : "16bit") + "/" +

@@ -46,6 +46,18 @@
 #define HOSTNN_EW_Softmax(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_Softmax_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_EltwiseScalar
+#define HOSTNN_EW_EltwiseScalar(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_EltwiseScalar_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_InplaceEltwiseScalar
+#define HOSTNN_EW_InplaceEltwiseScalar(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_InplaceEltwiseScalar_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_GradEltwiseScalarFlag
+#define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradEltwiseScalarFlag_DEFAULTED
+#endif
 
 #include "hostnn/op_list.def"
 
@@ -92,4 +104,16 @@
 #ifdef HOSTNN_EW_Softmax_DEFAULTED
 #undef HOSTNN_EW_Softmax
 #undef HOSTNN_EW_Softmax_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_EltwiseScalar_DEFAULTED
+#undef HOSTNN_EW_EltwiseScalar
+#undef HOSTNN_EW_EltwiseScalar_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_InplaceEltwiseScalar_DEFAULTED
+#undef HOSTNN_EW_InplaceEltwiseScalar
+#undef HOSTNN_EW_InplaceEltwiseScalar_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradEltwiseScalarFlag_DEFAULTED
+#undef HOSTNN_EW_GradEltwiseScalarFlag
+#undef HOSTNN_EW_GradEltwiseScalarFlag_DEFAULTED
 #endif

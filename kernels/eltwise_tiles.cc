@@ -19,6 +19,7 @@
 #include "kernels/eltwise_ops-inl.h"
 #include "kernels/family_grad_ops-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/param_ops-inl.h"
 #include "kernels/tile-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -32,21 +33,21 @@ namespace hn = hwy::HWY_NAMESPACE;
 // n elements one vector at a time, the last (partial) vector through a zero-padded copy,
 // with plain stores: the path for short pieces, shared by the heads and tails of
 // EltwiseTile, so every element meets the same functor code wherever it falls.
-template <class Op, class Tag>
-HWY_INLINE void EltwiseVectors(const typename Tag::T* dy, const typename Tag::T* x,
+template <class Tag, class F>
+HWY_INLINE void EltwiseVectors(const F& f, const typename Tag::T* dy, const typename Tag::T* x,
                                typename Tag::T* out, size_t n) {
   using T = typename Tag::T;
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   for (; i + N <= n; i += N) {
-    StoreF32(d, Tag(), Op::Apply(d, LoadF32(d, Tag(), dy + i), LoadF32(d, Tag(), x + i)), out + i);
+    StoreF32(d, Tag(), f.Apply(d, LoadF32(d, Tag(), dy + i), LoadF32(d, Tag(), x + i)), out + i);
   }
   if (i < n) {
     HWY_ALIGN T bdy[kMaxLanes], bx[kMaxLanes], bout[kMaxLanes];
     CopyPadded(dy + i, n - i, bdy, N);
     CopyPadded(x + i, n - i, bx, N);
-    StoreF32(d, Tag(), Op::Apply(d, LoadF32(d, Tag(), bdy), LoadF32(d, Tag(), bx)), bout);
+    StoreF32(d, Tag(), f.Apply(d, LoadF32(d, Tag(), bdy), LoadF32(d, Tag(), bx)), bout);
     for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
   }
 }
@@ -56,18 +57,20 @@ HWY_INLINE void EltwiseVectors(const typename Tag::T* dy, const typename Tag::T*
 // vector-aligned output address go through EltwiseVectors, and a fence at the end orders
 // the streamed lines before whatever the caller does next.
 template <class Op, class Tag, bool kStream>
-HWY_INLINE void EltwiseTile(const void* dy_v, const void* x_v, void* out_v, size_t n) {
+HWY_INLINE void EltwiseTile(const void* dy_v, const void* x_v, void* out_v, size_t n,
+                            const float* scalars) {
   using T = typename Tag::T;
   const T* HWY_RESTRICT dy = static_cast<const T*>(dy_v);
   const T* HWY_RESTRICT x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);  // may alias an input exactly
   const hn::ScalableTag<float> d;
+  const BoundOp<Op, decltype(d)> f(d, scalars);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   if (kStream) {
     // A pair stores N * sizeof(float) bytes per vector.
     const size_t head = StreamHead(out, n, N * sizeof(float));
-    EltwiseVectors<Op, Tag>(dy, x, out, head);
+    EltwiseVectors<Tag>(f, dy, x, out, head);
     i = head;
   }
   // Two pairs (four vectors) per iteration: the operators are long dependency chains
@@ -78,10 +81,10 @@ HWY_INLINE void EltwiseTile(const void* dy_v, const void* x_v, void* out_v, size
     LoadPairF32(d, Tag(), x + i, &x0, &x1);
     LoadPairF32(d, Tag(), dy + i + 2 * N, &dy2, &dy3);
     LoadPairF32(d, Tag(), x + i + 2 * N, &x2, &x3);
-    StorePairF32<kStream>(d, Tag(), Op::Apply(d, dy0, x0), Op::Apply(d, dy1, x1), out + i);
-    StorePairF32<kStream>(d, Tag(), Op::Apply(d, dy2, x2), Op::Apply(d, dy3, x3), out + i + 2 * N);
+    StorePairF32<kStream>(d, Tag(), f.Apply(d, dy0, x0), f.Apply(d, dy1, x1), out + i);
+    StorePairF32<kStream>(d, Tag(), f.Apply(d, dy2, x2), f.Apply(d, dy3, x3), out + i + 2 * N);
   }
-  EltwiseVectors<Op, Tag>(dy + i, x + i, out + i, n - i);
+  EltwiseVectors<Tag>(f, dy + i, x + i, out + i, n - i);
 #if HWY_ARCH_X86
   if (kStream) _mm_sfence();
 #endif
@@ -103,12 +106,13 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
   using type = LogSigmoidBackward16Op;
 };
 
-#define HOSTNN_EW_ONE(Name, DT, TAG)                                              \
-  void Name##_##DT(const void* dy, const void* x, void* out, size_t n) {          \
-    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, false>(dy, x, out, n);      \
-  }                                                                               \
-  void Name##_##DT##_Stream(const void* dy, const void* x, void* out, size_t n) { \
-    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n);       \
+#define HOSTNN_EW_ONE(Name, DT, TAG)                                                     \
+  void Name##_##DT(const void* dy, const void* x, void* out, size_t n, const float* s) { \
+    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, false>(dy, x, out, n, s);          \
+  }                                                                                      \
+  void Name##_##DT##_Stream(const void* dy, const void* x, void* out, size_t n,          \
+                            const float* s) {                                            \
+    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n, s);           \
   }
 #define HOSTNN_EW_GradEltwise(Name) \
   HOSTNN_EW_ONE(Name, F32, F32)     \
@@ -116,11 +120,13 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseConstOut
+#undef HOSTNN_EW_GradEltwiseScalarFlag
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_ONE
 
@@ -144,11 +150,13 @@ namespace kernels {
   HWY_EXPORT(Name##_BF16_Stream);
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseConstOut
+#undef HOSTNN_EW_GradEltwiseScalarFlag
 #undef HOSTNN_EW_GradEltwiseBuffer
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
@@ -165,6 +173,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
     return nullptr;
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -173,6 +182,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseConstOut
+#undef HOSTNN_EW_GradEltwiseScalarFlag
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_OTHER
   }

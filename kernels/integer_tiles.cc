@@ -58,16 +58,16 @@ HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n) {
 }
 
 #define HOSTNN_XINT_AllSameOrExactInt(Name)                     \
-  void IntExact##Name##_I8(const void* x, void* o, size_t n) {  \
+  void IntExact##Name##_I8(const void* x, void* o, size_t n, const float*) {  \
     IntTile<Name##Op, int8_t>(x, o, n);                         \
   }                                                             \
-  void IntExact##Name##_U8(const void* x, void* o, size_t n) {  \
+  void IntExact##Name##_U8(const void* x, void* o, size_t n, const float*) {  \
     IntTile<Name##Op, uint8_t>(x, o, n);                        \
   }                                                             \
-  void IntExact##Name##_I32(const void* x, void* o, size_t n) { \
+  void IntExact##Name##_I32(const void* x, void* o, size_t n, const float*) { \
     IntTile<Name##Op, int32_t>(x, o, n);                        \
   }                                                             \
-  void IntExact##Name##_I64(const void* x, void* o, size_t n) { \
+  void IntExact##Name##_I64(const void* x, void* o, size_t n, const float*) { \
     IntTile<Name##Op, int64_t>(x, o, n);                        \
   }
 // INT8 alone, by the functor's ApplyInt8 (rule Int32Int8ThenCast; its INT32 is the f32
@@ -81,7 +81,7 @@ struct Int8Lanes {
 };
 #undef HOSTNN_XINT_Int32Int8ThenCast
 #define HOSTNN_XINT_Int32Int8ThenCast(Name)                    \
-  void IntExact##Name##_I8(const void* x, void* o, size_t n) {  \
+  void IntExact##Name##_I8(const void* x, void* o, size_t n, const float*) {  \
     IntTile<Int8Lanes<Name##Op>, int8_t>(x, o, n);              \
   }
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)

@@ -17,8 +17,10 @@ namespace hostnn {
 namespace kernels {
 
 // dx[i] = f(dy[i], x[i]) for i < n; all three of one dtype (FLOAT, FLOAT16, BFLOAT16).
-// out may equal an input exactly (in place).
-using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n);
+// out may equal an input exactly (in place). scalars: the operator's scalar parameters in
+// its list order (op_list.def), null for an operator without any.
+using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n,
+                           const float* scalars);
 
 // How a kernel writes its output. kStream uses non-temporal stores for all but a head
 // and tail of each call (bitwise the same results): no read-for-ownership of the output
@@ -127,8 +129,8 @@ int64_t TargetsStamp();
 bool ActiveTargetFusesMulAdd();
 
 // out[i] = f(x[i]) for i < n; both of one dtype (FLOAT, FLOAT16, BFLOAT16). out may equal
-// x exactly (in place).
-using UnaryFn = void (*)(const void* x, void* out, size_t n);
+// x exactly (in place). scalars: as EltwiseFn's.
+using UnaryFn = void (*)(const void* x, void* out, size_t n, const float* scalars);
 // The kernel of a forward elementwise operator (signature Eltwise or InplaceEltwise in
 // op_list.def) for FLOAT, FLOAT16, BFLOAT16 and, where its dtype rule admits it, INT32;
 // null for any other operator or an unsupported dtype. kStream: non-temporal stores, the

@@ -12,6 +12,8 @@
 
 #include <hwy/highway.h>
 
+#include <type_traits>
+
 #include "kernels/convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -32,6 +34,23 @@ HWY_INLINE void StoreF32(DF df, F64, hn::Vec<DF> v, double* p) {
 }
 
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+// A functor bound to its operator's scalar parameters for one tile. A functor without
+// parameters has a static Apply, and the scalars are ignored; one with parameters declares
+// `template <class D> struct Bound`, whose constructor Bound(D d, const float* scalars)
+// sets the parameters into vectors once per tile and whose const Apply(d, ...) uses them.
+template <class Op, class D, class = void>
+struct BoundOp {
+  BoundOp(D /*d*/, const float* /*scalars*/) {}
+  template <class... V>
+  HWY_INLINE hn::Vec<D> Apply(D d, V... v) const {
+    return Op::Apply(d, v...);
+  }
+};
+template <class Op, class D>
+struct BoundOp<Op, D, std::void_t<typename Op::template Bound<D>>> : Op::template Bound<D> {
+  BoundOp(D d, const float* scalars) : Op::template Bound<D>(d, scalars) {}
+};
 
 // Copies n < lanes elements into a zero-padded buffer of one vector.
 template <typename T>

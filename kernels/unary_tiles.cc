@@ -16,6 +16,7 @@
 #include "kernels/convert-inl.h"
 #include "kernels/kernels.h"
 #include "kernels/tile-inl.h"
+#include "kernels/param_ops-inl.h"
 #include "kernels/unary_ops-inl.h"
 
 // Integer storage: expanding op_list.def with HOSTNN_OP -> HOSTNN_INT_<DTypes>(Name) reaches
@@ -46,19 +47,20 @@ namespace hn = hwy::HWY_NAMESPACE;
 // n elements one vector at a time, the last (partial) vector through a zero-padded copy,
 // with plain stores: the path for short pieces, shared by the heads and tails of
 // UnaryTile, so every element meets the same functor code wherever it falls.
-template <class Op, class Tag>
-HWY_INLINE void UnaryVectors(const typename Tag::T* x, typename Tag::T* out, size_t n) {
+template <class Tag, class F>
+HWY_INLINE void UnaryVectors(const F& f, const typename Tag::T* x, typename Tag::T* out,
+                             size_t n) {
   using T = typename Tag::T;
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   for (; i + N <= n; i += N) {
-    StoreF32(d, Tag(), Op::Apply(d, LoadF32(d, Tag(), x + i)), out + i);
+    StoreF32(d, Tag(), f.Apply(d, LoadF32(d, Tag(), x + i)), out + i);
   }
   if (i < n) {
     HWY_ALIGN T bx[kMaxLanes], bout[kMaxLanes];
     CopyPadded(x + i, n - i, bx, N);
-    StoreF32(d, Tag(), Op::Apply(d, LoadF32(d, Tag(), bx)), bout);
+    StoreF32(d, Tag(), f.Apply(d, LoadF32(d, Tag(), bx)), bout);
     for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
   }
 }
@@ -69,27 +71,28 @@ HWY_INLINE void UnaryVectors(const typename Tag::T* x, typename Tag::T* out, siz
 // the streamed lines before whatever the caller does next. out may be x exactly: every
 // iteration loads its elements before it stores them.
 template <class Op, class Tag, bool kStream>
-HWY_INLINE void UnaryTile(const void* x_v, void* out_v, size_t n) {
+HWY_INLINE void UnaryTile(const void* x_v, void* out_v, size_t n, const float* scalars) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);
   const hn::ScalableTag<float> d;
+  const BoundOp<Op, decltype(d)> f(d, scalars);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   if (kStream) {
     // A pair stores N * sizeof(float) bytes per vector.
     const size_t head = StreamHead(out, n, N * sizeof(float));
-    UnaryVectors<Op, Tag>(x, out, head);
+    UnaryVectors<Tag>(f, x, out, head);
     i = head;
   }
   for (; i + 4 * N <= n; i += 4 * N) {
     hn::Vec<decltype(d)> x0, x1, x2, x3;
     LoadPairF32(d, Tag(), x + i, &x0, &x1);
     LoadPairF32(d, Tag(), x + i + 2 * N, &x2, &x3);
-    StorePairF32<kStream>(d, Tag(), Op::Apply(d, x0), Op::Apply(d, x1), out + i);
-    StorePairF32<kStream>(d, Tag(), Op::Apply(d, x2), Op::Apply(d, x3), out + i + 2 * N);
+    StorePairF32<kStream>(d, Tag(), f.Apply(d, x0), f.Apply(d, x1), out + i);
+    StorePairF32<kStream>(d, Tag(), f.Apply(d, x2), f.Apply(d, x3), out + i + 2 * N);
   }
-  UnaryVectors<Op, Tag>(x + i, out + i, n - i);
+  UnaryVectors<Tag>(f, x + i, out + i, n - i);
 #if HWY_ARCH_X86
   if (kStream) _mm_sfence();
 #endif
@@ -115,12 +118,12 @@ struct UnaryFunctorFor {
 
 // bf16 out from bf16 in: every NaN the functors produce is an input's (selected), so the
 // NaN-free rounding of BF16Direct applies.
-#define HOSTNN_UNARY_ONE(Name, DT, TAG)                                     \
-  void Unary##Name##_##DT(const void* x, void* out, size_t n) {             \
-    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, false>(x, out, n); \
-  }                                                                         \
-  void Unary##Name##_##DT##_Stream(const void* x, void* out, size_t n) {    \
-    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, true>(x, out, n);  \
+#define HOSTNN_UNARY_ONE(Name, DT, TAG)                                                  \
+  void Unary##Name##_##DT(const void* x, void* out, size_t n, const float* s) {          \
+    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, false>(x, out, n, s);           \
+  }                                                                                      \
+  void Unary##Name##_##DT##_Stream(const void* x, void* out, size_t n, const float* s) { \
+    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, true>(x, out, n, s);            \
   }
 #define HOSTNN_UNARY_DEFINE(Name)  \
   HOSTNN_UNARY_ONE(Name, F32, F32) \
@@ -131,6 +134,8 @@ struct UnaryFunctorFor {
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_EW_EltwiseScalar(Name) HOSTNN_UNARY_DEFINE(Name)
+#define HOSTNN_EW_InplaceEltwiseScalar(Name) HOSTNN_UNARY_DEFINE(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
@@ -139,6 +144,8 @@ struct UnaryFunctorFor {
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwiseRef
+#undef HOSTNN_EW_EltwiseScalar
+#undef HOSTNN_EW_InplaceEltwiseScalar
 #undef HOSTNN_UNARY_DEFINE
 
 // INT32: the f32 functor between an integer load and a truncating store (convert-inl.h).
@@ -182,6 +189,8 @@ namespace kernels {
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_EW_EltwiseScalar(Name) HOSTNN_UNARY_EXPORT(Name)
+#define HOSTNN_EW_InplaceEltwiseScalar(Name) HOSTNN_UNARY_EXPORT(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
@@ -190,6 +199,8 @@ namespace kernels {
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwiseRef
+#undef HOSTNN_EW_EltwiseScalar
+#undef HOSTNN_EW_InplaceEltwiseScalar
 #undef HOSTNN_UNARY_EXPORT
 #define HOSTNN_INT_AllSameOrInt32(Name) \
   HWY_EXPORT(Unary##Name##_I32);        \
@@ -245,6 +256,8 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
 #define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_EltwiseScalar(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_InplaceEltwiseScalar(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -256,6 +269,8 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
 #undef HOSTNN_EW_EltwiseBuffer
 #undef HOSTNN_EW_InplaceEltwise
 #undef HOSTNN_EW_InplaceEltwiseRef
+#undef HOSTNN_EW_EltwiseScalar
+#undef HOSTNN_EW_InplaceEltwiseScalar
 #undef HOSTNN_EW_OTHER
 #undef HOSTNN_UNARY_CASE
   }

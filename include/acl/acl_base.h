@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#ifndef __cplusplus
+#include <stdbool.h> /* the operators' bool flags (aclnnLeakyReluBackward's selfIsResult) */
+#endif
 
 #ifdef __cplusplus
 extern "C" {

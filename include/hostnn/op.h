@@ -32,6 +32,9 @@ enum class Signature {
   kInplaceEltwise,     // (in0): in0 = f(in0) elementwise, in place
   kInplaceEltwiseRef,  // the same, declared as CANN's aclTensor* selfRef (not const)
   kSoftmax,            // (in0, dim, out): a reduction along dim
+  kEltwiseScalar,          // (in0, s0, out): out = f(in0; s0) elementwise, s0 an aclScalar
+  kInplaceEltwiseScalar,   // (in0, s0): the same in place, CANN's aclTensor* selfRef
+  kGradEltwiseScalarFlag,  // (in0, in1, s0, f0, out): out = f(in0, in1; s0, f0), f0 a bool
 };
 
 // True for the signatures that reduce along a dim.
@@ -40,12 +43,14 @@ constexpr bool IsReduction(Signature s) {
 }
 // True for the in-place signatures, whose output is their one input.
 constexpr bool IsInplace(Signature s) {
-  return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef;
+  return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef ||
+         s == Signature::kInplaceEltwiseScalar;
 }
 // True for the forward signatures, whose one input is `self` (OpArgs::self).
 constexpr bool IsForward(Signature s) {
   return s == Signature::kEltwise || s == Signature::kEltwiseConstOut ||
-         s == Signature::kEltwiseBuffer || IsInplace(s) || s == Signature::kSoftmax;
+         s == Signature::kEltwiseBuffer || s == Signature::kEltwiseScalar || IsInplace(s) ||
+         s == Signature::kSoftmax;
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
@@ -118,6 +123,25 @@ constexpr bool AdmitsInt8Lanes(DTypeRule rule) { return rule == DTypeRule::kInt3
 // functor's ApplyInt in integer lanes): INT8, UINT8, INT32, INT64.
 constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSameOrExactInt; }
 
+// A scalar parameter of an operator (op_list.def, "Scalars"), in CANN's parameter order:
+// a number passed as an aclScalar (read as CANN's op_api reads it, aclScalar::ToFloat: the
+// kernels take it as an f32 value), or a bool flag passed as a C bool.
+// A number takes any real aclScalar dtype (a float, a signed integer, UINT8 or BOOL).
+enum class ScalarKind { kNumber, kFlag };
+// A rule on a number's value, checked after the shapes (as CANN's op_api orders it).
+enum class ScalarCheck {
+  kAny,
+  kNonNegativeWithFlag,  // below 0 refused while the operator's flag is set
+                         // (LeakyReluBackward: selfIsResult with a negative negativeSlope)
+};
+struct ScalarParam {
+  const char* name = nullptr;  // CANN's parameter name; nullptr past the last one
+  ScalarKind kind = ScalarKind::kNumber;
+  double default_value = 0.0;  // PyTorch's default: what tests, benchmarks and tools use
+  ScalarCheck check = ScalarCheck::kAny;
+};
+constexpr int kMaxScalars = 4;
+
 // Slots of OpInfo::params.
 enum OperandSlot : int { kIn0 = 0, kIn1 = 1, kIn2 = 2, kOut = 3, kNumSlots = 4 };
 
@@ -134,14 +158,20 @@ struct OpInfo {
   Tolerance tolerance;
   bool is_reduction;  // a reduction along a dim (the reduction planner and executor)
   bool is_forward;    // one input, `self` (a forward operator), rather than (dy, x)
+  ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
 
   bool has(OperandSlot slot) const { return params[slot] != nullptr; }
+  constexpr int num_scalars() const {
+    int n = 0;
+    while (n < kMaxScalars && scalars[n].name != nullptr) ++n;
+    return n;
+  }
 };
 
 namespace op_list_internal {
 #define HOSTNN_OP_UNPACK(...) __VA_ARGS__
 constexpr OpInfo kOpInfos[] = {
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, shapes, temps, domain, tol) \
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, shapes, temps, domain, tol, scalars) \
   {Op::k##Name,                                                                 \
    #Name,                                                                       \
    #snake,                                                                      \
@@ -153,7 +183,8 @@ constexpr OpInfo kOpInfos[] = {
    HOSTNN_OP_UNPACK domain,                                                     \
    Tolerance::k##tol,                                                           \
    IsReduction(Signature::k##sig),                                              \
-   IsForward(Signature::k##sig)},
+   IsForward(Signature::k##sig),                                                \
+   {HOSTNN_OP_UNPACK scalars}},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 };

@@ -17,10 +17,23 @@
 
 namespace hostnn {
 
+// A scalar parameter's value. Not `given`, the operator's default (PyTorch's, in
+// op_list.def) is used; `null` is CANN's null aclScalar, refused (kNullptr). `dtype` is the
+// aclScalar's (a flag's: BOOL). The kernels compute with `value` rounded to f32, as
+// CANN's op_api reads it.
+struct OpScalar {
+  bool given = false;
+  double value = 0.0;
+  DType dtype = DType::kFloat64;
+  bool null = false;
+};
+
 // The operands of one call. For a gradient, `grad_output` is dy and `self` is x for the
 // elementwise ones and the forward output y for LogSoftmaxBackward; `buffer` is
 // LogSigmoidBackward's (unused) third input. A forward operator reads only `self`; an
-// in-place one (InplaceHardsigmoid) writes `self` too and ignores `out`.
+// in-place one (InplaceHardsigmoid) writes `self` too and ignores `out`. `scalars` are the
+// operator's scalar parameters in its list order (GetOpInfo(op).scalars); those left
+// unset take their defaults.
 struct OpArgs {
   Op op = Op::kSiluBackward;
   const TensorView* grad_output = nullptr;
@@ -28,7 +41,9 @@ struct OpArgs {
   const TensorView* buffer = nullptr;
   const TensorView* out = nullptr;
   int64_t dim = 0;  // LogSoftmaxBackward only
+  OpScalar scalars[kMaxScalars];
 };
+
 
 class Executor;
 struct ExecutorDeleter {

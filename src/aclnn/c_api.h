@@ -35,12 +35,30 @@ namespace capi {
 
 inline const TensorView* ViewOf(const aclTensor* t) { return t == nullptr ? nullptr : &t->view; }
 
-// A call's operands by slot (op_list.def's in0, in1, in2, out and dim). A forward
-// operator's in0 is OpArgs::self; a gradient's are grad_output and self.
+// An aclScalar's value (nullptr: null, refused by the front end); a dtype without a real
+// value (complex) keeps its dtype for the front end to refuse.
+OpScalar ScalarArg(const aclScalar* s);
+
+// A call's operands by slot (op_list.def's in0, in1, in2, out and dim), and its scalar
+// parameters: the aclScalars s0, s1, s2 go to the operator's numbers and the bool f0 to its
+// flag, in the order of its Scalars column. A forward operator's in0 is OpArgs::self; a
+// gradient's are grad_output and self.
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
-                       const aclTensor* out, int64_t dim) {
+                       const aclTensor* out, int64_t dim, const aclScalar* s0 = nullptr,
+                       const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,
+                       bool f0 = false) {
   OpArgs a;
   a.op = op;
+  const aclScalar* numbers[] = {s0, s1, s2};
+  int next = 0;
+  const OpInfo& info = GetOpInfo(op);
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].kind == ScalarKind::kFlag) {
+      a.scalars[k] = OpScalar{true, f0 ? 1.0 : 0.0, DType::kBool};
+    } else if (next < 3) {
+      a.scalars[k] = ScalarArg(numbers[next++]);
+    }
+  }
   if (GetOpInfo(op).is_forward) {
     a.self = ViewOf(in0);
   } else {

@@ -21,7 +21,8 @@ extern "C" {
       return hostnn::capi::GetWorkspaceSize(                                                  \
           hostnn::capi::MakeArgs(hostnn::Op::k##Name, in0, HOSTNN_SIG_IN1_##sig,              \
                                  HOSTNN_SIG_IN2_##sig, HOSTNN_SIG_OUT_##sig,                  \
-                                 HOSTNN_SIG_DIM_##sig),                                       \
+                                 HOSTNN_SIG_DIM_##sig, HOSTNN_SIG_SCALARS_##sig,              \
+                                 HOSTNN_SIG_FLAG_##sig),                                      \
           workspaceSize, executor);                                                           \
     });                                                                                       \
   }                                                                                           \

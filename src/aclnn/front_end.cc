@@ -179,6 +179,56 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
   return Status::Inner(std::string(op) + ": unknown shape rule");
 }
 
+// No scalar parameter null (CANN's null aclScalar is 161001).
+Status CheckScalarsGiven(const OpInfo& info, const OpArgs& args) {
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    if (args.scalars[k].null) {
+      return Status::Nullptr(std::string(info.name) + ": " + info.scalars[k].name + " is null");
+    }
+  }
+  return Status::Ok();
+}
+
+// A number parameter must hold a real value: a float, a signed integer, UINT8 or BOOL
+// aclScalar (CANN's lists; it reads the value with ToFloat); complex and wider unsigned
+// ones are refused.
+Status CheckScalarDTypes(const OpInfo& info, const OpArgs& args) {
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].kind != ScalarKind::kNumber || !args.scalars[k].given) continue;
+    const DType d = args.scalars[k].dtype;
+    if (!IsFloatType(d) && !IsPromotableIntType(d)) {
+      return core::InvalidParam(
+          info.name, info.scalars[k].name,
+          std::string("dtype: expected a real number (FLOAT, FLOAT16, BFLOAT16, DOUBLE, INT8, "
+                      "UINT8, INT16, INT32, INT64 or BOOL), got ") +
+              DTypeName(d));
+    }
+  }
+  return Status::Ok();
+}
+
+// The numbers' value rules (ScalarCheck) on the values the kernel will take.
+Status CheckScalarValues(const OpInfo& info, const float* values) {
+  bool flag = false;
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].kind == ScalarKind::kFlag) flag = values[k] != 0.0f;
+  }
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].check == ScalarCheck::kNonNegativeWithFlag && flag && values[k] < 0.0f) {
+      std::string flag_name;
+      for (int j = 0; j < info.num_scalars(); ++j) {
+        if (info.scalars[j].kind == ScalarKind::kFlag) flag_name = info.scalars[j].name;
+      }
+      return core::InvalidParam(info.name, info.scalars[k].name,
+                                "must not be negative while " + flag_name + " is true (got " +
+                                    std::to_string(values[k]) +
+                                    "): the result of an in-place forward call with a negative " +
+                                    info.scalars[k].name + " cannot be differentiated");
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckDim(const OpInfo& info, const std::vector<int64_t>& shape, int64_t dim) {
   const int64_t n = std::max<int64_t>(static_cast<int64_t>(shape.size()), 1);
   if (dim < -n || dim >= n) {
@@ -212,13 +262,22 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (info.has(kIn2)) all.push_back(&in2);
   all.push_back(&out);
 
+  // Null operands in CANN's parameter order: the inputs, the scalar parameters, the output.
   for (const Operand* v : all) {
+    if (v == &out) HOSTNN_RETURN_IF_ERROR(CheckScalarsGiven(info, args));
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
   }
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
+  HOSTNN_RETURN_IF_ERROR(CheckScalarDTypes(info, args));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, info.has(kIn1) ? &in1 : nullptr));
+  float scalars[kMaxScalars] = {};  // CANN's ToFloat; unset: the default
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    const OpScalar& s = args.scalars[k];
+    scalars[k] = static_cast<float>(s.given ? s.value : info.scalars[k].default_value);
+  }
+  HOSTNN_RETURN_IF_ERROR(CheckScalarValues(info, scalars));
   if (info.is_reduction) HOSTNN_RETURN_IF_ERROR(CheckDim(info, in0.view->shape, args.dim));
   for (Operand* v : all) {
     HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
@@ -235,6 +294,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   operands.in[0] = {in0.view, &in0.span};
   if (info.has(kIn1)) operands.in[operands.num_in++] = {in1.view, &in1.span};
   operands.out = {out.view, &out.span};
+  for (int k = 0; k < kMaxScalars; ++k) operands.scalars[k] = scalars[k];
   switch (info.signature) {
     case Signature::kGradEltwise:
     case Signature::kGradEltwiseConstOut:
@@ -244,6 +304,9 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     case Signature::kEltwiseBuffer:
     case Signature::kInplaceEltwise:
     case Signature::kInplaceEltwiseRef:
+    case Signature::kEltwiseScalar:
+    case Signature::kInplaceEltwiseScalar:
+    case Signature::kGradEltwiseScalarFlag:
       return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
     case Signature::kGradSoftmax:
       return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,

@@ -73,6 +73,13 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
       return;
     }
   }
+  for (const OpScalar& s : args.scalars) {
+    int64_t bits;
+    std::memcpy(&bits, &s.value, sizeof(bits));
+    key_[w++] = s.given + 2 * s.null;
+    key_[w++] = static_cast<int64_t>(s.dtype);
+    key_[w++] = bits;
+  }
   words_ = w;
   uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a over the words: most misses end here
   for (int i = 0; i < w; ++i) h = (h ^ static_cast<uint64_t>(key_[i])) * 0x100000001b3ull;

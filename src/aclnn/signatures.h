@@ -1,9 +1,12 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
- * operands named in0, in1, in2, dim and out; HOSTNN_SIG_ARGS_<Signature> passes them on;
- * HOSTNN_SIG_IN1_ / IN2_ / DIM_ / OUT_ give the slot's value, or the null / 0 it stands
- * for when the signature has none (an in-place operator's output is its input). Plain
- * macros, so that C (src/cann/forward.c) expands them too. */
+ * operands named in0, in1, in2, dim and out, the aclScalar parameters s0, s1, s2 and the
+ * bool flag f0; HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_IN1_ / IN2_ / DIM_ /
+ * OUT_ give the slot's value, or the null / 0 it stands for when the signature has none
+ * (an in-place operator's output is its input); HOSTNN_SIG_SCALARS_ gives s0, s1, s2 (null
+ * where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's numbers and flag
+ * in the order of its Scalars column. Plain macros, so that C (src/cann/forward.c)
+ * expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
 #define HOSTNN_SRC_ACLNN_SIGNATURES_H_
 
@@ -13,6 +16,8 @@
 #define HOSTNN_SIG_OUT_GradEltwise out
 #define HOSTNN_SIG_IN2_GradEltwise 0
 #define HOSTNN_SIG_DIM_GradEltwise 0
+#define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradEltwise 0
 
 /* The same, where CANN's prototype declares the output const (aclnnGeluBackward). */
 #define HOSTNN_SIG_PARAMS_GradEltwiseConstOut \
@@ -22,6 +27,8 @@
 #define HOSTNN_SIG_OUT_GradEltwiseConstOut out
 #define HOSTNN_SIG_IN2_GradEltwiseConstOut 0
 #define HOSTNN_SIG_DIM_GradEltwiseConstOut 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradEltwiseConstOut 0
 
 #define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
   const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out
@@ -30,6 +37,8 @@
 #define HOSTNN_SIG_OUT_GradEltwiseBuffer out
 #define HOSTNN_SIG_IN2_GradEltwiseBuffer in2
 #define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradEltwiseBuffer 0
 
 #define HOSTNN_SIG_PARAMS_GradSoftmax \
   const aclTensor *in0, const aclTensor *in1, int64_t dim, aclTensor *out
@@ -38,12 +47,16 @@
 #define HOSTNN_SIG_OUT_GradSoftmax out
 #define HOSTNN_SIG_IN2_GradSoftmax 0
 #define HOSTNN_SIG_DIM_GradSoftmax dim
+#define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradSoftmax 0
 
 #define HOSTNN_SIG_PARAMS_Eltwise const aclTensor *in0, aclTensor *out
 #define HOSTNN_SIG_ARGS_Eltwise in0, out
 #define HOSTNN_SIG_IN1_Eltwise 0
 #define HOSTNN_SIG_IN2_Eltwise 0
 #define HOSTNN_SIG_DIM_Eltwise 0
+#define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0
+#define HOSTNN_SIG_FLAG_Eltwise 0
 #define HOSTNN_SIG_OUT_Eltwise out
 
 /* The same, where CANN's prototype declares the output const (aclnnRelu, aclnnHardswish,
@@ -53,6 +66,8 @@
 #define HOSTNN_SIG_IN1_EltwiseConstOut 0
 #define HOSTNN_SIG_IN2_EltwiseConstOut 0
 #define HOSTNN_SIG_DIM_EltwiseConstOut 0
+#define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0
+#define HOSTNN_SIG_FLAG_EltwiseConstOut 0
 #define HOSTNN_SIG_OUT_EltwiseConstOut out
 
 /* CANN's LogSigmoidForward: `buffer` (here in2) is documented as unused; it is neither
@@ -62,6 +77,8 @@
 #define HOSTNN_SIG_IN1_EltwiseBuffer 0
 #define HOSTNN_SIG_IN2_EltwiseBuffer ((void)in2, (const aclTensor*)0)
 #define HOSTNN_SIG_DIM_EltwiseBuffer 0
+#define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0
+#define HOSTNN_SIG_FLAG_EltwiseBuffer 0
 #define HOSTNN_SIG_OUT_EltwiseBuffer out
 
 #define HOSTNN_SIG_PARAMS_InplaceEltwise const aclTensor* in0
@@ -69,6 +86,8 @@
 #define HOSTNN_SIG_IN1_InplaceEltwise 0
 #define HOSTNN_SIG_IN2_InplaceEltwise 0
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0
+#define HOSTNN_SIG_FLAG_InplaceEltwise 0
 #define HOSTNN_SIG_OUT_InplaceEltwise in0
 
 /* The same, where CANN's prototype takes a non-const aclTensor* selfRef. */
@@ -77,6 +96,8 @@
 #define HOSTNN_SIG_IN1_InplaceEltwiseRef 0
 #define HOSTNN_SIG_IN2_InplaceEltwiseRef 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0
+#define HOSTNN_SIG_FLAG_InplaceEltwiseRef 0
 #define HOSTNN_SIG_OUT_InplaceEltwiseRef in0
 
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
@@ -84,7 +105,40 @@
 #define HOSTNN_SIG_IN1_Softmax 0
 #define HOSTNN_SIG_IN2_Softmax 0
 #define HOSTNN_SIG_DIM_Softmax dim
+#define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0
+#define HOSTNN_SIG_FLAG_Softmax 0
 #define HOSTNN_SIG_OUT_Softmax out
+
+/* aclnnLeakyRelu(self, negativeSlope, out) and its kind: one aclScalar parameter. */
+#define HOSTNN_SIG_PARAMS_EltwiseScalar const aclTensor *in0, const aclScalar *s0, aclTensor *out
+#define HOSTNN_SIG_ARGS_EltwiseScalar in0, s0, out
+#define HOSTNN_SIG_IN1_EltwiseScalar 0
+#define HOSTNN_SIG_IN2_EltwiseScalar 0
+#define HOSTNN_SIG_DIM_EltwiseScalar 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0
+#define HOSTNN_SIG_FLAG_EltwiseScalar 0
+#define HOSTNN_SIG_OUT_EltwiseScalar out
+
+/* aclnnInplaceLeakyRelu(selfRef, negativeSlope) and its kind. */
+#define HOSTNN_SIG_PARAMS_InplaceEltwiseScalar aclTensor *in0, const aclScalar *s0
+#define HOSTNN_SIG_ARGS_InplaceEltwiseScalar in0, s0
+#define HOSTNN_SIG_IN1_InplaceEltwiseScalar 0
+#define HOSTNN_SIG_IN2_InplaceEltwiseScalar 0
+#define HOSTNN_SIG_DIM_InplaceEltwiseScalar 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0
+#define HOSTNN_SIG_FLAG_InplaceEltwiseScalar 0
+#define HOSTNN_SIG_OUT_InplaceEltwiseScalar in0
+
+/* aclnnLeakyReluBackward(gradOutput, self, negativeSlope, selfIsResult, out) and its kind. */
+#define HOSTNN_SIG_PARAMS_GradEltwiseScalarFlag \
+  const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, bool f0, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradEltwiseScalarFlag in0, in1, s0, f0, out
+#define HOSTNN_SIG_IN1_GradEltwiseScalarFlag in1
+#define HOSTNN_SIG_IN2_GradEltwiseScalarFlag 0
+#define HOSTNN_SIG_DIM_GradEltwiseScalarFlag 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0
+#define HOSTNN_SIG_FLAG_GradEltwiseScalarFlag f0
+#define HOSTNN_SIG_OUT_GradEltwiseScalarFlag out
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

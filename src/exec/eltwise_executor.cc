@@ -33,8 +33,9 @@ class EltwiseExecutor final : public Executor {
   // result_dtype: the dtype the operator's result is in before CANN's Cast to out's, when
   // they differ (the kernel's f32 result is first narrowed to it).
   void Init(bool direct, bool exact_int, DType result_dtype, int64_t scratch_elems,
-            uint64_t scratch_per_core) {
+            uint64_t scratch_per_core, const float* scalars) {
     const tiling::Plan& plan = *plan_;
+    for (int k = 0; k < kMaxScalars; ++k) scalars_[k] = scalars[k];
     direct_ = direct;
     exact_int_ = exact_int;
     const DType out_dtype = layout_.operands[num_in_].dtype;
@@ -104,9 +105,9 @@ class EltwiseExecutor final : public Executor {
   // One tile of n elements at operand pointers in[] and out (dense, or f32 scratch).
   void Compute(const char* const* in, char* out, int64_t n) const {
     if (num_in_ == 2) {
-      binary_fn_(in[0], in[1], out, static_cast<size_t>(n));
+      binary_fn_(in[0], in[1], out, static_cast<size_t>(n), scalars_);
     } else {
-      unary_fn_(in[0], out, static_cast<size_t>(n));
+      unary_fn_(in[0], out, static_cast<size_t>(n), scalars_);
     }
   }
 
@@ -181,6 +182,7 @@ class EltwiseExecutor final : public Executor {
   kernels::EltwiseFn binary_fn_ = nullptr;
   kernels::UnaryFn unary_fn_ = nullptr;
   OperandCodec codecs_[core::kMaxOperands];
+  float scalars_[kMaxScalars] = {};            // the operator's scalar parameters
   ResultCast result_cast_;                     // inactive unless out's dtype differs
   kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype
 };
@@ -265,7 +267,7 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
                             kScratchAlign - 1) /
                            kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
-  exec->Init(direct, exact_int, result_dtype, scratch_elems, scratch);
+  exec->Init(direct, exact_int, result_dtype, scratch_elems, scratch, operands.scalars);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

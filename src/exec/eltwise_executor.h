@@ -23,6 +23,7 @@ struct Operands {
   Operand in[2];
   int num_in = 1;
   Operand out;
+  float scalars[kMaxScalars] = {};  // the scalar parameters' values for the kernel
 };
 
 // Pre: the front end checked every operand; the inputs broadcast to out's shape. The

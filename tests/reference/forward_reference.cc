@@ -174,14 +174,20 @@ double GeluErfRef(double x) {
 #define HOSTNN_REF_EltwiseConstOut(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_Eltwise(Name)
 #define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_Eltwise(Name)
+#define HOSTNN_REF_EltwiseScalar(Name) \
+  case Op::k##Name:                    \
+    return Name##Ref(x, scalars);
+#define HOSTNN_REF_InplaceEltwiseScalar(Name) HOSTNN_REF_EltwiseScalar(Name)
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
     return std::numeric_limits<double>::quiet_NaN();
+#define HOSTNN_REF_GradEltwiseScalarFlag(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradSoftmax(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradEltwise(Name)
-double ForwardEltwiseRef(Op op, double x) {
+double ForwardEltwiseRef(Op op, double x, const double* scalars) {
+  (void)scalars;
   switch (op) {
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_##sig(Name)
 #include "hostnn/op_list.def"
@@ -189,12 +195,31 @@ double ForwardEltwiseRef(Op op, double x) {
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
+double ForwardEltwiseRef(Op op, double x) { return ForwardEltwiseRef(op, x, DefaultScalars(op)); }
+
+const double* DefaultScalars(Op op) {
+  static const std::vector<std::vector<double>> table = [] {
+    std::vector<std::vector<double>> t;
+    for (Op o : AllOps()) {
+      std::vector<double> v(kMaxScalars, 0.0);
+      for (int k = 0; k < GetOpInfo(o).num_scalars(); ++k) {
+        v[k] = GetOpInfo(o).scalars[k].default_value;
+      }
+      t.push_back(v);
+    }
+    return t;
+  }();
+  return table[static_cast<size_t>(op)].data();
+}
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer
 #undef HOSTNN_REF_EltwiseConstOut
 #undef HOSTNN_REF_InplaceEltwise
 #undef HOSTNN_REF_InplaceEltwiseRef
+#undef HOSTNN_REF_EltwiseScalar
+#undef HOSTNN_REF_InplaceEltwiseScalar
 #undef HOSTNN_REF_GradEltwise
+#undef HOSTNN_REF_GradEltwiseScalarFlag
 #undef HOSTNN_REF_GradEltwiseBuffer
 #undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradSoftmax

@@ -18,8 +18,13 @@ namespace test {
 // the list, in forward_reference.cc, with the SPEC's limits (Silu(-inf) = -0, Silu(+inf)
 // = +inf; LogSigmoid(-inf) = -inf, LogSigmoid(+inf) = 0; Hardsigmoid(+-inf) = 1, 0; NaN
 // in gives NaN out), reached through ForwardEltwiseRef.
-// The reference of any forward elementwise operator of the list (NaN for the others).
+// The reference of any forward elementwise operator of the list (NaN for the others);
+// an operator with scalar parameters takes `scalars` (its list order), or without them its
+// defaults (op_list.def). A parameterised operator's reference is <Name>Ref(x, scalars).
 double ForwardEltwiseRef(Op op, double x);
+double ForwardEltwiseRef(Op op, double x, const double* scalars);
+// The scalar parameters of `op` at their defaults (op_list.def), as double.
+const double* DefaultScalars(Op op);
 
 // LogSoftmax along one row of n values (PyTorch CPU semantics: a row holding NaN or
 // +inf is NaN throughout, a row of -inf's is NaN). out[i] = (x[i] - max) - log(sum);

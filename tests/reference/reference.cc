@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "tests/reference/forward_reference.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -142,16 +143,22 @@ double SeluBackwardRef(double dy, double y) {
     return Name##Ref(dy, x);
 #define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradEltwiseScalarFlag(Name) \
+  case Op::k##Name:                            \
+    return Name##Ref(dy, x, scalars);
 #define HOSTNN_REF_GradSoftmax(Name) \
   case Op::k##Name:                  \
     return kNaN;
+#define HOSTNN_REF_EltwiseScalar(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_InplaceEltwiseScalar(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_Eltwise(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_EltwiseConstOut(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_GradSoftmax(Name)
 #define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradSoftmax(Name)
-double EltwiseRef(Op op, double dy, double x) {
+double EltwiseRef(Op op, double dy, double x, const double* scalars) {
+  (void)scalars;
   switch (op) {
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_##sig(Name)
 #include "hostnn/op_list.def"
@@ -159,9 +166,13 @@ double EltwiseRef(Op op, double dy, double x) {
   }
   return kNaN;
 }
+double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, DefaultScalars(op)); }
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseBuffer
 #undef HOSTNN_REF_GradEltwiseConstOut
+#undef HOSTNN_REF_GradEltwiseScalarFlag
+#undef HOSTNN_REF_EltwiseScalar
+#undef HOSTNN_REF_InplaceEltwiseScalar
 #undef HOSTNN_REF_GradSoftmax
 #undef HOSTNN_REF_Eltwise
 #undef HOSTNN_REF_EltwiseBuffer

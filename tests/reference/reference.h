@@ -17,6 +17,10 @@ double SiluBackwardRef(double dy, double x);
 double LogSigmoidBackwardRef(double dy, double x);
 double HardsigmoidBackwardRef(double dy, double x);
 double EltwiseRef(Op op, double dy, double x);
+// The same with the operator's scalar parameters (its list order): a parameterised
+// gradient's reference is <Name>Ref(dy, x, scalars); EltwiseRef(op, dy, x) passes the
+// defaults (forward_reference.h, DefaultScalars).
+double EltwiseRef(Op op, double dy, double x, const double* scalars);
 
 // LogSoftmaxBackward over a dense row-major tensor of `shape` along dim (normalised).
 // Also returns, per element, sum|dy| along the dim (for the tolerance).

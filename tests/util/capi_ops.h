@@ -30,6 +30,12 @@ struct CApiOp {
                         aclOpExecutor** executor);
   aclnnStatus (*phase2)(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                         aclrtStream stream);
+  // phase1 with the scalar parameters given: the numbers s0, s1, s2 and the flag f0, in the
+  // order of the operator's Scalars column (ignored by an operator without them).
+  aclnnStatus (*phase1_with)(const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
+                             aclTensor* out, int64_t dim, const aclScalar* s0,
+                             const aclScalar* s1, const aclScalar* s2, bool f0,
+                             uint64_t* workspace_size, aclOpExecutor** executor);
 
   bool has(Slot s) const { return params[s] != nullptr; }
   // An in-place operator's result is its in0: it has no separate out operand.
@@ -46,18 +52,55 @@ struct CApiOp {
 };
 
 namespace capi_ops_internal {
-// The unused operands of a signature are named and dropped.
-#define HOSTNN_OP(Name, snake, sig, ...)                                                         \
+// The k-th number parameter of `op` at its default, as a DOUBLE aclScalar (kept for the
+// process); null past the last.
+inline const aclScalar* DefaultNumber(Op op, int k) {
+  static std::vector<std::vector<aclScalar*>> table = [] {
+    std::vector<std::vector<aclScalar*>> t;
+    for (Op o : AllOps()) {
+      std::vector<aclScalar*> v;
+      for (int i = 0; i < GetOpInfo(o).num_scalars(); ++i) {
+        if (GetOpInfo(o).scalars[i].kind != ScalarKind::kNumber) continue;
+        double value = GetOpInfo(o).scalars[i].default_value;
+        v.push_back(aclCreateScalar(&value, ACL_DOUBLE));
+      }
+      t.push_back(v);
+    }
+    return t;
+  }();
+  const auto& v = table[static_cast<size_t>(op)];
+  return k < static_cast<int>(v.size()) ? v[static_cast<size_t>(k)] : nullptr;
+}
+// The flag parameter of `op` at its default (false where it has none).
+inline bool DefaultFlag(Op op) {
+  for (int i = 0; i < GetOpInfo(op).num_scalars(); ++i) {
+    if (GetOpInfo(op).scalars[i].kind == ScalarKind::kFlag)
+      return GetOpInfo(op).scalars[i].default_value != 0;
+  }
+  return false;
+}
+
+// The unused operands of a signature are named and dropped. Phase1<Name>With takes the
+// operator's numbers (s0, s1, s2) and flag (f0); Phase1<Name> passes their defaults.
+#define HOSTNN_OP(Name, snake, sig, ...)                                                      \
+  inline aclnnStatus Phase1##Name##With(                                                      \
+      const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d, \
+      const aclScalar* s0, const aclScalar* s1, const aclScalar* s2, bool f0,                 \
+      uint64_t* workspace_size, aclOpExecutor** executor) {                                   \
+    aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */         \
+    const aclTensor* in1 = a1;                                                                \
+    aclTensor* in2 = const_cast<aclTensor*>(a2); /* LogSigmoidForward's buffer */             \
+    aclTensor* out = o;                                                                       \
+    const int64_t dim = d;                                                                    \
+    (void)in1, (void)in2, (void)out, (void)dim, (void)s0, (void)s1, (void)s2, (void)f0;      \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);    \
+  }                                                                                           \
   inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
                                   aclTensor* o, int64_t d, uint64_t* workspace_size,             \
                                   aclOpExecutor** executor) {                                    \
-    aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */            \
-    const aclTensor* in1 = a1;                                                                   \
-    aclTensor* in2 = const_cast<aclTensor*>(a2); /* LogSigmoidForward's buffer */                \
-    aclTensor* out = o;                                                                          \
-    const int64_t dim = d;                                                                       \
-    (void)in1, (void)in2, (void)out, (void)dim;                                                  \
-    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
+    return Phase1##Name##With(a0, a1, a2, o, d, DefaultNumber(Op::k##Name, 0),                   \
+                              DefaultNumber(Op::k##Name, 1), DefaultNumber(Op::k##Name, 2),      \
+                              DefaultFlag(Op::k##Name), workspace_size, executor);               \
   }
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
@@ -66,7 +109,8 @@ namespace capi_ops_internal {
 inline const CApiOp& GetCApiOp(Op op) {
   static const CApiOp kOps[] = {
 #define HOSTNN_OP(Name, snake, sig, params, ...) \
-  {Op::k##Name, #Name, {HOSTNN_CAPI_UNPACK params}, capi_ops_internal::Phase1##Name, aclnn##Name},
+  {Op::k##Name, #Name, {HOSTNN_CAPI_UNPACK params}, capi_ops_internal::Phase1##Name, aclnn##Name, \
+   capi_ops_internal::Phase1##Name##With},
 #define HOSTNN_CAPI_UNPACK(...) __VA_ARGS__
 #include "hostnn/op_list.def"
 #undef HOSTNN_CAPI_UNPACK

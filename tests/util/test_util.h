@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hostnn/dtype.h"
+#include "hostnn/op.h"
 
 namespace hostnn {
 namespace test {
@@ -69,6 +70,23 @@ class Buffer {
 };
 
 std::string ShapeText(const std::vector<int64_t>& shape);
+
+// The scalar parameters of `op` at their defaults (op_list.def), as a kernel takes them:
+// for tests that call a kernel directly.
+inline const float* KernelScalars(Op op) {
+  static const std::vector<std::vector<float>> table = [] {
+    std::vector<std::vector<float>> t;
+    for (Op o : AllOps()) {
+      std::vector<float> v(kMaxScalars, 0.0f);
+      for (int k = 0; k < GetOpInfo(o).num_scalars(); ++k) {
+        v[k] = static_cast<float>(GetOpInfo(o).scalars[k].default_value);
+      }
+      t.push_back(v);
+    }
+    return t;
+  }();
+  return table[static_cast<size_t>(op)].data();
+}
 
 }  // namespace test
 }  // namespace hostnn

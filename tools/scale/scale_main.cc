@@ -58,7 +58,7 @@ std::string Usage() {
   return "usage: hostnn-scale [--ops silu_backward,...] [--dtypes f32,bf16,f16]\n"
          "                    [--sizes 4096,262144,4M,...] [--shape 1024x4096 [--dim 0]]...\n"
          "                    [--threads 1,2,...] [--samples N] [--sample-ms MS] [--no-call]\n"
-         "                    [--csv FILE] [--svg FILE]\n"
+         "                    [--param name=value]... [--csv FILE] [--svg FILE]\n"
          "\n"
          "Times each case interleaved with the roofline kernel (reads two arrays, writes one,\n"
          "plain stores; same bytes, same threads) and reports medians. Flags take their value\n"
@@ -81,6 +81,8 @@ std::string Usage() {
          "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,"
          "speedup_vs_1t,call_us,\n"
          "              kernel_path (SIMD target, direct or gathered, conversions, stores)\n"
+         "  --param     name=value: a scalar parameter of the operators of --ops that have it\n"
+         "              (negativeSlope=0.2; repeatable; default: each operator's, PyTorch's)\n"
          "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
          "              (largest thread count), rooflines dashed; 8 ops a figure; more ops\n"
          "              write FILE-1.svg, FILE-2.svg, ... and an index at FILE\n";
@@ -94,6 +96,7 @@ struct Args {
   std::vector<int> threads;
   MeasureOptions measure;
   std::string csv, svg;
+  std::vector<std::pair<std::string, double>> params;  // --param name=value
 };
 
 using bench::ParseCount;
@@ -126,6 +129,8 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   app.add_option("--sample-ms", sample_ms)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--csv", args->csv)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--svg", args->svg)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  std::vector<std::string> params;
+  app.add_option("--param", params)->allow_extra_args(false);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -206,6 +211,24 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   if (args->ops.empty()) {
     for (const Op op : AllOps()) args->ops.push_back(op);
   }
+  // Each --param names a scalar parameter of at least one operator of --ops.
+  for (const std::string& p : items(params)) {
+    const size_t eq = p.find('=');
+    const std::string name = p.substr(0, eq);
+    char* end = nullptr;
+    const double value = eq == std::string::npos ? 0.0 : std::strtod(p.c_str() + eq + 1, &end);
+    if (eq == std::string::npos || eq + 1 == p.size() || *end != '\0') {
+      return Fail("bad --param '" + p + "' (name=value)");
+    }
+    bool known = false;
+    for (Op op : args->ops) {
+      for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
+        known = known || name == GetOpInfo(op).scalars[k].name;
+      }
+    }
+    if (!known) return Fail("no operator of --ops has a parameter '" + name + "'");
+    args->params.push_back({name, value});
+  }
   if (args->dtypes.empty()) args->dtypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
   if (args->sizes.empty()) args->sizes = {4096, 262144, 4194304};
   if (args->threads.empty()) {
@@ -263,15 +286,28 @@ int Main(int argc, char** argv) {
   if (!ParseArgs(argc, argv, &args)) return 2;
   std::vector<bench::CaseSpec> specs;
   for (Op op : args.ops) {
+    // The operator's scalar parameters: the defaults, then the --param values it has.
+    std::vector<double> scalars;
+    for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
+      scalars.push_back(GetOpInfo(op).scalars[k].default_value);
+      for (const auto& p : args.params) {
+        if (p.first == GetOpInfo(op).scalars[k].name) scalars.back() = p.second;
+      }
+    }
     for (DType dtype : args.dtypes) {
       if (!bench::BenchTakes(op, dtype)) continue;
+      std::vector<bench::CaseSpec> cases;
       if (!args.shapes.empty()) {
         for (const auto& s : args.shapes)
-          specs.push_back(bench::CaseSpec{op, dtype, s.first, s.second});
+          cases.push_back(bench::CaseSpec{op, dtype, s.first, s.second, {}});
       } else {
         for (int64_t n : args.sizes) {
-          for (const bench::CaseSpec& c : bench::StandardCases(op, dtype, n)) specs.push_back(c);
+          for (const bench::CaseSpec& c : bench::StandardCases(op, dtype, n)) cases.push_back(c);
         }
+      }
+      for (bench::CaseSpec& c : cases) {
+        c.scalars = scalars;
+        specs.push_back(c);
       }
     }
   }

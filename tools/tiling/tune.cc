@@ -111,7 +111,7 @@ Status MakeOperands(const tiling::Problem& problem, std::unique_ptr<bench::CaseD
                            (name != nullptr ? name : DTypeName(problem.dtype)));
   }
   try {
-    data->reset(new bench::CaseData({problem.op, problem.dtype, problem.shape, problem.dim}));
+    data->reset(new bench::CaseData({problem.op, problem.dtype, problem.shape, problem.dim, {}}));
   } catch (const std::exception& e) {
     return Status::Invalid(e.what());
   }
