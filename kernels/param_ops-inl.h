@@ -21,6 +21,41 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// LeakyRelu: x for x > 0, negativeSlope * x otherwise (scalars[0] = negativeSlope; any
+// value, 0 and negative included, as PyTorch's leaky_relu). -0 gives -0 * slope; NaN stays
+// NaN (NaN * slope).
+// Lanes: f32. Max error: 0.5 ULP (one product). Valid range: all floats; +inf -> +inf,
+// -inf -> -inf * slope (NaN for a slope of 0, as PyTorch).
+struct LeakyReluOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> slope;
+    Bound(D d, const float* scalars) : slope(hn::Set(d, scalars[0])) {}
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) const {
+      return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, slope));
+    }
+  };
+};
+// InplaceLeakyRelu computes what LeakyRelu computes.
+using InplaceLeakyReluOp = LeakyReluOp;
+
+// LeakyReluBackward: dx = dy where x > 0, dy * negativeSlope otherwise (scalars[0];
+// scalars[1] is selfIsResult, which leaves the formula as it is: a result has x's sign for
+// any negativeSlope >= 0, and the front end refuses a negative one with it). A NaN x gives
+// NaN (SPEC: NaN in, NaN out; PyTorch's leaky_relu_backward takes the second branch).
+// Lanes: f32. Max error: 0.5 ULP. Valid range: all floats.
+struct LeakyReluBackwardOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> slope;
+    Bound(D d, const float* scalars) : slope(hn::Set(d, scalars[0])) {}
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> dy, hn::Vec<D> x) const {
+      const hn::Vec<D> dx = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), dy, hn::Mul(dy, slope));
+      return hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+  };
+};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

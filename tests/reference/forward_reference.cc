@@ -156,6 +156,13 @@ double ErfinvRef(double x) {
 // InplaceErfinv computes what Erfinv computes.
 double InplaceErfinvRef(double x) { return ErfinvRef(x); }
 
+// scalars[0] = negativeSlope, taken as the f32 the kernels get (CANN's ToFloat).
+double LeakyReluRef(double x, const double* scalars) {
+  const double slope = static_cast<float>(scalars[0]);
+  return x > 0 ? x : x * slope;  // exact in double: one product of two floats
+}
+double InplaceLeakyReluRef(double x, const double* scalars) { return LeakyReluRef(x, scalars); }
+
 double GeluErfRef(double x) {
   if (std::isnan(x)) return kNaN;
   if (x == -INFINITY) return -0.0;

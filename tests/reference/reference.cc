@@ -137,6 +137,14 @@ double SeluBackwardRef(double dy, double y) {
   return y > 0 ? dy * scale : dy * (y + scale_alpha);
 }
 
+// scalars[0] = negativeSlope (as the f32 the kernels get); scalars[1] = selfIsResult, which
+// leaves the formula as it is. NaN in either gives NaN.
+double LeakyReluBackwardRef(double dy, double x, const double* scalars) {
+  if (std::isnan(x)) return kNaN;
+  const double slope = static_cast<float>(scalars[0]);
+  return x > 0 ? dy : dy * slope;
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \

@@ -1,0 +1,350 @@
+// The operators with scalar parameters (op_list.def's Scalars column), beyond what every
+// generic suite checks at the defaults:
+// - several values of each number (the default, 0, negative, large, tiny), each flag both
+//   ways, every compute dtype, special and random inputs, strided: within tolerance of the
+//   double reference with the same parameters;
+// - every 16-bit input of the one-input operators for two parameter sets;
+// - the same bits for 1 and 2 threads with a non-default parameter;
+// - aclScalar as CANN reads it: every real dtype converted (ToFloat), null refused with
+//   161001 in CANN's order, a complex or wide unsigned dtype refused with 161002, each
+//   operator's value rules (ScalarCheck), nothing written on failure;
+// - the values are part of phase 1's memo key.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "hostnn/hostnn.h"
+#include "tests/reference/forward_reference.h"
+#include "tests/reference/reference.h"
+#include "tests/util/acl_test_util.h"
+#include "tests/util/capi_ops.h"
+#include "tests/util/numeric_harness.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+
+std::vector<Op> ScalarOps() {
+  return OpsWhere([](Op op) { return GetOpInfo(op).num_scalars() > 0; });
+}
+
+bool IsOneInput(Op op) { return GetOpInfo(op).is_forward; }
+
+int FlagIndex(Op op) {
+  for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
+    if (GetOpInfo(op).scalars[k].kind == ScalarKind::kFlag) return k;
+  }
+  return -1;
+}
+
+// The parameter sets of an operator: each number takes each value of a list (the others
+// at their defaults), each flag both values; sets its ScalarCheck refuses are left out.
+std::vector<std::vector<double>> ParameterSets(Op op) {
+  const OpInfo& info = GetOpInfo(op);
+  const double* defaults = DefaultScalars(op);
+  std::vector<std::vector<double>> sets;
+  const int flag = FlagIndex(op);
+  for (int f = 0; f < (flag >= 0 ? 2 : 1); ++f) {
+    for (int k = 0; k < info.num_scalars(); ++k) {
+      if (info.scalars[k].kind != ScalarKind::kNumber) continue;
+      for (double v : {defaults[k], 0.0, -0.2, 1.0, 100.0, 1e-30, -3.5}) {
+        std::vector<double> s(defaults, defaults + kMaxScalars);
+        s[k] = v;
+        if (flag >= 0) s[flag] = f;
+        if (info.scalars[k].check == ScalarCheck::kNonNegativeWithFlag && f == 1 && v < 0) continue;
+        sets.push_back(s);
+      }
+    }
+  }
+  return sets;
+}
+
+std::string Describe(Op op, const std::vector<double>& s) {
+  std::string r = GetOpInfo(op).name;
+  for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
+    r += std::string(" ") + GetOpInfo(op).scalars[k].name + "=" + Num(s[k]);
+  }
+  return r;
+}
+
+OpArgs ArgsWith(Op op, const TestTensor& dy, const TestTensor& x, const TestTensor& out,
+                const std::vector<double>& s) {
+  OpArgs a = MakeArgs(op, dy, x, out);
+  for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
+    a.scalars[k].given = true;
+    a.scalars[k].value = s[k];
+    a.scalars[k].dtype = DType::kFloat64;
+  }
+  return a;
+}
+
+// Values for one operand: the special ones of the dtype, then random ones over the list's
+// domain.
+std::vector<double> Inputs(Op op, DType t, std::mt19937_64& rng, bool dy) {
+  std::vector<double> v = dy ? SpecialDy(t) : SpecialX(t);
+  std::uniform_real_distribution<double> u(GetOpInfo(op).domain_lo, GetOpInfo(op).domain_hi);
+  while (v.size() < 300) v.push_back(RoundTo(t, dy ? u(rng) / 4 : u(rng)));
+  return v;
+}
+
+bool WithinTolerance(Op op, DType t, double got, double exact, double dy) {
+  return IsOneInput(op) ? ForwardEltwiseWithinTolerance(t, got, exact)
+                        : EltwiseWithinTolerance(t, got, exact, dy);
+}
+
+TEST(ScalarOps, EveryParameterSetAgainstTheReference) {
+  ASSERT_FALSE(ScalarOps().empty());
+  std::mt19937_64 rng(5);
+  for (Op op : ScalarOps()) {
+    for (const std::vector<double>& s : ParameterSets(op)) {
+      for (DType t : kComputeTypes) {
+        SCOPED_TRACE(Describe(op, s) + " " + DTypeName(t));
+        const std::vector<double> xs = Inputs(op, t, rng, false);
+        std::vector<double> dys = Inputs(op, t, rng, true);
+        const int64_t n = static_cast<int64_t>(xs.size());
+        dys.resize(xs.size(), 1.0);
+        // x strided with an offset; every dy meets every x's position in turn.
+        TestTensor x = TestTensor::Strided(t, {n}, {2}, 1, {2 * n + 1});
+        TestTensor dy = TestTensor::Dense(t, {n});
+        for (int64_t i = 0; i < n; ++i) {
+          x.Set(i, xs[static_cast<size_t>(i)]);
+          dy.Set(i, dys[static_cast<size_t>((i * 7) % n)]);
+        }
+        TestTensor out = TestTensor::Dense(t, {n});
+        const TestTensor& target = GetOpInfo(op).is_forward && IsInplace(GetOpInfo(op).signature)
+                                       ? x
+                                       : out;
+        const std::vector<double> before = x.Values();
+        const RunResult r = RunOp(ArgsWith(op, dy, x, target, s));
+        ASSERT_TRUE(r.status.ok()) << r.status.message();
+        int64_t bad = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          const double xi = before[static_cast<size_t>(i)], dyi = dy.Get(i);
+          const double exact = IsOneInput(op) ? ForwardEltwiseRef(op, xi, s.data())
+                                              : EltwiseRef(op, dyi, xi, s.data());
+          const double got = target.Get(i);
+          if (!WithinTolerance(op, t, got, exact, dyi) && ++bad <= 3) {
+            ADD_FAILURE() << "x " << Num(xi) << " dy " << Num(dyi) << ": got " << Num(got)
+                          << ", exact " << Num(exact);
+          }
+        }
+        EXPECT_EQ(bad, 0);
+      }
+    }
+  }
+}
+
+// Every FLOAT16 and BFLOAT16 input of the one-input operators, for two parameter sets.
+TEST(ScalarOps, Every16BitInputForTwoParameterSets) {
+  for (Op op : ScalarOps()) {
+    if (!IsOneInput(op)) continue;
+    std::vector<double> a(DefaultScalars(op), DefaultScalars(op) + kMaxScalars), b = a;
+    b[0] = -0.2;
+    for (const auto& s : {a, b}) {
+      for (DType t : {DType::kFloat16, DType::kBFloat16}) {
+        SCOPED_TRACE(Describe(op, s) + " " + DTypeName(t));
+        TestTensor x = TestTensor::Dense(t, {65536});
+        std::vector<uint16_t> bits(65536);
+        for (uint32_t i = 0; i < 65536; ++i) bits[i] = static_cast<uint16_t>(i);
+        std::memcpy(x.storage().data(), bits.data(), sizeof(uint16_t) * bits.size());
+        TestTensor out = TestTensor::Dense(t, {65536});
+        const bool in_place = IsInplace(GetOpInfo(op).signature);
+        const std::vector<double> xs = x.Values();
+        ASSERT_TRUE(RunOp(ArgsWith(op, x, x, in_place ? x : out, s)).status.ok());
+        const TestTensor& got = in_place ? x : out;
+        int64_t bad = 0;
+        for (int64_t i = 0; i < 65536; ++i) {
+          const double exact = ForwardEltwiseRef(op, xs[static_cast<size_t>(i)], s.data());
+          if (!ForwardEltwiseWithinTolerance(t, got.Get(i), exact) && ++bad <= 3) {
+            ADD_FAILURE() << "x " << Num(xs[static_cast<size_t>(i)]) << ": got "
+                          << Num(got.Get(i)) << ", exact " << Num(exact);
+          }
+        }
+        EXPECT_EQ(bad, 0);
+      }
+    }
+  }
+}
+
+TEST(ScalarOps, SameBitsForOneAndTwoThreads) {
+  std::mt19937_64 rng(9);
+  for (Op op : ScalarOps()) {
+    std::vector<double> s(DefaultScalars(op), DefaultScalars(op) + kMaxScalars);
+    s[0] = 0.37;
+    const int64_t n = 100003;
+    TestTensor x = TestTensor::Dense(DType::kFloat32, {n});
+    TestTensor dy = TestTensor::Dense(DType::kFloat32, {n});
+    FillRandom(&x, rng, -12, 12);
+    FillRandom(&dy, rng, -2, 2);
+    std::vector<std::vector<uint8_t>> results;
+    for (int threads : {1, 2}) {
+      omp_set_num_threads(threads);
+      TestTensor xc = TestTensor::Dense(DType::kFloat32, {n});
+      for (int64_t i = 0; i < n; ++i) xc.Set(i, x.Get(i));
+      TestTensor out = TestTensor::Dense(DType::kFloat32, {n});
+      const bool in_place = IsInplace(GetOpInfo(op).signature);
+      ASSERT_TRUE(RunOp(ArgsWith(op, dy, xc, in_place ? xc : out, s)).status.ok());
+      results.push_back((in_place ? xc : out).storage().Snapshot());
+    }
+    omp_set_num_threads(2);
+    EXPECT_EQ(results[0], results[1]) << GetOpInfo(op).name;
+  }
+}
+
+// ---- through the C API ------------------------------------------------------------------
+
+struct ScalarCase {
+  aclDataType dtype;
+  std::vector<uint8_t> bytes;
+  double value;  // what CANN's ToFloat reads
+};
+
+template <typename T>
+ScalarCase Make(aclDataType dt, T v, double value) {
+  ScalarCase c{dt, std::vector<uint8_t>(sizeof(T)), value};
+  std::memcpy(c.bytes.data(), &v, sizeof(T));
+  return c;
+}
+
+// Phase 1 and 2 of `op` with its first number given as `s` (others and the flag at their
+// defaults); the status of phase 1.
+aclnnStatus RunWithScalar(Op op, const aclScalar* s, const aclTensor* dy, const aclTensor* x,
+                          aclTensor* out, bool flag = false) {
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  const CApiOp& api = GetCApiOp(op);
+  const aclnnStatus st =
+      IsOneInput(op)
+          ? api.phase1_with(x, nullptr, nullptr, out, 0, s, capi_ops_internal::DefaultNumber(op, 1),
+                            capi_ops_internal::DefaultNumber(op, 2), flag, &ws, &exec)
+          : api.phase1_with(dy, x, x, out, 0, s, capi_ops_internal::DefaultNumber(op, 1),
+                            capi_ops_internal::DefaultNumber(op, 2), flag, &ws, &exec);
+  if (st != ACLNN_SUCCESS) return st;
+  std::vector<char> workspace(ws + 1);
+  EXPECT_EQ(GetCApiOp(op).phase2(workspace.data(), ws, exec, nullptr), ACLNN_SUCCESS);
+  return st;
+}
+
+TEST(ScalarOpsCApi, EveryRealScalarDTypeIsReadAsCANNReadsIt) {
+  const uint16_t half_0_375 = 0x3600, bf16_neg_0_5 = 0xBF00;
+  const std::vector<ScalarCase> cases = {
+      Make<double>(ACL_DOUBLE, 0.1, static_cast<float>(0.1)),
+      Make<float>(ACL_FLOAT, -0.25f, -0.25),
+      Make<uint16_t>(ACL_FLOAT16, half_0_375, 0.375),
+      Make<uint16_t>(ACL_BF16, bf16_neg_0_5, -0.5),
+      Make<int32_t>(ACL_INT32, -2, -2.0),
+      Make<int64_t>(ACL_INT64, 3, 3.0),
+      Make<int16_t>(ACL_INT16, -7, -7.0),
+      Make<int8_t>(ACL_INT8, -1, -1.0),
+      Make<uint8_t>(ACL_UINT8, 200, 200.0),
+      Make<uint8_t>(ACL_BOOL, 1, 1.0)};
+  for (Op op : ScalarOps()) {
+    for (const ScalarCase& c : cases) {
+      SCOPED_TRACE(std::string(GetOpInfo(op).name) + " dtype " + std::to_string(c.dtype));
+      std::vector<float> x = {-3.0f, -0.5f, 0.0f, 2.0f}, dy = {1.5f, -2.0f, 4.0f, 0.25f};
+      std::vector<float> out(4, 9.0f);
+      std::vector<uint8_t> bytes = c.bytes;
+      aclScalar* s = aclCreateScalar(bytes.data(), c.dtype);
+      TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {4}), tdy = MakeDense(dy.data(), ACL_FLOAT, {4});
+      TensorPtr tout = MakeDense(out.data(), ACL_FLOAT, {4});
+      const std::vector<float> x0 = x;
+      ASSERT_EQ(RunWithScalar(op, s, tdy.get(), tx.get(), tout.get()), ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      aclDestroyScalar(s);
+      std::vector<double> params(DefaultScalars(op), DefaultScalars(op) + kMaxScalars);
+      params[0] = c.value;
+      const std::vector<float>& got = IsInplace(GetOpInfo(op).signature) ? x : out;
+      for (int i = 0; i < 4; ++i) {
+        const double exact = IsOneInput(op) ? ForwardEltwiseRef(op, x0[i], params.data())
+                                            : EltwiseRef(op, dy[i], x0[i], params.data());
+        EXPECT_EQ(got[i], static_cast<float>(exact)) << "x " << x0[i];
+      }
+    }
+  }
+}
+
+TEST(ScalarOpsCApi, NullAndNonRealScalarsAreRefusedInCANNOrder) {
+  for (Op op : ScalarOps()) {
+    SCOPED_TRACE(GetOpInfo(op).name);
+    const char* name = GetOpInfo(op).scalars[0].name;
+    std::vector<float> x = {1, 2, 3, 4}, dy = {1, 1, 1, 1}, out(4, 9.0f);
+    TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {4}), tdy = MakeDense(dy.data(), ACL_FLOAT, {4});
+    TensorPtr tout = MakeDense(out.data(), ACL_FLOAT, {4});
+    const std::vector<float> x0 = x;
+    // A null scalar: 161001 naming it.
+    EXPECT_EQ(RunWithScalar(op, nullptr, tdy.get(), tx.get(), tout.get()), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), name)) << aclGetRecentErrMsg();
+    // A null input before it: the input is named.
+    EXPECT_EQ(RunWithScalar(op, nullptr, tdy.get(), nullptr, tout.get()), ACLNN_ERR_PARAM_NULLPTR);
+    EXPECT_FALSE(NamesParam(aclGetRecentErrMsg(), name)) << aclGetRecentErrMsg();
+    // Complex and wide unsigned dtypes: 161002 naming it.
+    for (aclDataType dt : {ACL_COMPLEX64, ACL_UINT32, ACL_UINT64}) {
+      uint64_t raw[2] = {0, 0};
+      aclScalar* s = aclCreateScalar(raw, dt);
+      ASSERT_NE(s, nullptr);
+      EXPECT_EQ(RunWithScalar(op, s, tdy.get(), tx.get(), tout.get()), ACLNN_ERR_PARAM_INVALID);
+      EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), name)) << aclGetRecentErrMsg();
+      aclDestroyScalar(s);
+    }
+    EXPECT_EQ(x, x0);
+    for (float v : out) EXPECT_EQ(v, 9.0f);
+  }
+}
+
+// LeakyReluBackward: selfIsResult with a negative negativeSlope is refused (CANN's rule);
+// with a non-negative one it gives what selfIsResult false gives.
+TEST(ScalarOpsCApi, SelfIsResultNeedsANonNegativeSlope) {
+  std::vector<float> x = {-3.0f, -0.0f, 0.5f, 2.0f}, dy = {1.5f, -2.0f, 4.0f, 0.25f};
+  std::vector<float> out(4, 9.0f), out2(4, 9.0f);
+  TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {4}), tdy = MakeDense(dy.data(), ACL_FLOAT, {4});
+  TensorPtr tout = MakeDense(out.data(), ACL_FLOAT, {4}), tout2 = MakeDense(out2.data(), ACL_FLOAT, {4});
+  double negative = -0.1, positive = 0.2;
+  aclScalar* sn = aclCreateScalar(&negative, ACL_DOUBLE);
+  aclScalar* sp = aclCreateScalar(&positive, ACL_DOUBLE);
+  EXPECT_EQ(RunWithScalar(Op::kLeakyReluBackward, sn, tdy.get(), tx.get(), tout.get(), true),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "negativeSlope")) << aclGetRecentErrMsg();
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("selfIsResult"), std::string::npos);
+  for (float v : out) EXPECT_EQ(v, 9.0f);
+  EXPECT_EQ(RunWithScalar(Op::kLeakyReluBackward, sn, tdy.get(), tx.get(), tout.get(), false),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(RunWithScalar(Op::kLeakyReluBackward, sp, tdy.get(), tx.get(), tout.get(), true),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(RunWithScalar(Op::kLeakyReluBackward, sp, tdy.get(), tx.get(), tout2.get(), false),
+            ACLNN_SUCCESS);
+  EXPECT_EQ(out, out2);
+  aclDestroyScalar(sn);
+  aclDestroyScalar(sp);
+}
+
+// Phase 1 twice on the same tensors with different values: each run uses its own value
+// (the memo keys the values).
+TEST(ScalarOpsCApi, ValuesArePartOfThePhaseOneMemo) {
+  for (Op op : ScalarOps()) {
+    SCOPED_TRACE(GetOpInfo(op).name);
+    std::vector<float> x = {-4.0f, -4.0f}, dy = {1.0f, 1.0f}, out(2, 9.0f);
+    TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {2}), tdy = MakeDense(dy.data(), ACL_FLOAT, {2});
+    TensorPtr tout = MakeDense(out.data(), ACL_FLOAT, {2});
+    std::vector<float> results;
+    for (double v : {0.25, 0.5}) {
+      x = {-4.0f, -4.0f};
+      aclScalar* s = aclCreateScalar(&v, ACL_DOUBLE);
+      ASSERT_EQ(RunWithScalar(op, s, tdy.get(), tx.get(), tout.get()), ACLNN_SUCCESS);
+      aclDestroyScalar(s);
+      results.push_back(IsInplace(GetOpInfo(op).signature) ? x[0] : out[0]);
+    }
+    EXPECT_NE(results[0], results[1]);
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace hostnn
