@@ -15,6 +15,7 @@
 #include "bench/cli_util.h"
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
+#include "tools/tiling/ops_table.h"
 #include "tools/tiling/random_case.h"
 
 namespace hostnn {
@@ -83,3 +84,27 @@ TEST(TilingTools, RandomCasesCoverTheOperatorList) {
 
 }  // namespace
 }  // namespace hostnn
+
+// hostnn-tiling ops: one line per operator of the list, naming its entry point and every
+// parameter of its phase 1 (tensors and scalars), then the two written over the list.
+TEST(OpsTable, ListsEveryOperatorWithItsParameters) {
+  const std::string table = hostnn::tiling_tool::OpsTable();
+  for (hostnn::Op op : hostnn::AllOps()) {
+    const hostnn::OpInfo& info = hostnn::GetOpInfo(op);
+    const std::string head = std::string(info.snake_name) + " ";
+    const size_t at = table.rfind("\n" + head) != std::string::npos ? table.rfind("\n" + head) + 1
+                      : table.compare(0, head.size(), head) == 0 ? 0
+                                                                  : std::string::npos;
+    ASSERT_NE(at, std::string::npos) << info.snake_name;
+    const std::string line = table.substr(at, table.find('\n', at) - at);
+    EXPECT_NE(line.find(std::string("aclnn") + info.name + "("), std::string::npos) << line;
+    for (const char* p : info.params) {
+      if (p != nullptr) EXPECT_NE(line.find(p), std::string::npos) << line;
+    }
+    for (int k = 0; k < info.num_scalars(); ++k) {
+      EXPECT_NE(line.find(info.scalars[k].name), std::string::npos) << line;
+    }
+  }
+  EXPECT_NE(table.find("aclnnGeluV2("), std::string::npos);
+  EXPECT_NE(table.find("aclnnGeluBackwardV2("), std::string::npos);
+}

@@ -16,6 +16,7 @@
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
 #include "src/exec/launcher.h"
+#include "tools/tiling/ops_table.h"
 #include "tools/tiling/random_case.h"
 #include "tools/tiling/tune.h"
 #include "tools/tiling/ub_table.h"
@@ -39,6 +40,7 @@ const char kUsage[] =
     "  tune       time candidate options on this machine and keep the fastest\n"
     "  platforms  list the platform profiles\n"
     "  ub         list each elementwise operator's UB divisors\n"
+    "  ops        list every operator: CANN entry points, parameters, dtype rule\n"
     "\n"
     "Run 'hostnn-tiling <command> --help' for a command's options. Exit status: 0 success,\n"
     "1 a plan could not be made or a check failed, 2 a bad command line.\n";
@@ -434,6 +436,7 @@ int Main(int argc, char** argv) {
        RunTune},
       {"platforms", kPlatformsHelp, false, {"platform-file"}, RunPlatforms},
       {"ub", kUbHelp, false, {"op"}, RunUb},
+      {"ops", kOpsHelp, false, {}, [](const CommandLine&) { return std::fputs(OpsTable().c_str(), stdout) < 0 ? kExitFailed : kExitOk; }},
   };
   for (const Command& c : commands) {
     if (cl.command != c.name) continue;
