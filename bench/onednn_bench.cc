@@ -1,8 +1,14 @@
-// The peer comparison: oneDNN's eltwise swish and logsigmoid backward and logsoftmax
-// backward on the cases hostnn_bench times, over the same buffers, beside hostnn and the
-// roofline so that one run gives all three. oneDNN has no hardsigmoid in 2.6, and no f16
-// or (without AVX-512) fast bf16 eltwise on most hosts: cases it cannot create are skipped
-// with its message. Built only when libdnnl-dev is found; the library never links it.
+// The peer comparison with oneDNN: its eltwise primitives for the operators it has (swish,
+// logsigmoid and hardsigmoid backward, and the activation family's relu, logistic,
+// gelu_tanh, gelu_erf, hardswish, mish and elu, forward, in place and backward) and its
+// LogSoftmax backward, on the cases hostnn_bench times, over the same buffers, beside
+// hostnn and the roofline so that one run gives all three. hostnn is timed as a CANN client
+// pays: both phases of one C API call (GetWorkspaceSize, then the run on a null stream),
+// as the speed issues count it. Operators the linked version has no primitive for
+// (logsigmoid in 3.x, hardsigmoid in 2.x; FastGelu, SquaredRelu, Erfinv in any) get no row;
+// cases it cannot create (f16 or bf16 without the instructions) are skipped with its
+// message. Built only when oneDNN is found (bench/CMakeLists.txt); the library never links
+// it.
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -15,8 +21,8 @@
 
 #include "bench/cases.h"
 #include "bench/gbench_util.h"
+#include "bench/onednn_prims.h"
 #include "hostnn/hostnn.h"
-#include "oneapi/dnnl/dnnl.hpp"
 
 namespace hostnn {
 namespace bench {
@@ -42,6 +48,120 @@ struct DnnlCase {
   std::string impl;  // oneDNN's implementation name ("jit:avx2", "ref:any", ...)
 };
 
+// How oneDNN computes one of hostnn's operators: an eltwise algorithm with its alpha and
+// beta, forward (out of place or in place) or backward.
+struct DnnlEltwise {
+  dnnl::algorithm alg;
+  float alpha = 0.0f;
+  float beta = 0.0f;
+  enum Kind { kForward, kInplace, kBackward } kind = kForward;
+};
+
+// torch.selu's alpha. oneDNN has no selu: eltwise_elu with this alpha is Selu without its
+// final multiply by the scale (1.0507...), one multiply per element less than Selu; its
+// *_use_dst_for_bwd backward reads the result, as SeluBackward does.
+constexpr float kSeluAlpha = 1.6732632423543772f;
+
+// The eltwise oneDNN runs for op; false (with the reason) when it has none.
+bool DnnlEltwiseFor(Op op, DnnlEltwise* e, std::string* why) {
+  using dnnl::algorithm;
+  using K = DnnlEltwise::Kind;
+  // oneDNN's hardswish is x * clamp(alpha x + beta, 0, 1); 2.x ignores alpha and beta and
+  // always uses these.
+  const float hs_alpha = 1.0f / 6.0f, hs_beta = 0.5f;
+  switch (op) {
+    case Op::kSiluBackward:  // x * sigmoid(alpha x), alpha = 1: SiLU
+      *e = {algorithm::eltwise_swish, 1.0f, 0.0f, K::kBackward};
+      return true;
+    case Op::kLogSigmoidBackward:
+#if DNNL_VERSION_MAJOR >= 3
+      *why = "oneDNN 3 has no logsigmoid";
+      return false;
+#else
+      *e = {algorithm::eltwise_logsigmoid, 1.0f, 0.0f, K::kBackward};
+      return true;
+#endif
+    case Op::kHardsigmoidBackward:
+#if DNNL_VERSION_MAJOR >= 3  // clamp(alpha x + beta, 0, 1)
+      *e = {algorithm::eltwise_hardsigmoid, 1.0f / 6.0f, 0.5f, K::kBackward};
+      return true;
+#else
+      *why = "oneDNN 2 has no hardsigmoid";
+      return false;
+#endif
+    case Op::kRelu:  // alpha is the slope below 0
+      *e = {algorithm::eltwise_relu, 0.0f, 0.0f, K::kForward};
+      return true;
+    case Op::kInplaceRelu:
+      *e = {algorithm::eltwise_relu, 0.0f, 0.0f, K::kInplace};
+      return true;
+    case Op::kSigmoid:
+      *e = {algorithm::eltwise_logistic, 0.0f, 0.0f, K::kForward};
+      return true;
+    case Op::kInplaceSigmoid:
+      *e = {algorithm::eltwise_logistic, 0.0f, 0.0f, K::kInplace};
+      return true;
+    case Op::kSigmoidBackward:  // from the forward output, as CANN's and ATen's
+      *e = {algorithm::eltwise_logistic_use_dst_for_bwd, 0.0f, 0.0f, K::kBackward};
+      return true;
+    case Op::kGelu:  // CANN's Gelu is the tanh form
+      *e = {algorithm::eltwise_gelu_tanh, 0.0f, 0.0f, K::kForward};
+      return true;
+    case Op::kGeluBackward:
+      *e = {algorithm::eltwise_gelu_tanh, 0.0f, 0.0f, K::kBackward};
+      return true;
+    case Op::kGeluErf:
+      *e = {algorithm::eltwise_gelu_erf, 0.0f, 0.0f, K::kForward};
+      return true;
+    case Op::kGeluErfBackward:
+      *e = {algorithm::eltwise_gelu_erf, 0.0f, 0.0f, K::kBackward};
+      return true;
+    case Op::kHardswish:
+      *e = {algorithm::eltwise_hardswish, hs_alpha, hs_beta, K::kForward};
+      return true;
+    case Op::kInplaceHardswish:
+      *e = {algorithm::eltwise_hardswish, hs_alpha, hs_beta, K::kInplace};
+      return true;
+    case Op::kHardswishBackward:
+    case Op::kHardswishBackwardV2:  // one oneDNN backward; V2 differs only at x = +-3
+      *e = {algorithm::eltwise_hardswish, hs_alpha, hs_beta, K::kBackward};
+      return true;
+    case Op::kMish:
+      *e = {algorithm::eltwise_mish, 0.0f, 0.0f, K::kForward};
+      return true;
+    case Op::kInplaceMish:
+      *e = {algorithm::eltwise_mish, 0.0f, 0.0f, K::kInplace};
+      return true;
+    case Op::kMishBackward:
+      *e = {algorithm::eltwise_mish, 0.0f, 0.0f, K::kBackward};
+      return true;
+    case Op::kSelu:
+      *e = {algorithm::eltwise_elu, kSeluAlpha, 0.0f, K::kForward};
+      return true;
+    case Op::kInplaceSelu:
+      *e = {algorithm::eltwise_elu, kSeluAlpha, 0.0f, K::kInplace};
+      return true;
+    case Op::kSeluBackward:
+      *e = {algorithm::eltwise_elu_use_dst_for_bwd, kSeluAlpha, 0.0f, K::kBackward};
+      return true;
+    default:
+      *why = "oneDNN has no such primitive";
+      return false;
+  }
+}
+
+// The operators with a oneDNN row, in the operator list's order: LogSoftmaxBackward and
+// those DnnlEltwiseFor maps.
+std::vector<Op> DnnlOps() {
+  std::vector<Op> ops;
+  for (Op op : AllOps()) {
+    DnnlEltwise e;
+    std::string why;
+    if (op == Op::kLogSoftmaxBackward || DnnlEltwiseFor(op, &e, &why)) ops.push_back(op);
+  }
+  return ops;
+}
+
 // Builds the primitive; false (with the reason) when oneDNN cannot.
 bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
   const CaseSpec& spec = data.spec();
@@ -49,40 +169,37 @@ bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
   const dnnl::memory::format_tag tag =
       dims.size() == 1 ? dnnl::memory::format_tag::a : dnnl::memory::format_tag::ab;
   const dnnl::memory::desc md(dims, DnnlType(spec.dtype), tag);
-  using dnnl::algorithm;
   try {
     dnnl::memory dy(md, c->engine, data.grad_output_data());
     dnnl::memory x(md, c->engine, data.self_data());
-    dnnl::memory dx(md, c->engine, data.out_data());
+    dnnl::memory out(md, c->engine, data.out_data());
     if (spec.op == Op::kLogSoftmaxBackward) {
       const int axis =
           static_cast<int>(spec.dim < 0 ? spec.dim + static_cast<int64_t>(dims.size()) : spec.dim);
-      const dnnl::logsoftmax_forward::primitive_desc fwd(
-          dnnl::logsoftmax_forward::desc(dnnl::prop_kind::forward_training, md, axis), c->engine);
-      const dnnl::logsoftmax_backward::primitive_desc pd(
-          dnnl::logsoftmax_backward::desc(md, md, axis), c->engine, fwd);
-      c->primitive = dnnl::logsoftmax_backward(pd);
-      c->impl = pd.impl_info_str();
-      c->args = {{DNNL_ARG_DST, x}, {DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_DIFF_SRC, dx}};
+      c->impl = LogSoftmaxBackward(c->engine, md, axis, &c->primitive);
+      c->args = {{DNNL_ARG_DST, x}, {DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_DIFF_SRC, out}};
       return true;
     }
-    algorithm alg;
-    if (spec.op == Op::kSiluBackward) {
-      alg = algorithm::eltwise_swish;  // x * sigmoid(alpha * x), alpha = 1: SiLU
-    } else if (spec.op == Op::kLogSigmoidBackward) {
-      alg = algorithm::eltwise_logsigmoid;
+    DnnlEltwise e;
+    if (!DnnlEltwiseFor(spec.op, &e, why)) return false;
+    if (e.kind == DnnlEltwise::kBackward) {
+      const auto pd = EltwiseBackwardPd(c->engine, e.alg, md, e.alpha, e.beta);
+      c->primitive = dnnl::eltwise_backward(pd);
+      c->impl = pd.impl_info_str();
+      // The *_use_dst_for_bwd algorithms read the forward's output (hostnn's second input
+      // of SigmoidBackward and SeluBackward), the others its input.
+      const bool from_dst = e.alg == dnnl::algorithm::eltwise_logistic_use_dst_for_bwd ||
+                            e.alg == dnnl::algorithm::eltwise_elu_use_dst_for_bwd;
+      c->args = {{from_dst ? DNNL_ARG_DST : DNNL_ARG_SRC, x},
+                 {DNNL_ARG_DIFF_DST, dy},
+                 {DNNL_ARG_DIFF_SRC, out}};
     } else {
-      *why = "oneDNN 2.6 has no hardsigmoid";
-      return false;
+      const auto pd = EltwiseForwardPd(c->engine, dnnl::prop_kind::forward_inference, e.alg, md,
+                                       e.alpha, e.beta);
+      c->primitive = dnnl::eltwise_forward(pd);
+      c->impl = pd.impl_info_str();
+      c->args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, e.kind == DnnlEltwise::kInplace ? x : out}};
     }
-    const dnnl::eltwise_forward::primitive_desc fwd(
-        dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_training, alg, md, 1.0f, 0.0f),
-        c->engine);
-    const dnnl::eltwise_backward::primitive_desc pd(
-        dnnl::eltwise_backward::desc(alg, md, md, 1.0f, 0.0f), c->engine, fwd);
-    c->primitive = dnnl::eltwise_backward(pd);
-    c->impl = pd.impl_info_str();
-    c->args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_DIFF_SRC, dx}};
     return true;
   } catch (const dnnl::error& e) {
     *why = std::string("oneDNN: ") + e.what();
@@ -112,13 +229,15 @@ void BM_OneDnn(benchmark::State& state, CaseSpec spec, int threads) {
 void BM_Hostnn(benchmark::State& state, CaseSpec spec, int threads) {
   omp_set_num_threads(threads);
   CaseData* data = SharedCase(spec);
+  // Prepare keeps the workspace the C API call reuses, as a CANN client keeps its own.
   const Status s = data->Prepare();
   if (!s.ok()) {
     state.SkipWithError(s.message().c_str());
     return;
   }
-  data->Run();
-  for (auto _ : state) data->Run();
+  int status = data->RunCApiCall();
+  for (auto _ : state) status |= data->RunCApiCall();
+  if (status != 0) state.SkipWithError("the C API call failed");
   SetCounters(state, static_cast<double>(spec.Elements()), data->Bytes());
 }
 
@@ -146,7 +265,7 @@ void RegisterAll() {
   for (int t = 1; t <= max; t = t < 4 ? t + 1 : 2 * t) threads.push_back(t);
   if (threads.back() != max) threads.push_back(max);
   for (int64_t n : kSizes) {
-    for (Op op : {Op::kSiluBackward, Op::kLogSigmoidBackward, Op::kLogSoftmaxBackward}) {
+    for (Op op : DnnlOps()) {
       for (DType dtype : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
         for (const CaseSpec& spec : StandardCases(op, dtype, n)) {
           for (int t : threads) {
