@@ -58,6 +58,10 @@
 #define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_GradEltwiseScalarFlag_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_GradEltwiseScalar
+#define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradEltwiseScalar_DEFAULTED
+#endif
 
 #include "hostnn/op_list.def"
 
@@ -116,4 +120,8 @@
 #ifdef HOSTNN_EW_GradEltwiseScalarFlag_DEFAULTED
 #undef HOSTNN_EW_GradEltwiseScalarFlag
 #undef HOSTNN_EW_GradEltwiseScalarFlag_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradEltwiseScalar_DEFAULTED
+#undef HOSTNN_EW_GradEltwiseScalar
+#undef HOSTNN_EW_GradEltwiseScalar_DEFAULTED
 #endif

@@ -121,12 +121,14 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseScalarFlag
+#undef HOSTNN_EW_GradEltwiseScalar
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_ONE
 
@@ -151,12 +153,14 @@ namespace kernels {
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseScalarFlag
+#undef HOSTNN_EW_GradEltwiseScalar
 #undef HOSTNN_EW_GradEltwiseBuffer
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
@@ -174,6 +178,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 #define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -183,6 +188,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 #undef HOSTNN_EW_GradEltwise
 #undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseScalarFlag
+#undef HOSTNN_EW_GradEltwiseScalar
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_OTHER
   }

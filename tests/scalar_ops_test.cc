@@ -45,6 +45,13 @@ int FlagIndex(Op op) {
   return -1;
 }
 
+// Whether the operator's value rule (ScalarCheck) refuses v for its k-th parameter.
+bool Refused(Op op, int k, double v, bool flag) {
+  const ScalarCheck c = GetOpInfo(op).scalars[k].check;
+  return static_cast<float>(v) < 0 &&
+         (c == ScalarCheck::kNonNegative || (c == ScalarCheck::kNonNegativeWithFlag && flag));
+}
+
 // The parameter sets of an operator: each number takes each value of a list (the others
 // at their defaults), each flag both values; sets its ScalarCheck refuses are left out.
 std::vector<std::vector<double>> ParameterSets(Op op) {
@@ -59,7 +66,7 @@ std::vector<std::vector<double>> ParameterSets(Op op) {
         std::vector<double> s(defaults, defaults + kMaxScalars);
         s[k] = v;
         if (flag >= 0) s[flag] = f;
-        if (info.scalars[k].check == ScalarCheck::kNonNegativeWithFlag && f == 1 && v < 0) continue;
+        if (Refused(op, k, v, f == 1)) continue;
         sets.push_back(s);
       }
     }
@@ -147,7 +154,7 @@ TEST(ScalarOps, Every16BitInputForTwoParameterSets) {
   for (Op op : ScalarOps()) {
     if (!IsOneInput(op)) continue;
     std::vector<double> a(DefaultScalars(op), DefaultScalars(op) + kMaxScalars), b = a;
-    b[0] = -0.2;
+    b[0] = Refused(op, 0, -0.2, false) ? 1.5 : -0.2;
     for (const auto& s : {a, b}) {
       for (DType t : {DType::kFloat16, DType::kBFloat16}) {
         SCOPED_TRACE(Describe(op, s) + " " + DTypeName(t));
@@ -256,6 +263,14 @@ TEST(ScalarOpsCApi, EveryRealScalarDTypeIsReadAsCANNReadsIt) {
       TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {4}), tdy = MakeDense(dy.data(), ACL_FLOAT, {4});
       TensorPtr tout = MakeDense(out.data(), ACL_FLOAT, {4});
       const std::vector<float> x0 = x;
+      if (Refused(op, 0, c.value, false)) {  // the value rule, after the dtype is read
+        EXPECT_EQ(RunWithScalar(op, s, tdy.get(), tx.get(), tout.get()), ACLNN_ERR_PARAM_INVALID);
+        EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), GetOpInfo(op).scalars[0].name));
+        EXPECT_EQ(x, x0);
+        for (float v : out) EXPECT_EQ(v, 9.0f);
+        aclDestroyScalar(s);
+        continue;
+      }
       ASSERT_EQ(RunWithScalar(op, s, tdy.get(), tx.get(), tout.get()), ACLNN_SUCCESS)
           << aclGetRecentErrMsg();
       aclDestroyScalar(s);
@@ -334,7 +349,7 @@ TEST(ScalarOpsCApi, ValuesArePartOfThePhaseOneMemo) {
     TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, {2}), tdy = MakeDense(dy.data(), ACL_FLOAT, {2});
     TensorPtr tout = MakeDense(out.data(), ACL_FLOAT, {2});
     std::vector<float> results;
-    for (double v : {0.25, 0.5}) {
+    for (double v : {0.25, 5.0}) {
       x = {-4.0f, -4.0f};
       aclScalar* s = aclCreateScalar(&v, ACL_DOUBLE);
       ASSERT_EQ(RunWithScalar(op, s, tdy.get(), tx.get(), tout.get()), ACLNN_SUCCESS);

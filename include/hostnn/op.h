@@ -35,6 +35,7 @@ enum class Signature {
   kEltwiseScalar,          // (in0, s0, out): out = f(in0; s0) elementwise, s0 an aclScalar
   kInplaceEltwiseScalar,   // (in0, s0): the same in place, CANN's aclTensor* selfRef
   kGradEltwiseScalarFlag,  // (in0, in1, s0, f0, out): out = f(in0, in1; s0, f0), f0 a bool
+  kGradEltwiseScalar,      // (in0, in1, s0, out): out = f(in0, in1; s0)
 };
 
 // True for the signatures that reduce along a dim.
@@ -133,6 +134,7 @@ enum class ScalarCheck {
   kAny,
   kNonNegativeWithFlag,  // below 0 refused while the operator's flag is set
                          // (LeakyReluBackward: selfIsResult with a negative negativeSlope)
+  kNonNegative,          // below 0 refused (Softshrink's lambd)
 };
 struct ScalarParam {
   const char* name = nullptr;  // CANN's parameter name; nullptr past the last one

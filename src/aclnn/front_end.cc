@@ -214,6 +214,10 @@ Status CheckScalarValues(const OpInfo& info, const float* values) {
     if (info.scalars[k].kind == ScalarKind::kFlag) flag = values[k] != 0.0f;
   }
   for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].check == ScalarCheck::kNonNegative && values[k] < 0.0f) {
+      return core::InvalidParam(info.name, info.scalars[k].name,
+                                "must not be negative, got " + std::to_string(values[k]));
+    }
     if (info.scalars[k].check == ScalarCheck::kNonNegativeWithFlag && flag && values[k] < 0.0f) {
       std::string flag_name;
       for (int j = 0; j < info.num_scalars(); ++j) {
@@ -307,6 +311,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     case Signature::kEltwiseScalar:
     case Signature::kInplaceEltwiseScalar:
     case Signature::kGradEltwiseScalarFlag:
+    case Signature::kGradEltwiseScalar:
       return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
     case Signature::kGradSoftmax:
       return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,

@@ -140,6 +140,17 @@
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarFlag f0
 #define HOSTNN_SIG_OUT_GradEltwiseScalarFlag out
 
+/* aclnnHardshrinkBackward(gradOutput, self, lambd, gradInput) and its kind. */
+#define HOSTNN_SIG_PARAMS_GradEltwiseScalar \
+  const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradEltwiseScalar in0, in1, s0, out
+#define HOSTNN_SIG_IN1_GradEltwiseScalar in1
+#define HOSTNN_SIG_IN2_GradEltwiseScalar 0
+#define HOSTNN_SIG_DIM_GradEltwiseScalar 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0
+#define HOSTNN_SIG_FLAG_GradEltwiseScalar 0
+#define HOSTNN_SIG_OUT_GradEltwiseScalar out
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

@@ -154,6 +154,7 @@ double LeakyReluBackwardRef(double dy, double x, const double* scalars) {
 #define HOSTNN_REF_GradEltwiseScalarFlag(Name) \
   case Op::k##Name:                            \
     return Name##Ref(dy, x, scalars);
+#define HOSTNN_REF_GradEltwiseScalar(Name) HOSTNN_REF_GradEltwiseScalarFlag(Name)
 #define HOSTNN_REF_GradSoftmax(Name) \
   case Op::k##Name:                  \
     return kNaN;
@@ -179,6 +180,7 @@ double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, Def
 #undef HOSTNN_REF_GradEltwiseBuffer
 #undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradEltwiseScalarFlag
+#undef HOSTNN_REF_GradEltwiseScalar
 #undef HOSTNN_REF_EltwiseScalar
 #undef HOSTNN_REF_InplaceEltwiseScalar
 #undef HOSTNN_REF_GradSoftmax
