@@ -56,6 +56,38 @@ struct LeakyReluBackwardOp {
   };
 };
 
+// Hardshrink: x outside [-lambd, lambd], else 0 (scalars[0] = lambd; a negative one is 0,
+// as CANN's op_api clamps it). NaN stays NaN (it is in no interval).
+// Lanes: f32. Exact (a selection). Valid range: all floats.
+struct HardshrinkOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> lambd;
+    Bound(D d, const float* scalars) : lambd(hn::Set(d, scalars[0] < 0.0f ? 0.0f : scalars[0])) {}
+    HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> x) const {
+      return hn::IfThenZeroElse(hn::And(hn::Ge(x, hn::Neg(lambd)), hn::Le(x, lambd)), x);
+    }
+  };
+};
+
+// HardshrinkBackward: 0 for x in [-lambd, lambd], dy elsewhere (scalars[0] = lambd), as
+// PyTorch's hardshrink_backward. NaN in either input gives NaN
+// (SPEC), a NaN dy inside the interval included.
+// Lanes: f32. Exact (a selection). Valid range: all floats.
+struct ShrinkBackwardOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> lambd;
+    Bound(D d, const float* scalars) : lambd(hn::Set(d, scalars[0])) {}
+    HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> dy, hn::Vec<D> x) const {
+      const auto inside = hn::And(hn::Ge(x, hn::Neg(lambd)), hn::Le(x, lambd));
+      const hn::Vec<D> dx = hn::IfThenZeroElse(hn::AndNot(hn::IsNaN(dy), inside), dy);
+      return hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+  };
+};
+using HardshrinkBackwardOp = ShrinkBackwardOp;
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

@@ -163,6 +163,13 @@ double LeakyReluRef(double x, const double* scalars) {
 }
 double InplaceLeakyReluRef(double x, const double* scalars) { return LeakyReluRef(x, scalars); }
 
+// scalars[0] = lambd; Hardshrink's negative lambd is 0 (CANN's op_api clamps it).
+double HardshrinkRef(double x, const double* scalars) {
+  const double lambd = std::fmax(static_cast<float>(scalars[0]), 0.0);
+  if (std::isnan(x)) return kNaN;
+  return x >= -lambd && x <= lambd ? 0.0 : x;
+}
+
 double GeluErfRef(double x) {
   if (std::isnan(x)) return kNaN;
   if (x == -INFINITY) return -0.0;
