@@ -70,8 +70,24 @@ struct HardshrinkOp {
   };
 };
 
-// HardshrinkBackward: 0 for x in [-lambd, lambd], dy elsewhere (scalars[0] = lambd), as
-// PyTorch's hardshrink_backward. NaN in either input gives NaN
+// Softshrink: x - lambd above lambd, x + lambd below -lambd, 0 between (scalars[0] = lambd,
+// never negative: the front end refuses it). NaN stays NaN.
+// Lanes: f32. Max error: 0.5 ULP (one sum). Valid range: all floats; +-inf -> +-inf.
+struct SoftshrinkOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> lambd;
+    Bound(D d, const float* scalars) : lambd(hn::Set(d, scalars[0])) {}
+    HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> x) const {
+      const hn::Vec<D> below = hn::IfThenElseZero(hn::Lt(x, hn::Neg(lambd)), hn::Add(x, lambd));
+      const hn::Vec<D> out = hn::IfThenElse(hn::Gt(x, lambd), hn::Sub(x, lambd), below);
+      return hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+  };
+};
+
+// The shrinks' gradient: 0 for x in [-lambd, lambd], dy elsewhere (scalars[0] = lambd),
+// as PyTorch's hardshrink_backward and softshrink_backward. NaN in either input gives NaN
 // (SPEC), a NaN dy inside the interval included.
 // Lanes: f32. Exact (a selection). Valid range: all floats.
 struct ShrinkBackwardOp {
@@ -87,6 +103,8 @@ struct ShrinkBackwardOp {
   };
 };
 using HardshrinkBackwardOp = ShrinkBackwardOp;
+// SoftshrinkBackward computes what HardshrinkBackward computes (its lambd is never negative).
+using SoftshrinkBackwardOp = ShrinkBackwardOp;
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

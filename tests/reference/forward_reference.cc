@@ -169,6 +169,13 @@ double HardshrinkRef(double x, const double* scalars) {
   if (std::isnan(x)) return kNaN;
   return x >= -lambd && x <= lambd ? 0.0 : x;
 }
+double SoftshrinkRef(double x, const double* scalars) {
+  const double lambd = static_cast<float>(scalars[0]);
+  if (std::isnan(x)) return kNaN;
+  if (x > lambd) return x - lambd;
+  if (x < -lambd) return x + lambd;
+  return 0.0;
+}
 
 double GeluErfRef(double x) {
   if (std::isnan(x)) return kNaN;

@@ -145,11 +145,14 @@ double LeakyReluBackwardRef(double dy, double x, const double* scalars) {
   return x > 0 ? dy : dy * slope;
 }
 
-// Hardshrink's gradient: 0 on [-lambd, lambd], dy elsewhere; NaN in either gives NaN.
+// The shrinks' gradient: 0 on [-lambd, lambd], dy elsewhere; NaN in either gives NaN.
 double HardshrinkBackwardRef(double dy, double x, const double* scalars) {
   const double lambd = static_cast<float>(scalars[0]);
   if (std::isnan(x) || std::isnan(dy)) return kNaN;
   return x >= -lambd && x <= lambd ? 0.0 : dy;
+}
+double SoftshrinkBackwardRef(double dy, double x, const double* scalars) {
+  return HardshrinkBackwardRef(dy, x, scalars);
 }
 
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
