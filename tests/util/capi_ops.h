@@ -53,9 +53,10 @@ struct CApiOp {
 
 namespace capi_ops_internal {
 // The k-th number parameter of `op` at its default, as a DOUBLE aclScalar (kept for the
-// process); null past the last.
+// process, and reachable until its end: the table is never destroyed, so no leak checker
+// sees the scalars orphaned at exit); null past the last.
 inline const aclScalar* DefaultNumber(Op op, int k) {
-  static std::vector<std::vector<aclScalar*>> table = [] {
+  static const auto* table = new std::vector<std::vector<aclScalar*>>([] {
     std::vector<std::vector<aclScalar*>> t;
     for (Op o : AllOps()) {
       std::vector<aclScalar*> v;
@@ -67,8 +68,8 @@ inline const aclScalar* DefaultNumber(Op op, int k) {
       t.push_back(v);
     }
     return t;
-  }();
-  const auto& v = table[static_cast<size_t>(op)];
+  }());
+  const auto& v = (*table)[static_cast<size_t>(op)];
   return k < static_cast<int>(v.size()) ? v[static_cast<size_t>(k)] : nullptr;
 }
 // The flag parameter of `op` at its default (false where it has none).
