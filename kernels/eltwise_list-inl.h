@@ -62,6 +62,10 @@
 #define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_GradEltwiseScalar_DEFAULTED
 #endif
+#ifndef HOSTNN_EW_GradEltwiseScalar2
+#define HOSTNN_EW_GradEltwiseScalar2(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradEltwiseScalar2_DEFAULTED
+#endif
 
 #include "hostnn/op_list.def"
 
@@ -124,4 +128,8 @@
 #ifdef HOSTNN_EW_GradEltwiseScalar_DEFAULTED
 #undef HOSTNN_EW_GradEltwiseScalar
 #undef HOSTNN_EW_GradEltwiseScalar_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradEltwiseScalar2_DEFAULTED
+#undef HOSTNN_EW_GradEltwiseScalar2
+#undef HOSTNN_EW_GradEltwiseScalar2_DEFAULTED
 #endif

@@ -122,6 +122,7 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalar2(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
@@ -129,6 +130,7 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
 #undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseScalarFlag
 #undef HOSTNN_EW_GradEltwiseScalar
+#undef HOSTNN_EW_GradEltwiseScalar2
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_ONE
 
@@ -154,6 +156,7 @@ namespace kernels {
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalar2(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
 #undef HOSTNN_OP
@@ -161,6 +164,7 @@ namespace kernels {
 #undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseScalarFlag
 #undef HOSTNN_EW_GradEltwiseScalar
+#undef HOSTNN_EW_GradEltwiseScalar2
 #undef HOSTNN_EW_GradEltwiseBuffer
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
@@ -179,6 +183,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 #define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
+#define HOSTNN_EW_GradEltwiseScalar2(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
@@ -189,6 +194,7 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
 #undef HOSTNN_EW_GradEltwiseConstOut
 #undef HOSTNN_EW_GradEltwiseScalarFlag
 #undef HOSTNN_EW_GradEltwiseScalar
+#undef HOSTNN_EW_GradEltwiseScalar2
 #undef HOSTNN_EW_GradEltwiseBuffer
 #undef HOSTNN_EW_OTHER
   }

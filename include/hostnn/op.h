@@ -36,6 +36,7 @@ enum class Signature {
   kInplaceEltwiseScalar,   // (in0, s0): the same in place, CANN's aclTensor* selfRef
   kGradEltwiseScalarFlag,  // (in0, in1, s0, f0, out): out = f(in0, in1; s0, f0), f0 a bool
   kGradEltwiseScalar,      // (in0, in1, s0, out): out = f(in0, in1; s0)
+  kGradEltwiseScalar2,     // (in0, in1, s0, s1, out): out = f(in0, in1; s0, s1)
 };
 
 // True for the signatures that reduce along a dim.

@@ -312,6 +312,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     case Signature::kInplaceEltwiseScalar:
     case Signature::kGradEltwiseScalarFlag:
     case Signature::kGradEltwiseScalar:
+    case Signature::kGradEltwiseScalar2:
       return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
     case Signature::kGradSoftmax:
       return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,

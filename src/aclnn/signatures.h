@@ -151,6 +151,17 @@
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar 0
 #define HOSTNN_SIG_OUT_GradEltwiseScalar out
 
+/* aclnnHardtanhBackward(gradOutput, self, min, max, out) and its kind. */
+#define HOSTNN_SIG_PARAMS_GradEltwiseScalar2 \
+  const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, const aclScalar *s1, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradEltwiseScalar2 in0, in1, s0, s1, out
+#define HOSTNN_SIG_IN1_GradEltwiseScalar2 in1
+#define HOSTNN_SIG_IN2_GradEltwiseScalar2 0
+#define HOSTNN_SIG_DIM_GradEltwiseScalar2 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0
+#define HOSTNN_SIG_FLAG_GradEltwiseScalar2 0
+#define HOSTNN_SIG_OUT_GradEltwiseScalar2 out
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

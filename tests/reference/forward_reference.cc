@@ -204,6 +204,7 @@ double GeluErfRef(double x) {
     return std::numeric_limits<double>::quiet_NaN();
 #define HOSTNN_REF_GradEltwiseScalarFlag(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradEltwiseScalar(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_GradEltwiseScalar2(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
 #define HOSTNN_REF_GradSoftmax(Name) HOSTNN_REF_GradEltwise(Name)
@@ -243,6 +244,7 @@ const double* DefaultScalars(Op op) {
 #undef HOSTNN_REF_GradEltwise
 #undef HOSTNN_REF_GradEltwiseScalarFlag
 #undef HOSTNN_REF_GradEltwiseScalar
+#undef HOSTNN_REF_GradEltwiseScalar2
 #undef HOSTNN_REF_GradEltwiseBuffer
 #undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradSoftmax

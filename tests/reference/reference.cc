@@ -165,6 +165,7 @@ double SoftshrinkBackwardRef(double dy, double x, const double* scalars) {
   case Op::k##Name:                            \
     return Name##Ref(dy, x, scalars);
 #define HOSTNN_REF_GradEltwiseScalar(Name) HOSTNN_REF_GradEltwiseScalarFlag(Name)
+#define HOSTNN_REF_GradEltwiseScalar2(Name) HOSTNN_REF_GradEltwiseScalarFlag(Name)
 #define HOSTNN_REF_GradSoftmax(Name) \
   case Op::k##Name:                  \
     return kNaN;
@@ -191,6 +192,7 @@ double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, Def
 #undef HOSTNN_REF_GradEltwiseConstOut
 #undef HOSTNN_REF_GradEltwiseScalarFlag
 #undef HOSTNN_REF_GradEltwiseScalar
+#undef HOSTNN_REF_GradEltwiseScalar2
 #undef HOSTNN_REF_EltwiseScalar
 #undef HOSTNN_REF_InplaceEltwiseScalar
 #undef HOSTNN_REF_GradSoftmax
