@@ -106,6 +106,23 @@ using HardshrinkBackwardOp = ShrinkBackwardOp;
 // SoftshrinkBackward computes what HardshrinkBackward computes (its lambd is never negative).
 using SoftshrinkBackwardOp = ShrinkBackwardOp;
 
+// HardtanhBackward: dy for min < x < max, 0 elsewhere (scalars[0] = min, scalars[1] = max),
+// as CANN's kernel golden and PyTorch's hardtanh_backward (the ends give 0). A min above max
+// gives 0 everywhere. NaN in either input gives NaN (SPEC), outside the interval too.
+// Lanes: f32. Exact (a selection). Valid range: all floats.
+struct HardtanhBackwardOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> lo, hi;
+    Bound(D d, const float* scalars) : lo(hn::Set(d, scalars[0])), hi(hn::Set(d, scalars[1])) {}
+    HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> dy, hn::Vec<D> x) const {
+      const auto outside = hn::Or(hn::Le(x, lo), hn::Ge(x, hi));
+      const hn::Vec<D> dx = hn::IfThenZeroElse(hn::AndNot(hn::IsNaN(dy), outside), dy);
+      return hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+  };
+};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

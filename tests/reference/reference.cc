@@ -155,6 +155,13 @@ double SoftshrinkBackwardRef(double dy, double x, const double* scalars) {
   return HardshrinkBackwardRef(dy, x, scalars);
 }
 
+// dy strictly inside (min, max), 0 elsewhere (scalars: min, max); NaN in either gives NaN.
+double HardtanhBackwardRef(double dy, double x, const double* scalars) {
+  const double lo = static_cast<float>(scalars[0]), hi = static_cast<float>(scalars[1]);
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  return x <= lo || x >= hi ? 0.0 : dy;
+}
+
 // Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
 #define HOSTNN_REF_GradEltwise(Name) \
   case Op::k##Name:                  \
