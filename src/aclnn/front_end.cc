@@ -210,8 +210,11 @@ Status CheckScalarDTypes(const OpInfo& info, const OpArgs& args) {
 // The numbers' value rules (ScalarCheck) on the values the kernel will take.
 Status CheckScalarValues(const OpInfo& info, const float* values) {
   bool flag = false;
+  const char* flag_name = "";
   for (int k = 0; k < info.num_scalars(); ++k) {
-    if (info.scalars[k].kind == ScalarKind::kFlag) flag = values[k] != 0.0f;
+    if (info.scalars[k].kind != ScalarKind::kFlag) continue;
+    flag = values[k] != 0.0f;
+    flag_name = info.scalars[k].name;
   }
   for (int k = 0; k < info.num_scalars(); ++k) {
     if (info.scalars[k].check == ScalarCheck::kNonNegative && values[k] < 0.0f) {
@@ -219,12 +222,9 @@ Status CheckScalarValues(const OpInfo& info, const float* values) {
                                 "must not be negative, got " + std::to_string(values[k]));
     }
     if (info.scalars[k].check == ScalarCheck::kNonNegativeWithFlag && flag && values[k] < 0.0f) {
-      std::string flag_name;
-      for (int j = 0; j < info.num_scalars(); ++j) {
-        if (info.scalars[j].kind == ScalarKind::kFlag) flag_name = info.scalars[j].name;
-      }
       return core::InvalidParam(info.name, info.scalars[k].name,
-                                "must not be negative while " + flag_name + " is true (got " +
+                                "must not be negative while " + std::string(flag_name) +
+                                    " is true (got " +
                                     std::to_string(values[k]) +
                                     "): the result of an in-place forward call with a negative " +
                                     info.scalars[k].name + " cannot be differentiated");

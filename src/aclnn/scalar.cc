@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernels/kernels.h"
 #include "src/aclnn/c_api.h"
 
 namespace hostnn {
@@ -18,21 +19,6 @@ double Load(const unsigned char* bytes) {
   T v;
   std::memcpy(&v, bytes, sizeof(T));
   return static_cast<double>(v);
-}
-
-// IEEE binary16: 1 sign, 5 exponent, 10 fraction bits.
-double HalfValue(uint16_t h) {
-  const int exponent = (h >> 10) & 0x1F;
-  const int fraction = h & 0x3FF;
-  double v;
-  if (exponent == 0x1F) {
-    v = fraction != 0 ? std::nan("") : INFINITY;
-  } else if (exponent == 0) {
-    v = std::ldexp(fraction, -24);
-  } else {
-    v = std::ldexp(fraction + 1024, exponent - 25);
-  }
-  return (h & 0x8000) != 0 ? -v : v;
 }
 
 }  // namespace
@@ -53,18 +39,10 @@ OpScalar ScalarArg(const aclScalar* s) {
     case ACL_DOUBLE:
       r.value = Load<double>(b);
       break;
-    case ACL_FLOAT16: {
-      uint16_t h;
-      std::memcpy(&h, b, 2);
-      r.value = HalfValue(h);
-      break;
-    }
-    case ACL_BF16: {
-      uint16_t h;
-      std::memcpy(&h, b, 2);
-      const uint32_t bits = static_cast<uint32_t>(h) << 16;
+    case ACL_FLOAT16:
+    case ACL_BF16: {  // widened exactly by the kernels' own conversion
       float f;
-      std::memcpy(&f, &bits, 4);
+      kernels::GetToF32(r.dtype)(b, &f, 1);
       r.value = f;
       break;
     }

@@ -44,7 +44,8 @@ class EltwiseExecutor final : public Executor {
       result_cast_ = ResultCast(result_dtype, out_dtype,
                                 RoundsIntResults(rule) ? FloatToInt::kNearestEven
                                                        : FloatToInt::kTruncate);
-      to_result_ = kernels::GetFromF32(result_dtype);
+      // An f32 result is cast as it is; a narrower one is rounded to its dtype first.
+      if (result_dtype != DType::kFloat32) to_result_ = kernels::GetFromF32(result_dtype);
     }
     target_ = kernels::ChosenTargetName();
     scratch_elems_ = scratch_elems;
@@ -159,9 +160,12 @@ class EltwiseExecutor final : public Executor {
       float* o = scratch + num_in_ * scratch_elems_;
       Compute(in, reinterpret_cast<char*>(o), len);
       if (result_cast_.active()) {  // narrowed to the result's dtype, then CANN's Cast
-        char* result = reinterpret_cast<char*>(o + scratch_elems_);
+        char* result = reinterpret_cast<char*>(o);
         char* cast = reinterpret_cast<char*>(o + 2 * scratch_elems_);
-        to_result_(o, result, static_cast<size_t>(len));
+        if (to_result_ != nullptr) {
+          result = reinterpret_cast<char*>(o + scratch_elems_);
+          to_result_(o, result, static_cast<size_t>(len));
+        }
         result_cast_.Run(result, cast, static_cast<size_t>(len));
         ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, cast);
       } else {
@@ -184,7 +188,7 @@ class EltwiseExecutor final : public Executor {
   OperandCodec codecs_[core::kMaxOperands];
   float scalars_[kMaxScalars] = {};            // the operator's scalar parameters
   ResultCast result_cast_;                     // inactive unless out's dtype differs
-  kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype
+  kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype (null: f32)
 };
 
 }  // namespace
