@@ -114,24 +114,12 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
                             const float* s) {                                            \
     EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n, s);           \
   }
-#define HOSTNN_EW_GradEltwise(Name) \
+#define HOSTNN_EW_Binary(Name) \
   HOSTNN_EW_ONE(Name, F32, F32)     \
   HOSTNN_EW_ONE(Name, F16, F16)     \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
-#define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalar2(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_OP
-#undef HOSTNN_EW_GradEltwise
-#undef HOSTNN_EW_GradEltwiseConstOut
-#undef HOSTNN_EW_GradEltwiseScalarFlag
-#undef HOSTNN_EW_GradEltwiseScalar
-#undef HOSTNN_EW_GradEltwiseScalar2
-#undef HOSTNN_EW_GradEltwiseBuffer
+#undef HOSTNN_EW_Binary
 #undef HOSTNN_EW_ONE
 
 }  // namespace HWY_NAMESPACE
@@ -145,32 +133,20 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-#define HOSTNN_EW_GradEltwise(Name) \
+#define HOSTNN_EW_Binary(Name) \
   HWY_EXPORT(Name##_F32);           \
   HWY_EXPORT(Name##_F16);           \
   HWY_EXPORT(Name##_BF16);          \
   HWY_EXPORT(Name##_F32_Stream);    \
   HWY_EXPORT(Name##_F16_Stream);    \
   HWY_EXPORT(Name##_BF16_Stream);
-#define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalar2(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_OP
-#undef HOSTNN_EW_GradEltwise
-#undef HOSTNN_EW_GradEltwiseConstOut
-#undef HOSTNN_EW_GradEltwiseScalarFlag
-#undef HOSTNN_EW_GradEltwiseScalar
-#undef HOSTNN_EW_GradEltwiseScalar2
-#undef HOSTNN_EW_GradEltwiseBuffer
+#undef HOSTNN_EW_Binary
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
   switch (op) {
-#define HOSTNN_EW_GradEltwise(Name)                                               \
+#define HOSTNN_EW_Binary(Name)                                               \
   case Op::k##Name:                                                               \
     if (dtype == DType::kFloat32)                                                 \
       return stream ? HOSTNN_PICK(Name##_F32_Stream) : HOSTNN_PICK(Name##_F32);   \
@@ -179,23 +155,11 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
     if (dtype == DType::kBFloat16)                                                \
       return stream ? HOSTNN_PICK(Name##_BF16_Stream) : HOSTNN_PICK(Name##_BF16); \
     return nullptr;
-#define HOSTNN_EW_GradEltwiseBuffer(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseConstOut(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalarFlag(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalar(Name) HOSTNN_EW_GradEltwise(Name)
-#define HOSTNN_EW_GradEltwiseScalar2(Name) HOSTNN_EW_GradEltwise(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_OP
-#undef HOSTNN_EW_GradEltwise
-#undef HOSTNN_EW_GradEltwiseConstOut
-#undef HOSTNN_EW_GradEltwiseScalarFlag
-#undef HOSTNN_EW_GradEltwiseScalar
-#undef HOSTNN_EW_GradEltwiseScalar2
-#undef HOSTNN_EW_GradEltwiseBuffer
+#undef HOSTNN_EW_Binary
 #undef HOSTNN_EW_OTHER
   }
   return nullptr;  // not an operator

@@ -34,9 +34,9 @@
 #define HOSTNN_INT_FloatThenCast(Name)
 #define HOSTNN_INT_AllSameOrInt32Int8Rint(Name)
 
-// The forward elementwise operators are those of the operator list with the Eltwise or
-// InplaceEltwise(Ref) signature (kernels/eltwise_list-inl.h): <Name>Op is the functor
-// (unary_ops-inl.h) and Op::k<Name> its key.
+// The forward elementwise operators are those of the operator list whose signature has
+// the Unary form (kernels/eltwise_list-inl.h): <Name>Op is the functor (unary_ops-inl.h or
+// param_ops-inl.h) and Op::k<Name> its key.
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -129,23 +129,9 @@ struct UnaryFunctorFor {
   HOSTNN_UNARY_ONE(Name, F32, F32) \
   HOSTNN_UNARY_ONE(Name, F16, F16) \
   HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)
-#define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_DEFINE(Name)
-#define HOSTNN_EW_EltwiseConstOut(Name) HOSTNN_EW_Eltwise(Name)
-#define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_DEFINE(Name)
-#define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_DEFINE(Name)
-#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_DEFINE(Name)
-#define HOSTNN_EW_EltwiseScalar(Name) HOSTNN_UNARY_DEFINE(Name)
-#define HOSTNN_EW_InplaceEltwiseScalar(Name) HOSTNN_UNARY_DEFINE(Name)
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
+#define HOSTNN_EW_Unary(Name) HOSTNN_UNARY_DEFINE(Name)
 #include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_OP
-#undef HOSTNN_EW_Eltwise
-#undef HOSTNN_EW_EltwiseConstOut
-#undef HOSTNN_EW_EltwiseBuffer
-#undef HOSTNN_EW_InplaceEltwise
-#undef HOSTNN_EW_InplaceEltwiseRef
-#undef HOSTNN_EW_EltwiseScalar
-#undef HOSTNN_EW_InplaceEltwiseScalar
+#undef HOSTNN_EW_Unary
 #undef HOSTNN_UNARY_DEFINE
 
 // INT32: the f32 functor between an integer load and a truncating store (convert-inl.h).
@@ -184,23 +170,9 @@ namespace kernels {
   HWY_EXPORT(Unary##Name##_F32_Stream); \
   HWY_EXPORT(Unary##Name##_F16_Stream); \
   HWY_EXPORT(Unary##Name##_BF16_Stream);
-#define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_EXPORT(Name)
-#define HOSTNN_EW_EltwiseConstOut(Name) HOSTNN_EW_Eltwise(Name)
-#define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_EXPORT(Name)
-#define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_EXPORT(Name)
-#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_EXPORT(Name)
-#define HOSTNN_EW_EltwiseScalar(Name) HOSTNN_UNARY_EXPORT(Name)
-#define HOSTNN_EW_InplaceEltwiseScalar(Name) HOSTNN_UNARY_EXPORT(Name)
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
+#define HOSTNN_EW_Unary(Name) HOSTNN_UNARY_EXPORT(Name)
 #include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_OP
-#undef HOSTNN_EW_Eltwise
-#undef HOSTNN_EW_EltwiseConstOut
-#undef HOSTNN_EW_EltwiseBuffer
-#undef HOSTNN_EW_InplaceEltwise
-#undef HOSTNN_EW_InplaceEltwiseRef
-#undef HOSTNN_EW_EltwiseScalar
-#undef HOSTNN_EW_InplaceEltwiseScalar
+#undef HOSTNN_EW_Unary
 #undef HOSTNN_UNARY_EXPORT
 #define HOSTNN_INT_AllSameOrInt32(Name) \
   HWY_EXPORT(Unary##Name##_I32);        \
@@ -251,26 +223,12 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
     if (dtype == DType::kBFloat16)                                                              \
       return stream ? HOSTNN_PICK(Unary##Name##_BF16_Stream) : HOSTNN_PICK(Unary##Name##_BF16); \
     return nullptr;
-#define HOSTNN_EW_Eltwise(Name) HOSTNN_UNARY_CASE(Name)
-#define HOSTNN_EW_EltwiseConstOut(Name) HOSTNN_EW_Eltwise(Name)
-#define HOSTNN_EW_EltwiseBuffer(Name) HOSTNN_UNARY_CASE(Name)
-#define HOSTNN_EW_InplaceEltwise(Name) HOSTNN_UNARY_CASE(Name)
-#define HOSTNN_EW_InplaceEltwiseRef(Name) HOSTNN_UNARY_CASE(Name)
-#define HOSTNN_EW_EltwiseScalar(Name) HOSTNN_UNARY_CASE(Name)
-#define HOSTNN_EW_InplaceEltwiseScalar(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_EW_Unary(Name) HOSTNN_UNARY_CASE(Name)
 #define HOSTNN_EW_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_EW_##sig(Name)
 #include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_OP
-#undef HOSTNN_EW_Eltwise
-#undef HOSTNN_EW_EltwiseConstOut
-#undef HOSTNN_EW_EltwiseBuffer
-#undef HOSTNN_EW_InplaceEltwise
-#undef HOSTNN_EW_InplaceEltwiseRef
-#undef HOSTNN_EW_EltwiseScalar
-#undef HOSTNN_EW_InplaceEltwiseScalar
+#undef HOSTNN_EW_Unary
 #undef HOSTNN_EW_OTHER
 #undef HOSTNN_UNARY_CASE
   }

@@ -299,29 +299,15 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (info.has(kIn1)) operands.in[operands.num_in++] = {in1.view, &in1.span};
   operands.out = {out.view, &out.span};
   for (int k = 0; k < kMaxScalars; ++k) operands.scalars[k] = scalars[k];
-  switch (info.signature) {
-    case Signature::kGradEltwise:
-    case Signature::kGradEltwiseConstOut:
-    case Signature::kGradEltwiseBuffer:
-    case Signature::kEltwise:
-    case Signature::kEltwiseConstOut:
-    case Signature::kEltwiseBuffer:
-    case Signature::kInplaceEltwise:
-    case Signature::kInplaceEltwiseRef:
-    case Signature::kEltwiseScalar:
-    case Signature::kInplaceEltwiseScalar:
-    case Signature::kGradEltwiseScalarFlag:
-    case Signature::kGradEltwiseScalar:
-    case Signature::kGradEltwiseScalar2:
-      return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
-    case Signature::kGradSoftmax:
-      return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,
-                                             executor);
-    case Signature::kSoftmax:
-      return exec::PrepareLogSoftmax(args.op, operands, args.dim, options, workspace_size,
-                                     executor);
+  // The middle end by form: every signature that is not a reduction is elementwise.
+  if (!info.is_reduction) {
+    return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
   }
-  return Status::Inner(std::string(op) + ": unknown signature");
+  if (info.is_forward) {
+    return exec::PrepareLogSoftmax(args.op, operands, args.dim, options, workspace_size, executor);
+  }
+  return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,
+                                         executor);
 }
 
 }  // namespace hostnn

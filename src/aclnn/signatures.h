@@ -5,8 +5,11 @@
  * OUT_ give the slot's value, or the null / 0 it stands for when the signature has none
  * (an in-place operator's output is its input); HOSTNN_SIG_SCALARS_ gives s0, s1, s2 (null
  * where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's numbers and flag
- * in the order of its Scalars column. Plain macros, so that C (src/cann/forward.c)
- * expands them too. */
+ * in the order of its Scalars column. HOSTNN_SIG_FORM_ names the kernel form the
+ * signature runs: Unary (one input, out = f(in0)), Binary (two, out = f(in0, in1)) or
+ * Reduction (along dim): the kernel tables and the references expand the operator list by
+ * form (kernels/eltwise_list-inl.h), so a new signature is a block here and a line in
+ * hostnn/op.h's enum. Plain macros, so that C (src/cann/forward.c) expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
 #define HOSTNN_SRC_ACLNN_SIGNATURES_H_
 
@@ -18,6 +21,7 @@
 #define HOSTNN_SIG_DIM_GradEltwise 0
 #define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise 0
+#define HOSTNN_SIG_FORM_GradEltwise Binary
 
 /* The same, where CANN's prototype declares the output const (aclnnGeluBackward). */
 #define HOSTNN_SIG_PARAMS_GradEltwiseConstOut \
@@ -29,6 +33,7 @@
 #define HOSTNN_SIG_DIM_GradEltwiseConstOut 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseConstOut 0
+#define HOSTNN_SIG_FORM_GradEltwiseConstOut Binary
 
 #define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
   const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out
@@ -39,6 +44,7 @@
 #define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseBuffer 0
+#define HOSTNN_SIG_FORM_GradEltwiseBuffer Binary
 
 #define HOSTNN_SIG_PARAMS_GradSoftmax \
   const aclTensor *in0, const aclTensor *in1, int64_t dim, aclTensor *out
@@ -49,6 +55,7 @@
 #define HOSTNN_SIG_DIM_GradSoftmax dim
 #define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSoftmax 0
+#define HOSTNN_SIG_FORM_GradSoftmax Reduction
 
 #define HOSTNN_SIG_PARAMS_Eltwise const aclTensor *in0, aclTensor *out
 #define HOSTNN_SIG_ARGS_Eltwise in0, out
@@ -57,6 +64,7 @@
 #define HOSTNN_SIG_DIM_Eltwise 0
 #define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0
 #define HOSTNN_SIG_FLAG_Eltwise 0
+#define HOSTNN_SIG_FORM_Eltwise Unary
 #define HOSTNN_SIG_OUT_Eltwise out
 
 /* The same, where CANN's prototype declares the output const (aclnnRelu, aclnnHardswish,
@@ -68,6 +76,7 @@
 #define HOSTNN_SIG_DIM_EltwiseConstOut 0
 #define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseConstOut 0
+#define HOSTNN_SIG_FORM_EltwiseConstOut Unary
 #define HOSTNN_SIG_OUT_EltwiseConstOut out
 
 /* CANN's LogSigmoidForward: `buffer` (here in2) is documented as unused; it is neither
@@ -79,6 +88,7 @@
 #define HOSTNN_SIG_DIM_EltwiseBuffer 0
 #define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseBuffer 0
+#define HOSTNN_SIG_FORM_EltwiseBuffer Unary
 #define HOSTNN_SIG_OUT_EltwiseBuffer out
 
 #define HOSTNN_SIG_PARAMS_InplaceEltwise const aclTensor* in0
@@ -88,6 +98,7 @@
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwise 0
+#define HOSTNN_SIG_FORM_InplaceEltwise Unary
 #define HOSTNN_SIG_OUT_InplaceEltwise in0
 
 /* The same, where CANN's prototype takes a non-const aclTensor* selfRef. */
@@ -98,6 +109,7 @@
 #define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseRef 0
+#define HOSTNN_SIG_FORM_InplaceEltwiseRef Unary
 #define HOSTNN_SIG_OUT_InplaceEltwiseRef in0
 
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
@@ -107,6 +119,7 @@
 #define HOSTNN_SIG_DIM_Softmax dim
 #define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0
 #define HOSTNN_SIG_FLAG_Softmax 0
+#define HOSTNN_SIG_FORM_Softmax Reduction
 #define HOSTNN_SIG_OUT_Softmax out
 
 /* aclnnLeakyRelu(self, negativeSlope, out) and its kind: one aclScalar parameter. */
@@ -117,6 +130,7 @@
 #define HOSTNN_SIG_DIM_EltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar 0
+#define HOSTNN_SIG_FORM_EltwiseScalar Unary
 #define HOSTNN_SIG_OUT_EltwiseScalar out
 
 /* aclnnInplaceLeakyRelu(selfRef, negativeSlope) and its kind. */
@@ -127,6 +141,7 @@
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar 0
+#define HOSTNN_SIG_FORM_InplaceEltwiseScalar Unary
 #define HOSTNN_SIG_OUT_InplaceEltwiseScalar in0
 
 /* aclnnLeakyReluBackward(gradOutput, self, negativeSlope, selfIsResult, out) and its kind. */
@@ -138,6 +153,7 @@
 #define HOSTNN_SIG_DIM_GradEltwiseScalarFlag 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarFlag f0
+#define HOSTNN_SIG_FORM_GradEltwiseScalarFlag Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalarFlag out
 
 /* aclnnHardshrinkBackward(gradOutput, self, lambd, gradInput) and its kind. */
@@ -149,6 +165,7 @@
 #define HOSTNN_SIG_DIM_GradEltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar 0
+#define HOSTNN_SIG_FORM_GradEltwiseScalar Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalar out
 
 /* aclnnHardtanhBackward(gradOutput, self, min, max, out) and its kind. */
@@ -160,6 +177,7 @@
 #define HOSTNN_SIG_DIM_GradEltwiseScalar2 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar2 0
+#define HOSTNN_SIG_FORM_GradEltwiseScalar2 Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalar2 out
 
 /* Phase 2 is the same for every operator. */

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "tests/reference/reference.h"
+#include "src/aclnn/signatures.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -187,37 +189,42 @@ double GeluErfRef(double x) {
   return static_cast<double>(v * std::erfc(-v / std::sqrt(2.0L)) / 2.0L);
 }
 
-// Each forward elementwise operator of the list has <Name>Ref; the others have none here.
-#define HOSTNN_REF_Eltwise(Name) \
-  case Op::k##Name:              \
-    return Name##Ref(x);
-#define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_Eltwise(Name)
-#define HOSTNN_REF_EltwiseConstOut(Name) HOSTNN_REF_Eltwise(Name)
-#define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_Eltwise(Name)
-#define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_Eltwise(Name)
-#define HOSTNN_REF_EltwiseScalar(Name) \
-  case Op::k##Name:                    \
-    return Name##Ref(x, scalars);
-#define HOSTNN_REF_InplaceEltwiseScalar(Name) HOSTNN_REF_EltwiseScalar(Name)
-#define HOSTNN_REF_GradEltwise(Name) \
-  case Op::k##Name:                  \
+// Each forward elementwise operator of the list (a signature of the Unary form, src/aclnn/
+// signatures.h) has <Name>Ref(x), or <Name>Ref(x, scalars) if it has parameters; the
+// others have none here.
+namespace {
+template <class F>
+double CallRef(F ref, double x, const double* scalars) {
+  if constexpr (std::is_invocable_v<F, double, const double*>) {
+    return ref(x, scalars);
+  } else {
+    (void)scalars;
+    return ref(x);
+  }
+}
+}  // namespace
+#define HOSTNN_REF_Unary(Name) \
+  case Op::k##Name:            \
+    return CallRef(Name##Ref, x, scalars);
+#define HOSTNN_REF_Binary(Name) \
+  case Op::k##Name:             \
     return std::numeric_limits<double>::quiet_NaN();
-#define HOSTNN_REF_GradEltwiseScalarFlag(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_GradEltwiseScalar(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_GradEltwiseScalar2(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_GradSoftmax(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradEltwise(Name)
+#define HOSTNN_REF_Reduction(Name) HOSTNN_REF_Binary(Name)
+#define HOSTNN_REF_FORM_(form, Name) HOSTNN_REF_##form(Name)
+#define HOSTNN_REF_FORM(form, Name) HOSTNN_REF_FORM_(form, Name)
 double ForwardEltwiseRef(Op op, double x, const double* scalars) {
-  (void)scalars;
   switch (op) {
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_##sig(Name)
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_FORM(HOSTNN_SIG_FORM_##sig, Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
+#undef HOSTNN_REF_Unary
+#undef HOSTNN_REF_Binary
+#undef HOSTNN_REF_Reduction
+#undef HOSTNN_REF_FORM
+#undef HOSTNN_REF_FORM_
 double ForwardEltwiseRef(Op op, double x) { return ForwardEltwiseRef(op, x, DefaultScalars(op)); }
 
 const double* DefaultScalars(Op op) {
@@ -234,21 +241,6 @@ const double* DefaultScalars(Op op) {
   }();
   return table[static_cast<size_t>(op)].data();
 }
-#undef HOSTNN_REF_Eltwise
-#undef HOSTNN_REF_EltwiseBuffer
-#undef HOSTNN_REF_EltwiseConstOut
-#undef HOSTNN_REF_InplaceEltwise
-#undef HOSTNN_REF_InplaceEltwiseRef
-#undef HOSTNN_REF_EltwiseScalar
-#undef HOSTNN_REF_InplaceEltwiseScalar
-#undef HOSTNN_REF_GradEltwise
-#undef HOSTNN_REF_GradEltwiseScalarFlag
-#undef HOSTNN_REF_GradEltwiseScalar
-#undef HOSTNN_REF_GradEltwiseScalar2
-#undef HOSTNN_REF_GradEltwiseBuffer
-#undef HOSTNN_REF_GradEltwiseConstOut
-#undef HOSTNN_REF_GradSoftmax
-#undef HOSTNN_REF_Softmax
 
 bool ForwardEltwiseWithinTolerance(DType dtype, double got, double exact) {
   if (std::isnan(got) || std::isnan(exact)) return std::isnan(got) && std::isnan(exact);

@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "tests/reference/forward_reference.h"
+#include "src/aclnn/signatures.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -162,53 +164,43 @@ double HardtanhBackwardRef(double dy, double x, const double* scalars) {
   return x <= lo || x >= hi ? 0.0 : dy;
 }
 
-// Each elementwise gradient of the list has <Name>Ref; the other operators have none here.
-#define HOSTNN_REF_GradEltwise(Name) \
-  case Op::k##Name:                  \
-    return Name##Ref(dy, x);
-#define HOSTNN_REF_GradEltwiseBuffer(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_GradEltwiseConstOut(Name) HOSTNN_REF_GradEltwise(Name)
-#define HOSTNN_REF_GradEltwiseScalarFlag(Name) \
-  case Op::k##Name:                            \
-    return Name##Ref(dy, x, scalars);
-#define HOSTNN_REF_GradEltwiseScalar(Name) HOSTNN_REF_GradEltwiseScalarFlag(Name)
-#define HOSTNN_REF_GradEltwiseScalar2(Name) HOSTNN_REF_GradEltwiseScalarFlag(Name)
-#define HOSTNN_REF_GradSoftmax(Name) \
-  case Op::k##Name:                  \
+// Each elementwise gradient of the list (a signature of the Binary form, src/aclnn/
+// signatures.h) has <Name>Ref(dy, x), or <Name>Ref(dy, x, scalars) if it has parameters;
+// the other operators have none here.
+namespace {
+template <class F>
+double CallRef(F ref, double dy, double x, const double* scalars) {
+  if constexpr (std::is_invocable_v<F, double, double, const double*>) {
+    return ref(dy, x, scalars);
+  } else {
+    (void)scalars;
+    return ref(dy, x);
+  }
+}
+}  // namespace
+#define HOSTNN_REF_Binary(Name) \
+  case Op::k##Name:             \
+    return CallRef(Name##Ref, dy, x, scalars);
+#define HOSTNN_REF_Unary(Name) \
+  case Op::k##Name:            \
     return kNaN;
-#define HOSTNN_REF_EltwiseScalar(Name) HOSTNN_REF_GradSoftmax(Name)
-#define HOSTNN_REF_InplaceEltwiseScalar(Name) HOSTNN_REF_GradSoftmax(Name)
-#define HOSTNN_REF_Eltwise(Name) HOSTNN_REF_GradSoftmax(Name)
-#define HOSTNN_REF_EltwiseBuffer(Name) HOSTNN_REF_GradSoftmax(Name)
-#define HOSTNN_REF_EltwiseConstOut(Name) HOSTNN_REF_GradSoftmax(Name)
-#define HOSTNN_REF_InplaceEltwise(Name) HOSTNN_REF_GradSoftmax(Name)
-#define HOSTNN_REF_InplaceEltwiseRef(Name) HOSTNN_REF_GradSoftmax(Name)
-#define HOSTNN_REF_Softmax(Name) HOSTNN_REF_GradSoftmax(Name)
+#define HOSTNN_REF_Reduction(Name) HOSTNN_REF_Unary(Name)
+#define HOSTNN_REF_FORM_(form, Name) HOSTNN_REF_##form(Name)
+#define HOSTNN_REF_FORM(form, Name) HOSTNN_REF_FORM_(form, Name)
 double EltwiseRef(Op op, double dy, double x, const double* scalars) {
-  (void)scalars;
   switch (op) {
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_##sig(Name)
+#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_FORM(HOSTNN_SIG_FORM_##sig, Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
   }
   return kNaN;
 }
 double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, DefaultScalars(op)); }
-#undef HOSTNN_REF_GradEltwise
-#undef HOSTNN_REF_GradEltwiseBuffer
-#undef HOSTNN_REF_GradEltwiseConstOut
-#undef HOSTNN_REF_GradEltwiseScalarFlag
-#undef HOSTNN_REF_GradEltwiseScalar
-#undef HOSTNN_REF_GradEltwiseScalar2
-#undef HOSTNN_REF_EltwiseScalar
-#undef HOSTNN_REF_InplaceEltwiseScalar
-#undef HOSTNN_REF_GradSoftmax
-#undef HOSTNN_REF_Eltwise
-#undef HOSTNN_REF_EltwiseBuffer
-#undef HOSTNN_REF_EltwiseConstOut
-#undef HOSTNN_REF_InplaceEltwise
-#undef HOSTNN_REF_InplaceEltwiseRef
-#undef HOSTNN_REF_Softmax
+#undef HOSTNN_REF_Binary
+#undef HOSTNN_REF_Unary
+#undef HOSTNN_REF_Reduction
+#undef HOSTNN_REF_FORM
+#undef HOSTNN_REF_FORM_
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
                            const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,

@@ -8,8 +8,10 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "hostnn/op.h"
+#include "src/aclnn/signatures.h"
 
 namespace hostnn {
 namespace tiling_tool {
@@ -26,29 +28,54 @@ inline std::string OpsTable() {
   struct Row {
     const char* sig;
     const char* rule;
+    const char* args;  // phase 1's C parameters in CANN's order (src/aclnn/signatures.h)
   };
+#define HOSTNN_TABLE_STR_(...) #__VA_ARGS__
+#define HOSTNN_TABLE_STR(...) HOSTNN_TABLE_STR_(__VA_ARGS__)
   static const Row rows[] = {
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) {#sig, #dtypes},
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) \
+  {#sig, #dtypes, HOSTNN_TABLE_STR(HOSTNN_SIG_ARGS_##sig)},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
   };
+#undef HOSTNN_TABLE_STR
+#undef HOSTNN_TABLE_STR_
   std::string out;
   char line[512];
   for (Op op : AllOps()) {
     const OpInfo& info = GetOpInfo(op);
+    const Row& row = rows[static_cast<int>(op)];
+    // The signature's argument names (in0, in1, in2, s0.., f0, dim, out), each replaced by
+    // the operator's CANN name: its operands, its numbers in order, its flag.
     std::string params;
-    auto add = [&](const char* p) {
-      if (p != nullptr) params += std::string(params.empty() ? "" : ", ") + p;
-    };
-    // CANN's order: the inputs, the scalars, dim, then the output (none in place);
-    // LogSigmoidForward's unused buffer comes last.
-    add(info.params[kIn0]);
-    add(info.params[kIn1]);
-    if (info.signature != Signature::kEltwiseBuffer) add(info.params[kIn2]);
-    for (int k = 0; k < info.num_scalars(); ++k) add(info.scalars[k].name);
-    if (info.is_reduction) add("dim");
-    if (!IsInplace(info.signature)) add(info.params[kOut]);
-    if (info.signature == Signature::kEltwiseBuffer) add("buffer");
+    std::vector<const char*> numbers;
+    const char* flag = "f0";
+    for (int k = 0; k < info.num_scalars(); ++k) {
+      if (info.scalars[k].kind == ScalarKind::kFlag) {
+        flag = info.scalars[k].name;
+      } else {
+        numbers.push_back(info.scalars[k].name);
+      }
+    }
+    std::string args = row.args;
+    for (size_t pos = 0; pos < args.size();) {
+      size_t end = args.find(',', pos);
+      if (end == std::string::npos) end = args.size();
+      std::string a = args.substr(pos, end - pos);
+      a.erase(0, a.find_first_not_of(' '));
+      const char* name = a.c_str();
+      if (a == "in0") name = info.params[kIn0];
+      if (a == "in1") name = info.params[kIn1];
+      if (a == "in2") name = info.has(kIn2) ? info.params[kIn2] : "buffer";
+      if (a == "out") name = info.params[kOut];
+      if (a == "f0") name = flag;
+      if (a.size() == 2 && a[0] == 's' && a[1] >= '0' && a[1] <= '9') {
+        const size_t k = static_cast<size_t>(a[1] - '0');
+        name = k < numbers.size() ? numbers[k] : a.c_str();
+      }
+      params += std::string(params.empty() ? "" : ", ") + name;
+      pos = end + 1;
+    }
     std::string scalars;
     for (int k = 0; k < info.num_scalars(); ++k) {
       char buf[96];
@@ -56,7 +83,6 @@ inline std::string OpsTable() {
                     info.scalars[k].default_value);
       scalars += buf;
     }
-    const Row& row = rows[static_cast<int>(op)];
     std::snprintf(line, sizeof(line), "%-22s aclnn%s(%s)  [%s, %s]%s%s\n", info.snake_name,
                   info.name, params.c_str(), row.sig, row.rule, scalars.empty() ? "" : "  ",
                   scalars.c_str());
