@@ -16,6 +16,7 @@
 #include <hwy/highway.h>
 
 #include "kernels/eltwise_ops-inl.h"  // CompareUnordered
+#include "kernels/expm1-inl.h"     // Expm1
 #include "kernels/family_grad_ops-inl.h"  // the Gelu z functions, ZError
 
 HWY_BEFORE_NAMESPACE();
@@ -294,30 +295,6 @@ struct MishOp {
 // InplaceMish computes what Mish computes.
 using InplaceMishOp = MishOp;
 
-// expm1(v) = exp(v) - 1 for v in [-20, 0] (callers clamp: below -17.4 it rounds to -1):
-// v = k ln2 + r (ReduceNonPositive), expm1(v) = 2^k expm1(r) + (2^k - 1), where expm1(r) =
-// r + r^2 P(r) (P: Taylor to r^6, truncation 2^-30 relative on |r| <= ln2/2) keeps its
-// relative accuracy as r -> 0, 2^k - 1 is exact, and the sum does not cancel (for k < 0 both
-// terms are negative or the first is the smaller by 2^k/4). Lanes: f32. Max error: within
-// Selu's 1.86 ULP, which adds two roundings to it.
-// NaN lanes give an unspecified value: callers select NaN inputs through themselves.
-template <class D, class V>
-HWY_INLINE V Expm1NonPositive(D d, V v) {
-  V t;
-  const V r = ReduceNonPositive(d, v, 127.0f, &t);  // t's low bits: k + 127
-  const hn::RebindToSigned<D> di;
-  const V pow2k = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
-  V p = hn::Set(d, 1.0f / 40320.0f);
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 5040.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 720.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
-  const V em1r = hn::MulAdd(hn::Mul(r, r), p, r);
-  return hn::MulAdd(pow2k, em1r, hn::Sub(pow2k, hn::Set(d, 1.0f)));
-}
-
 // Selu: out = scale * x for x > 0, scale * alpha * expm1(x) for x <= 0 (scale = 1.0507...,
 // alpha = 1.6732..., their product fl(1.7580993...)): expm1 keeps the result's relative
 // accuracy near 0, where exp(x) - 1 would cancel. Lanes: f32. Max error: 1.78 ULP with a
@@ -329,7 +306,7 @@ struct SeluOp {
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V xn = hn::Max(hn::Min(x, hn::Zero(d)), hn::Set(d, -20.0f));
-    const V neg = hn::Mul(hn::Set(d, 1.7580993408473768f), Expm1NonPositive(d, xn));
+    const V neg = hn::Mul(hn::Set(d, 1.7580993408473768f), ExpMinusOne(d, xn));
     // scale * x with scale in two parts (the high part rounded down): one rounding with a
     // fused MulAdd, and never a false overflow where the exact product rounds to FLT_MAX.
     const V pos =

@@ -1,0 +1,125 @@
+// expm1 and exp over the whole f32 range, and the pieces that keep an exponent's rounding
+// out of the result: the Elu family (Selu, Elu, Celu and their gradients), Softplus and
+// Swish. exp(t) grows the relative error of t by |t|: where t is a product or quotient of
+// the input and a parameter (x * inputScale, x / alpha), the operator passes t as hi + lo
+// (ProductError: lo is hi's rounding error) and the correction e^hi * lo restores f32
+// accuracy up to |t| = 88. Lanes: f32.
+// Per-target header: included once per target by foreach_target (toggle guard below).
+
+#if defined(HOSTNN_KERNELS_EXPM1_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef HOSTNN_KERNELS_EXPM1_INL_H_
+#undef HOSTNN_KERNELS_EXPM1_INL_H_
+#else
+#define HOSTNN_KERNELS_EXPM1_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <cmath>
+
+#include "kernels/eltwise_ops-inl.h"  // ReduceNonPositive
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// expm1(v) = exp(v) - 1 for v clamped to [-20, 89] (below -17.4 it rounds to -1; above
+// 88.72 it overflows to +inf): v = k ln2 + r (ReduceNonPositive's reduction, valid for
+// either sign), expm1(v) = 2 (2^(k-1) expm1(r) + (2^(k-1) - 1/2)), where expm1(r) =
+// r + r^2 P(r) (P: Taylor to r^6, truncation 2^-30 relative on |r| <= ln2/2) keeps its
+// relative accuracy as r -> 0, 2^(k-1) - 1/2 is exact for the k whose result it can
+// change, and the sum does not cancel (for k < 0 both terms are negative or the first is
+// the smaller by 2^k/4; for k > 0 the second is at least twice the first's magnitude).
+// Halving keeps 2^(k-1) normal up to k = 128 and the final doubling is exact (or
+// overflows as the exact result does). Max error: within Selu's 1.86 ULP, which adds two
+// roundings to it. NaN lanes give an unspecified value: callers select NaN inputs
+// through themselves.
+template <class D, class V>
+HWY_INLINE V ExpMinusOne(D d, V v) {
+  const V vc = hn::Min(hn::Max(v, hn::Set(d, -20.0f)), hn::Set(d, 89.0f));
+  V t;
+  const V r = ReduceNonPositive(d, vc, 126.0f, &t);  // t's low bits: k - 1 + 127
+  const hn::RebindToSigned<D> di;
+  const V half_pow2k = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
+  V p = hn::Set(d, 1.0f / 40320.0f);
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 5040.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 720.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
+  const V em1r = hn::MulAdd(hn::Mul(r, r), p, r);
+  const V half = hn::MulAdd(half_pow2k, em1r, hn::Sub(half_pow2k, hn::Set(d, 0.5f)));
+  return hn::Add(half, half);
+}
+
+// The rounding error of prod = fl(x * y): x * y - prod exactly (barring underflow), by the
+// fused MulSub, or Dekker's two-product on targets without FMA (SSE4, EMU128).
+template <class D, class V>
+HWY_INLINE V ProductError(D d, V x, V y, V prod) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulSub(x, y, prod);
+#else
+  const V split = hn::Set(d, 4097.0f);  // 2^12 + 1 splits a 24-bit mantissa into halves
+  const V cx = hn::Mul(split, x), cy = hn::Mul(split, y);
+  const V xh = hn::Sub(cx, hn::Sub(cx, x)), yh = hn::Sub(cy, hn::Sub(cy, y));
+  const V xl = hn::Sub(x, xh), yl = hn::Sub(y, yh);
+  V err = hn::Sub(hn::Mul(xh, yh), prod);
+  err = hn::Add(hn::Add(err, hn::Mul(xh, yl)), hn::Mul(xl, yh));
+  return hn::Add(err, hn::Mul(xl, yl));
+#endif
+}
+
+// expm1(hi + lo) for |lo| <= ulp(hi): expm1(hi) + e^hi lo. A lo that is not finite (hi
+// infinite, or a two-product that overflowed, where lo no longer matters) counts as 0.
+template <class D, class V>
+HWY_INLINE V Expm1Split(D d, V hi, V lo) {
+  const V em1 = ExpMinusOne(d, hi);
+  const V fixed = hn::MulAdd(hn::Add(em1, hn::Set(d, 1.0f)), hn::IfThenElseZero(hn::IsFinite(lo), lo), em1);
+  return hn::IfThenElse(hn::IsFinite(em1), fixed, em1);  // an overflow stays +inf
+}
+
+// a * expm1(t) for t = hi + lo of any size, a a parameter (Elu's alpha * scale, Celu's
+// alpha), set once per tile. Up to t = 88.7 one product of a and Expm1Split; above (only
+// where the operator's parameters let t grow: a negative inputScale or alpha), where
+// e^t overflows f32 but a e^t need not, a e^88 and a e^176 (computed in double) times
+// e^(t - 88) or e^(t - 176) (t - 88 is exact there, Sterbenz), which covers every a down
+// to the subnormals. a = 0 gives +-0. Max error: 1 ULP more than ExpMinusOne's, 3.3 ULP in all.
+template <class D>
+struct ScaledExpm1 {
+  using V = hn::Vec<D>;
+  V a, a88, a176;
+  bool grows;
+  ScaledExpm1(D d, double a_value, bool t_may_exceed_88)
+      : a(hn::Set(d, static_cast<float>(a_value))),
+        a88(hn::Set(d, static_cast<float>(a_value * std::exp(88.0)))),
+        a176(hn::Set(d, static_cast<float>(a_value * std::exp(176.0)))),
+        grows(t_may_exceed_88 && a_value != 0.0) {}
+  HWY_INLINE V Apply(D d, V hi, V lo) const {
+    // Capped at FLT_MAX, so that a = 0 gives 0 and not 0 * inf; a larger a e^t takes the
+    // far path below.
+    V out = hn::Mul(a, hn::Min(Expm1Split(d, hi, lo), hn::Set(d, 3.40282347e38f)));
+    if (grows) {
+      const auto big = hn::Gt(hi, hn::Set(d, 88.5f));
+      if (HWY_UNLIKELY(!hn::AllFalse(d, big))) {
+        const V one = hn::Set(d, 1.0f);
+        const V e88 = hn::Add(Expm1Split(d, hn::Sub(hi, hn::Set(d, 88.0f)), lo), one);
+        const V e176 = hn::Add(Expm1Split(d, hn::Sub(hi, hn::Set(d, 176.0f)), lo), one);
+        const V far = hn::IfThenElse(hn::Gt(hi, hn::Set(d, 176.5f)), hn::Mul(a176, e176),
+                                     hn::Mul(a88, e88));
+        out = hn::IfThenElse(big, far, out);
+      }
+    }
+    return out;
+  }
+};
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#endif  // HOSTNN_KERNELS_EXPM1_INL_H_
