@@ -19,6 +19,7 @@
 #include "kernels/eltwise_ops-inl.h"
 #include "kernels/family_grad_ops-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/exp_param_ops-inl.h"
 #include "kernels/param_ops-inl.h"
 #include "kernels/tile-inl.h"
 

@@ -16,6 +16,7 @@
 #include "kernels/convert-inl.h"
 #include "kernels/kernels.h"
 #include "kernels/tile-inl.h"
+#include "kernels/exp_param_ops-inl.h"
 #include "kernels/param_ops-inl.h"
 #include "kernels/unary_ops-inl.h"
 

@@ -37,6 +37,10 @@ enum class Signature {
   kGradEltwiseScalarFlag,  // (in0, in1, s0, f0, out): out = f(in0, in1; s0, f0), f0 a bool
   kGradEltwiseScalar,      // (in0, in1, s0, out): out = f(in0, in1; s0)
   kGradEltwiseScalar2,     // (in0, in1, s0, s1, out): out = f(in0, in1; s0, s1)
+  kEltwiseScalar3,         // (in0, s0, s1, s2, out): out = f(in0; s0, s1, s2)
+  kInplaceEltwiseScalar3,  // (in0, s0, s1, s2): the same in place (aclTensor* selfRef)
+  kGradEltwiseScalarsBetween,  // (in0, s0, s1, s2, f0, in1, out): out = f(in0, in1; s0, s1,
+                               // s2, f0), the parameters between the two inputs (EluBackward)
 };
 
 // True for the signatures that reduce along a dim.
@@ -46,13 +50,20 @@ constexpr bool IsReduction(Signature s) {
 // True for the in-place signatures, whose output is their one input.
 constexpr bool IsInplace(Signature s) {
   return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef ||
-         s == Signature::kInplaceEltwiseScalar;
+         s == Signature::kInplaceEltwiseScalar || s == Signature::kInplaceEltwiseScalar3;
 }
 // True for the forward signatures, whose one input is `self` (OpArgs::self).
 constexpr bool IsForward(Signature s) {
   return s == Signature::kEltwise || s == Signature::kEltwiseConstOut ||
-         s == Signature::kEltwiseBuffer || s == Signature::kEltwiseScalar || IsInplace(s) ||
+         s == Signature::kEltwiseBuffer || s == Signature::kEltwiseScalar ||
+         s == Signature::kEltwiseScalar3 || IsInplace(s) ||
          s == Signature::kSoftmax;
+}
+
+// True for the signatures whose scalar parameters come before their second input (CANN
+// checks them for null in that order).
+constexpr bool ScalarsBeforeIn1(Signature s) {
+  return s == Signature::kGradEltwiseScalarsBetween;
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
@@ -161,6 +172,7 @@ struct OpInfo {
   Tolerance tolerance;
   bool is_reduction;  // a reduction along a dim (the reduction planner and executor)
   bool is_forward;    // one input, `self` (a forward operator), rather than (dy, x)
+  bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
 
   bool has(OperandSlot slot) const { return params[slot] != nullptr; }
@@ -187,6 +199,7 @@ constexpr OpInfo kOpInfos[] = {
    Tolerance::k##tol,                                                           \
    IsReduction(Signature::k##sig),                                              \
    IsForward(Signature::k##sig),                                                \
+   ScalarsBeforeIn1(Signature::k##sig),                                         \
    {HOSTNN_OP_UNPACK scalars}},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP

@@ -266,9 +266,12 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (info.has(kIn2)) all.push_back(&in2);
   all.push_back(&out);
 
-  // Null operands in CANN's parameter order: the inputs, the scalar parameters, the output.
+  // Null operands in CANN's parameter order: the inputs, the scalar parameters, the output
+  // (EluBackward: the parameters come before its second input).
   for (const Operand* v : all) {
-    if (v == &out) HOSTNN_RETURN_IF_ERROR(CheckScalarsGiven(info, args));
+    if (v == (info.scalars_before_in1 ? &in1 : &out)) {
+      HOSTNN_RETURN_IF_ERROR(CheckScalarsGiven(info, args));
+    }
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
   }
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));

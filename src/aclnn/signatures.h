@@ -180,6 +180,44 @@
 #define HOSTNN_SIG_FORM_GradEltwiseScalar2 Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalar2 out
 
+/* aclnnElu(self, alpha, scale, inputScale, out) and its kind: three aclScalar parameters. */
+#define HOSTNN_SIG_PARAMS_EltwiseScalar3 \
+  const aclTensor *in0, const aclScalar *s0, const aclScalar *s1, const aclScalar *s2, aclTensor *out
+#define HOSTNN_SIG_ARGS_EltwiseScalar3 in0, s0, s1, s2, out
+#define HOSTNN_SIG_IN1_EltwiseScalar3 0
+#define HOSTNN_SIG_IN2_EltwiseScalar3 0
+#define HOSTNN_SIG_DIM_EltwiseScalar3 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar3 s0, s1, s2
+#define HOSTNN_SIG_FLAG_EltwiseScalar3 0
+#define HOSTNN_SIG_FORM_EltwiseScalar3 Unary
+#define HOSTNN_SIG_OUT_EltwiseScalar3 out
+
+/* aclnnInplaceElu(selfRef, alpha, scale, inputScale) and its kind. */
+#define HOSTNN_SIG_PARAMS_InplaceEltwiseScalar3 \
+  aclTensor *in0, const aclScalar *s0, const aclScalar *s1, const aclScalar *s2
+#define HOSTNN_SIG_ARGS_InplaceEltwiseScalar3 in0, s0, s1, s2
+#define HOSTNN_SIG_IN1_InplaceEltwiseScalar3 0
+#define HOSTNN_SIG_IN2_InplaceEltwiseScalar3 0
+#define HOSTNN_SIG_DIM_InplaceEltwiseScalar3 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar3 s0, s1, s2
+#define HOSTNN_SIG_FLAG_InplaceEltwiseScalar3 0
+#define HOSTNN_SIG_FORM_InplaceEltwiseScalar3 Unary
+#define HOSTNN_SIG_OUT_InplaceEltwiseScalar3 in0
+
+/* aclnnEluBackward(gradOutput, alpha, scale, inputScale, isResult, selfOrResult, gradInput):
+ * the parameters come between the two inputs (and CANN checks them for null there). */
+#define HOSTNN_SIG_PARAMS_GradEltwiseScalarsBetween                                        \
+  const aclTensor *in0, const aclScalar *s0, const aclScalar *s1, const aclScalar *s2, \
+      bool f0, const aclTensor *in1, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradEltwiseScalarsBetween in0, s0, s1, s2, f0, in1, out
+#define HOSTNN_SIG_IN1_GradEltwiseScalarsBetween in1
+#define HOSTNN_SIG_IN2_GradEltwiseScalarsBetween 0
+#define HOSTNN_SIG_DIM_GradEltwiseScalarsBetween 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalarsBetween s0, s1, s2
+#define HOSTNN_SIG_FLAG_GradEltwiseScalarsBetween f0
+#define HOSTNN_SIG_FORM_GradEltwiseScalarsBetween Binary
+#define HOSTNN_SIG_OUT_GradEltwiseScalarsBetween out
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

@@ -189,6 +189,20 @@ double GeluErfRef(double x) {
   return static_cast<double>(v * std::erfc(-v / std::sqrt(2.0L)) / 2.0L);
 }
 
+// scale x for x > 0, alpha scale expm1(x inputScale) otherwise (scalars: alpha, scale,
+// inputScale); with an infinite or NaN alpha or inputScale, scale (x > 0 ? x : -alpha), as
+// CANN's op_api computes it.
+double EluRef(double x, const double* scalars) {
+  const double alpha = static_cast<float>(scalars[0]), scale = static_cast<float>(scalars[1]);
+  const double input_scale = static_cast<float>(scalars[2]);
+  if (std::isnan(x)) return x;
+  if (!std::isfinite(alpha) || !std::isfinite(input_scale)) return scale * (x > 0 ? x : -alpha);
+  if (x > 0) return scale * x;
+  const long double t = static_cast<long double>(x) * input_scale;
+  return static_cast<double>(static_cast<long double>(alpha) * scale * std::expm1(t));
+}
+double InplaceEluRef(double x, const double* scalars) { return EluRef(x, scalars); }
+
 // Each forward elementwise operator of the list (a signature of the Unary form, src/aclnn/
 // signatures.h) has <Name>Ref(x), or <Name>Ref(x, scalars) if it has parameters; the
 // others have none here.

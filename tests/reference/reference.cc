@@ -164,6 +164,24 @@ double HardtanhBackwardRef(double dy, double x, const double* scalars) {
   return x <= lo || x >= hi ? 0.0 : dy;
 }
 
+// x = selfOrResult (scalars: alpha, scale, inputScale, isResult): dy scale for x > 0;
+// otherwise dy inputScale (x + alpha scale) for a result, dy inputScale alpha scale
+// e^(x inputScale) for an input. NaN in either input gives NaN.
+double EluBackwardRef(double dy, double x, const double* scalars) {
+  const long double alpha = static_cast<float>(scalars[0]), scale = static_cast<float>(scalars[1]);
+  const long double input_scale = static_cast<float>(scalars[2]);
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (x > 0) return static_cast<double>(dy * scale);
+  if (scalars[3] != 0) return static_cast<double>(dy * input_scale * (x + alpha * scale));
+  const long double t = x * input_scale, c = input_scale * alpha * scale;
+  // e^t > 0 for every finite t, even where long double underflows: an infinite dy gives an
+  // infinity.
+  if (std::isinf(dy) && std::isfinite(static_cast<double>(t)) && c != 0) {
+    return std::copysign(HUGE_VAL, dy) * (c < 0 ? -1 : 1);
+  }
+  return static_cast<double>(dy * c * std::exp(t));
+}
+
 // Each elementwise gradient of the list (a signature of the Binary form, src/aclnn/
 // signatures.h) has <Name>Ref(dy, x), or <Name>Ref(dy, x, scalars) if it has parameters;
 // the other operators have none here.

@@ -1,0 +1,117 @@
+// The functors of the operators with scalar parameters whose results are made of
+// exponentials (Elu, Celu, Softplus, Swish and their gradients); the selections and sums
+// are in param_ops-inl.h, which explains the Bound convention. Where the exponent is a
+// product of the input and a parameter, it is carried as hi + lo (kernels/expm1-inl.h), so
+// the error stays within f32's few ULP for every parameter value. All lanes f32. Each
+// documents its formula, max error against the exact (double) result of the same f32
+// inputs and parameters, and its range.
+// Per-target header: included once per target by foreach_target (toggle guard below).
+
+#if defined(HOSTNN_KERNELS_EXP_PARAM_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef HOSTNN_KERNELS_EXP_PARAM_OPS_INL_H_
+#undef HOSTNN_KERNELS_EXP_PARAM_OPS_INL_H_
+#else
+#define HOSTNN_KERNELS_EXP_PARAM_OPS_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include <cmath>
+
+#include "kernels/eltwise_ops-inl.h"  // ExpNonPositive
+#include "kernels/expm1-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Elu: scale * x for x > 0, alpha * scale * expm1(x * inputScale) for x <= 0 (scalars:
+// alpha, scale, inputScale), as PyTorch's elu and CANN's kernel. With an infinite or NaN
+// alpha or inputScale, CANN's op_api computes scale * (x > 0 ? x : -alpha) instead, and so
+// does this functor. x * inputScale is carried as hi + lo. NaN x gives NaN.
+// Max error: 3.3 ULP (ScaledExpm1 with alpha * scale rounded once), 0.5 ULP for x > 0.
+// Valid range: all floats and parameters.
+struct EluOp {
+  template <class D>
+  struct Bound {
+    using V = hn::Vec<D>;
+    V scale, input_scale, neg_alpha;
+    ScaledExpm1<D> neg;
+    bool special;
+    Bound(D d, const float* s)
+        : scale(hn::Set(d, s[1])),
+          input_scale(hn::Set(d, s[2])),
+          neg_alpha(hn::Set(d, -s[0])),
+          neg(d, static_cast<double>(s[0]) * s[1], s[2] < 0.0f),
+          special(!std::isfinite(s[0]) || !std::isfinite(s[2])) {}
+    HWY_INLINE V Apply(D d, V x) const {
+      const auto pos = hn::Gt(x, hn::Zero(d));
+      if (special) {
+        const V out = hn::Mul(hn::IfThenElse(pos, x, neg_alpha), scale);
+        return hn::IfThenElse(hn::IsNaN(x), x, out);
+      }
+      const V t = hn::Mul(x, input_scale);
+      V tail = neg.Apply(d, t, ProductError(d, x, input_scale, t));
+      tail = hn::IfThenElse(hn::IsNaN(t), t, tail);  // -inf * 0: NaN, as the exact formula
+      const V out = hn::IfThenElse(pos, hn::Mul(x, scale), tail);
+      return hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+  };
+};
+// InplaceElu computes what Elu computes.
+using InplaceEluOp = EluOp;
+
+// EluBackward (scalars: alpha, scale, inputScale, isResult; x is selfOrResult): dy * scale
+// for x > 0; otherwise, with isResult, dy * inputScale * (x + alpha scale) (x the forward
+// result: x + alpha scale = alpha scale e^t, formed with alpha scale in two parts so that
+// it keeps its relative accuracy where it cancels), and without, dy * c * e^(x inputScale),
+// c = inputScale alpha scale rounded once (e^t with t as hi + lo for t > -1; below, the
+// result is within 2^-21 |dy| of the exact one anyway). NaN in either input gives NaN.
+// Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats; e^t overflows for t > 88.7.
+struct EluBackwardOp {
+  template <class D>
+  struct Bound {
+    using V = hn::Vec<D>;
+    V scale, input_scale, as_hi, as_lo, c;
+    bool is_result;
+    Bound(D d, const float* s)
+        : scale(hn::Set(d, s[1])),
+          input_scale(hn::Set(d, s[2])),
+          as_hi(hn::Set(d, static_cast<float>(static_cast<double>(s[0]) * s[1]))),
+          as_lo(hn::Set(d, static_cast<float>(static_cast<double>(s[0]) * s[1] -
+                                              static_cast<float>(static_cast<double>(s[0]) * s[1])))),
+          c(hn::Set(d, static_cast<float>(static_cast<double>(s[2]) * s[0] * s[1]))),
+          is_result(s[3] != 0.0f) {}
+    HWY_INLINE V Apply(D d, V dy, V x) const {
+      V factor;
+      if (is_result) {
+        factor = hn::Mul(input_scale, hn::Add(hn::Add(x, as_hi), as_lo));
+      } else {
+        const V t = hn::Mul(x, input_scale);
+        const V near = hn::Add(Expm1Split(d, t, ProductError(d, x, input_scale, t)),
+                               hn::Set(d, 1.0f));
+        const V far = ExpNonPositive(d, hn::Max(hn::Min(t, hn::Zero(d)), hn::Set(d, -104.0f)));
+        factor = hn::Mul(c, hn::IfThenElse(hn::Gt(t, hn::Set(d, -1.0f)), near, far));
+        factor = hn::IfThenElse(hn::IsNaN(t), t, factor);  // -inf * 0
+      }
+      V dx = hn::Mul(dy, hn::IfThenElse(hn::Gt(x, hn::Zero(d)), scale, factor));
+      if (!is_result) {
+        // An infinite dy times a factor that underflowed f32 (c e^t below 2^-149, but not 0):
+        // the exact product is infinite.
+        const auto lost = hn::And(hn::And(hn::IsInf(dy), hn::Eq(factor, hn::Zero(d))),
+                                  hn::And(hn::Le(x, hn::Zero(d)), hn::IsFinite(x)));
+        dx = hn::IfThenElse(hn::And(lost, hn::Ne(c, hn::Zero(d))), hn::Mul(dy, hn::CopySign(hn::Set(d, 1.0f), c)), dx);
+      }
+      return hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+  };
+};
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#endif  // HOSTNN_KERNELS_EXP_PARAM_OPS_INL_H_
