@@ -63,6 +63,33 @@ struct EluOp {
 // InplaceElu computes what Elu computes.
 using InplaceEluOp = EluOp;
 
+// Celu: x for x > 0, alpha * expm1(x / alpha) otherwise (scalars[0] = alpha, never 0 or
+// NaN: the front end refuses them), as PyTorch's celu and CANN's max(0, x) + min(0,
+// alpha (e^(x/alpha) - 1)) for either sign of alpha. x / alpha is carried as hi + lo from
+// 1/alpha in two parts (no division per element). NaN x gives NaN.
+// Max error: 3.3 ULP. Valid range: all floats; a negative alpha lets t = x / alpha grow,
+// and the result overflows to -inf as the exact one does.
+struct CeluOp {
+  template <class D>
+  struct Bound {
+    using V = hn::Vec<D>;
+    V inv_hi, inv_lo;
+    ScaledExpm1<D> neg;
+    Bound(D d, const float* s)
+        : inv_hi(hn::Set(d, static_cast<float>(1.0 / s[0]))),
+          inv_lo(hn::Set(d, static_cast<float>(1.0 / s[0] - static_cast<float>(1.0 / s[0])))),
+          neg(d, s[0], s[0] < 0.0f) {}
+    HWY_INLINE V Apply(D d, V x) const {
+      const V t = hn::Mul(x, inv_hi);
+      const V lo = hn::MulAdd(x, inv_lo, ProductError(d, x, inv_hi, t));
+      const V out = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, neg.Apply(d, t, lo));
+      return hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+  };
+};
+// InplaceCelu computes what Celu computes.
+using InplaceCeluOp = CeluOp;
+
 // EluBackward (scalars: alpha, scale, inputScale, isResult; x is selfOrResult): dy * scale
 // for x > 0; otherwise, with isResult, dy * inputScale * (x + alpha scale) (x the forward
 // result: x + alpha scale = alpha scale e^t, formed with alpha scale in two parts so that

@@ -48,6 +48,7 @@ int FlagIndex(Op op) {
 // Whether the operator's value rule (ScalarCheck) refuses v for its k-th parameter.
 bool Refused(Op op, int k, double v, bool flag) {
   const ScalarCheck c = GetOpInfo(op).scalars[k].check;
+  if (c == ScalarCheck::kNonZero) return !(static_cast<float>(v) != 0.0f);
   return static_cast<float>(v) < 0 &&
          (c == ScalarCheck::kNonNegative || (c == ScalarCheck::kNonNegativeWithFlag && flag));
 }

@@ -147,6 +147,7 @@ enum class ScalarCheck {
   kNonNegativeWithFlag,  // below 0 refused while the operator's flag is set
                          // (LeakyReluBackward: selfIsResult with a negative negativeSlope)
   kNonNegative,          // below 0 refused (Softshrink's lambd)
+  kNonZero,              // 0 (either sign) and NaN refused (Celu's alpha)
 };
 struct ScalarParam {
   const char* name = nullptr;  // CANN's parameter name; nullptr past the last one

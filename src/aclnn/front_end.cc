@@ -217,6 +217,10 @@ Status CheckScalarValues(const OpInfo& info, const float* values) {
     flag_name = info.scalars[k].name;
   }
   for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].check == ScalarCheck::kNonZero && !(values[k] < 0.0f || values[k] > 0.0f)) {
+      return core::InvalidParam(info.name, info.scalars[k].name,
+                                "must be a non-zero number, got " + std::to_string(values[k]));
+    }
     if (info.scalars[k].check == ScalarCheck::kNonNegative && values[k] < 0.0f) {
       return core::InvalidParam(info.name, info.scalars[k].name,
                                 "must not be negative, got " + std::to_string(values[k]));

@@ -203,6 +203,15 @@ double EluRef(double x, const double* scalars) {
 }
 double InplaceEluRef(double x, const double* scalars) { return EluRef(x, scalars); }
 
+// x for x > 0, alpha expm1(x / alpha) otherwise (scalars[0] = alpha, non-zero).
+double CeluRef(double x, const double* scalars) {
+  const long double alpha = static_cast<float>(scalars[0]);
+  if (std::isnan(x)) return x;
+  if (x > 0) return x;
+  return static_cast<double>(alpha * std::expm1(x / alpha));
+}
+double InplaceCeluRef(double x, const double* scalars) { return CeluRef(x, scalars); }
+
 // Each forward elementwise operator of the list (a signature of the Unary form, src/aclnn/
 // signatures.h) has <Name>Ref(x), or <Name>Ref(x, scalars) if it has parameters; the
 // others have none here.
