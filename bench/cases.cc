@@ -92,6 +92,12 @@ int64_t CaseSpec::Elements() const {
   return n;
 }
 
+double CaseSpec::ScalarValue(int k) const {
+  const double v = k < static_cast<int>(scalars.size()) ? scalars[static_cast<size_t>(k)]
+                                                        : GetOpInfo(op).scalars[k].default_value;
+  return static_cast<double>(static_cast<float>(v));
+}
+
 std::string CaseSpec::ShapeText() const {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);

@@ -33,6 +33,10 @@ struct CaseSpec {
   std::vector<double> scalars;
 
   int64_t Elements() const;
+  // The k-th scalar parameter as hostnn is passed it: scalars[k], or the operator's default
+  // where the case gives none, rounded to f32 as CANN's op_api reads an aclScalar (ToFloat),
+  // so that a peer given it computes with the same value. A flag is 0 or 1.
+  double ScalarValue(int k) const;
   // "[262144]", or "[4096,1024] dim -1" for LogSoftmaxBackward.
   std::string ShapeText() const;
 };

@@ -1,11 +1,13 @@
 // The peer comparison with oneDNN: its eltwise primitives for the operators it has (swish,
 // logsigmoid and hardsigmoid backward, and the activation family's relu, logistic,
-// gelu_tanh, gelu_erf, hardswish, mish and elu, forward, in place and backward) and its
-// LogSoftmax backward, on the cases hostnn_bench times, over the same buffers, beside
-// hostnn and the roofline so that one run gives all three. hostnn is timed as a CANN client
-// pays: both phases of one C API call (GetWorkspaceSize, then the run on a null stream),
-// as the speed issues count it. Operators the linked version has no primitive for
-// (logsigmoid in 3.x, hardsigmoid in 2.x; FastGelu, SquaredRelu, Erfinv in any) get no row;
+// gelu_tanh, gelu_erf, hardswish, mish and elu, forward, in place and backward; for the
+// operators with scalar parameters relu with a slope, elu, soft_relu, swish and clip_v2,
+// with the case's values) and its LogSoftmax backward, on the cases hostnn_bench times, over
+// the same buffers, beside hostnn and the roofline so that one run gives all three. hostnn
+// is timed as a CANN client pays: both phases of one C API call (GetWorkspaceSize, then the
+// run on a null stream), as the speed issues count it. Operators the linked version has no
+// primitive for (logsigmoid in 3.x, hardsigmoid in 2.x; FastGelu, SquaredRelu, Erfinv, the
+// shrinks and Threshold in any) get no row, nor do parameter values it cannot express;
 // cases it cannot create (f16 or bf16 without the instructions) are skipped with its
 // message. Built only when oneDNN is found (bench/CMakeLists.txt); the library never links
 // it.
@@ -62,10 +64,93 @@ struct DnnlEltwise {
 // *_use_dst_for_bwd backward reads the result, as SeluBackward does.
 constexpr float kSeluAlpha = 1.6732632423543772f;
 
-// The eltwise oneDNN runs for op; false (with the reason) when it has none.
-bool DnnlEltwiseFor(Op op, DnnlEltwise* e, std::string* why) {
+// The eltwise oneDNN runs for an operator with scalar parameters, keyed on the operator
+// list's snake name so that a row compiles before its operator is in the Op enum (and is
+// used once it is). s(k) is the case's k-th scalar in CANN's order (CaseSpec::ScalarValue:
+// the value hostnn computes with); a row applies only where the list gives the operator as
+// many scalars as it reads. False (with the reason) when oneDNN has none.
+bool DnnlScalarEltwiseFor(const CaseSpec& spec, DnnlEltwise* e, std::string* why) {
   using dnnl::algorithm;
   using K = DnnlEltwise::Kind;
+  const std::string name = GetOpInfo(spec.op).snake_name;
+  const int n = GetOpInfo(spec.op).num_scalars();
+  const auto s = [&spec](int k) { return static_cast<float>(spec.ScalarValue(k)); };
+  // LeakyRelu(negativeSlope): relu's alpha is the slope below 0. LeakyReluBackward's
+  // selfIsResult reads the result (relu_use_dst_for_bwd, which needs a slope >= 0, as
+  // hostnn's check does).
+  if ((name == "leaky_relu" || name == "inplace_leaky_relu") && n == 1) {
+    *e = {algorithm::eltwise_relu, s(0), 0.0f, name == "leaky_relu" ? K::kForward : K::kInplace};
+    return true;
+  }
+  if (name == "leaky_relu_backward" && n == 2) {
+    *e = {s(1) != 0 ? algorithm::eltwise_relu_use_dst_for_bwd : algorithm::eltwise_relu, s(0), 0.0f,
+          K::kBackward};
+    return true;
+  }
+  // HardtanhBackward(min, max): clip_v2's backward passes dy for alpha < x < beta, 0 at the
+  // ends and outside, as CANN's (clip's would pass it at x = beta).
+  if (name == "hardtanh_backward" && n == 2) {
+    *e = {algorithm::eltwise_clip_v2, s(0), s(1), K::kBackward};
+    return true;
+  }
+  // Elu(alpha, scale, inputScale): oneDNN's elu is alpha with scale and inputScale 1 (the
+  // defaults); other values get no row. EluBackward's isResult reads the result
+  // (elu_use_dst_for_bwd, alpha >= 0); its second input is selfOrResult.
+  if ((name == "elu" || name == "inplace_elu" || name == "elu_backward") &&
+      n == (name == "elu_backward" ? 4 : 3)) {
+    if (s(1) != 1.0f || s(2) != 1.0f) {
+      *why = "oneDNN's elu has no scale or input scale";
+      return false;
+    }
+    const bool from_dst = name == "elu_backward" && s(3) != 0;
+    *e = {from_dst ? algorithm::eltwise_elu_use_dst_for_bwd : algorithm::eltwise_elu, s(0), 0.0f,
+          name == "elu"           ? K::kForward
+          : name == "inplace_elu" ? K::kInplace
+                                  : K::kBackward};
+    return true;
+  }
+  // Celu(alpha) is elu with alpha and an input scale 1/alpha: oneDNN's elu at alpha 1 (the
+  // default); other values get no row.
+  if ((name == "celu" || name == "inplace_celu") && n == 1) {
+    if (s(0) != 1.0f) {
+      *why = "oneDNN's elu has no input scale (Celu's 1/alpha)";
+      return false;
+    }
+    *e = {algorithm::eltwise_elu, 1.0f, 0.0f, name == "celu" ? K::kForward : K::kInplace};
+    return true;
+  }
+  // Softplus(beta, threshold): oneDNN 3's soft_relu is log(1 + exp(alpha x)) / alpha, so
+  // alpha = beta; 2.x's ignores alpha (beta 1 only). It has no threshold: it computes the
+  // log everywhere where hostnn and PyTorch return x (backward: dy) once beta x > threshold.
+  // At the default threshold 20 the two differ by log1p(exp(-20)) / 20 ~ 1e-10 relative,
+  // under f32's rounding, so the row computes the same values, only without the shortcut;
+  // it is given whatever the threshold.
+  if ((name == "softplus" || name == "softplus_backward") && n == 2) {
+#if DNNL_VERSION_MAJOR < 3
+    if (s(0) != 1.0f) {
+      *why = "oneDNN 2's soft_relu has no beta";
+      return false;
+    }
+#endif
+    *e = {algorithm::eltwise_soft_relu, s(0), 0.0f,
+          name == "softplus" ? K::kForward : K::kBackward};
+    return true;
+  }
+  // Swish(beta): x * sigmoid(alpha x), alpha = beta.
+  if ((name == "swish" || name == "swish_backward") && n == 1) {
+    *e = {algorithm::eltwise_swish, s(0), 0.0f, name == "swish" ? K::kForward : K::kBackward};
+    return true;
+  }
+  // Hardshrink, Softshrink, Shrink, Threshold and their gradients: no oneDNN primitive.
+  *why = "oneDNN has no such primitive";
+  return false;
+}
+
+// The eltwise oneDNN runs for the case's operator; false (with the reason) when it has none.
+bool DnnlEltwiseFor(const CaseSpec& spec, DnnlEltwise* e, std::string* why) {
+  using dnnl::algorithm;
+  using K = DnnlEltwise::Kind;
+  const Op op = spec.op;
   // oneDNN's hardswish is x * clamp(alpha x + beta, 0, 1); 2.x ignores alpha and beta and
   // always uses these.
   const float hs_alpha = 1.0f / 6.0f, hs_beta = 0.5f;
@@ -144,20 +229,21 @@ bool DnnlEltwiseFor(Op op, DnnlEltwise* e, std::string* why) {
     case Op::kSeluBackward:
       *e = {algorithm::eltwise_elu_use_dst_for_bwd, kSeluAlpha, 0.0f, K::kBackward};
       return true;
-    default:
-      *why = "oneDNN has no such primitive";
-      return false;
+    default:  // the operators with scalar parameters, by name
+      return DnnlScalarEltwiseFor(spec, e, why);
   }
 }
 
 // The operators with a oneDNN row, in the operator list's order: LogSoftmaxBackward and
-// those DnnlEltwiseFor maps.
+// those DnnlEltwiseFor maps at their default scalar parameters.
 std::vector<Op> DnnlOps() {
   std::vector<Op> ops;
   for (Op op : AllOps()) {
+    CaseSpec spec;  // f32, no shape, the default scalars
+    spec.op = op;
     DnnlEltwise e;
     std::string why;
-    if (op == Op::kLogSoftmaxBackward || DnnlEltwiseFor(op, &e, &why)) ops.push_back(op);
+    if (op == Op::kLogSoftmaxBackward || DnnlEltwiseFor(spec, &e, &why)) ops.push_back(op);
   }
   return ops;
 }
@@ -181,15 +267,17 @@ bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
       return true;
     }
     DnnlEltwise e;
-    if (!DnnlEltwiseFor(spec.op, &e, why)) return false;
+    if (!DnnlEltwiseFor(spec, &e, why)) return false;
     if (e.kind == DnnlEltwise::kBackward) {
       const auto pd = EltwiseBackwardPd(c->engine, e.alg, md, e.alpha, e.beta);
       c->primitive = dnnl::eltwise_backward(pd);
       c->impl = pd.impl_info_str();
       // The *_use_dst_for_bwd algorithms read the forward's output (hostnn's second input
-      // of SigmoidBackward and SeluBackward), the others its input.
+      // of SigmoidBackward and SeluBackward, and of LeakyReluBackward and EluBackward with
+      // their result flag set), the others its input.
       const bool from_dst = e.alg == dnnl::algorithm::eltwise_logistic_use_dst_for_bwd ||
-                            e.alg == dnnl::algorithm::eltwise_elu_use_dst_for_bwd;
+                            e.alg == dnnl::algorithm::eltwise_elu_use_dst_for_bwd ||
+                            e.alg == dnnl::algorithm::eltwise_relu_use_dst_for_bwd;
       c->args = {{from_dst ? DNNL_ARG_DST : DNNL_ARG_SRC, x},
                  {DNNL_ARG_DIFF_DST, dy},
                  {DNNL_ARG_DIFF_SRC, out}};

@@ -3,11 +3,16 @@
 // call: GetWorkspaceSize + the run on a null stream, as a CANN client pays) alternate with
 // ATen samples (the out= overloads, as a PyTorch client writing a preallocated output
 // pays), so a burst of load hits both. Prints medians and the ratio ATen / hostnn (> 1:
-// hostnn is faster), and the plain-store roofline of the same buffers.
+// hostnn is faster), and the plain-store roofline of the same buffers. Before timing a case
+// it runs both once and warns (stderr) where their results differ beyond 16-bit rounding.
+// The operators with scalar parameters run with the list's defaults, or --param values, on
+// both sides (the values as CANN reads an aclScalar, rounded to f32).
 // Benchmark code only, built when HOSTNN_TORCH_DIR names an installed `torch` package
 // (site-packages/torch of PyTorch 2.x from PyPI: libtorch_cpu.so, libc10.so, include/).
 //   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16,f64] [--sizes 4K,256K,4M,64M]
 //                     [--threads 1,2] [--samples 11] [--sample-ms 4] [--csv FILE]
+//                     [--param name=value]...    (a scalar parameter, as hostnn-scale's)
+//   hostnn_torch_peer --list-ops                 (the operator list, one name a line)
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -18,9 +23,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/cases.h"
@@ -50,12 +57,18 @@ at::ScalarType TorchType(DType d) {
 constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
 constexpr double kSeluScale = 1.0507009873554804934193349852946;
 
+struct TorchCase;
+using ScalarPeerFn = void (*)(TorchCase&);
+
 // ATen's call for one case over the case's buffers.
 struct TorchCase {
   at::Tensor dy, x, out, buffer;
   Op op;
   int64_t dim;
-  void Run() {
+  double s[kMaxScalars] = {};          // the case's scalar parameters (CaseSpec::ScalarValue)
+  ScalarPeerFn scalar_peer = nullptr;  // its row of kScalarPeers, found once per case
+  // Runs ATen's call; false when it has none for op.
+  bool Run() {
     switch (op) {
       case Op::kSiluBackward:
         at::silu_backward_out(out, dy, x);
@@ -163,9 +176,103 @@ struct TorchCase {
       case Op::kInplaceErfinv:
         x.erfinv_();
         break;
+      default:  // the operators with scalar parameters, by name (kScalarPeers)
+        if (scalar_peer == nullptr) return false;
+        scalar_peer(*this);
+        break;
     }
+    return true;
   }
 };
+
+// ATen's calls for the operators with scalar parameters, keyed on the operator list's snake
+// name, so that a row compiles before its operator is in the Op enum and is used once it is.
+// t.s[k] is the k-th scalar in CANN's order (op_list.def): the value hostnn computes with.
+// `scalars` is how many the list must give the operator for the row to apply (a check that
+// the row reads them in the list's order). ATen gets each value as a double Scalar and
+// computes f32 with it as a float, as hostnn does; some of its 16-bit kernels round it to
+// the tensor's dtype first (the shrinks' lambd), which differs where the value is not one.
+struct ScalarPeer {
+  const char* snake;
+  int scalars;
+  ScalarPeerFn run;
+};
+const ScalarPeer kScalarPeers[] = {
+    {"leaky_relu", 1, [](TorchCase& t) { at::leaky_relu_out(t.out, t.x, t.s[0]); }},
+    {"inplace_leaky_relu", 1, [](TorchCase& t) { at::leaky_relu_(t.x, t.s[0]); }},
+    // (negativeSlope, selfIsResult): ATen's self_is_result is the same flag.
+    {"leaky_relu_backward", 2,
+     [](TorchCase& t) { at::leaky_relu_backward_out(t.out, t.dy, t.x, t.s[0], t.s[1] != 0); }},
+    {"hardshrink", 1, [](TorchCase& t) { at::hardshrink_out(t.out, t.x, t.s[0]); }},
+    {"hardshrink_backward", 1,
+     [](TorchCase& t) { at::hardshrink_backward_out(t.out, t.dy, t.x, t.s[0]); }},
+    {"softshrink", 1, [](TorchCase& t) { at::softshrink_out(t.out, t.x, t.s[0]); }},
+    {"softshrink_backward", 1,
+     [](TorchCase& t) { at::softshrink_backward_out(t.out, t.dy, t.x, t.s[0]); }},
+    // (min, max): ATen's min_val, max_val.
+    {"hardtanh_backward", 2,
+     [](TorchCase& t) { at::hardtanh_backward_out(t.out, t.dy, t.x, t.s[0], t.s[1]); }},
+    // (alpha, scale, inputScale): ATen's elu takes the same three.
+    {"elu", 3, [](TorchCase& t) { at::elu_out(t.out, t.x, t.s[0], t.s[1], t.s[2]); }},
+    {"inplace_elu", 3, [](TorchCase& t) { at::elu_(t.x, t.s[0], t.s[1], t.s[2]); }},
+    // CANN's EluBackward(gradOutput, alpha, scale, inputScale, isResult, selfOrResult,
+    // gradInput): the case's in0 (dy) is gradOutput and in1 (x) selfOrResult, its scalars
+    // (alpha, scale, inputScale, isResult); ATen's elu_backward takes them in that order.
+    {"elu_backward", 4,
+     [](TorchCase& t) {
+       at::elu_backward_out(t.out, t.dy, t.s[0], t.s[1], t.s[2], t.s[3] != 0, t.x);
+     }},
+    // (alpha). ATen's celu is elu(x, alpha, 1, 1/alpha); its out= overload is generated: the
+    // functional celu into a new tensor, then copied to out, as torch.celu(x, out=y) pays.
+    {"celu", 1, [](TorchCase& t) { at::celu_out(t.out, t.x, t.s[0]); }},
+    {"inplace_celu", 1, [](TorchCase& t) { at::celu_(t.x, t.s[0]); }},
+    // (beta, threshold): ATen's softplus takes the same two.
+    {"softplus", 2, [](TorchCase& t) { at::softplus_out(t.out, t.x, t.s[0], t.s[1]); }},
+    {"softplus_backward", 2,
+     [](TorchCase& t) { at::softplus_backward_out(t.out, t.dy, t.x, t.s[0], t.s[1]); }},
+    // (lambd, bias): CANN's Shrink is ONNX's (x - bias above lambd, x + bias below -lambd, 0
+    // between); ATen has no such operator. The composition a PyTorch user writes, with its
+    // temporaries: two masks, x - bias, x + bias and the inner where, then where into out.
+    {"shrink", 2,
+     [](TorchCase& t) {
+       at::where_out(t.out, t.x > t.s[0], t.x - t.s[1],
+                     at::where(t.x < -t.s[0], t.x + t.s[1], 0.0));
+     }},
+    // (threshold, value): x where x > threshold, else value, as ATen's threshold.
+    {"threshold", 2, [](TorchCase& t) { at::threshold_out(t.out, t.x, t.s[0], t.s[1]); }},
+    {"inplace_threshold", 2, [](TorchCase& t) { at::threshold_(t.x, t.s[0], t.s[1]); }},
+    {"threshold_backward", 1,
+     [](TorchCase& t) { at::threshold_backward_out(t.out, t.dy, t.x, t.s[0]); }},
+    // (beta): x * sigmoid(beta x). ATen has no swish: beta 1 is silu; any other beta the
+    // composition a PyTorch user writes (temporaries x * beta and its sigmoid), as FastGelu.
+    {"swish", 1,
+     [](TorchCase& t) {
+       if (t.s[0] == 1.0)
+         at::silu_out(t.out, t.x);
+       else
+         at::mul_out(t.out, t.x, at::sigmoid(t.x * t.s[0]));
+     }},
+    {"swish_backward", 1,
+     [](TorchCase& t) {
+       if (t.s[0] == 1.0) {
+         at::silu_backward_out(t.out, t.dy, t.x);
+       } else {
+         const at::Tensor sg = at::sigmoid(t.x * t.s[0]);
+         at::mul_out(t.out, t.dy, sg * (t.s[0] * t.x * (1 - sg) + 1));
+       }
+     }},
+};
+
+// The row of kScalarPeers for op, when it has one and the list gives op as many scalars as
+// the row reads.
+ScalarPeerFn FindScalarPeer(Op op) {
+  const OpInfo& info = GetOpInfo(op);
+  for (const ScalarPeer& p : kScalarPeers) {
+    if (std::strcmp(p.snake, info.snake_name) == 0)
+      return p.scalars == info.num_scalars() ? p.run : nullptr;
+  }
+  return nullptr;
+}
 
 TorchCase MakeTorchCase(const CaseData& data) {
   const CaseSpec& s = data.spec();
@@ -173,6 +280,8 @@ TorchCase MakeTorchCase(const CaseData& data) {
   TorchCase t;
   t.op = s.op;
   t.dim = s.dim;
+  for (int k = 0; k < GetOpInfo(s.op).num_scalars(); ++k) t.s[k] = s.ScalarValue(k);
+  t.scalar_peer = FindScalarPeer(s.op);
   t.dy = at::from_blob(data.grad_output_data(), s.shape, opts);
   t.x = at::from_blob(data.self_data(), s.shape, opts);
   t.out = at::from_blob(data.out_data(), s.shape, opts);
@@ -182,18 +291,60 @@ TorchCase MakeTorchCase(const CaseData& data) {
   return t;
 }
 
+// Runs hostnn (one C API call) and ATen once each on the case's buffers, outside the
+// timing, and compares what they wrote over the first 1M elements: a warning on stderr names
+// the case where a result differs by more than 2^-6 relative (a few 16-bit roundings, as
+// ATen's compositions round each step) plus 1e-5, or is NaN on one side only. An in-place
+// case starts both from the same input (the elementwise operators read each element only
+// for its own result). -1 when ATen has no call for the operator, else the count of such
+// elements. Pre: data.Prepare() succeeded.
+int64_t CheckOnce(CaseData& data, TorchCase& tc, const std::string& label) {
+  const bool in_place = IsInplace(GetOpInfo(data.spec().op).signature);
+  const int64_t m = std::min<int64_t>(tc.x.numel(), int64_t{1} << 20);
+  const auto head = [m](const at::Tensor& t) { return t.reshape(-1).narrow(0, 0, m); };
+  const at::Tensor x0 = head(tc.x).clone();
+  if (data.RunCApiCall() != 0) return 0;  // the timing below reports the failure
+  const at::Tensor hn = head(in_place ? tc.x : tc.out).to(at::kDouble);
+  if (in_place)
+    head(tc.x).copy_(x0);
+  else
+    tc.out.fill_(std::nan(""));  // so that an ATen call that writes nothing shows
+  if (!tc.Run()) return -1;
+  const at::Tensor aten = head(in_place ? tc.x : tc.out).to(at::kDouble);
+  const at::Tensor tol = at::maximum(aten.abs(), hn.abs()) * (1.0 / 64) + 1e-5;
+  const at::Tensor bad = aten.ne(hn)
+                             .logical_and((aten - hn).abs().le(tol).logical_not())
+                             .logical_and(aten.isnan().logical_and(hn.isnan()).logical_not());
+  const int64_t n_bad = bad.sum().item<int64_t>();
+  if (n_bad > 0) {
+    const int64_t i = bad.to(at::kInt).argmax().item<int64_t>();  // the first
+    std::fprintf(stderr,
+                 "hostnn_torch_peer: warning: %s: ATen and hostnn differ beyond 16-bit rounding "
+                 "at %lld of %lld elements; the first at %lld: x %.9g, hostnn %.9g, ATen %.9g\n",
+                 label.c_str(), static_cast<long long>(n_bad), static_cast<long long>(m),
+                 static_cast<long long>(i), x0[i].item<double>(), hn[i].item<double>(),
+                 aten[i].item<double>());
+  }
+  return n_bad;
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> ops;  // default: every operator of the operator list
   for (const Op op : AllOps()) ops.push_back(GetOpInfo(op).snake_name);
   std::vector<std::string> dtypes = {"f32", "f16", "bf16"};
   std::vector<std::string> sizes = {"4K", "256K", "4M", "64M"};
   std::vector<std::string> threads = {"1", "2"};
+  std::vector<std::pair<std::string, double>> params;  // --param name=value
   int samples = 11;
   double sample_ms = 4;
   const char* csv_path = nullptr;
   // Every flag takes one value, as --flag value or --flag=value (as the tools take them).
   for (int i = 1; i < argc; ++i) {
     std::string k = argv[i], v;
+    if (k == "--list-ops") {
+      for (const std::string& name : ops) std::printf("%s\n", name.c_str());
+      return 0;
+    }
     const size_t eq = k.find('=');
     if (k.rfind("--", 0) == 0 && eq != std::string::npos) {
       v = k.substr(eq + 1);
@@ -218,8 +369,40 @@ int Main(int argc, char** argv) {
       sample_ms = std::atof(v.c_str());
     else if (k == "--csv")
       csv_path = argv[i] + (eq != std::string::npos ? eq + 1 : 0);
-    else {
+    else if (k == "--param") {
+      const size_t sep = v.find('=');
+      char* end = nullptr;
+      const double value = sep == std::string::npos ? 0 : std::strtod(v.c_str() + sep + 1, &end);
+      if (sep == std::string::npos || sep == 0 || end == v.c_str() + sep + 1 || *end != '\0') {
+        std::fprintf(stderr, "hostnn_torch_peer: bad --param '%s' (name=value)\n", v.c_str());
+        return 2;
+      }
+      params.push_back({v.substr(0, sep), value});
+    } else {
       std::fprintf(stderr, "hostnn_torch_peer: unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  std::vector<Op> op_list;
+  for (const std::string& op_name : ops) {
+    Op op;
+    if (!FindOp(op_name, &op)) {
+      std::fprintf(stderr, "hostnn_torch_peer: unknown op %s\n", op_name.c_str());
+      return 2;
+    }
+    op_list.push_back(op);
+  }
+  // Each --param names a scalar parameter of some operator of the list, so that a typo
+  // fails; an operator without it ignores it (bench/torch_peer.sh runs one per process).
+  for (const auto& p : params) {
+    bool known = false;
+    for (const Op op : AllOps()) {
+      for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k)
+        known = known || p.first == GetOpInfo(op).scalars[k].name;
+    }
+    if (!known) {
+      std::fprintf(stderr, "hostnn_torch_peer: no operator has a parameter '%s'\n",
+                   p.first.c_str());
       return 2;
     }
   }
@@ -231,13 +414,20 @@ int Main(int argc, char** argv) {
   }
   std::printf("# hostnn target %s; PyTorch %s, ATen capability %s\n",
               kernels::ActiveTargetName().c_str(), TORCH_VERSION, at::get_cpu_capability().c_str());
+  for (const auto& p : params) std::printf("# --param %s=%g\n", p.first.c_str(), p.second);
   std::printf("%-21s %-5s %-20s %3s %12s %12s %12s %8s  %s\n", "op", "dtype", "shape", "thr",
               "hostnn", "aten", "roofline", "aten/hn", "hostnn kernel path");
-  for (const std::string& op_name : ops) {
-    Op op;
-    if (!FindOp(op_name, &op)) {
-      std::fprintf(stderr, "hostnn_torch_peer: unknown op %s\n", op_name.c_str());
-      return 2;
+  // All the cases of one operator; 0, an exit status, or kNoCall when ATen has none for it.
+  constexpr int kNoCall = -1;
+  const auto run_op = [&](Op op) -> int {
+    const std::string op_name = GetOpInfo(op).snake_name;
+    // The operator's scalar parameters: the defaults, then the --param values it has.
+    std::vector<double> scalars;
+    for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
+      scalars.push_back(GetOpInfo(op).scalars[k].default_value);
+      for (const auto& p : params) {
+        if (p.first == GetOpInfo(op).scalars[k].name) scalars.back() = p.second;
+      }
     }
     for (const std::string& dt : dtypes) {
       DType dtype;
@@ -252,9 +442,11 @@ int Main(int argc, char** argv) {
           std::fprintf(stderr, "hostnn_torch_peer: bad size %s\n", size.c_str());
           return 2;
         }
-        for (const CaseSpec& spec : StandardCases(op, dtype, n)) {
+        for (CaseSpec spec : StandardCases(op, dtype, n)) {
+          spec.scalars = scalars;
           auto data = std::make_unique<CaseData>(spec);
           TorchCase tc = MakeTorchCase(*data);
+          bool checked = false;
           for (const std::string& th : threads) {
             int64_t t64 = 0;
             if (!ParseCount(th, &t64)) {
@@ -268,6 +460,11 @@ int Main(int argc, char** argv) {
             if (!st.ok()) {
               std::fprintf(stderr, "%s\n", st.message().c_str());
               return 1;
+            }
+            if (!checked) {
+              checked = true;
+              if (CheckOnce(*data, tc, op_name + " " + dt + " " + spec.ShapeText()) < 0)
+                return kNoCall;
             }
             int status = 0;
             const auto hn = [&] { status |= data->RunCApiCall(); };
@@ -316,6 +513,17 @@ int Main(int argc, char** argv) {
           }
         }
       }
+    }
+    return 0;
+  };
+  for (const Op op : op_list) {
+    const int rc = run_op(op);
+    if (rc == kNoCall) {
+      std::fprintf(stderr, "hostnn_torch_peer: no ATen call for %s (TorchCase::Run); skipped\n",
+                   GetOpInfo(op).snake_name);
+    } else if (rc != 0) {
+      if (csv) std::fclose(csv);
+      return rc;
     }
   }
   if (csv) std::fclose(csv);

@@ -6,9 +6,12 @@
 #   TORCH_DIR   site-packages/torch of an install; when unset, a wheel fetched once with
 #               `pip download --no-deps torch` into .whl/ and unpacked there (~540 MB)
 #   BUILD_DIR   the build tree to configure with HOSTNN_TORCH_DIR (default build)
-#   OPS, DTYPES space-separated subsets (default: all four operators, f32 f16 bf16)
+#   OPS, DTYPES space-separated subsets (default: every operator of the operator list,
+#               `hostnn_torch_peer --list-ops`, f32 f16 bf16; an operator without an ATen
+#               call in bench/torch_peer.cc is skipped with a note)
 # Further arguments go to hostnn_torch_peer (--sizes, --threads, --samples, --sample-ms,
-# --csv FILE). Bench only: nothing of hostnn depends on PyTorch.
+# --param name=value for the operators with scalar parameters, --csv FILE). Bench only:
+# nothing of hostnn depends on PyTorch.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
@@ -37,7 +40,7 @@ echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; flags: $(grep -o
 # per operator and dtype keeps each group's state its own as well.
 export MALLOC_MMAP_THRESHOLD_=${MALLOC_MMAP_THRESHOLD_:-33554432}
 export MALLOC_TRIM_THRESHOLD_=${MALLOC_TRIM_THRESHOLD_:-67108864}
-ops=${OPS:-silu_backward logsigmoid_backward hardsigmoid_backward logsoftmax_backward}
+ops=${OPS:-$("$build/bench/hostnn_torch_peer" --list-ops)}
 dtypes=${DTYPES:-f32 f16 bf16}
 csv=""
 args=()
@@ -50,7 +53,7 @@ for op in $ops; do
   for dt in $dtypes; do
     part=$(mktemp)
     "$build/bench/hostnn_torch_peer" --ops "$op" --dtypes "$dt" --csv "$part" "${args[@]}" |
-      { if [ $first = 1 ]; then cat; else grep -v -E '^(# hostnn target|op )'; fi; }
+      { if [ $first = 1 ]; then cat; else grep -v -E '^(# hostnn target|# --param|op )'; fi; }
     if [ -n "$csv" ]; then
       if [ $first = 1 ]; then cat "$part" >> "$csv"; else tail -n +2 "$part" >> "$csv"; fi
     fi
