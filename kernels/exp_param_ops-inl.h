@@ -136,6 +136,58 @@ struct EluBackwardOp {
   };
 };
 
+// Softplus: x where beta x > threshold (the product rounded to f32, as CANN's kernel and
+// PyTorch compare it), else log(1 + e^(beta x)) / beta (scalars: beta, threshold; any
+// values, beta = 0 giving +inf below the threshold). With s = beta x as hi + lo:
+// log1p(e^s) = max(s, 0) + log1p(e^-|s|) (LogSigmoid's log1p, nothing cancels) plus
+// sigmoid(s) lo, then one division by beta. NaN x, or 0 * inf, gives NaN.
+// Max error: 3.5 ULP. Valid range: all floats and parameters.
+struct SoftplusOp {
+  template <class D>
+  struct Bound {
+    using V = hn::Vec<D>;
+    V beta, threshold;
+    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), threshold(hn::Set(d, s[1])) {}
+    HWY_INLINE V Apply(D d, V x) const {
+      const V s = hn::Mul(beta, x);
+      const V lo = ProductError(d, beta, x, s);
+      const V e = ExpNonPositive(d, hn::Max(hn::Or(s, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+      const V log1p_e = Log1pFromS(d, hn::Div(hn::Add(e, e), hn::Add(hn::Set(d, 2.0f), e)));
+      V sp = hn::Add(hn::Max(s, hn::Zero(d)), log1p_e);
+      // d/ds log1p(e^s) = sigmoid(s), e or 1 within a factor (1 + e) the correction bears.
+      const V sigmoid = hn::IfNegativeThenElse(s, e, hn::Set(d, 1.0f));
+      sp = hn::MulAdd(sigmoid, hn::IfThenElseZero(hn::IsFinite(lo), lo), sp);
+      const V out = hn::IfThenElse(hn::Gt(s, threshold), x, hn::Div(sp, beta));
+      return hn::IfThenElse(hn::IsNaN(s), s, hn::IfThenElse(hn::IsNaN(x), x, out));
+    }
+  };
+};
+
+// SoftplusBackward: dy where beta x > threshold (the f32 product, as the forward), else
+// dy sigmoid(beta x) (scalars: beta, threshold). sigmoid as Sigmoid computes it. The
+// product's rounding moves sigmoid by at most 2^-24 |s| (1 - sigmoid) relative, within
+// 2^-21 |dy| absolute. NaN in either input, or 0 * inf, gives NaN.
+// Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats and parameters.
+struct SoftplusBackwardOp {
+  template <class D>
+  struct Bound {
+    using V = hn::Vec<D>;
+    V beta, threshold;
+    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), threshold(hn::Set(d, s[1])) {}
+    HWY_INLINE V Apply(D d, V dy, V x) const {
+      const V s = hn::Mul(beta, x);
+      const V one = hn::Set(d, 1.0f);
+      const V e = ExpNonPositive(d, hn::Max(hn::Or(s, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+      const V sigmoid = hn::Div(hn::IfNegativeThenElse(s, e, one), hn::Add(one, e));
+      // sigmoid(s) > 0 for every finite s: an infinite dy stays infinite where it underflows.
+      const auto lost = hn::And(hn::And(hn::IsInf(dy), hn::Eq(sigmoid, hn::Zero(d))), hn::IsFinite(s));
+      const V below = hn::IfThenElse(lost, dy, hn::Mul(dy, sigmoid));
+      const V dx = hn::IfThenElse(hn::Gt(s, threshold), dy, below);
+      return hn::IfThenElse(hn::IsNaN(s), s, hn::IfThenElse(hn::IsNaN(x), x, dx));
+    }
+  };
+};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

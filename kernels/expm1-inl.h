@@ -1,4 +1,4 @@
-// expm1 and exp over the whole f32 range, and the pieces that keep an exponent's rounding
+// expm1 over the whole f32 range, log1p on [-1/2, 1], and the pieces that keep an exponent's rounding
 // out of the result: the Elu family (Selu, Elu, Celu and their gradients), Softplus and
 // Swish. exp(t) grows the relative error of t by |t|: where t is a product or quotient of
 // the input and a parameter (x * inputScale, x / alpha), the operator passes t as hi + lo
@@ -53,6 +53,23 @@ HWY_INLINE V ExpMinusOne(D d, V v) {
   const V em1r = hn::MulAdd(hn::Mul(r, r), p, r);
   const V half = hn::MulAdd(half_pow2k, em1r, hn::Sub(half_pow2k, hn::Set(d, 0.5f)));
   return hn::Add(half, half);
+}
+
+// log1p(g) = 2 atanh(s / 2) for s = 2g / (2 + g), |s| <= 2/3 (g in [-1/2, 1]): s + s u Q(u),
+// u = s^2, Q the atanh series' first seven terms (truncation below 2^-29 relative). Shared by
+// LogSigmoid (g = e), LogUnit and Softplus. Lanes: f32.
+template <class D, class V>
+HWY_INLINE V Log1pFromS(D d, V s) {
+  const V u = hn::Mul(s, s);
+  // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
+  V q = hn::Set(d, 1.0f / 245760.0f);
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
+  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
+  return hn::MulAdd(hn::Mul(s, u), q, s);
 }
 
 // The rounding error of prod = fl(x * y): x * y - prod exactly (barring underflow), by the

@@ -58,22 +58,6 @@ struct SiluOp {
   }
 };
 
-// log1p(g) = 2 atanh(s / 2) for s = 2g / (2 + g), |s| <= 2/3 (g in [-1/2, 1]): s + s u Q(u),
-// u = s^2, Q the atanh series' first seven terms (truncation below 2^-29 relative). Shared by
-// LogSigmoid (g = e) and LogUnit. Lanes: f32.
-template <class D, class V>
-HWY_INLINE V Log1pFromS(D d, V s) {
-  const V u = hn::Mul(s, s);
-  // Q(u) = sum_j u^j / ((2j + 3) 4^(j+1)): 2 atanh(s/2) = s + s u Q(u).
-  V q = hn::Set(d, 1.0f / 245760.0f);
-  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 53248.0f));
-  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 11264.0f));
-  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 2304.0f));
-  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 448.0f));
-  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 80.0f));
-  q = hn::MulAdd(q, u, hn::Set(d, 1.0f / 12.0f));
-  return hn::MulAdd(hn::Mul(s, u), q, s);
-}
 struct LogSigmoid16Op;
 
 // LogSigmoid: out = log(sigmoid(x)) = min(x, 0) - log1p(e), e = exp(-|x|) in [0, 1].

@@ -37,6 +37,8 @@ enum class Signature {
   kGradEltwiseScalarFlag,  // (in0, in1, s0, f0, out): out = f(in0, in1; s0, f0), f0 a bool
   kGradEltwiseScalar,      // (in0, in1, s0, out): out = f(in0, in1; s0)
   kGradEltwiseScalar2,     // (in0, in1, s0, s1, out): out = f(in0, in1; s0, s1)
+  kEltwiseScalar2,         // (in0, s0, s1, out): out = f(in0; s0, s1)
+  kInplaceEltwiseScalar2,  // (in0, s0, s1): the same in place (aclTensor* selfRef)
   kEltwiseScalar3,         // (in0, s0, s1, s2, out): out = f(in0; s0, s1, s2)
   kInplaceEltwiseScalar3,  // (in0, s0, s1, s2): the same in place (aclTensor* selfRef)
   kGradEltwiseScalarsBetween,  // (in0, s0, s1, s2, f0, in1, out): out = f(in0, in1; s0, s1,
@@ -50,13 +52,14 @@ constexpr bool IsReduction(Signature s) {
 // True for the in-place signatures, whose output is their one input.
 constexpr bool IsInplace(Signature s) {
   return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef ||
-         s == Signature::kInplaceEltwiseScalar || s == Signature::kInplaceEltwiseScalar3;
+         s == Signature::kInplaceEltwiseScalar || s == Signature::kInplaceEltwiseScalar2 ||
+         s == Signature::kInplaceEltwiseScalar3;
 }
 // True for the forward signatures, whose one input is `self` (OpArgs::self).
 constexpr bool IsForward(Signature s) {
   return s == Signature::kEltwise || s == Signature::kEltwiseConstOut ||
          s == Signature::kEltwiseBuffer || s == Signature::kEltwiseScalar ||
-         s == Signature::kEltwiseScalar3 || IsInplace(s) ||
+         s == Signature::kEltwiseScalar2 || s == Signature::kEltwiseScalar3 || IsInplace(s) ||
          s == Signature::kSoftmax;
 }
 

@@ -180,6 +180,30 @@
 #define HOSTNN_SIG_FORM_GradEltwiseScalar2 Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalar2 out
 
+/* aclnnSoftplus(self, beta, threshold, out) and its kind: two aclScalar parameters. */
+#define HOSTNN_SIG_PARAMS_EltwiseScalar2 \
+  const aclTensor *in0, const aclScalar *s0, const aclScalar *s1, aclTensor *out
+#define HOSTNN_SIG_ARGS_EltwiseScalar2 in0, s0, s1, out
+#define HOSTNN_SIG_IN1_EltwiseScalar2 0
+#define HOSTNN_SIG_IN2_EltwiseScalar2 0
+#define HOSTNN_SIG_DIM_EltwiseScalar2 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar2 s0, s1, 0
+#define HOSTNN_SIG_FLAG_EltwiseScalar2 0
+#define HOSTNN_SIG_FORM_EltwiseScalar2 Unary
+#define HOSTNN_SIG_OUT_EltwiseScalar2 out
+
+/* aclnnInplaceThreshold(selfRef, threshold, value) and its kind. */
+#define HOSTNN_SIG_PARAMS_InplaceEltwiseScalar2 \
+  aclTensor *in0, const aclScalar *s0, const aclScalar *s1
+#define HOSTNN_SIG_ARGS_InplaceEltwiseScalar2 in0, s0, s1
+#define HOSTNN_SIG_IN1_InplaceEltwiseScalar2 0
+#define HOSTNN_SIG_IN2_InplaceEltwiseScalar2 0
+#define HOSTNN_SIG_DIM_InplaceEltwiseScalar2 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar2 s0, s1, 0
+#define HOSTNN_SIG_FLAG_InplaceEltwiseScalar2 0
+#define HOSTNN_SIG_FORM_InplaceEltwiseScalar2 Unary
+#define HOSTNN_SIG_OUT_InplaceEltwiseScalar2 in0
+
 /* aclnnElu(self, alpha, scale, inputScale, out) and its kind: three aclScalar parameters. */
 #define HOSTNN_SIG_PARAMS_EltwiseScalar3 \
   const aclTensor *in0, const aclScalar *s0, const aclScalar *s1, const aclScalar *s2, aclTensor *out

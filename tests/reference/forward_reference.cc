@@ -212,6 +212,17 @@ double CeluRef(double x, const double* scalars) {
 }
 double InplaceCeluRef(double x, const double* scalars) { return CeluRef(x, scalars); }
 
+// x where fl32(beta x) > threshold (the comparison CANN's kernel and PyTorch make), else
+// log(1 + e^(beta x)) / beta (scalars: beta, threshold), as max(s, 0) + log1p(e^-|s|).
+double SoftplusRef(double x, const double* scalars) {
+  const double beta = static_cast<float>(scalars[0]), threshold = static_cast<float>(scalars[1]);
+  const long double s = static_cast<long double>(beta) * x;
+  if (std::isnan(static_cast<double>(s)) || std::isnan(x)) return kNaN;
+  if (static_cast<float>(beta * x) > threshold) return x;
+  const long double sp = std::max(s, 0.0L) + std::log1p(std::exp(-std::fabs(s)));
+  return static_cast<double>(sp / beta);
+}
+
 // Each forward elementwise operator of the list (a signature of the Unary form, src/aclnn/
 // signatures.h) has <Name>Ref(x), or <Name>Ref(x, scalars) if it has parameters; the
 // others have none here.

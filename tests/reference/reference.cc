@@ -182,6 +182,16 @@ double EluBackwardRef(double dy, double x, const double* scalars) {
   return static_cast<double>(dy * c * std::exp(t));
 }
 
+// dy where fl32(beta x) > threshold, else dy sigmoid(beta x) (scalars: beta, threshold).
+double SoftplusBackwardRef(double dy, double x, const double* scalars) {
+  const double beta = static_cast<float>(scalars[0]), threshold = static_cast<float>(scalars[1]);
+  const long double s = static_cast<long double>(beta) * x;
+  if (std::isnan(static_cast<double>(s)) || std::isnan(x) || std::isnan(dy)) return kNaN;
+  if (static_cast<float>(beta * x) > threshold) return dy;
+  if (std::isinf(dy) && std::isfinite(static_cast<double>(s))) return dy;  // sigmoid(s) > 0
+  return static_cast<double>(dy / (1.0L + std::exp(-s)));
+}
+
 // Each elementwise gradient of the list (a signature of the Binary form, src/aclnn/
 // signatures.h) has <Name>Ref(dy, x), or <Name>Ref(dy, x, scalars) if it has parameters;
 // the other operators have none here.
