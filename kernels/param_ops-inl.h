@@ -123,6 +123,23 @@ struct HardtanhBackwardOp {
   };
 };
 
+// Shrink (ONNX's): x - bias above lambd, x + bias below -lambd, 0 between (scalars: lambd,
+// never negative: the front end refuses it; bias, any value). NaN stays NaN (SPEC; CANN's
+// kernel gives 0).
+// Lanes: f32. Max error: 0.5 ULP (one sum). Valid range: all floats.
+struct ShrinkOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> lambd, bias;
+    Bound(D d, const float* s) : lambd(hn::Set(d, s[0])), bias(hn::Set(d, s[1])) {}
+    HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> x) const {
+      const hn::Vec<D> below = hn::IfThenElseZero(hn::Lt(x, hn::Neg(lambd)), hn::Add(x, bias));
+      const hn::Vec<D> out = hn::IfThenElse(hn::Gt(x, lambd), hn::Sub(x, bias), below);
+      return hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+  };
+};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

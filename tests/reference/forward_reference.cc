@@ -212,6 +212,15 @@ double CeluRef(double x, const double* scalars) {
 }
 double InplaceCeluRef(double x, const double* scalars) { return CeluRef(x, scalars); }
 
+// x - bias above lambd, x + bias below -lambd, 0 between (scalars: lambd, bias); NaN -> NaN.
+double ShrinkRef(double x, const double* scalars) {
+  const double lambd = static_cast<float>(scalars[0]), bias = static_cast<float>(scalars[1]);
+  if (std::isnan(x)) return x;
+  if (x > lambd) return x - bias;
+  if (x < -lambd) return x + bias;
+  return 0.0;
+}
+
 // x where fl32(beta x) > threshold (the comparison CANN's kernel and PyTorch make), else
 // log(1 + e^(beta x)) / beta (scalars: beta, threshold), as max(s, 0) + log1p(e^-|s|).
 double SoftplusRef(double x, const double* scalars) {
