@@ -12,8 +12,10 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/kernels.h"
+#include "kernels/param_ops-inl.h"
 #include "kernels/unary_ops-inl.h"
 
 // The operators: HOSTNN_OP -> HOSTNN_XINT_<DTypes>(Name), defined at each expansion for
@@ -40,35 +42,50 @@ namespace hn = hwy::HWY_NAMESPACE;
 // n elements, whole vectors, then the rest through a zero-padded vector, so that every
 // element meets the same code. out may be x exactly: each vector is loaded before it is
 // stored.
+// A functor with parameters declares `template <class D> struct BoundInt` (Bound's
+// counterpart for integer lanes: the parameters, already integral, set once per tile);
+// one without has a static ApplyInt.
+template <class Op, class D, class = void>
+struct BoundIntOp {
+  BoundIntOp(D /*d*/, const float* /*scalars*/) {}
+  HWY_INLINE hn::Vec<D> ApplyInt(D d, hn::Vec<D> x) const { return Op::ApplyInt(d, x); }
+};
+template <class Op, class D>
+struct BoundIntOp<Op, D, std::void_t<typename Op::template BoundInt<D>>>
+    : Op::template BoundInt<D> {
+  BoundIntOp(D d, const float* scalars) : Op::template BoundInt<D>(d, scalars) {}
+};
+
 template <class Op, typename T>
-HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n) {
+HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n, const float* scalars) {
   const T* x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);
   const hn::ScalableTag<T> d;
+  const BoundIntOp<Op, decltype(d)> f(d, scalars);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(Op::ApplyInt(d, hn::LoadU(d, x + i)), d, out + i);
+  for (; i + N <= n; i += N) hn::StoreU(f.ApplyInt(d, hn::LoadU(d, x + i)), d, out + i);
   if (i < n) {
     HWY_ALIGN T buf[HWY_MAX_BYTES / sizeof(T)];
     std::memset(buf, 0, sizeof(buf));
     std::memcpy(buf, x + i, (n - i) * sizeof(T));
-    hn::Store(Op::ApplyInt(d, hn::Load(d, buf)), d, buf);
+    hn::Store(f.ApplyInt(d, hn::Load(d, buf)), d, buf);
     std::memcpy(out + i, buf, (n - i) * sizeof(T));
   }
 }
 
 #define HOSTNN_XINT_AllSameOrExactInt(Name)                     \
-  void IntExact##Name##_I8(const void* x, void* o, size_t n, const float*) {  \
-    IntTile<Name##Op, int8_t>(x, o, n);                         \
+  void IntExact##Name##_I8(const void* x, void* o, size_t n, const float* s) {  \
+    IntTile<Name##Op, int8_t>(x, o, n, s);                         \
   }                                                             \
-  void IntExact##Name##_U8(const void* x, void* o, size_t n, const float*) {  \
-    IntTile<Name##Op, uint8_t>(x, o, n);                        \
+  void IntExact##Name##_U8(const void* x, void* o, size_t n, const float* s) {  \
+    IntTile<Name##Op, uint8_t>(x, o, n, s);                        \
   }                                                             \
-  void IntExact##Name##_I32(const void* x, void* o, size_t n, const float*) { \
-    IntTile<Name##Op, int32_t>(x, o, n);                        \
+  void IntExact##Name##_I32(const void* x, void* o, size_t n, const float* s) { \
+    IntTile<Name##Op, int32_t>(x, o, n, s);                        \
   }                                                             \
-  void IntExact##Name##_I64(const void* x, void* o, size_t n, const float*) { \
-    IntTile<Name##Op, int64_t>(x, o, n);                        \
+  void IntExact##Name##_I64(const void* x, void* o, size_t n, const float* s) { \
+    IntTile<Name##Op, int64_t>(x, o, n, s);                        \
   }
 // INT8 alone, by the functor's ApplyInt8 (rule Int32Int8ThenCast; its INT32 is the f32
 // path of unary_tiles.cc).
@@ -82,7 +99,7 @@ struct Int8Lanes {
 #undef HOSTNN_XINT_Int32Int8ThenCast
 #define HOSTNN_XINT_Int32Int8ThenCast(Name)                    \
   void IntExact##Name##_I8(const void* x, void* o, size_t n, const float*) {  \
-    IntTile<Int8Lanes<Name##Op>, int8_t>(x, o, n);              \
+    IntTile<Int8Lanes<Name##Op>, int8_t>(x, o, n, nullptr);              \
   }
 #define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
 #include "hostnn/op_list.def"

@@ -15,6 +15,9 @@
 
 #include <hwy/highway.h>
 
+#include <cmath>
+#include <limits>
+
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
 namespace kernels {
@@ -119,6 +122,58 @@ struct HardtanhBackwardOp {
       const auto outside = hn::Or(hn::Le(x, lo), hn::Ge(x, hi));
       const hn::Vec<D> dx = hn::IfThenZeroElse(hn::AndNot(hn::IsNaN(dy), outside), dy);
       return hn::IfThenElse(hn::IsNaN(x), x, dx);
+    }
+  };
+};
+
+// Threshold: x where x > threshold, else value (scalars: threshold, value, converted to
+// self's dtype by the front end, as CANN's op_api converts them: ScalarConversion). NaN x
+// stays NaN (SPEC; CANN's and PyTorch's x > threshold would give value).
+// Lanes: f32, or the integer's own (BoundInt: INT8, UINT8, INT32, INT64, exact). Exact.
+// Valid range: all values.
+struct ThresholdOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> threshold, value;
+    Bound(D d, const float* s) : threshold(hn::Set(d, s[0])), value(hn::Set(d, s[1])) {}
+    HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> x) const {
+      const hn::Vec<D> out = hn::IfThenElse(hn::Gt(x, threshold), x, value);
+      return hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+  };
+  template <class D>
+  struct BoundInt {
+    using T = hn::TFromD<D>;
+    hn::Vec<D> threshold, value;
+    // The values are integral and within T's range (the front end saturates them); the
+    // ends of INT32 and INT64 round up to 2^31 and 2^63 in f32, and are taken as T's max.
+    static T Integral(float v) {
+      const float top = static_cast<float>(std::numeric_limits<T>::max());
+      return v >= top ? std::numeric_limits<T>::max() : static_cast<T>(v);
+    }
+    BoundInt(D d, const float* s)
+        : threshold(hn::Set(d, Integral(s[0]))), value(hn::Set(d, Integral(s[1]))) {}
+    HWY_INLINE hn::Vec<D> ApplyInt(D /*d*/, hn::Vec<D> x) const {
+      return hn::IfThenElse(hn::Gt(x, threshold), x, value);
+    }
+  };
+};
+// InplaceThreshold computes what Threshold computes.
+using InplaceThresholdOp = ThresholdOp;
+
+// ThresholdBackward: dy where x > threshold, else 0 (scalars[0] = threshold, as f32; one
+// within FLT_EPSILON of 0 is 0, as CANN's op_api takes ReluGrad's path there). NaN in either
+// input gives NaN (SPEC; PyTorch passes dy for a NaN x).
+// Lanes: f32. Exact (a selection). Valid range: all floats.
+struct ThresholdBackwardOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> threshold;
+    Bound(D d, const float* s)
+        : threshold(hn::Set(d, std::fabs(s[0]) <= 1.1920929e-07f ? 0.0f : s[0])) {}
+    HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> dy, hn::Vec<D> x) const {
+      const hn::Vec<D> dx = hn::IfThenElseZero(hn::Gt(x, threshold), dy);
+      return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::IsNaN(dy), dy, dx));
     }
   };
 };

@@ -75,6 +75,17 @@ std::vector<std::vector<double>> ParameterSets(Op op) {
   return sets;
 }
 
+// The values the kernel computes with for self's dtype t: a number CANN converts to self's
+// dtype (ScalarConversion::kToSelfDType, Threshold's) rounded to t, the others as given.
+std::vector<double> AsComputed(Op op, DType t, std::vector<double> s) {
+  for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
+    if (GetOpInfo(op).scalars[k].conversion == ScalarConversion::kToSelfDType) {
+      s[static_cast<size_t>(k)] = RoundTo(t, static_cast<float>(s[static_cast<size_t>(k)]));
+    }
+  }
+  return s;
+}
+
 std::string Describe(Op op, const std::vector<double>& s) {
   std::string r = GetOpInfo(op).name;
   for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
@@ -134,10 +145,11 @@ TEST(ScalarOps, EveryParameterSetAgainstTheReference) {
         const RunResult r = RunOp(ArgsWith(op, dy, x, target, s));
         ASSERT_TRUE(r.status.ok()) << r.status.message();
         int64_t bad = 0;
+        const std::vector<double> sk = AsComputed(op, t, s);
         for (int64_t i = 0; i < n; ++i) {
           const double xi = before[static_cast<size_t>(i)], dyi = dy.Get(i);
-          const double exact = IsOneInput(op) ? ForwardEltwiseRef(op, xi, s.data())
-                                              : EltwiseRef(op, dyi, xi, s.data());
+          const double exact = IsOneInput(op) ? ForwardEltwiseRef(op, xi, sk.data())
+                                              : EltwiseRef(op, dyi, xi, sk.data());
           const double got = target.Get(i);
           if (!WithinTolerance(op, t, got, exact, dyi) && ++bad <= 3) {
             ADD_FAILURE() << "x " << Num(xi) << " dy " << Num(dyi) << ": got " << Num(got)
@@ -169,8 +181,9 @@ TEST(ScalarOps, Every16BitInputForTwoParameterSets) {
         ASSERT_TRUE(RunOp(ArgsWith(op, x, x, in_place ? x : out, s)).status.ok());
         const TestTensor& got = in_place ? x : out;
         int64_t bad = 0;
+        const std::vector<double> sk = AsComputed(op, t, s);
         for (int64_t i = 0; i < 65536; ++i) {
-          const double exact = ForwardEltwiseRef(op, xs[static_cast<size_t>(i)], s.data());
+          const double exact = ForwardEltwiseRef(op, xs[static_cast<size_t>(i)], sk.data());
           if (!ForwardEltwiseWithinTolerance(t, got.Get(i), exact) && ++bad <= 3) {
             ADD_FAILURE() << "x " << Num(xs[static_cast<size_t>(i)]) << ": got "
                           << Num(got.Get(i)) << ", exact " << Num(exact);
@@ -364,6 +377,37 @@ TEST(ScalarOpsCApi, ValuesArePartOfThePhaseOneMemo) {
     }
     EXPECT_NE(results[0], results[1]);
   }
+}
+
+
+// Threshold's numbers are converted to self's dtype before the comparison, as CANN's op_api
+// makes tensors of self's dtype from them: an integer self truncates them (4.9 -> 4, 10.7 ->
+// 10, saturated to the type), a FLOAT16 self rounds them (1.0006 -> 1.0009766, so the
+// FLOAT16 value 1.0009766 is not above it).
+TEST(ScalarOps, ThresholdTakesItsNumbersInSelfDType) {
+  for (DType t : {DType::kInt8, DType::kUInt8, DType::kInt32, DType::kInt64}) {
+    SCOPED_TRACE(DTypeName(t));
+    TestTensor x = TestTensor::Dense(t, {4}), out = TestTensor::Dense(t, {4});
+    const double xs[4] = {3, 4, 5, 100};
+    for (int64_t i = 0; i < 4; ++i) x.Set(i, xs[i]);
+    ASSERT_TRUE(RunOp(ArgsWith(Op::kThreshold, x, x, out, {4.9, 10.7, 0, 0})).status.ok());
+    const double want[4] = {10, 10, 5, 100};
+    for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(out.Get(i), want[i]) << "x " << xs[i];
+    // Beyond the type's range: saturated (a threshold of 1e10 is the type's largest, so
+    // every element takes the value, -1e10 saturated).
+    ASSERT_TRUE(RunOp(ArgsWith(Op::kThreshold, x, x, out, {1e10, -1e10, 0, 0})).status.ok());
+    const double lowest = t == DType::kInt8    ? -128.0
+                          : t == DType::kUInt8 ? 0.0
+                          : t == DType::kInt32 ? -2147483648.0
+                                               : -1e10;  // INT64 holds it
+    for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(out.Get(i), lowest);
+  }
+  TestTensor x = TestTensor::Dense(DType::kFloat16, {2}), out = TestTensor::Dense(DType::kFloat16, {2});
+  x.Set(0, 1.0009765625);
+  x.Set(1, 1.001953125);
+  ASSERT_TRUE(RunOp(ArgsWith(Op::kThreshold, x, x, out, {1.0006, -1.0, 0, 0})).status.ok());
+  EXPECT_EQ(out.Get(0), -1.0);
+  EXPECT_EQ(out.Get(1), 1.001953125);
 }
 
 }  // namespace

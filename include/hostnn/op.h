@@ -152,11 +152,17 @@ enum class ScalarCheck {
   kNonNegative,          // below 0 refused (Softshrink's lambd)
   kNonZero,              // 0 (either sign) and NaN refused (Celu's alpha)
 };
+// How a number reaches the kernel: CANN's ToFloat (f32), or converted to self's dtype first,
+// as CANN's op_api makes a tensor of self's dtype from it (Threshold: a 16-bit self rounds
+// it to nearest even, an integer self truncates it toward zero, saturated).
+enum class ScalarConversion { kToFloat, kToSelfDType };
 struct ScalarParam {
   const char* name = nullptr;  // CANN's parameter name; nullptr past the last one
   ScalarKind kind = ScalarKind::kNumber;
   double default_value = 0.0;  // PyTorch's default: what tests, benchmarks and tools use
   ScalarCheck check = ScalarCheck::kAny;
+  ScalarConversion conversion = ScalarConversion::kToFloat;
+  bool nullable = false;  // a null aclScalar means the default (Swish's betaOptional)
 };
 constexpr int kMaxScalars = 4;
 

@@ -10,10 +10,13 @@
 #include "src/aclnn/front_end.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "kernels/kernels.h"
 #include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
@@ -179,10 +182,36 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
   return Status::Inner(std::string(op) + ": unknown shape rule");
 }
 
-// No scalar parameter null (CANN's null aclScalar is 161001).
+// A number as CANN's op_api converts it to self's dtype (ScalarConversion::kToSelfDType):
+// FLOAT16 and BFLOAT16 round it to nearest even, an integer dtype truncates it toward zero,
+// saturated to the dtype's range (NaN: 0); the kernels take the result as an f32 value.
+float ScalarInDType(double v, DType dtype) {
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
+    const float f = static_cast<float>(v);
+    uint16_t narrow = 0;
+    float back = 0.0f;
+    kernels::GetFromF32(dtype)(&f, &narrow, 1);
+    kernels::GetToF32(dtype)(&narrow, &back, 1);
+    return back;
+  }
+  double lo = 0.0, hi = 0.0;
+  switch (dtype) {
+    case DType::kInt8: lo = -128.0, hi = 127.0; break;
+    case DType::kUInt8: lo = 0.0, hi = 255.0; break;
+    case DType::kInt16: lo = -32768.0, hi = 32767.0; break;
+    case DType::kInt32: lo = -2147483648.0, hi = 2147483647.0; break;
+    case DType::kInt64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+    default: return static_cast<float>(v);
+  }
+  if (std::isnan(v)) return 0.0f;
+  return static_cast<float>(std::min(std::max(std::trunc(v), lo), hi));
+}
+
+// No scalar parameter null (CANN's null aclScalar is 161001), but one that may be (its
+// default then).
 Status CheckScalarsGiven(const OpInfo& info, const OpArgs& args) {
   for (int k = 0; k < info.num_scalars(); ++k) {
-    if (args.scalars[k].null) {
+    if (args.scalars[k].null && !info.scalars[k].nullable) {
       return Status::Nullptr(std::string(info.name) + ": " + info.scalars[k].name + " is null");
     }
   }
@@ -286,7 +315,10 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   float scalars[kMaxScalars] = {};  // CANN's ToFloat; unset: the default
   for (int k = 0; k < info.num_scalars(); ++k) {
     const OpScalar& s = args.scalars[k];
-    scalars[k] = static_cast<float>(s.given ? s.value : info.scalars[k].default_value);
+    const double v = s.given ? s.value : info.scalars[k].default_value;
+    scalars[k] = info.scalars[k].conversion == ScalarConversion::kToSelfDType
+                     ? ScalarInDType(v, in0.view->dtype)
+                     : static_cast<float>(v);
   }
   HOSTNN_RETURN_IF_ERROR(CheckScalarValues(info, scalars));
   if (info.is_reduction) HOSTNN_RETURN_IF_ERROR(CheckDim(info, in0.view->shape, args.dim));

@@ -212,6 +212,14 @@ double CeluRef(double x, const double* scalars) {
 }
 double InplaceCeluRef(double x, const double* scalars) { return CeluRef(x, scalars); }
 
+// x where x > threshold, else value (scalars: threshold, value, already in x's dtype);
+// NaN -> NaN.
+double ThresholdRef(double x, const double* scalars) {
+  if (std::isnan(x)) return x;
+  return x > scalars[0] ? x : scalars[1];
+}
+double InplaceThresholdRef(double x, const double* scalars) { return ThresholdRef(x, scalars); }
+
 // x - bias above lambd, x + bias below -lambd, 0 between (scalars: lambd, bias); NaN -> NaN.
 double ShrinkRef(double x, const double* scalars) {
   const double lambd = static_cast<float>(scalars[0]), bias = static_cast<float>(scalars[1]);

@@ -182,6 +182,14 @@ double EluBackwardRef(double dy, double x, const double* scalars) {
   return static_cast<double>(dy * c * std::exp(t));
 }
 
+// dy where x > threshold (as f32; within FLT_EPSILON of 0: 0), else 0; NaN in either: NaN.
+double ThresholdBackwardRef(double dy, double x, const double* scalars) {
+  double threshold = static_cast<float>(scalars[0]);
+  if (std::fabs(threshold) <= 1.1920928955078125e-07) threshold = 0.0;
+  if (std::isnan(x) || std::isnan(dy)) return kNaN;
+  return x > threshold ? dy : 0.0;
+}
+
 // dy where fl32(beta x) > threshold, else dy sigmoid(beta x) (scalars: beta, threshold).
 double SoftplusBackwardRef(double dy, double x, const double* scalars) {
   const double beta = static_cast<float>(scalars[0]), threshold = static_cast<float>(scalars[1]);
