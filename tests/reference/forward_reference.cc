@@ -220,6 +220,15 @@ double ThresholdRef(double x, const double* scalars) {
 }
 double InplaceThresholdRef(double x, const double* scalars) { return ThresholdRef(x, scalars); }
 
+// x sigmoid(beta x) (scalars[0] = beta); an infinite x gives its limit (x or +-0).
+double SwishRef(double x, const double* scalars) {
+  const long double beta = static_cast<float>(scalars[0]);
+  const long double z = beta * x;
+  if (std::isnan(x) || std::isnan(static_cast<double>(z))) return kNaN;
+  if (std::isinf(x)) return z > 0 ? x : std::copysign(0.0, x);
+  return static_cast<double>(x / (1.0L + std::exp(-z)));
+}
+
 // x - bias above lambd, x + bias below -lambd, 0 between (scalars: lambd, bias); NaN -> NaN.
 double ShrinkRef(double x, const double* scalars) {
   const double lambd = static_cast<float>(scalars[0]), bias = static_cast<float>(scalars[1]);

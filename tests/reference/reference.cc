@@ -190,6 +190,20 @@ double ThresholdBackwardRef(double dy, double x, const double* scalars) {
   return x > threshold ? dy : 0.0;
 }
 
+// dy s (1 + z (1 - s)), z = beta x, s = sigmoid(z) (scalars[0] = beta); the limits for an
+// infinite z (dy, or dy * 0); an infinite dy where the factor underflows even long double
+// keeps the factor's sign. NaN in either input gives NaN.
+double SwishBackwardRef(double dy, double x, const double* scalars) {
+  const long double beta = static_cast<float>(scalars[0]);
+  const long double z = beta * x;
+  if (std::isnan(x) || std::isnan(dy) || std::isnan(static_cast<double>(z))) return kNaN;
+  if (std::isinf(static_cast<double>(z))) return z > 0 ? dy : dy * 0.0;
+  const long double s = 1.0L / (1.0L + std::exp(-z));
+  const long double factor = s * (1.0L + z * (1.0L - s));
+  if (std::isinf(dy) && factor == 0) return z < 0 ? -dy : dy;
+  return static_cast<double>(dy * factor);
+}
+
 // dy where fl32(beta x) > threshold, else dy sigmoid(beta x) (scalars: beta, threshold).
 double SoftplusBackwardRef(double dy, double x, const double* scalars) {
   const double beta = static_cast<float>(scalars[0]), threshold = static_cast<float>(scalars[1]);
