@@ -89,15 +89,16 @@ struct SoftshrinkOp {
   };
 };
 
-// The shrinks' gradient: 0 for x in [-lambd, lambd], dy elsewhere (scalars[0] = lambd),
-// as PyTorch's hardshrink_backward and softshrink_backward. NaN in either input gives NaN
+// The shrinks' gradient: 0 for x in [-lambd, lambd], dy elsewhere (scalars[0] = lambd; a
+// negative one is 0, as CANN's op_api clamps HardshrinkBackward's), as PyTorch's
+// hardshrink_backward and softshrink_backward. NaN in either input gives NaN
 // (SPEC), a NaN dy inside the interval included.
 // Lanes: f32. Exact (a selection). Valid range: all floats.
 struct ShrinkBackwardOp {
   template <class D>
   struct Bound {
     hn::Vec<D> lambd;
-    Bound(D d, const float* scalars) : lambd(hn::Set(d, scalars[0])) {}
+    Bound(D d, const float* scalars) : lambd(hn::Set(d, scalars[0] < 0.0f ? 0.0f : scalars[0])) {}
     HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> dy, hn::Vec<D> x) const {
       const auto inside = hn::And(hn::Ge(x, hn::Neg(lambd)), hn::Le(x, lambd));
       const hn::Vec<D> dx = hn::IfThenZeroElse(hn::AndNot(hn::IsNaN(dy), inside), dy);

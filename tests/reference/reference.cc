@@ -147,9 +147,10 @@ double LeakyReluBackwardRef(double dy, double x, const double* scalars) {
   return x > 0 ? dy : dy * slope;
 }
 
-// The shrinks' gradient: 0 on [-lambd, lambd], dy elsewhere; NaN in either gives NaN.
+// The shrinks' gradient: 0 on [-lambd, lambd], dy elsewhere (a negative lambd is 0, as
+// CANN's op_api clamps it); NaN in either gives NaN.
 double HardshrinkBackwardRef(double dy, double x, const double* scalars) {
-  const double lambd = static_cast<float>(scalars[0]);
+  const double lambd = std::max(0.0, static_cast<double>(static_cast<float>(scalars[0])));
   if (std::isnan(x) || std::isnan(dy)) return kNaN;
   return x >= -lambd && x <= lambd ? 0.0 : dy;
 }
