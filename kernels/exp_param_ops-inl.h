@@ -20,6 +20,7 @@
 
 #include "kernels/eltwise_ops-inl.h"  // ExpNonPositive
 #include "kernels/expm1-inl.h"
+#include "kernels/unary_ops-inl.h"  // SiluOp, LogSigmoidOp
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -39,13 +40,14 @@ struct EluOp {
     using V = hn::Vec<D>;
     V scale, input_scale, neg_alpha;
     ScaledExpm1<D> neg;
-    bool special;
+    bool special, non_positive;
     Bound(D d, const float* s)
         : scale(hn::Set(d, s[1])),
           input_scale(hn::Set(d, s[2])),
           neg_alpha(hn::Set(d, -s[0])),
           neg(d, static_cast<double>(s[0]) * s[1], s[2] < 0.0f),
-          special(!std::isfinite(s[0]) || !std::isfinite(s[2])) {}
+          special(!std::isfinite(s[0]) || !std::isfinite(s[2])),
+          non_positive(s[2] >= 0.0f) {}
     HWY_INLINE V Apply(D d, V x) const {
       const auto pos = hn::Gt(x, hn::Zero(d));
       if (special) {
@@ -53,7 +55,9 @@ struct EluOp {
         return hn::IfThenElse(hn::IsNaN(x), x, out);
       }
       const V t = hn::Mul(x, input_scale);
-      V tail = neg.Apply(d, t, ProductError(d, x, input_scale, t));
+      // inputScale >= 0: t <= 0 wherever the tail is taken (x <= 0).
+      V tail = non_positive ? neg.ApplyNonPositive(d, t)
+                            : neg.Apply(d, t, ProductError(d, x, input_scale, t));
       tail = hn::IfThenElse(hn::IsNaN(t), t, tail);  // -inf * 0: NaN, as the exact formula
       const V out = hn::IfThenElse(pos, hn::Mul(x, scale), tail);
       return hn::IfThenElse(hn::IsNaN(x), x, out);
@@ -75,14 +79,21 @@ struct CeluOp {
     using V = hn::Vec<D>;
     V inv_hi, inv_lo;
     ScaledExpm1<D> neg;
+    bool non_positive;
     Bound(D d, const float* s)
         : inv_hi(hn::Set(d, static_cast<float>(1.0 / s[0]))),
           inv_lo(hn::Set(d, static_cast<float>(1.0 / s[0] - static_cast<float>(1.0 / s[0])))),
-          neg(d, s[0], s[0] < 0.0f) {}
+          neg(d, s[0], s[0] < 0.0f),
+          non_positive(s[0] > 0.0f) {}
     HWY_INLINE V Apply(D d, V x) const {
       const V t = hn::Mul(x, inv_hi);
-      const V lo = hn::MulAdd(x, inv_lo, ProductError(d, x, inv_hi, t));
-      const V out = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, neg.Apply(d, t, lo));
+      V tail;
+      if (non_positive) {  // alpha > 0: t <= 0 where the tail is taken
+        tail = neg.ApplyNonPositive(d, t);
+      } else {
+        tail = neg.Apply(d, t, hn::MulAdd(x, inv_lo, ProductError(d, x, inv_hi, t)));
+      }
+      const V out = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, tail);
       return hn::IfThenElse(hn::IsNaN(x), x, out);
     }
   };
@@ -102,7 +113,7 @@ struct EluBackwardOp {
   struct Bound {
     using V = hn::Vec<D>;
     V scale, input_scale, as_hi, as_lo, c;
-    bool is_result;
+    bool is_result, non_positive;
     Bound(D d, const float* s)
         : scale(hn::Set(d, s[1])),
           input_scale(hn::Set(d, s[2])),
@@ -110,21 +121,29 @@ struct EluBackwardOp {
           as_lo(hn::Set(d, static_cast<float>(static_cast<double>(s[0]) * s[1] -
                                               static_cast<float>(static_cast<double>(s[0]) * s[1])))),
           c(hn::Set(d, static_cast<float>(static_cast<double>(s[2]) * s[0] * s[1]))),
-          is_result(s[3] != 0.0f) {}
+          is_result(s[3] != 0.0f),
+          non_positive(s[2] >= 0.0f) {}
     HWY_INLINE V Apply(D d, V dy, V x) const {
       V factor;
       if (is_result) {
         factor = hn::Mul(input_scale, hn::Add(hn::Add(x, as_hi), as_lo));
       } else {
         const V t = hn::Mul(x, input_scale);
-        const V near = hn::Add(Expm1Split(d, t, ProductError(d, x, input_scale, t)),
-                               hn::Set(d, 1.0f));
-        const V far = ExpNonPositive(d, hn::Max(hn::Min(t, hn::Zero(d)), hn::Set(d, -104.0f)));
-        factor = hn::Mul(c, hn::IfThenElse(hn::Gt(t, hn::Set(d, -1.0f)), near, far));
+        const V lo = ProductError(d, x, input_scale, t);
+        V e;
+        if (non_positive) {  // inputScale >= 0: t <= 0 where the factor is taken
+          e = ExpNonPositive(d, hn::Max(hn::Min(t, hn::Zero(d)), hn::Set(d, -104.0f)));
+          e = hn::MulAdd(e, hn::IfThenElseZero(hn::IsFinite(lo), lo), e);  // e^(t + lo)
+        } else {
+          const V near = hn::Add(Expm1Split(d, t, lo), hn::Set(d, 1.0f));
+          const V far = ExpNonPositive(d, hn::Max(hn::Min(t, hn::Zero(d)), hn::Set(d, -104.0f)));
+          e = hn::IfThenElse(hn::Gt(t, hn::Set(d, -1.0f)), near, far);
+        }
+        factor = hn::Mul(c, e);
         factor = hn::IfThenElse(hn::IsNaN(t), t, factor);  // -inf * 0
       }
       V dx = hn::Mul(dy, hn::IfThenElse(hn::Gt(x, hn::Zero(d)), scale, factor));
-      if (!is_result) {
+      if (!is_result && HWY_UNLIKELY(!hn::AllFalse(d, hn::IsInf(dy)))) {
         // An infinite dy times a factor that underflowed f32 (c e^t below 2^-149, but not 0):
         // the exact product is infinite.
         const auto lost = hn::And(hn::And(hn::IsInf(dy), hn::Eq(factor, hn::Zero(d))),
@@ -147,8 +166,14 @@ struct SoftplusOp {
   struct Bound {
     using V = hn::Vec<D>;
     V beta, threshold;
-    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), threshold(hn::Set(d, s[1])) {}
+    bool unit;
+    Bound(D d, const float* s)
+        : beta(hn::Set(d, s[0])), threshold(hn::Set(d, s[1])), unit(s[0] == 1.0f) {}
     HWY_INLINE V Apply(D d, V x) const {
+      if (unit) {  // beta = 1: -LogSigmoid(-x), no product to correct, no division
+        const V out = hn::IfThenElse(hn::Gt(x, threshold), x, hn::Neg(LogSigmoidOp::Apply(d, hn::Neg(x))));
+        return hn::IfThenElse(hn::IsNaN(x), x, out);
+      }
       const V s = hn::Mul(beta, x);
       const V lo = ProductError(d, beta, x, s);
       const V e = ExpNonPositive(d, hn::Max(hn::Or(s, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
@@ -179,9 +204,12 @@ struct SoftplusBackwardOp {
       const V one = hn::Set(d, 1.0f);
       const V e = ExpNonPositive(d, hn::Max(hn::Or(s, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
       const V sigmoid = hn::Div(hn::IfNegativeThenElse(s, e, one), hn::Add(one, e));
-      // sigmoid(s) > 0 for every finite s: an infinite dy stays infinite where it underflows.
-      const auto lost = hn::And(hn::And(hn::IsInf(dy), hn::Eq(sigmoid, hn::Zero(d))), hn::IsFinite(s));
-      const V below = hn::IfThenElse(lost, dy, hn::Mul(dy, sigmoid));
+      V below = hn::Mul(dy, sigmoid);
+      if (HWY_UNLIKELY(!hn::AllFalse(d, hn::IsInf(dy)))) {
+        // sigmoid(s) > 0 for every finite s: an infinite dy stays infinite where it underflows.
+        const auto lost = hn::And(hn::And(hn::IsInf(dy), hn::Eq(sigmoid, hn::Zero(d))), hn::IsFinite(s));
+        below = hn::IfThenElse(lost, dy, below);
+      }
       const V dx = hn::IfThenElse(hn::Gt(s, threshold), dy, below);
       return hn::IfThenElse(hn::IsNaN(s), s, hn::IfThenElse(hn::IsNaN(x), x, dx));
     }
@@ -199,8 +227,10 @@ struct SwishOp {
   struct Bound {
     using V = hn::Vec<D>;
     V beta;
-    Bound(D d, const float* s) : beta(hn::Set(d, s[0])) {}
+    bool silu;
+    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), silu(s[0] == 1.0f) {}
     HWY_INLINE V Apply(D d, V x) const {
+      if (silu) return SiluOp::Apply(d, x);  // beta = 1: Silu's functor, the same formula
       const V one = hn::Set(d, 1.0f);
       const V z = hn::Mul(beta, x);
       V lo = ProductError(d, beta, x, z);
@@ -235,8 +265,10 @@ struct SwishBackwardOp {
   struct Bound {
     using V = hn::Vec<D>;
     V beta;
-    Bound(D d, const float* s) : beta(hn::Set(d, s[0])) {}
+    bool silu;
+    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), silu(s[0] == 1.0f) {}
     HWY_INLINE V Apply(D d, V dy, V x) const {
+      if (silu) return SiluBackwardOp::Apply(d, dy, x);  // beta = 1: SiluBackward's functor
       const V one = hn::Set(d, 1.0f);
       const V z = hn::Mul(beta, x);
       const V zc = hn::Min(hn::Max(z, hn::Set(d, -104.0f)), hn::Set(d, 104.0f));
@@ -247,8 +279,10 @@ struct SwishBackwardOp {
       const V one_minus_s = hn::IfNegativeThenElse(z, r, er);
       const V factor = hn::Mul(s, OnePlusProduct(d, zc, one_minus_s));
       V dx = hn::Mul(dy, factor);
-      const auto lost = hn::And(hn::And(hn::IsInf(dy), hn::Eq(factor, hn::Zero(d))), hn::IsFinite(z));
-      dx = hn::IfThenElse(lost, hn::Neg(dy), dx);
+      if (HWY_UNLIKELY(!hn::AllFalse(d, hn::IsInf(dy)))) {
+        const auto lost = hn::And(hn::And(hn::IsInf(dy), hn::Eq(factor, hn::Zero(d))), hn::IsFinite(z));
+        dx = hn::IfThenElse(lost, hn::Neg(dy), dx);
+      }
       return hn::IfThenElse(hn::IsNaN(z), z, hn::IfThenElse(hn::IsNaN(dy), dy, dx));
     }
   };

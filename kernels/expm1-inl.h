@@ -115,6 +115,9 @@ struct ScaledExpm1 {
         a88(hn::Set(d, static_cast<float>(a_value * std::exp(88.0)))),
         a176(hn::Set(d, static_cast<float>(a_value * std::exp(176.0)))),
         grows(t_may_exceed_88 && a_value != 0.0) {}
+  // For t <= 0 (the operator's parameters keep it there): a expm1(t), without the lo
+  // correction, whose share of the result is at most lo (below 0.5 ULP) there.
+  HWY_INLINE V ApplyNonPositive(D d, V t) const { return hn::Mul(a, ExpMinusOne(d, t)); }
   HWY_INLINE V Apply(D d, V hi, V lo) const {
     // Capped at FLT_MAX, so that a = 0 gives 0 and not 0 * inf; a larger a e^t takes the
     // far path below.
