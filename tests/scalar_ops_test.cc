@@ -13,7 +13,9 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -145,18 +147,25 @@ TEST(ScalarOps, EveryParameterSetAgainstTheReference) {
         const RunResult r = RunOp(ArgsWith(op, dy, x, target, s));
         ASSERT_TRUE(r.status.ok()) << r.status.message();
         int64_t bad = 0;
+        double max_ulp = 0;  // over the results outside the absolute bound's reach
         const std::vector<double> sk = AsComputed(op, t, s);
         for (int64_t i = 0; i < n; ++i) {
           const double xi = before[static_cast<size_t>(i)], dyi = dy.Get(i);
           const double exact = IsOneInput(op) ? ForwardEltwiseRef(op, xi, sk.data())
                                               : EltwiseRef(op, dyi, xi, sk.data());
           const double got = target.Get(i);
+          const double scale = IsOneInput(op) ? 1.0 : std::fabs(dyi);
+          if (std::isfinite(exact) && std::fabs(exact) > 0x1p-21 * scale * 64) {
+            max_ulp = std::max(max_ulp, UlpError(t, got, exact));
+          }
           if (!WithinTolerance(op, t, got, exact, dyi) && ++bad <= 3) {
             ADD_FAILURE() << "x " << Num(xi) << " dy " << Num(dyi) << ": got " << Num(got)
                           << ", exact " << Num(exact);
           }
         }
         EXPECT_EQ(bad, 0);
+        // The table of the release notes: the largest error per parameter set and dtype.
+        std::printf("  %-60s %-9s max ULP %.3f\n", Describe(op, s).c_str(), DTypeName(t), max_ulp);
       }
     }
   }
