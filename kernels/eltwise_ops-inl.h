@@ -141,25 +141,36 @@ HWY_INLINE V MulExpFarTail(D d, V dy, V q, V a) {
   return hn::Mul(hn::Mul(dy, hn::Mul(hn::Mul(ExpReduced(d, r), q), scale_a)), scale_b);
 }
 
+// The rounding error of prod = fl(x * y): x * y - prod exactly (barring underflow), by the
+// fused MulSub, or Dekker's two-product on targets without FMA (SSE4, EMU128).
+template <class D, class V>
+HWY_INLINE V ProductError(D d, V x, V y, V prod) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulSub(x, y, prod);
+#else
+  const V split = hn::Set(d, 4097.0f);  // 2^12 + 1 splits a 24-bit mantissa into halves
+  const V cx = hn::Mul(split, x), cy = hn::Mul(split, y);
+  const V xh = hn::Sub(cx, hn::Sub(cx, x)), yh = hn::Sub(cy, hn::Sub(cy, y));
+  const V xl = hn::Sub(x, xh), yl = hn::Sub(y, yh);
+  V err = hn::Sub(hn::Mul(xh, yh), prod);
+  err = hn::Add(hn::Add(err, hn::Mul(xh, yl)), hn::Mul(xl, yh));
+  return hn::Add(err, hn::Mul(xl, yl));
+#endif
+}
+
 // 1 + x*y with one rounding. Targets without FMA (SSE4, EMU128) add the product's exact
-// rounding error (Dekker's two-product), so that at SiluBackward's root, where x*y is
-// within an ULP of -1, the factor is the tiny true value and not 0 (dy = inf there must
-// give an infinity, not inf * 0 = NaN).
+// rounding error (ProductError), so that at SiluBackward's root, where x*y is within an
+// ULP of -1, the factor is the tiny true value and not 0 (dy = inf there must give an
+// infinity, not inf * 0 = NaN).
 template <class D, class V>
 HWY_INLINE V OnePlusProduct(D d, V x, V y) {
   const V one = hn::Set(d, 1.0f);
 #if HWY_NATIVE_FMA
   return hn::MulAdd(x, y, one);
 #else
-  const V split = hn::Set(d, 4097.0f);  // 2^12 + 1 splits a 24-bit mantissa into halves
-  const V cx = hn::Mul(split, x), cy = hn::Mul(split, y);
-  const V xh = hn::Sub(cx, hn::Sub(cx, x)), yh = hn::Sub(cy, hn::Sub(cy, y));
-  const V xl = hn::Sub(x, xh), yl = hn::Sub(y, yh);
   const V prod = hn::Mul(x, y);
-  V err = hn::Sub(hn::Mul(xh, yh), prod);
-  err = hn::Add(hn::Add(err, hn::Mul(xh, yl)), hn::Mul(xl, yh));
-  err = hn::Add(err, hn::Mul(xl, yl));
-  return hn::Add(hn::Add(one, prod), err);
+  return hn::Add(hn::Add(one, prod), ProductError(d, x, y, prod));
 #endif
 }
 

@@ -189,7 +189,7 @@ struct SoftplusOp {
 };
 
 // SoftplusBackward: dy where beta x > threshold (the f32 product, as the forward), else
-// dy sigmoid(beta x) (scalars: beta, threshold). sigmoid as Sigmoid computes it. The
+// dy sigmoid(beta x) (scalars: beta, threshold), the sigmoid by Sigmoid's functor. The
 // product's rounding moves sigmoid by at most 2^-24 |s| (1 - sigmoid) relative, within
 // 2^-21 |dy| absolute. NaN in either input, or 0 * inf, gives NaN.
 // Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats and parameters.
@@ -201,9 +201,7 @@ struct SoftplusBackwardOp {
     Bound(D d, const float* s) : beta(hn::Set(d, s[0])), threshold(hn::Set(d, s[1])) {}
     HWY_INLINE V Apply(D d, V dy, V x) const {
       const V s = hn::Mul(beta, x);
-      const V one = hn::Set(d, 1.0f);
-      const V e = ExpNonPositive(d, hn::Max(hn::Or(s, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
-      const V sigmoid = hn::Div(hn::IfNegativeThenElse(s, e, one), hn::Add(one, e));
+      const V sigmoid = SigmoidOp::Apply(d, s);
       V below = hn::Mul(dy, sigmoid);
       if (HWY_UNLIKELY(!hn::AllFalse(d, hn::IsInf(dy)))) {
         // sigmoid(s) > 0 for every finite s: an infinite dy stays infinite where it underflows.

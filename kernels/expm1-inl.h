@@ -72,24 +72,6 @@ HWY_INLINE V Log1pFromS(D d, V s) {
   return hn::MulAdd(hn::Mul(s, u), q, s);
 }
 
-// The rounding error of prod = fl(x * y): x * y - prod exactly (barring underflow), by the
-// fused MulSub, or Dekker's two-product on targets without FMA (SSE4, EMU128).
-template <class D, class V>
-HWY_INLINE V ProductError(D d, V x, V y, V prod) {
-#if HWY_NATIVE_FMA
-  (void)d;
-  return hn::MulSub(x, y, prod);
-#else
-  const V split = hn::Set(d, 4097.0f);  // 2^12 + 1 splits a 24-bit mantissa into halves
-  const V cx = hn::Mul(split, x), cy = hn::Mul(split, y);
-  const V xh = hn::Sub(cx, hn::Sub(cx, x)), yh = hn::Sub(cy, hn::Sub(cy, y));
-  const V xl = hn::Sub(x, xh), yl = hn::Sub(y, yh);
-  V err = hn::Sub(hn::Mul(xh, yh), prod);
-  err = hn::Add(hn::Add(err, hn::Mul(xh, yl)), hn::Mul(xl, yh));
-  return hn::Add(err, hn::Mul(xl, yl));
-#endif
-}
-
 // expm1(hi + lo) for |lo| <= ulp(hi): expm1(hi) + e^hi lo. A lo that is not finite (hi
 // infinite, or a two-product that overflowed, where lo no longer matters) counts as 0.
 template <class D, class V>
