@@ -25,6 +25,19 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// expm1(r) = r + r^2 P(r) for |r| <= ln2/2 (P: Taylor to r^6, truncation 2^-30 relative).
+template <class D, class V>
+HWY_INLINE V Expm1Reduced(D d, V r) {
+  V p = hn::Set(d, 1.0f / 40320.0f);
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 5040.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 720.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6.0f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
+  return hn::MulAdd(hn::Mul(r, r), p, r);
+}
+
 // expm1(v) = exp(v) - 1 for v clamped to [-20, 89] (below -17.4 it rounds to -1; above
 // 88.72 it overflows to +inf): v = k ln2 + r (ReduceNonPositive's reduction, valid for
 // either sign), expm1(v) = 2 (2^(k-1) expm1(r) + (2^(k-1) - 1/2)), where expm1(r) =
@@ -43,16 +56,20 @@ HWY_INLINE V ExpMinusOne(D d, V v) {
   const V r = ReduceNonPositive(d, vc, 126.0f, &t);  // t's low bits: k - 1 + 127
   const hn::RebindToSigned<D> di;
   const V half_pow2k = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
-  V p = hn::Set(d, 1.0f / 40320.0f);
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 5040.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 720.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
-  const V em1r = hn::MulAdd(hn::Mul(r, r), p, r);
-  const V half = hn::MulAdd(half_pow2k, em1r, hn::Sub(half_pow2k, hn::Set(d, 0.5f)));
+  const V half = hn::MulAdd(half_pow2k, Expm1Reduced(d, r), hn::Sub(half_pow2k, hn::Set(d, 0.5f)));
   return hn::Add(half, half);
+}
+
+// ExpMinusOne for v in [-20, 0] only (callers clamp), without the clamp and the halving
+// that positive arguments need: Selu's and the t <= 0 paths' expm1, the same bits as
+// ExpMinusOne there. NaN lanes give an unspecified value.
+template <class D, class V>
+HWY_INLINE V Expm1NonPositive(D d, V v) {
+  V t;
+  const V r = ReduceNonPositive(d, v, 127.0f, &t);  // t's low bits: k + 127
+  const hn::RebindToSigned<D> di;
+  const V pow2k = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
+  return hn::MulAdd(pow2k, Expm1Reduced(d, r), hn::Sub(pow2k, hn::Set(d, 1.0f)));
 }
 
 // log1p(g) = 2 atanh(s / 2) for s = 2g / (2 + g), |s| <= 2/3 (g in [-1/2, 1]): s + s u Q(u),
@@ -99,7 +116,9 @@ struct ScaledExpm1 {
         grows(t_may_exceed_88 && a_value != 0.0) {}
   // For t <= 0 (the operator's parameters keep it there): a expm1(t), without the lo
   // correction, whose share of the result is at most lo (below 0.5 ULP) there.
-  HWY_INLINE V ApplyNonPositive(D d, V t) const { return hn::Mul(a, ExpMinusOne(d, t)); }
+  HWY_INLINE V ApplyNonPositive(D d, V t) const {
+    return hn::Mul(a, Expm1NonPositive(d, hn::Max(t, hn::Set(d, -20.0f))));
+  }
   HWY_INLINE V Apply(D d, V hi, V lo) const {
     // Capped at FLT_MAX, so that a = 0 gives 0 and not 0 * inf; a larger a e^t takes the
     // far path below.

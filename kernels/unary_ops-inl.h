@@ -16,7 +16,7 @@
 #include <hwy/highway.h>
 
 #include "kernels/eltwise_ops-inl.h"  // CompareUnordered
-#include "kernels/expm1-inl.h"     // Expm1
+#include "kernels/expm1-inl.h"     // Expm1NonPositive
 #include "kernels/family_grad_ops-inl.h"  // the Gelu z functions, ZError
 
 HWY_BEFORE_NAMESPACE();
@@ -290,7 +290,7 @@ struct SeluOp {
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V xn = hn::Max(hn::Min(x, hn::Zero(d)), hn::Set(d, -20.0f));
-    const V neg = hn::Mul(hn::Set(d, 1.7580993408473768f), ExpMinusOne(d, xn));
+    const V neg = hn::Mul(hn::Set(d, 1.7580993408473768f), Expm1NonPositive(d, xn));
     // scale * x with scale in two parts (the high part rounded down): one rounding with a
     // fused MulAdd, and never a false overflow where the exact product rounds to FLT_MAX.
     const V pos =
