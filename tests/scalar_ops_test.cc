@@ -400,6 +400,54 @@ TEST(ScalarOpsCApi, ValuesArePartOfThePhaseOneMemo) {
 }
 
 
+// Parameter combinations the one-at-a-time sets never reach: an exponent pushed past f32's
+// range by a negative inputScale or a tiny alpha, a zero factor against an overflowing
+// exponential, 1/alpha beyond f32, an infinite dy where beta x overflows.
+TEST(ScalarOps, CombinationsAtTheExtremes) {
+  struct Case {
+    Op op;
+    std::vector<double> scalars;
+    std::vector<double> xs;
+  };
+  const std::vector<Case> cases = {
+      {Op::kEluBackward, {1, 1, -1, 0}, {-89, -88.5, -100, -0.5, 3}},
+      {Op::kEluBackward, {0, 1, -1, 0}, {-89, -100, -1}},
+      {Op::kEluBackward, {1, 0, -2, 0}, {-60, -1}},
+      {Op::kElu, {1e-30, 1, -1, 0}, {-89, -150, -200, -1}},
+      {Op::kElu, {0, 1, -1, 0}, {-89, -200, -0.0, 0.0}},
+      {Op::kCelu, {1e-39, 0, 0, 0}, {0.0, -1e-45, -1e-39, 1}},
+      {Op::kCelu, {-1e-40, 0, 0, 0}, {-1e-39, -1e-41, 0.0, 2}},
+      {Op::kCelu, {-0.01, 0, 0, 0}, {-0.5, -0.9, -1.5, -3}},
+      {Op::kSoftplus, {1, 20, 0, 0}, {-104, -200, -1e30, 5}},
+      {Op::kSwishBackward, {100, 0, 0, 0}, {-1e37, -1e30, -5}},
+      {Op::kSoftplusBackward, {100, 20, 0, 0}, {-1e37, -1e30, -5}},
+  };
+  for (const Case& c : cases) {
+    for (DType t : kComputeTypes) {
+      SCOPED_TRACE(Describe(c.op, c.scalars) + " " + DTypeName(t));
+      const int64_t n = static_cast<int64_t>(c.xs.size());
+      for (double dyv : {0.5, kInf, -kInf}) {
+        TestTensor x = TestTensor::Dense(t, {n}), dy = TestTensor::Dense(t, {n});
+        TestTensor out = TestTensor::Dense(t, {n});
+        for (int64_t i = 0; i < n; ++i) {
+          x.Set(i, c.xs[static_cast<size_t>(i)]);
+          dy.Set(i, dyv);
+        }
+        const std::vector<double> before = x.Values();
+        ASSERT_TRUE(RunOp(ArgsWith(c.op, dy, x, out, c.scalars)).status.ok());
+        for (int64_t i = 0; i < n; ++i) {
+          const double xi = before[static_cast<size_t>(i)];
+          const double exact = IsOneInput(c.op) ? ForwardEltwiseRef(c.op, xi, c.scalars.data())
+                                                : EltwiseRef(c.op, dyv, xi, c.scalars.data());
+          EXPECT_TRUE(WithinTolerance(c.op, t, out.Get(i), exact, dyv))
+              << "x " << Num(xi) << " dy " << Num(dyv) << ": got " << Num(out.Get(i))
+              << ", exact " << Num(exact);
+        }
+      }
+    }
+  }
+}
+
 // Threshold's numbers are converted to self's dtype before the comparison, as CANN's op_api
 // makes tensors of self's dtype from them: an integer self truncates them (4.9 -> 4, 10.7 ->
 // 10, saturated to the type), a FLOAT16 self rounds them (1.0006 -> 1.0009766, so the
