@@ -116,8 +116,9 @@ using InplaceCeluOp = CeluOp;
 // result: x + alpha scale = alpha scale e^t, formed with alpha scale in two parts so that
 // it keeps its relative accuracy where it cancels), and without, dy * c * e^(x inputScale),
 // c = inputScale alpha scale rounded once (e^t with t as hi + lo for t > -1; below, the
-// result is within 2^-21 |dy| of the exact one anyway). NaN in either input gives NaN.
-// Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats; e^t overflows for t > 88.7.
+// result is within 2^-21 |dy| of the exact one anyway; a negative inputScale takes c e^t
+// through ScaledExpm1, and dy c e^t through c 2^-64 where c e^t alone overflows). NaN in
+// either input gives NaN. Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats.
 struct EluBackwardOp {
   template <class D>
   struct Bound {
