@@ -69,11 +69,12 @@ constexpr int64_t kForwardRowAlign = 64;
 ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
                                 const Resolved& resolved);
 
-// Pure. Pre: a1, r, a0 >= 1, elem_bytes in {2, 4, 8} (8: DOUBLE, with f64 intermediates),
-// resolved passed ValidatePlatform;
+// Pure. Pre: op a reduction, a1, r, a0 >= 1, elem_bytes in {2, 4, 8} (8: DOUBLE, with f64
+// intermediates), resolved passed ValidatePlatform;
 // row_align: kRowPartialsAlign or kForwardRowAlign (where AR chunks may start).
-// Tries every template in priority order; the first capable one wins.
-ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
+// Tries every template in priority order; the first capable one wins. The UB holds a queue
+// for each of op's inputs and its output, named as their CANN parameters.
+ReductionPlan PlanReduction(Op op, int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
                             int64_t row_align, const Resolved& resolved);
 
 // ---- The environment, options and files -------------------------------------------------

@@ -251,7 +251,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     p.kind = Plan::Kind::kReduction;
     const int64_t row_align =
         GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
-    p.reduction = PlanReduction(a1, r, a0, elem_bytes, row_align, resolved);
+    p.reduction = PlanReduction(problem.op, a1, r, a0, elem_bytes, row_align, resolved);
     ReductionPlan& red = p.reduction;
     red.output_by_rows = red.a0 >= kRowSplitMinA0 && red.block_dim > 1 && red.A0Tiles() > 1 &&
                          (!GetOpInfo(problem.op).is_forward ||

@@ -158,9 +158,11 @@ std::string Plan::ToTable() const {
       << p.elem_bytes << "\n"
       << "buffering       " << (p.buffer_num == 2 ? "double: " : "single: ") << p.buffer_why << "\n"
       << "UB divisor      " << p.ub_divisor_why << "\n"
-      << "tiles           core 0: " << p.CoreTiles(0) << ", core " << p.block_dim - 1 << ": "
-      << p.CoreTiles(p.block_dim - 1) << " (last tile "
-      << p.TileLen(p.block_dim - 1, p.CoreTiles(p.block_dim - 1) - 1) << ")\n"
+      << "tiles           core 0: " << p.CoreTiles(0);
+    if (p.block_dim > 1) {  // one core is both the first and the last
+      o << ", core " << p.block_dim - 1 << ": " << p.CoreTiles(p.block_dim - 1);
+    }
+    o << " (last tile " << p.TileLen(p.block_dim - 1, p.CoreTiles(p.block_dim - 1) - 1) << ")\n"
       << Wrap("UB              ",
               S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
     return o.str();

@@ -1,9 +1,11 @@
-// The reduction planner for LogSoftmaxBackward, after Ascend 950's LogSoftmaxGrad tiling:
-// the tensor is fused to (A1, R, A0) and four templates, each with a capability test and a
-// priority, are tried in order; the first capable one wins and the plan records every
-// test. The templates budget only I/O queues and f32 sums in the UB (Ascend 950 computes
-// in registers); a DOUBLE LogSoftmax, computed in double, budgets f64 ones. Pure functions: no
-// threads, no SIMD.
+// The reduction planner of the softmax family (LogSoftmax, Softmax and their gradients),
+// after Ascend 950's LogSoftmaxGrad tiling: the tensor is fused to (A1, R, A0) and four
+// templates, each with a capability test and a priority, are tried in order; the first
+// capable one wins and the plan records every test. The templates budget only I/O queues
+// and f32 sums in the UB (Ascend 950 computes in registers): a queue for each input the
+// operator has, named as its CANN parameter (a forward's one `self`, a gradient's
+// `gradOutput` and `output`), and its output's; a DOUBLE LogSoftmax, computed in double,
+// budgets f64 ones. Pure functions: no threads, no SIMD.
 //   AR full-load   100  A0 == 1, R <= 4 * vl_f32^2, whole rows fit the UB
 //   AR recompute   200  A0 == 1, R in chunks: a sum pass, then an output pass
 //   ARA full-load  300  A0 > 1, A0 tiled by the vector width, all of R fits
@@ -55,7 +57,9 @@ int64_t BitLength(int64_t v) {
 }
 
 struct Context {
-  int64_t a1, r, a0, x;  // x: bytes of dy and y (out is budgeted the same, as on Ascend)
+  int64_t a1, r, a0, x;  // x: bytes of the inputs (out is budgeted the same, as on Ascend)
+  std::vector<std::string> inputs;  // the input queues' names (CANN's parameter names)
+  std::string out;                  // the output's
   int64_t acc;           // bytes of the intermediates: f32, or f64 for DOUBLE (x == 8)
   int64_t row_align;     // AR chunks start at multiples of it (the kernels' row sums)
   const Platform* pf;
@@ -63,8 +67,18 @@ struct Context {
 };
 
 // An intermediate buffer's name: "out_f32", or "out_f64" where DOUBLE is computed in double.
-std::string Acc(const Context& c, const char* name) {
-  return std::string(name) + (c.acc == 8 ? "_f64" : "_f32");
+std::string Acc(const Context& c, const std::string& name) {
+  return name + (c.acc == 8 ? "_f64" : "_f32");
+}
+
+// The input count as a budget factor.
+int64_t Inputs(const Context& c) { return static_cast<int64_t>(c.inputs.size()); }
+
+// One double-buffered queue of `bytes` per input, in CANN's parameter order.
+std::vector<UbBuffer> InputQueues(const Context& c, int64_t bytes) {
+  std::vector<UbBuffer> queues;
+  for (const std::string& name : c.inputs) queues.push_back({name, bytes, 2});
+  return queues;
 }
 
 // A capable template fills everything but trials and the core split.
@@ -83,7 +97,7 @@ bool ArFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
   const int64_t binary_tmp =
       c.r > 2 * vl ? AlignUp(PowerOfTwoBelow(CeilDiv(c.r, vl)), c.pf->block_bytes / c.acc) * c.acc
                    : 0;
-  const int64_t row_bytes = 2 * r_aligned * 3 * c.x + binary_tmp;
+  const int64_t row_bytes = 2 * r_aligned * (Inputs(c) + 1) * c.x + binary_tmp;
   const int64_t rows_fit = (c.pf->ub_bytes - kArReservedBytes) / row_bytes;
   if (rows_fit < 1) {
     *why = "a row needs " + S(row_bytes) + " B > UB - 1024 reserved";
@@ -95,10 +109,9 @@ bool ArFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
   const int64_t units_per_core = CeilDiv(c.a1, c.cores);
   p->units_per_tile = std::min(rows_fit, units_per_core);
   const int64_t tile_rows = p->units_per_tile;
-  p->ub = {{"reserved", kArReservedBytes, 1},
-           {"gradOutput", tile_rows * r_aligned * c.x, 2},
-           {"output", tile_rows * r_aligned * c.x, 2},
-           {"out", tile_rows * r_aligned * c.x, 2}};
+  p->ub = {{"reserved", kArReservedBytes, 1}};
+  for (const UbBuffer& q : InputQueues(c, tile_rows * r_aligned * c.x)) p->ub.push_back(q);
+  p->ub.push_back({c.out, tile_rows * r_aligned * c.x, 2});
   if (binary_tmp > 0) p->ub.push_back({Acc(c, "binary_add"), tile_rows * binary_tmp, 1});
   return true;
 }
@@ -110,7 +123,7 @@ bool ArRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   }
   const int64_t block = c.pf->block_bytes;
   const int64_t flexible = c.pf->ub_bytes - block - kArCacheBlocks * block;
-  const int64_t per_elem = 2 * 2 * c.x + 2 * c.acc;  // dy, y double-buffered; f32 out x 2
+  const int64_t per_elem = 2 * Inputs(c) * c.x + 2 * c.acc;  // inputs double-buffered; f32 out x 2
   const int64_t align =
       std::lcm(std::lcm(block, std::lcm(block / c.x, block / c.acc)), c.row_align);
   const int64_t chunk_max = flexible > 0 ? AlignDown(flexible / per_elem, align) : 0;
@@ -123,11 +136,10 @@ bool ArRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   *why = "A0 == 1; R = " + S(c.r) + " in " + Chunks(c.r, p->r_chunk) + " (a multiple of " +
          S(align) + ")";
   const int64_t padded = AlignUp(p->r_chunk, block / c.x);  // a short row fills whole blocks
-  p->ub = {{"gradOutput", padded * c.x, 2},
-           {"output", padded * c.x, 2},
-           {Acc(c, "out"), padded * c.acc, 2},
-           {"reserved", block, 1},
-           {"binary_add_cache", block, kArCacheBlocks}};
+  p->ub = InputQueues(c, padded * c.x);
+  p->ub.push_back({Acc(c, c.out), padded * c.acc, 2});
+  p->ub.push_back({"reserved", block, 1});
+  p->ub.push_back({"binary_add_cache", block, kArCacheBlocks});
   return true;
 }
 
@@ -138,7 +150,7 @@ bool AraFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
   }
   // A0 tiles of whole vectors (and whole blocks, should a profile's vector be narrower).
   const int64_t base = std::max(c.pf->vector_bytes, c.pf->block_bytes) / c.x;
-  const int64_t column_bytes = c.r * 2 * (c.acc + 2 * c.x);  // all of R, double-buffered
+  const int64_t column_bytes = c.r * 2 * (c.acc + Inputs(c) * c.x);  // all of R, double-buffered
   const int64_t factor_max = c.pf->ub_bytes / base / (column_bytes + c.acc);
   if (factor_max < 1) {
     *why = "one A0 tile of " + S(base) + " columns with all " + S(c.r) + " rows needs " +
@@ -154,10 +166,9 @@ bool AraFullLoad(const Context& c, ReductionPlan* p, std::string* why) {
   p->r_chunk = c.r;
   *why = "A0 = " + S(c.a0) + " > 1; " + S(a1_inner) + " x " + S(c.r) + " x " + S(tile) +
          " (A1 x R x A0 tile of " + S(base) + "-column vectors) fits the UB";
-  p->ub = {{"gradOutput", a1_inner * c.r * tile * c.x, 2},
-           {"output", a1_inner * c.r * tile * c.x, 2},
-           {Acc(c, "out"), a1_inner * c.r * tile * c.acc, 2},
-           {Acc(c, "sum"), tile * c.acc, 1}};
+  p->ub = InputQueues(c, a1_inner * c.r * tile * c.x);
+  p->ub.push_back({Acc(c, c.out), a1_inner * c.r * tile * c.acc, 2});
+  p->ub.push_back({Acc(c, "sum"), tile * c.acc, 1});
   return true;
 }
 
@@ -172,7 +183,7 @@ bool AraRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   while (true) {
     const int64_t basic = PowerOfTwoBelow(CeilDiv(c.r, chunk));
     cache = basic == 0 ? 1 : BitLength(basic);
-    const int64_t column_bytes = chunk * 2 * (c.acc + 2 * c.x) + c.acc * cache + c.acc;
+    const int64_t column_bytes = chunk * 2 * (c.acc + Inputs(c) * c.x) + c.acc * cache + c.acc;
     factor_max = c.pf->ub_bytes / base / column_bytes;
     if (factor_max >= 1 || chunk == 1) break;
     chunk = (chunk + 1) / 2;
@@ -191,11 +202,10 @@ bool AraRecompute(const Context& c, ReductionPlan* p, std::string* why) {
   *why = "A0 = " + S(c.a0) + " > 1; A0 tiles of " + S(tile) + ", R = " + S(c.r) + " in " +
          Chunks(c.r, chunk) +
          (chunk < std::min(kAraRecomputeRChunk, c.r) ? " (Ascend's 128 does not fit this UB)" : "");
-  p->ub = {{"gradOutput", chunk * tile * c.x, 2},
-           {"output", chunk * tile * c.x, 2},
-           {Acc(c, "out"), chunk * tile * c.acc, 2},
-           {Acc(c, "binary_add_cache"), tile * c.acc, cache},
-           {Acc(c, "sum"), tile * c.acc, 1}};
+  p->ub = InputQueues(c, chunk * tile * c.x);
+  p->ub.push_back({Acc(c, c.out), chunk * tile * c.acc, 2});
+  p->ub.push_back({Acc(c, "binary_add_cache"), tile * c.acc, cache});
+  p->ub.push_back({Acc(c, "sum"), tile * c.acc, 1});
   return true;
 }
 
@@ -238,14 +248,19 @@ int TemplatePriority(ReductionTemplate t) {
   return 0;
 }
 
-ReductionPlan PlanReduction(int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
+ReductionPlan PlanReduction(Op op, int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
                             int64_t row_align, const Resolved& resolved) {
   const Platform& pf = resolved.platform;
+  const OpInfo& info = GetOpInfo(op);
+  std::vector<std::string> inputs = {info.params[kIn0]};
+  if (info.has(kIn1)) inputs.push_back(info.params[kIn1]);
   const Context c{
       a1,
       r,
       a0,
       elem_bytes,
+      inputs,
+      info.params[kOut],
       std::max(kF32, elem_bytes),
       row_align,
       &pf,
