@@ -234,7 +234,13 @@ bool DnnlEltwiseFor(const CaseSpec& spec, DnnlEltwise* e, std::string* why) {
   }
 }
 
-// The operators with a oneDNN row, in the operator list's order: LogSoftmaxBackward and
+// The softmax reductions with a oneDNN primitive (softmax_forward / softmax_backward).
+bool IsDnnlSoftmax(Op op) {
+  return op == Op::kLogSoftmax || op == Op::kLogSoftmaxBackward || op == Op::kSoftmax ||
+         op == Op::kSoftmaxBackward;
+}
+
+// The operators with a oneDNN row, in the operator list's order: the softmax reductions and
 // those DnnlEltwiseFor maps at their default scalar parameters.
 std::vector<Op> DnnlOps() {
   std::vector<Op> ops;
@@ -243,7 +249,7 @@ std::vector<Op> DnnlOps() {
     spec.op = op;
     DnnlEltwise e;
     std::string why;
-    if (op == Op::kLogSoftmaxBackward || DnnlEltwiseFor(spec, &e, &why)) ops.push_back(op);
+    if (IsDnnlSoftmax(op) || DnnlEltwiseFor(spec, &e, &why)) ops.push_back(op);
   }
   return ops;
 }
@@ -259,11 +265,18 @@ bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
     dnnl::memory dy(md, c->engine, data.grad_output_data());
     dnnl::memory x(md, c->engine, data.self_data());
     dnnl::memory out(md, c->engine, data.out_data());
-    if (spec.op == Op::kLogSoftmaxBackward) {
+    if (IsDnnlSoftmax(spec.op)) {
       const int axis =
           static_cast<int>(spec.dim < 0 ? spec.dim + static_cast<int64_t>(dims.size()) : spec.dim);
-      c->impl = LogSoftmaxBackward(c->engine, md, axis, &c->primitive);
-      c->args = {{DNNL_ARG_DST, x}, {DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_DIFF_SRC, out}};
+      const bool backward = !GetOpInfo(spec.op).is_forward;
+      c->impl = SoftmaxPrimitive(c->engine, md, axis,
+                                 spec.op == Op::kLogSoftmax || spec.op == Op::kLogSoftmaxBackward,
+                                 backward, &c->primitive);
+      c->args = backward ? std::unordered_map<int, dnnl::memory>{{DNNL_ARG_DST, x},
+                                                                 {DNNL_ARG_DIFF_DST, dy},
+                                                                 {DNNL_ARG_DIFF_SRC, out}}
+                         : std::unordered_map<int, dnnl::memory>{{DNNL_ARG_SRC, x},
+                                                                 {DNNL_ARG_DST, out}};
       return true;
     }
     DnnlEltwise e;

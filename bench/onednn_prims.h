@@ -43,24 +43,51 @@ inline dnnl::eltwise_backward::primitive_desc EltwiseBackwardPd(const dnnl::engi
 #endif
 }
 
-// LogSoftmax's backward along axis: `md` is diff_src, diff_dst and dst. Sets the primitive
-// and returns oneDNN's implementation name.
-inline std::string LogSoftmaxBackward(const dnnl::engine& engine, const dnnl::memory::desc& md,
-                                      int axis, dnnl::primitive* primitive) {
+// A softmax primitive along axis (`log`: LogSoftmax's; `backward`: its backward, whose `md`
+// is diff_src, diff_dst and dst; the forward's src and dst). Sets the primitive and returns
+// oneDNN's implementation name.
+inline std::string SoftmaxPrimitive(const dnnl::engine& engine, const dnnl::memory::desc& md,
+                                    int axis, bool log, bool backward,
+                                    dnnl::primitive* primitive) {
 #if DNNL_VERSION_MAJOR >= 3
-  const dnnl::softmax_forward::primitive_desc fwd(engine, dnnl::prop_kind::forward_training,
-                                                  dnnl::algorithm::softmax_log, md, md, axis);
-  const dnnl::softmax_backward::primitive_desc pd(engine, dnnl::algorithm::softmax_log, md, md, md,
-                                                  axis, fwd);
+  const dnnl::algorithm alg =
+      log ? dnnl::algorithm::softmax_log : dnnl::algorithm::softmax_accurate;
+  const dnnl::softmax_forward::primitive_desc fwd(
+      engine, backward ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference,
+      alg, md, md, axis);
+  if (!backward) {
+    *primitive = dnnl::softmax_forward(fwd);
+    return fwd.impl_info_str();
+  }
+  const dnnl::softmax_backward::primitive_desc pd(engine, alg, md, md, md, axis, fwd);
   *primitive = dnnl::softmax_backward(pd);
-#else
-  const dnnl::logsoftmax_forward::primitive_desc fwd(
-      dnnl::logsoftmax_forward::desc(dnnl::prop_kind::forward_training, md, axis), engine);
-  const dnnl::logsoftmax_backward::primitive_desc pd(dnnl::logsoftmax_backward::desc(md, md, axis),
-                                                     engine, fwd);
-  *primitive = dnnl::logsoftmax_backward(pd);
-#endif
   return pd.impl_info_str();
+#else
+  const dnnl::prop_kind kind =
+      backward ? dnnl::prop_kind::forward_training : dnnl::prop_kind::forward_inference;
+  if (log) {
+    const dnnl::logsoftmax_forward::primitive_desc fwd(
+        dnnl::logsoftmax_forward::desc(kind, md, axis), engine);
+    if (!backward) {
+      *primitive = dnnl::logsoftmax_forward(fwd);
+      return fwd.impl_info_str();
+    }
+    const dnnl::logsoftmax_backward::primitive_desc pd(
+        dnnl::logsoftmax_backward::desc(md, md, axis), engine, fwd);
+    *primitive = dnnl::logsoftmax_backward(pd);
+    return pd.impl_info_str();
+  }
+  const dnnl::softmax_forward::primitive_desc fwd(dnnl::softmax_forward::desc(kind, md, axis),
+                                                  engine);
+  if (!backward) {
+    *primitive = dnnl::softmax_forward(fwd);
+    return fwd.impl_info_str();
+  }
+  const dnnl::softmax_backward::primitive_desc pd(dnnl::softmax_backward::desc(md, md, axis),
+                                                  engine, fwd);
+  *primitive = dnnl::softmax_backward(pd);
+  return pd.impl_info_str();
+#endif
 }
 
 }  // namespace bench

@@ -100,6 +100,12 @@ struct TorchCase {
       case Op::kLogSoftmax:
         at::_log_softmax_out(out, x, dim, false);
         break;
+      case Op::kSoftmax:
+        at::_softmax_out(out, x, dim, false);
+        break;
+      case Op::kSoftmaxBackward:
+        at::_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
+        break;
       case Op::kRelu:
         at::clamp_min_out(out, x, 0);  // relu has no out= form; it is clamp_min(x, 0)
         break;

@@ -51,7 +51,14 @@ ToF32Fn GetToF32Via(DType src, DType via);
 using ToF64Fn = void (*)(const void* src, double* dst, size_t n);
 ToF64Fn GetToF64(DType src);
 
-// LogSoftmaxBackward. Sums are kept in double in 16 partial sums: element i of a row
+// The row functions of the softmax reductions: LogSoftmax and Softmax, and their gradients.
+enum class RowFunction {
+  kLogSoftmax,  // the statistic of a row's sum s is log s (log1p near 1: kLogSumNearOne)
+  kSoftmax,     // the statistic is 1 / s, in double, rounded to f32 by the output pass
+};
+
+// The softmax backward: LogSoftmaxBackward's dx = dy - exp(y) sum dy and SoftmaxBackward's
+// dx = y (dy - sum dy y). Sums are kept in double in 16 partial sums: element i of a row
 // goes to partial i % 16 whatever the SIMD width, so sums are bitwise reproducible on
 // every target and for any chunking of the row into multiples of 16 elements.
 constexpr size_t kRowPartials = 16;
@@ -60,12 +67,14 @@ constexpr size_t kRowPartials = 16;
 // left out of the f32 sum and added after it (so the rest keeps its bits where it is
 // small); its chunks start at multiples of it.
 constexpr size_t kRowSumBlock = 64;
-struct LogSoftmaxKernels {
-  // partials[i % 16] += dy[i], i < n (the row's first element has i = 0; a chunk must
-  // start at a multiple of 16).
-  void (*row_sum)(const void* dy, size_t n, double* partials);
-  // acc[c] += dy[c], c < w.
-  void (*col_sum)(const void* dy, double* acc, size_t w);
+// Below, "term" is the row function's summand: dy (LogSoftmax), or dy * y, exact in double
+// (Softmax); "dy - exp(y) * s" its output, y * (dy - s) for Softmax.
+struct SoftmaxBackwardKernels {
+  // partials[i % 16] += term(dy[i], y[i]), i < n (the row's first element has i = 0; a
+  // chunk must start at a multiple of 16).
+  void (*row_sum)(const void* dy, const void* y, size_t n, double* partials);
+  // acc[c] += term(dy[c], y[c]), c < w.
+  void (*col_sum)(const void* dy, const void* y, double* acc, size_t w);
   // out[i] = dy[i] - exp(y[i]) * sum, i < n. sum is the row's double sum: within f32's
   // range it is rounded to f32 and meets exp(y) in one f32 fused multiply-add; beyond it
   // (dy's sum overflows f32 while dy and the result do not) the product and difference
@@ -74,7 +83,7 @@ struct LogSoftmaxKernels {
   // out[c] = dy[c] - exp(y[c]) * sums[c], c < w.
   void (*cols_out)(const void* dy, const void* y, const float* sums, void* out, size_t w);
   // ARA, one (R x w) block whose rows are row_stride elements apart (all three tensors):
-  // acc[c] = sum over rows 0..r-1 in order of dy[row][c] in double (the bits col_sum
+  // acc[c] = sum over rows 0..r-1 in order of term(dy, y)[row][c] in double (the bits col_sum
   // gives), sums[c] = (float)acc[c], then out[row][c] = dy - exp(y) * sums[c] (when a
   // column's acc is beyond f32's range, the whole block takes row_out's double path with
   // acc as the sums). Both passes run inside the kernel with the next rows prefetched, so
@@ -86,11 +95,13 @@ struct LogSoftmaxKernels {
   // column's acc is beyond f32's range (its sums entry is then not set, and the block
   // needs ara_block's double path). With cols_out, the output pass can run by rows, on
   // other cores, with the bits of ara_block.
-  bool (*ara_sums)(const void* dy, size_t r, size_t row_stride, size_t w, double* acc, float* sums);
+  bool (*ara_sums)(const void* dy, const void* y, size_t r, size_t row_stride, size_t w,
+                   double* acc, float* sums);
 };
 // in: FLOAT, FLOAT16, BFLOAT16; out: those or DOUBLE. All null when unsupported. With
 // StoreMode::kStream, row_out and cols_out write with non-temporal stores (same bits).
-LogSoftmaxKernels GetLogSoftmax(DType in, DType out, StoreMode mode = StoreMode::kCached);
+SoftmaxBackwardKernels GetSoftmaxBackward(RowFunction fn, DType in, DType out,
+                                          StoreMode mode = StoreMode::kCached);
 
 // The 16 partials in a fixed pairwise order.
 inline double CombinePartials(const double* p) {
@@ -119,7 +130,7 @@ const char* ConversionName(DType dtype);
 // key of anything that keeps resolved kernel pointers.
 int64_t TargetsStamp();
 
-// ---- Forward operators (Silu, LogSigmoid, Hardsigmoid, LogSoftmax) --------------------
+// ---- Forward operators (the elementwise ones, LogSoftmax, Softmax) ----------------------
 // Each element's result is bitwise the same for any split of a tensor or row into calls
 // (see each kernel's chunking rule), cached or streaming stores, and on every SIMD target
 // of one family: those whose MulAdd rounds once (AVX2, AVX3, NEON, SVE) and those where it
@@ -144,15 +155,17 @@ constexpr bool IsExactIntDType(DType d) {
   return d == DType::kInt8 || d == DType::kUInt8 || d == DType::kInt32 || d == DType::kInt64;
 }
 
-// LogSoftmax forward: out = (x - max) - log(sum exp(x - max)) along a row or column.
-// exp(x - max) is computed in f32 and summed in double, in a fixed order: a row (AR) in
-// kRowPartials partial sums (element i to partial i % 16, whatever the SIMD width; each
-// partial's four exps of a block of kRowSumBlock elements first summed in f32) combined by
-// CombinePartials; a column (ARA) in row order. So the sums, and the results, do not
-// depend on the tiling, the thread count or the SIMD target within a family. NaN inputs
-// are skipped by the max and make the sum, and so the whole row, NaN; +inf in a row gives
-// inf - inf = NaN (as PyTorch); a row of -inf gives NaN.
-struct LogSoftmaxForwardKernels {
+// The softmax forward, LogSoftmax's out = (x - max) - log(sum exp(x - max)) and Softmax's
+// out = exp(x - max) / sum exp(x - max), along a row or column: the row functions share
+// every pass but the output's. exp(x - max) is computed in f32 and summed in double, in a
+// fixed order: a row (AR) in kRowPartials partial sums (element i to partial i % 16,
+// whatever the SIMD width; each partial's four exps of a block of kRowSumBlock elements
+// first summed in f32) combined by CombinePartials; a column (ARA) in row order. So the
+// sums, and the results, do not depend on the tiling, the thread count or the SIMD target
+// within a family. NaN inputs are skipped by the max and make the sum, and so the whole
+// row, NaN; +inf in a row gives inf - inf = NaN (as PyTorch); a row of -inf gives NaN.
+struct SoftmaxForwardKernels {
+  RowFunction fn = RowFunction::kLogSoftmax;
   // *max = max(*max, x[i]) over i < n, NaN elements skipped (start from -inf). Exact,
   // so chunkable at any split.
   void (*row_max)(const void* x, size_t n, float* max);
@@ -161,35 +174,37 @@ struct LogSoftmaxForwardKernels {
   // first element has i = 0, so a chunk must start at a multiple of kRowSumBlock.
   void (*row_sum_exp)(const void* x, size_t n, float max, double* partials);
   // row_sum_exp without the elements equal to max: for a sum below kLogSumNearOne, whose
-  // log is then log1p of this one (RowLogSum).
+  // log is then log1p of this one (RowStat).
   void (*row_sum_exp_off_max)(const void* x, size_t n, float max, double* partials);
   // A whole row of n <= kRowWholeMax elements in one call, with the bits of the three
-  // passes above and RowLogSum; a 16-bit row is widened to f32 once (on the stack), not
-  // in every pass. out may be x exactly.
+  // passes above, RowStat and row_out; a 16-bit row is widened to f32 once (on the
+  // stack), not in every pass. out may be x exactly.
   void (*row_whole)(const void* x, size_t n, void* out);
-  // out[i] = (x[i] - max) - (float)log_sum, i < n, with log_sum the row's RowLogSum (in
-  // double). out may be x exactly.
-  void (*row_out)(const void* x, float max, double log_sum, void* out, size_t n);
+  // The output pass, i < n, with stat the row's RowStat (in double, narrowed to f32 here):
+  // LogSoftmax out[i] = (x[i] - max) - (float)log_sum; Softmax out[i] = exp(x[i] - max) *
+  // (float)(1 / sum). out may be x exactly.
+  void (*row_out)(const void* x, float max, double stat, void* out, size_t n);
   // ARA, one (R x w) block whose rows are row_stride elements apart (x and out): max[c] =
   // the column's max over rows 0..r-1, acc[c] = sum over the rows in order of
   // exp(x[row][c] - max[c]) (f32 sums of groups of 4 rows from row 0, the max's own 1s
-  // added after them, as row_sum_exp's blocks; double adds), then out[row][c] = (x -
-  // max[c]) - (float)log(acc[c]) (below kLogSumNearOne, log1p of the column's sum without
-  // its max, in row order). The passes run inside the kernel with the next rows
-  // prefetched; max and acc (w each) hold the columns' max and sum on return. out may be x
-  // exactly. With StoreMode::kStream the output pass writes with non-temporal stores (the
-  // same bits; blocks narrower than a vector, rows back to back, store plainly). A column
-  // tile may be any width: each column's result is its own.
+  // added after them, as row_sum_exp's blocks; double adds), then the output pass with the
+  // column's f32 statistic (LogSoftmax: log(acc[c]), or below kLogSumNearOne log1p of the
+  // column's sum without its max, in row order; Softmax: 1 / acc[c]). The passes run
+  // inside the kernel with the next rows prefetched; max and acc (w each) hold the
+  // columns' max and sum on return. out may be x exactly. With StoreMode::kStream the
+  // output pass writes with non-temporal stores (the same bits; blocks narrower than a
+  // vector, rows back to back, store plainly). A column tile may be any width: each
+  // column's result is its own.
   void (*ara_block)(const void* x, void* out, size_t r, size_t row_stride, size_t w, float* max,
                     double* acc);
   // ara_block's first two passes alone, for blocks wider than the narrow kernel's: max[c]
-  // and acc[c] as ara_block leaves them, and ls[c] = (float) the log it takes of acc[c]
-  // (w each). With cols_out, the output pass can run by rows, on other cores, with the
-  // bits of ara_block.
+  // and acc[c] as ara_block leaves them, and stat[c] = the f32 statistic it takes of
+  // acc[c] (w each). With cols_out, the output pass can run by rows, on other cores, with
+  // the bits of ara_block.
   void (*ara_stats)(const void* x, size_t r, size_t row_stride, size_t w, float* max, double* acc,
-                    float* ls);
-  // out[c] = (x[c] - max[c]) - ls[c], c < w: one row of ara_block's output pass.
-  void (*cols_out)(const void* x, const float* max, const float* ls, void* out, size_t w);
+                    float* stat);
+  // One row of ara_block's output pass, c < w, with the columns' max and stat.
+  void (*cols_out)(const void* x, const float* max, const float* stat, void* out, size_t w);
 };
 // A sum of exp(x - max) below this and at least 1 (the max's own exp(0); a row of -inf's
 // or NaN gives NaN) has exactly one element at the max and the rest adding up to less
@@ -213,10 +228,12 @@ inline double LogSumOfPartials(const double* partials, OffMax off_max) {
   off_max(rest);
   return std::log1p(CombinePartials(rest));
 }
-// LogSumOfPartials for a row x of n elements of esize bytes, run by k in chunks of `chunk`
-// (a multiple of kRowSumBlock).
-inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t n, size_t esize,
-                        size_t chunk, float max, const double* partials) {
+// The statistic row_out takes, for a row x of n elements of esize bytes whose sums k's
+// passes left in partials, run in chunks of `chunk` (a multiple of kRowSumBlock): the log
+// of the sum (LogSumOfPartials) or its reciprocal.
+inline double RowStat(const SoftmaxForwardKernels& k, const void* x, size_t n, size_t esize,
+                      size_t chunk, float max, const double* partials) {
+  if (k.fn == RowFunction::kSoftmax) return 1.0 / CombinePartials(partials);
   return LogSumOfPartials(partials, [&](double* rest) {
     const char* xb = static_cast<const char*>(x);
     for (size_t i = 0; i < n; i += chunk) {
@@ -226,8 +243,8 @@ inline double RowLogSum(const LogSoftmaxForwardKernels& k, const void* x, size_t
 }
 // in == out, FLOAT, FLOAT16 or BFLOAT16; all null otherwise. With StoreMode::kStream,
 // row_out, ara_block and cols_out write with non-temporal stores (the same bits).
-LogSoftmaxForwardKernels GetLogSoftmaxForward(DType in, DType out,
-                                              StoreMode mode = StoreMode::kCached);
+SoftmaxForwardKernels GetSoftmaxForward(RowFunction fn, DType in, DType out,
+                                        StoreMode mode = StoreMode::kCached);
 
 // LogSoftmax forward in double (out DOUBLE; self cast to DOUBLE first, exactly), f64 lanes:
 // exp(x - max) by a polynomial of its own (about 1.5 ULP), summed as compensated (sum,

@@ -146,7 +146,7 @@ TEST_P(DeterminismTest, DenseAcrossThreadsCoresAndPlatforms) {
     TestTensor dy = TestTensor::Dense(dtype(), c.shape), x = TestTensor::Dense(dtype(), c.shape);
     FillRandom(&dy, rng, -4.0, 4.0);
     if (GetOpInfo(op()).is_reduction) {
-      FillLogSoftmax(&x, c.dim, rng);
+      FillReductionOutput(op(), &x, c.dim, rng);
     } else {
       FillRandom(&x, rng, -12.0, 12.0);
     }
@@ -170,7 +170,7 @@ TEST_P(DeterminismTest, StridedAcrossThreadsCoresAndPlatforms) {
     TestTensor x = MakeLayout(Layout::kStride2, dtype(), shape);
     FillRandom(&dy, rng, -4.0, 4.0);
     if (lsm) {
-      FillLogSoftmax(&x, dim, rng);
+      FillReductionOutput(op(), &x, dim, rng);
     } else {
       FillRandom(&x, rng, -12.0, 12.0);
     }

@@ -450,7 +450,7 @@ TEST(ForwardUnary, NullForOtherDTypes) {
 
 // The AR path over one row: max, sums and output in chunks of `chunk` elements (a multiple
 // of 16 for the sums; the max and output chunks are offset by 5 to test any split).
-void RunAr(const kernels::LogSoftmaxForwardKernels& k, const void* x, void* out, size_t n,
+void RunAr(const kernels::SoftmaxForwardKernels& k, const void* x, void* out, size_t n,
            size_t esize, size_t chunk) {
   const uint8_t* xb = static_cast<const uint8_t*>(x);
   uint8_t* ob = static_cast<uint8_t*>(out);
@@ -462,7 +462,7 @@ void RunAr(const kernels::LogSoftmaxForwardKernels& k, const void* x, void* out,
   for (size_t i = 0; i < n; i += chunk) {
     k.row_sum_exp(xb + i * esize, std::min(chunk, n - i), max, partials);
   }
-  const double log_sum = kernels::RowLogSum(k, x, n, esize, chunk, max, partials);
+  const double log_sum = kernels::RowStat(k, x, n, esize, chunk, max, partials);
   const size_t out_chunk = chunk + 5;
   for (size_t i = 0; i < n; i += out_chunk) {
     k.row_out(xb + i * esize, max, log_sum, ob + i * esize, std::min(out_chunk, n - i));
@@ -527,9 +527,9 @@ TEST(ForwardLogSoftmax, ArRowsWithinBoundAndChunkedEqualsWhole) {
     ForEachTarget([&](int64_t) {
       std::vector<std::vector<uint8_t>>& first = firsts[FusedFamily()];
       LsmStats stats;
-      const kernels::LogSoftmaxForwardKernels k = kernels::GetLogSoftmaxForward(dtype, dtype);
-      const kernels::LogSoftmaxForwardKernels ks =
-          kernels::GetLogSoftmaxForward(dtype, dtype, kernels::StoreMode::kStream);
+      const kernels::SoftmaxForwardKernels k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
+      const kernels::SoftmaxForwardKernels ks =
+          kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype, kernels::StoreMode::kStream);
       ASSERT_NE(k.row_max, nullptr);
       std::mt19937_64 vals(5);
       size_t row_index = 0;
@@ -578,7 +578,7 @@ TEST(ForwardLogSoftmax, LongRowsWithinBound) {
     std::vector<uint8_t> firsts[2];  // per family
     ForEachTarget([&](int64_t) {
       std::vector<uint8_t>& first = firsts[FusedFamily()];
-      const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
+      const auto k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
       Raw out(dtype, n), in_place(dtype, n);
       RunAr(k, x.data(), out.data(), n, es, n);
       LsmStats stats;
@@ -610,8 +610,8 @@ TEST(ForwardLogSoftmax, AraBlocksWithinBoundAndTiledEqualsWhole) {
     std::vector<std::vector<uint8_t>> firsts[2];  // per family, per shape
     ForEachTarget([&](int64_t) {
       std::vector<std::vector<uint8_t>>& first = firsts[FusedFamily()];
-      const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
-      const auto ks = kernels::GetLogSoftmaxForward(dtype, dtype, kernels::StoreMode::kStream);
+      const auto k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
+      const auto ks = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype, kernels::StoreMode::kStream);
       ASSERT_NE(k.ara_block, nullptr);
       LsmStats stats;
       std::mt19937_64 vals(23);
@@ -678,7 +678,7 @@ TEST(ForwardLogSoftmax, ArAndAraAgree) {
     for (size_t n : {1, 15, 16, 17, 250, 3000}) {
       Raw x(dtype, n), ar(dtype, n), ara(dtype, n);
       for (size_t i = 0; i < n; ++i) x.Set(i, RandomLogit(dtype, rng, 20.0));
-      const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
+      const auto k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
       RunAr(k, x.data(), ar.data(), n, es, kernels::kRowSumBlock);
       float max = 0;
       double acc = 0;
@@ -717,7 +717,7 @@ TEST(ForwardLogSoftmax, SpecialRows) {
   ForEachTarget([&](int64_t) {
     for (DType dtype : kDTypes) {
       SCOPED_TRACE(DTypeText(dtype));
-      const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
+      const auto k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
       const size_t es = ElemSize(dtype);
       for (size_t ri = 0; ri < rows.size(); ++ri) {
         const auto& row = rows[ri];
@@ -776,7 +776,7 @@ TEST(ForwardLogSoftmax, MaxBesideSmallTermsKeepsItsResult) {
   ForEachTarget([&](int64_t) {
     for (DType dtype : kDTypes) {
       SCOPED_TRACE(DTypeText(dtype));
-      const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
+      const auto k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
       const size_t es = ElemSize(dtype);
       LsmStats stats;
       for (size_t n : {64, 128, 200, 4096, 5000}) {
@@ -818,8 +818,8 @@ TEST(ForwardLogSoftmax, MaxBesideSmallTermsKeepsItsResult) {
 }
 
 TEST(ForwardLogSoftmax, NullForMixedOrOtherDTypes) {
-  EXPECT_EQ(kernels::GetLogSoftmaxForward(DType::kFloat32, DType::kFloat16).row_max, nullptr);
-  EXPECT_EQ(kernels::GetLogSoftmaxForward(DType::kFloat64, DType::kFloat64).ara_block, nullptr);
+  EXPECT_EQ(kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, DType::kFloat32, DType::kFloat16).row_max, nullptr);
+  EXPECT_EQ(kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, DType::kFloat64, DType::kFloat64).ara_block, nullptr);
 }
 
 // The forward's output through the existing backward kernels (GetLogSoftmax) against the
@@ -831,8 +831,8 @@ TEST(ForwardLogSoftmax, RoundTripThroughBackward) {
   std::mt19937_64 rng(41);
   const DType dtype = DType::kFloat32;
   ForEachTarget([&](int64_t) {
-    const auto fwd = kernels::GetLogSoftmaxForward(dtype, dtype);
-    const auto bwd = kernels::GetLogSoftmax(dtype, dtype);
+    const auto fwd = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
+    const auto bwd = kernels::GetSoftmaxBackward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
     ASSERT_NE(bwd.row_sum, nullptr);
     double worst = 0;
     for (size_t n : {1, 7, 16, 100, 1000, 4097}) {
@@ -843,7 +843,7 @@ TEST(ForwardLogSoftmax, RoundTripThroughBackward) {
       }
       RunAr(fwd, x.data(), y.data(), n, 4, 64);
       double partials[kernels::kRowPartials] = {};
-      bwd.row_sum(dy.data(), n, partials);
+      bwd.row_sum(dy.data(), y.data(), n, partials);
       bwd.row_out(dy.data(), y.data(), kernels::CombinePartials(partials), dx.data(), n);
       std::vector<double> xd(x.begin(), x.end()), yref(n), xm(n);
       LogSoftmaxRowRef(xd.data(), static_cast<int64_t>(n), yref.data(), xm.data());
@@ -889,7 +889,7 @@ TEST(ForwardTiming, DISABLED_NsPerElement1M) {
       std::printf("  %-11s %-4s %-6s %.3f ns/element (1M, median of 7, one thread)\n", op.name,
                   DTypeText(dtype), kernels::ActiveTargetName().c_str(), MedianNs(t) / n);
     }
-    const auto k = kernels::GetLogSoftmaxForward(dtype, dtype);
+    const auto k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
     std::vector<double> t;
     for (int rep = 0; rep < 8; ++rep) {
       const auto t0 = std::chrono::steady_clock::now();

@@ -29,7 +29,6 @@ namespace {
 
 using test::ForwardEltwiseRef;
 using test::ForwardEltwiseWithinTolerance;
-using test::LogSoftmaxForwardWithinTolerance;
 using test::UlpError;
 
 // The forward operators of the list, elementwise and reductions.
@@ -350,6 +349,10 @@ TEST(ForwardCApi, DTypeRules) {
       {Op::kLogSoftmax, ACL_DOUBLE, ACL_FLOAT, true},
       {Op::kLogSoftmax, ACL_INT32, ACL_DOUBLE, false},
       {Op::kLogSoftmax, ACL_FLOAT, ACL_INT32, false},
+      {Op::kSoftmax, ACL_FLOAT, ACL_FLOAT16, true},  // computed in self's dtype, then cast
+      {Op::kSoftmax, ACL_BF16, ACL_FLOAT, true},
+      {Op::kSoftmax, ACL_DOUBLE, ACL_DOUBLE, false},  // DOUBLE: not taken (docs/)
+      {Op::kSoftmax, ACL_INT32, ACL_FLOAT, false},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(GetOpInfo(c.op).name) + " " + std::to_string(c.in) + " -> " +
@@ -504,34 +507,41 @@ INSTANTIATE_TEST_SUITE_P(Forward, ForwardChecksTest, ::testing::ValuesIn(test::F
                            return std::string(GetOpInfo(info.param).name);
                          });
 
-// ---- LogSoftmax --------------------------------------------------------------------------
+// ---- LogSoftmax and Softmax --------------------------------------------------------------
 
 struct SoftmaxCase {
   std::vector<int64_t> shape;
   int64_t dim;
 };
 
-// Checks out = LogSoftmax(x) along dim against the double reference; x and out any views.
-int64_t CheckLogSoftmaxForward(const test::TestTensor& x, const test::TestTensor& out, int64_t dim,
-                               const std::string& what) {
+// The dtype a forward reduction's result is held to: out's (f32's rule for DOUBLE), or for
+// Softmax, which computes in a 16-bit self's dtype and casts the result to a FLOAT out,
+// self's.
+DType ResultDType(Op op, DType self, DType out) {
+  const bool self16 = self == DType::kFloat16 || self == DType::kBFloat16;
+  if (op == Op::kSoftmax && self16 && out == DType::kFloat32) return self;
+  return out == DType::kFloat64 ? DType::kFloat32 : out;
+}
+
+// Checks out = op(x) along dim (LogSoftmax or Softmax) against the double reference; x and
+// out any views.
+int64_t CheckSoftmaxForward(Op op, const test::TestTensor& x, const test::TestTensor& out,
+                            int64_t dim, const std::string& what) {
   int64_t a1, r, a0;
   test::SplitAroundDim(x.shape(), dim, &a1, &r, &a0);
-  const DType t = out.dtype();
+  const DType t = ResultDType(op, x.dtype(), out.dtype());
   int64_t bad = 0;
-  std::vector<double> row(r), ref(r), xmm(r);
+  std::vector<double> row(r), ref, aux;
   for (int64_t i = 0; i < a1; ++i) {
     for (int64_t k = 0; k < a0; ++k) {
       for (int64_t j = 0; j < r; ++j) row[j] = x.Get((i * r + j) * a0 + k);
-      test::LogSoftmaxRowRef(row.data(), r, ref.data(), xmm.data());
+      test::ReductionForwardRef(op, row, {r}, 0, &ref, &aux);
       for (int64_t j = 0; j < r; ++j) {
         const double got = out.Get((i * r + j) * a0 + k);
-        Note(Op::kLogSoftmax, t, got, ref[j]);
-        // f32 (and DOUBLE out): the SPEC's absolute bound; 16-bit: the f32 result rounded
-        // once (that bound plus half a narrow ULP).
-        const bool is16 = t == DType::kFloat16 || t == DType::kBFloat16;
-        const bool ok =
-            LogSoftmaxForwardWithinTolerance(is16 ? t : DType::kFloat32, got, ref[j], xmm[j]);
-        if (ok) continue;
+        Note(op, t, got, ref[j]);
+        // f32: the SPEC's bound; 16-bit: the f32 result rounded once (that bound plus half
+        // a narrow ULP).
+        if (test::ReductionForwardWithinTolerance(op, t, got, ref[j], aux[j])) continue;
         if (++bad <= test::kMaxReported) {
           ADD_FAILURE() << what << ": row (" << i << ", " << k << ") element " << j << " x "
                         << test::Num(row[j]) << ": got " << test::Num(got) << ", exact "
@@ -543,7 +553,15 @@ int64_t CheckLogSoftmaxForward(const test::TestTensor& x, const test::TestTensor
   return bad;
 }
 
-class LogSoftmaxForwardTest : public ::testing::TestWithParam<DType> {};
+class LogSoftmaxForwardTest : public ::testing::TestWithParam<std::tuple<Op, DType>> {
+ protected:
+  Op op() const { return std::get<0>(GetParam()); }
+  DType dtype() const { return std::get<1>(GetParam()); }
+  // The gradient whose y this operator's output is.
+  Op backward() const {
+    return op() == Op::kSoftmax ? Op::kSoftmaxBackward : Op::kLogSoftmaxBackward;
+  }
+};
 
 const SoftmaxCase kSoftmaxCases[] = {{{1}, 0},
                                      {{7}, -1},
@@ -557,7 +575,7 @@ const SoftmaxCase kSoftmaxCases[] = {{{1}, 0},
                                      {{5, 3, 2}, 0}};
 
 TEST_P(LogSoftmaxForwardTest, EveryTemplateOnEveryTarget) {
-  const DType t = GetParam();
+  const DType t = dtype();
   std::mt19937_64 rng(0x5EED0701);
   test::ForEachTarget([&](int64_t) {
     for (const SoftmaxCase& c : kSoftmaxCases) {
@@ -565,15 +583,15 @@ TEST_P(LogSoftmaxForwardTest, EveryTemplateOnEveryTarget) {
       test::TestTensor x = test::TestTensor::Dense(t, c.shape),
                        out = test::TestTensor::Dense(t, c.shape);
       test::FillRandom(&x, rng, -30, 30);
-      const test::RunResult r = RunForward(Op::kLogSoftmax, x, out, c.dim);
+      const test::RunResult r = RunForward(op(), x, out, c.dim);
       ASSERT_TRUE(r.status.ok()) << what << ": " << r.status.message();
-      EXPECT_EQ(CheckLogSoftmaxForward(x, out, c.dim, what), 0);
+      EXPECT_EQ(CheckSoftmaxForward(op(), x, out, c.dim, what), 0);
     }
   });
 }
 
 TEST_P(LogSoftmaxForwardTest, StridedOperandsAndOtherOutputDTypes) {
-  const DType t = GetParam();
+  const DType t = dtype();
   std::mt19937_64 rng(0x5EED0702);
   for (test::Layout lx :
        {test::Layout::kTransposed, test::Layout::kStride2, test::Layout::kOffset}) {
@@ -581,21 +599,37 @@ TEST_P(LogSoftmaxForwardTest, StridedOperandsAndOtherOutputDTypes) {
       test::TestTensor x = test::MakeLayout(lx, t, {33, 65, 7});
       test::FillRandom(&x, rng, -10, 10);
       test::TestTensor out = test::MakeLayout(test::Layout::kStride3, t, {33, 65, 7});
-      ASSERT_TRUE(RunForward(Op::kLogSoftmax, x, out, dim).status.ok());
-      EXPECT_EQ(CheckLogSoftmaxForward(x, out, dim, test::LayoutName(lx)), 0);
+      ASSERT_TRUE(RunForward(op(), x, out, dim).status.ok());
+      EXPECT_EQ(CheckSoftmaxForward(op(), x, out, dim, test::LayoutName(lx)), 0);
     }
   }
-  for (DType out_t : {DType::kFloat32, DType::kFloat64}) {
+  // LogSoftmax: self cast to out's dtype first (DOUBLE too); Softmax: the result cast.
+  const std::vector<DType> outs =
+      op() == Op::kSoftmax
+          ? std::vector<DType>{DType::kFloat32, DType::kFloat16, DType::kBFloat16}
+          : std::vector<DType>{DType::kFloat32, DType::kFloat64};
+  for (DType out_t : outs) {
     test::TestTensor x = test::TestTensor::Dense(t, {20, 300});
     test::FillRandom(&x, rng, -10, 10);
     test::TestTensor out = test::TestTensor::Dense(out_t, {20, 300});
-    ASSERT_TRUE(RunForward(Op::kLogSoftmax, x, out, 1).status.ok());
-    EXPECT_EQ(CheckLogSoftmaxForward(x, out, 1, std::string("out ") + DTypeName(out_t)), 0);
+    ASSERT_TRUE(RunForward(op(), x, out, 1).status.ok());
+    if (out_t == t || t == DType::kFloat32 || out_t == DType::kFloat32 ||
+        out_t == DType::kFloat64) {
+      EXPECT_EQ(CheckSoftmaxForward(op(), x, out, 1, std::string("out ") + DTypeName(out_t)), 0);
+      continue;
+    }
+    // One 16-bit type to the other: Softmax's result in self's dtype, then cast (rounded
+    // twice, as CANN's Cast after the kernel): the same-dtype run's values, rounded to out's.
+    test::TestTensor same = test::TestTensor::Dense(t, {20, 300});
+    ASSERT_TRUE(RunForward(op(), x, same, 1).status.ok());
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      ASSERT_EQ(out.Get(i), test::RoundTo(out_t, same.Get(i))) << "element " << i;
+    }
   }
 }
 
 TEST_P(LogSoftmaxForwardTest, SpecialRows) {
-  const DType t = GetParam();
+  const DType t = dtype();
   const double big = test::RoundTo(t, test::LimitsOf(t).max_finite);
   const std::vector<std::vector<double>> rows = {
       {1.0, test::kInf, 2.0, 3.0},                           // +inf: NaN throughout, as PyTorch
@@ -613,14 +647,14 @@ TEST_P(LogSoftmaxForwardTest, SpecialRows) {
       for (int64_t j = 0; j < 4; ++j) x.Set(dim == 1 ? i * 4 + j : j * 6 + i, rows[i][j]);
     }
     test::ForEachTarget([&](int64_t) {
-      ASSERT_TRUE(RunForward(Op::kLogSoftmax, x, out, dim).status.ok());
-      EXPECT_EQ(CheckLogSoftmaxForward(x, out, dim, "special rows, dim " + std::to_string(dim)), 0);
+      ASSERT_TRUE(RunForward(op(), x, out, dim).status.ok());
+      EXPECT_EQ(CheckSoftmaxForward(op(), x, out, dim, "special rows, dim " + std::to_string(dim)), 0);
     });
   }
 }
 
 TEST_P(LogSoftmaxForwardTest, SameBitsForAnyThreadCountAndTarget) {
-  const DType t = GetParam();
+  const DType t = dtype();
   std::mt19937_64 rng(0x5EED0703);
   for (const SoftmaxCase& c : {SoftmaxCase{{64, 3001}, -1}, SoftmaxCase{{8, 500, 40}, 1}}) {
     test::TestTensor x = test::TestTensor::Dense(t, c.shape);
@@ -632,7 +666,7 @@ TEST_P(LogSoftmaxForwardTest, SameBitsForAnyThreadCountAndTarget) {
       for (int threads : {1, 2, 3}) {
         omp_set_num_threads(threads);
         test::TestTensor out = test::TestTensor::Dense(t, c.shape);
-        ASSERT_TRUE(RunForward(Op::kLogSoftmax, x, out, c.dim).status.ok());
+        ASSERT_TRUE(RunForward(op(), x, out, c.dim).status.ok());
         const uint8_t* p = static_cast<const uint8_t*>(out.view().data);
         const std::vector<uint8_t> bytes(p, p + out.numel() * DTypeSize(t));
         if (first.empty()) first = bytes;
@@ -644,29 +678,30 @@ TEST_P(LogSoftmaxForwardTest, SameBitsForAnyThreadCountAndTarget) {
 }
 
 TEST_P(LogSoftmaxForwardTest, RoundTripThroughTheBackward) {
-  // y = LogSoftmax(x), then dx = LogSoftmaxBackward(dy, y): dx against the double
+  // y = op(x), then dx = its backward (dy, y): dx against the double
   // reference of the backward from the y the forward produced, under the backward's rule.
-  const DType t = GetParam();
+  const DType t = dtype();
   std::mt19937_64 rng(0x5EED0704);
   for (const SoftmaxCase& c : {SoftmaxCase{{40, 1000}, 1}, SoftmaxCase{{6, 300, 9}, 1}}) {
     test::TestTensor x = test::TestTensor::Dense(t, c.shape),
                      y = test::TestTensor::Dense(t, c.shape);
     test::FillRandom(&x, rng, -12, 12);
-    ASSERT_TRUE(RunForward(Op::kLogSoftmax, x, y, c.dim).status.ok());
-    EXPECT_EQ(CheckLogSoftmaxForward(x, y, c.dim, "forward"), 0);
+    ASSERT_TRUE(RunForward(op(), x, y, c.dim).status.ok());
+    EXPECT_EQ(CheckSoftmaxForward(op(), x, y, c.dim, "forward"), 0);
     test::TestTensor dy = test::TestTensor::Dense(t, c.shape),
                      dx = test::TestTensor::Dense(t, c.shape);
     test::FillRandom(&dy, rng, -2, 2);
-    test::RunChecked(Op::kLogSoftmaxBackward, dy, y, dx, c.dim);
-    EXPECT_EQ(test::CheckLogSoftmax(dy, y, dx, c.dim, "round trip"), 0);
+    test::RunChecked(backward(), dy, y, dx, c.dim);
+    EXPECT_EQ(test::CheckLogSoftmax(dy, y, dx, c.dim, "round trip", backward()), 0);
   }
 }
 
-TEST(LogSoftmaxForwardChecks, DimAndShape) {
+TEST_P(LogSoftmaxForwardTest, DimAndShape) {
+  if (dtype() != DType::kFloat32) GTEST_SKIP() << "dtype-independent";
   test::TestTensor x = test::TestTensor::Dense(DType::kFloat32, {3, 4});
   test::TestTensor out = test::TestTensor::Dense(DType::kFloat32, {3, 4});
   for (int64_t dim : {2, -3, 100}) {
-    const test::RunResult r = RunForward(Op::kLogSoftmax, x, out, dim);
+    const test::RunResult r = RunForward(op(), x, out, dim);
     EXPECT_EQ(r.status.code(), StatusCode::kInvalid);
     EXPECT_NE(r.status.message().find("dim"), std::string::npos) << r.status.message();
   }
@@ -674,19 +709,22 @@ TEST(LogSoftmaxForwardChecks, DimAndShape) {
   test::TestTensor scalar_out = test::TestTensor::Dense(DType::kFloat32, {});
   scalar.Set(0, 7.0);
   for (int64_t dim : {0, -1}) {
-    ASSERT_TRUE(RunForward(Op::kLogSoftmax, scalar, scalar_out, dim).status.ok());
-    EXPECT_EQ(scalar_out.Get(0), 0.0);
+    ASSERT_TRUE(RunForward(op(), scalar, scalar_out, dim).status.ok());
+    EXPECT_EQ(scalar_out.Get(0), op() == Op::kSoftmax ? 1.0 : 0.0);
   }
-  EXPECT_FALSE(RunForward(Op::kLogSoftmax, scalar, scalar_out, 1).status.ok());
+  EXPECT_FALSE(RunForward(op(), scalar, scalar_out, 1).status.ok());
   test::TestTensor wrong = test::TestTensor::Dense(DType::kFloat32, {4, 3});
-  const test::RunResult r = RunForward(Op::kLogSoftmax, x, wrong, 1);
+  const test::RunResult r = RunForward(op(), x, wrong, 1);
   EXPECT_EQ(r.status.code(), StatusCode::kInvalid);
   EXPECT_NE(r.status.message().find("out"), std::string::npos) << r.status.message();
 }
 
-INSTANTIATE_TEST_SUITE_P(Forward, LogSoftmaxForwardTest, ::testing::ValuesIn(test::kComputeTypes),
-                         [](const ::testing::TestParamInfo<DType>& info) {
-                           return std::string(DTypeName(info.param));
+INSTANTIATE_TEST_SUITE_P(Forward, LogSoftmaxForwardTest,
+                         ::testing::Combine(::testing::Values(Op::kLogSoftmax, Op::kSoftmax),
+                                            ::testing::ValuesIn(test::kComputeTypes)),
+                         [](const ::testing::TestParamInfo<std::tuple<Op, DType>>& info) {
+                           return std::string(GetOpInfo(std::get<0>(info.param)).name) + "_" +
+                                  DTypeName(std::get<1>(info.param));
                          });
 
 // Printed when the run ends: the largest error each operator and dtype showed, over every

@@ -348,7 +348,9 @@ TEST(PrecisionReport, EveryOpDTypeAndTarget) {
         ys.push_back(TestTensor::Dense(t, inputs[k].shape));
         FillRandom(&dys.back(), rng, -4, 4);
         if (inputs[k].real_log_softmax) {
-          FillLogSoftmax(&ys.back(), inputs[k].dim, rng);
+          FillReductionOutput(op, &ys.back(), inputs[k].dim, rng);
+        } else if (op == Op::kSoftmaxBackward) {
+          FillRandom(&ys.back(), rng, 0, 1);
         } else {
           FillRandom(&ys.back(), rng, -10, 1.5);
         }
@@ -360,17 +362,19 @@ TEST(PrecisionReport, EveryOpDTypeAndTarget) {
           TestTensor out = TestTensor::Dense(t, inputs[k].shape);
           RunChecked(op, dys[k], ys[k], out, inputs[k].dim);
           const std::vector<double> vdy = dys[k].Values(), vy = ys[k].Values();
-          std::vector<double> exact, abs_sum;
+          std::vector<double> exact, aux;
           const int64_t rank = static_cast<int64_t>(inputs[k].shape.size());
-          LogSoftmaxBackwardRef(vdy, vy, inputs[k].shape, (inputs[k].dim + rank) % rank, &exact,
-                                &abs_sum);
+          ReductionBackwardRef(op, vdy, vy, inputs[k].shape, (inputs[k].dim + rank) % rank, &exact,
+                               &aux);
+          const bool softmax = op == Op::kSoftmaxBackward;
           for (int64_t i = 0; i < out.numel(); ++i) {
             const double got = out.Get(i);
             const double allowance =
-                kTwoPowMinus21 * (std::fabs(vdy[i]) + std::exp(vy[i]) * abs_sum[i]);
+                softmax ? kTwoPowMinus21 * std::fabs(vy[i]) * (std::fabs(vdy[i]) + aux[i])
+                        : kTwoPowMinus21 * (std::fabs(vdy[i]) + std::exp(vy[i]) * aux[i]);
             Account(&row, t, got, exact[i], allowance, false,
-                    LogSoftmaxWithinTolerance(t, got, exact[i], vdy[i], vy[i], abs_sum[i]), vdy[i],
-                    vy[i]);
+                    ReductionBackwardWithinTolerance(op, t, got, exact[i], vdy[i], vy[i], aux[i]),
+                    vdy[i], vy[i]);
           }
         }
         EXPECT_EQ(row.out_of_spec, 0)

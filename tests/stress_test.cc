@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "tests/reference/forward_reference.h"
+#include "tests/reference/softmax_reference.h"
 #include "tests/reference/reference.h"
 #include "tests/util/capi_ops.h"
 #include "tests/util/test_util.h"
@@ -70,14 +71,11 @@ int64_t CheckJob(Job& job) {
               ACL_MEMCPY_DEVICE_TO_HOST);
   int64_t bad = 0;
   if (info.is_forward && info.is_reduction) {
-    std::vector<double> x(job.x.begin(), job.x.end()), ref(x.size()), x_minus_max(x.size());
-    for (int64_t r = 0; r < job.rows; ++r) {
-      test::LogSoftmaxRowRef(x.data() + r * job.cols, job.cols, ref.data() + r * job.cols,
-                             x_minus_max.data() + r * job.cols);
-    }
+    std::vector<double> x(job.x.begin(), job.x.end()), ref, aux;
+    test::ReductionForwardRef(job.op, x, {job.rows, job.cols}, 1, &ref, &aux);
     for (size_t i = 0; i < ref.size(); ++i) {
-      bad += !test::LogSoftmaxForwardWithinTolerance(DType::kFloat32, job.out[i], ref[i],
-                                                     x_minus_max[i]);
+      bad += !test::ReductionForwardWithinTolerance(job.op, DType::kFloat32, job.out[i], ref[i],
+                                                    aux[i]);
     }
   } else if (info.is_forward) {
     for (size_t i = 0; i < job.out.size(); ++i) {
@@ -85,11 +83,11 @@ int64_t CheckJob(Job& job) {
                                                   test::ForwardEltwiseRef(job.op, job.x[i]));
     }
   } else if (info.is_reduction) {
-    std::vector<double> dy(job.dy.begin(), job.dy.end()), y(job.x.begin(), job.x.end()), ref, asum;
-    test::LogSoftmaxBackwardRef(dy, y, {job.rows, job.cols}, 1, &ref, &asum);
+    std::vector<double> dy(job.dy.begin(), job.dy.end()), y(job.x.begin(), job.x.end()), ref, aux;
+    test::ReductionBackwardRef(job.op, dy, y, {job.rows, job.cols}, 1, &ref, &aux);
     for (size_t i = 0; i < ref.size(); ++i) {
-      bad += !test::LogSoftmaxWithinTolerance(DType::kFloat32, job.out[i], ref[i], dy[i], y[i],
-                                              asum[i]);
+      bad += !test::ReductionBackwardWithinTolerance(job.op, DType::kFloat32, job.out[i], ref[i],
+                                                     dy[i], y[i], aux[i]);
     }
   } else {
     for (size_t i = 0; i < job.out.size(); ++i) {

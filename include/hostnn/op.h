@@ -109,6 +109,8 @@ enum class Tolerance {
   kLogSoftmax,         // LogSoftmaxBackward: 2^-21 (|dy| + exp(y) sum|dy|); 16-bit: 1 ULP
   kForward,            // forward elementwise: 4 ULP or 2^-21; 16-bit: 1 ULP
   kLogSoftmaxForward,  // 2^-21 (|x - max| + 1) + 4 ULP; 16-bit: that plus 1 ULP
+  kSoftmaxForward,     // 4 ULP + 2^-21 max(y of the row); 16-bit: that plus half an ULP
+  kSoftmax,            // SoftmaxBackward: 2^-21 (|dy| y + y sum|dy y|) + 4 ULP; 16-bit: + 1 ULP
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.

@@ -20,7 +20,7 @@
 #include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
-#include "src/exec/logsoftmax_executor.h"
+#include "src/exec/softmax_executor.h"
 
 namespace hostnn {
 namespace {
@@ -342,11 +342,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (!info.is_reduction) {
     return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
   }
-  if (info.is_forward) {
-    return exec::PrepareLogSoftmax(args.op, operands, args.dim, options, workspace_size, executor);
-  }
-  return exec::PrepareLogSoftmaxBackward(args.op, operands, args.dim, options, workspace_size,
-                                         executor);
+  return exec::PrepareSoftmax(args.op, operands, args.dim, options, workspace_size, executor);
 }
 
 }  // namespace hostnn

@@ -1,5 +1,5 @@
 // How a core walks its units of a reduction plan, shared by the LogSoftmax executors (f32
-// compute in logsoftmax_executor.cc, double in logsoftmax_f64_executor.cc).
+// compute in softmax_executor.cc, double in logsoftmax_f64_executor.cc).
 #ifndef HOSTNN_SRC_EXEC_REDUCTION_UNITS_H_
 #define HOSTNN_SRC_EXEC_REDUCTION_UNITS_H_
 

@@ -18,6 +18,7 @@
 #include "hostnn/ops.h"
 #include "tests/reference/forward_reference.h"
 #include "tests/reference/reference.h"
+#include "tests/reference/softmax_reference.h"
 #include "tests/util/capi_ops.h"
 #include "tests/util/test_util.h"
 
@@ -272,12 +273,12 @@ class Call {
     const std::vector<double> got = Values(kOut);
     ASSERT_EQ(got.size(), dy.size());
     const DType out_dtype = static_cast<DType>(case_.v[kOut].dtype);
-    std::vector<double> exact(dy.size()), abs_sum(dy.size());
+    std::vector<double> exact(dy.size()), aux(dy.size());
     if (GetOpInfo(op_.op).is_reduction) {
       const std::vector<int64_t>& shape = case_.v[kOut].shape;
       const int64_t rank = static_cast<int64_t>(shape.size());
-      LogSoftmaxBackwardRef(dy, x, shape, case_.dim < 0 ? case_.dim + rank : case_.dim, &exact,
-                            &abs_sum);
+      ReductionBackwardRef(op_.op, dy, x, shape, case_.dim < 0 ? case_.dim + rank : case_.dim,
+                           &exact, &aux);
     } else {
       for (size_t i = 0; i < dy.size(); ++i) exact[i] = EltwiseRef(op_.op, dy[i], x[i]);
     }
@@ -285,7 +286,8 @@ class Call {
     for (size_t i = 0; i < got.size() && bad < 5; ++i) {
       const bool ok =
           GetOpInfo(op_.op).is_reduction
-              ? LogSoftmaxWithinTolerance(out_dtype, got[i], exact[i], dy[i], x[i], abs_sum[i])
+              ? ReductionBackwardWithinTolerance(op_.op, out_dtype, got[i], exact[i], dy[i], x[i],
+                                                 aux[i])
               : EltwiseWithinTolerance(out_dtype, got[i], exact[i], dy[i]);
       if (!ok) ++bad;
       EXPECT_TRUE(ok) << op_.name << " element " << i << ": got " << got[i] << ", exact "
@@ -300,32 +302,20 @@ class Call {
     const std::vector<double> got = Values(result);
     ASSERT_EQ(got.size(), x.size());
     const DType out_dtype = static_cast<DType>(case_.v[result].dtype);
-    std::vector<double> exact(x.size()), x_minus_max(x.size());
+    std::vector<double> exact(x.size()), aux(x.size());
     const bool reduction = GetOpInfo(op_.op).is_reduction;
     if (reduction) {
       const std::vector<int64_t>& shape = case_.v[kDy].shape;
       const int64_t rank = static_cast<int64_t>(shape.size());
       const int64_t d = rank == 0 ? 0 : (case_.dim < 0 ? case_.dim + rank : case_.dim);
-      int64_t a1 = 1, r = 1, a0 = 1;
-      for (int64_t i = 0; i < rank; ++i) (i < d ? a1 : i == d ? r : a0) *= shape[i];
-      std::vector<double> row(r), ref(r), xmm(r);
-      for (int64_t i = 0; i < a1; ++i) {
-        for (int64_t k = 0; k < a0; ++k) {
-          for (int64_t j = 0; j < r; ++j) row[j] = x[(i * r + j) * a0 + k];
-          LogSoftmaxRowRef(row.data(), r, ref.data(), xmm.data());
-          for (int64_t j = 0; j < r; ++j) {
-            exact[(i * r + j) * a0 + k] = ref[j];
-            x_minus_max[(i * r + j) * a0 + k] = xmm[j];
-          }
-        }
-      }
+      ReductionForwardRef(op_.op, x, shape, d, &exact, &aux);
     } else {
       for (size_t i = 0; i < x.size(); ++i) exact[i] = ForwardEltwiseRef(op_.op, x[i]);
     }
     int bad = 0;
     for (size_t i = 0; i < got.size() && bad < 5; ++i) {
       const bool ok =
-          reduction ? LogSoftmaxForwardWithinTolerance(out_dtype, got[i], exact[i], x_minus_max[i])
+          reduction ? ReductionForwardWithinTolerance(op_.op, out_dtype, got[i], exact[i], aux[i])
                     : ForwardEltwiseWithinTolerance(out_dtype, got[i], exact[i]);
       if (!ok) ++bad;
       EXPECT_TRUE(ok) << op_.name << " element " << i << ": got " << got[i] << ", exact "

@@ -19,6 +19,7 @@
 #include "hostnn/hostnn.h"
 #include "kernels/kernels.h"
 #include "tests/reference/reference.h"
+#include "tests/reference/softmax_reference.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -215,8 +216,10 @@ inline void SplitAroundDim(const std::vector<int64_t>& shape, int64_t dim, int64
 }
 
 // Fills y with a real log-softmax along `dim` of random logits in [-8, 8], each value
-// rounded once to y's dtype: the inputs LogSoftmaxBackward sees in training.
-inline void FillLogSoftmax(TestTensor* y, int64_t dim, std::mt19937_64& rng) {
+// rounded once to y's dtype: the inputs LogSoftmaxBackward sees in training (with
+// `probabilities`, their exp: the softmax SoftmaxBackward sees).
+inline void FillLogSoftmax(TestTensor* y, int64_t dim, std::mt19937_64& rng,
+                           bool probabilities = false) {
   int64_t a1, r, a0;
   SplitAroundDim(y->shape(), dim, &a1, &r, &a0);
   std::uniform_real_distribution<double> logit(-8.0, 8.0);
@@ -228,9 +231,15 @@ inline void FillLogSoftmax(TestTensor* y, int64_t dim, std::mt19937_64& rng) {
       double s = 0;
       for (int64_t j = 0; j < r; ++j) s += std::exp(row[j] - mx);
       const double lse = mx + std::log(s);
-      for (int64_t j = 0; j < r; ++j) y->Set((i * r + j) * a0 + k, row[j] - lse);
+      for (int64_t j = 0; j < r; ++j) {
+        y->Set((i * r + j) * a0 + k, probabilities ? std::exp(row[j] - lse) : row[j] - lse);
+      }
     }
   }
+}
+// The y a backward reduction sees: FillLogSoftmax's, as its forward's output.
+inline void FillReductionOutput(Op op, TestTensor* y, int64_t dim, std::mt19937_64& rng) {
+  FillLogSoftmax(y, dim, rng, op == Op::kSoftmaxBackward);
 }
 
 // Restricts dispatch to each available SIMD target in turn (executors resolve kernels at
@@ -345,22 +354,25 @@ inline int64_t CheckEltwise(Op op, const TestTensor& dy, const TestTensor& x, co
                             out, what);
 }
 
-// Checks every element of LogSoftmaxBackward's `out` against the reference along `dim`,
-// from the row-major values of dy and y as they were before the run.
+// Checks every element of a backward reduction's `out` (LogSoftmaxBackward's unless `op`
+// says otherwise) against the reference along `dim`, from the row-major values of dy and y
+// as they were before the run.
 inline int64_t CheckLogSoftmaxValues(const std::vector<double>& vdy, const std::vector<double>& vy,
-                                     const TestTensor& out, int64_t dim, const std::string& what) {
+                                     const TestTensor& out, int64_t dim, const std::string& what,
+                                     Op op = Op::kLogSoftmaxBackward) {
   const int64_t rank = static_cast<int64_t>(out.shape().size());
   const int64_t d = rank == 0 ? 0 : (dim < 0 ? dim + rank : dim);
-  std::vector<double> exact, abs_sum;
-  LogSoftmaxBackwardRef(vdy, vy, out.shape(), d, &exact, &abs_sum);
+  std::vector<double> exact, aux;
+  ReductionBackwardRef(op, vdy, vy, out.shape(), d, &exact, &aux);
   int64_t bad = 0;
   for (int64_t i = 0; i < out.numel(); ++i) {
     const double got = out.Get(i);
-    if (LogSoftmaxWithinTolerance(out.dtype(), got, exact[i], vdy[i], vy[i], abs_sum[i])) continue;
+    if (ReductionBackwardWithinTolerance(op, out.dtype(), got, exact[i], vdy[i], vy[i], aux[i]))
+      continue;
     if (++bad <= kMaxReported) {
-      ADD_FAILURE() << "LogSoftmaxBackward " << what << " dim " << dim << " out "
+      ADD_FAILURE() << GetOpInfo(op).name << " " << what << " dim " << dim << " out "
                     << DTypeName(out.dtype()) << " element " << i << ": dy=" << Num(vdy[i])
-                    << " y=" << Num(vy[i]) << " sum|dy|=" << Num(abs_sum[i]) << " got=" << Num(got)
+                    << " y=" << Num(vy[i]) << " row sum=" << Num(aux[i]) << " got=" << Num(got)
                     << " exact=" << Num(exact[i])
                     << " ulp=" << UlpError(out.dtype(), got, exact[i]);
     }
@@ -370,8 +382,9 @@ inline int64_t CheckLogSoftmaxValues(const std::vector<double>& vdy, const std::
 }
 
 inline int64_t CheckLogSoftmax(const TestTensor& dy, const TestTensor& y, const TestTensor& out,
-                               int64_t dim, const std::string& what) {
-  return CheckLogSoftmaxValues(dy.Values(), y.Values(), out, dim, what);
+                               int64_t dim, const std::string& what,
+                               Op op = Op::kLogSoftmaxBackward) {
+  return CheckLogSoftmaxValues(dy.Values(), y.Values(), out, dim, what, op);
 }
 
 // The representable value of `dtype` next to v, towards +inf (up) or -inf.

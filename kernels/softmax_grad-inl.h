@@ -1,9 +1,14 @@
-// LogSoftmaxBackward kernels (row and column sums in double, outputs, the ARA block) for
-// every compiled SIMD target and their dispatch table (GetLogSoftmax).
+// The softmax backward kernels' code, LogSoftmaxBackward's and SoftmaxBackward's: row and
+// column sums in double, the output passes, the ARA block, each for a row function's rule
+// (LogSoftmaxGradRule, SoftmaxGradRule). Lanes: f32 (sums: f64).
+// Per-target header: included once per target by foreach_target (toggle guard below).
 
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/logsoftmax_kernels.cc"
-#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#if defined(HOSTNN_KERNELS_SOFTMAX_GRAD_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef HOSTNN_KERNELS_SOFTMAX_GRAD_INL_H_
+#undef HOSTNN_KERNELS_SOFTMAX_GRAD_INL_H_
+#else
+#define HOSTNN_KERNELS_SOFTMAX_GRAD_INL_H_
+#endif
 
 #include <hwy/cache_control.h>
 #include <hwy/highway.h>
@@ -24,14 +29,63 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// ---- LogSoftmaxBackward --------------------------------------------------------------
+// ---- The row functions ----------------------------------------------------------------
 
-template <class Tag>
-HWY_INLINE void RowSumImpl(const void* dy_v, size_t n, double* partials) {
+// Both gradients are dx = f(dy, y, s), s a row's (or column's) sum of a term of dy and y
+// in double; a rule gives the term, f in f32, and f in double for a sum beyond f32's range
+// (WideOut, with Factor(y) the f32 factor that meets s).
+
+// LogSoftmaxBackward (y: log-probabilities): s = sum dy, dx = dy - exp(y) s in one fused
+// multiply-add.
+struct LogSoftmaxGradRule {
+  static constexpr bool kReadsY = false;  // the sums read dy alone
+  template <class Tag, class DD>
+  static hn::Vec<DD> Term(DD dd, const typename Tag::T* dy, const typename Tag::T* /*y*/) {
+    const hn::Rebind<float, DD> df;  // as many f32 lanes as f64 lanes
+    return hn::PromoteTo(dd, LoadF32(df, Tag(), dy));
+  }
+  template <class D>
+  static hn::Vec<D> Factor(D d, hn::Vec<D> y) {
+    return ExpAnyRange(d, y);
+  }
+  template <class D>
+  static hn::Vec<D> Out(D d, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s) {
+    return hn::NegMulAdd(ExpAnyRange(d, y), s, dy);
+  }
+  static double WideOut(float dy, float factor, double s) {
+    return static_cast<double>(dy) - static_cast<double>(factor) * s;
+  }
+};
+
+// SoftmaxBackward (y: probabilities): s = sum dy y, each product exact in double; dx = y (dy
+// - s) in f32, within 2^-24 y (|dy| + |s|) plus a rounding of the exact.
+struct SoftmaxGradRule {
+  static constexpr bool kReadsY = true;
+  template <class Tag, class DD>
+  static hn::Vec<DD> Term(DD dd, const typename Tag::T* dy, const typename Tag::T* y) {
+    const hn::Rebind<float, DD> df;
+    return hn::Mul(hn::PromoteTo(dd, LoadF32(df, Tag(), dy)),
+                   hn::PromoteTo(dd, LoadF32(df, Tag(), y)));
+  }
+  template <class D>
+  static hn::Vec<D> Factor(D /*d*/, hn::Vec<D> y) {
+    return y;
+  }
+  template <class D>
+  static hn::Vec<D> Out(D /*d*/, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s) {
+    return hn::Mul(y, hn::Sub(dy, s));
+  }
+  static double WideOut(float dy, float y, double s) {
+    return static_cast<double>(y) * (static_cast<double>(dy) - s);
+  }
+};
+
+template <class Rule, class Tag>
+HWY_INLINE void RowSumImpl(const void* dy_v, const void* y_v, size_t n, double* partials) {
   using T = typename Tag::T;
   const T* dy = static_cast<const T*>(dy_v);
+  const T* y = static_cast<const T*>(y_v);
   const hn::ScalableTag<double> dd;
-  const hn::Rebind<float, decltype(dd)> dfh;  // as many f32 lanes as f64 lanes
   constexpr size_t kNd = HWY_LANES(double);
   static_assert(kRowPartials % kNd == 0, "partials must be a multiple of the f64 lanes");
   constexpr size_t kAcc = kRowPartials / kNd;
@@ -40,36 +94,38 @@ HWY_INLINE void RowSumImpl(const void* dy_v, size_t n, double* partials) {
   size_t i = 0;
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kAcc; ++k) {
-      acc[k] = hn::Add(acc[k], hn::PromoteTo(dd, LoadF32(dfh, Tag(), dy + i + k * kNd)));
+      acc[k] = hn::Add(acc[k], Rule::template Term<Tag>(dd, dy + i + k * kNd, y + i + k * kNd));
     }
   }
   if (i < n) {  // zero-padded last group: adding +0 leaves a partial's value unchanged
-    HWY_ALIGN T pad[kRowPartials];
+    HWY_ALIGN T pad[kRowPartials], pad_y[kRowPartials];
     CopyPadded(dy + i, n - i, pad, kRowPartials);
+    CopyPadded(Rule::kReadsY ? y + i : dy + i, n - i, pad_y, kRowPartials);
     for (size_t k = 0; k < kAcc; ++k) {
-      acc[k] = hn::Add(acc[k], hn::PromoteTo(dd, LoadF32(dfh, Tag(), pad + k * kNd)));
+      acc[k] = hn::Add(acc[k], Rule::template Term<Tag>(dd, pad + k * kNd, pad_y + k * kNd));
     }
   }
   for (size_t k = 0; k < kAcc; ++k) hn::StoreU(acc[k], dd, partials + k * kNd);
 }
 
-template <class Tag>
-HWY_INLINE void ColSumImpl(const void* dy_v, double* acc, size_t w) {
+template <class Rule, class Tag>
+HWY_INLINE void ColSumImpl(const void* dy_v, const void* y_v, double* acc, size_t w) {
   using T = typename Tag::T;
   const T* dy = static_cast<const T*>(dy_v);
+  const T* y = static_cast<const T*>(y_v);
   const hn::ScalableTag<double> dd;
-  const hn::Rebind<float, decltype(dd)> dfh;
   const size_t N = hn::Lanes(dd);
   size_t c = 0;
   for (; c + N <= w; c += N) {
-    hn::StoreU(hn::Add(hn::LoadU(dd, acc + c), hn::PromoteTo(dd, LoadF32(dfh, Tag(), dy + c))), dd,
+    hn::StoreU(hn::Add(hn::LoadU(dd, acc + c), Rule::template Term<Tag>(dd, dy + c, y + c)), dd,
                acc + c);
   }
   for (; c < w; ++c) {  // the same IEEE double addition, one lane at a time
-    HWY_ALIGN T pad[kMaxLanes];
+    HWY_ALIGN T pad[kMaxLanes], pad_y[kMaxLanes];
     CopyPadded(dy + c, 1, pad, N);
+    CopyPadded(Rule::kReadsY ? y + c : dy + c, 1, pad_y, N);
     HWY_ALIGN double v[kMaxLanes];
-    hn::Store(hn::PromoteTo(dd, LoadF32(dfh, Tag(), pad)), dd, v);
+    hn::Store(Rule::template Term<Tag>(dd, pad, pad_y), dd, v);
     acc[c] += v[0];
   }
 }
@@ -77,28 +133,23 @@ HWY_INLINE void ColSumImpl(const void* dy_v, double* acc, size_t w) {
 // ColSumImpl over kRows consecutive rows (`stride` elements apart): each accumulator is
 // loaded and stored once per kRows rows instead of once per row, and still meets the rows
 // in order, so every column's sum is the same sequence of IEEE double additions.
-template <class Tag, size_t kRows>
-HWY_INLINE void ColSumRows(const typename Tag::T* dy, size_t stride, double* acc, size_t w) {
+template <class Rule, class Tag, size_t kRows>
+HWY_INLINE void ColSumRows(const typename Tag::T* dy, const typename Tag::T* y, size_t stride,
+                           double* acc, size_t w) {
   const hn::ScalableTag<double> dd;
-  const hn::Rebind<float, decltype(dd)> dfh;
   const size_t N = hn::Lanes(dd);
   size_t c = 0;
   for (; c + N <= w; c += N) {
     auto a = hn::LoadU(dd, acc + c);
     for (size_t k = 0; k < kRows; ++k) {
-      a = hn::Add(a, hn::PromoteTo(dd, LoadF32(dfh, Tag(), dy + k * stride + c)));
+      a = hn::Add(a, Rule::template Term<Tag>(dd, dy + k * stride + c, y + k * stride + c));
     }
     hn::StoreU(a, dd, acc + c);
   }
   if (c < w) {
-    for (size_t k = 0; k < kRows; ++k) ColSumImpl<Tag>(dy + k * stride + c, acc + c, w - c);
+    for (size_t k = 0; k < kRows; ++k)
+      ColSumImpl<Rule, Tag>(dy + k * stride + c, y + k * stride + c, acc + c, w - c);
   }
-}
-
-// out = dy - exp(y) * s for one vector (s: the row's sum, or the columns' sums).
-template <class D>
-HWY_INLINE hn::Vec<D> LogSoftmaxOut(D d, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s) {
-  return hn::NegMulAdd(ExpAnyRange(d, y), s, dy);
 }
 
 // Whether a pair's two vectors hold the pair's halves in order (true for f32, and for f16
@@ -117,8 +168,8 @@ struct PairInOrder<F16> : std::false_type {};
 
 // The vector-at-a-time tail of the LogSoftmax output kernels (and their whole loop when
 // input and output layouts differ); sums == nullptr means the scalar `sum` for all lanes.
-template <class InTag, class OutTag>
-HWY_INLINE void LogSoftmaxOutVectors(const typename InTag::T* dy, const typename InTag::T* y,
+template <class Rule, class InTag, class OutTag>
+HWY_INLINE void GradOutVectors(const typename InTag::T* dy, const typename InTag::T* y,
                                      float sum, const float* sums, typename OutTag::T* out,
                                      size_t n) {
   using TI = typename InTag::T;
@@ -129,7 +180,7 @@ HWY_INLINE void LogSoftmaxOutVectors(const typename InTag::T* dy, const typename
   for (; i + N <= n; i += N) {
     const auto s = sums ? hn::LoadU(d, sums + i) : hn::Set(d, sum);
     StoreF32(d, OutTag(),
-             LogSoftmaxOut(d, LoadF32(d, InTag(), dy + i), LoadF32(d, InTag(), y + i), s), out + i);
+             Rule::Out(d, LoadF32(d, InTag(), dy + i), LoadF32(d, InTag(), y + i), s), out + i);
   }
   if (i < n) {
     HWY_ALIGN TI bdy[kMaxLanes], by[kMaxLanes];
@@ -139,20 +190,20 @@ HWY_INLINE void LogSoftmaxOutVectors(const typename InTag::T* dy, const typename
     CopyPadded(y + i, n - i, by, N);
     if (sums) CopyPadded(sums + i, n - i, bs, N);
     const auto s = sums ? hn::Load(d, bs) : hn::Set(d, sum);
-    StoreF32(d, OutTag(), LogSoftmaxOut(d, LoadF32(d, InTag(), bdy), LoadF32(d, InTag(), by), s),
+    StoreF32(d, OutTag(), Rule::Out(d, LoadF32(d, InTag(), bdy), LoadF32(d, InTag(), by), s),
              bout);
     for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
   }
 }
 
-template <class Tag, bool kStream>
-HWY_INLINE void LogSoftmaxOutPairs(const typename Tag::T* HWY_RESTRICT dy,
+template <class Rule, class Tag, bool kStream>
+HWY_INLINE void GradOutPairs(const typename Tag::T* HWY_RESTRICT dy,
                                    const typename Tag::T* HWY_RESTRICT y, float sum,
                                    const float* sums, typename Tag::T* out, size_t n) {
   using InTag = Tag;
   using OutTag = Tag;
   if (sums != nullptr && !PairInOrder<Tag>::value) {
-    LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, n);
+    GradOutVectors<Rule, InTag, OutTag>(dy, y, sum, sums, out, n);
     return;
   }
   const hn::ScalableTag<float> d;
@@ -160,7 +211,7 @@ HWY_INLINE void LogSoftmaxOutPairs(const typename Tag::T* HWY_RESTRICT dy,
   size_t i = 0;
   if (kStream) {
     const size_t head = StreamHead(out, n, N * sizeof(float));
-    LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, head);
+    GradOutVectors<Rule, InTag, OutTag>(dy, y, sum, sums, out, head);
     i = head;
   }
   const auto s = hn::Set(d, sum);
@@ -170,10 +221,10 @@ HWY_INLINE void LogSoftmaxOutPairs(const typename Tag::T* HWY_RESTRICT dy,
     LoadPairF32(d, InTag(), y + i, &y0, &y1);
     const auto s0 = sums ? hn::LoadU(d, sums + i) : s;
     const auto s1 = sums ? hn::LoadU(d, sums + i + N) : s;
-    StorePairF32<kStream>(d, OutTag(), LogSoftmaxOut(d, dy0, y0, s0), LogSoftmaxOut(d, dy1, y1, s1),
+    StorePairF32<kStream>(d, OutTag(), Rule::Out(d, dy0, y0, s0), Rule::Out(d, dy1, y1, s1),
                           out + i);
   }
-  LogSoftmaxOutVectors<InTag, OutTag>(dy + i, y + i, sum, sums ? sums + i : nullptr, out + i,
+  GradOutVectors<Rule, InTag, OutTag>(dy + i, y + i, sum, sums ? sums + i : nullptr, out + i,
                                       n - i);
 #if HWY_ARCH_X86
   if (kStream) _mm_sfence();
@@ -191,8 +242,8 @@ HWY_INLINE bool SumBeyondF32(double sum) {
 // exp(y) as the fast kernels compute it, the product and the difference in double, the
 // result rounded to f32 (then to out's dtype). A vector at a time through padded copies,
 // so out may be dy itself. Rare, so not tuned.
-template <class InTag, class OutTag>
-HWY_NOINLINE void LogSoftmaxOutWideSum(const typename InTag::T* dy, const typename InTag::T* y,
+template <class Rule, class InTag, class OutTag>
+HWY_NOINLINE void GradOutWideSum(const typename InTag::T* dy, const typename InTag::T* y,
                                        double sum, const double* sums, typename OutTag::T* out,
                                        size_t n) {
   using TI = typename InTag::T;
@@ -200,17 +251,17 @@ HWY_NOINLINE void LogSoftmaxOutWideSum(const typename InTag::T* dy, const typena
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   HWY_ALIGN TI bdy[kMaxLanes], by[kMaxLanes];
-  HWY_ALIGN float fdy[kMaxLanes], fe[kMaxLanes], res[kMaxLanes];
+  HWY_ALIGN float fdy[kMaxLanes], fp[kMaxLanes], res[kMaxLanes];
   HWY_ALIGN TO bout[kMaxLanes];
   for (size_t i = 0; i < n; i += N) {
     const size_t len = std::min(N, n - i);
     CopyPadded(dy + i, len, bdy, N);
     CopyPadded(y + i, len, by, N);
     hn::Store(LoadF32(d, InTag(), bdy), d, fdy);
-    hn::Store(ExpAnyRange(d, LoadF32(d, InTag(), by)), d, fe);
+    hn::Store(Rule::Factor(d, LoadF32(d, InTag(), by)), d, fp);
     for (size_t j = 0; j < N; ++j) {
       const double s = j < len && sums != nullptr ? sums[i + j] : sum;
-      res[j] = static_cast<float>(static_cast<double>(fdy[j]) - static_cast<double>(fe[j]) * s);
+      res[j] = static_cast<float>(Rule::WideOut(fdy[j], fp[j], s));
     }
     StoreF32(d, OutTag(), hn::Load(d, res), bout);
     for (size_t j = 0; j < len; ++j) out[i + j] = bout[j];
@@ -220,8 +271,8 @@ HWY_NOINLINE void LogSoftmaxOutWideSum(const typename InTag::T* dy, const typena
 // out[i] = dy[i] - exp(y[i]) * (sums ? sums[i] : sum), i < n. Same storage in and out
 // converts a pair at a time (per-column sums need pairs in order); kStream writes the
 // output with non-temporal stores past its first vector-aligned address.
-template <class InTag, class OutTag, bool kStream>
-HWY_INLINE void LogSoftmaxOutImpl(const void* dy_v, const void* y_v, float sum, const float* sums,
+template <class Rule, class InTag, class OutTag, bool kStream>
+HWY_INLINE void GradOutImpl(const void* dy_v, const void* y_v, float sum, const float* sums,
                                   void* out_v, size_t n) {
   using TI = typename InTag::T;
   using TO = typename OutTag::T;
@@ -232,12 +283,12 @@ HWY_INLINE void LogSoftmaxOutImpl(const void* dy_v, const void* y_v, float sum, 
                           (std::is_same<InTag, F32>::value || std::is_same<InTag, F16>::value ||
                            std::is_same<InTag, BF16>::value);
   if constexpr (!kPairs) {
-    LogSoftmaxOutVectors<InTag, OutTag>(dy, y, sum, sums, out, n);
+    GradOutVectors<Rule, InTag, OutTag>(dy, y, sum, sums, out, n);
     return;
   } else if constexpr (std::is_same<InTag, BF16>::value) {
-    LogSoftmaxOutPairs<BF16Direct, kStream>(dy, y, sum, sums, out, n);  // bf16 in and out
+    GradOutPairs<Rule, BF16Direct, kStream>(dy, y, sum, sums, out, n);  // bf16 in and out
   } else {
-    LogSoftmaxOutPairs<InTag, kStream>(dy, y, sum, sums, out, n);
+    GradOutPairs<Rule, InTag, kStream>(dy, y, sum, sums, out, n);
   }
 }
 
@@ -255,8 +306,8 @@ HWY_INLINE void PrefetchRow(const T* p, size_t w) {
 
 // out[i] = dy[i] - exp(y[i]) * s[i % N] for i < n, s one vector of sums (N a multiple of
 // the period); vectors in natural order, the last one through a padded copy.
-template <class InTag, class OutTag, class V>
-HWY_INLINE void LogSoftmaxPeriodic(const typename InTag::T* dy, const typename InTag::T* y, V s,
+template <class Rule, class InTag, class OutTag, class V>
+HWY_INLINE void GradOutPeriodic(const typename InTag::T* dy, const typename InTag::T* y, V s,
                                    typename OutTag::T* out, size_t n) {
   using TI = typename InTag::T;
   using TO = typename OutTag::T;
@@ -265,14 +316,14 @@ HWY_INLINE void LogSoftmaxPeriodic(const typename InTag::T* dy, const typename I
   size_t i = 0;
   for (; i + N <= n; i += N) {
     StoreF32(d, OutTag(),
-             LogSoftmaxOut(d, LoadF32(d, InTag(), dy + i), LoadF32(d, InTag(), y + i), s), out + i);
+             Rule::Out(d, LoadF32(d, InTag(), dy + i), LoadF32(d, InTag(), y + i), s), out + i);
   }
   if (i < n) {
     HWY_ALIGN TI bdy[kMaxLanes], by[kMaxLanes];
     HWY_ALIGN TO bout[kMaxLanes];
     CopyPadded(dy + i, n - i, bdy, N);
     CopyPadded(y + i, n - i, by, N);
-    StoreF32(d, OutTag(), LogSoftmaxOut(d, LoadF32(d, InTag(), bdy), LoadF32(d, InTag(), by), s),
+    StoreF32(d, OutTag(), Rule::Out(d, LoadF32(d, InTag(), bdy), LoadF32(d, InTag(), by), s),
              bout);
     for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
   }
@@ -281,11 +332,12 @@ HWY_INLINE void LogSoftmaxPeriodic(const typename InTag::T* dy, const typename I
 // The first pass of an (R x w) block: acc[c] = the column's double sum of dy, rows in
 // order, and sums[c] = (float)acc[c]. False when a column's sum is beyond f32's range (its
 // sums[c] is then not set).
-template <class InTag>
-HWY_INLINE bool AraSumsImpl(const void* dy_v, size_t r, size_t row_stride, size_t w, double* acc,
+template <class Rule, class InTag>
+HWY_INLINE bool AraSumsImpl(const void* dy_v, const void* y_v, size_t r, size_t row_stride, size_t w, double* acc,
                             float* sums) {
   using TI = typename InTag::T;
   const TI* dy = static_cast<const TI*>(dy_v);
+  const TI* y = static_cast<const TI*>(y_v);  // read by SoftmaxGradRule only
   // Wide segments are streams the hardware prefetchers follow on their own.
   const bool prefetch = w * sizeof(TI) <= kPrefetchMaxBytes;
   for (size_t c = 0; c < w; ++c) acc[c] = 0.0;
@@ -295,14 +347,20 @@ HWY_INLINE bool AraSumsImpl(const void* dy_v, size_t r, size_t row_stride, size_
   for (; row + kSumRows <= r; row += kSumRows) {
     if (prefetch) {  // the next group
       for (size_t k = row + kSumRows; k < row + 2 * kSumRows && k < r; ++k)
+      {
         PrefetchRow(dy + k * row_stride, w);
+        if (Rule::kReadsY) PrefetchRow(y + k * row_stride, w);
+      }
     }
-    ColSumRows<InTag, kSumRows>(dy + row * row_stride, row_stride, acc, w);
+    ColSumRows<Rule, InTag, kSumRows>(dy + row * row_stride, y + row * row_stride, row_stride, acc,
+                                      w);
   }
   for (; row < r; ++row) {
-    if (prefetch && row + kPrefetchRows < r)
+    if (prefetch && row + kPrefetchRows < r) {
       PrefetchRow(dy + (row + kPrefetchRows) * row_stride, w);
-    ColSumImpl<InTag>(dy + row * row_stride, acc, w);
+      if (Rule::kReadsY) PrefetchRow(y + (row + kPrefetchRows) * row_stride, w);
+    }
+    ColSumImpl<Rule, InTag>(dy + row * row_stride, y + row * row_stride, acc, w);
   }
   bool within = true;
   for (size_t c = 0; c < w; ++c) {
@@ -315,7 +373,7 @@ HWY_INLINE bool AraSumsImpl(const void* dy_v, size_t r, size_t row_stride, size_
   return within;
 }
 
-template <class InTag, class OutTag, bool kStream>
+template <class Rule, class InTag, class OutTag, bool kStream>
 HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, size_t r,
                              size_t row_stride, size_t w, double* acc, float* sums) {
   using TI = typename InTag::T;
@@ -324,9 +382,10 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
   const TI* y = static_cast<const TI*>(y_v);
   TO* out = static_cast<TO*>(out_v);
   const bool prefetch = w * sizeof(TI) <= kPrefetchMaxBytes;
-  if (HWY_UNLIKELY(!AraSumsImpl<InTag>(dy_v, r, row_stride, w, acc, sums))) {
+  const bool within = AraSumsImpl<Rule, InTag>(dy_v, y_v, r, row_stride, w, acc, sums);
+  if (HWY_UNLIKELY(!within)) {
     for (size_t row = 0; row < r; ++row) {
-      LogSoftmaxOutWideSum<InTag, OutTag>(dy + row * row_stride, y + row * row_stride, 0.0, acc,
+      GradOutWideSum<Rule, InTag, OutTag>(dy + row * row_stride, y + row * row_stride, 0.0, acc,
                                           out + row * row_stride, w);
     }
     return;
@@ -338,7 +397,7 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
     // repeat every w lanes, so it goes a vector at a time instead of a padded vector per row.
     HWY_ALIGN float pattern[kMaxLanes];
     for (size_t i = 0; i < N; ++i) pattern[i] = sums[i % w];
-    LogSoftmaxPeriodic<InTag, OutTag>(dy, y, hn::Load(d, pattern), out, r * w);
+    GradOutPeriodic<Rule, InTag, OutTag>(dy, y, hn::Load(d, pattern), out, r * w);
     return;
   }
   for (size_t row = 0; row < r; ++row) {
@@ -346,119 +405,14 @@ HWY_INLINE void AraBlockImpl(const void* dy_v, const void* y_v, void* out_v, siz
       PrefetchRow(dy + (row + kPrefetchRows) * row_stride, w);
       PrefetchRow(y + (row + kPrefetchRows) * row_stride, w);
     }
-    LogSoftmaxOutImpl<InTag, OutTag, kStream>(dy + row * row_stride, y + row * row_stride, 0.0f,
+    GradOutImpl<Rule, InTag, OutTag, kStream>(dy + row * row_stride, y + row * row_stride, 0.0f,
                                               sums, out + row * row_stride, w);
   }
 }
-
-#define HOSTNN_LSM_IN(IN)                                                                       \
-  void RowSum_##IN(const void* dy, size_t n, double* p) { RowSumImpl<IN>(dy, n, p); }           \
-  void ColSum_##IN(const void* dy, double* acc, size_t w) { ColSumImpl<IN>(dy, acc, w); }       \
-  bool AraSums_##IN(const void* dy, size_t r, size_t stride, size_t w, double* acc, float* s) { \
-    return AraSumsImpl<IN>(dy, r, stride, w, acc, s);                                           \
-  }
-#define HOSTNN_LSM_IN_OUT_MODE(IN, OUT, SUFFIX, STREAM)                                          \
-  void RowOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, double s, void* o, size_t n) { \
-    if (HWY_UNLIKELY(SumBeyondF32(s))) {                                                         \
-      LogSoftmaxOutWideSum<IN, OUT>(static_cast<const IN::T*>(dy), static_cast<const IN::T*>(y), \
-                                    s, nullptr, static_cast<OUT::T*>(o), n);                     \
-      return;                                                                                    \
-    }                                                                                            \
-    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, static_cast<float>(s), nullptr, o, n);             \
-  }                                                                                              \
-  void ColsOut_##IN##_##OUT##SUFFIX(const void* dy, const void* y, const float* s, void* o,      \
-                                    size_t w) {                                                  \
-    LogSoftmaxOutImpl<IN, OUT, STREAM>(dy, y, 0.0f, s, o, w);                                    \
-  }                                                                                              \
-  void AraBlock_##IN##_##OUT##SUFFIX(const void* dy, const void* y, void* o, size_t r,           \
-                                     size_t stride, size_t w, double* acc, float* sums) {        \
-    AraBlockImpl<IN, OUT, STREAM>(dy, y, o, r, stride, w, acc, sums);                            \
-  }
-#define HOSTNN_LSM_IN_OUT(IN, OUT)         \
-  HOSTNN_LSM_IN_OUT_MODE(IN, OUT, , false) \
-  HOSTNN_LSM_IN_OUT_MODE(IN, OUT, _Stream, true)
-#define HOSTNN_LSM_ALL(IN)    \
-  HOSTNN_LSM_IN(IN)           \
-  HOSTNN_LSM_IN_OUT(IN, F32)  \
-  HOSTNN_LSM_IN_OUT(IN, F16)  \
-  HOSTNN_LSM_IN_OUT(IN, BF16) \
-  HOSTNN_LSM_IN_OUT(IN, F64)
-HOSTNN_LSM_ALL(F32)
-HOSTNN_LSM_ALL(F16)
-HOSTNN_LSM_ALL(BF16)
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
 HWY_AFTER_NAMESPACE();
 
-#if HWY_ONCE
-#include "kernels/dispatch.h"
-
-namespace hostnn {
-namespace kernels {
-
-#define HOSTNN_LSM_EXPORT_IN_OUT(IN, OUT)    \
-  HWY_EXPORT(RowOut_##IN##_##OUT);           \
-  HWY_EXPORT(ColsOut_##IN##_##OUT);          \
-  HWY_EXPORT(RowOut_##IN##_##OUT##_Stream);  \
-  HWY_EXPORT(ColsOut_##IN##_##OUT##_Stream); \
-  HWY_EXPORT(AraBlock_##IN##_##OUT);         \
-  HWY_EXPORT(AraBlock_##IN##_##OUT##_Stream);
-#define HOSTNN_LSM_EXPORT(IN)        \
-  HWY_EXPORT(RowSum_##IN);           \
-  HWY_EXPORT(ColSum_##IN);           \
-  HWY_EXPORT(AraSums_##IN);          \
-  HOSTNN_LSM_EXPORT_IN_OUT(IN, F32)  \
-  HOSTNN_LSM_EXPORT_IN_OUT(IN, F16)  \
-  HOSTNN_LSM_EXPORT_IN_OUT(IN, BF16) \
-  HOSTNN_LSM_EXPORT_IN_OUT(IN, F64)
-HOSTNN_LSM_EXPORT(F32)
-HOSTNN_LSM_EXPORT(F16)
-HOSTNN_LSM_EXPORT(BF16)
-
-#define HOSTNN_LSM_CASE_OUT(IN, OUT)                                                               \
-  {                                                                                                \
-    LogSoftmaxKernels k;                                                                           \
-    k.row_sum = HOSTNN_PICK(RowSum_##IN);                                                          \
-    k.col_sum = HOSTNN_PICK(ColSum_##IN);                                                          \
-    k.ara_sums = HOSTNN_PICK(AraSums_##IN);                                                        \
-    k.row_out =                                                                                    \
-        stream ? HOSTNN_PICK(RowOut_##IN##_##OUT##_Stream) : HOSTNN_PICK(RowOut_##IN##_##OUT);     \
-    k.cols_out =                                                                                   \
-        stream ? HOSTNN_PICK(ColsOut_##IN##_##OUT##_Stream) : HOSTNN_PICK(ColsOut_##IN##_##OUT);   \
-    k.ara_block =                                                                                  \
-        stream ? HOSTNN_PICK(AraBlock_##IN##_##OUT##_Stream) : HOSTNN_PICK(AraBlock_##IN##_##OUT); \
-    return k;                                                                                      \
-  }
-#define HOSTNN_LSM_CASE_IN(IN)      \
-  switch (out) {                    \
-    case DType::kFloat32:           \
-      HOSTNN_LSM_CASE_OUT(IN, F32)  \
-    case DType::kFloat16:           \
-      HOSTNN_LSM_CASE_OUT(IN, F16)  \
-    case DType::kBFloat16:          \
-      HOSTNN_LSM_CASE_OUT(IN, BF16) \
-    case DType::kFloat64:           \
-      HOSTNN_LSM_CASE_OUT(IN, F64)  \
-    default:                        \
-      return LogSoftmaxKernels{};   \
-  }
-
-LogSoftmaxKernels GetLogSoftmax(DType in, DType out, StoreMode mode) {
-  const bool stream = mode == StoreMode::kStream;
-  switch (in) {
-    case DType::kFloat32:
-      HOSTNN_LSM_CASE_IN(F32)
-    case DType::kFloat16:
-      HOSTNN_LSM_CASE_IN(F16)
-    case DType::kBFloat16:
-      HOSTNN_LSM_CASE_IN(BF16)
-    default:
-      return LogSoftmaxKernels{};
-  }
-}
-
-}  // namespace kernels
-}  // namespace hostnn
-#endif  // HWY_ONCE
+#endif  // per-target include guard

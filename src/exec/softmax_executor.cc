@@ -1,5 +1,7 @@
-// The LogSoftmax executors, forward (out = x - max - log(sum exp(x - max))) and backward
-// (dx = dy - exp(y) * sum_dim(dy)), over the plan's (A1, R, A0) view of the shape. Sums
+// The softmax executors, forward (LogSoftmax: out = x - max - log(sum exp(x - max));
+// Softmax: out = exp(x - max) / sum exp(x - max)) and backward (LogSoftmaxBackward: dx = dy
+// - exp(y) * sum_dim(dy); SoftmaxBackward: dx = y * (dy - sum_dim(dy * y))), over the
+// plan's (A1, R, A0) view of the shape. The row function only picks the kernels. Sums
 // are accumulated in double by one core in a fixed order, so results do not depend on the
 // thread count, the template or the platform profile. AR plans run a row per unit, ARA plans a
 // block of columns per unit (the units and their cores are the plan's); strided or mixed-dtype
@@ -10,7 +12,7 @@
 // disjoint lines of the same pages ran 16 to 25 times slower than alone, and [1024, 256] dim 0
 // ran 1.2x to 3x slower on two threads than on one).
 
-#include "src/exec/logsoftmax_executor.h"
+#include "src/exec/softmax_executor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -45,13 +47,18 @@ int64_t AraBlockCols(const tiling::Plan& plan, size_t in_bytes, bool forward, bo
   return std::min(kAraBlockCols, std::max(align, budget / align * align));
 }
 
-// Both directions over the same units: forward (out = x - max - log sum exp(x - max), one
-// input) and backward (dx = dy - exp(y) * sum dy, inputs dy and y). Only the kernels
-// differ; the walk over rows (AR) and column blocks (ARA), the gathers and the cores are
-// one code.
-class LogSoftmaxExecutor final : public Executor {
+// The row function of a softmax reduction operator.
+kernels::RowFunction RowFunctionOf(Op op) {
+  return op == Op::kSoftmax || op == Op::kSoftmaxBackward ? kernels::RowFunction::kSoftmax
+                                                          : kernels::RowFunction::kLogSoftmax;
+}
+
+// Both directions and both row functions over the same units: forward (one input, x) and
+// backward (inputs dy and y). Only the kernels differ; the walk over rows (AR) and column
+// blocks (ARA), the gathers and the cores are one code.
+class SoftmaxExecutor final : public Executor {
  public:
-  LogSoftmaxExecutor(Op op, std::shared_ptr<const tiling::Plan> plan,
+  SoftmaxExecutor(Op op, std::shared_ptr<const tiling::Plan> plan,
                      const core::FusedLayout& layout, DType in, DType out)
       : Executor(op, std::move(plan)), layout_(layout), num_in_(layout.num_operands - 1) {
     forward_ = GetOpInfo(op).is_forward;
@@ -59,9 +66,15 @@ class LogSoftmaxExecutor final : public Executor {
     gathered_ = !layout.dense || (forward_ && in != out);
     target_ = kernels::ChosenTargetName();
     if (gathered_) {
-      // The forward's self is cast to out's dtype first, as CANN does (one rounding where
-      // out is narrower), then computed in f32 like out's own dtype.
-      const DType via = forward_ ? out : DType::kUndefined;
+      // LogSoftmax casts self to out's dtype first, as CANN does (one rounding where out is
+      // narrower), then computes in f32 like out's own dtype. Softmax computes in self's
+      // dtype and casts the result to out's (CANN's op_api appends a Cast): self is widened
+      // as it is, and a 16-bit self's result rounded to it before the scatter rounds it
+      // to out's.
+      const bool cast_result = CastsResultToOut(GetOpInfo(op).dtypes);
+      const DType via = forward_ && !cast_result ? out : DType::kUndefined;
+      if (forward_ && cast_result && in != out && in != DType::kFloat32)
+        round_result_ = kernels::GetToF32Via(DType::kFloat32, in);
       in = out = DType::kFloat32;
       for (int k = 0; k < layout.num_operands; ++k)
         codecs_[k] = MakeCodec(layout.operands[k].dtype, k < num_in_ ? via : DType::kUndefined);
@@ -91,9 +104,9 @@ class LogSoftmaxExecutor final : public Executor {
     const kernels::StoreMode mode =
         stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached;
     if (forward_) {
-      forward_kernels_ = kernels::GetLogSoftmaxForward(in, out, mode);
+      forward_kernels_ = kernels::GetSoftmaxForward(RowFunctionOf(op), in, out, mode);
     } else {
-      backward_kernels_ = kernels::GetLogSoftmax(in, out, mode);
+      backward_kernels_ = kernels::GetSoftmaxBackward(RowFunctionOf(op), in, out, mode);
     }
   }
 
@@ -105,7 +118,7 @@ class LogSoftmaxExecutor final : public Executor {
 
   void Run(char* workspace) const override {
     struct Ctx {
-      const LogSoftmaxExecutor* self;
+      const SoftmaxExecutor* self;
       const char* in[2];
       char* out;
       float* scratch;
@@ -177,6 +190,9 @@ class LogSoftmaxExecutor final : public Executor {
   void ScatterPart(int64_t core, const float* out32) const {
     int64_t b, len;
     plan_->reduction.ElementPart(layout_.numel, core, &b, &len);
+    if (round_result_ != nullptr) {  // out32 is this executor's scratch
+      round_result_(out32 + b, const_cast<float*>(out32) + b, static_cast<size_t>(len));
+    }
     ScatterF32(layout_, layout_.operands[num_in_], codecs_[num_in_], b, len, out32 + b);
   }
 
@@ -186,7 +202,7 @@ class LogSoftmaxExecutor final : public Executor {
     const int64_t ib = static_cast<int64_t>(in_bytes_), ob = static_cast<int64_t>(out_bytes_);
     double partials[kernels::kRowPartials] = {0};
     if (forward_) {
-      const kernels::LogSoftmaxForwardKernels& k = forward_kernels_;
+      const kernels::SoftmaxForwardKernels& k = forward_kernels_;
       if (p.r_chunk >= p.r && p.r <= static_cast<int64_t>(kernels::kRowWholeMax)) {
         k.row_whole(in[0] + base * ib, static_cast<size_t>(p.r), out + base * ob);
         return;
@@ -200,20 +216,20 @@ class LogSoftmaxExecutor final : public Executor {
         k.row_sum_exp(in[0] + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)),
                       max, partials);
       }
-      const double log_sum =
-          kernels::RowLogSum(k, in[0] + base * ib, static_cast<size_t>(p.r), in_bytes_,
-                             static_cast<size_t>(p.r_chunk), max, partials);
+      const double stat =
+          kernels::RowStat(k, in[0] + base * ib, static_cast<size_t>(p.r), in_bytes_,
+                           static_cast<size_t>(p.r_chunk), max, partials);
       for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
         const int64_t off = base + c0;
-        k.row_out(in[0] + off * ib, max, log_sum, out + off * ob,
+        k.row_out(in[0] + off * ib, max, stat, out + off * ob,
                   static_cast<size_t>(std::min(p.r_chunk, p.r - c0)));
       }
       return;
     }
-    const kernels::LogSoftmaxKernels& k = backward_kernels_;
+    const kernels::SoftmaxBackwardKernels& k = backward_kernels_;
     for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
-      k.row_sum(in[0] + (base + c0) * ib, static_cast<size_t>(std::min(p.r_chunk, p.r - c0)),
-                partials);
+      k.row_sum(in[0] + (base + c0) * ib, in[1] + (base + c0) * ib,
+                static_cast<size_t>(std::min(p.r_chunk, p.r - c0)), partials);
     }
     const double sum = kernels::CombinePartials(partials);  // the kernel narrows it
     for (int64_t c0 = 0; c0 < p.r; c0 += p.r_chunk) {
@@ -266,8 +282,9 @@ class LogSoftmaxExecutor final : public Executor {
       if (forward_) {
         forward_kernels_.ara_stats(in[0] + off * ib, r, stride, w, stats + col, acc, second + col);
       } else {
-        within =
-            backward_kernels_.ara_sums(in[0] + off * ib, r, stride, w, acc, stats + col) && within;
+        within = backward_kernels_.ara_sums(in[0] + off * ib, in[1] + off * ib, r, stride, w, acc,
+                                            stats + col) &&
+                 within;
       }
     });
     return within;
@@ -308,9 +325,10 @@ class LogSoftmaxExecutor final : public Executor {
   bool stream_ = false;
   const char* target_ = "";
   size_t in_bytes_ = 4, out_bytes_ = 4;
-  kernels::LogSoftmaxKernels backward_kernels_{};
-  kernels::LogSoftmaxForwardKernels forward_kernels_{};
+  kernels::SoftmaxBackwardKernels backward_kernels_{};
+  kernels::SoftmaxForwardKernels forward_kernels_{};
   OperandCodec codecs_[3];
+  kernels::ToF32Fn round_result_ = nullptr;  // the result rounded to self's dtype, or null
 };
 
 // The plan, the fused layout and the executor, for either direction: `inputs` are the
@@ -322,10 +340,11 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
   const TensorView& out = *operands.out.view;
   const core::ViewSpan& out_span = *operands.out.span;
   const std::vector<int64_t>& shape = in0.shape;
-  // The plan fuses the shape to (A1, R, A0) around dim. The forward computes in out's
-  // dtype (self is cast to it first), the backward in its inputs'.
+  // The plan fuses the shape to (A1, R, A0) around dim. LogSoftmax computes in out's dtype
+  // (self is cast to it first), Softmax and the backward in their inputs'.
   const bool forward = GetOpInfo(op).is_forward;
-  const DType compute = forward ? out.dtype : in0.dtype;
+  const DType compute =
+      forward && !CastsResultToOut(GetOpInfo(op).dtypes) ? out.dtype : in0.dtype;
   const tiling::Problem problem{op, compute, shape, dim, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
@@ -347,7 +366,7 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
   const core::FusedLayout layout = core::Fuse(shape, num, firsts, dtypes, strides);
   Executor* exec = forward && out.dtype == DType::kFloat64
                        ? MakeLogSoftmaxF64Executor(op, std::move(plan), layout)
-                       : new LogSoftmaxExecutor(op, std::move(plan), layout, in0.dtype, out.dtype);
+                       : new SoftmaxExecutor(op, std::move(plan), layout, in0.dtype, out.dtype);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();
@@ -355,15 +374,8 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
 
 }  // namespace
 
-Status PrepareLogSoftmaxBackward(Op op, const Operands& operands, int64_t dim,
-                                 const tiling::Options& options, uint64_t* workspace_size,
-                                 ExecutorPtr* executor) {
-  return PrepareReduction(op, operands, dim, options, workspace_size, executor);
-}
-
-Status PrepareLogSoftmax(Op op, const Operands& operands, int64_t dim,
-                         const tiling::Options& options, uint64_t* workspace_size,
-                         ExecutorPtr* executor) {
+Status PrepareSoftmax(Op op, const Operands& operands, int64_t dim, const tiling::Options& options,
+                      uint64_t* workspace_size, ExecutorPtr* executor) {
   return PrepareReduction(op, operands, dim, options, workspace_size, executor);
 }
 
