@@ -106,6 +106,9 @@ struct TorchCase {
       case Op::kSoftmaxBackward:
         at::_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
         break;
+      case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
+        at::heaviside_out(out, dy, x);
+        break;
       case Op::kRelu:
         at::clamp_min_out(out, x, 0);  // relu has no out= form; it is clamp_min(x, 0)
         break;

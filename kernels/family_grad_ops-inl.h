@@ -23,6 +23,20 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Heaviside (a binary operator of the Binary form: dy is `input`, x is `values`): 1 where
+// input > 0, 0 where input < 0, values where input is +-0. NaN in either gives NaN (SPEC;
+// CANN's kernel and PyTorch give 0 for a NaN input and pass a NaN value only where input
+// is 0). Lanes: f32. Exact (a selection). Valid range: all floats.
+struct HeavisideOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V input, V values) {
+    V r = hn::IfThenElseZero(hn::Gt(input, hn::Zero(d)), hn::Set(d, 1.0f));
+    r = hn::IfThenElse(hn::Eq(input, hn::Zero(d)), values, r);
+    r = hn::IfThenElse(hn::IsNaN(values), values, r);
+    return hn::IfThenElse(hn::IsNaN(input), input, r);
+  }
+};
+
 // SigmoidBackward: dx = dy * y * (1 - y), y the forward output (CANN's second input is
 // Sigmoid's result, not x). Plain products, no fused steps, so every target gives the same
 // bits: 1 - y is exact for y in [0.5, 2] (Sterbenz) and within half an ULP of a result >= 0.5

@@ -46,6 +46,12 @@ double HardsigmoidBackwardRef(double dy, double x) {
   return (x > -3.0 && x < 3.0) ? dy / 6.0 : 0.0;
 }
 
+// Heaviside(input, values): dy is input, x is values.
+double HeavisideRef(double input, double values) {
+  if (std::isnan(input) || std::isnan(values)) return kNaN;
+  return input > 0.0 ? 1.0 : input < 0.0 ? 0.0 : values;
+}
+
 double SigmoidBackwardRef(double dy, double y) {
   if (std::isnan(y) || std::isnan(dy)) return kNaN;
   // y is Sigmoid's output; the formula in double (y = +-inf: y (1 - y) = -inf, its limit).
