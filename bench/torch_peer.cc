@@ -109,6 +109,7 @@ struct TorchCase {
       case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
         at::heaviside_out(out, dy, x);
         break;
+
       case Op::kRelu:
         at::clamp_min_out(out, x, 0);  // relu has no out= form; it is clamp_min(x, 0)
         break;
@@ -250,6 +251,14 @@ const ScalarPeer kScalarPeers[] = {
     // (threshold, value): x where x > threshold, else value, as ATen's threshold.
     {"threshold", 2, [](TorchCase& t) { at::threshold_out(t.out, t.x, t.s[0], t.s[1]); }},
     {"inplace_threshold", 2, [](TorchCase& t) { at::threshold_(t.x, t.s[0], t.s[1]); }},
+    // (alpha): self + alpha * other, then relu in place, as ATen runs add + relu_ (its CPU
+    // build has no fused add-relu); the case's dy is self, x is other.
+    {"add_relu", 1,
+     [](TorchCase& t) {
+       at::add_out(t.out, t.dy, t.x, t.s[0]);
+       at::relu_(t.out);
+     }},
+    {"inplace_add_relu", 1, [](TorchCase& t) { t.dy.add_(t.x, t.s[0]).relu_(); }},
     {"threshold_backward", 1,
      [](TorchCase& t) { at::threshold_backward_out(t.out, t.dy, t.x, t.s[0]); }},
     // (beta): x * sigmoid(beta x). ATen has no swish: beta 1 is silu; any other beta the
@@ -309,17 +318,20 @@ TorchCase MakeTorchCase(const CaseData& data) {
 // elements. Pre: data.Prepare() succeeded.
 int64_t CheckOnce(CaseData& data, TorchCase& tc, const std::string& label) {
   const bool in_place = IsInplace(GetOpInfo(data.spec().op).signature);
-  const int64_t m = std::min<int64_t>(tc.x.numel(), int64_t{1} << 20);
+  // An in-place operator's result: self, or a two-input one's first input (dy).
+  at::Tensor& result = !in_place ? tc.out : GetOpInfo(data.spec().op).is_forward ? tc.x : tc.dy;
+  const int64_t m = std::min({result.numel(), tc.x.numel(), int64_t{1} << 20});
   const auto head = [m](const at::Tensor& t) { return t.reshape(-1).narrow(0, 0, m); };
-  const at::Tensor x0 = head(tc.x).clone();
+  const at::Tensor x0 = head(tc.x).clone();  // the input, for the report
+  const at::Tensor r0 = head(result).clone();
   if (data.RunCApiCall() != 0) return 0;  // the timing below reports the failure
-  const at::Tensor hn = head(in_place ? tc.x : tc.out).to(at::kDouble);
+  const at::Tensor hn = head(result).to(at::kDouble);
   if (in_place)
-    head(tc.x).copy_(x0);
+    head(result).copy_(r0);
   else
     tc.out.fill_(std::nan(""));  // so that an ATen call that writes nothing shows
   if (!tc.Run()) return -1;
-  const at::Tensor aten = head(in_place ? tc.x : tc.out).to(at::kDouble);
+  const at::Tensor aten = head(result).to(at::kDouble);
   const at::Tensor tol = at::maximum(aten.abs(), hn.abs()) * (1.0 / 64) + 1e-5;
   const at::Tensor bad = aten.ne(hn)
                              .logical_and((aten - hn).abs().le(tol).logical_not())

@@ -179,6 +179,24 @@ struct ThresholdBackwardOp {
   };
 };
 
+// AddRelu: relu(self + alpha * other) (scalars[0] = alpha), in one fused multiply-add where
+// the target has one (0.5 ULP), two roundings elsewhere (within 2^-24 |alpha other| of
+// it where the sum cancels). relu as Relu's: -0 and below give +0, NaN stays NaN.
+// Lanes: f32. Valid range: all floats; inf - inf gives NaN.
+struct AddReluOp {
+  template <class D>
+  struct Bound {
+    hn::Vec<D> alpha;
+    Bound(D d, const float* s) : alpha(hn::Set(d, s[0])) {}
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> self, hn::Vec<D> other) const {
+      const hn::Vec<D> sum = hn::MulAdd(other, alpha, self);
+      return hn::IfThenZeroElse(hn::Le(sum, hn::Zero(d)), sum);
+    }
+  };
+};
+// InplaceAddRelu computes what AddRelu computes.
+using InplaceAddReluOp = AddReluOp;
+
 // Shrink (ONNX's): x - bias above lambd, x + bias below -lambd, 0 between (scalars: lambd,
 // never negative: the front end refuses it; bias, any value). NaN stays NaN (SPEC; CANN's
 // kernel gives 0).

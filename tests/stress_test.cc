@@ -66,7 +66,9 @@ int Queue(Job& job, aclrtStream stream) {
 // Counts elements outside the SPEC tolerance.
 int64_t CheckJob(Job& job) {
   const OpInfo& info = GetOpInfo(job.op);
-  const void* result = IsInplace(info.signature) ? job.x_dev : job.out_dev;
+  // An in-place operator writes its first input: self, or a two-input one's selfRef (dy).
+  const void* result =
+      IsInplace(info.signature) ? (info.is_forward ? job.x_dev : job.dy_dev) : job.out_dev;
   aclrtMemcpy(job.out.data(), job.out.size() * 4, result, job.out.size() * 4,
               ACL_MEMCPY_DEVICE_TO_HOST);
   int64_t bad = 0;

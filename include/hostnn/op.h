@@ -43,24 +43,26 @@ enum class Signature {
   kInplaceEltwiseScalar3,  // (in0, s0, s1, s2): the same in place (aclTensor* selfRef)
   kGradEltwiseScalarsBetween,  // (in0, s0, s1, s2, f0, in1, out): out = f(in0, in1; s0, s1,
                                // s2, f0), the parameters between the two inputs (EluBackward)
+  kBinaryScalar,           // (in0, in1, s0, out): out = f(in0, in1; s0), CANN's aclScalar* s0
+  kInplaceBinaryScalar,    // (in0, in1, s0): in0 = f(in0, in1; s0) (aclTensor* selfRef)
 };
 
 // True for the signatures that reduce along a dim.
 constexpr bool IsReduction(Signature s) {
   return s == Signature::kGradSoftmax || s == Signature::kSoftmax;
 }
-// True for the in-place signatures, whose output is their one input.
+// True for the in-place signatures, whose output is their first input.
 constexpr bool IsInplace(Signature s) {
   return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef ||
          s == Signature::kInplaceEltwiseScalar || s == Signature::kInplaceEltwiseScalar2 ||
-         s == Signature::kInplaceEltwiseScalar3;
+         s == Signature::kInplaceEltwiseScalar3 || s == Signature::kInplaceBinaryScalar;
 }
 // True for the forward signatures, whose one input is `self` (OpArgs::self).
 constexpr bool IsForward(Signature s) {
   return s == Signature::kEltwise || s == Signature::kEltwiseConstOut ||
          s == Signature::kEltwiseBuffer || s == Signature::kEltwiseScalar ||
-         s == Signature::kEltwiseScalar2 || s == Signature::kEltwiseScalar3 || IsInplace(s) ||
-         s == Signature::kSoftmax;
+         s == Signature::kEltwiseScalar2 || s == Signature::kEltwiseScalar3 ||
+         (IsInplace(s) && s != Signature::kInplaceBinaryScalar) || s == Signature::kSoftmax;
 }
 
 // True for the signatures whose scalar parameters come before their second input (CANN

@@ -242,6 +242,31 @@
 #define HOSTNN_SIG_FORM_GradEltwiseScalarsBetween Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalarsBetween out
 
+/* aclnnAddRelu(self, other, alpha, out): two inputs and a number, which CANN declares
+ * without const (aclScalar* alpha). */
+#define HOSTNN_SIG_PARAMS_BinaryScalar \
+  const aclTensor *in0, const aclTensor *in1, aclScalar *s0, aclTensor *out
+#define HOSTNN_SIG_ARGS_BinaryScalar in0, in1, s0, out
+#define HOSTNN_SIG_IN1_BinaryScalar in1
+#define HOSTNN_SIG_IN2_BinaryScalar 0
+#define HOSTNN_SIG_DIM_BinaryScalar 0
+#define HOSTNN_SIG_SCALARS_BinaryScalar s0, 0, 0
+#define HOSTNN_SIG_FLAG_BinaryScalar 0
+#define HOSTNN_SIG_FORM_BinaryScalar Binary
+#define HOSTNN_SIG_OUT_BinaryScalar out
+
+/* aclnnInplaceAddRelu(selfRef, other, alpha): the same, the result written to selfRef, whose
+ * shape is the broadcast shape. */
+#define HOSTNN_SIG_PARAMS_InplaceBinaryScalar aclTensor *in0, const aclTensor *in1, aclScalar *s0
+#define HOSTNN_SIG_ARGS_InplaceBinaryScalar in0, in1, s0
+#define HOSTNN_SIG_IN1_InplaceBinaryScalar in1
+#define HOSTNN_SIG_IN2_InplaceBinaryScalar 0
+#define HOSTNN_SIG_DIM_InplaceBinaryScalar 0
+#define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0
+#define HOSTNN_SIG_FLAG_InplaceBinaryScalar 0
+#define HOSTNN_SIG_FORM_InplaceBinaryScalar Binary
+#define HOSTNN_SIG_OUT_InplaceBinaryScalar in0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

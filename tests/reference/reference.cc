@@ -190,6 +190,16 @@ double EluBackwardRef(double dy, double x, const double* scalars) {
 }
 
 // dy where x > threshold (as f32; within FLT_EPSILON of 0: 0), else 0; NaN in either: NaN.
+// relu(self + alpha * other), alpha = scalars[0] as the kernel reads it (f32).
+double AddReluRef(double self, double other, const double* scalars) {
+  const double v = self + static_cast<double>(static_cast<float>(scalars[0])) * other;
+  if (std::isnan(v)) return kNaN;
+  return v > 0.0 ? v : 0.0;
+}
+double InplaceAddReluRef(double self, double other, const double* scalars) {
+  return AddReluRef(self, other, scalars);
+}
+
 double ThresholdBackwardRef(double dy, double x, const double* scalars) {
   double threshold = static_cast<float>(scalars[0]);
   if (std::fabs(threshold) <= 1.1920928955078125e-07) threshold = 0.0;

@@ -270,9 +270,10 @@ class Call {
   // before the run, as Values(kDy) and Values(kSelf)).
   void ExpectResult(const std::vector<double>& dy, const std::vector<double>& x) const {
     if (GetOpInfo(op_.op).is_forward) return ExpectForwardResult(dy);
-    const std::vector<double> got = Values(kOut);
+    const Slot result = op_.in_place() ? kDy : kOut;  // InplaceAddRelu writes its selfRef
+    const std::vector<double> got = Values(result);
     ASSERT_EQ(got.size(), dy.size());
-    const DType out_dtype = static_cast<DType>(case_.v[kOut].dtype);
+    const DType out_dtype = static_cast<DType>(case_.v[result].dtype);
     std::vector<double> exact(dy.size()), aux(dy.size());
     if (GetOpInfo(op_.op).is_reduction) {
       const std::vector<int64_t>& shape = case_.v[kOut].shape;

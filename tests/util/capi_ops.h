@@ -86,9 +86,10 @@ inline bool DefaultFlag(Op op) {
 #define HOSTNN_OP(Name, snake, sig, ...)                                                      \
   inline aclnnStatus Phase1##Name##With(                                                      \
       const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d, \
-      const aclScalar* s0, const aclScalar* s1, const aclScalar* s2, bool f0,                 \
+      const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                 \
       uint64_t* workspace_size, aclOpExecutor** executor) {                                   \
     aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */         \
+    aclScalar* s0 = const_cast<aclScalar*>(q0);  /* AddRelu's aclScalar* alpha */              \
     const aclTensor* in1 = a1;                                                                \
     aclTensor* in2 = const_cast<aclTensor*>(a2); /* LogSigmoidForward's buffer */             \
     aclTensor* out = o;                                                                       \
@@ -141,10 +142,13 @@ inline std::vector<Op> OpsWhereRule(bool (*rule_pred)(DTypeRule)) {
   return OpsWhere([rule_pred](Op op) { return rule_pred(GetOpInfo(op).dtypes); });
 }
 
-// The gradients, and the forward operators, in list order.
-inline std::vector<Op> GradOpsVector() {
-  return OpsWhere([](Op op) { return !GetOpInfo(op).is_forward; });
+// The gradients (the two-input operators with an output of their own; an in-place two-input
+// operator, InplaceAddRelu, has its own suite: tests/inplace_binary_test.cc), and the
+// forward operators, in list order.
+inline bool IsGradLike(Op op) {
+  return !GetOpInfo(op).is_forward && !IsInplace(GetOpInfo(op).signature);
 }
+inline std::vector<Op> GradOpsVector() { return OpsWhere(IsGradLike); }
 inline std::vector<Op> ForwardOpsVector() {
   return OpsWhere([](Op op) { return GetOpInfo(op).is_forward; });
 }

@@ -20,6 +20,7 @@
 #include "kernels/kernels.h"
 #include "tests/reference/reference.h"
 #include "tests/reference/softmax_reference.h"
+#include "tests/util/capi_ops.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -521,18 +522,18 @@ inline const std::vector<Op>& EltwiseOpsList() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
     for (Op op : AllOps()) {
-      if (!GetOpInfo(op).is_reduction && !GetOpInfo(op).is_forward) v.push_back(op);
+      if (!GetOpInfo(op).is_reduction && IsGradLike(op)) v.push_back(op);
     }
     return v;
   }();
   return ops;
 }
-// The gradients, elementwise and reductions.
+// The gradients, elementwise and reductions (IsGradLike).
 inline const std::vector<Op>& GradOpsList() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
     for (Op op : AllOps()) {
-      if (!GetOpInfo(op).is_forward) v.push_back(op);
+      if (IsGradLike(op)) v.push_back(op);
     }
     return v;
   }();
