@@ -77,9 +77,30 @@ struct SoftmaxGradRule {
   static hn::Vec<D> Factor(D /*d*/, hn::Vec<D> y) {
     return y;
   }
+  // dy - s can overflow f32 where y (dy - s) does not (dy = 3e38 beside -3e38): the lanes
+  // whose difference is infinite from finite dy and s take it in double (rare, so a lane at
+  // a time); every other lane keeps its f32 bits.
   template <class D>
-  static hn::Vec<D> Out(D /*d*/, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s) {
-    return hn::Mul(y, hn::Sub(dy, s));
+  static hn::Vec<D> Out(D d, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s) {
+    const hn::Vec<D> diff = hn::Sub(dy, s);
+    const hn::Vec<D> r = hn::Mul(y, diff);
+    if (HWY_UNLIKELY(!hn::AllFalse(d, hn::IsInf(diff)))) return OutDiffBeyondF32(d, dy, y, s, r);
+    return r;
+  }
+  template <class D>
+  static HWY_NOINLINE hn::Vec<D> OutDiffBeyondF32(D d, hn::Vec<D> dy, hn::Vec<D> y, hn::Vec<D> s,
+                                                  hn::Vec<D> r) {
+    HWY_ALIGN float fdy[kMaxLanes], fy[kMaxLanes], fs[kMaxLanes], fr[kMaxLanes];
+    hn::Store(dy, d, fdy);
+    hn::Store(y, d, fy);
+    hn::Store(s, d, fs);
+    hn::Store(r, d, fr);
+    for (size_t j = 0; j < hn::Lanes(d); ++j) {
+      if (std::isinf(fdy[j] - fs[j]) && std::isfinite(fdy[j]) && std::isfinite(fs[j])) {
+        fr[j] = static_cast<float>(WideOut(fdy[j], fy[j], fs[j]));
+      }
+    }
+    return hn::Load(d, fr);
   }
   static double WideOut(float dy, float y, double s) {
     return static_cast<double>(y) * (static_cast<double>(dy) - s);

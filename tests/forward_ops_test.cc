@@ -613,13 +613,13 @@ TEST_P(LogSoftmaxForwardTest, StridedOperandsAndOtherOutputDTypes) {
     test::FillRandom(&x, rng, -10, 10);
     test::TestTensor out = test::TestTensor::Dense(out_t, {20, 300});
     ASSERT_TRUE(RunForward(op(), x, out, 1).status.ok());
-    if (out_t == t || t == DType::kFloat32 || out_t == DType::kFloat32 ||
-        out_t == DType::kFloat64) {
+    if (op() != Op::kSoftmax || out_t == t) {
       EXPECT_EQ(CheckSoftmaxForward(op(), x, out, 1, std::string("out ") + DTypeName(out_t)), 0);
       continue;
     }
-    // One 16-bit type to the other: Softmax's result in self's dtype, then cast (rounded
-    // twice, as CANN's Cast after the kernel): the same-dtype run's values, rounded to out's.
+    // Softmax's result in self's dtype, then cast to out's (as CANN's Cast after the
+    // kernel; two roundings from a 16-bit self to the other 16-bit type): the same-dtype
+    // run's values, rounded to out's, bit for bit.
     test::TestTensor same = test::TestTensor::Dense(t, {20, 300});
     ASSERT_TRUE(RunForward(op(), x, same, 1).status.ok());
     for (int64_t i = 0; i < out.numel(); ++i) {
@@ -693,6 +693,34 @@ TEST_P(LogSoftmaxForwardTest, RoundTripThroughTheBackward) {
     test::FillRandom(&dy, rng, -2, 2);
     test::RunChecked(backward(), dy, y, dx, c.dim);
     EXPECT_EQ(test::CheckLogSoftmax(dy, y, dx, c.dim, "round trip", backward()), 0);
+  }
+}
+
+// SoftmaxBackward where dy - sum(dy y) overflows f32 though the result does not (dy = 3e38
+// beside -3e38): the exact result, not inf or NaN, along a row and down a column.
+TEST(SoftmaxBackwardSpecial, DifferenceBeyondF32) {
+  const std::vector<std::vector<double>> rows = {{3e38, -3e38, 0.25, 0.75},
+                                                 {3e38, -3e38, 0.0, 1.0},
+                                                 {-3e38, 3e38, 0.5, 0.5}};
+  for (const std::vector<double>& r : rows) {
+    for (int64_t dim : {-1, 0}) {
+      const std::vector<int64_t> shape =
+          dim == -1 ? std::vector<int64_t>{1, 2} : std::vector<int64_t>{2, 1};
+      test::TestTensor dy = test::TestTensor::Dense(DType::kFloat32, shape),
+                       y = test::TestTensor::Dense(DType::kFloat32, shape),
+                       dx = test::TestTensor::Dense(DType::kFloat32, shape);
+      for (int64_t i = 0; i < 2; ++i) {
+        dy.Set(i, r[i]);
+        y.Set(i, r[2 + i]);
+      }
+      test::ForEachTarget([&](int64_t) {
+        test::RunChecked(Op::kSoftmaxBackward, dy, y, dx, dim);
+        EXPECT_EQ(test::CheckLogSoftmax(dy, y, dx, dim, "dy - s beyond f32",
+                                        Op::kSoftmaxBackward),
+                  0);
+        for (int64_t i = 0; i < 2; ++i) EXPECT_TRUE(std::isfinite(dx.Get(i))) << dx.Get(i);
+      });
+    }
   }
 }
 

@@ -364,7 +364,9 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
     dtypes[k] = v.view->dtype;
   }
   const core::FusedLayout layout = core::Fuse(shape, num, firsts, dtypes, strides);
-  Executor* exec = forward && out.dtype == DType::kFloat64
+  // The double executor is LogSoftmax's (Softmax takes no DOUBLE: the front end refuses it).
+  Executor* exec = forward && out.dtype == DType::kFloat64 &&
+                           RowFunctionOf(op) == kernels::RowFunction::kLogSoftmax
                        ? MakeLogSoftmaxF64Executor(op, std::move(plan), layout)
                        : new SoftmaxExecutor(op, std::move(plan), layout, in0.dtype, out.dtype);
   *workspace_size = exec->workspace_bytes();
