@@ -193,12 +193,11 @@ template <>
 struct PairInOrder<F16> : std::false_type {};
 #endif
 
-// The vector-at-a-time tail of the LogSoftmax output kernels (and their whole loop when
+// The vector-at-a-time tail of the output kernels (and their whole loop when
 // input and output layouts differ); sums == nullptr means the scalar `sum` for all lanes.
 template <class Rule, class InTag, class OutTag>
 HWY_INLINE void GradOutVectors(const typename InTag::T* dy, const typename InTag::T* y,
-                                     float sum, const float* sums, typename OutTag::T* out,
-                                     size_t n) {
+                               float sum, const float* sums, typename OutTag::T* out, size_t n) {
   using TI = typename InTag::T;
   using TO = typename OutTag::T;
   const hn::ScalableTag<float> d;
@@ -260,19 +259,19 @@ HWY_INLINE void GradOutPairs(const typename Tag::T* HWY_RESTRICT dy,
 
 // Whether a row's (or column's) double sum lies beyond f32's range: dy's sum can overflow
 // f32 though every dy and the result do not (dy = 2e38 four times), so such a sum meets
-// exp(y) in double instead of as a float (which would be +-inf and give -+inf).
+// the rule's factor in double instead of as a float (which would be +-inf and give -+inf).
 HWY_INLINE bool SumBeyondF32(double sum) {
   return std::isfinite(sum) && std::fabs(sum) > static_cast<double>(FLT_MAX);
 }
 
-// out[i] = dy[i] - exp(y[i]) * (sums ? sums[i] : sum), i < n, for sums beyond f32's range:
-// exp(y) as the fast kernels compute it, the product and the difference in double, the
+// out[i] = Rule::Out(dy[i], y[i], sums ? sums[i] : sum), i < n, for sums beyond f32's range:
+// the rule's factor (exp(y), or y) as the fast kernels compute it, WideOut in double, the
 // result rounded to f32 (then to out's dtype). A vector at a time through padded copies,
 // so out may be dy itself. Rare, so not tuned.
 template <class Rule, class InTag, class OutTag>
 HWY_NOINLINE void GradOutWideSum(const typename InTag::T* dy, const typename InTag::T* y,
-                                       double sum, const double* sums, typename OutTag::T* out,
-                                       size_t n) {
+                                 double sum, const double* sums, typename OutTag::T* out,
+                                 size_t n) {
   using TI = typename InTag::T;
   using TO = typename OutTag::T;
   const hn::ScalableTag<float> d;
@@ -295,7 +294,7 @@ HWY_NOINLINE void GradOutWideSum(const typename InTag::T* dy, const typename InT
   }
 }
 
-// out[i] = dy[i] - exp(y[i]) * (sums ? sums[i] : sum), i < n. Same storage in and out
+// out[i] = Rule::Out(dy[i], y[i], sums ? sums[i] : sum), i < n. Same storage in and out
 // converts a pair at a time (per-column sums need pairs in order); kStream writes the
 // output with non-temporal stores past its first vector-aligned address.
 template <class Rule, class InTag, class OutTag, bool kStream>
@@ -319,7 +318,7 @@ HWY_INLINE void GradOutImpl(const void* dy_v, const void* y_v, float sum, const 
   }
 }
 
-// The ARA block (see LogSoftmaxKernels::ara_block). Rows are prefetched kPrefetchRows
+// The ARA block (see SoftmaxBackwardKernels::ara_block). Rows are prefetched kPrefetchRows
 // ahead: a row segment of a narrow tile is a few cache lines in its own page, where the
 // hardware prefetchers, which stop at page boundaries, do not reach.
 constexpr size_t kPrefetchRows = 4;
@@ -331,7 +330,7 @@ HWY_INLINE void PrefetchRow(const T* p, size_t w) {
   for (size_t b = 0; b < w * sizeof(T); b += 64) hwy::Prefetch(c + b);
 }
 
-// out[i] = dy[i] - exp(y[i]) * s[i % N] for i < n, s one vector of sums (N a multiple of
+// out[i] = Rule::Out(dy[i], y[i], s[i % N]) for i < n, s one vector of sums (N a multiple of
 // the period); vectors in natural order, the last one through a padded copy.
 template <class Rule, class InTag, class OutTag, class V>
 HWY_INLINE void GradOutPeriodic(const typename InTag::T* dy, const typename InTag::T* y, V s,
@@ -356,12 +355,12 @@ HWY_INLINE void GradOutPeriodic(const typename InTag::T* dy, const typename InTa
   }
 }
 
-// The first pass of an (R x w) block: acc[c] = the column's double sum of dy, rows in
+// The first pass of an (R x w) block: acc[c] = the column's double sum of the rule's term, rows in
 // order, and sums[c] = (float)acc[c]. False when a column's sum is beyond f32's range (its
 // sums[c] is then not set).
 template <class Rule, class InTag>
-HWY_INLINE bool AraSumsImpl(const void* dy_v, const void* y_v, size_t r, size_t row_stride, size_t w, double* acc,
-                            float* sums) {
+HWY_INLINE bool AraSumsImpl(const void* dy_v, const void* y_v, size_t r, size_t row_stride,
+                            size_t w, double* acc, float* sums) {
   using TI = typename InTag::T;
   const TI* dy = static_cast<const TI*>(dy_v);
   const TI* y = static_cast<const TI*>(y_v);  // read by SoftmaxGradRule only
