@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -310,6 +311,41 @@ TEST(Scalar, RefusesANullValueAndTypesWithoutASize) {
     EXPECT_EQ(aclCreateScalar(&f, dtype), nullptr);
     EXPECT_TRUE(MessageNames(primed, "dataType"));
   }
+}
+
+// ---- aclFloat16ToFloat / aclFloatToFloat16 ---------------------------------------------
+
+// Every binary16 pattern against its value decoded in double (sign, exponent, fraction),
+// and back: the same bits (NaN: a NaN).
+TEST(Float16Conversions, EveryPatternDecodesExactlyAndRoundTrips) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const uint32_t exp = (h >> 10) & 0x1F, frac = h & 0x3FF;
+    const double sign = (h & 0x8000) ? -1.0 : 1.0;
+    const float got = aclFloat16ToFloat(static_cast<aclFloat16>(h));
+    if (exp == 0x1F) {
+      if (frac != 0) {
+        EXPECT_TRUE(std::isnan(got)) << h;
+      } else {
+        EXPECT_EQ(got, static_cast<float>(sign * HUGE_VAL)) << h;
+      }
+      continue;
+    }
+    const double value = exp == 0 ? sign * std::ldexp(frac, -24)
+                                   : sign * std::ldexp(1024.0 + frac, static_cast<int>(exp) - 25);
+    ASSERT_EQ(static_cast<double>(got), value) << h;
+    ASSERT_EQ(aclFloatToFloat16(got), h) << h;
+  }
+}
+
+// float to binary16 rounds to nearest, ties to even, and overflows to infinity.
+TEST(Float16Conversions, FloatRoundsToNearestEven) {
+  EXPECT_EQ(aclFloatToFloat16(1.0f + 0x1p-11f), 0x3C00);           // tie: to 1.0 (even)
+  EXPECT_EQ(aclFloatToFloat16(1.0f + 3 * 0x1p-11f), 0x3C02);       // tie: up to even
+  EXPECT_EQ(aclFloatToFloat16(1.0f + 0x1p-11f + 0x1p-20f), 0x3C01);  // above the tie
+  EXPECT_EQ(aclFloatToFloat16(65520.0f), 0x7C00);                  // past the largest: inf
+  EXPECT_EQ(aclFloatToFloat16(65519.0f), 0x7BFF);
+  EXPECT_EQ(aclFloatToFloat16(0x1p-25f), 0x0000);                  // half the least: to 0
+  EXPECT_EQ(aclFloatToFloat16(-0x1p-24f), 0x8001);
 }
 
 // ---- aclrtGetSocName ---------------------------------------------------------------------

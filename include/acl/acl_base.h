@@ -22,6 +22,7 @@ extern "C" {
 #endif
 
 typedef int aclError;
+typedef uint16_t aclFloat16; /* IEEE binary16 bits */
 typedef void* aclrtStream;
 typedef void* aclrtContext;
 
@@ -82,6 +83,10 @@ typedef enum {
   ACL_FORMAT_RESERVED_MIN_ = -0x7FFFFFFF - 1, /* widen the enum to all of int32 */
   ACL_FORMAT_RESERVED_MAX_ = 0x7FFFFFFF
 } aclFormat;
+
+/* IEEE binary16 bits to float (exact), and float to binary16 rounded to nearest even. */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
 #ifdef __cplusplus
 }
