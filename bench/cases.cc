@@ -102,13 +102,17 @@ std::string CaseSpec::ShapeText() const {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
   text += "]";
-  if (GetOpInfo(op).is_reduction) text += " dim " + std::to_string(dim);
+  if (GetOpInfo(op).is_reduction || GetOpInfo(op).is_split) text += " dim " + std::to_string(dim);
   return text;
 }
 
 std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
-  if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
   constexpr int64_t kRow = 1024;
+  if (GetOpInfo(op).is_split) {
+    if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, 2 * n}, -1, {}}};
+    return {CaseSpec{op, dtype, {n / kRow, 2 * kRow}, -1, {}}};
+  }
+  if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
   if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
   return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}},
           CaseSpec{op, dtype, {kRow, n / kRow}, 0, {}}};
@@ -128,6 +132,18 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   dy_view_ = TensorView::Dense(dy_, spec.dtype, spec.shape);
   x_view_ = TensorView::Dense(x_, spec.dtype, spec.shape);
   out_view_ = TensorView::Dense(out_, spec.dtype, spec.shape);
+  if (info.is_split) {  // every array of self's size; the half-shaped views use half of one
+    std::vector<int64_t> half = spec.shape;
+    const size_t d = static_cast<size_t>(spec.dim < 0 ? spec.dim + static_cast<int64_t>(half.size())
+                                                       : spec.dim);
+    half[d] /= 2;
+    act_ = AllocArray(bytes_per_array_);
+    Fill(act_, spec.dtype, n, 0.0f, 1.0f, 3);
+    dy_view_ = TensorView::Dense(dy_, spec.dtype, half);
+    act_view_ = TensorView::Dense(act_, spec.dtype, half);
+    if (info.is_forward) out_view_ = TensorView::Dense(out_, spec.dtype, half);
+    acl_act_ = MakeAclTensor(act_view_);
+  }
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
   acl_out_ = MakeAclTensor(out_view_);
@@ -138,6 +154,8 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
                                                           : info.scalars[k].default_value;
     if (info.scalars[k].kind == ScalarKind::kFlag) {
       flag_ = v != 0;
+    } else if (info.scalars[k].kind == ScalarKind::kInt) {
+      next++;  // the C API takes it as an int64_t (tests/util/capi_ops.h: its default)
     } else if (next < 3) {
       acl_scalars_[next++] = aclCreateScalar(&v, ACL_DOUBLE);
     }
@@ -148,12 +166,14 @@ CaseData::~CaseData() {
   aclDestroyTensor(static_cast<aclTensor*>(acl_dy_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_x_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_out_));
+  if (acl_act_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_act_));
   for (void* s : acl_scalars_) {
     if (s != nullptr) aclDestroyScalar(static_cast<aclScalar*>(s));
   }
   std::free(dy_);
   std::free(x_);
   std::free(out_);
+  std::free(act_);
 }
 
 OpArgs CaseData::Args() const {
@@ -161,7 +181,10 @@ OpArgs CaseData::Args() const {
   a.op = spec_.op;
   a.grad_output = &dy_view_;
   a.self = &x_view_;
-  a.buffer = &x_view_;
+  a.buffer = GetOpInfo(spec_.op).is_split ? (act_ != nullptr && GetOpInfo(spec_.op).has(kIn2)
+                                                  ? &act_view_
+                                                  : nullptr)
+                                           : &x_view_;
   a.out = &out_view_;
   a.dim = spec_.dim;
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
@@ -174,8 +197,13 @@ OpArgs CaseData::Args() const {
 }
 
 double CaseData::Bytes() const {
+  const OpInfo& info = GetOpInfo(spec_.op);
+  if (info.is_split) {  // in halves of self: self 2, out 1 (a gradient's 2), dy 1, gelu 1
+    const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (info.has(kIn2) ? 1.0 : 0.0);
+    return halves * static_cast<double>(bytes_per_array_) / 2.0;
+  }
   // A gradient reads two arrays and writes one; a forward operator reads one and writes one.
-  return (GetOpInfo(spec_.op).is_forward ? 2.0 : 3.0) * static_cast<double>(bytes_per_array_);
+  return (info.is_forward ? 2.0 : 3.0) * static_cast<double>(bytes_per_array_);
 }
 
 PreparedCall::~PreparedCall() { Reset(); }
@@ -212,16 +240,18 @@ namespace {
 // Phase 1 through the operator's C API (tests/util/capi_ops.h, from the operator list): the
 // second input stands in for LogSigmoidBackward's unread `buffer` too; s holds the
 // numbers, flag the flag.
-aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, int64_t dim, aclTensor* out,
-                         void* const* s, bool flag, uint64_t* ws, aclOpExecutor** exec) {
+aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, int64_t dim,
+                         aclTensor* out, void* const* s, bool flag, uint64_t* ws,
+                         aclOpExecutor** exec) {
   const auto* s0 = static_cast<const aclScalar*>(s[0]);
   const auto* s1 = static_cast<const aclScalar*>(s[1]);
   const auto* s2 = static_cast<const aclScalar*>(s[2]);
   // A gradient reads (dy, x); a forward operator x alone (an in-place one writes it).
+  // A gated unit's in2 is its half-shaped second operand (act).
   if (GetOpInfo(op).is_forward)
-    return test::GetCApiOp(op).phase1_with(x, nullptr, nullptr, out, dim, s0, s1, s2, flag, ws,
-                                           exec);
-  return test::GetCApiOp(op).phase1_with(dy, x, x, out, dim, s0, s1, s2, flag, ws, exec);
+    return test::GetCApiOp(op).phase1_with(x, nullptr, act, out, dim, s0, s1, s2, flag, ws, exec);
+  return test::GetCApiOp(op).phase1_with(dy, x, GetOpInfo(op).is_split ? act : x, out, dim, s0, s1,
+                                         s2, flag, ws, exec);
 }
 }  // namespace
 
@@ -230,7 +260,8 @@ int CaseData::RunCApiPrepare() {
   aclOpExecutor* exec = nullptr;
   const aclnnStatus s =
       GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-                   spec_.dim, static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
+                   static_cast<aclTensor*>(acl_act_), spec_.dim, static_cast<aclTensor*>(acl_out_),
+                   acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
@@ -244,7 +275,8 @@ int CaseData::RunCApiCall() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
   const aclnnStatus s =
-      GetWorkspace(spec_.op, dy, x, spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
+      GetWorkspace(spec_.op, dy, x, static_cast<aclTensor*>(acl_act_), spec_.dim, out,
+                   acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.
@@ -259,6 +291,13 @@ int CaseData::RunCApiCall() {
 void CaseData::Roofline(int64_t threads) const {
   // A forward operator's roofline reads one array (x, twice from the same lines) and
   // writes one: a copy.
+  // A gated unit's forward reads self's two halves and writes the half-shaped out (an add of
+  // half arrays); its gradient is timed against an add of self-sized arrays.
+  if (GetOpInfo(spec_.op).is_split && GetOpInfo(spec_.op).is_forward) {
+    const size_t half = bytes_per_array_ / 2;
+    RooflineAdd(x_, static_cast<char*>(x_) + half, out_, half, threads);
+    return;
+  }
   RooflineAdd(GetOpInfo(spec_.op).is_forward ? x_ : dy_, x_, out_, bytes_per_array_, threads);
 }
 

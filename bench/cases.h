@@ -37,13 +37,15 @@ struct CaseSpec {
   // where the case gives none, rounded to f32 as CANN's op_api reads an aclScalar (ToFloat),
   // so that a peer given it computes with the same value. A flag is 0 or 1.
   double ScalarValue(int k) const;
-  // "[262144]", or "[4096,1024] dim -1" for LogSoftmaxBackward.
+  // "[262144]", or "[4096,1024] dim -1" for a reduction or a gated unit.
   std::string ShapeText() const;
 };
 
 // The standard cases of one operator at n elements: a 1-d tensor for the elementwise
 // ops; for LogSoftmaxBackward two, [n/1024, 1024] dim -1 (AR) and [1024, n/1024] dim 0
-// (ARA), so both reduction templates are timed (n < 1024 gives [1, n] dim -1 only).
+// (ARA), so both reduction templates are timed (n < 1024 gives [1, n] dim -1 only); for a
+// gated unit self [n/1024, 2048] split along the last dim into two [n/1024, 1024] halves
+// (n elements per half; [1, 2n] below 1024).
 std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n);
 
 // One executor prepared (phase 1 done) with its workspace, to run again and again.
@@ -87,8 +89,12 @@ class CaseData {
   void* grad_output_data() const { return dy_; }
   void* self_data() const { return x_; }
   void* out_data() const { return out_; }
+  // A gated unit's views: its half-shaped second operand's data (GeGlu's outGelu, its
+  // gradient's gelu), and the half shape (the incoming gradient's and the forward's out).
+  void* act_data() const { return act_; }
+  const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
   // Bytes one call must move at the least: the inputs read (two for a gradient, one for a
-  // forward operator), one output written.
+  // forward operator), one output written; a gated unit's own operands.
   double Bytes() const;
 
   // Phase 1 for the current OpenMP thread count (omp_set_num_threads), keeping the
@@ -113,12 +119,14 @@ class CaseData {
   void* dy_ = nullptr;
   void* x_ = nullptr;
   void* out_ = nullptr;
-  TensorView dy_view_, x_view_, out_view_;
+  void* act_ = nullptr;  // a gated unit's half-shaped second operand (GeGlu's outGelu, gelu)
+  TensorView dy_view_, x_view_, out_view_, act_view_;
   PreparedCall prepared_;
   // CANN tensors for RunCApiCall, made once.
   void* acl_dy_ = nullptr;
   void* acl_x_ = nullptr;
   void* acl_out_ = nullptr;
+  void* acl_act_ = nullptr;
   void* acl_scalars_[3] = {};  // the numbers as aclScalar (DOUBLE); flag_ the flag
   bool flag_ = false;
 };

@@ -106,6 +106,39 @@ struct TorchCase {
       case Op::kSoftmaxBackward:
         at::_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
         break;
+      // The gated units: a and b are self's halves along dim. ATen has glu and its
+      // backward; SwiGlu and GeGlu as a PyTorch user writes them (chunk, then the
+      // activation and a product, temporaries included), their gradients as autograd runs
+      // the composition, concatenated into out.
+      case Op::kGlu:
+        at::glu_out(out, x, dim);
+        break;
+      case Op::kGluBackward:
+        at::glu_backward_out(out, dy, x, dim);
+        break;
+      case Op::kSwiGlu: {
+        const auto ab = x.chunk(2, dim);
+        at::mul_out(out, at::silu(ab[0]), ab[1]);
+        break;
+      }
+      case Op::kSwiGluGrad: {
+        const auto ab = x.chunk(2, dim);
+        at::cat_out(out, {at::silu_backward(dy * ab[1], ab[0]), dy * at::silu(ab[0])}, dim);
+        break;
+      }
+      case Op::kGeGlu:
+      case Op::kGeGluV3: {  // approximate 0 (erf), activateLeft false: a * gelu(b)
+        const auto ab = x.chunk(2, dim);
+        at::gelu_out(buffer, ab[1], "none");
+        at::mul_out(out, ab[0], buffer);
+        break;
+      }
+      case Op::kGeGluBackward:
+      case Op::kGeGluV3Backward: {  // buffer: the forward's gelu(b)
+        const auto ab = x.chunk(2, dim);
+        at::cat_out(out, {dy * buffer, at::gelu_backward(dy, ab[1], "none") * ab[0]}, dim);
+        break;
+      }
       case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
         at::heaviside_out(out, dy, x);
         break;
@@ -303,6 +336,12 @@ TorchCase MakeTorchCase(const CaseData& data) {
   t.dy = at::from_blob(data.grad_output_data(), s.shape, opts);
   t.x = at::from_blob(data.self_data(), s.shape, opts);
   t.out = at::from_blob(data.out_data(), s.shape, opts);
+  if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
+    const std::vector<int64_t>& half = data.half_shape();
+    t.dy = at::from_blob(data.grad_output_data(), half, opts);
+    t.buffer = at::from_blob(data.act_data(), half, opts);
+    if (GetOpInfo(s.op).is_forward) t.out = at::from_blob(data.out_data(), half, opts);
+  }
   // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.
   if (s.op == Op::kLogSigmoidBackward) t.buffer = std::get<1>(at::log_sigmoid_forward(t.x));
   if (s.op == Op::kLogSigmoid || s.op == Op::kLogSigmoidForward) t.buffer = at::empty_like(t.x);

@@ -1,7 +1,7 @@
 // The operator list for the kernel units, by kernel form: expands op_list.def with
 // HOSTNN_OP(Name, snake, Signature, ...) -> HOSTNN_EW_<Form>(Name), the form of each
 // signature being HOSTNN_SIG_FORM_<Signature> (src/aclnn/signatures.h): Unary (one input),
-// Binary (two) or Reduction. A unit defines the HOSTNN_EW_ macros of the forms it
+// Binary (two), Reduction, Split or GradSplit. A unit defines the HOSTNN_EW_ macros of the forms it
 // implements before including this file; the others expand to HOSTNN_EW_OTHER(Name), which
 // defaults to nothing. No include guard: included once per expansion; it undefines what
 // it defaulted.
@@ -22,6 +22,14 @@
 #ifndef HOSTNN_EW_Reduction
 #define HOSTNN_EW_Reduction(Name) HOSTNN_EW_OTHER(Name)
 #define HOSTNN_EW_Reduction_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_Split
+#define HOSTNN_EW_Split(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_Split_DEFAULTED
+#endif
+#ifndef HOSTNN_EW_GradSplit
+#define HOSTNN_EW_GradSplit(Name) HOSTNN_EW_OTHER(Name)
+#define HOSTNN_EW_GradSplit_DEFAULTED
 #endif
 
 #define HOSTNN_EW_FORM_(form, Name) HOSTNN_EW_##form(Name)
@@ -47,4 +55,12 @@
 #ifdef HOSTNN_EW_Reduction_DEFAULTED
 #undef HOSTNN_EW_Reduction
 #undef HOSTNN_EW_Reduction_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_Split_DEFAULTED
+#undef HOSTNN_EW_Split
+#undef HOSTNN_EW_Split_DEFAULTED
+#endif
+#ifdef HOSTNN_EW_GradSplit_DEFAULTED
+#undef HOSTNN_EW_GradSplit
+#undef HOSTNN_EW_GradSplit_DEFAULTED
 #endif

@@ -130,6 +130,21 @@ const char* ConversionName(DType dtype);
 // key of anything that keeps resolved kernel pointers.
 int64_t TargetsStamp();
 
+// ---- The gated linear units (Glu, SwiGlu, GeGlu and their gradients) -------------------
+// a and b are the two halves of self along the split dim, n contiguous elements each.
+// The forward: out[i] = f(a[i], b[i]); act[i] = the gate's activation (GeGlu's outGelu; not
+// touched, and may be null, for Glu and SwiGlu). All of one dtype (FLOAT, FLOAT16,
+// BFLOAT16); a 16-bit result is the f32 result rounded once.
+using GatedFn = void (*)(const void* a, const void* b, void* out, void* act, size_t n);
+// A gradient: da[i], db[i] from dy[i], a[i], b[i] and act[i] (GeGlu's saved outGelu; not
+// read, and may be null, for the others).
+using GatedGradFn = void (*)(const void* dy, const void* a, const void* b, const void* act,
+                             void* da, void* db, size_t n);
+// The kernel of a Split (GetGated) or GradSplit (GetGatedGrad) operator; tanh picks GeGlu's
+// tanh form of gelu (approximate 1) over the erf form. Null for other operators or dtypes.
+GatedFn GetGated(Op op, DType dtype, bool tanh);
+GatedGradFn GetGatedGrad(Op op, DType dtype, bool tanh);
+
 // ---- Forward operators (the elementwise ones, LogSoftmax, Softmax) ----------------------
 // Each element's result is bitwise the same for any split of a tensor or row into calls
 // (see each kernel's chunking rule), cached or streaming stores, and on every SIMD target

@@ -34,7 +34,7 @@ using test::UlpError;
 // The forward operators of the list, elementwise and reductions.
 std::vector<Op> ForwardOps(bool reduction) {
   std::vector<Op> ops;
-  for (Op op : AllOps()) {
+  for (Op op : test::SuiteOps()) {
     if (GetOpInfo(op).is_forward && GetOpInfo(op).is_reduction == reduction) ops.push_back(op);
   }
   return ops;

@@ -164,8 +164,27 @@ TEST_F(TilingGolden, UbDivisorTables) {
 
 // The UB specs are the operator list's: queues for the operands in slots in0, in1 and out
 // (never in2, LogSigmoidBackward's unread buffer), f32 temps from UbTemps.
+// A gated linear unit's queues are over the half shape: self's two halves, GeGlu's outGelu
+// or its gradient's gelu, and the output (a gradient's in its two halves).
+TEST_F(TilingGolden, SplitUbSpecsNameTheHalves) {
+  const std::pair<Op, const char*> cases[] = {
+      {Op::kGlu, "self.a self.b out "},
+      {Op::kSwiGluGrad, "yGrad x.a x.b out.a out.b "},
+      {Op::kGeGluV3, "self.a self.b out outGelu "},
+      {Op::kGeGluBackward, "gradOutput self.a self.b gelu gradInput.a gradInput.b "},
+  };
+  for (const auto& c : cases) {
+    const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(c.first);
+    ASSERT_NE(spec, nullptr) << GetOpInfo(c.first).snake_name;
+    std::string queues;
+    for (const std::string& q : spec->queues) queues += q + " ";
+    EXPECT_EQ(queues, c.second);
+  }
+}
+
 TEST_F(TilingGolden, UbSpecsComeFromTheOperatorList) {
   for (const Op op : AllOps()) {
+    if (GetOpInfo(op).is_split) continue;  // tests/split_ops_test.cc
     const OpInfo& info = GetOpInfo(op);
     const tiling::EltwiseUbSpec* spec = tiling::FindEltwiseUbSpec(op);
     if (info.is_reduction) {

@@ -36,6 +36,25 @@ std::vector<std::string> Words(const char* text) {
   return words;
 }
 
+// The queues of a gated linear unit, over the half shape: self's halves (".a", ".b"),
+// GeGlu's outGelu or its gradient's gelu, and the output (a gradient's in two halves).
+std::vector<std::string> SplitQueues(const OpInfo& info) {
+  std::vector<std::string> q;
+  const std::string self = info.params[info.is_forward ? kIn0 : kIn1];
+  if (!info.is_forward) q.push_back(info.params[kIn0]);
+  q.push_back(self + ".a");
+  q.push_back(self + ".b");
+  if (info.has(kIn2) && !info.is_forward) q.push_back(info.params[kIn2]);
+  if (info.is_forward) {
+    q.push_back(info.params[kOut]);
+    if (info.has(kIn2)) q.push_back(info.params[kIn2]);
+  } else {
+    q.push_back(std::string(info.params[kOut]) + ".a");
+    q.push_back(std::string(info.params[kOut]) + ".b");
+  }
+  return q;
+}
+
 // What each elementwise kernel keeps per tile, from the operator list. The queues are the
 // operands that move between memory and the UB (in0, in1 and out: in2, LogSigmoidBackward's
 // `buffer`, is never loaded, so it has no queue); the f32 temps are the intermediates of
@@ -47,8 +66,12 @@ struct SpecTable {
       const OpInfo& info = GetOpInfo(op);
       EltwiseUbSpec& spec = specs[static_cast<int>(op)];
       spec.op = op;
-      for (const OperandSlot slot : {kIn0, kIn1, kOut}) {
-        if (info.has(slot)) spec.queues.push_back(info.params[slot]);
+      if (info.is_split) {
+        spec.queues = SplitQueues(info);
+      } else {
+        for (const OperandSlot slot : {kIn0, kIn1, kOut}) {
+          if (info.has(slot)) spec.queues.push_back(info.params[slot]);
+        }
       }
       spec.f32_temps = Words(info.ub_temps);
     }

@@ -224,6 +224,20 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       const EltwiseUbSpec* spec = FindEltwiseUbSpec(problem.op);
       if (spec == nullptr) return Status::Inner("op '" + p.op + "' has no UB spec");
       p.kind = Plan::Kind::kElementwise;
+      if (info.is_split) {  // the gated units: elementwise over half of self along dim
+        const int64_t n = rank > 0 ? rank : 1;
+        if (rank == 0 || problem.dim < -n || problem.dim >= n) {
+          return Status::Invalid("dim " + S(problem.dim) + " is out of range [" + S(-n) + ", " +
+                                 S(n - 1) + "] for shape " + ShapeText(problem.shape) +
+                                 " (" + p.op + " splits self along dim)");
+        }
+        p.dim = problem.dim < 0 ? problem.dim + n : problem.dim;
+        if (problem.shape[static_cast<size_t>(p.dim)] % 2 != 0) {
+          return Status::Invalid("shape " + ShapeText(problem.shape) + " has an odd extent along dim " +
+                                 S(p.dim) + "; " + p.op + " splits it into two halves");
+        }
+        numel /= 2;
+      }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
       *plan = p;
       return Status::Ok();

@@ -54,6 +54,12 @@ std::string Wrap(const std::string& label, const std::string& text, size_t inden
   return out + line + "\n";
 }
 
+// A gated linear unit's plan is over half of self along its split dim.
+bool IsSplitOp(const std::string& snake_name) {
+  Op op;
+  return FindOp(snake_name, &op) && GetOpInfo(op).is_split;
+}
+
 std::string Plural(int64_t n, const char* what) { return S(n) + " " + what + (n == 1 ? "" : "s"); }
 
 }  // namespace
@@ -63,7 +69,7 @@ std::string Plan::ToJson() const {
   o["op"] = op;
   o["dtype"] = dtype;
   o["shape"] = shape;
-  if (kind == Kind::kReduction) o["dim"] = dim;
+  if (kind == Kind::kReduction || IsSplitOp(op)) o["dim"] = dim;
   o["platform"] = {{"name", platform.name},
                    {"cores", platform.cores},
                    {"ub_bytes", platform.ub_bytes},
@@ -131,6 +137,7 @@ std::string Plan::ToTable() const {
   std::ostringstream o;
   o << "op              " << op << " (" << dtype << "), shape " << ShapeText(shape);
   if (kind == Kind::kReduction) o << ", dim " << dim;
+  if (IsSplitOp(op)) o << ", split along dim " << dim << " into halves";
   o << "\nplatform        " << platform.name << ": " << Plural(platform.cores, "core") << ", UB "
     << platform.ub_bytes << " B, blocks of " << platform.block_bytes << " B, vectors of "
     << platform.vector_bytes << " B\n"
@@ -138,7 +145,7 @@ std::string Plan::ToTable() const {
   if (kind == Kind::kElementwise) {
     const ElementwisePlan& p = elementwise;
     const int64_t small = p.block_dim - p.big_cores;
-    o << "elements        " << p.n << " in " << p.blocks << " blocks of " << p.block_elems << "\n"
+    o << "elements        " << p.n << (IsSplitOp(op) ? " (each half's)" : "") << " in " << p.blocks << " blocks of " << p.block_elems << "\n"
       << "block_dim       " << p.block_dim << " = max(1, min(" << platform.cores << " cores, ceil("
       << p.n << " / " << min_elems_per_core << ") = " << CeilDiv(p.n, min_elems_per_core) << ", "
       << p.blocks << " blocks))\n"

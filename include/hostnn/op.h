@@ -45,7 +45,24 @@ enum class Signature {
                                // s2, f0), the parameters between the two inputs (EluBackward)
   kBinaryScalar,           // (in0, in1, s0, out): out = f(in0, in1; s0), CANN's aclScalar* s0
   kInplaceBinaryScalar,    // (in0, in1, s0): in0 = f(in0, in1; s0) (aclTensor* selfRef)
+  // The gated linear units: in0 (self) split along dim into halves a (first) and b.
+  kSplit,            // (in0, dim, out): out = f(a, b), half of in0's shape (const out)
+  kGradSplit,        // (in0, in1, dim, out): out = the gradient of in1 (self) from in0 (the
+                     // forward's gradient, half shape): both halves, in1's shape (const out)
+  kSplitGelu,        // (in0, dim, i0, out, in2): out = f(a, b) and in2 = the gate's gelu,
+                     // i0 an int64_t attribute (GeGlu's approximate)
+  kSplitGeluFlag,    // (in0, dim, i0, f0, out, in2): the same with a bool flag (activateLeft)
+  kGradSplitGelu,    // (in0, in1, in2, dim, i0, out): GeGlu's gradient, in2 the forward's gelu
+  kGradSplitGeluFlag,  // (in0, in1, in2, dim, i0, f0, out): the same with the flag
 };
+
+// True for the signatures that split their input along dim into two halves (the gated
+// linear units: src/aclnn/split_front_end.cc, src/exec/split_executor.cc).
+constexpr bool IsSplit(Signature s) {
+  return s == Signature::kSplit || s == Signature::kGradSplit || s == Signature::kSplitGelu ||
+         s == Signature::kSplitGeluFlag || s == Signature::kGradSplitGelu ||
+         s == Signature::kGradSplitGeluFlag;
+}
 
 // True for the signatures that reduce along a dim.
 constexpr bool IsReduction(Signature s) {
@@ -62,7 +79,8 @@ constexpr bool IsForward(Signature s) {
   return s == Signature::kEltwise || s == Signature::kEltwiseConstOut ||
          s == Signature::kEltwiseBuffer || s == Signature::kEltwiseScalar ||
          s == Signature::kEltwiseScalar2 || s == Signature::kEltwiseScalar3 ||
-         (IsInplace(s) && s != Signature::kInplaceBinaryScalar) || s == Signature::kSoftmax;
+         (IsInplace(s) && s != Signature::kInplaceBinaryScalar) || s == Signature::kSoftmax ||
+         s == Signature::kSplit || s == Signature::kSplitGelu || s == Signature::kSplitGeluFlag;
 }
 
 // True for the signatures whose scalar parameters come before their second input (CANN
@@ -147,7 +165,8 @@ constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSa
 // a number passed as an aclScalar (read as CANN's op_api reads it, aclScalar::ToFloat: the
 // kernels take it as an f32 value), or a bool flag passed as a C bool.
 // A number takes any real aclScalar dtype (a float, a signed integer, UINT8 or BOOL).
-enum class ScalarKind { kNumber, kFlag };
+// An int is a C int64_t attribute (GeGlu's approximate), carried as a number.
+enum class ScalarKind { kNumber, kFlag, kInt };
 // A rule on a number's value, checked after the shapes (as CANN's op_api orders it).
 enum class ScalarCheck {
   kAny,
@@ -155,6 +174,7 @@ enum class ScalarCheck {
                          // (LeakyReluBackward: selfIsResult with a negative negativeSlope)
   kNonNegative,          // below 0 refused (Softshrink's lambd)
   kNonZero,              // 0 (either sign) and NaN refused (Celu's alpha)
+  kZeroOrOne,            // only 0 and 1 taken (GeGlu's approximate: 0 erf, 1 tanh)
 };
 // How a number reaches the kernel: CANN's ToFloat (f32), or converted to self's dtype first,
 // as CANN's op_api makes a tensor of self's dtype from it (Threshold: a 16-bit self rounds
@@ -187,6 +207,7 @@ struct OpInfo {
   bool is_reduction;  // a reduction along a dim (the reduction planner and executor)
   bool is_forward;    // one input, `self` (a forward operator), rather than (dy, x)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
+  bool is_split;      // splits self along dim into halves (IsSplit): the split path
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
 
   bool has(OperandSlot slot) const { return params[slot] != nullptr; }
@@ -214,6 +235,7 @@ constexpr OpInfo kOpInfos[] = {
    IsReduction(Signature::k##sig),                                              \
    IsForward(Signature::k##sig),                                                \
    ScalarsBeforeIn1(Signature::k##sig),                                         \
+   IsSplit(Signature::k##sig),                                                  \
    {HOSTNN_OP_UNPACK scalars}},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP

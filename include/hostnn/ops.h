@@ -40,9 +40,11 @@ struct OpArgs {
   Op op = Op::kSiluBackward;
   const TensorView* grad_output = nullptr;
   const TensorView* self = nullptr;
+  // in2: LogSigmoidBackward's buffer, GeGlu's second output (outGelu), GeGluBackward's
+  // gelu (the forward's outGelu).
   const TensorView* buffer = nullptr;
   const TensorView* out = nullptr;
-  int64_t dim = 0;  // LogSoftmaxBackward only
+  int64_t dim = 0;  // the reductions' dim, the gated units' split dim
   OpScalar scalars[kMaxScalars];
 };
 

@@ -61,8 +61,9 @@ constexpr int64_t MinUbBytes(int64_t block_bytes) {
 struct Problem {
   Op op = Op::kSiluBackward;
   DType dtype = DType::kFloat32;  // storage dtype: kFloat32, kFloat16, kBFloat16, kFloat64
-  std::vector<int64_t> shape;     // every extent >= 1; empty = a scalar
-  int64_t dim = 0;                // reduction operators: the reduced dim, in [-rank, rank - 1]
+  std::vector<int64_t> shape;     // every extent >= 1; empty = a scalar (the gated units: self's)
+  int64_t dim = 0;                // reduction operators: the reduced dim, in [-rank, rank - 1];
+                                  // the gated units: the split dim (its extent even)
   // The threads the plan will run on: the host profile's cores (HostPlatform). The
   // operators pass their OpenMP team size (launch::TeamSize()); values < 1 count as 1.
   int64_t team = 1;
@@ -249,7 +250,7 @@ struct Plan {
   std::string op;     // snake_case operator name (OpInfo::snake_name)
   std::string dtype;  // short name of the storage dtype (ShortDTypeName)
   std::vector<int64_t> shape;
-  int64_t dim = 0;    // reduction: normalised to [0, rank)
+  int64_t dim = 0;    // reduction, the gated units' split: normalised to [0, rank)
   Platform platform;  // after overrides
   int64_t min_elems_per_core = 0;
   int64_t stream_min_bytes = 0;  // Resolved::stream_min_bytes: outputs this large stream

@@ -39,10 +39,27 @@ inline const TensorView* ViewOf(const aclTensor* t) { return t == nullptr ? null
 // value (complex) keeps its dtype for the front end to refuse.
 OpScalar ScalarArg(const aclScalar* s);
 
+// An int64_t attribute (GeGlu's approximate) as an INT64 aclScalar, which MakeArgs reads
+// like the numbers: HOSTNN_SIG_INT_ATTR(v) in src/aclnn/signatures.h. A temporary: it
+// lives to the end of the call it is an argument of.
+class IntAttr {
+ public:
+  explicit IntAttr(int64_t v) {
+    scalar_.dtype = ACL_INT64;
+    static_assert(sizeof(v) <= sizeof(scalar_.bytes), "an int64_t fits an aclScalar");
+    __builtin_memcpy(scalar_.bytes, &v, sizeof(v));
+  }
+  const aclScalar* get() const { return &scalar_; }
+
+ private:
+  aclScalar scalar_;
+};
+
 // A call's operands by slot (op_list.def's in0, in1, in2, out and dim), and its scalar
 // parameters: the aclScalars s0, s1, s2 go to the operator's numbers and the bool f0 to its
 // flag, in the order of its Scalars column. A forward operator's in0 is OpArgs::self; a
-// gradient's are grad_output and self.
+// gradient's are grad_output and self. in2 goes to OpArgs::buffer (LogSigmoidBackward's
+// buffer, GeGlu's second output outGelu, GeGluBackward's gelu).
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
                        const aclTensor* out, int64_t dim, const aclScalar* s0 = nullptr,
                        const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,

@@ -20,6 +20,7 @@
 #include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
+#include "src/aclnn/split_front_end.h"
 #include "src/exec/softmax_executor.h"
 
 namespace hostnn {
@@ -285,6 +286,8 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     return Status::Invalid("unknown operator " + std::to_string(static_cast<int>(args.op)));
   }
   const OpInfo& info = GetOpInfo(args.op);
+  // The gated linear units split self: their own checks (src/aclnn/split_front_end.cc).
+  if (info.is_split) return PrepareSplitChecked(args, options, workspace_size, executor);
   const char* op = info.name;
   // A forward operator's one input is `self`; a gradient's are (grad_output, self).
   Operand in0{info.params[kIn0], info.is_forward ? args.self : args.grad_output, {}};

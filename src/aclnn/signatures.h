@@ -7,7 +7,7 @@
  * where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's numbers and flag
  * in the order of its Scalars column. HOSTNN_SIG_FORM_ names the kernel form the
  * signature runs: Unary (one input, out = f(in0)), Binary (two, out = f(in0, in1)) or
- * Reduction (along dim): the kernel tables and the references expand the operator list by
+ * Reduction (along dim), Split or GradSplit (the gated linear units): the kernel tables and the references expand the operator list by
  * form (kernels/eltwise_list-inl.h), so a new signature is a block here and a line in
  * hostnn/op.h's enum. Plain macros, so that C (src/cann/forward.c) expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
@@ -266,6 +266,79 @@
 #define HOSTNN_SIG_FLAG_InplaceBinaryScalar 0
 #define HOSTNN_SIG_FORM_InplaceBinaryScalar Binary
 #define HOSTNN_SIG_OUT_InplaceBinaryScalar in0
+
+/* The gated linear units (hostnn/op.h, IsSplit): self split along dim into halves. Glu and
+ * SwiGlu declare out const; GeGlu's second output outGelu travels in slot in2 and its
+ * int64_t approximate as a number (i0, read as an INT64 aclScalar by capi::IntAttr). */
+#define HOSTNN_SIG_PARAMS_Split const aclTensor *in0, int64_t dim, const aclTensor *out
+#define HOSTNN_SIG_ARGS_Split in0, dim, out
+#define HOSTNN_SIG_IN1_Split 0
+#define HOSTNN_SIG_IN2_Split 0
+#define HOSTNN_SIG_DIM_Split dim
+#define HOSTNN_SIG_SCALARS_Split 0, 0, 0
+#define HOSTNN_SIG_FLAG_Split 0
+#define HOSTNN_SIG_FORM_Split Split
+#define HOSTNN_SIG_OUT_Split out
+
+#define HOSTNN_SIG_PARAMS_GradSplit \
+  const aclTensor *in0, const aclTensor *in1, int64_t dim, const aclTensor *out
+#define HOSTNN_SIG_ARGS_GradSplit in0, in1, dim, out
+#define HOSTNN_SIG_IN1_GradSplit in1
+#define HOSTNN_SIG_IN2_GradSplit 0
+#define HOSTNN_SIG_DIM_GradSplit dim
+#define HOSTNN_SIG_SCALARS_GradSplit 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradSplit 0
+#define HOSTNN_SIG_FORM_GradSplit GradSplit
+#define HOSTNN_SIG_OUT_GradSplit out
+
+#define HOSTNN_SIG_PARAMS_SplitGelu \
+  const aclTensor *in0, int64_t dim, int64_t i0, aclTensor *out, aclTensor *in2
+#define HOSTNN_SIG_ARGS_SplitGelu in0, dim, i0, out, in2
+#define HOSTNN_SIG_IN1_SplitGelu 0
+#define HOSTNN_SIG_IN2_SplitGelu in2
+#define HOSTNN_SIG_DIM_SplitGelu dim
+#define HOSTNN_SIG_SCALARS_SplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_FLAG_SplitGelu 0
+#define HOSTNN_SIG_FORM_SplitGelu Split
+#define HOSTNN_SIG_OUT_SplitGelu out
+
+#define HOSTNN_SIG_PARAMS_SplitGeluFlag \
+  const aclTensor *in0, int64_t dim, int64_t i0, bool f0, aclTensor *out, aclTensor *in2
+#define HOSTNN_SIG_ARGS_SplitGeluFlag in0, dim, i0, f0, out, in2
+#define HOSTNN_SIG_IN1_SplitGeluFlag 0
+#define HOSTNN_SIG_IN2_SplitGeluFlag in2
+#define HOSTNN_SIG_DIM_SplitGeluFlag dim
+#define HOSTNN_SIG_SCALARS_SplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_FLAG_SplitGeluFlag f0
+#define HOSTNN_SIG_FORM_SplitGeluFlag Split
+#define HOSTNN_SIG_OUT_SplitGeluFlag out
+
+#define HOSTNN_SIG_PARAMS_GradSplitGelu                                                   \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, int64_t dim, int64_t i0, \
+      aclTensor *out
+#define HOSTNN_SIG_ARGS_GradSplitGelu in0, in1, in2, dim, i0, out
+#define HOSTNN_SIG_IN1_GradSplitGelu in1
+#define HOSTNN_SIG_IN2_GradSplitGelu in2
+#define HOSTNN_SIG_DIM_GradSplitGelu dim
+#define HOSTNN_SIG_SCALARS_GradSplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_FLAG_GradSplitGelu 0
+#define HOSTNN_SIG_FORM_GradSplitGelu GradSplit
+#define HOSTNN_SIG_OUT_GradSplitGelu out
+
+#define HOSTNN_SIG_PARAMS_GradSplitGeluFlag                                               \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, int64_t dim, int64_t i0, \
+      bool f0, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradSplitGeluFlag in0, in1, in2, dim, i0, f0, out
+#define HOSTNN_SIG_IN1_GradSplitGeluFlag in1
+#define HOSTNN_SIG_IN2_GradSplitGeluFlag in2
+#define HOSTNN_SIG_DIM_GradSplitGeluFlag dim
+#define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_FLAG_GradSplitGeluFlag f0
+#define HOSTNN_SIG_FORM_GradSplitGeluFlag GradSplit
+#define HOSTNN_SIG_OUT_GradSplitGeluFlag out
+
+/* An int64_t attribute as the aclScalar the numbers travel in (C++ only). */
+#define HOSTNN_SIG_INT_ATTR(v) hostnn::capi::IntAttr(v).get()
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

@@ -14,7 +14,9 @@
 namespace hostnn {
 namespace core {
 
-constexpr int kMaxOperands = 3;
+// The elementwise path: two inputs and an output; the gated gradients: four inputs (dy, a,
+// b, gelu) and two outputs (the halves of the gradient).
+constexpr int kMaxOperands = 6;
 
 struct FusedOperand {
   char* first = nullptr;  // element (0, ..., 0)

@@ -270,6 +270,8 @@ double CallRef(F ref, double x, const double* scalars) {
   case Op::k##Name:             \
     return std::numeric_limits<double>::quiet_NaN();
 #define HOSTNN_REF_Reduction(Name) HOSTNN_REF_Binary(Name)
+#define HOSTNN_REF_Split(Name) HOSTNN_REF_Binary(Name)
+#define HOSTNN_REF_GradSplit(Name) HOSTNN_REF_Binary(Name)
 #define HOSTNN_REF_FORM_(form, Name) HOSTNN_REF_##form(Name)
 #define HOSTNN_REF_FORM(form, Name) HOSTNN_REF_FORM_(form, Name)
 double ForwardEltwiseRef(Op op, double x, const double* scalars) {
@@ -283,6 +285,8 @@ double ForwardEltwiseRef(Op op, double x, const double* scalars) {
 #undef HOSTNN_REF_Unary
 #undef HOSTNN_REF_Binary
 #undef HOSTNN_REF_Reduction
+#undef HOSTNN_REF_Split
+#undef HOSTNN_REF_GradSplit
 #undef HOSTNN_REF_FORM
 #undef HOSTNN_REF_FORM_
 double ForwardEltwiseRef(Op op, double x) { return ForwardEltwiseRef(op, x, DefaultScalars(op)); }

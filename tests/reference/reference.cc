@@ -252,6 +252,8 @@ double CallRef(F ref, double dy, double x, const double* scalars) {
   case Op::k##Name:            \
     return kNaN;
 #define HOSTNN_REF_Reduction(Name) HOSTNN_REF_Unary(Name)
+#define HOSTNN_REF_Split(Name) HOSTNN_REF_Unary(Name)
+#define HOSTNN_REF_GradSplit(Name) HOSTNN_REF_Unary(Name)
 #define HOSTNN_REF_FORM_(form, Name) HOSTNN_REF_##form(Name)
 #define HOSTNN_REF_FORM(form, Name) HOSTNN_REF_FORM_(form, Name)
 double EltwiseRef(Op op, double dy, double x, const double* scalars) {
@@ -266,6 +268,8 @@ double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, Def
 #undef HOSTNN_REF_Binary
 #undef HOSTNN_REF_Unary
 #undef HOSTNN_REF_Reduction
+#undef HOSTNN_REF_Split
+#undef HOSTNN_REF_GradSplit
 #undef HOSTNN_REF_FORM
 #undef HOSTNN_REF_FORM_
 

@@ -512,7 +512,7 @@ constexpr DType kComputeTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFl
 inline const std::vector<Op>& AllOpsList() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
-    for (Op op : AllOps()) v.push_back(op);
+    for (Op op : SuiteOps()) v.push_back(op);
     return v;
   }();
   return ops;
@@ -521,7 +521,7 @@ inline const std::vector<Op>& AllOpsList() {
 inline const std::vector<Op>& EltwiseOpsList() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
-    for (Op op : AllOps()) {
+    for (Op op : SuiteOps()) {
       if (!GetOpInfo(op).is_reduction && IsGradLike(op)) v.push_back(op);
     }
     return v;
@@ -532,7 +532,7 @@ inline const std::vector<Op>& EltwiseOpsList() {
 inline const std::vector<Op>& GradOpsList() {
   static const std::vector<Op> ops = [] {
     std::vector<Op> v;
-    for (Op op : AllOps()) {
+    for (Op op : SuiteOps()) {
       if (IsGradLike(op)) v.push_back(op);
     }
     return v;

@@ -102,6 +102,12 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
   std::shuffle(c.problem.shape.begin(), c.problem.shape.end(), rng);
   const int64_t n = std::max(rank, 1);
   c.problem.dim = std::uniform_int_distribution<int64_t>(-n, n - 1)(rng);
+  if (info.is_split) {  // a gated unit splits a dim of even extent (at least 1-d)
+    if (c.problem.shape.empty()) c.problem.shape.push_back(2);
+    int64_t& extent = c.problem.shape[static_cast<size_t>(c.problem.dim < 0 ? c.problem.dim + n
+                                                                            : c.problem.dim)];
+    if (extent % 2 != 0) extent = extent > 1 ? extent - 1 : 2;
+  }
 
   if (coin(rng) == 0) {  // a random valid profile, planned directly
     c.custom = true;

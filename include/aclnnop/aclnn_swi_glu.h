@@ -1,0 +1,28 @@
+/* CANN-compatible two-phase API of aclnnSwiGlu:
+ * out = silu(a) * b = a * sigmoid(a) * b, a and b the first and second halves of x
+ * along dim (signatures of the CANN operator document).
+ * Phase 1 validates and plans; phase 2 runs the plan on the stream (NULL: now).
+ */
+#ifndef HOSTNN_ACLNNOP_ACLNN_SWI_GLU_H__
+#define HOSTNN_ACLNNOP_ACLNN_SWI_GLU_H__
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSwiGluGetWorkspaceSize(const aclTensor* x,
+                                                            int64_t dim,
+                                                            const aclTensor* out,
+                                                            uint64_t* workspaceSize,
+                                                            aclOpExecutor** executor);
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSwiGlu(void* workspace, uint64_t workspaceSize,
+                                            aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HOSTNN_ACLNNOP_ACLNN_SWI_GLU_H__ */

@@ -1,0 +1,122 @@
+// One vector functor per gated linear unit, built on the elementwise operators' functors
+// (SigmoidOp, SiluOp, the Gelu forms and their gradients), all lanes f32: a and b are the
+// two halves of self along the split dim. A forward functor's Apply(d, a, b, &act)
+// returns out and sets act to the gate's activation (GeGlu's outGelu; kHasAct says whether
+// the tile stores it). A gradient's Apply(d, dy, a, b, act, &da, &db) gives both halves'
+// gradients (act: GeGlu's saved outGelu, read when kReadsAct). Each output element takes
+// the functor it is built on plus one or two products, each rounded once; 16-bit storage
+// runs the same f32 functor and rounds its result once (SPEC 4).
+// Per-target header: included once per target by foreach_target (toggle guard below).
+
+#if defined(HOSTNN_KERNELS_GLU_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef HOSTNN_KERNELS_GLU_OPS_INL_H_
+#undef HOSTNN_KERNELS_GLU_OPS_INL_H_
+#else
+#define HOSTNN_KERNELS_GLU_OPS_INL_H_
+#endif
+
+#include <hwy/highway.h>
+
+#include "kernels/eltwise_ops-inl.h"
+#include "kernels/family_grad_ops-inl.h"
+#include "kernels/unary_ops-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Glu: out = a * sigmoid(b) (SigmoidOp, 2.4 ULP, then the product). Max error 2.9 ULP.
+// NaN in either half -> NaN; a = +-inf with b = -inf is inf * 0 = NaN, as the formula.
+struct GluOp {
+  static constexpr bool kHasAct = false;
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V a, V b, V* /*act*/) {
+    return hn::Mul(a, SigmoidOp::Apply(d, b));
+  }
+};
+
+// SwiGlu: out = silu(a) * b (SiluOp, 3.5 ULP, then the product). Max error 4 ULP.
+struct SwiGluOp {
+  static constexpr bool kHasAct = false;
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V a, V b, V* /*act*/) {
+    return hn::Mul(SiluOp::Apply(d, a), b);
+  }
+};
+
+// GeGlu: act = gelu(b), out = a * act, gelu the erf form (GeluErfOp, 0.5 ULP) or the tanh
+// form (GeluOp, 5.2 ULP at subnormal results, a few elsewhere). activateLeft swaps the
+// halves before the kernel (src/exec/split_executor.cc), so one functor serves both.
+template <class Gelu>
+struct GeGluOpT {
+  static constexpr bool kHasAct = true;
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V a, V b, V* act) {
+    *act = Gelu::Apply(d, b);
+    return hn::Mul(a, *act);
+  }
+};
+using GeGluErfOp = GeGluOpT<GeluErfOp>;
+using GeGluTanhOp = GeGluOpT<GeluOp>;
+
+// GluBackward: s = sigmoid(b); da = dy s, db = dy (a s (1 - s)). With e = exp(-|b|) and
+// r = 1 / (1 + e), s is r or e r by b's sign and s (1 - s) = e r^2 whatever the sign, so
+// 1 - s is never a subtraction (it keeps its relative accuracy for large b). a meets
+// s (1 - s) <= 1/4 before dy does, so a product overflows only where the result does.
+// b is clamped to +-104 for e (0 beyond: s (1 - s) is then below f32's range).
+// Max error: 3 ULP (da), 5 ULP (db). NaN in any input -> NaN.
+struct GluBackwardOp {
+  static constexpr bool kReadsAct = false;
+  template <class D, class V>
+  static HWY_INLINE void Apply(D d, V dy, V a, V b, V /*act*/, V* da, V* db) {
+    const V one = hn::Set(d, 1.0f);
+    const V na = hn::Max(hn::Or(b, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));  // -|b|
+    const V e = ExpNonPositive(d, na);
+    const V r = hn::Div(one, hn::Add(one, e));
+    const V er = hn::Mul(e, r);
+    V s = hn::IfNegativeThenElse(b, er, r);
+    V ds = hn::Mul(er, r);
+    s = hn::IfThenElse(hn::IsNaN(b), b, s);
+    ds = hn::IfThenElse(hn::IsNaN(b), b, ds);
+    *da = hn::Mul(dy, s);
+    *db = hn::Mul(dy, hn::Mul(a, ds));
+  }
+};
+
+// SwiGluGrad: da = (dy silu'(a)) b (SiluBackwardOp: 5.4 ULP, within 2^-21.9 |dy| where
+// silu' crosses 0), db = dy silu(a) (SiluOp). Max error: 6 ULP or 2^-21.9 |dy b| (da),
+// 4 ULP (db).
+struct SwiGluGradOp {
+  static constexpr bool kReadsAct = false;
+  template <class D, class V>
+  static HWY_INLINE void Apply(D d, V dy, V a, V b, V /*act*/, V* da, V* db) {
+    *da = hn::Mul(SiluBackwardOp::Apply(d, dy, a), b);
+    *db = hn::Mul(dy, SiluOp::Apply(d, a));
+  }
+};
+
+// GeGluBackward (activateLeft false; true swaps the halves and the gradients in the
+// executor): da = dy act (act the forward's outGelu, one rounding), db = (dy gelu'(b)) a,
+// gelu' of the erf form (GeluErfBackwardOp, 0.5 ULP) or the tanh form (GeluBackwardOp:
+// a few ULP, within 2^-21 |dy| where gelu' crosses 0). Max error: 0.5 ULP (da); 1 ULP (erf)
+// or 6 ULP or 2^-21 |dy a| (tanh) for db.
+template <class GeluGrad>
+struct GeGluBackwardOpT {
+  static constexpr bool kReadsAct = true;
+  template <class D, class V>
+  static HWY_INLINE void Apply(D d, V dy, V a, V b, V act, V* da, V* db) {
+    *da = hn::Mul(dy, act);
+    *db = hn::Mul(GeluGrad::Apply(d, dy, b), a);
+  }
+};
+using GeGluErfBackwardOp = GeGluBackwardOpT<GeluErfBackwardOp>;
+using GeGluTanhBackwardOp = GeGluBackwardOpT<GeluBackwardOp>;
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#endif  // HOSTNN_KERNELS_GLU_OPS_INL_H_

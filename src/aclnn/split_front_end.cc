@@ -1,0 +1,153 @@
+// The gated linear units' checks, in CANN's order (docs/activation_family3.md): null
+// operands (161001); dtypes; ranks (at most 8; self at least 1: a 0-d tensor has no dim to
+// split); dim in [-rank, rank - 1]; self's extent along dim even; the half-shaped operands
+// (the forwards' out and outGelu, the gradients' incoming gradient and gelu) equal to
+// self's shape with that extent halved, the gradients' out equal to self's; GeGlu's
+// approximate 0 or 1; then storage, overlap and aliasing (161002). An empty self passes
+// the checks and runs nothing.
+
+#include "src/aclnn/split_front_end.h"
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "src/core/check.h"
+#include "src/exec/split_executor.h"
+
+namespace hostnn {
+namespace {
+
+constexpr std::initializer_list<DType> kComputeTypes = {DType::kFloat32, DType::kFloat16,
+                                                        DType::kBFloat16};
+
+// One operand: its CANN name, its view, whether it has self's full shape (else the half
+// shape), whether it is written, and where it lies once checked.
+struct SplitOperand {
+  const char* param = nullptr;
+  const TensorView* view = nullptr;
+  bool full = false;
+  bool output = false;
+  core::ViewSpan span;
+};
+
+}  // namespace
+
+Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
+                           uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  // Slots: in0 is self (a forward) or the incoming gradient; in1 self (a gradient); in2
+  // GeGlu's outGelu (written) or GeGluBackward's gelu (read); out.
+  const bool forward = info.is_forward;
+  SplitOperand self{forward ? info.params[kIn0] : info.params[kIn1], args.self, true, false, {}};
+  SplitOperand dy{info.params[kIn0], args.grad_output, false, false, {}};
+  SplitOperand act{info.params[kIn2], args.buffer, false, forward, {}};
+  SplitOperand out{info.params[kOut], args.out, !forward, true, {}};
+  std::vector<SplitOperand*> all;  // CANN's parameter order
+  if (forward) {
+    all = {&self, &out};
+    if (info.has(kIn2)) all.push_back(&act);
+  } else {
+    all = {&dy, &self};
+    if (info.has(kIn2)) all.push_back(&act);
+    all.push_back(&out);
+  }
+  for (const SplitOperand* v : all) {
+    if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  // Dtypes: self FLOAT, FLOAT16 or BFLOAT16 (CANN's DOUBLE for Glu runs on its AI CPU;
+  // hostnn refuses it). Glu's out any of them (computed in self's, then cast); every other
+  // operand self's.
+  for (const SplitOperand* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kComputeTypes));
+  }
+  if (info.dtypes != DTypeRule::kFloatThenCast) {
+    for (const SplitOperand* v : all) {
+      if (v->view->dtype != self.view->dtype) {
+        return core::InvalidParam(op, v->param,
+                                  std::string("dtype: expected ") + DTypeName(self.view->dtype) +
+                                      " like " + self.param + ", got " +
+                                      DTypeName(v->view->dtype));
+      }
+    }
+  }
+  for (const SplitOperand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
+  for (const SplitOperand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  const std::vector<int64_t>& shape = self.view->shape;
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  if (rank == 0) {
+    return core::InvalidParam(op, self.param,
+                              "rank: a 0-d tensor has no dim to split; expected 1 to 8 dims");
+  }
+  if (args.dim < -rank || args.dim >= rank) {
+    return core::InvalidParam(op, "dim",
+                              "out of range: expected [" + std::to_string(-rank) + ", " +
+                                  std::to_string(rank - 1) + "] for shape " +
+                                  core::ShapeString(shape) + ", got " + std::to_string(args.dim));
+  }
+  const int64_t dim = args.dim < 0 ? args.dim + rank : args.dim;
+  if (shape[dim] % 2 != 0) {
+    return core::InvalidParam(op, self.param,
+                              "shape: the split dim " + std::to_string(dim) + " of " +
+                                  core::ShapeString(shape) + " has an odd extent; expected an "
+                                  "even one (two halves)");
+  }
+  std::vector<int64_t> half = shape;
+  half[dim] /= 2;
+  for (const SplitOperand* v : all) {
+    if (v == &self) continue;
+    const std::vector<int64_t>& want = v->full ? shape : half;
+    if (v->view->shape != want) {
+      return core::InvalidParam(
+          op, v->param,
+          "shape: expected " + core::ShapeString(want) + " (" + self.param + " " +
+              core::ShapeString(shape) + (v->full ? "" : " halved along dim " + std::to_string(dim)) +
+              "), got " + core::ShapeString(v->view->shape));
+    }
+  }
+  // GeGlu's approximate, after the shapes as CANN checks it.
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].check != ScalarCheck::kZeroOrOne) continue;
+    const double v = args.scalars[k].given ? args.scalars[k].value : info.scalars[k].default_value;
+    if (v != 0.0 && v != 1.0) {
+      return core::InvalidParam(op, info.scalars[k].name,
+                                "must be 0 (gelu's erf form) or 1 (its tanh form), got " +
+                                    std::to_string(static_cast<long long>(v)));
+    }
+  }
+  for (SplitOperand* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
+  }
+  // Every output against itself, the inputs and the other output. An output may be an
+  // input's very view (the gradients into self); two outputs may not share an element.
+  for (const SplitOperand* o : all) {
+    if (!o->output) continue;
+    HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, o->param, *o->view, o->span));
+    for (const SplitOperand* v : all) {
+      if (v == o) continue;
+      HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, o->param, *o->view, o->span, v->param,
+                                                 *v->view, v->span));
+      if (v->output && o->span.numel > 0 && o->span.first == v->span.first) {
+        return core::InvalidParam(op, o->param,
+                                  std::string("overlaps ") + v->param +
+                                      ": the two outputs may not share an element");
+      }
+    }
+  }
+
+  exec::SplitOperands operands;
+  operands.self = {self.view, &self.span};
+  if (!forward) operands.dy = {dy.view, &dy.span};
+  if (info.has(kIn2)) operands.act = {act.view, &act.span};
+  operands.out = {out.view, &out.span};
+  operands.dim = dim;
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    const double v = args.scalars[k].given ? args.scalars[k].value : info.scalars[k].default_value;
+    if (info.scalars[k].kind == ScalarKind::kInt) operands.tanh = v == 1.0;
+    if (info.scalars[k].kind == ScalarKind::kFlag) operands.activate_left = v != 0.0;
+  }
+  return exec::PrepareSplit(args.op, operands, options, workspace_size, executor);
+}
+
+}  // namespace hostnn

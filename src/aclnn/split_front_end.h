@@ -1,0 +1,20 @@
+// The front end of the gated linear units (signatures Split, GradSplit and their GeGlu
+// forms; hostnn/op.h, IsSplit): their checks in CANN's order, then the hand-over to the
+// split middle end (src/exec/split_executor.h).
+#ifndef HOSTNN_SRC_ACLNN_SPLIT_FRONT_END_H_
+#define HOSTNN_SRC_ACLNN_SPLIT_FRONT_END_H_
+
+#include <cstdint>
+
+#include "hostnn/ops.h"
+
+namespace hostnn {
+
+// Pre: IsSplit(GetOpInfo(args.op).signature). As PrepareChecked: nothing is written on
+// failure.
+Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
+                           uint64_t* workspace_size, ExecutorPtr* executor);
+
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_ACLNN_SPLIT_FRONT_END_H_

@@ -1,0 +1,173 @@
+// The gated linear units in double (split_reference.h). Each formula is written so that no
+// step cancels: 1 - sigmoid(v) is sigmoid(-v), the erf gelu uses erfc (1 + erf(v / sqrt 2)
+// loses every digit below v = -6 even in double), and the tanh gelu 0.5 v (1 + tanh(u)) is
+// v sigmoid(2u), its derivative s (1 + v z' (1 - s)) with s = sigmoid(z), z = 2u.
+
+#include "tests/reference/split_reference.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "tests/util/test_util.h"
+
+namespace hostnn {
+namespace test {
+namespace split_ref {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kTanhC = 0.044715;
+
+// z = 2 sqrt(2/pi) (v + 0.044715 v^3) of the tanh form, and its derivative.
+double TanhZ(double v) { return 2.0 * std::sqrt(2.0 / kPi) * (v + kTanhC * v * v * v); }
+double TanhDz(double v) { return 2.0 * std::sqrt(2.0 / kPi) * (1.0 + 3.0 * kTanhC * v * v); }
+
+// v rounded once (RNE) to dtype.
+double Round(DType dtype, double v) {
+  switch (dtype) {
+    case DType::kFloat16:
+      return F16ToDouble(DoubleToF16(v));
+    case DType::kBFloat16:
+      return BF16ToDouble(DoubleToBF16(v));
+    default:
+      return static_cast<double>(static_cast<float>(v));
+  }
+}
+
+// The unit of Bound: one f32 ULP (of the f32 nearest to v, the largest finite one's where
+// that is infinite; UlpOf floors it at the smallest normal's), or one 16-bit ULP at v.
+double UnitUlp(DType dtype, double v) {
+  if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) return UlpOf(dtype, v);
+  const float f = static_cast<float>(v);
+  return UlpOf(DType::kFloat32, std::isinf(f) ? FLT_MAX : static_cast<double>(f));
+}
+
+double UlpsAllowed(DType dtype) {
+  return dtype == DType::kFloat16 || dtype == DType::kBFloat16 ? 1.0 : 8.0;
+}
+
+}  // namespace
+
+double Sigmoid(double v) {
+  // exp(-v) is inf for v < -709 (and at -inf) and gives 0, the limit; NaN stays NaN.
+  return 1.0 / (1.0 + std::exp(-v));
+}
+
+double Silu(double v) {
+  if (v == -INFINITY) return -0.0;
+  if (v == INFINITY) return INFINITY;
+  return v * Sigmoid(v);
+}
+
+double SiluGrad(double v) {
+  if (v == -INFINITY) return 0.0;
+  if (v == INFINITY) return 1.0;
+  return Sigmoid(v) * (1.0 + v * Sigmoid(-v));
+}
+
+double Gelu(double v, int64_t approximate) {
+  if (v == -INFINITY) return -0.0;
+  if (v == INFINITY) return INFINITY;
+  if (approximate == 0) return v * 0.5 * std::erfc(-v / std::sqrt(2.0));
+  return v * Sigmoid(TanhZ(v));
+}
+
+double GeluGrad(double v, int64_t approximate) {
+  if (v == -INFINITY) return 0.0;
+  if (v == INFINITY) return 1.0;
+  if (approximate == 0) {
+    // Phi(v) + v phi(v).
+    return 0.5 * std::erfc(-v / std::sqrt(2.0)) + v * std::exp(-0.5 * v * v) / std::sqrt(2.0 * kPi);
+  }
+  const double z = TanhZ(v);
+  return Sigmoid(z) * (1.0 + v * TanhDz(v) * Sigmoid(-z));
+}
+
+Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool activate_left) {
+  Forward f;
+  switch (unit) {
+    case Unit::kGlu:
+      f.out = a * Sigmoid(b);
+      break;
+    case Unit::kSwiGlu:
+      f.out = Silu(a) * b;
+      break;
+    case Unit::kGeGlu:
+      f.gelu = Gelu(activate_left ? a : b, approximate);
+      f.out = activate_left ? f.gelu * b : a * f.gelu;
+      break;
+  }
+  return f;
+}
+
+Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, int64_t approximate,
+                     bool activate_left) {
+  Backward g;
+  switch (unit) {
+    case Unit::kGlu:
+      g.da = dy * Sigmoid(b);
+      g.db = dy * a * (Sigmoid(b) * Sigmoid(-b));
+      break;
+    case Unit::kSwiGlu:
+      g.da = dy * b * SiluGrad(a);
+      g.db = dy * Silu(a);
+      break;
+    case Unit::kGeGlu:
+      if (activate_left) {
+        g.da = dy * b * GeluGrad(a, approximate);
+        g.db = dy * gelu;
+      } else {
+        g.da = dy * gelu;
+        g.db = dy * a * GeluGrad(b, approximate);
+      }
+      break;
+  }
+  return g;
+}
+
+void PairPositions(const std::vector<int64_t>& full_shape, int64_t d, int64_t i, int64_t* pos_a,
+                   int64_t* pos_b) {
+  int64_t inner = 1;
+  for (size_t k = static_cast<size_t>(d) + 1; k < full_shape.size(); ++k) inner *= full_shape[k];
+  const int64_t n = full_shape[d], h = n / 2;
+  const int64_t k = i % inner, j = (i / inner) % h, o = i / (inner * h);
+  *pos_a = (o * n + j) * inner + k;
+  *pos_b = *pos_a + h * inner;
+}
+
+std::vector<int64_t> HalfShape(const std::vector<int64_t>& full_shape, int64_t d) {
+  std::vector<int64_t> s = full_shape;
+  s[d] /= 2;
+  return s;
+}
+
+double GradSlack(double dy, double a, double b) {
+  // Only finite operands count: an infinite one makes the exact result infinite or NaN
+  // (matched exactly), or a zero that the formula gives exactly (sigmoid(+-inf) (1 - ...)).
+  auto mag = [](double v) { return std::isfinite(v) ? std::fabs(v) : 0.0; };
+  return std::ldexp(1.0, -21) * mag(dy) * std::max({1.0, mag(a), mag(b)});
+}
+
+double Bound(DType dtype, double exact, double slack) {
+  return UlpsAllowed(dtype) * UnitUlp(dtype, exact) + slack;
+}
+
+bool WithinTolerance(DType dtype, double got, double exact, double slack) {
+  if (std::isnan(exact) || std::isnan(got)) return std::isnan(exact) && std::isnan(got);
+  if (std::isinf(exact)) return got == exact;
+  if (std::isinf(got)) return Round(dtype, exact) == got;
+  return std::fabs(got - exact) <= Bound(dtype, exact, slack);
+}
+
+double ErrorUlp(DType dtype, double got, double exact) {
+  if (std::isnan(exact) || std::isnan(got)) {
+    return std::isnan(exact) && std::isnan(got) ? 0.0 : INFINITY;
+  }
+  if (std::isinf(exact) || std::isinf(got)) return Round(dtype, exact) == got ? 0.0 : INFINITY;
+  return std::fabs(got - exact) / UnitUlp(dtype, exact);
+}
+
+}  // namespace split_ref
+}  // namespace test
+}  // namespace hostnn

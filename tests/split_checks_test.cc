@@ -1,0 +1,449 @@
+// The gated linear units' checks through their CANN C API: each refusal and its status (null
+// operands 161001; 0-d or 9-D self, an odd extent, a dim out of range, wrong shapes or dtypes,
+// GeGlu's approximate not 0 or 1, an output overlapping an input: 161002), writing nothing;
+// empty tensors; a gradient in place on self; ops-nn's examples. Values: split_ops_test.cc.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_geglu.h"
+#include "aclnnop/aclnn_geglu_backward.h"
+#include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_glu_backward.h"
+#include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
+#include "tests/util/acl_test_util.h"
+#include "tests/util/numeric_harness.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+
+enum class Api { kGlu, kGluBackward, kSwiGlu, kSwiGluGrad, kGeGlu, kGeGluV3, kGeGluB, kGeGluV3B };
+
+// One entry point: grad = a gradient (dy in, self's shape out); gelu = GeGlu's second
+// output (forward) or its `gelu` input (gradient).
+struct Variant {
+  const char* name;
+  Api api;
+  bool grad, gelu, left;
+};
+const Variant kVariants[] = {
+    {"Glu", Api::kGlu, false, false, false},
+    {"GluBackward", Api::kGluBackward, true, false, false},
+    {"SwiGlu", Api::kSwiGlu, false, false, false},
+    {"SwiGluGrad", Api::kSwiGluGrad, true, false, false},
+    {"GeGlu", Api::kGeGlu, false, true, false},
+    {"GeGluV3", Api::kGeGluV3, false, true, true},
+    {"GeGluBackward", Api::kGeGluB, true, true, false},
+    {"GeGluV3Backward", Api::kGeGluV3B, true, true, true},
+};
+
+// Test names and messages show a variant by its name.
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
+
+// The operands of a call, by role.
+enum Role { kSelf, kDy, kGelu, kOut, kOutGelu, kRoles };
+const char* const kRoleNames[kRoles] = {"self", "dy", "gelu", "out", "outGelu"};
+
+// One call: each role's shape and dtype (used[r] false: the entry point has no such
+// operand), a NULL tensor, or a view into another role's storage at an offset.
+struct Spec {
+  bool used[kRoles] = {}, null[kRoles] = {};
+  std::vector<int64_t> shape[kRoles];
+  DType dtype[kRoles] = {};
+  int share[kRoles] = {-1, -1, -1, -1, -1};
+  int64_t offset[kRoles] = {};
+  int64_t dim = -1, approximate = 0;
+  bool null_ws = false, null_exec = false;
+};
+
+// A valid problem: self of `shape` split along dim, every operand of dtype t.
+Spec Valid(const Variant& v, const std::vector<int64_t>& shape = {4, 6}, int64_t dim = -1,
+           DType t = DType::kFloat32) {
+  Spec s;
+  std::vector<int64_t> half = shape;
+  const int64_t rank = static_cast<int64_t>(shape.size()), d = dim < 0 ? dim + rank : dim;
+  if (d >= 0 && d < rank) half[d] /= 2;
+  const bool used[kRoles] = {true, v.grad, v.grad && v.gelu, true, !v.grad && v.gelu};
+  const std::vector<int64_t>* sh[kRoles] = {&shape, &half, &half, v.grad ? &shape : &half, &half};
+  for (int r = 0; r < kRoles; ++r) s.used[r] = used[r], s.shape[r] = *sh[r], s.dtype[r] = t;
+  s.dim = dim;
+  return s;
+}
+
+// A Spec made real: each storage holds the largest view plus 8 elements (room for the views
+// other roles take into it), inputs in [-4, 4], outputs the 0xA5 fill of Buffer.
+class Call {
+ public:
+  Call(const Variant& v, const Spec& s) : v_(v), s_(s) {
+    std::mt19937_64 rng(0x5EED1201);
+    int64_t n = 1;
+    for (int r = 0; r < kRoles; ++r) n = std::max(n, s.used[r] ? NumelOf(s.shape[r]) + 8 : 1);
+    for (int r = 0; r < kRoles; ++r) {
+      if (!s.used[r] || s.share[r] >= 0) continue;
+      t_[r] = TestTensor::Strided(s.dtype[r], s.shape[r], RowMajorStrides(s.shape[r]), 0, {n});
+      if (r < kOut) FillRandom(&t_[r], rng, -4.0, 4.0);
+    }
+    for (int r = 0; r < kRoles; ++r) {
+      if (!s.used[r] || s.share[r] < 0) continue;
+      t_[r] = t_[s.share[r]];  // the same storage
+      t_[r].view().shape = s.shape[r];
+      t_[r].view().strides = RowMajorStrides(s.shape[r]);
+      t_[r].view().offset = s.offset[r];
+    }
+    for (int r = 0; r < kRoles; ++r) before_[r] = Bytes(r);
+  }
+
+  TestTensor& at(Role r) { return t_[r]; }
+
+  aclnnStatus Phase1() {
+    TensorPtr keep[kRoles];
+    aclTensor* t[kRoles] = {};
+    for (int r = 0; r < kRoles; ++r) {
+      if (!s_.used[r] || s_.null[r]) continue;
+      const TensorView& view = t_[r].view();
+      keep[r] = MakeTensor(view.data, static_cast<aclDataType>(view.dtype), view.shape,
+                           view.strides, view.offset, view.storage_shape);
+      EXPECT_NE(keep[r], nullptr) << "aclCreateTensor refused " << kRoleNames[r];
+      t[r] = keep[r].get();
+    }
+    ws_ = kWsSentinel;
+    exec_ = ExecSentinel();
+    uint64_t* ws = s_.null_ws ? nullptr : &ws_;
+    aclOpExecutor** ex = s_.null_exec ? nullptr : &exec_;
+    const int64_t dim = s_.dim, ap = s_.approximate;
+    switch (v_.api) {
+      case Api::kGlu:
+        return aclnnGluGetWorkspaceSize(t[kSelf], dim, t[kOut], ws, ex);
+      case Api::kGluBackward:
+        return aclnnGluBackwardGetWorkspaceSize(t[kDy], t[kSelf], dim, t[kOut], ws, ex);
+      case Api::kSwiGlu:
+        return aclnnSwiGluGetWorkspaceSize(t[kSelf], dim, t[kOut], ws, ex);
+      case Api::kSwiGluGrad:
+        return aclnnSwiGluGradGetWorkspaceSize(t[kDy], t[kSelf], dim, t[kOut], ws, ex);
+      case Api::kGeGlu:
+        return aclnnGeGluGetWorkspaceSize(t[kSelf], dim, ap, t[kOut], t[kOutGelu], ws, ex);
+      case Api::kGeGluV3:
+        return aclnnGeGluV3GetWorkspaceSize(t[kSelf], dim, ap, v_.left, t[kOut], t[kOutGelu], ws,
+                                            ex);
+      case Api::kGeGluB:
+        return aclnnGeGluBackwardGetWorkspaceSize(t[kDy], t[kSelf], t[kGelu], dim, ap, t[kOut], ws,
+                                                  ex);
+      case Api::kGeGluV3B:
+        return aclnnGeGluV3BackwardGetWorkspaceSize(t[kDy], t[kSelf], t[kGelu], dim, ap, v_.left,
+                                                    t[kOut], ws, ex);
+    }
+    return ACLNN_ERR_INNER;
+  }
+
+  // Both phases; phase 2 with a workspace of the size phase 1 asked for.
+  aclnnStatus Run() {
+    if (const aclnnStatus st = Phase1(); st != ACLNN_SUCCESS) return st;
+    std::vector<uint64_t> w((ws_ + 7) / 8);
+    const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,    aclnnSwiGlu,
+                                          aclnnSwiGluGrad,    aclnnGeGlu,          aclnnGeGluV3,
+                                          aclnnGeGluBackward, aclnnGeGluV3Backward};
+    return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
+  }
+
+  // Whether every storage holds the bytes it held after construction.
+  bool Unchanged() const {
+    bool same = true;
+    for (int r = 0; r < kRoles; ++r) same = same && Bytes(r) == before_[r];
+    return same;
+  }
+  uint64_t ws() const { return ws_; }
+
+ private:
+  std::vector<uint8_t> Bytes(int r) const {
+    return s_.used[r] ? t_[r].storage().Snapshot() : std::vector<uint8_t>{};
+  }
+
+  const Variant v_;
+  Spec s_;
+  TestTensor t_[kRoles];
+  std::vector<uint8_t> before_[kRoles];
+  uint64_t ws_ = kWsSentinel;
+  aclOpExecutor* exec_ = ExecSentinel();
+};
+
+// The same bits, values read through the views (a NaN matches any NaN).
+bool SameBits(double x, double y) {
+  return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+}
+
+class SplitChecksTest : public ::testing::TestWithParam<Variant> {
+ protected:
+  const Variant& v() const { return GetParam(); }
+  // Runs s: status `code`, and (on a refusal) nothing written anywhere.
+  void Expect(const Spec& s, aclnnStatus code, const std::string& what) {
+    Call call(v(), s);
+    const aclnnStatus st = call.Run();
+    EXPECT_EQ(st, code) << v().name << ": " << what << ": " << aclGetRecentErrMsg();
+    if (code != ACLNN_SUCCESS) EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
+  }
+};
+
+TEST_P(SplitChecksTest, ValidCallsSucceedAndWrite) {
+  for (DType t : kComputeTypes) {
+    for (int64_t dim : {-1, 1, -2, 0}) {
+      Call call(v(), Valid(v(), {4, 6}, dim, t));
+      ASSERT_EQ(call.Run(), ACLNN_SUCCESS)
+          << DTypeName(t) << " dim " << dim << ": " << aclGetRecentErrMsg();
+      EXPECT_FALSE(call.Unchanged()) << "nothing was written";
+    }
+  }
+}
+
+TEST_P(SplitChecksTest, NullOperandsAre161001) {
+  for (int r = 0; r < kRoles; ++r) {
+    Spec s = Valid(v());
+    if (!s.used[r]) continue;
+    s.null[r] = true;
+    s.approximate = 2;  // a null operand is found before the attribute
+    Expect(s, ACLNN_ERR_PARAM_NULLPTR, std::string("null ") + kRoleNames[r]);
+  }
+  for (bool exec : {false, true}) {
+    Spec s = Valid(v());
+    (exec ? s.null_exec : s.null_ws) = true;
+    Expect(s, ACLNN_ERR_PARAM_NULLPTR, exec ? "null executor" : "null workspaceSize");
+  }
+}
+
+TEST_P(SplitChecksTest, RanksExtentsAndDimsAre161002) {
+  Expect(Valid(v(), {}, 0), ACLNN_ERR_PARAM_INVALID, "0-d self");
+  Expect(Valid(v(), {}, -1), ACLNN_ERR_PARAM_INVALID, "0-d self, dim -1");
+  Expect(Valid(v(), {2, 1, 1, 1, 1, 1, 1, 1, 6}, -1), ACLNN_ERR_PARAM_INVALID, "9-D self");
+  Expect(Valid(v(), {2, 1, 1, 1, 1, 1, 1, 6}, -1), ACLNN_SUCCESS, "8-D self");
+  Expect(Valid(v(), {4, 5}, -1), ACLNN_ERR_PARAM_INVALID, "odd extent 5 along dim -1");
+  // Odd along dim 0 although the extents from dim on hold an even count (12).
+  Expect(Valid(v(), {3, 4}, 0), ACLNN_ERR_PARAM_INVALID, "odd extent 3 along dim 0");
+  for (int64_t dim : {int64_t{2}, int64_t{-3}, int64_t{100}, std::numeric_limits<int64_t>::max(),
+                      std::numeric_limits<int64_t>::min()}) {
+    Spec s = Valid(v());
+    s.dim = dim;
+    Expect(s, ACLNN_ERR_PARAM_INVALID, "dim " + std::to_string(dim) + " of a 2-D self");
+  }
+}
+
+TEST_P(SplitChecksTest, WrongShapesAre161002) {
+  std::vector<std::pair<Role, std::vector<int64_t>>> wrongs;
+  if (v().grad) {
+    wrongs = {{kOut, {4, 3}}, {kOut, {4, 7}}, {kOut, {5, 6}}, {kOut, {24}},
+              {kDy, {4, 6}},  {kDy, {3, 3}},  {kDy, {12}},    {kDy, {4, 3, 1}}};
+    if (v().gelu) wrongs.insert(wrongs.end(), {{kGelu, {4, 6}}, {kGelu, {4, 2}}, {kGelu, {12}}});
+  } else {
+    wrongs = {{kOut, {4, 6}}, {kOut, {4, 4}}, {kOut, {3, 3}}, {kOut, {12}}, {kOut, {1, 4, 3}}};
+    if (v().gelu) wrongs.insert(wrongs.end(), {{kOutGelu, {4, 6}}, {kOutGelu, {3, 3}}});
+  }
+  for (const auto& [role, shape] : wrongs) {
+    Spec s = Valid(v());
+    s.shape[role] = shape;
+    Expect(s, ACLNN_ERR_PARAM_INVALID, std::string(kRoleNames[role]) + " " + ShapeText(shape));
+  }
+}
+
+TEST_P(SplitChecksTest, WrongDtypesAre161002) {
+  for (DType t : {DType::kFloat64, DType::kInt32}) {
+    Expect(Valid(v(), {4, 6}, -1, t), ACLNN_ERR_PARAM_INVALID,
+           std::string("every operand ") + DTypeName(t));
+  }
+  for (int r = 0; r < kRoles; ++r) {
+    Spec s = Valid(v());
+    if (!s.used[r]) continue;
+    // Glu takes any pair of compute dtypes (it casts its result); nothing else may differ.
+    for (DType t : {DType::kFloat16, DType::kBFloat16, DType::kFloat64, DType::kInt32}) {
+      if (v().api == Api::kGlu && (t == DType::kFloat16 || t == DType::kBFloat16)) continue;
+      s.dtype[r] = t;
+      Expect(s, ACLNN_ERR_PARAM_INVALID, std::string(kRoleNames[r]) + " " + DTypeName(t));
+    }
+  }
+}
+
+TEST_P(SplitChecksTest, ApproximateOtherThanZeroOrOneIs161002) {
+  if (!v().gelu) GTEST_SKIP() << "no approximate";
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{4, 6}, {3, 0, 4}}) {
+    for (int64_t ap : {int64_t{2}, int64_t{-1}, int64_t{100}}) {
+      Spec s = Valid(v(), shape);
+      s.approximate = ap;
+      Expect(s, ACLNN_ERR_PARAM_INVALID, ShapeText(shape) + " approximate " + std::to_string(ap));
+    }
+  }
+  // The shapes are checked first: with out's wrong too, the refusal names out.
+  Spec s = Valid(v());
+  s.approximate = 2;
+  s.shape[kOut] = {4, 5};
+  Expect(s, ACLNN_ERR_PARAM_INVALID, "approximate 2 and out [4, 5]");
+  EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), v().grad ? "gradInput" : "out"))
+      << aclGetRecentErrMsg();
+}
+
+TEST_P(SplitChecksTest, OutputOverlappingAnInputIs161002) {
+  struct Overlap {
+    Role output, input;
+    int64_t offset;
+  };
+  // (A gradient's out at offset 0 of self's storage is self itself: in place, below.)
+  std::vector<Overlap> overlaps = {{kOut, kSelf, 1}, {kOut, kSelf, 5}};
+  if (!v().grad) overlaps.push_back({kOut, kSelf, 0});
+  if (v().grad) overlaps.insert(overlaps.end(), {{kOut, kDy, 0}, {kOut, kDy, 3}});
+  if (v().grad && v().gelu) overlaps.push_back({kOut, kGelu, 2});
+  if (!v().grad && v().gelu)
+    overlaps.insert(overlaps.end(), {{kOutGelu, kSelf, 0}, {kOutGelu, kSelf, 7}});
+  for (const Overlap& o : overlaps) {
+    Spec s = Valid(v());
+    s.share[o.output] = o.input;
+    s.offset[o.output] = o.offset;
+    Expect(s, ACLNN_ERR_PARAM_INVALID,
+           std::string(kRoleNames[o.output]) + " in " + kRoleNames[o.input] + "'s storage at " +
+               std::to_string(o.offset));
+  }
+}
+
+// A gradient's out may be self itself (the same view), in place as hostnn takes any
+// operator's output: each pair is read before either of its results is written, so the
+// bits are the out-of-place ones.
+TEST_P(SplitChecksTest, GradientInPlaceOnSelfGivesTheOutOfPlaceBits) {
+  if (!v().grad) GTEST_SKIP() << "out has half self's shape";
+  const std::pair<std::vector<int64_t>, int64_t> cases[] = {
+      {{4, 6}, -1}, {{8, 2050}, 1}, {{2050, 3}, 0}};
+  for (const auto& [shape, dim] : cases) {
+    Call apart(v(), Valid(v(), shape, dim));
+    Spec s = Valid(v(), shape, dim);
+    s.share[kOut] = kSelf;
+    Call in_place(v(), s);
+    for (Role r : {kSelf, kDy, kGelu}) {
+      for (int64_t i = 0; s.used[r] && i < apart.at(r).numel(); ++i)
+        in_place.at(r).Set(i, apart.at(r).Get(i));
+    }
+    ASSERT_EQ(apart.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    ASSERT_EQ(in_place.Run(), ACLNN_SUCCESS) << ShapeText(shape) << " " << aclGetRecentErrMsg();
+    for (int64_t i = 0; i < apart.at(kOut).numel(); ++i) {
+      const double got = in_place.at(kSelf).Get(i), want = apart.at(kOut).Get(i);
+      ASSERT_TRUE(SameBits(got, want)) << ShapeText(shape) << " dim " << dim << " element " << i
+                                       << ": " << Num(got) << ", out of place " << Num(want);
+    }
+  }
+}
+
+TEST_P(SplitChecksTest, EmptyTensorsSucceedAfterTheChecks) {
+  const std::pair<std::vector<int64_t>, int64_t> empties[] = {
+      {{3, 0, 4}, -1}, {{0, 6}, 1}, {{0}, 0}, {{4, 0}, 1}, {{2, 0, 2}, 1}};
+  for (const auto& [shape, dim] : empties) {
+    for (DType t : kComputeTypes) {
+      const std::string what = ShapeText(shape) + " dim " + std::to_string(dim);
+      Call call(v(), Valid(v(), shape, dim, t));
+      ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
+      EXPECT_EQ(call.ws(), 0u) << what;
+      EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
+    }
+  }
+  // The checks come first: an odd extent, a dim out of range, a wrong out shape.
+  Expect(Valid(v(), {0, 5}, 1), ACLNN_ERR_PARAM_INVALID, "empty, odd extent 5");
+  Expect(Valid(v(), {0, 6}, 2), ACLNN_ERR_PARAM_INVALID, "empty, dim 2");
+  Spec s = Valid(v(), {3, 0, 4});
+  s.shape[kOut] = {3, 0, v().grad ? 2 : 4};
+  Expect(s, ACLNN_ERR_PARAM_INVALID, "empty, out " + ShapeText(s.shape[kOut]));
+}
+
+INSTANTIATE_TEST_SUITE_P(Units, SplitChecksTest, ::testing::ValuesIn(kVariants),
+                         [](const ::testing::TestParamInfo<Variant>& info) {
+                           return std::string(info.param.name);
+                         });
+
+// An ops-nn document's example (FLOAT), to 1e-5 relative plus half the last digit the
+// documents print.
+void ExpectExample(const Variant& v, int64_t approximate, const std::vector<int64_t>& shape,
+                   int64_t dim, const std::vector<double>& self, const std::vector<double>& dy,
+                   const std::vector<double>& gelu, const std::vector<double>& out,
+                   const std::vector<double>& out_gelu) {
+  SCOPED_TRACE(std::string(v.name) + " example, approximate " + std::to_string(approximate));
+  Spec s = Valid(v, shape, dim);
+  s.approximate = approximate;
+  Call call(v, s);
+  const std::vector<double>* in[] = {&self, &dy, &gelu};
+  for (int r = kSelf; r <= kGelu; ++r) {
+    for (size_t i = 0; i < in[r]->size(); ++i) call.at(static_cast<Role>(r)).Set(i, (*in[r])[i]);
+  }
+  ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ASSERT_EQ(call.at(kOut).numel(), static_cast<int64_t>(out.size()));
+  for (const auto& [r, want] : {std::make_pair(kOut, &out), std::make_pair(kOutGelu, &out_gelu)}) {
+    for (size_t i = 0; i < want->size(); ++i) {
+      const double w = (*want)[i];
+      EXPECT_NEAR(call.at(r).Get(i), w, 1e-5 * std::fabs(w) + 5e-7) << kRoleNames[r] << " " << i;
+    }
+  }
+}
+
+std::vector<double> Iota(double from, int n) {
+  std::vector<double> v(n);
+  std::iota(v.begin(), v.end(), from);
+  return v;
+}
+
+TEST(SplitExamplesTest, OpsNnDocumentValues) {
+  const std::vector<double> glu_self = {
+      1.4021,  -2.2242, -0.2267, 1.0049,  -0.9057, -1.2181, 1.4031,  -0.1750, -0.2705, -1.3884,
+      0.2565,  -0.7543, -0.3368, 0.3036,  0.4370,  1.9198,  0.0974,  0.9725,  -1.7963, -1.9863,
+      2.2742,  1.0436,  1.6882,  0.7845,  0.5129,  0.7107,  -0.0894, -1.7567, 1.5542,  1.5608,
+      -1.0318, -0.5742, 0.1330,  -1.4514, -2.5802, -0.4738, 0.2548,  -1.7638, 0.8152,  0.5531,
+      0.1251,  0.8516,  -0.0048, -0.9011, -0.4680, 0.2906,  -0.0880, 0.3975};
+  ExpectExample(
+      kVariants[0], 0, {2, 4, 6}, 0, glu_self, {}, {},
+      {0.876994,  -1.49145,  -0.108287, 0.147925,  -0.747673, -1.006721, 0.368644, -0.063047,
+       -0.144231, -0.263499, 0.018064,  -0.289438, -0.189739, 0.044421,  0.302936, 1.218794,
+       0.051742,  0.681628,  -0.895994, -0.573692, 0.875771,  0.597088,  0.806984, 0.469199},
+      {});
+  ExpectExample(
+      kVariants[1], 0, {2, 4, 6}, 0, glu_self, std::vector<double>(24, 1.0), {},
+      {0.625486,  0.670556,  0.477665,  0.147204,  0.82552,   0.826468,  0.262735, 0.360268,
+       0.533201,  0.189786,  0.070424,  0.383717,  0.563358,  0.146315,  0.693216, 0.634855,
+       0.531234,  0.700903,  0.4988,    0.288824,  0.38509,   0.572143,  0.478014, 0.598087,
+       0.328446,  -0.49135,  -0.056562, 0.12615,   -0.130454, -0.174698, 0.271788, -0.040333,
+       -0.067327, -0.213491, 0.016792,  -0.178376, -0.082848, 0.037922,  0.092936, 0.445037,
+       0.024255,  0.203873,  -0.449072, -0.407996, 0.538521,  0.255468,  0.421234, 0.188577},
+      {});
+  ExpectExample(kVariants[2], 0, {2, 32}, -1, Iota(0, 64), {}, {},
+                {0,          12.427996,  31.708695,  54.296725,  78.561103, 104.297251, 131.673614,
+                 160.853321, 191.935613, 224.972236, 259.988197, 296.99504, 335.997936, 376.999148,
+                 419.999651, 464.999858, 1536,       1617,       1700,      1785,       1872,
+                 1961,       2052,       2145,       2240,       2337,      2436,       2537,
+                 2640,       2745,       2852,       2961},
+                {});
+  ExpectExample(kVariants[3], 0, {2, 32}, -1, Iota(-2, 64), Iota(-2, 32), {},
+                {2.541959,   -1.084942,  0,          15.770399,  39.268233,  62.021934,  84.213169,
+                 107.78748,  133.627089, 161.87914,  192.450538, 225.222079, 260.106226, 297.049602,
+                 336.022709, 377.010226, 0.476812,   0.268941,   0,          0.731059,   3.523188,
+                 8.573167,   15.712221,  24.832679,  35.910986,  48.955358,  63.978538,  80.990005,
+                 99.99546,   120.997979, 143.999115, 168.999618, 644,        705,        768,
+                 833,        900,        969,        1040,       1113,       1188,       1265,
+                 1344,       1425,       1508,       1593,       1680,       1769,       420,
+                 465,        512,        561,        612,        665,        720,        777,
+                 836,        897,        960,        1025,       1092,       1161,       1232,
+                 1305},
+                {});
+  // GeGlu and GeGluV3 with activateLeft false: the tanh form, then the erf form.
+  for (const Variant& v : {kVariants[4], Variant{"GeGluV3", Api::kGeGluV3, false, true, false}}) {
+    ExpectExample(v, 1, {2, 2}, -1, {0, 1, 2, 3}, {}, {}, {0, 5.992725}, {0.841192, 2.996363});
+    ExpectExample(v, 0, {2, 2}, -1, {0, 1, 2, 3}, {}, {}, {0, 5.991901}, {0.841345, 2.99595});
+  }
+  // GeGluBackward's and GeGluV3Backward's (activateLeft false), as intended (the documents
+  // pass FLOAT bytes as FLOAT16), tanh form.
+  for (const Variant& v :
+       {kVariants[6], Variant{"GeGluV3Backward", Api::kGeGluV3B, true, true, false}}) {
+    ExpectExample(v, 1, {2, 2}, -1, {-2, -1, 0, 1}, {-2, -1}, {-2, -1}, {4, -0.331856, 1, 0}, {});
+  }
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace hostnn

@@ -1,0 +1,448 @@
+// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3 and their gradients) through their CANN
+// C API: every variant and compute dtype against the double references of
+// tests/reference/split_reference.h, on every SIMD target, over 1-D to 8-D shapes split
+// along every kind of dim (negative ones too), halves of every tail length and special
+// values; 16-bit results equal to the FLOAT result rounded once; strided operands; the same
+// bits for any core count; Glu's out dtypes. Prints the largest error per variant and dtype.
+// The refusals and the ops-nn examples are in split_checks_test.cc.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_geglu.h"
+#include "aclnnop/aclnn_geglu_backward.h"
+#include "aclnnop/aclnn_glu.h"
+#include "aclnnop/aclnn_glu_backward.h"
+#include "aclnnop/aclnn_swi_glu.h"
+#include "aclnnop/aclnn_swi_glu_grad.h"
+#include "tests/reference/split_reference.h"
+#include "tests/util/acl_test_util.h"
+#include "tests/util/numeric_harness.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+
+using split_ref::Unit;
+
+enum class Api { kGlu, kGluBackward, kSwiGlu, kSwiGluGrad, kGeGlu, kGeGluV3, kGeGluB, kGeGluV3B };
+
+// One entry point with its attributes: grad = a gradient (dy in, self's shape out); gelu =
+// GeGlu's second output (forward) or its `gelu` input (gradient).
+struct Variant {
+  const char* name;
+  Api api;
+  Unit unit;
+  bool grad, gelu;
+  int64_t approximate;
+  bool left;
+};
+const Variant kVariants[] = {
+    {"Glu", Api::kGlu, Unit::kGlu, false, false, 0, false},
+    {"GluBackward", Api::kGluBackward, Unit::kGlu, true, false, 0, false},
+    {"SwiGlu", Api::kSwiGlu, Unit::kSwiGlu, false, false, 0, false},
+    {"SwiGluGrad", Api::kSwiGluGrad, Unit::kSwiGlu, true, false, 0, false},
+    {"GeGlu_erf", Api::kGeGlu, Unit::kGeGlu, false, true, 0, false},
+    {"GeGlu_tanh", Api::kGeGlu, Unit::kGeGlu, false, true, 1, false},
+    {"GeGluV3_erf_left", Api::kGeGluV3, Unit::kGeGlu, false, true, 0, true},
+    {"GeGluV3_tanh_left", Api::kGeGluV3, Unit::kGeGlu, false, true, 1, true},
+    {"GeGluV3_tanh_right", Api::kGeGluV3, Unit::kGeGlu, false, true, 1, false},
+    {"GeGluBackward_erf", Api::kGeGluB, Unit::kGeGlu, true, true, 0, false},
+    {"GeGluBackward_tanh", Api::kGeGluB, Unit::kGeGlu, true, true, 1, false},
+    {"GeGluV3Backward_erf_left", Api::kGeGluV3B, Unit::kGeGlu, true, true, 0, true},
+    {"GeGluV3Backward_tanh_left", Api::kGeGluV3B, Unit::kGeGlu, true, true, 1, true},
+    {"GeGluV3Backward_erf_right", Api::kGeGluV3B, Unit::kGeGlu, true, true, 0, false},
+};
+
+// Test names and messages show a variant by its name.
+void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
+
+// A problem's operands: a forward's self -> out (and outGelu), half self's shape; a
+// gradient's dy (and gelu), half self's shape, and self -> out, self's shape.
+struct Operands {
+  TestTensor self, dy, gelu, out, out_gelu;
+};
+
+Operands MakeOperands(const Variant& v, DType t, const std::vector<int64_t>& shape, int64_t d,
+                      Layout in = Layout::kDense, Layout out = Layout::kDense,
+                      DType out_t = DType::kUndefined) {
+  if (out_t == DType::kUndefined) out_t = t;
+  const std::vector<int64_t> half = split_ref::HalfShape(shape, d);
+  Operands o;
+  o.self = MakeLayout(in, t, shape);
+  if (v.grad) {
+    o.dy = MakeLayout(in, t, half);
+    if (v.gelu) o.gelu = MakeLayout(in, t, half);
+    o.out = MakeLayout(out, out_t, shape);
+  } else {
+    o.out = MakeLayout(out, out_t, half);
+    if (v.gelu) o.out_gelu = MakeLayout(out, out_t, half);
+  }
+  return o;
+}
+
+// An aclTensor over a TestTensor's view.
+TensorPtr Acl(const TestTensor& t) {
+  const TensorView& v = t.view();
+  const std::vector<int64_t> strides = v.strides.empty() ? RowMajorStrides(v.shape) : v.strides;
+  std::vector<int64_t> storage = v.storage_shape.empty() ? v.shape : v.storage_shape;
+  if (storage.empty()) storage = {1};
+  return MakeTensor(v.data, static_cast<aclDataType>(v.dtype), v.shape, strides, v.offset, storage);
+}
+
+// Phase 1 of v's entry point (the operands v does not take are ignored).
+aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* gelu,
+                   aclTensor* out, aclTensor* og, int64_t dim, uint64_t* ws, aclOpExecutor** ex) {
+  const int64_t ap = v.approximate;
+  switch (v.api) {
+    case Api::kGlu:
+      return aclnnGluGetWorkspaceSize(self, dim, out, ws, ex);
+    case Api::kGluBackward:
+      return aclnnGluBackwardGetWorkspaceSize(dy, self, dim, out, ws, ex);
+    case Api::kSwiGlu:
+      return aclnnSwiGluGetWorkspaceSize(self, dim, out, ws, ex);
+    case Api::kSwiGluGrad:
+      return aclnnSwiGluGradGetWorkspaceSize(dy, self, dim, out, ws, ex);
+    case Api::kGeGlu:
+      return aclnnGeGluGetWorkspaceSize(self, dim, ap, out, og, ws, ex);
+    case Api::kGeGluV3:
+      return aclnnGeGluV3GetWorkspaceSize(self, dim, ap, v.left, out, og, ws, ex);
+    case Api::kGeGluB:
+      return aclnnGeGluBackwardGetWorkspaceSize(dy, self, gelu, dim, ap, out, ws, ex);
+    case Api::kGeGluV3B:
+      return aclnnGeGluV3BackwardGetWorkspaceSize(dy, self, gelu, dim, ap, v.left, out, ws, ex);
+  }
+  return ACLNN_ERR_INNER;
+}
+
+// Both phases through the C API (phase 2 with a workspace of the size phase 1 asked for).
+aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
+  const TensorPtr self = Acl(o.self), out = Acl(o.out);
+  const TensorPtr dy = v.grad ? Acl(o.dy) : nullptr;
+  const TensorPtr gelu = v.grad && v.gelu ? Acl(o.gelu) : nullptr;
+  const TensorPtr og = !v.grad && v.gelu ? Acl(o.out_gelu) : nullptr;
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  aclnnStatus st = Phase1(v, self.get(), dy.get(), gelu.get(), out.get(), og.get(), dim, &ws, &ex);
+  if (st != ACLNN_SUCCESS) return st;
+  void* w = nullptr;
+  if (ws > 0 && aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
+    return ACLNN_ERR_INNER;
+  using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
+  const Phase2 phase2[] = {aclnnGlu,   aclnnGluBackward, aclnnSwiGlu,        aclnnSwiGluGrad,
+                           aclnnGeGlu, aclnnGeGluV3,     aclnnGeGluBackward, aclnnGeGluV3Backward};
+  st = phase2[static_cast<int>(v.api)](w, ws, ex, nullptr);
+  if (w != nullptr) aclrtFree(w);
+  return st;
+}
+
+// Inputs from [-8, 8] in their dtype; with `specials`, about one pair in five holds one
+// special value (in a, b or dy, never two: every NaN expected then comes from the formula's
+// own inf * 0, and no result depends on the order in which f32 multiplies an infinity by an
+// underflowed factor). A gradient's gelu is the forward's outGelu rounded to the dtype, or
+// in one pair in four any value (the dy * gelu half must use the one given).
+void FillInputs(const Variant& v, Operands* o, int64_t d, std::mt19937_64& rng, bool specials) {
+  static const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 88.0, -88.0, 20.0, -20.0};
+  FillRandom(&o->self, rng, -8.0, 8.0);
+  if (v.grad) FillRandom(&o->dy, rng, -8.0, 8.0);
+  const int64_t n = NumelOf(split_ref::HalfShape(o->self.shape(), d));
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t pa, pb;
+    split_ref::PairPositions(o->self.shape(), d, i, &pa, &pb);
+    if (specials && rng() % 5 == 0) {
+      const double s = kSpecial[rng() % 9];
+      const uint64_t where = rng() % (v.grad ? 3 : 2);
+      (where == 2 ? o->dy : o->self).Set(where == 2 ? i : where == 0 ? pa : pb, s);
+    }
+    if (v.grad && v.gelu) {
+      const double g = split_ref::Gelu(o->self.Get(v.left ? pa : pb), v.approximate);
+      o->gelu.Set(i, rng() % 4 ? g : std::uniform_real_distribution<double>(-8, 8)(rng));
+    }
+  }
+}
+
+// The largest error per "variant dtype": in ULP, as a fraction of the bound, and in ULP
+// where a gradient's slack is at most the ULP part of the bound (its ULPs proper).
+std::map<std::string, std::array<double, 3>>& Worst() {
+  static std::map<std::string, std::array<double, 3>> worst;
+  return worst;
+}
+
+// The inputs as they were before a run (row-major), to check the results against.
+struct Inputs {
+  std::vector<double> self, dy, gelu;
+};
+Inputs Snapshot(const Variant& v, const Operands& o) {
+  return {o.self.Values(), v.grad ? o.dy.Values() : std::vector<double>{},
+          v.grad && v.gelu ? o.gelu.Values() : std::vector<double>{}};
+}
+
+// Every result element against the double reference; returns the number out of tolerance.
+int64_t CheckValues(const Variant& v, const Inputs& in, const Operands& o, int64_t d,
+                    const std::string& what) {
+  const DType t = o.out.dtype();
+  const int64_t n = NumelOf(split_ref::HalfShape(o.self.shape(), d));
+  int64_t bad = 0;
+  auto check = [&](const TestTensor& res, int64_t pos, double exact, double slack, int64_t i,
+                   const char* which) {
+    const double got = res.Get(pos);
+    auto& w = Worst()[std::string(v.name) + " " + DTypeName(t)];
+    if (std::isfinite(exact) && std::isfinite(got)) {
+      const double ulp = split_ref::ErrorUlp(t, got, exact), one = split_ref::Bound(t, exact, 0);
+      w[0] = std::max(w[0], ulp);
+      w[1] = std::max(w[1], std::fabs(got - exact) / split_ref::Bound(t, exact, slack));
+      if (slack <= one) w[2] = std::max(w[2], ulp);
+    }
+    if (split_ref::WithinTolerance(t, got, exact, slack) || ++bad > kMaxReported) return;
+    int64_t pa, pb;
+    split_ref::PairPositions(o.self.shape(), d, i, &pa, &pb);
+    ADD_FAILURE() << v.name << " " << DTypeName(t) << " " << what << " " << which << " pair " << i
+                  << ": a=" << Num(in.self[pa]) << " b=" << Num(in.self[pb])
+                  << (v.grad ? " dy=" + Num(in.dy[i]) : "")
+                  << (v.grad && v.gelu ? " gelu=" + Num(in.gelu[i]) : "") << " got=" << Num(got)
+                  << " exact=" << Num(exact) << " (" << split_ref::ErrorUlp(t, got, exact)
+                  << " ULP)";
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t pa, pb;
+    split_ref::PairPositions(o.self.shape(), d, i, &pa, &pb);
+    const double a = in.self[pa], b = in.self[pb];
+    if (v.grad) {
+      const split_ref::Backward g = split_ref::BackwardRef(
+          v.unit, in.dy[i], a, b, v.gelu ? in.gelu[i] : 0.0, v.approximate, v.left);
+      const double slack = split_ref::GradSlack(in.dy[i], a, b);
+      check(o.out, pa, g.da, slack, i, "first half");
+      check(o.out, pb, g.db, slack, i, "second half");
+    } else {
+      const split_ref::Forward f = split_ref::ForwardRef(v.unit, a, b, v.approximate, v.left);
+      check(o.out, i, f.out, 0.0, i, "out");
+      if (v.gelu) check(o.out_gelu, i, f.gelu, 0.0, i, "outGelu");
+    }
+  }
+  if (bad > kMaxReported) ADD_FAILURE() << what << ": " << bad << " elements out of tolerance";
+  return bad;
+}
+
+// The same bits: values read through the views (a NaN matches any NaN).
+bool SameBits(double x, double y) {
+  return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+}
+
+// The results of a run: out (and outGelu) as row-major values.
+std::vector<double> Results(const Variant& v, const Operands& o) {
+  std::vector<double> r = o.out.Values();
+  const std::vector<double> g = !v.grad && v.gelu ? o.out_gelu.Values() : std::vector<double>{};
+  r.insert(r.end(), g.begin(), g.end());
+  return r;
+}
+
+// Operands of dtype t holding `in`'s values (widened or rounded by Set), densely.
+Operands CopyAs(const Variant& v, const Inputs& in, const Operands& like, DType t, int64_t d,
+                Layout lin = Layout::kDense, Layout lout = Layout::kDense) {
+  Operands o = MakeOperands(v, t, like.self.shape(), d, lin, lout);
+  for (int64_t i = 0; i < o.self.numel(); ++i) o.self.Set(i, in.self[i]);
+  for (size_t i = 0; i < in.dy.size(); ++i) o.dy.Set(i, in.dy[i]);
+  for (size_t i = 0; i < in.gelu.size(); ++i) o.gelu.Set(i, in.gelu[i]);
+  return o;
+}
+
+class SplitValuesTest : public ::testing::TestWithParam<std::tuple<Variant, DType>> {
+ protected:
+  const Variant& v() const { return std::get<0>(GetParam()); }
+  DType dtype() const { return std::get<1>(GetParam()); }
+};
+
+TEST_P(SplitValuesTest, MatchesTheDoubleReferenceAndRoundsTheFloatResultOnce) {
+  // Each case is the dim, then self's shape: 1-D with halves of 1, 3, 37 and 1029; rows
+  // split along the last dim, along dim 0; a middle dim of 4-D; dim -ndim; 8-D.
+  std::vector<std::vector<int64_t>> cases = {{0, 2}, {-1, 6}, {0, 74}, {0, 2058}, {-1, 5, 2}};
+  cases.insert(cases.end(), {{1, 3, 6}, {-1, 4, 74}, {1, 3, 2000}, {0, 6, 7}, {-2, 74, 33}});
+  cases.insert(cases.end(), {{2, 3, 4, 6, 5}, {-2, 2, 3, 74, 3}, {-3, 4, 2, 3}});
+  cases.insert(cases.end(), {{-8, 2, 1, 3, 1, 2, 1, 2, 4}, {7, 1, 2, 1, 2, 1, 2, 1, 34}});
+  std::mt19937_64 rng(0x5EED1101);
+  ForEachTarget([&](int64_t) {
+    for (const std::vector<int64_t>& c : cases) {
+      const std::vector<int64_t> shape(c.begin() + 1, c.end());
+      const int64_t dim = c[0], d = dim < 0 ? dim + static_cast<int64_t>(shape.size()) : dim;
+      const std::string what = ShapeText(shape) + " dim " + std::to_string(dim);
+      SCOPED_TRACE(what);
+      Operands o = MakeOperands(v(), dtype(), shape, d);
+      FillInputs(v(), &o, d, rng, true);
+      const Inputs in = Snapshot(v(), o);
+      ASSERT_EQ(RunUnit(v(), o, dim), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      CheckValues(v(), in, o, d, what);
+      if (dtype() == DType::kFloat32) continue;
+      // The same (widened) inputs in FLOAT: each 16-bit result is that result rounded once.
+      const Operands wide = CopyAs(v(), in, o, DType::kFloat32, d);
+      ASSERT_EQ(RunUnit(v(), wide, dim), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      const std::vector<double> got = Results(v(), o), f32 = Results(v(), wide);
+      int64_t differ = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        if (SameBits(got[i], RoundTo(dtype(), f32[i])) || ++differ > kMaxReported) continue;
+        ADD_FAILURE() << what << " element " << i << ": " << Num(got[i]) << ", the FLOAT result "
+                      << Num(f32[i]) << " rounds to " << Num(RoundTo(dtype(), f32[i]));
+      }
+    }
+  });
+}
+
+// Strided views (transposed, every second or third element, an offset into a larger
+// storage) of inputs and outputs give the dense bits, and write nothing outside the view.
+TEST_P(SplitValuesTest, StridedOperandsGiveTheDenseBits) {
+  std::mt19937_64 rng(0x5EED1102);
+  const std::vector<int64_t> shape = {6, 40, 70};
+  const std::pair<Layout, Layout> layouts[] = {{Layout::kTransposed, Layout::kStride2},
+                                               {Layout::kOffset, Layout::kTransposed},
+                                               {Layout::kStride3, Layout::kOffset}};
+  for (int64_t dim : {1, 0, -1}) {
+    std::vector<int64_t> s = shape;
+    const int64_t d = dim < 0 ? dim + 3 : dim;
+    s[d] = 2 * (d + 2);
+    Operands dense = MakeOperands(v(), dtype(), s, d);
+    FillInputs(v(), &dense, d, rng, true);
+    const Inputs in = Snapshot(v(), dense);
+    ASSERT_EQ(RunUnit(v(), dense, dim), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    const std::vector<double> want = Results(v(), dense);
+    for (const auto& [lin, lout] : layouts) {
+      SCOPED_TRACE(ShapeText(s) + " dim " + std::to_string(dim) + " inputs " + LayoutName(lin) +
+                   ", outputs " + LayoutName(lout));
+      Operands o = CopyAs(v(), in, dense, dtype(), d, lin, lout);
+      std::vector<const TestTensor*> outs = {&o.out};
+      if (!v().grad && v().gelu) outs.push_back(&o.out_gelu);
+      std::vector<std::vector<uint8_t>> before;
+      for (const TestTensor* t : outs) before.push_back(t->storage().Snapshot());
+      ASSERT_EQ(RunUnit(v(), o, dim), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      const std::vector<double> got = Results(v(), o);
+      int64_t differ = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        if (SameBits(got[i], want[i]) || ++differ > kMaxReported) continue;
+        ADD_FAILURE() << "element " << i << ": " << Num(got[i]) << ", dense " << Num(want[i]);
+      }
+      // Storage elements outside each output's view keep their fill.
+      const size_t es = DTypeSize(dtype());
+      for (size_t k = 0; k < outs.size(); ++k) {
+        std::vector<bool> in_view(static_cast<size_t>(outs[k]->storage().size()), false);
+        for (int64_t i = 0; i < outs[k]->numel(); ++i) in_view[outs[k]->StorageIndex(i)] = true;
+        const std::vector<uint8_t> after = outs[k]->storage().Snapshot();
+        for (size_t e = 0; e < in_view.size(); ++e) {
+          ASSERT_TRUE(in_view[e] || std::equal(after.begin() + e * es, after.begin() + (e + 1) * es,
+                                               before[k].begin() + e * es))
+              << "storage element " << e << " outside output " << k << "'s view was written";
+        }
+        EXPECT_TRUE(outs[k]->storage().GuardsIntact());
+      }
+    }
+  }
+}
+
+// Restores the OpenMP team and the HOSTNN_ core variables however a test ends.
+struct CoresScope {
+  ~CoresScope() {
+    omp_set_num_threads(threads);
+    unsetenv("HOSTNN_NUM_CORES");
+    unsetenv("HOSTNN_MIN_ELEMS_PER_CORE");
+  }
+  const int threads = omp_get_max_threads();
+};
+
+TEST_P(SplitValuesTest, SameBitsForAnyCoreCount) {
+  if (std::getenv("HOSTNN_NUM_CORES") != nullptr) GTEST_SKIP() << "HOSTNN_NUM_CORES is set";
+  std::mt19937_64 rng(0x5EED1103);
+  const std::pair<std::vector<int64_t>, int64_t> cases[] = {{{24, 2050}, -1}, {{202, 3, 80}, 0}};
+  CoresScope restore;
+  setenv("HOSTNN_MIN_ELEMS_PER_CORE", "1", 1);
+  for (const auto& [shape, dim] : cases) {
+    const int64_t d = dim < 0 ? dim + static_cast<int64_t>(shape.size()) : dim;
+    Operands o = MakeOperands(v(), dtype(), shape, d);
+    FillInputs(v(), &o, d, rng, true);
+    std::vector<double> first;
+    const std::pair<const char*, int> settings[] = {
+        {"1", 1}, {"2", 2}, {"3", 3}, {"7", 2}, {"7", 3}};
+    for (const auto& [cores, threads] : settings) {
+      setenv("HOSTNN_NUM_CORES", cores, 1);
+      omp_set_num_threads(threads);
+      o.out.storage().FillBytes(0xFF);
+      if (!v().grad && v().gelu) o.out_gelu.storage().FillBytes(0xFF);
+      ASSERT_EQ(RunUnit(v(), o, dim), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      const std::vector<double> got = Results(v(), o);
+      if (first.empty()) first = got;
+      int64_t differ = 0;
+      for (size_t i = 0; i < got.size(); ++i) {
+        if (SameBits(got[i], first[i]) || ++differ > kMaxReported) continue;
+        ADD_FAILURE() << ShapeText(shape) << " dim " << dim << ", " << cores << " cores, "
+                      << threads << " threads: element " << i << " " << Num(got[i])
+                      << ", with 1 core " << Num(first[i]);
+      }
+    }
+  }
+}
+
+std::vector<std::tuple<Variant, DType>> AllCases() {
+  std::vector<std::tuple<Variant, DType>> c;
+  for (const Variant& v : kVariants) {
+    for (DType t : kComputeTypes) c.emplace_back(v, t);
+  }
+  return c;
+}
+INSTANTIATE_TEST_SUITE_P(Units, SplitValuesTest, ::testing::ValuesIn(AllCases()),
+                         [](const ::testing::TestParamInfo<std::tuple<Variant, DType>>& info) {
+                           return std::string(std::get<0>(info.param).name) + "_" +
+                                  DTypeName(std::get<1>(info.param));
+                         });
+
+// Glu computes in self's dtype, then casts to out's: each (self, out) pair gives the
+// same-dtype result cast to out's dtype, bit for bit.
+TEST(GluOutDtypeTest, CastsTheSelfDtypeResult) {
+  const Variant& glu = kVariants[0];
+  std::mt19937_64 rng(0x5EED1104);
+  for (DType self_t : kComputeTypes) {
+    Operands same = MakeOperands(glu, self_t, {4, 74}, 1);
+    FillInputs(glu, &same, 1, rng, true);
+    const Inputs in = Snapshot(glu, same);
+    ASSERT_EQ(RunUnit(glu, same, -1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    for (DType out_t : kComputeTypes) {
+      SCOPED_TRACE(std::string("self ") + DTypeName(self_t) + ", out " + DTypeName(out_t));
+      Operands cast = MakeOperands(glu, self_t, {4, 74}, 1, Layout::kDense, Layout::kDense, out_t);
+      for (int64_t i = 0; i < cast.self.numel(); ++i) cast.self.Set(i, in.self[i]);
+      ASSERT_EQ(RunUnit(glu, cast, -1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      for (int64_t i = 0; i < cast.out.numel(); ++i) {
+        const double want = RoundTo(out_t, same.out.Get(i));
+        ASSERT_TRUE(SameBits(cast.out.Get(i), want))
+            << "element " << i << ": " << Num(cast.out.Get(i)) << ", expected " << Num(want);
+      }
+    }
+  }
+}
+
+// Printed when the run ends: the largest error each variant and dtype showed, over every
+// target and case that ran.
+class ReportLargestErrors : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    if (Worst().empty()) return;
+    std::printf(
+        "\nLargest error against the double reference: ULP of the dtype; fraction "
+        "of the bound; ULP where the slack is within the ULP bound:\n");
+    for (const auto& [name, w] : Worst()) {
+      std::printf("  %-34s %10.3f  %5.3f  %7.3f\n", name.c_str(), w[0], w[1], w[2]);
+    }
+  }
+};
+const ::testing::Environment* const kReport =
+    ::testing::AddGlobalTestEnvironment(new ReportLargestErrors);
+
+}  // namespace
+}  // namespace test
+}  // namespace hostnn
