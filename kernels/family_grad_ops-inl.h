@@ -37,6 +37,18 @@ struct HeavisideOp {
   }
 };
 
+// Prelu (a binary operator of the Binary form: dy is `self`, x is `weight`, which the
+// front end broadcasts along dim 1): self where self > 0, else weight * self. Lanes: f32.
+// Max error: the product's one rounding (0.5 ULP); a selection elsewhere. Valid range: all
+// floats. NaN self -> weight * NaN, a NaN; a NaN weight shows only where self <= 0, as in
+// CANN's kernel and PyTorch (select(self > 0, self, self * weight)).
+struct PreluOp {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V self, V weight) {
+    return hn::IfThenElse(hn::Gt(self, hn::Zero(d)), self, hn::Mul(weight, self));
+  }
+};
+
 // SigmoidBackward: dx = dy * y * (1 - y), y the forward output (CANN's second input is
 // Sigmoid's result, not x). Plain products, no fused steps, so every target gives the same
 // bits: 1 - y is exact for y in [0.5, 2] (Sterbenz) and within half an ULP of a result >= 0.5

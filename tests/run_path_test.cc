@@ -103,6 +103,17 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         args.self = &vx;
         args.buffer = &vx;
         args.out = &vout;
+        // A channel weight of C = 300 elements: Prelu's second input, PreluBackward's third,
+        // whose gradWeight is a second output.
+        TensorView vw = TensorView::Dense(x.data(), dtype, {300});
+        std::vector<float> gw(300, 0.0f);
+        TensorView vgw = TensorView::Dense(gw.data(), dtype, {300});
+        if (GetOpInfo(op).signature == Signature::kGradEltwise2Out) {
+          args.buffer = &vw;
+          args.out2 = &vgw;
+        } else if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) {
+          args.self = &vw;
+        }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
           const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +

@@ -307,7 +307,7 @@ class Chain {
         // A forward operator defined on a bounded interval only (Erfinv on (-1, 1)) would
         // turn the chain's values into NaN; the others take any finite input.
         const bool bounded = info.is_forward && info.domain_hi <= 1.0;
-        if (!IsInplace(info.signature) && !bounded) v.push_back(op);
+        if (!IsInplace(info.signature) && !bounded && !HasOwnSuite(op)) v.push_back(op);
       }
       return v;
     }();

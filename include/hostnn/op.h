@@ -54,6 +54,8 @@ enum class Signature {
   kSplitGeluFlag,    // (in0, dim, i0, f0, out, in2): the same with a bool flag (activateLeft)
   kGradSplitGelu,    // (in0, in1, in2, dim, i0, out): GeGlu's gradient, in2 the forward's gelu
   kGradSplitGeluFlag,  // (in0, in1, in2, dim, i0, f0, out): the same with the flag
+  kGradEltwise2Out,        // (in0, in1, in2, out, out2): two outputs, out elementwise and
+                           // out2 reduced per channel (PreluBackward: OpArgs::out2)
 };
 
 // True for the signatures that split their input along dim into two halves (the gated
@@ -121,6 +123,8 @@ enum class DTypeRule {
 enum class ShapeRule {
   kBroadcast,  // in0 and in1 broadcast to out's shape
   kEqual,      // every shape equals in0's
+  kChannelWeight,  // a weight of 1 or C = in0.size(1) elements (1 for in0 of rank <= 1),
+                   // any rank, applied along dim 1 (Prelu's in1, PreluBackward's in2)
 };
 
 // The SPEC §4 rule results are held to (tests/reference/).

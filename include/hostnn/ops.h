@@ -44,6 +44,7 @@ struct OpArgs {
   // gelu (the forward's outGelu).
   const TensorView* buffer = nullptr;
   const TensorView* out = nullptr;
+  const TensorView* out2 = nullptr;  // a second output (PreluBackward's gradWeight)
   int64_t dim = 0;  // the reductions' dim, the gated units' split dim
   OpScalar scalars[kMaxScalars];
 };

@@ -88,6 +88,21 @@ inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const 
   return a;
 }
 
+// The two outputs of a GradEltwise2Out call (PreluBackward's gradInput and gradWeight).
+struct TwoOutputs {
+  TwoOutputs(const aclTensor* a, const aclTensor* b) : first(a), second(b) {}
+  const aclTensor* first;
+  const aclTensor* second;
+};
+inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
+                       TwoOutputs outs, int64_t dim, const aclScalar* s0 = nullptr,
+                       const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,
+                       bool f0 = false) {
+  OpArgs a = MakeArgs(op, in0, in1, in2, outs.first, dim, s0, s1, s2, f0);
+  a.out2 = ViewOf(outs.second);
+  return a;
+}
+
 // Phase 1 for the C API: null workspaceSize / executor -> 161001, then Prepare; on
 // success registers a new aclOpExecutor. Records the message on failure.
 aclnnStatus GetWorkspaceSize(const OpArgs& args, uint64_t* workspace_size,

@@ -18,6 +18,7 @@
 
 #include "kernels/kernels.h"
 #include "src/core/check.h"
+#include "src/aclnn/prelu_front_end.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
 #include "src/aclnn/split_front_end.h"
@@ -179,6 +180,10 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
         }
       }
       return Status::Ok();
+    case ShapeRule::kChannelWeight:  // Prelu: in1 is the weight
+      if (in1 == nullptr) return Status::Inner(std::string(op) + ": a channel weight is in1");
+      return CheckChannelWeightShapes(op, in0.param, *in0.view, in1->param, *in1->view,
+                                      out.param, *out.view);
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");
 }
@@ -289,6 +294,10 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   // The gated linear units split self: their own checks (src/aclnn/split_front_end.cc).
   if (info.is_split) return PrepareSplitChecked(args, options, workspace_size, executor);
   const char* op = info.name;
+  // Two outputs (PreluBackward): checks and middle end of their own.
+  if (info.signature == Signature::kGradEltwise2Out) {
+    return PreparePreluBackward(args, options, workspace_size, executor);
+  }
   // A forward operator's one input is `self`; a gradient's are (grad_output, self).
   Operand in0{info.params[kIn0], info.is_forward ? args.self : args.grad_output, {}};
   Operand in1{info.params[kIn1], args.self, {}};
@@ -341,6 +350,14 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (info.has(kIn1)) operands.in[operands.num_in++] = {in1.view, &in1.span};
   operands.out = {out.view, &out.span};
   for (int k = 0; k < kMaxScalars; ++k) operands.scalars[k] = scalars[k];
+  ChannelWeightViews channel;  // Prelu: the weight broadcast along dim 1
+  if (info.shapes == ShapeRule::kChannelWeight) {
+    HOSTNN_RETURN_IF_ERROR(MakeChannelWeightViews(op, *in0.view, in0.span, *in1.view, in1.span,
+                                                  *out.view, out.span, &channel));
+    operands.in[0] = {&channel.self, &channel.self_span};
+    operands.in[1] = {&channel.weight, &channel.weight_span};
+    operands.out = {&channel.out, &channel.out_span};
+  }
   // The middle end by form: every signature that is not a reduction is elementwise.
   if (!info.is_reduction) {
     return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);

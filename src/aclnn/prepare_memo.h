@@ -22,7 +22,7 @@ class PrepareMemo {
   // Words of a key: op, dim, team, targets, then per operand (4) a presence flag, data,
   // dtype, offset and rank, shape, stride and storage counts with their values (<= 8 each),
   // then per scalar parameter whether it is given, its dtype and its value's bits.
-  static constexpr int kMaxWords = 4 + 4 * (4 + 3 * (1 + kMaxDims)) + 3 * kMaxScalars;
+  static constexpr int kMaxWords = 4 + 5 * (4 + 3 * (1 + kMaxDims)) + 3 * kMaxScalars;
 
   // Builds the key of `args` (not cacheable: rank or storage over 8 dims, options other
   // than the defaults, or a plan read from a file).

@@ -7,7 +7,8 @@
  * where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's numbers and flag
  * in the order of its Scalars column. HOSTNN_SIG_FORM_ names the kernel form the
  * signature runs: Unary (one input, out = f(in0)), Binary (two, out = f(in0, in1)) or
- * Reduction (along dim), Split or GradSplit (the gated linear units): the kernel tables and the references expand the operator list by
+ * Reduction (along dim, or per channel: no elementwise table), Split or GradSplit (the gated
+ * linear units): the kernel tables and the references expand the operator list by
  * form (kernels/eltwise_list-inl.h), so a new signature is a block here and a line in
  * hostnn/op.h's enum. Plain macros, so that C (src/cann/forward.c) expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
@@ -339,6 +340,19 @@
 
 /* An int64_t attribute as the aclScalar the numbers travel in (C++ only). */
 #define HOSTNN_SIG_INT_ATTR(v) hostnn::capi::IntAttr(v).get()
+
+/* aclnnPreluBackward(gradOutput, self, weight, gradInput, gradWeight): three inputs and two
+ * outputs; the second output travels with the first (capi::TwoOutputs). */
+#define HOSTNN_SIG_PARAMS_GradEltwise2Out \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out, aclTensor *out2
+#define HOSTNN_SIG_ARGS_GradEltwise2Out in0, in1, in2, out, out2
+#define HOSTNN_SIG_IN1_GradEltwise2Out in1
+#define HOSTNN_SIG_IN2_GradEltwise2Out in2
+#define HOSTNN_SIG_DIM_GradEltwise2Out 0
+#define HOSTNN_SIG_SCALARS_GradEltwise2Out 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradEltwise2Out 0
+#define HOSTNN_SIG_FORM_GradEltwise2Out Reduction
+#define HOSTNN_SIG_OUT_GradEltwise2Out hostnn::capi::TwoOutputs(out, out2)
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

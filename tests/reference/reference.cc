@@ -190,6 +190,12 @@ double EluBackwardRef(double dy, double x, const double* scalars) {
 }
 
 // dy where x > threshold (as f32; within FLT_EPSILON of 0: 0), else 0; NaN in either: NaN.
+// self > 0 ? self : weight * self (self NaN: NaN).
+double PreluRef(double self, double weight) {
+  if (std::isnan(self)) return kNaN;
+  return self > 0.0 ? self : weight * self;
+}
+
 // relu(self + alpha * other), alpha = scalars[0] as the kernel reads it (f32).
 double AddReluRef(double self, double other, const double* scalars) {
   const double v = self + static_cast<double>(static_cast<float>(scalars[0])) * other;

@@ -17,6 +17,7 @@ double SiluBackwardRef(double dy, double x);
 double LogSigmoidBackwardRef(double dy, double x);
 double HardsigmoidBackwardRef(double dy, double x);
 double HeavisideRef(double input, double values);
+double PreluRef(double self, double weight);
 double EltwiseRef(Op op, double dy, double x);
 // The same with the operator's scalar parameters (its list order): a parameterised
 // gradient's reference is <Name>Ref(dy, x, scalars); EltwiseRef(op, dy, x) passes the

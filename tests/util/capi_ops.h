@@ -102,10 +102,11 @@ inline int64_t DefaultInt(Op op) {
     const aclTensor* in1 = a1;                                                                \
     aclTensor* in2 = const_cast<aclTensor*>(a2); /* LogSigmoidForward's buffer */             \
     aclTensor* out = o;                                                                       \
+    aclTensor* out2 = nullptr; /* PreluBackward's gradWeight: tests/prelu_test.cc */          \
     const int64_t dim = d;                                                                    \
     const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                    \
-    (void)in1, (void)in2, (void)out, (void)dim, (void)s0, (void)s1, (void)s2, (void)f0;      \
-    (void)i0;                                                                                 \
+    (void)in1, (void)in2, (void)out, (void)out2, (void)dim, (void)s0, (void)s1, (void)s2,     \
+        (void)f0, (void)i0;                                                                   \
     return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);    \
   }                                                                                           \
   inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
@@ -133,9 +134,13 @@ inline const CApiOp& GetCApiOp(Op op) {
 }
 
 // The operators the list-driven suites run, in list order: every one but the gated linear
-// units (IsSplit), whose halves, second outputs and shape rules those suites do not model;
-// tests/split_ops_test.cc runs them.
-inline bool InListSuites(Op op) { return !GetOpInfo(op).is_split; }
+// units (IsSplit: tests/split_ops_test.cc, split_checks_test.cc) and Prelu and
+// PreluBackward (a weight of C elements applied along dim 1, a second output:
+// tests/prelu_test.cc, prelu_backward_test.cc), whose operands those suites cannot build.
+inline bool InListSuites(Op op) {
+  return !GetOpInfo(op).is_split && GetOpInfo(op).shapes != ShapeRule::kChannelWeight;
+}
+inline bool HasOwnSuite(Op op) { return !InListSuites(op); }
 inline std::vector<Op> SuiteOps() {
   std::vector<Op> ops;
   for (Op op : AllOps()) {
@@ -145,7 +150,7 @@ inline std::vector<Op> SuiteOps() {
 }
 inline std::vector<Op> AllOpsVector() { return SuiteOps(); }
 
-// The operators for which pred(op) holds, in list order.
+// The operators for which pred(op) holds, in list order (not those with their own suite).
 template <class Pred>
 std::vector<Op> OpsWhere(Pred pred) {
   std::vector<Op> ops;

@@ -1,0 +1,219 @@
+// PreluBackward's executor. The elements, in the row-major order of self's shape, are rows
+// of S = prod(shape[2:]) elements, row r = (n, c) with c = r % C (self of rank <= 1: one row
+// of C = 1). A row is cut into segments of at most kPreluUnitElems; a unit of work is one
+// segment, or as many whole rows as fit in kPreluUnitElems. Each core gathers its units'
+// gradOutput (broadcast) and self into f32 scratch, runs the segment kernel (gradInput and
+// the segment's sum in double) and scatters gradInput; the segment sums land in the
+// workspace, and after the cores are done they are added in a fixed order (see the header).
+
+#include "src/exec/prelu_backward_executor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "src/core/layout.h"
+#include "src/exec/executor.h"
+#include "src/exec/gather.h"
+#include "src/exec/launcher.h"
+
+namespace hostnn {
+namespace exec {
+namespace {
+
+constexpr uint64_t kAlign = 64;
+uint64_t AlignUp(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
+
+// One operand over its own shape (the weight, gradWeight).
+core::FusedLayout OwnLayout(const Operand& o) {
+  char* first = o.span->first;
+  const DType dtype = o.view->dtype;
+  const std::vector<int64_t> strides = o.span->strides;
+  return core::Fuse(o.view->shape, 1, &first, &dtype, &strides);
+}
+
+class PreluBackwardExecutor final : public Executor {
+ public:
+  PreluBackwardExecutor(Op op, std::shared_ptr<const tiling::Plan> plan,
+                        const core::FusedLayout& layout, const core::FusedLayout& w_layout,
+                        const core::FusedLayout& gw_layout, DType dtype, int64_t rows,
+                        int64_t row_len, int64_t channels, int64_t weights)
+      : Executor(op, std::move(plan)),
+        layout_(layout),
+        w_layout_(w_layout),
+        gw_layout_(gw_layout),
+        dtype_(dtype),
+        rows_(rows),
+        row_len_(row_len),
+        channels_(channels),
+        weights_(weights) {
+    segs_per_row_ = (row_len_ + kPreluUnitElems - 1) / kPreluUnitElems;
+    rows_per_unit_ = row_len_ >= kPreluUnitElems ? 1 : kPreluUnitElems / row_len_;
+    units_ = row_len_ >= kPreluUnitElems ? rows_ * segs_per_row_
+                                         : (rows_ + rows_per_unit_ - 1) / rows_per_unit_;
+    cores_ = std::max<int64_t>(1, std::min(plan_->elementwise.block_dim, units_));
+    codec_ = MakeCodec(dtype);
+    kernel_ = kernels::GetPreluBackwardSegment();
+    target_ = kernels::ChosenTargetName();
+    w_bytes_ = AlignUp(sizeof(float) * static_cast<uint64_t>(channels_));
+    sums_bytes_ = AlignUp(sizeof(double) * static_cast<uint64_t>(rows_ * segs_per_row_));
+    core_bytes_ = AlignUp(3 * sizeof(float) * static_cast<uint64_t>(kPreluUnitElems));
+    // The weights, the segment sums, each core's three tiles, the channels' totals.
+    workspace_bytes_ = w_bytes_ + sums_bytes_ + core_bytes_ * static_cast<uint64_t>(cores_) +
+                       sizeof(double) * static_cast<uint64_t>(channels_);
+  }
+
+  std::string KernelPath() const override {
+    const DType dtypes[3] = {dtype_, dtype_, dtype_};
+    return DescribeKernelPath(target_, false, dtypes, 3, false) + ", per-channel sums";
+  }
+
+  void Run(char* workspace) const override {
+    float* w = reinterpret_cast<float*>(workspace);
+    GatherF32(w_layout_, w_layout_.operands[0], codec_, 0, weights_, w);
+    if (weights_ == 1) std::fill(w + 1, w + channels_, w[0]);
+    struct Ctx {
+      const PreluBackwardExecutor* self;
+      char* workspace;
+    } ctx{this, workspace};
+    launch::LaunchCores(
+        cores_,
+        [](const void* p, int64_t core) {
+          const Ctx* c = static_cast<const Ctx*>(p);
+          c->self->RunCore(core, c->workspace);
+        },
+        &ctx);
+    Finish(reinterpret_cast<const double*>(workspace + w_bytes_),
+           reinterpret_cast<double*>(workspace + w_bytes_ + sums_bytes_ +
+                                     core_bytes_ * static_cast<uint64_t>(cores_)),
+           workspace);
+  }
+
+ private:
+  void RunCore(int64_t core, char* workspace) const {
+    const float* w = reinterpret_cast<const float*>(workspace);
+    double* sums = reinterpret_cast<double*>(workspace + w_bytes_);
+    float* dy = reinterpret_cast<float*>(workspace + w_bytes_ + sums_bytes_ + core * core_bytes_);
+    float* x = dy + kPreluUnitElems;
+    float* gi = x + kPreluUnitElems;
+    const int64_t begin = core * units_ / cores_, end = (core + 1) * units_ / cores_;
+    for (int64_t u = begin; u < end; ++u) {
+      // The unit's first row, its first segment's offset in that row, and its length.
+      int64_t row, offset, len;
+      if (row_len_ >= kPreluUnitElems) {
+        row = u / segs_per_row_;
+        offset = (u % segs_per_row_) * kPreluUnitElems;
+        len = std::min(kPreluUnitElems, row_len_ - offset);
+      } else {
+        row = u * rows_per_unit_;
+        offset = 0;
+        len = std::min(rows_per_unit_, rows_ - row) * row_len_;
+      }
+      const int64_t start = row * row_len_ + offset;
+      GatherF32(layout_, layout_.operands[0], codec_, start, len, dy);
+      GatherF32(layout_, layout_.operands[1], codec_, start, len, x);
+      for (int64_t s = 0; s < len;) {  // one segment: a row's part
+        const int64_t r = (start + s) / row_len_;
+        const int64_t n = std::min(len - s, row_len_ - (start + s) % row_len_);
+        const int64_t seg = r * segs_per_row_ + ((start + s) % row_len_) / kPreluUnitElems;
+        sums[seg] = kernel_(dy + s, x + s, w[r % channels_], gi + s, static_cast<size_t>(n));
+        s += n;
+      }
+      ScatterF32(layout_, layout_.operands[2], codec_, start, len, gi);
+    }
+  }
+
+  // gradWeight: per channel, the segments in (n, segment) order; one weight: the channels
+  // in c order. Rounded once to gradWeight's dtype.
+  void Finish(const double* sums, double* total, char* workspace) const {
+    const int64_t batches = rows_ / channels_;
+    for (int64_t c = 0; c < channels_; ++c) {
+      double t = 0.0;
+      for (int64_t nb = 0; nb < batches; ++nb) {
+        const double* s = sums + (nb * channels_ + c) * segs_per_row_;
+        for (int64_t q = 0; q < segs_per_row_; ++q) t += s[q];
+      }
+      total[c] = t;
+    }
+    int64_t outputs = channels_;
+    if (weights_ == 1) {
+      double t = 0.0;
+      for (int64_t c = 0; c < channels_; ++c) t += total[c];
+      total[0] = t;
+      outputs = 1;
+    }
+    float* out = reinterpret_cast<float*>(workspace);  // the weights are no longer needed
+    for (int64_t c = 0; c < outputs; ++c) {
+      out[c] = dtype_ == DType::kFloat32 ? static_cast<float>(total[c])
+                                         : static_cast<float>(RoundToHalfType(total[c], dtype_));
+    }
+    ScatterF32(gw_layout_, gw_layout_.operands[0], codec_, 0, outputs, out);
+  }
+
+  core::FusedLayout layout_, w_layout_, gw_layout_;
+  DType dtype_;
+  int64_t rows_, row_len_, channels_, weights_;
+  int64_t segs_per_row_ = 1, rows_per_unit_ = 1, units_ = 0, cores_ = 1;
+  uint64_t w_bytes_ = 0, sums_bytes_ = 0, core_bytes_ = 0;
+  OperandCodec codec_;
+  kernels::PreluBackwardSegmentFn kernel_ = nullptr;
+  const char* target_ = "";
+};
+
+}  // namespace
+
+double RoundToHalfType(double v, DType dtype) {
+  if (!std::isfinite(v) || v == 0.0) return v;
+  const bool f16 = dtype == DType::kFloat16;
+  const int bits = f16 ? 11 : 8, emin = f16 ? -14 : -126;
+  const double max = f16 ? 65504.0 : 3.3895313892515355e38;
+  int e = 0;
+  std::frexp(v, &e);  // |v| in [2^(e-1), 2^e)
+  const int q = std::max(e - 1, emin) - (bits - 1);  // the exponent of the last kept bit
+  const double r = std::ldexp(std::nearbyint(std::ldexp(v, -q)), q);
+  return std::fabs(r) > max ? std::copysign(HUGE_VAL, v) : r;
+}
+
+Status PreparePreluBackward(Op op, const PreluBackwardOperands& o, const tiling::Options& options,
+                            uint64_t* workspace_size, ExecutorPtr* executor) {
+  const std::vector<int64_t>& shape = o.x.view->shape;
+  const DType dtype = o.x.view->dtype;
+  tiling::Problem problem{op, dtype, shape, 0, launch::TeamSize()};
+  std::shared_ptr<const tiling::Plan> plan;
+  const bool empty = o.x.span->numel == 0;
+  HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, empty, options, &plan));
+  if (empty) {
+    executor->reset(new EmptyExecutor(op, DTypeName(dtype)));
+    *workspace_size = 0;
+    return Status::Ok();
+  }
+  const Operand* all[3] = {&o.dy, &o.x, &o.grad_input};
+  std::vector<int64_t> strides[3];
+  char* firsts[3];
+  DType dtypes[3];
+  for (int k = 0; k < 3; ++k) {
+    firsts[k] = all[k]->span->first;
+    dtypes[k] = dtype;
+    if (!core::BroadcastStrides(all[k]->view->shape, all[k]->span->strides, shape, &strides[k])) {
+      return Status::Inner(std::string(GetOpInfo(op).name) +
+                           ": gradOutput does not broadcast to self");
+    }
+  }
+  const core::FusedLayout layout = core::Fuse(shape, 3, firsts, dtypes, strides);
+  const int64_t numel = o.x.span->numel;
+  const int64_t channels = shape.size() >= 2 ? shape[1] : 1;
+  int64_t row_len = 1;
+  for (size_t i = 2; i < shape.size(); ++i) row_len *= shape[i];
+  if (shape.size() < 2) row_len = numel;
+  const int64_t rows = numel / row_len;
+  auto* exec = new PreluBackwardExecutor(op, std::move(plan), layout, OwnLayout(o.w),
+                                         OwnLayout(o.grad_weight), dtype, rows, row_len, channels,
+                                         o.w.span->numel);
+  *workspace_size = exec->workspace_bytes();
+  executor->reset(exec);
+  return Status::Ok();
+}
+
+}  // namespace exec
+}  // namespace hostnn

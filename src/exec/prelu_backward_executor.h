@@ -1,0 +1,40 @@
+// PreluBackward's middle end: gradInput elementwise and gradWeight, a sum per channel, from
+// checked operands (src/aclnn/prelu_front_end.cc).
+#ifndef HOSTNN_SRC_EXEC_PRELU_BACKWARD_EXECUTOR_H_
+#define HOSTNN_SRC_EXEC_PRELU_BACKWARD_EXECUTOR_H_
+
+#include <cstdint>
+
+#include "hostnn/ops.h"
+#include "src/exec/eltwise_executor.h"
+
+namespace hostnn {
+namespace exec {
+
+struct PreluBackwardOperands {
+  Operand dy;           // gradOutput: broadcasts to x's shape
+  Operand x;            // self
+  Operand w;            // weight: 1 or C elements, any rank
+  Operand grad_input;   // x's shape
+  Operand grad_weight;  // [C], or weight's shape when it has 1 element
+};
+
+// The elements one unit of work reads: a row (the elements of one (n, c)) is cut into
+// segments of at most this many, and a unit is one segment or as many whole rows as fit.
+constexpr int64_t kPreluUnitElems = 8192;
+
+// Pre: the front end checked every operand (one dtype, shapes). gradWeight's sums are the
+// same bits for any team size and plan: each segment's sum is computed whole by one core,
+// and the segments are added per channel in (n, segment) order, the channels in c order
+// for a single weight, in double, rounded once to gradWeight's dtype.
+Status PreparePreluBackward(Op op, const PreluBackwardOperands& operands,
+                            const tiling::Options& options, uint64_t* workspace_size,
+                            ExecutorPtr* executor);
+
+// v rounded once (to nearest even) to FLOAT16 or BFLOAT16, as a double (exact in f32).
+double RoundToHalfType(double v, DType dtype);
+
+}  // namespace exec
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_EXEC_PRELU_BACKWARD_EXECUTOR_H_

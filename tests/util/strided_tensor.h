@@ -1,0 +1,115 @@
+// A host tensor of any layout for the suites that build their own operands (Prelu,
+// PreluBackward): its storage, its TensorView for the C++ API and an aclTensor for the C
+// API, and element access in the row-major order of its shape.
+#ifndef HOSTNN_TESTS_UTIL_STRIDED_TENSOR_H_
+#define HOSTNN_TESTS_UTIL_STRIDED_TENSOR_H_
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "hostnn/ops.h"
+#include "tests/util/acl_test_util.h"
+#include "tests/util/test_util.h"
+
+namespace hostnn {
+namespace test {
+
+enum class Strides {
+  kDense,       // row-major
+  kStep2,       // row-major strides doubled, first element at offset 1
+  kTransposed,  // the dims' order reversed in memory
+};
+
+inline aclDataType AclDType(DType d) {
+  switch (d) {
+    case DType::kFloat32: return ACL_FLOAT;
+    case DType::kFloat16: return ACL_FLOAT16;
+    case DType::kBFloat16: return ACL_BF16;
+    case DType::kFloat64: return ACL_DOUBLE;
+    case DType::kInt32: return ACL_INT32;
+    default: return ACL_DT_UNDEFINED;
+  }
+}
+
+class HostTensor {
+ public:
+  HostTensor(DType dtype, std::vector<int64_t> shape, Strides layout = Strides::kDense)
+      : dtype_(dtype), shape_(std::move(shape)) {
+    const size_t rank = shape_.size();
+    strides_.assign(rank, 1);
+    int64_t numel = 1;
+    for (const int64_t d : shape_) numel *= d;
+    int64_t span = numel;
+    if (layout == Strides::kTransposed) {
+      int64_t s = 1;
+      for (size_t i = 0; i < rank; ++i) {
+        strides_[i] = s;
+        s *= shape_[i];
+      }
+    } else {
+      int64_t s = layout == Strides::kStep2 ? 2 : 1;
+      for (size_t i = rank; i-- > 0;) {
+        strides_[i] = s;
+        s *= shape_[i];
+      }
+      if (layout == Strides::kStep2) {
+        offset_ = 1;
+        span = 2 * numel + 1;
+      }
+    }
+    storage_ = {span};
+    mem_.Resize(static_cast<size_t>(span) * DTypeSize(dtype) + 8, 0xA5);
+    view_.data = mem_.data();
+    view_.dtype = dtype;
+    view_.shape = shape_;
+    view_.strides = strides_;
+    view_.offset = offset_;
+    view_.storage_shape = storage_;
+    acl_ = MakeTensor(mem_.data(), AclDType(dtype), shape_, strides_, offset_, storage_);
+  }
+  HostTensor(const HostTensor&) = delete;
+
+  int64_t numel() const {
+    int64_t n = 1;
+    for (const int64_t d : shape_) n *= d;
+    return n;
+  }
+  // Storage index of element i in row-major order.
+  int64_t At(int64_t i) const {
+    int64_t off = offset_;
+    for (size_t k = shape_.size(); k-- > 0;) {
+      off += (i % shape_[k]) * strides_[k];
+      i /= shape_[k];
+    }
+    return off;
+  }
+  double Get(int64_t i) const { return LoadAsDouble(dtype_, mem_.data(), At(i)); }
+  void Set(int64_t i, double v) { StoreFromDouble(dtype_, mem_.data(), At(i), v); }
+  std::vector<double> Values() const {
+    std::vector<double> v(static_cast<size_t>(numel()));
+    for (int64_t i = 0; i < numel(); ++i) v[static_cast<size_t>(i)] = Get(i);
+    return v;
+  }
+  void Fill(std::mt19937_64& rng, double lo, double hi) {
+    for (int64_t i = 0; i < numel(); ++i) Set(i, RandomValue(dtype_, rng, lo, hi));
+  }
+  std::vector<uint8_t> Snapshot() const { return mem_.Snapshot(); }
+  const TensorView& view() const { return view_; }
+  aclTensor* acl() const { return acl_.get(); }
+  DType dtype() const { return dtype_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+
+ private:
+  DType dtype_;
+  std::vector<int64_t> shape_, strides_, storage_;
+  int64_t offset_ = 0;
+  HostStorage mem_;
+  TensorView view_;
+  TensorPtr acl_;
+};
+
+}  // namespace test
+}  // namespace hostnn
+
+#endif  // HOSTNN_TESTS_UTIL_STRIDED_TENSOR_H_
