@@ -147,6 +147,10 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
   acl_out_ = MakeAclTensor(out_view_);
+  w_view_ = TensorView::Dense(x_, spec.dtype, {1});
+  gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
+  acl_w_ = MakeAclTensor(w_view_);
+  acl_gw_ = MakeAclTensor(gw_view_);
   // The scalar parameters: the spec's or the defaults, as a CANN client passes them.
   int next = 0;
   for (int k = 0; k < info.num_scalars(); ++k) {
@@ -167,6 +171,8 @@ CaseData::~CaseData() {
   aclDestroyTensor(static_cast<aclTensor*>(acl_x_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_out_));
   if (acl_act_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_act_));
+  aclDestroyTensor(static_cast<aclTensor*>(acl_w_));
+  aclDestroyTensor(static_cast<aclTensor*>(acl_gw_));
   for (void* s : acl_scalars_) {
     if (s != nullptr) aclDestroyScalar(static_cast<aclScalar*>(s));
   }
@@ -186,6 +192,12 @@ OpArgs CaseData::Args() const {
                                                   : nullptr)
                                            : &x_view_;
   a.out = &out_view_;
+  if (GetOpInfo(spec_.op).signature == Signature::kGradEltwise2Out) {
+    a.buffer = &w_view_;
+    a.out2 = &gw_view_;
+  } else if (GetOpInfo(spec_.op).shapes == ShapeRule::kChannelWeight) {
+    a.self = &w_view_;
+  }
   a.dim = spec_.dim;
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;
@@ -239,10 +251,15 @@ void CaseData::Run() const { prepared_.Run(); }
 namespace {
 // Phase 1 through the operator's C API (tests/util/capi_ops.h, from the operator list): the
 // second input stands in for LogSigmoidBackward's unread `buffer` too; s holds the
-// numbers, flag the flag.
-aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, int64_t dim,
-                         aclTensor* out, void* const* s, bool flag, uint64_t* ws,
-                         aclOpExecutor** exec) {
+// numbers, flag the flag. A channel weight (Prelu's second input, PreluBackward's third)
+// is w, PreluBackward's gradWeight gw; a gated unit's half-shaped second operand act.
+aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, aclTensor* w,
+                         aclTensor* gw, int64_t dim, aclTensor* out, void* const* s, bool flag,
+                         uint64_t* ws, aclOpExecutor** exec) {
+  if (GetOpInfo(op).signature == Signature::kGradEltwise2Out) {
+    return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
+  }
+  if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) x = w;
   const auto* s0 = static_cast<const aclScalar*>(s[0]);
   const auto* s1 = static_cast<const aclScalar*>(s[1]);
   const auto* s2 = static_cast<const aclScalar*>(s[2]);
@@ -260,7 +277,8 @@ int CaseData::RunCApiPrepare() {
   aclOpExecutor* exec = nullptr;
   const aclnnStatus s =
       GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-                   static_cast<aclTensor*>(acl_act_), spec_.dim, static_cast<aclTensor*>(acl_out_),
+                   static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
+                   static_cast<aclTensor*>(acl_gw_), spec_.dim, static_cast<aclTensor*>(acl_out_),
                    acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
@@ -275,8 +293,9 @@ int CaseData::RunCApiCall() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
   const aclnnStatus s =
-      GetWorkspace(spec_.op, dy, x, static_cast<aclTensor*>(acl_act_), spec_.dim, out,
-                   acl_scalars_, flag_, &ws, &exec);
+      GetWorkspace(spec_.op, dy, x, static_cast<aclTensor*>(acl_act_),
+                   static_cast<aclTensor*>(acl_w_), static_cast<aclTensor*>(acl_gw_), spec_.dim,
+                   out, acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

@@ -121,12 +121,18 @@ class CaseData {
   void* out_ = nullptr;
   void* act_ = nullptr;  // a gated unit's half-shaped second operand (GeGlu's outGelu, gelu)
   TensorView dy_view_, x_view_, out_view_, act_view_;
+  // A channel weight (Prelu, PreluBackward; shape rule ChannelWeight): one element, x's
+  // first, and PreluBackward's gradWeight of one element.
+  double grad_weight_[1] = {};
+  TensorView w_view_, gw_view_;
   PreparedCall prepared_;
   // CANN tensors for RunCApiCall, made once.
   void* acl_dy_ = nullptr;
   void* acl_x_ = nullptr;
   void* acl_out_ = nullptr;
   void* acl_act_ = nullptr;
+  void* acl_w_ = nullptr;
+  void* acl_gw_ = nullptr;
   void* acl_scalars_[3] = {};  // the numbers as aclScalar (DOUBLE); flag_ the flag
   bool flag_ = false;
 };
