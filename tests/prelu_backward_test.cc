@@ -227,6 +227,22 @@ TEST(PreluBackward, TheCannExampleAndNaN) {
   EXPECT_EQ(gw.Get(1), 0.0);
 }
 
+// Two calls that differ only in gradWeight are two executors (phase 1's memo keys on both
+// outputs): each writes its own gradWeight.
+TEST(PreluBackward, EachCallWritesItsOwnGradWeight) {
+  const DType f = DType::kFloat32;
+  std::mt19937_64 rng(0xB4u);
+  HostTensor dy(f, {3, 4, 5}), x(f, {3, 4, 5}), w(f, {4}), gi(f, {3, 4, 5}), gw1(f, {4}),
+      gw2(f, {4});
+  dy.Fill(rng, -3.0, 3.0);
+  x.Fill(rng, -4.0, 4.0);
+  w.Fill(rng, -2.0, 2.0);
+  ASSERT_EQ(RunBackward(dy, x, w, gi, gw1), ACLNN_SUCCESS);
+  ASSERT_EQ(RunBackward(dy, x, w, gi, gw2), ACLNN_SUCCESS);
+  EXPECT_EQ(gw2.Values(), gw1.Values());
+  ExpectBackward(dy, x, w, gi, gw2);
+}
+
 TEST(PreluBackward, RoundsGradWeightOnceTo16Bits) {
   // 1 + 2^-11 + 2^-30 rounds up to FLOAT16's 1 + 2^-10 only when rounded once from the
   // exact sum (through f32 it would tie and round to even, 1).

@@ -211,6 +211,20 @@ TEST(Prelu, RefusalsWriteNothing) {
   EXPECT_EQ(out.Snapshot(), before);
 }
 
+// A weight whose two dims cannot merge into one stride splits self's dim 1 in two: on a
+// self of rank 8 that would make 9 dims, which is not supported (561000, nothing written).
+TEST(Prelu, UnmergeableWeightOnRank8SelfIsRefused) {
+  const DType f = DType::kFloat32;
+  const std::vector<int64_t> shape{1, 6, 1, 1, 1, 1, 1, 2};
+  HostTensor self(f, shape), weight(f, {2, 3}, Strides::kTransposed), out(f, shape);
+  const std::vector<uint8_t> before = out.Snapshot();
+  EXPECT_EQ(RunPrelu(self.acl(), weight.acl(), out.acl()), ACLNN_ERR_INNER);
+  EXPECT_EQ(out.Snapshot(), before);
+  // The same weight, dense, merges into one dim and is taken.
+  HostTensor dense(f, {2, 3});
+  EXPECT_EQ(RunPrelu(self.acl(), dense.acl(), out.acl()), ACLNN_SUCCESS);
+}
+
 // out may be self itself (the same view): each element is read before it is written.
 TEST(Prelu, InPlaceOverSelf) {
   std::mt19937_64 rng(0x9E5u);
