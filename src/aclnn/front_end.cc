@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "kernels/kernels.h"
-#include "src/core/check.h"
 #include "src/aclnn/prelu_front_end.h"
+#include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
 #include "src/aclnn/split_front_end.h"

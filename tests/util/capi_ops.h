@@ -102,7 +102,7 @@ inline int64_t DefaultInt(Op op) {
     const aclTensor* in1 = a1;                                                                \
     aclTensor* in2 = const_cast<aclTensor*>(a2); /* LogSigmoidForward's buffer */             \
     aclTensor* out = o;                                                                       \
-    aclTensor* out2 = nullptr; /* PreluBackward's gradWeight: tests/prelu_test.cc */          \
+    aclTensor* out2 = nullptr; /* PreluBackward's gradWeight: its own suite */              \
     const int64_t dim = d;                                                                    \
     const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                    \
     (void)in1, (void)in2, (void)out, (void)out2, (void)dim, (void)s0, (void)s1, (void)s2,     \
