@@ -198,6 +198,18 @@ Status PrepareSplit(Op op, const SplitOperands& operands, const tiling::Options&
   const int64_t half = half_shape[static_cast<size_t>(dim)] / 2;
   half_shape[static_cast<size_t>(dim)] = half;
 
+  // An empty self has no element to point at (its first element may be null): nothing to
+  // view, plan or run.
+  const bool empty = operands.self.span->numel == 0;
+  if (empty) {
+    tiling::Problem problem{op, self.dtype, self.shape, dim, launch::TeamSize()};
+    std::shared_ptr<const tiling::Plan> plan;
+    HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, true, options, &plan));
+    executor->reset(new EmptyExecutor(op, DTypeName(self.dtype)));
+    *workspace_size = 0;
+    return Status::Ok();
+  }
+
   // The operands in layout order. activateLeft makes the first half the gate: the halves
   // swap (and so do the gradient's), so the kernel always gates with its second input.
   const bool swap = operands.activate_left;
@@ -222,16 +234,10 @@ Status PrepareSplit(Op op, const SplitOperands& operands, const tiling::Options&
     if (DTypeSize(v.dtype) > DTypeSize(widest)) widest = v.dtype;
     same_dtype = same_dtype && v.dtype == self.dtype;
   }
-  const bool empty = operands.self.span->numel == 0;
   // The planner halves self's shape along dim itself (tiling/plan.cc).
   tiling::Problem problem{op, widest, self.shape, dim, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
-  HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, empty, options, &plan));
-  if (empty) {
-    executor->reset(new EmptyExecutor(op, DTypeName(self.dtype)));
-    *workspace_size = 0;
-    return Status::Ok();
-  }
+  HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
   char* firsts[core::kMaxOperands];
   DType dtypes[core::kMaxOperands];
   std::vector<int64_t> strides[core::kMaxOperands];
