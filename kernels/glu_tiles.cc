@@ -40,8 +40,27 @@ void GatedTile(const void* a_v, const void* b_v, void* out_v, void* act_v, size_
   T* HWY_RESTRICT out = static_cast<T*>(out_v);
   T* HWY_RESTRICT act = static_cast<T*>(act_v);
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
+  // Two pairs (four vectors) per iteration: the functors are long dependency chains (exp,
+  // a division), and 16-bit storage converts a pair at a time (convert-inl.h: a pair puts
+  // every element back where it found it, so each element meets the same code).
+  for (; i + 4 * N <= n; i += 4 * N) {
+    V a0, a1, a2, a3, b0, b1, b2, b3, g0, g1, g2, g3;
+    LoadPairF32(d, Tag(), a + i, &a0, &a1);
+    LoadPairF32(d, Tag(), b + i, &b0, &b1);
+    LoadPairF32(d, Tag(), a + i + 2 * N, &a2, &a3);
+    LoadPairF32(d, Tag(), b + i + 2 * N, &b2, &b3);
+    const V y0 = F::Apply(d, a0, b0, &g0), y1 = F::Apply(d, a1, b1, &g1);
+    const V y2 = F::Apply(d, a2, b2, &g2), y3 = F::Apply(d, a3, b3, &g3);
+    StorePairF32(d, Tag(), y0, y1, out + i);
+    StorePairF32(d, Tag(), y2, y3, out + i + 2 * N);
+    if (F::kHasAct) {
+      StorePairF32(d, Tag(), g0, g1, act + i);
+      StorePairF32(d, Tag(), g2, g3, act + i + 2 * N);
+    }
+  }
   for (; i + N <= n; i += N) {
     GatedVector<F, Tag>(d, a + i, b + i, out + i, F::kHasAct ? act + i : nullptr);
   }
@@ -81,8 +100,21 @@ void GatedGradTile(const void* dy_v, const void* a_v, const void* b_v, const voi
   T* HWY_RESTRICT da = static_cast<T*>(da_v);
   T* HWY_RESTRICT db = static_cast<T*>(db_v);
   const hn::ScalableTag<float> d;
+  using V = hn::Vec<decltype(d)>;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
+  // A pair per iteration (as GatedTile; the gradients hold more vectors live).
+  for (; i + 2 * N <= n; i += 2 * N) {
+    V dy0, dy1, a0, a1, b0, b1, g0 = hn::Zero(d), g1 = hn::Zero(d), da0, da1, db0, db1;
+    LoadPairF32(d, Tag(), dy + i, &dy0, &dy1);
+    LoadPairF32(d, Tag(), a + i, &a0, &a1);
+    LoadPairF32(d, Tag(), b + i, &b0, &b1);
+    if (F::kReadsAct) LoadPairF32(d, Tag(), act + i, &g0, &g1);
+    F::Apply(d, dy0, a0, b0, g0, &da0, &db0);
+    F::Apply(d, dy1, a1, b1, g1, &da1, &db1);
+    StorePairF32(d, Tag(), da0, da1, da + i);
+    StorePairF32(d, Tag(), db0, db1, db + i);
+  }
   for (; i + N <= n; i += N) {
     GatedGradVector<F, Tag>(d, dy + i, a + i, b + i, F::kReadsAct ? act + i : nullptr, da + i,
                             db + i);
