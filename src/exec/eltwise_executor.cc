@@ -1,11 +1,16 @@
 // Elementwise executors: dense operands of one dtype go straight to the kernel tile by
-// tile; anything else (strides, broadcast, mixed dtypes) is gathered into the core's f32
-// scratch in the workspace, computed, and scattered to the output. The tiles are the
+// tile; operands of one dtype that walk the fused layout's last dim with stride 1, but for
+// inputs constant along it (a per-row broadcast: Prelu's channel weight, a broadcast
+// gradient), run the kernel on each row's run in place ("rows"), a constant input filled
+// into a run of the core's scratch once per row; anything else (strides, mixed dtypes) is
+// gathered into the core's f32 scratch in the workspace, computed, and scattered to the
+// output. The tiles are the
 // plan's (tiling::ElementwisePlan): this file walks them, it never cuts its own.
 
 #include "src/exec/eltwise_executor.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "kernels/kernels.h"
 #include "src/core/layout.h"
@@ -19,6 +24,9 @@ namespace exec {
 namespace {
 
 constexpr uint64_t kScratchAlign = 64;
+// The shortest row the rows path takes: below it a kernel call per row costs more than the
+// gather it saves.
+constexpr int64_t kMinRowRun = 64;
 
 class EltwiseExecutor final : public Executor {
  public:
@@ -32,10 +40,14 @@ class EltwiseExecutor final : public Executor {
   // gathered as they are into scratch of that type, never converted to f32.
   // result_dtype: the dtype the operator's result is in before CANN's Cast to out's, when
   // they differ (the kernel's f32 result is first narrowed to it).
-  void Init(bool direct, bool exact_int, DType result_dtype, int64_t scratch_elems,
+  // rows: the per-row path (direct must be false); scratch_per_core then holds one run of
+  // scratch_elems elements per input constant along a row.
+  void Init(bool direct, bool rows, bool exact_int, DType result_dtype, int64_t scratch_elems,
             uint64_t scratch_per_core, const float* scalars) {
     const tiling::Plan& plan = *plan_;
     for (int k = 0; k < kMaxScalars; ++k) scalars_[k] = scalars[k];
+    rows_ = rows;
+    direct = direct || rows;  // the same kernel, on the operands' own dtype
     direct_ = direct;
     exact_int_ = exact_int;
     const DType out_dtype = layout_.operands[num_in_].dtype;
@@ -50,7 +62,7 @@ class EltwiseExecutor final : public Executor {
     target_ = kernels::ChosenTargetName();
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
-    workspace_bytes_ = direct ? 0 : scratch_per_core * plan.elementwise.block_dim;
+    workspace_bytes_ = direct && !rows ? 0 : scratch_per_core * plan.elementwise.block_dim;
     const DType dtype = direct || exact_int ? layout_.operands[0].dtype : DType::kFloat32;
     if (exact_int) elem_bytes_ = DTypeSize(dtype);
     if (direct) {
@@ -85,7 +97,8 @@ class EltwiseExecutor final : public Executor {
   std::string KernelPath() const override {
     DType dtypes[core::kMaxOperands];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
-    return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_);
+    return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_) +
+           (rows_ ? ", by rows" : "");
   }
 
   void Run(char* workspace) const override {
@@ -112,9 +125,71 @@ class EltwiseExecutor final : public Executor {
     }
   }
 
+  // n copies of the es-byte element at `value` (a compute dtype: 2 or 4 bytes) into run.
+  static void FillRun(const char* value, int64_t es, int64_t n, char* run) {
+    if (es == 4) {
+      uint32_t v;
+      std::memcpy(&v, value, 4);
+      std::fill_n(reinterpret_cast<uint32_t*>(run), n, v);
+    } else {
+      uint16_t v;
+      std::memcpy(&v, value, 2);
+      std::fill_n(reinterpret_cast<uint16_t*>(run), n, v);
+    }
+  }
+
+  // Elements from the first of the fused layout's row `row` to operand k's element there.
+  int64_t RowOffset(int k, int64_t row) const {
+    int64_t off = 0;
+    for (int d = layout_.rank - 2; d >= 0; --d) {
+      off += (row % layout_.shape[d]) * layout_.operands[k].strides[d];
+      row /= layout_.shape[d];
+    }
+    return off;
+  }
+
+  // The rows path: each tile cut at row ends; an input constant along the row (stride 0)
+  // is copied into a run of this core's scratch when its row changes.
+  void RunRows(int64_t core, char* workspace) const {
+    const tiling::ElementwisePlan& p = plan_->elementwise;
+    const int rank = layout_.rank;
+    const int64_t row_len = layout_.shape[rank - 1];
+    const int64_t es = static_cast<int64_t>(elem_bytes_);
+    char* runs = workspace + core * scratch_per_core_;
+    int64_t filled_row[2] = {-1, -1};
+    for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+      const int64_t end = p.TileBegin(core, t) + p.TileLen(core, t);
+      for (int64_t i = p.TileBegin(core, t); i < end;) {
+        const int64_t row = i / row_len, col = i % row_len;
+        const int64_t n = std::min(row_len - col, end - i);
+        const char* in[2] = {nullptr, nullptr};
+        for (int k = 0; k < num_in_; ++k) {
+          const core::FusedOperand& op = layout_.operands[k];
+          const char* at = op.first + RowOffset(k, row) * es;
+          if (op.strides[rank - 1] != 0) {
+            in[k] = at + col * es;
+            continue;
+          }
+          char* run = runs + k * scratch_elems_ * es;
+          if (filled_row[k] != row) {
+            FillRun(at, es, std::min(row_len, scratch_elems_), run);
+            filled_row[k] = row;
+          }
+          in[k] = run;
+        }
+        Compute(in, layout_.operands[num_in_].first + (RowOffset(num_in_, row) + col) * es, n);
+        i += n;
+      }
+    }
+  }
+
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
+    if (rows_) {
+      RunRows(core, workspace);
+      return;
+    }
     if (direct_) {
       const int64_t es = static_cast<int64_t>(elem_bytes_);
       for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
@@ -177,6 +252,7 @@ class EltwiseExecutor final : public Executor {
   core::FusedLayout layout_;
   int num_in_ = 2;
   bool direct_ = false;
+  bool rows_ = false;
   bool exact_int_ = false;
   bool stream_ = false;
   const char* target_ = "";
@@ -256,6 +332,15 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   const bool direct = layout.dense && same_dtype && !casts_result;
   const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0])) ||
                          (AdmitsInt8Lanes(info.dtypes) && dtypes[0] == DType::kInt8);
+  // Rows: one compute dtype, rows of at least kMinRowRun elements, the output and every input
+  // with stride 1 along the last fused dim but for inputs constant along it (stride 0).
+  bool rows = !direct && !exact_int && same_dtype && !casts_result &&
+              IsComputeType(dtypes[0]) && layout.rank >= 1 &&
+              layout.shape[layout.rank - 1] >= kMinRowRun;
+  for (int k = 0; rows && k < num; ++k) {
+    const int64_t last = layout.operands[k].strides[layout.rank - 1];
+    rows = last == 1 || (last == 0 && k + 1 < num);
+  }
   // A core's scratch holds one f32 tile per operand (one of the operands' own dtype on the
   // exact integer path), of its longest tile: the plan's tile length, or all the core owns
   // when that is less (a small tensor, or a large UB, must not ask for the UB).
@@ -266,12 +351,12 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   // A cast result needs two more tiles of at most 4 bytes an element: the result in its own
   // dtype, and cast to out's.
   const uint64_t scratch = (static_cast<uint64_t>(num) * scratch_elems *
-                                (exact_int ? DTypeSize(dtypes[0]) : sizeof(float)) +
+                                (exact_int || rows ? DTypeSize(dtypes[0]) : sizeof(float)) +
                             (casts_result ? 2 * sizeof(float) * scratch_elems : 0) +
                             kScratchAlign - 1) /
                            kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
-  exec->Init(direct, exact_int, result_dtype, scratch_elems, scratch, operands.scalars);
+  exec->Init(direct, rows, exact_int, result_dtype, scratch_elems, scratch, operands.scalars);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();
