@@ -63,6 +63,7 @@ using ScalarPeerFn = void (*)(TorchCase&);
 // ATen's call for one case over the case's buffers.
 struct TorchCase {
   at::Tensor dy, x, out, buffer;
+  at::Tensor weight;  // Prelu's one-element channel weight
   Op op;
   int64_t dim;
   double s[kMaxScalars] = {};          // the case's scalar parameters (CaseSpec::ScalarValue)
@@ -139,6 +140,15 @@ struct TorchCase {
         at::cat_out(out, {dy * buffer, at::gelu_backward(dy, ab[1], "none") * ab[0]}, dim);
         break;
       }
+      // Prelu's case: self is the case's dy, the weight x's first element (bench/cases.h).
+      // ATen's prelu has no out= form: _prelu_kernel allocates its result per call, as the
+      // backward does both gradients.
+      case Op::kPrelu:
+        out = at::_prelu_kernel(dy, weight);
+        break;
+      case Op::kPreluBackward:
+        out = std::get<0>(at::_prelu_kernel_backward(dy, x, weight));
+        break;
       case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
         at::heaviside_out(out, dy, x);
         break;
@@ -336,6 +346,8 @@ TorchCase MakeTorchCase(const CaseData& data) {
   t.dy = at::from_blob(data.grad_output_data(), s.shape, opts);
   t.x = at::from_blob(data.self_data(), s.shape, opts);
   t.out = at::from_blob(data.out_data(), s.shape, opts);
+  if (GetOpInfo(s.op).shapes == ShapeRule::kChannelWeight)
+    t.weight = at::from_blob(data.self_data(), {1}, opts);
   if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
     const std::vector<int64_t>& half = data.half_shape();
     t.dy = at::from_blob(data.grad_output_data(), half, opts);
