@@ -289,8 +289,9 @@ LogSoftmaxF64Kernels GetLogSoftmaxF64();
 
 // PreluBackward over n contiguous f32 elements of one channel (weight w): gi[i] = x[i] > 0 ?
 // dy[i] : w * dy[i], and the return value, the sum in double of dy[i] * x[i] where x[i] is
-// not > 0 (each product exact), in a fixed order for a given target and n: f64 vector
-// lanes in index order, the lanes in lane order, then the tail.
+// not > 0 (each product exact), in a fixed order whatever the SIMD width: element i to
+// partial i % kRowPartials, the partials combined by CombinePartials. So the sum has the
+// same bits on every target.
 using PreluBackwardSegmentFn = double (*)(const float* dy, const float* x, float w, float* gi,
                                           size_t n);
 PreluBackwardSegmentFn GetPreluBackwardSegment();

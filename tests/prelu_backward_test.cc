@@ -11,6 +11,7 @@
 #include <omp.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -146,6 +147,37 @@ TEST_P(PreluBackwardTest, ValuesOnEveryShape) {
   });
   std::printf("PreluBackward %s: largest |gradWeight - exact| / sum|dy x| = %.3g\n",
               DTypeName(t), worst);
+}
+
+// gradWeight's sum takes element i to partial i % 16 whatever the SIMD width: the same
+// bits (and gradInput's) on every target the machine runs.
+TEST_P(PreluBackwardTest, SameBitsOnEveryTarget) {
+  const DType t = GetParam();
+  for (const Case& c : kCases) {
+    SCOPED_TRACE("self " + ShapeText(c.x));
+    std::mt19937_64 rng(0xB3u);
+    HostTensor dy(t, c.dy), x(t, c.x), w(t, c.w), gi(t, c.x), gw(t, c.gw);
+    dy.Fill(rng, -3.0, 3.0);
+    x.Fill(rng, -4.0, 4.0);
+    w.Fill(rng, -2.0, 2.0);
+    std::vector<double> first_gi, first_gw;
+    ForEachTarget([&](int64_t) {
+      ASSERT_EQ(RunBackward(dy, x, w, gi, gw), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      std::vector<double> vgi(static_cast<size_t>(gi.numel())), vgw(static_cast<size_t>(gw.numel()));
+      for (int64_t i = 0; i < gi.numel(); ++i) vgi[static_cast<size_t>(i)] = gi.Get(i);
+      for (int64_t i = 0; i < gw.numel(); ++i) vgw[static_cast<size_t>(i)] = gw.Get(i);
+      if (first_gw.empty()) {
+        first_gi = vgi, first_gw = vgw;
+        return;
+      }
+      for (size_t i = 0; i < vgw.size(); ++i) {
+        EXPECT_EQ(std::memcmp(&vgw[i], &first_gw[i], sizeof(double)), 0) << "gradWeight " << i;
+      }
+      for (size_t i = 0; i < vgi.size(); ++i) {
+        ASSERT_EQ(std::memcmp(&vgi[i], &first_gi[i], sizeof(double)), 0) << "gradInput " << i;
+      }
+    });
+  }
 }
 
 TEST_P(PreluBackwardTest, StridedOperands) {
