@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -164,6 +165,29 @@ TEST_F(TilingGolden, UbDivisorTables) {
 
 // The UB specs are the operator list's: queues for the operands in slots in0, in1 and out
 // (never in2, LogSigmoidBackward's unread buffer), f32 temps from UbTemps.
+// PreluBackward's units: [8, 64, 1024] is 512 rows (n, c) of 1024, 8 whole rows per
+// 8192-element unit: 64 units, 48 cores on Atlas A2 (min of the elementwise plan's 48 and
+// 64); [2, 3, 20000] is 6 rows of 3 segments (8192, 8192, 3616): 18 units.
+TEST_F(TilingGolden, PreluBackwardChannelSums) {
+  const tiling::Plan a = MustPlan(Op::kPreluBackward, DType::kFloat32, {8, 64, 1024}, 0,
+                                  On("atlas-a2"));
+  EXPECT_EQ(a.channel_sums.rows, 512);
+  EXPECT_EQ(a.channel_sums.channels, 64);
+  EXPECT_EQ(a.channel_sums.rows_per_unit, 8);
+  EXPECT_EQ(a.channel_sums.units, 64);
+  EXPECT_EQ(a.channel_sums.block_dim, std::min<int64_t>(a.elementwise.block_dim, 64));
+  const tiling::Plan b = MustPlan(Op::kPreluBackward, DType::kFloat32, {2, 3, 20000}, 0, {});
+  EXPECT_EQ(b.channel_sums.segs_per_row, 3);
+  EXPECT_EQ(b.channel_sums.units, 18);
+  int64_t row = 0, offset = 0, len = 0;
+  b.channel_sums.Unit(5, &row, &offset, &len);  // row 1's last segment
+  EXPECT_EQ(row, 1);
+  EXPECT_EQ(offset, 16384);
+  EXPECT_EQ(len, 3616);
+  // Only PreluBackward has them.
+  EXPECT_EQ(MustPlan(Op::kPrelu, DType::kFloat32, {8, 64, 1024}, 0, {}).channel_sums.units, 0);
+}
+
 // A gated linear unit's queues are over the half shape: self's two halves, GeGlu's outGelu
 // or its gradient's gelu, and the output (a gradient's in its two halves).
 TEST_F(TilingGolden, SplitUbSpecsNameTheHalves) {

@@ -182,6 +182,26 @@ int64_t UbTotal(const std::vector<UbBuffer>& ub) {
   return total;
 }
 
+// PreluBackward's units over self's shape (ChannelSumsPlan), on at most `cores` cores.
+static ChannelSumsPlan PlanChannelSums(const std::vector<int64_t>& shape, int64_t cores) {
+  ChannelSumsPlan c;
+  int64_t numel = 1;
+  for (const int64_t d : shape) numel *= d;
+  c.channels = shape.size() >= 2 ? shape[1] : 1;
+  c.row_len = numel;
+  if (shape.size() >= 2) {
+    c.row_len = 1;
+    for (size_t i = 2; i < shape.size(); ++i) c.row_len *= shape[i];
+  }
+  c.rows = numel / c.row_len;
+  c.segs_per_row = CeilDiv(c.row_len, kChannelSumSegment);
+  c.rows_per_unit = c.row_len >= kChannelSumSegment ? 1 : kChannelSumSegment / c.row_len;
+  c.units = c.row_len >= kChannelSumSegment ? c.rows * c.segs_per_row
+                                            : CeilDiv(c.rows, c.rows_per_unit);
+  c.block_dim = std::max<int64_t>(1, std::min(cores, c.units));
+  return c;
+}
+
 Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan) {
   return StatusBoundary("PlanProblem", [&] {
     if (!IsValidOp(problem.op)) {
@@ -239,6 +259,9 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
         numel /= 2;
       }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
+      if (info.signature == Signature::kGradEltwise2Out) {
+        p.channel_sums = PlanChannelSums(problem.shape, p.elementwise.block_dim);
+      }
       *plan = p;
       return Status::Ok();
     }
@@ -292,6 +315,25 @@ Status Plan::Check() const {
     const Platform& pf = platform;
     if (pf.cores < 1 || pf.ub_bytes < 1 || pf.block_bytes < 1) {
       return Fail("the platform has non-positive sizes");
+    }
+    if (kind == Kind::kElementwise && channel_sums.units > 0) {
+      const ChannelSumsPlan& c = channel_sums;
+      int64_t covered = 0;  // every element of every row in exactly one unit, in order
+      for (int64_t core = 0; core < c.block_dim; ++core) {
+        for (int64_t u = c.UnitBegin(core); u < c.UnitEnd(core); ++u) {
+          int64_t row = 0, offset = 0, len = 0;
+          c.Unit(u, &row, &offset, &len);
+          if (len < 1 || row * c.row_len + offset != covered) {
+            return Fail("channel sums: unit " + S(u) + " does not start where unit " +
+                        S(u - 1) + " ends");
+          }
+          covered += len;
+        }
+      }
+      if (c.block_dim < 1 || c.block_dim > elementwise.block_dim || covered != c.rows * c.row_len) {
+        return Fail("channel sums: the units do not cover the " + S(c.rows) + " rows of " +
+                    S(c.row_len) + " on at most the plan's cores");
+      }
     }
     return kind == Kind::kElementwise ? CheckElementwise(elementwise, pf)
                                       : CheckReduction(reduction, pf);

@@ -98,6 +98,13 @@ std::string Plan::ToJson() const {
     o["ub_divisor_why"] = p.ub_divisor_why;
     o["ub_used_bytes"] = UbTotal(p.ub);
     o["ub"] = UbJson(p.ub);
+    if (channel_sums.units > 0) {
+      const ChannelSumsPlan& c = channel_sums;
+      o["channel_sums"] = {{"rows", c.rows},           {"row_len", c.row_len},
+                           {"channels", c.channels},   {"segment", kChannelSumSegment},
+                           {"segs_per_row", c.segs_per_row}, {"rows_per_unit", c.rows_per_unit},
+                           {"units", c.units},         {"block_dim", c.block_dim}};
+    }
     return WriteJson(o);
   }
   const ReductionPlan& p = reduction;
@@ -172,6 +179,16 @@ std::string Plan::ToTable() const {
     o << " (last tile " << p.TileLen(p.block_dim - 1, p.CoreTiles(p.block_dim - 1) - 1) << ")\n"
       << Wrap("UB              ",
               S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
+    if (channel_sums.units > 0) {  // PreluBackward's gradWeight
+      const ChannelSumsPlan& c = channel_sums;
+      o << "channel sums    " << c.rows << " rows (n, c) of " << c.row_len << ", " << c.channels
+        << (c.channels == 1 ? " channel" : " channels") << "; segments of " << kChannelSumSegment
+        << ": "
+        << (c.row_len >= kChannelSumSegment ? S(c.segs_per_row) + " per row"
+                                            : S(c.rows_per_unit) + " rows per unit")
+        << "; " << c.units << " units on " << c.block_dim << " cores ("
+        << c.UnitEnd(0) - c.UnitBegin(0) << " on core 0)\n";
+    }
     return o.str();
   }
   const ReductionPlan& p = reduction;

@@ -200,6 +200,37 @@ constexpr int64_t kRowSplitMinA0 = 128;
 // would read it again from memory.
 constexpr int64_t kRowSplitMaxForwardShare = 4096;
 
+// PreluBackward's gradWeight, a sum per channel: self's elements are rows of row_len =
+// prod(shape[2:]) elements, one row per (n, c), c = row % channels (self of rank <= 1: one
+// row, one channel). A row is summed in segments of kChannelSumSegment elements; a unit of
+// work is one segment, or as many whole rows as fit in one. The segment is part of the
+// numerics, not of the UB or the platform: where a segment starts fixes the order of the
+// sum, so gradWeight's bits are the same for any core count and profile. The units go to
+// the cores in contiguous ranges; each segment's sum is added per channel in (n, segment)
+// order afterwards.
+constexpr int64_t kChannelSumSegment = 8192;
+struct ChannelSumsPlan {
+  int64_t rows = 0, row_len = 0, channels = 0;
+  int64_t segs_per_row = 0;   // segments of one row (1 when row_len <= the segment)
+  int64_t rows_per_unit = 0;  // whole rows in one unit (1 when a row is segmented)
+  int64_t units = 0;          // 0: not a channel sum
+  int64_t block_dim = 0;      // cores: min(the elementwise plan's block_dim, units)
+  int64_t UnitBegin(int64_t core) const { return core * units / block_dim; }
+  int64_t UnitEnd(int64_t core) const { return (core + 1) * units / block_dim; }
+  // A unit's first row, its offset in that row and its element count.
+  void Unit(int64_t u, int64_t* row, int64_t* offset, int64_t* len) const {
+    if (row_len >= kChannelSumSegment) {
+      *row = u / segs_per_row;
+      *offset = (u % segs_per_row) * kChannelSumSegment;
+      *len = row_len - *offset < kChannelSumSegment ? row_len - *offset : kChannelSumSegment;
+    } else {
+      *row = u * rows_per_unit;
+      *offset = 0;
+      *len = (rows - *row < rows_per_unit ? rows - *row : rows_per_unit) * row_len;
+    }
+  }
+};
+
 struct ReductionPlan {
   int64_t a1 = 1, r = 1, a0 = 1;
   int64_t elem_bytes = 4;
@@ -257,6 +288,7 @@ struct Plan {
   std::string sources;           // where the knobs came from
   ElementwisePlan elementwise;   // kind == kElementwise
   ReductionPlan reduction;       // kind == kReduction
+  ChannelSumsPlan channel_sums;  // PreluBackward's gradWeight (kind kElementwise)
 
   std::string ToJson() const;
   std::string ToTable() const;

@@ -1,10 +1,11 @@
-// PreluBackward's executor. The elements, in the row-major order of self's shape, are rows
-// of S = prod(shape[2:]) elements, row r = (n, c) with c = r % C (self of rank <= 1: one row
-// of C = 1). A row is cut into segments of at most kPreluUnitElems; a unit of work is one
-// segment, or as many whole rows as fit in kPreluUnitElems. Each core gathers its units'
-// gradOutput (broadcast) and self into f32 scratch, runs the segment kernel (gradInput and
-// the segment's sum in double) and scatters gradInput; the segment sums land in the
-// workspace, and after the cores are done they are added in a fixed order (see the header).
+// PreluBackward's executor, over the plan's channel sums (tiling::ChannelSumsPlan): the
+// elements, in the row-major order of self's shape, are rows of S = prod(shape[2:])
+// elements, row r = (n, c) with c = r % C (self of rank <= 1: one row of C = 1), cut into
+// segments of tiling::kChannelSumSegment; the plan's units (a segment, or whole rows) and
+// their cores are the plan's. Each core gathers its units' gradOutput (broadcast) and self
+// into f32 scratch, runs the segment kernel (gradInput and the segment's sum in double) and
+// scatters gradInput; the segment sums land in the workspace, and after the cores are done
+// they are added in a fixed order (see the header).
 
 #include "src/exec/prelu_backward_executor.h"
 
@@ -37,28 +38,25 @@ class PreluBackwardExecutor final : public Executor {
  public:
   PreluBackwardExecutor(Op op, std::shared_ptr<const tiling::Plan> plan,
                         const core::FusedLayout& layout, const core::FusedLayout& w_layout,
-                        const core::FusedLayout& gw_layout, DType dtype, int64_t rows,
-                        int64_t row_len, int64_t channels, int64_t weights)
+                        const core::FusedLayout& gw_layout, DType dtype, int64_t weights)
       : Executor(op, std::move(plan)),
         layout_(layout),
         w_layout_(w_layout),
         gw_layout_(gw_layout),
         dtype_(dtype),
-        rows_(rows),
-        row_len_(row_len),
-        channels_(channels),
+        units_(plan_->channel_sums),
+        rows_(units_.rows),
+        row_len_(units_.row_len),
+        channels_(units_.channels),
         weights_(weights) {
-    segs_per_row_ = (row_len_ + kPreluUnitElems - 1) / kPreluUnitElems;
-    rows_per_unit_ = row_len_ >= kPreluUnitElems ? 1 : kPreluUnitElems / row_len_;
-    units_ = row_len_ >= kPreluUnitElems ? rows_ * segs_per_row_
-                                         : (rows_ + rows_per_unit_ - 1) / rows_per_unit_;
-    cores_ = std::max<int64_t>(1, std::min(plan_->elementwise.block_dim, units_));
+    segs_per_row_ = units_.segs_per_row;
+    cores_ = units_.block_dim;
     codec_ = MakeCodec(dtype);
     kernel_ = kernels::GetPreluBackwardSegment();
     target_ = kernels::ChosenTargetName();
     w_bytes_ = AlignUp(sizeof(float) * static_cast<uint64_t>(channels_));
     sums_bytes_ = AlignUp(sizeof(double) * static_cast<uint64_t>(rows_ * segs_per_row_));
-    core_bytes_ = AlignUp(3 * sizeof(float) * static_cast<uint64_t>(kPreluUnitElems));
+    core_bytes_ = AlignUp(3 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
     // The weights, the segment sums, each core's three tiles, the channels' totals.
     workspace_bytes_ = w_bytes_ + sums_bytes_ + core_bytes_ * static_cast<uint64_t>(cores_) +
                        sizeof(double) * static_cast<uint64_t>(channels_);
@@ -95,28 +93,19 @@ class PreluBackwardExecutor final : public Executor {
     const float* w = reinterpret_cast<const float*>(workspace);
     double* sums = reinterpret_cast<double*>(workspace + w_bytes_);
     float* dy = reinterpret_cast<float*>(workspace + w_bytes_ + sums_bytes_ + core * core_bytes_);
-    float* x = dy + kPreluUnitElems;
-    float* gi = x + kPreluUnitElems;
-    const int64_t begin = core * units_ / cores_, end = (core + 1) * units_ / cores_;
-    for (int64_t u = begin; u < end; ++u) {
-      // The unit's first row, its first segment's offset in that row, and its length.
-      int64_t row, offset, len;
-      if (row_len_ >= kPreluUnitElems) {
-        row = u / segs_per_row_;
-        offset = (u % segs_per_row_) * kPreluUnitElems;
-        len = std::min(kPreluUnitElems, row_len_ - offset);
-      } else {
-        row = u * rows_per_unit_;
-        offset = 0;
-        len = std::min(rows_per_unit_, rows_ - row) * row_len_;
-      }
+    float* x = dy + tiling::kChannelSumSegment;
+    float* gi = x + tiling::kChannelSumSegment;
+    for (int64_t u = units_.UnitBegin(core); u < units_.UnitEnd(core); ++u) {
+      int64_t row, offset, len;  // the unit's first row, its offset in that row, its length
+      units_.Unit(u, &row, &offset, &len);
       const int64_t start = row * row_len_ + offset;
       GatherF32(layout_, layout_.operands[0], codec_, start, len, dy);
       GatherF32(layout_, layout_.operands[1], codec_, start, len, x);
       for (int64_t s = 0; s < len;) {  // one segment: a row's part
         const int64_t r = (start + s) / row_len_;
         const int64_t n = std::min(len - s, row_len_ - (start + s) % row_len_);
-        const int64_t seg = r * segs_per_row_ + ((start + s) % row_len_) / kPreluUnitElems;
+        const int64_t seg =
+            r * segs_per_row_ + ((start + s) % row_len_) / tiling::kChannelSumSegment;
         sums[seg] = kernel_(dy + s, x + s, w[r % channels_], gi + s, static_cast<size_t>(n));
         s += n;
       }
@@ -153,8 +142,9 @@ class PreluBackwardExecutor final : public Executor {
 
   core::FusedLayout layout_, w_layout_, gw_layout_;
   DType dtype_;
+  tiling::ChannelSumsPlan units_;  // the plan's
   int64_t rows_, row_len_, channels_, weights_;
-  int64_t segs_per_row_ = 1, rows_per_unit_ = 1, units_ = 0, cores_ = 1;
+  int64_t segs_per_row_ = 1, cores_ = 1;
   uint64_t w_bytes_ = 0, sums_bytes_ = 0, core_bytes_ = 0;
   OperandCodec codec_;
   kernels::PreluBackwardSegmentFn kernel_ = nullptr;
@@ -201,15 +191,8 @@ Status PreparePreluBackward(Op op, const PreluBackwardOperands& o, const tiling:
     }
   }
   const core::FusedLayout layout = core::Fuse(shape, 3, firsts, dtypes, strides);
-  const int64_t numel = o.x.span->numel;
-  const int64_t channels = shape.size() >= 2 ? shape[1] : 1;
-  int64_t row_len = 1;
-  for (size_t i = 2; i < shape.size(); ++i) row_len *= shape[i];
-  if (shape.size() < 2) row_len = numel;
-  const int64_t rows = numel / row_len;
   auto* exec = new PreluBackwardExecutor(op, std::move(plan), layout, OwnLayout(o.w),
-                                         OwnLayout(o.grad_weight), dtype, rows, row_len, channels,
-                                         o.w.span->numel);
+                                         OwnLayout(o.grad_weight), dtype, o.w.span->numel);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

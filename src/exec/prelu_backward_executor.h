@@ -19,12 +19,9 @@ struct PreluBackwardOperands {
   Operand grad_weight;  // [C], or weight's shape when it has 1 element
 };
 
-// The elements one unit of work reads: a row (the elements of one (n, c)) is cut into
-// segments of at most this many, and a unit is one segment or as many whole rows as fit.
-constexpr int64_t kPreluUnitElems = 8192;
-
-// Pre: the front end checked every operand (one dtype, shapes). gradWeight's sums are the
-// same bits for any team size and plan: each segment's sum is computed whole by one core,
+// Pre: the front end checked every operand (one dtype, shapes). The units and cores are the
+// plan's (tiling::ChannelSumsPlan). gradWeight's sums are the same bits for any team size
+// and plan: each segment (of tiling::kChannelSumSegment) is summed whole by one core,
 // and the segments are added per channel in (n, segment) order, the channels in c order
 // for a single weight, in double, rounded once to gradWeight's dtype.
 Status PreparePreluBackward(Op op, const PreluBackwardOperands& operands,
