@@ -42,6 +42,17 @@ bool BroadcastStrides(const std::vector<int64_t>& in_shape, const std::vector<in
 bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                      std::vector<int64_t>* out);
 
+// Elements from operand k's first element to its element at the start of row `row` of the
+// layout (a row: the last fused dim; rows in row-major order of the dims before it).
+inline int64_t RowOffset(const FusedLayout& layout, int k, int64_t row) {
+  int64_t off = 0;
+  for (int d = layout.rank - 2; d >= 0; --d) {
+    off += (row % layout.shape[d]) * layout.operands[k].strides[d];
+    row /= layout.shape[d];
+  }
+  return off;
+}
+
 // Fuses `shape` with per-operand strides (each of shape.size()).
 FusedLayout Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firsts,
                  const DType* dtypes, const std::vector<int64_t>* strides);

@@ -138,16 +138,6 @@ class EltwiseExecutor final : public Executor {
     }
   }
 
-  // Elements from the first of the fused layout's row `row` to operand k's element there.
-  int64_t RowOffset(int k, int64_t row) const {
-    int64_t off = 0;
-    for (int d = layout_.rank - 2; d >= 0; --d) {
-      off += (row % layout_.shape[d]) * layout_.operands[k].strides[d];
-      row /= layout_.shape[d];
-    }
-    return off;
-  }
-
   // The rows path: each tile cut at row ends; an input constant along the row (stride 0)
   // is copied into a run of this core's scratch when its row changes.
   void RunRows(int64_t core, char* workspace) const {
@@ -165,7 +155,7 @@ class EltwiseExecutor final : public Executor {
         const char* in[2] = {nullptr, nullptr};
         for (int k = 0; k < num_in_; ++k) {
           const core::FusedOperand& op = layout_.operands[k];
-          const char* at = op.first + RowOffset(k, row) * es;
+          const char* at = op.first + core::RowOffset(layout_, k, row) * es;
           if (op.strides[rank - 1] != 0) {
             in[k] = at + col * es;
             continue;
@@ -177,7 +167,8 @@ class EltwiseExecutor final : public Executor {
           }
           in[k] = run;
         }
-        Compute(in, layout_.operands[num_in_].first + (RowOffset(num_in_, row) + col) * es, n);
+        char* out = layout_.operands[num_in_].first;
+        Compute(in, out + (core::RowOffset(layout_, num_in_, row) + col) * es, n);
         i += n;
       }
     }

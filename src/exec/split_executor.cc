@@ -115,16 +115,6 @@ class SplitExecutor final : public Executor {
     }
   }
 
-  // Elements from the first of the fused layout's row `row` to operand k's element there.
-  int64_t RowOffset(int k, int64_t row) const {
-    int64_t off = 0;
-    for (int d = layout_.rank - 2; d >= 0; --d) {
-      off += (row % layout_.shape[d]) * layout_.operands[k].strides[d];
-      row /= layout_.shape[d];
-    }
-    return off;
-  }
-
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const int num = layout_.num_operands;
@@ -138,7 +128,7 @@ class SplitExecutor final : public Executor {
           const int64_t n = std::min(row_len - col, end - i);
           char* ptr[core::kMaxOperands];
           for (int k = 0; k < num; ++k) {
-            ptr[k] = layout_.operands[k].first + (RowOffset(k, row) + col) * es;
+            ptr[k] = layout_.operands[k].first + (core::RowOffset(layout_, k, row) + col) * es;
           }
           Compute(ptr, n);
           i += n;
