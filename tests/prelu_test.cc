@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_prelu.h"
+#include "aclnnop/aclnn_prelu_backward.h"
 #include "tests/reference/reference.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
@@ -223,6 +224,29 @@ TEST(Prelu, UnmergeableWeightOnRank8SelfIsRefused) {
   // The same weight, dense, merges into one dim and is taken.
   HostTensor dense(f, {2, 3});
   EXPECT_EQ(RunPrelu(self.acl(), dense.acl(), out.acl()), ACLNN_SUCCESS);
+}
+
+// A weight whose element count overflows int64 is refused (161002) before its storage is
+// looked at, without overflowing (the sanitizer build checks the arithmetic), in both
+// operators.
+TEST(Prelu, WeightCountBeyondInt64IsRefused) {
+  const DType f = DType::kFloat32;
+  HostTensor self(f, {2, 3, 4}), out(f, {2, 3, 4}), gw(f, {3});
+  float storage[4] = {};
+  const int64_t huge = int64_t{1} << 40;
+  const std::vector<int64_t> shape{huge, huge, 3}, strides{0, 0, 1};
+  aclTensor* weight = aclCreateTensor(shape.data(), 3, ACL_FLOAT, strides.data(), 0,
+                                      ACL_FORMAT_ND, shape.data() + 2, 1, storage);
+  ASSERT_NE(weight, nullptr);
+  const std::vector<uint8_t> before = out.Snapshot();
+  EXPECT_EQ(RunPrelu(self.acl(), weight, out.acl()), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(out.Snapshot(), before);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  EXPECT_EQ(aclnnPreluBackwardGetWorkspaceSize(self.acl(), self.acl(), weight, out.acl(),
+                                               gw.acl(), &ws, &exec),
+            ACLNN_ERR_PARAM_INVALID);
+  aclDestroyTensor(weight);
 }
 
 // out may be self itself (the same view): each element is read before it is written.

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
 #include "src/exec/prelu_backward_executor.h"
@@ -13,11 +14,9 @@
 namespace hostnn {
 namespace {
 
-int64_t NumelOf(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (const int64_t d : shape) n *= d;
-  return n;
-}
+// A shape's element count; -1 when it overflows int64 (a weight whose count does, is neither
+// 1 nor C: refused). Shapes are checked here before storage bounds are.
+int64_t NumelOf(const std::vector<int64_t>& shape) { return core::CheckedNumel(shape); }
 
 // The weight's element count against self's C: 1, or C.
 Status CheckWeightNumel(const char* op, const char* weight_param, const TensorView& weight,
