@@ -655,19 +655,70 @@ TEST(SiluBackwardEmpty, BroadcastToAnEmptyGradInput) {
   EXPECT_TRUE(call.Unchanged());
 }
 
+// Phase 1 succeeds with no workspace, and phase 2 writes nothing.
+void ExpectEmptySuccess(const CApiOp& op, const Case& c) {
+  Call call(op, c);
+  ASSERT_EQ(call.Phase1(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(call.ws(), 0u);
+  EXPECT_EQ(op.phase2(nullptr, 0, call.exec(), nullptr), ACLNN_SUCCESS);
+  EXPECT_TRUE(call.Unchanged());
+}
+
+// Null operands and malformed descriptors are refused for every operator. Dtypes and shapes
+// are checked too, except by Softmax and SoftmaxBackward, which succeed at once on an empty
+// input as CANN's op_api does (EmptyInputSkipsChecks).
 TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
+  const bool skips = EmptyInputSkipsChecks(GetParam());
   Case dtype = Default();
   dtype.AllShape({2, 0}).v[kDy].dtype = Unsupported();
-  ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, {name(kDy)});
+  if (skips) {
+    ExpectEmptySuccess(op(), dtype);
+  } else {
+    ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, {name(kDy)});
+  }
   Case null_tensor = Default();
   null_tensor.AllShape({2, 0}).v[kOut].null_tensor = true;
   ExpectRefused(op(), null_tensor, ACLNN_ERR_PARAM_NULLPTR, {name(kOut)});
   Case rank = Default();
   rank.AllShape({1, 1, 1, 1, 1, 1, 1, 0, 3});
   ExpectRefused(op(), rank, ACLNN_ERR_PARAM_INVALID, {name(kDy)});
+  Case negative = Default();
+  negative.AllShape({-1, 0});
+  ExpectRefused(op(), negative, ACLNN_ERR_PARAM_INVALID, {name(kDy)});
   Case shape = Default();
   shape.AllShape({2, 0}).v[kOut].shape = {3, 0};
-  ExpectRefused(op(), shape, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
+  if (skips) {
+    ExpectEmptySuccess(op(), shape);
+  } else {
+    ExpectRefused(op(), shape, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
+  }
+}
+
+// CANN's own cases: an empty [2, 0] input with a non-empty [2, 3] out, and a dim out of range.
+TEST(SoftmaxEmpty, AnEmptyInputSucceedsBeforeTheShapeAndDimChecks) {
+  for (Op o : {Op::kSoftmax, Op::kSoftmaxBackward}) {
+    const CApiOp& op = GetCApiOp(o);
+    SCOPED_TRACE(op.name);
+    Case c;
+    c.AllShape({2, 0});
+    c.v[kOut].shape = {2, 3};
+    c.dim = 0;
+    ExpectEmptySuccess(op, c);
+    c.dim = 5;
+    ExpectEmptySuccess(op, c);
+    if (o == Op::kSoftmaxBackward) {  // either input empty is enough
+      Case one;
+      one.v[kDy].shape = {2, 3};
+      one.v[kSelf].shape = {2, 0};
+      one.v[kOut].shape = {2, 3};
+      ExpectEmptySuccess(op, one);
+    }
+  }
+  // LogSoftmax checks first, as CANN's.
+  Case c;
+  c.AllShape({2, 0});
+  c.v[kOut].shape = {2, 3};
+  ExpectRefused(GetCApiOp(Op::kLogSoftmax), c, ACLNN_ERR_PARAM_INVALID, {"out"});
 }
 
 // ---- the order of the checks ---------------------------------------------------------------

@@ -91,6 +91,13 @@ constexpr bool ScalarsBeforeIn1(Signature s) {
   return s == Signature::kGradEltwiseScalarsBetween;
 }
 
+// Whether an empty input succeeds before any dtype, dim or shape check. CANN's Softmax and
+// SoftmaxBackward return at once when self (or gradOutput or output) is empty, so an out of
+// another shape or dtype is taken; every other operator checks first. Nothing runs either way.
+constexpr bool EmptyInputSkipsChecks(Op op) {
+  return op == Op::kSoftmax || op == Op::kSoftmaxBackward;
+}
+
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
 // and BFLOAT16; "any float" adds DOUBLE. An integer dtype is computed in f32 and
 // truncated back (kernels/convert-inl.h, the I32 storage tag).

@@ -21,6 +21,7 @@
 #include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
+#include "src/exec/executor.h"
 #include "src/aclnn/split_front_end.h"
 #include "src/exec/softmax_executor.h"
 
@@ -283,6 +284,13 @@ Status CheckDim(const OpInfo& info, const std::vector<int64_t>& shape, int64_t d
   return Status::Ok();
 }
 
+// An input with no elements whose rank and dims are valid (EmptyInputSkipsChecks: a
+// malformed descriptor is still refused, in the usual order).
+bool IsWellFormedEmpty(const char* op, const Operand& v) {
+  return core::CheckRank(op, v.param, *v.view).ok() && core::CheckDims(op, v.param, *v.view).ok() &&
+         core::CheckedNumel(v.view->shape) == 0;
+}
+
 }  // namespace
 
 Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
@@ -318,6 +326,12 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
       HOSTNN_RETURN_IF_ERROR(CheckScalarsGiven(info, args));
     }
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  if (EmptyInputSkipsChecks(args.op) &&
+      (IsWellFormedEmpty(op, in0) || (info.has(kIn1) && IsWellFormedEmpty(op, in1)))) {
+    *workspace_size = 0;
+    executor->reset(new EmptyExecutor(args.op, DTypeName(in0.view->dtype)));
+    return Status::Ok();
   }
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
   HOSTNN_RETURN_IF_ERROR(CheckScalarDTypes(info, args));
