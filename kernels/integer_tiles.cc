@@ -3,6 +3,9 @@
 // table (GetUnaryExactInt). The functor's ApplyInt(d, x) computes in the storage type, so
 // every value keeps all its bits (an INT64 past 2^53 or an INT32 past 2^24 included), as
 // Ascend's integer kernels do; nothing is widened to f32.
+// The two-input operators of rule PromoteIntExact (AddRelu) have integer tiles too
+// (GetPromotedInt): their inputs widened to int64, computed modulo 2^64 by the functor's
+// BoundPromotedInt and wrapped to the promoted dtype's width (kernels/int_lanes-inl.h).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/integer_tiles.cc"
@@ -29,6 +32,7 @@
 #define HOSTNN_XINT_AnyFloat(Name)
 #define HOSTNN_XINT_InputsAnyOutAny(Name)
 #define HOSTNN_XINT_PromoteOutAnyFloat(Name)
+#define HOSTNN_XINT_PromoteIntExact(Name)
 #define HOSTNN_XINT_IntToFloatThenCast(Name)
 #define HOSTNN_XINT_FloatThenCast(Name)
 #define HOSTNN_XINT_AllSameOrInt32Int8Rint(Name)
@@ -108,6 +112,45 @@ struct Int8Lanes {
 #undef HOSTNN_XINT_Int32Int8ThenCast
 #define HOSTNN_XINT_Int32Int8ThenCast(Name)
 
+// out = f(a, b) on n int64 values, wrapped to the promoted width, the same way: whole
+// vectors, then the rest through a zero-padded one. out may be a or b exactly.
+template <class Op>
+HWY_INLINE void PromotedIntTile(const int64_t* a_i, const int64_t* b_i, int64_t* out_i, size_t n,
+                                const PromotedIntParams& p) {
+  const hn::ScalableTag<uint64_t> d;
+  const uint64_t* a = reinterpret_cast<const uint64_t*>(a_i);
+  const uint64_t* b = reinterpret_cast<const uint64_t*>(b_i);
+  uint64_t* out = reinterpret_cast<uint64_t*>(out_i);
+  const typename Op::template BoundPromotedInt<decltype(d)> f(
+      d, p.scalars, WrapToWidth<decltype(d)>(d, p.wrap_offset, p.wrap_mask));
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    hn::StoreU(f.Apply(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)), d, out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN uint64_t buf_a[HWY_MAX_BYTES / sizeof(uint64_t)] = {};
+    HWY_ALIGN uint64_t buf_b[HWY_MAX_BYTES / sizeof(uint64_t)] = {};
+    std::memcpy(buf_a, a + i, (n - i) * sizeof(uint64_t));
+    std::memcpy(buf_b, b + i, (n - i) * sizeof(uint64_t));
+    hn::Store(f.Apply(d, hn::Load(d, buf_a), hn::Load(d, buf_b)), d, buf_a);
+    std::memcpy(out + i, buf_a, (n - i) * sizeof(uint64_t));
+  }
+}
+#define HOSTNN_XINT_AllSameOrExactInt(Name)
+#undef HOSTNN_XINT_PromoteIntExact
+#define HOSTNN_XINT_PromoteIntExact(Name)                                                 \
+  void PromotedInt##Name(const int64_t* a, const int64_t* b, int64_t* o, size_t n,        \
+                         const PromotedIntParams& p) {                                    \
+    PromotedIntTile<Name##Op>(a, b, o, n, p);                                             \
+  }
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+#undef HOSTNN_XINT_PromoteIntExact
+#define HOSTNN_XINT_PromoteIntExact(Name)
+#undef HOSTNN_XINT_AllSameOrExactInt
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -151,6 +194,29 @@ UnaryFn GetUnaryExactInt(Op op, DType dtype) {
 #undef HOSTNN_OP
 #undef HOSTNN_XINT_AllSameOrExactInt
 #undef HOSTNN_XINT_Int32Int8ThenCast
+    default:
+      return nullptr;
+  }
+}
+
+#define HOSTNN_XINT_AllSameOrExactInt(Name)
+#define HOSTNN_XINT_Int32Int8ThenCast(Name)
+#undef HOSTNN_XINT_PromoteIntExact
+#define HOSTNN_XINT_PromoteIntExact(Name) HWY_EXPORT(PromotedInt##Name);
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+#undef HOSTNN_XINT_PromoteIntExact
+
+PromotedIntFn GetPromotedInt(Op op) {
+  switch (op) {
+#define HOSTNN_XINT_PromoteIntExact(Name) \
+  case Op::k##Name:                       \
+    return HOSTNN_PICK(PromotedInt##Name);
+#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+#undef HOSTNN_XINT_PromoteIntExact
     default:
       return nullptr;
   }

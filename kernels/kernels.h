@@ -165,6 +165,19 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 // The exact integer kernel (kernels/integer_tiles.cc) of an operator whose dtype rule is
 // AllSameOrExactInt, for INT8, UINT8, INT32 or INT64; null otherwise. GetUnary defers to it.
 UnaryFn GetUnaryExactInt(Op op, DType dtype);
+// The integer form of a two-input operator of rule PromoteIntExact (AddRelu): its inputs'
+// values widened to int64, computed modulo 2^64 and wrapped to the promoted integer dtype's
+// width: ((x + wrap_offset) & wrap_mask) - wrap_offset (kernels/int_lanes-inl.h). scalars:
+// the number parameters' exact integer values. out may equal a or b exactly.
+struct PromotedIntParams {
+  int64_t scalars[kMaxScalars] = {};
+  uint64_t wrap_offset = 0;  // 2^(w-1) for a signed dtype of w bits, 0 for unsigned
+  uint64_t wrap_mask = ~0ull;  // 2^w - 1
+};
+using PromotedIntFn = void (*)(const int64_t* a, const int64_t* b, int64_t* out, size_t n,
+                               const PromotedIntParams& params);
+// Null for an operator of another rule.
+PromotedIntFn GetPromotedInt(Op op);
 // The integer dtypes AllSameOrExactInt operators compute exactly.
 constexpr bool IsExactIntDType(DType d) {
   return d == DType::kInt8 || d == DType::kUInt8 || d == DType::kInt32 || d == DType::kInt64;

@@ -16,7 +16,10 @@
 #include <hwy/highway.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+
+#include "kernels/int_lanes-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -183,6 +186,11 @@ struct ThresholdBackwardOp {
 // the target has one (0.5 ULP), two roundings elsewhere (within 2^-24 |alpha other| of
 // it where the sum cancels). relu as Relu's: -0 and below give +0, NaN stays NaN.
 // Lanes: f32. Valid range: all floats; inf - inf gives NaN.
+//
+// The integer form (rule PromoteIntExact; kernels/integer_tiles.cc): self + alpha * other
+// in the promoted integer dtype, wrapping (uint64 lanes, then wrapped to its width), then
+// relu. A UINT8 promotion's values are never negative, so its relu, which CANN skips,
+// changes nothing. Exact.
 struct AddReluOp {
   template <class D>
   struct Bound {
@@ -191,6 +199,16 @@ struct AddReluOp {
     HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> self, hn::Vec<D> other) const {
       const hn::Vec<D> sum = hn::MulAdd(other, alpha, self);
       return hn::IfThenZeroElse(hn::Le(sum, hn::Zero(d)), sum);
+    }
+  };
+  template <class D>
+  struct BoundPromotedInt {
+    hn::Vec<D> alpha;
+    WrapToWidth<D> wrap;
+    BoundPromotedInt(D d, const int64_t* s, const WrapToWidth<D>& w)
+        : alpha(hn::Set(d, static_cast<uint64_t>(s[0]))), wrap(w) {}
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> self, hn::Vec<D> other) const {
+      return ReluSigned(d, wrap(hn::Add(self, MulWrap64(d, other, alpha))));
     }
   };
 };

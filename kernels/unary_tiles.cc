@@ -31,6 +31,7 @@
 #define HOSTNN_INT_AnyFloat(Name)
 #define HOSTNN_INT_InputsAnyOutAny(Name)
 #define HOSTNN_INT_PromoteOutAnyFloat(Name)
+#define HOSTNN_INT_PromoteIntExact(Name)  // integer_tiles.cc
 #define HOSTNN_INT_IntToFloatThenCast(Name)
 #define HOSTNN_INT_FloatThenCast(Name)
 #define HOSTNN_INT_AllSameOrInt32Int8Rint(Name)

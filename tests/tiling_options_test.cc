@@ -186,8 +186,8 @@ TEST_F(TilingOptions, ProblemErrors) {
   tiling::Plan plan;
   Status s = tiling::MakePlan({static_cast<Op>(kNumOps), DType::kFloat32, {4}, 0}, {}, &plan);
   EXPECT_HAS(s.message(), "is unknown; expected one of: silu_backward");
-  s = tiling::MakePlan({Op::kSiluBackward, DType::kInt16, {4}, 0}, {}, &plan);
-  EXPECT_HAS(s.message(), "dtype INT16 is unknown");
+  s = tiling::MakePlan({Op::kSiluBackward, DType::kUInt16, {4}, 0}, {}, &plan);
+  EXPECT_HAS(s.message(), "dtype UINT16 is unknown");
   s = tiling::MakePlan({Op::kSiluBackward, DType::kFloat32, {4, 0}, 0}, {}, &plan);
   EXPECT_HAS(s.message(), "extent < 1");
   s = tiling::MakePlan({Op::kLogSoftmaxBackward, DType::kFloat32, {4, 5}, 2}, {}, &plan);
@@ -215,7 +215,9 @@ TEST_F(TilingOptions, SizeClassesAndDtypes) {
   ASSERT_TRUE(tiling::ParseDType("BFLOAT16", &dtype));
   EXPECT_STREQ(tiling::ShortDTypeName(dtype), "bf16");
   EXPECT_FALSE(tiling::ParseDType("f8", &dtype));
-  EXPECT_EQ(tiling::ShortDTypeName(DType::kInt16), nullptr);
+  ASSERT_TRUE(tiling::ParseDType("int16", &dtype));  // AddRelu's integer promotion
+  EXPECT_STREQ(tiling::ShortDTypeName(dtype), "i16");
+  EXPECT_EQ(tiling::ShortDTypeName(DType::kUInt16), nullptr);
 }
 
 TEST_F(TilingOptions, TuningFileMatchesOpDtypeAndSizeClass) {
@@ -316,8 +318,8 @@ TEST_F(TilingOptions, BadTuningFilesAreErrors) {
                 "\"size_class\" is missing"},
            Case{R"({"entries": [{"op": "nop", "dtype": "f32", "size_class": 1, "num_cores": 2}]})",
                 "op 'nop' is unknown"},
-           Case{R"({"entries": [{"op": "*", "dtype": "int16", "size_class": 1, "num_cores": 2}]})",
-                "dtype 'int16' is unknown"},
+           Case{R"({"entries": [{"op": "*", "dtype": "uint16", "size_class": 1, "num_cores": 2}]})",
+                "dtype 'uint16' is unknown"},
            Case{R"({"entries": [{"op": "*", "dtype": "*", "size_class": "big", "num_cores": 2}]})",
                 "\"size_class\" must be an integer, found a string"},
            Case{R"({"entries": [{"op": "*", "dtype": "*", "size_class": 3}]})", "sets no option"},

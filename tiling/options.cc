@@ -132,6 +132,8 @@ const char* ShortDTypeName(DType dtype) {
       return "i8";
     case DType::kUInt8:
       return "u8";
+    case DType::kInt16:
+      return "i16";
     case DType::kInt64:
       return "i64";
     default:  // tiling plans only the storage dtypes above
@@ -150,6 +152,7 @@ bool ParseDType(const std::string& name, DType* dtype) {
                 {{"i32", "int32", nullptr, nullptr}, DType::kInt32},
                 {{"i8", "int8", nullptr, nullptr}, DType::kInt8},
                 {{"u8", "uint8", nullptr, nullptr}, DType::kUInt8},
+                {{"i16", "int16", nullptr, nullptr}, DType::kInt16},
                 {{"i64", "int64", nullptr, nullptr}, DType::kInt64}};
   const std::string lower = Lower(name);
   for (const auto& row : kTable) {

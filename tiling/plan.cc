@@ -213,7 +213,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     if (dtype == nullptr) {
       return Status::Invalid(
           std::string("dtype ") + DTypeName(problem.dtype) +
-          " is unknown to tiling; expected f32, f16, bf16, f64, i32, i8, u8 or i64");
+          " is unknown to tiling; expected f32, f16, bf16, f64, i32, i16, i8, u8 or i64");
     }
     Plan p;
     p.dtype = dtype;

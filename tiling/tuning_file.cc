@@ -47,7 +47,7 @@ Status ParseEntry(const Json& v, const std::string& where, TuningEntry* entry) {
     e.dtype = ShortDTypeName(parsed);
   } else {
     return Status::Invalid(where + ": dtype '" + dtype +
-                           "' is unknown; expected \"*\", f32, f16, bf16, f64, i32, i8, u8 or i64");
+                           "' is unknown; expected \"*\", f32, f16, bf16, f64, i32, i16, i8, u8 or i64");
   }
   const Json& size_class = v.at("size_class");
   if (size_class.is_string() && size_class.get<std::string>() == "*") {

@@ -121,6 +121,12 @@ enum class DTypeRule {
                            // cast to out's (CANN's op_api appends a Cast)
   kIntToFloatThenCast,     // self: a compute dtype (computed in it), or an integer or BOOL
                            // (cast to FLOAT first); then cast to out's compute dtype
+  kPromoteIntExact,        // inputs: a compute dtype or INT8, UINT8, INT16, INT32, INT64,
+                           // promoted (PromoteType). A float promotion is computed in f32
+                           // (an integer input cast to FLOAT first); an integer one exactly
+                           // in the promoted dtype, wrapping (AddRelu, as CANN). out: any of
+                           // those dtypes the promoted one casts to (CanCast: a float never
+                           // to an integer)
   kPromoteOutAnyFloat,     // inputs: any float or integer dtypes whose PromoteType is a
                            // compute dtype (an integer input is cast to it first, as CANN
                            // casts to the promoted type); out: any float dtype
@@ -149,8 +155,12 @@ constexpr bool PromotesInputs(DTypeRule rule) { return rule == DTypeRule::kPromo
 // Whether an operator takes integer inputs and casts them to a float dtype first (the
 // promoted one, or FLOAT).
 constexpr bool CastsIntInputs(DTypeRule rule) {
-  return PromotesInputs(rule) || rule == DTypeRule::kIntToFloatThenCast;
+  return PromotesInputs(rule) || rule == DTypeRule::kIntToFloatThenCast ||
+         rule == DTypeRule::kPromoteIntExact;
 }
+// Whether an operator computes integer inputs whose promotion is an integer exactly in that
+// promoted dtype (and casts a float promotion's integer inputs to FLOAT).
+constexpr bool PromotesToExactInt(DTypeRule rule) { return rule == DTypeRule::kPromoteIntExact; }
 // Whether an operator computes in self's dtype (FLOAT for an integer self it casts) and
 // then casts the result to out's dtype, as CANN appends a Cast (exec/result_cast.h).
 constexpr bool CastsResultToOut(DTypeRule rule) {

@@ -26,6 +26,9 @@ struct OpScalar {
   double value = 0.0;
   DType dtype = DType::kFloat64;
   bool null = false;
+  // An integer scalar's exact value where `value` cannot hold it (an INT64 past 2^53); the
+  // C API sets it for every integer dtype. Below 2^53 `value` is used.
+  int64_t int_value = 0;
 };
 
 // The operands of one call. For a gradient, `grad_output` is dy and `self` is x for the

@@ -42,6 +42,9 @@ constexpr std::initializer_list<DType> kComputeOrInt32Int8Types = {
 constexpr std::initializer_list<DType> kComputeOrExactIntTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
     DType::kUInt8,   DType::kInt32,   DType::kInt64};
+constexpr std::initializer_list<DType> kComputeOrIntTypes = {
+    DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
+    DType::kUInt8,   DType::kInt16,   DType::kInt32,    DType::kInt64};
 
 // One operand of a call: its CANN name, its view and, once checked, where it lies.
 struct Operand {
@@ -81,6 +84,8 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                                             any_float                     ? kFloatTypes
                                             : promotes || (int_to_float && !is_out)
                                                 ? kPromotableTypes
+                                            : PromotesToExactInt(info.dtypes)
+                                                ? kComputeOrIntTypes
                                             : AdmitsInt8Lanes(info.dtypes) ||
                                                       RoundsIntResults(info.dtypes)
                                                 ? kComputeOrInt32Int8Types
@@ -122,6 +127,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kInputsAnyOutAnyFloat:
     case DTypeRule::kAnyFloat:  // every pair: CANN casts self to out's dtype, which any takes
     case DTypeRule::kInputsAnyOutAny:
+    case DTypeRule::kPromoteIntExact:  // the promotion's casts: CheckPromotedCasts
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -243,6 +249,35 @@ Status CheckScalarDTypes(const OpInfo& info, const OpArgs& args) {
   return Status::Ok();
 }
 
+// Rule PromoteIntExact, as CANN's AddRelu: the number parameters must cast to the inputs'
+// promoted dtype (a float number to an integer promotion does not), and so must the
+// promoted dtype to out's (a float promotion to an integer out does not).
+Status CheckPromotedCasts(const OpInfo& info, const OperandList& all, const OpArgs& args) {
+  if (!PromotesToExactInt(info.dtypes)) return Status::Ok();
+  const Operand& out = all.back();
+  DType promoted = all.front().view->dtype;
+  for (const Operand* v : all) {
+    if (v != &out) promoted = PromoteType(promoted, v->view->dtype);
+  }
+  if (IsFloatType(promoted)) {
+    if (IsFloatType(out.view->dtype)) return Status::Ok();
+    return core::InvalidParam(info.name, out.param,
+                              std::string("dtype: the inputs promote to ") +
+                                  DTypeName(promoted) + ", which cannot be cast to " +
+                                  DTypeName(out.view->dtype));
+  }
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    const OpScalar& s = args.scalars[k];
+    if (info.scalars[k].kind == ScalarKind::kNumber && s.given && IsFloatType(s.dtype)) {
+      return core::InvalidParam(info.name, info.scalars[k].name,
+                                std::string("dtype: ") + DTypeName(s.dtype) +
+                                    " cannot be cast to the inputs' promoted " +
+                                    DTypeName(promoted));
+    }
+  }
+  return Status::Ok();
+}
+
 // The numbers' value rules (ScalarCheck) on the values the kernel will take.
 Status CheckScalarValues(const OpInfo& info, const float* values) {
   bool flag = false;
@@ -335,6 +370,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   }
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
   HOSTNN_RETURN_IF_ERROR(CheckScalarDTypes(info, args));
+  HOSTNN_RETURN_IF_ERROR(CheckPromotedCasts(info, all, args));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, info.has(kIn1) ? &in1 : nullptr));
@@ -364,6 +400,18 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (info.has(kIn1)) operands.in[operands.num_in++] = {in1.view, &in1.span};
   operands.out = {out.view, &out.span};
   for (int k = 0; k < kMaxScalars; ++k) operands.scalars[k] = scalars[k];
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    const OpScalar& s = args.scalars[k];
+    // Only an integer number feeds an integer computation (CheckPromotedCasts). Below 2^53
+    // the double is exact; past it only int_value is (an INT64 aclScalar).
+    const bool integral = s.given ? IsPromotableIntType(s.dtype) : true;
+    const double v = s.given ? s.value : info.scalars[k].default_value;
+    if (integral && std::fabs(v) < 9007199254740992.0) {
+      operands.int_scalars[k] = static_cast<int64_t>(v);
+    } else if (integral) {
+      operands.int_scalars[k] = s.int_value;
+    }
+  }
   ChannelWeightViews channel;  // Prelu: the weight broadcast along dim 1
   if (info.shapes == ShapeRule::kChannelWeight) {
     HOSTNN_RETURN_IF_ERROR(MakeChannelWeightViews(op, *in0.view, in0.span, *in1.view, in1.span,

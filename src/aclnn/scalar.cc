@@ -77,6 +77,26 @@ OpScalar ScalarArg(const aclScalar* s) {
       r.value = std::nan("");
       break;
   }
+  switch (s->dtype) {  // the exact integer, which a double past 2^53 would round
+    case ACL_INT64:
+    case ACL_UINT64: {
+      int64_t v;
+      std::memcpy(&v, b, sizeof(v));
+      r.int_value = v;
+      break;
+    }
+    case ACL_BOOL:
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_INT16:
+    case ACL_UINT16:
+    case ACL_INT32:
+    case ACL_UINT32:
+      r.int_value = static_cast<int64_t>(r.value);  // exact below 2^53
+      break;
+    default:
+      break;
+  }
   return r;
 }
 

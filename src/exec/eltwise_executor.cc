@@ -4,7 +4,8 @@
 // gradient), run the kernel on each row's run in place ("rows"), a constant input filled
 // into a run of the core's scratch once per row; anything else (strides, mixed dtypes) is
 // gathered into the core's f32 scratch in the workspace, computed, and scattered to the
-// output. The tiles are the
+// output. Integer inputs that promote to an integer (rule PromoteIntExact: AddRelu) are
+// widened to int64 tiles, computed exactly and cast to out's dtype. The tiles are the
 // plan's (tiling::ElementwisePlan): this file walks them, it never cuts its own.
 
 #include "src/exec/eltwise_executor.h"
@@ -42,10 +43,17 @@ class EltwiseExecutor final : public Executor {
   // they differ (the kernel's f32 result is first narrowed to it).
   // rows: the per-row path (direct must be false); scratch_per_core then holds one run of
   // scratch_elems elements per input constant along a row.
+  // promoted_int: the inputs' integer promotion, computed in it (RunPromotedInt);
+  // kUndefined otherwise.
   void Init(bool direct, bool rows, bool exact_int, DType result_dtype, int64_t scratch_elems,
-            uint64_t scratch_per_core, const float* scalars) {
+            uint64_t scratch_per_core, const Operands& operands, DType promoted_int) {
     const tiling::Plan& plan = *plan_;
+    const float* scalars = operands.scalars;
     for (int k = 0; k < kMaxScalars; ++k) scalars_[k] = scalars[k];
+    if (promoted_int != DType::kUndefined) {
+      InitPromotedInt(promoted_int, operands, scratch_elems, scratch_per_core);
+      return;
+    }
     rows_ = rows;
     direct = direct || rows;  // the same kernel, on the operands' own dtype
     direct_ = direct;
@@ -94,11 +102,28 @@ class EltwiseExecutor final : public Executor {
     }
   }
 
+  // The integer path: the promoted dtype's width, the exact parameters, out's cast.
+  void InitPromotedInt(DType promoted, const Operands& operands, int64_t scratch_elems,
+                       uint64_t scratch_per_core) {
+    promoted_int_ = true;
+    target_ = kernels::ChosenTargetName();
+    scratch_elems_ = scratch_elems;
+    scratch_per_core_ = scratch_per_core;
+    workspace_bytes_ = scratch_per_core * plan_->elementwise.block_dim;
+    for (int k = 0; k < kMaxScalars; ++k) int_params_.scalars[k] = operands.int_scalars[k];
+    const int bits = static_cast<int>(DTypeSize(promoted)) * 8;
+    int_params_.wrap_mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    int_params_.wrap_offset = promoted == DType::kUInt8 ? 0 : uint64_t{1} << (bits - 1);
+    promoted_fn_ = kernels::GetPromotedInt(op_);
+    int64_to_out_ = ResultCast(DType::kInt64, layout_.operands[num_in_].dtype,
+                               FloatToInt::kTruncate);
+  }
+
   std::string KernelPath() const override {
     DType dtypes[core::kMaxOperands];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
     return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_) +
-           (rows_ ? ", by rows" : "");
+           (rows_ ? ", by rows" : "") + (promoted_int_ ? ", in int64 lanes" : "");
   }
 
   void Run(char* workspace) const override {
@@ -174,9 +199,36 @@ class EltwiseExecutor final : public Executor {
     }
   }
 
+  // Integer inputs promoting to an integer: each input tile gathered in its dtype and
+  // widened to int64, computed (wrapped to the promoted width), and cast to out's dtype as
+  // CANN's Cast (an integer's low bits, or rounded once to a float).
+  void RunPromotedInt(int64_t core, char* workspace) const {
+    const tiling::ElementwisePlan& p = plan_->elementwise;
+    const core::FusedOperand& out_op = layout_.operands[num_in_];
+    int64_t* tiles = reinterpret_cast<int64_t*>(workspace + core * scratch_per_core_);
+    int64_t* result = tiles + num_in_ * scratch_elems_;
+    char* raw = reinterpret_cast<char*>(result + scratch_elems_);
+    for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+      const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
+      for (int k = 0; k < num_in_; ++k) {
+        const core::FusedOperand& in = layout_.operands[k];
+        GatherRaw(layout_, in, DTypeSize(in.dtype), s, len, raw);
+        IntToInt64(in.dtype, raw, tiles + k * scratch_elems_, static_cast<size_t>(len));
+      }
+      const int64_t* b = tiles + (num_in_ > 1 ? scratch_elems_ : 0);
+      promoted_fn_(tiles, b, result, static_cast<size_t>(len), int_params_);
+      int64_to_out_.Run(result, raw, static_cast<size_t>(len));
+      ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, raw);
+    }
+  }
+
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
+    if (promoted_int_) {
+      RunPromotedInt(core, workspace);
+      return;
+    }
     if (rows_) {
       RunRows(core, workspace);
       return;
@@ -256,6 +308,10 @@ class EltwiseExecutor final : public Executor {
   float scalars_[kMaxScalars] = {};            // the operator's scalar parameters
   ResultCast result_cast_;                     // inactive unless out's dtype differs
   kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype (null: f32)
+  bool promoted_int_ = false;                  // the integer path (RunPromotedInt)
+  kernels::PromotedIntFn promoted_fn_ = nullptr;
+  kernels::PromotedIntParams int_params_;
+  ResultCast int64_to_out_;                    // the integer path's result to out's dtype
 };
 
 }  // namespace
@@ -319,13 +375,21 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   } else if (RoundsIntResults(info.dtypes) && !IsComputeType(out.dtype)) {
     result_dtype = DType::kFloat32;
   }
+  // Rule PromoteIntExact: inputs promoting to an integer are computed exactly in it.
+  DType promoted_int = DType::kUndefined;
+  if (PromotesToExactInt(info.dtypes)) {
+    DType p = dtypes[0];
+    for (int k = 1; k < operands.num_in; ++k) p = PromoteType(p, dtypes[k]);
+    if (!IsFloatType(p)) promoted_int = p;
+  }
+  const bool int_path = promoted_int != DType::kUndefined;
   const bool casts_result = result_dtype != out.dtype;
-  const bool direct = layout.dense && same_dtype && !casts_result;
+  const bool direct = layout.dense && same_dtype && !casts_result && !int_path;
   const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0])) ||
                          (AdmitsInt8Lanes(info.dtypes) && dtypes[0] == DType::kInt8);
   // Rows: one compute dtype, rows of at least kMinRowRun elements, the output and every input
   // with stride 1 along the last fused dim but for inputs constant along it (stride 0).
-  bool rows = !direct && !exact_int && same_dtype && !casts_result &&
+  bool rows = !direct && !exact_int && !int_path && same_dtype && !casts_result &&
               IsComputeType(dtypes[0]) && layout.rank >= 1 &&
               layout.shape[layout.rank - 1] >= kMinRowRun;
   for (int k = 0; rows && k < num; ++k) {
@@ -341,13 +405,16 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   const int64_t scratch_elems = std::min(ep.tile_len, most);
   // A cast result needs two more tiles of at most 4 bytes an element: the result in its own
   // dtype, and cast to out's.
-  const uint64_t scratch = (static_cast<uint64_t>(num) * scratch_elems *
-                                (exact_int || rows ? DTypeSize(dtypes[0]) : sizeof(float)) +
-                            (casts_result ? 2 * sizeof(float) * scratch_elems : 0) +
-                            kScratchAlign - 1) /
-                           kScratchAlign * kScratchAlign;
+  // The integer path: an int64 tile per operand, and one of the inputs' and out's own dtypes.
+  const uint64_t tiles_bytes =
+      int_path ? (static_cast<uint64_t>(num) + 1) * scratch_elems * sizeof(int64_t)
+               : static_cast<uint64_t>(num) * scratch_elems *
+                         (exact_int || rows ? DTypeSize(dtypes[0]) : sizeof(float)) +
+                     (casts_result ? 2 * sizeof(float) * scratch_elems : 0);
+  const uint64_t scratch = (tiles_bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
   auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
-  exec->Init(direct, rows, exact_int, result_dtype, scratch_elems, scratch, operands.scalars);
+  exec->Init(direct, rows, exact_int, result_dtype, scratch_elems, scratch, operands,
+             promoted_int);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

@@ -24,6 +24,8 @@ struct Operands {
   int num_in = 1;
   Operand out;
   float scalars[kMaxScalars] = {};  // the scalar parameters' values for the kernel
+  // Their exact integer values, for an integer computation (rule PromoteIntExact).
+  int64_t int_scalars[kMaxScalars] = {};
 };
 
 // Pre: the front end checked every operand; the inputs broadcast to out's shape. The

@@ -17,24 +17,43 @@ namespace {
 
 constexpr size_t kChunk = 256;
 
-bool IsInt(DType d) { return d == DType::kInt8 || d == DType::kInt32; }
-
-int64_t LoadInt(DType d, const void* p, size_t i) {
-  if (d == DType::kInt8) return static_cast<const int8_t*>(p)[i];
-  int32_t v;
-  std::memcpy(&v, static_cast<const char*>(p) + i * 4, 4);
-  return v;
+bool IsInt(DType d) {
+  return d == DType::kInt8 || d == DType::kUInt8 || d == DType::kInt16 || d == DType::kInt32 ||
+         d == DType::kInt64;
 }
 
-// v's low bits into element i of an INT8 or INT32 tensor.
+template <typename T>
+int64_t Load(const void* p, size_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const char*>(p) + i * sizeof(T), sizeof(T));
+  return static_cast<int64_t>(v);
+}
+
+int64_t LoadInt(DType d, const void* p, size_t i) {
+  switch (d) {
+    case DType::kInt8: return Load<int8_t>(p, i);
+    case DType::kUInt8: return Load<uint8_t>(p, i);
+    case DType::kInt16: return Load<int16_t>(p, i);
+    case DType::kInt32: return Load<int32_t>(p, i);
+    default: return Load<int64_t>(p, i);
+  }
+}
+
+// v's low bits into element i of an integer tensor (little-endian: its first bytes).
 void StoreWrapped(DType d, int64_t v, void* p, size_t i) {
+  const size_t es = DTypeSize(d);
   const uint64_t u = static_cast<uint64_t>(v);
-  if (d == DType::kInt8) {
-    const uint8_t b = static_cast<uint8_t>(u);
-    std::memcpy(static_cast<char*>(p) + i, &b, 1);
-  } else {
-    const uint32_t w = static_cast<uint32_t>(u);
-    std::memcpy(static_cast<char*>(p) + i * 4, &w, 4);
+  std::memcpy(static_cast<char*>(p) + i * es, &u, es);
+}
+
+// The range of an integer dtype.
+void IntRange(DType d, int64_t* lo, int64_t* hi) {
+  switch (d) {
+    case DType::kInt8: *lo = INT8_MIN, *hi = INT8_MAX; return;
+    case DType::kUInt8: *lo = 0, *hi = UINT8_MAX; return;
+    case DType::kInt16: *lo = INT16_MIN, *hi = INT16_MAX; return;
+    case DType::kInt32: *lo = INT32_MIN, *hi = INT32_MAX; return;
+    default: *lo = INT64_MIN, *hi = INT64_MAX; return;
   }
 }
 
@@ -63,8 +82,8 @@ void ResultCast::Run(const void* src, void* dst, size_t n) const {
   const kernels::ToF32Fn to_f32 =
       IsInt(from_) ? GetIntToF32Via(from_, to_) : kernels::GetToF32(from_);
   const size_t from_bytes = DTypeSize(from_), to_bytes = DTypeSize(to_);
-  const int64_t lo = to_ == DType::kInt8 ? INT8_MIN : INT32_MIN;
-  const int64_t hi = to_ == DType::kInt8 ? INT8_MAX : INT32_MAX;
+  int64_t lo = 0, hi = 0;
+  if (IsInt(to_)) IntRange(to_, &lo, &hi);
   const kernels::FromF32Fn from_f32 = IsInt(to_) ? nullptr : kernels::GetFromF32(to_);
   float chunk[kChunk];
   for (size_t s = 0; s < n; s += kChunk) {
@@ -77,6 +96,10 @@ void ResultCast::Run(const void* src, void* dst, size_t n) const {
       from_f32(chunk, out, m);
     }
   }
+}
+
+void IntToInt64(DType from, const void* src, int64_t* dst, size_t n) {
+  for (size_t i = 0; i < n; ++i) dst[i] = LoadInt(from, src, i);
 }
 
 }  // namespace exec

@@ -12,6 +12,7 @@
 #define HOSTNN_SRC_EXEC_RESULT_CAST_H_
 
 #include <cstddef>
+#include <cstdint>
 
 #include "hostnn/dtype.h"
 
@@ -23,7 +24,7 @@ enum class FloatToInt { kTruncate, kNearestEven };
 class ResultCast {
  public:
   ResultCast() = default;
-  // from: FLOAT, FLOAT16, BFLOAT16, INT8 or INT32; to: the same list.
+  // from and to: FLOAT, FLOAT16, BFLOAT16, INT8, UINT8, INT16, INT32 or INT64.
   ResultCast(DType from, DType to, FloatToInt rounding);
   bool active() const { return from_ != to_; }
   // n elements of `from` at src to n of `to` at dst (no overlap).
@@ -33,6 +34,9 @@ class ResultCast {
   DType from_ = DType::kUndefined, to_ = DType::kUndefined;
   FloatToInt rounding_ = FloatToInt::kTruncate;
 };
+
+// n integers of `from` (INT8, UINT8, INT16, INT32 or INT64) at src widened to int64.
+void IntToInt64(DType from, const void* src, int64_t* dst, size_t n);
 
 }  // namespace exec
 }  // namespace hostnn

@@ -81,7 +81,7 @@ inline std::string ProblemHelp() {
          "  --op OP                " +
          bench::WrapList(OpNames(), 25) +
          "\n"
-         "  --dtype T              f32, f16, bf16, i32, i8, u8, i64 (f64: 8-byte storage)\n"
+         "  --dtype T              f32, f16, bf16, i32, i16, i8, u8, i64 (f64: 8-byte storage)\n"
          "  --shape S              extents joined by ',' or 'x': 4194304, 1024,4096, 1024x4096,\n"
          "                         4Kx1K (K and M: powers of two); 'scalar' for a 0-d tensor\n"
          "  --dim D                a reduction's dim, or the dim a gated unit (glu, ...)\n"

@@ -155,7 +155,7 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
     *invalid = Status::Invalid("op '" + get("op") + "' is unknown; expected one of: " + OpNames());
   } else if (!tiling::ParseDType(get("dtype"), &problem->dtype)) {
     *invalid = Status::Invalid("dtype '" + get("dtype") +
-                               "' is unknown; expected f32, f16, bf16, f64, i32, i8, u8 or i64");
+                               "' is unknown; expected f32, f16, bf16, f64, i32, i16, i8, u8 or i64");
   }
   return kExitOk;
 }
