@@ -112,8 +112,8 @@ aclnnStatus AddRelu(const HostTensor& self, const HostTensor& other, aclScalar* 
                     const HostTensor& out) {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  aclnnStatus st = aclnnAddReluGetWorkspaceSize(self.get(), other.get(), alpha, out.get(), &ws,
-                                                &exec);
+  aclnnStatus st =
+      aclnnAddReluGetWorkspaceSize(self.get(), other.get(), alpha, out.get(), &ws, &exec);
   if (st != ACLNN_SUCCESS) return st;
   std::vector<char> workspace(ws);
   return aclnnAddRelu(ws ? workspace.data() : nullptr, ws, exec, nullptr);
@@ -140,9 +140,8 @@ void ExpectElement(const HostTensor& out, int64_t i, int64_t r) {
 TEST(AddReluInt, EveryIntegerPairIntoEveryOutOnEveryTarget) {
   const std::vector<int64_t> self_shape = {3, 1, 37}, other_shape = {1, 4, 37};
   const std::vector<int64_t> out_shape = {3, 4, 37};
-  const DType kOuts[] = {DType::kInt8,    DType::kUInt8,   DType::kInt16,
-                         DType::kInt32,   DType::kInt64,   DType::kFloat32,
-                         DType::kFloat16, DType::kBFloat16};
+  const DType kOuts[] = {DType::kInt8,  DType::kUInt8,   DType::kInt16,   DType::kInt32,
+                         DType::kInt64, DType::kFloat32, DType::kFloat16, DType::kBFloat16};
   const int64_t kAlphas[] = {1, -3, 300, (int64_t{1} << 53) + 1};
   ForEachTarget([&](int64_t) {
     std::mt19937_64 rng(0xADD5EED);
@@ -228,10 +227,16 @@ TEST(AddReluInt, FloatBesideAnIntegerComputesInFloat) {
     SCOPED_TRACE(std::string(DTypeName(c.self)) + " + " + DTypeName(c.other));
     HostTensor self(c.self, {2, 8}), other(c.other, {8}), out(c.out, {2, 8});
     for (int64_t i = 0; i < 16; ++i) {
-      if (IsInt(c.self)) self.SetInt(i, i - 9); else self.SetFloat(i, 0.25 * (i - 7));
+      if (IsInt(c.self))
+        self.SetInt(i, i - 9);
+      else
+        self.SetFloat(i, 0.25 * (i - 7));
     }
     for (int64_t i = 0; i < 8; ++i) {
-      if (IsInt(c.other)) other.SetInt(i, 3 - i); else other.SetFloat(i, 0.5 * (i - 3));
+      if (IsInt(c.other))
+        other.SetInt(i, 3 - i);
+      else
+        other.SetFloat(i, 0.5 * (i - 3));
     }
     const float alpha = 2.5f;
     aclScalar* a = aclCreateScalar(const_cast<float*>(&alpha), ACL_FLOAT);

@@ -127,17 +127,8 @@ class EltwiseExecutor final : public Executor {
   }
 
   void Run(char* workspace) const override {
-    struct Ctx {
-      const EltwiseExecutor* self;
-      char* workspace;
-    } ctx{this, workspace};
-    launch::LaunchCores(
-        plan_->elementwise.block_dim,
-        [](const void* p, int64_t core) {
-          const Ctx* c = static_cast<const Ctx*>(p);
-          c->self->RunCore(core, c->workspace);
-        },
-        &ctx);
+    launch::LaunchRunCore(plan_->elementwise.block_dim, this, &EltwiseExecutor::RunCore,
+                          workspace);
   }
 
  private:

@@ -16,6 +16,25 @@ using CoreFn = void (*)(const void* ctx, int64_t core);
 // team of min(omp_get_max_threads(), block_dim) threads. Returns when all are done.
 void LaunchCores(int64_t block_dim, CoreFn fn, const void* ctx);
 
+// LaunchCores for an executor's per-core member: (self->*run_core)(core, workspace) for
+// every core. The member may be private: the caller names it.
+template <class E>
+void LaunchRunCore(int64_t block_dim, const E* self, void (E::*run_core)(int64_t, char*) const,
+                   char* workspace) {
+  struct Ctx {
+    const E* self;
+    void (E::*run_core)(int64_t, char*) const;
+    char* workspace;
+  } ctx{self, run_core, workspace};
+  LaunchCores(
+      block_dim,
+      [](const void* p, int64_t core) {
+        const Ctx* c = static_cast<const Ctx*>(p);
+        (c->self->*c->run_core)(core, c->workspace);
+      },
+      &ctx);
+}
+
 // Threads a launch would use now (honours OMP_NUM_THREADS).
 int64_t TeamSize();
 

@@ -71,17 +71,7 @@ class PreluBackwardExecutor final : public Executor {
     float* w = reinterpret_cast<float*>(workspace);
     GatherF32(w_layout_, w_layout_.operands[0], codec_, 0, weights_, w);
     if (weights_ == 1) std::fill(w + 1, w + channels_, w[0]);
-    struct Ctx {
-      const PreluBackwardExecutor* self;
-      char* workspace;
-    } ctx{this, workspace};
-    launch::LaunchCores(
-        cores_,
-        [](const void* p, int64_t core) {
-          const Ctx* c = static_cast<const Ctx*>(p);
-          c->self->RunCore(core, c->workspace);
-        },
-        &ctx);
+    launch::LaunchRunCore(cores_, this, &PreluBackwardExecutor::RunCore, workspace);
     Finish(reinterpret_cast<const double*>(workspace + w_bytes_),
            reinterpret_cast<double*>(workspace + w_bytes_ + sums_bytes_ +
                                      core_bytes_ * static_cast<uint64_t>(cores_)),

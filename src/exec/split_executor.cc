@@ -72,7 +72,9 @@ class SplitExecutor final : public Executor {
     }
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan_->elementwise.block_dim;
     if (!direct) {
-      for (int k = 0; k < layout_.num_operands; ++k) codecs_[k] = MakeCodec(layout_.operands[k].dtype);
+      for (int k = 0; k < layout_.num_operands; ++k) {
+        codecs_[k] = MakeCodec(layout_.operands[k].dtype);
+      }
       // Glu computes in self's dtype, then casts to out's: a 16-bit result is rounded to
       // self's dtype before the scatter rounds it to out's.
       if (result_dtype != DType::kFloat32 && result_dtype != layout_.operands[num_in_].dtype) {
@@ -89,17 +91,8 @@ class SplitExecutor final : public Executor {
   }
 
   void Run(char* workspace) const override {
-    struct Ctx {
-      const SplitExecutor* self;
-      char* workspace;
-    } ctx{this, workspace};
-    launch::LaunchCores(
-        plan_->elementwise.block_dim,
-        [](const void* p, int64_t core) {
-          const Ctx* c = static_cast<const Ctx*>(p);
-          c->self->RunCore(core, c->workspace);
-        },
-        &ctx);
+    launch::LaunchRunCore(plan_->elementwise.block_dim, this, &SplitExecutor::RunCore,
+                          workspace);
   }
 
  private:

@@ -14,11 +14,16 @@ int64_t Wrap(uint64_t v) {
 
 int64_t WrapTo(DType d, uint64_t v) {
   switch (d) {
-    case DType::kInt8: return Wrap<int8_t>(v);
-    case DType::kUInt8: return Wrap<uint8_t>(v);
-    case DType::kInt16: return Wrap<int16_t>(v);
-    case DType::kInt32: return Wrap<int32_t>(v);
-    default: return Wrap<int64_t>(v);
+    case DType::kInt8:
+      return Wrap<int8_t>(v);
+    case DType::kUInt8:
+      return Wrap<uint8_t>(v);
+    case DType::kInt16:
+      return Wrap<int16_t>(v);
+    case DType::kInt32:
+      return Wrap<int32_t>(v);
+    default:
+      return Wrap<int64_t>(v);
   }
 }
 
@@ -49,9 +54,12 @@ int64_t WrapIntRef(int64_t v, DType out) { return WrapTo(out, static_cast<uint64
 
 double CastIntRef(int64_t v, DType out) {
   switch (out) {
-    case DType::kFloat16: return RoundToBits(v, 11, 65504.0);
-    case DType::kBFloat16: return RoundToBits(v, 8, 3.3895313892515355e38);
-    default: return RoundToBits(v, 24, 3.4028234663852886e38);
+    case DType::kFloat16:
+      return RoundToBits(v, 11, 65504.0);
+    case DType::kBFloat16:
+      return RoundToBits(v, 8, 3.3895313892515355e38);
+    default:
+      return RoundToBits(v, 24, 3.4028234663852886e38);
   }
 }
 
