@@ -8,7 +8,7 @@
 #   BUILD_DIR   the build tree to configure with HOSTNN_TORCH_DIR (default build)
 #   OPS, DTYPES space-separated subsets (default: every operator of the operator list,
 #               `hostnn_torch_peer --list-ops`, f32 f16 bf16; an operator without an ATen
-#               call in bench/torch_peer.cc is skipped with a note)
+#               call in bench/torch_peer_calls.cc is skipped with a note)
 # Further arguments go to hostnn_torch_peer (--sizes, --threads, --samples, --sample-ms,
 # --param name=value for the operators with scalar parameters, --csv FILE). Bench only:
 # nothing of hostnn depends on PyTorch.

@@ -1,0 +1,335 @@
+// ATen's calls for hostnn_torch_peer (bench/torch_peer_calls.h): TorchCase::Run's row for
+// each operator, kScalarPeers' rows for the operators with scalar parameters, and the views
+// of a case's buffers they run on (MakeTorchCase). A new operator's ATen call goes here.
+// Benchmark code only, built with hostnn_torch_peer when HOSTNN_TORCH_DIR is set.
+#include "bench/torch_peer_calls.h"
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+#include "bench/cases.h"
+#include "hostnn/hostnn.h"
+
+namespace hostnn {
+namespace bench {
+namespace {
+
+at::ScalarType TorchType(DType d) {
+  switch (d) {
+    case DType::kFloat16:
+      return at::kHalf;
+    case DType::kBFloat16:
+      return at::kBFloat16;
+    case DType::kFloat64:
+      return at::kDouble;
+    default:
+      return at::kFloat;
+  }
+}
+
+// torch.selu's constants (ATen's SELU_ALPHA and SELU_SCALE).
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+
+}  // namespace
+
+bool TorchCase::Run() {
+  switch (op) {
+    case Op::kSiluBackward:
+      at::silu_backward_out(out, dy, x);
+      break;
+    case Op::kLogSigmoidBackward:
+      at::log_sigmoid_backward_out(out, dy, x, buffer);
+      break;
+    case Op::kHardsigmoidBackward:
+      at::hardsigmoid_backward_out(out, dy, x);
+      break;
+    case Op::kLogSoftmaxBackward:
+      at::_log_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
+      break;
+    case Op::kSilu:
+      at::silu_out(out, x);
+      break;
+    case Op::kLogSigmoid:
+    case Op::kLogSigmoidForward:
+      // torch.nn.functional.logsigmoid is log_sigmoid_forward; its buffer is made once,
+      // outside the timing, as an out= call would keep it.
+      at::log_sigmoid_forward_out(out, buffer, x);
+      break;
+    case Op::kHardsigmoid:
+      at::hardsigmoid_out(out, x);
+      break;
+    case Op::kInplaceHardsigmoid:
+      at::hardsigmoid_(x);
+      break;
+    case Op::kLogSoftmax:
+      at::_log_softmax_out(out, x, dim, false);
+      break;
+    case Op::kSoftmax:
+      at::_softmax_out(out, x, dim, false);
+      break;
+    case Op::kSoftmaxBackward:
+      at::_softmax_backward_data_out(out, dy, x, dim, x.scalar_type());
+      break;
+    // The gated units: a and b are self's halves along dim. ATen has glu and its
+    // backward; SwiGlu and GeGlu as a PyTorch user writes them (chunk, then the
+    // activation and a product, temporaries included), their gradients as autograd runs
+    // the composition, concatenated into out.
+    case Op::kGlu:
+      at::glu_out(out, x, dim);
+      break;
+    case Op::kGluBackward:
+      at::glu_backward_out(out, dy, x, dim);
+      break;
+    case Op::kSwiGlu: {
+      const auto ab = x.chunk(2, dim);
+      at::mul_out(out, at::silu(ab[0]), ab[1]);
+      break;
+    }
+    case Op::kSwiGluGrad: {
+      const auto ab = x.chunk(2, dim);
+      at::cat_out(out, {at::silu_backward(dy * ab[1], ab[0]), dy * at::silu(ab[0])}, dim);
+      break;
+    }
+    case Op::kGeGlu:
+    case Op::kGeGluV3: {  // approximate 0 (erf), activateLeft false: a * gelu(b)
+      const auto ab = x.chunk(2, dim);
+      at::gelu_out(buffer, ab[1], "none");
+      at::mul_out(out, ab[0], buffer);
+      break;
+    }
+    case Op::kGeGluBackward:
+    case Op::kGeGluV3Backward: {  // buffer: the forward's gelu(b)
+      const auto ab = x.chunk(2, dim);
+      at::cat_out(out, {dy * buffer, at::gelu_backward(dy, ab[1], "none") * ab[0]}, dim);
+      break;
+    }
+    // Prelu's case: self is the case's dy, the weight x's first element (bench/cases.h).
+    // ATen's prelu has no out= form: _prelu_kernel allocates its result per call, as the
+    // backward does both gradients.
+    case Op::kPrelu:
+      out = at::_prelu_kernel(dy, weight);
+      break;
+    case Op::kPreluBackward:
+      out = std::get<0>(at::_prelu_kernel_backward(dy, x, weight));
+      break;
+    case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
+      at::heaviside_out(out, dy, x);
+      break;
+
+    case Op::kRelu:
+      at::clamp_min_out(out, x, 0);  // relu has no out= form; it is clamp_min(x, 0)
+      break;
+    case Op::kInplaceRelu:
+      at::relu_(x);
+      break;
+    case Op::kSigmoid:
+      at::sigmoid_out(out, x);
+      break;
+    case Op::kInplaceSigmoid:
+      at::sigmoid_(x);
+      break;
+    case Op::kSigmoidBackward:
+      // ATen's second input is the forward output too.
+      at::sigmoid_backward_out(out, dy, x);
+      break;
+    case Op::kGelu:
+      // CANN's Gelu is the tanh approximation (docs/activation_family.md).
+      at::gelu_out(out, x, "tanh");
+      break;
+    case Op::kGeluBackward:
+      at::gelu_backward_out(out, dy, x, "tanh");
+      break;
+    case Op::kGeluErf:  // CANN's GeluV2 with approximate none: PyTorch's default gelu
+      at::gelu_out(out, x, "none");
+      break;
+    case Op::kGeluErfBackward:
+      at::gelu_backward_out(out, dy, x, "none");
+      break;
+    case Op::kFastGelu:
+      // ATen has no FastGelu: the composition a PyTorch user writes (temporaries included).
+      at::mul_out(out, x, at::sigmoid(x * 1.702));
+      break;
+    case Op::kFastGeluBackward: {
+      const at::Tensor s = at::sigmoid(x * 1.702);
+      at::mul_out(out, dy, s * (1.702 * x * (1 - s) + 1));
+      break;
+    }
+    case Op::kHardswish:
+      at::hardswish_out(out, x);
+      break;
+    case Op::kInplaceHardswish:
+      at::hardswish_(x);
+      break;
+    case Op::kHardswishBackward:
+    case Op::kHardswishBackwardV2:  // ATen has one; V2 differs from it only at x = +-3
+      at::hardswish_backward_out(out, dy, x);
+      break;
+    case Op::kMish:
+      at::mish_out(out, x);
+      break;
+    case Op::kInplaceMish:
+      at::mish_(x);
+      break;
+    case Op::kMishBackward:  // no out= variant: ATen allocates its result per call
+      out = at::mish_backward(dy, x);
+      break;
+    case Op::kSelu:  // torch.selu is elu with Selu's constants; elu has the out= variant
+      at::elu_out(out, x, kSeluAlpha, kSeluScale, 1.0);
+      break;
+    case Op::kInplaceSelu:
+      at::selu_(x);
+      break;
+    case Op::kSeluBackward:  // what autograd calls for selu: elu_backward on the result
+      at::elu_backward_out(out, dy, kSeluAlpha, kSeluScale, 1.0, true, x);
+      break;
+    case Op::kSquaredRelu:  // no fused ATen operator: relu, then the square in place
+      at::relu_out(out, x);
+      out.mul_(out);
+      break;
+    case Op::kErfinv:
+      at::erfinv_out(out, x);
+      break;
+    case Op::kInplaceErfinv:
+      x.erfinv_();
+      break;
+    default:  // the operators with scalar parameters, by name (kScalarPeers)
+      if (scalar_peer == nullptr) return false;
+      scalar_peer(*this);
+      break;
+  }
+  return true;
+}
+
+namespace {
+
+// ATen's calls for the operators with scalar parameters, keyed on the operator list's snake
+// name, so that a row compiles before its operator is in the Op enum and is used once it is.
+// t.s[k] is the k-th scalar in CANN's order (op_list.def): the value hostnn computes with.
+// `scalars` is how many the list must give the operator for the row to apply (a check that
+// the row reads them in the list's order). ATen gets each value as a double Scalar and
+// computes f32 with it as a float, as hostnn does; some of its 16-bit kernels round it to
+// the tensor's dtype first (the shrinks' lambd), which differs where the value is not one.
+struct ScalarPeer {
+  const char* snake;
+  int scalars;
+  ScalarPeerFn run;
+};
+const ScalarPeer kScalarPeers[] = {
+    {"leaky_relu", 1, [](TorchCase& t) { at::leaky_relu_out(t.out, t.x, t.s[0]); }},
+    {"inplace_leaky_relu", 1, [](TorchCase& t) { at::leaky_relu_(t.x, t.s[0]); }},
+    // (negativeSlope, selfIsResult): ATen's self_is_result is the same flag.
+    {"leaky_relu_backward", 2,
+     [](TorchCase& t) { at::leaky_relu_backward_out(t.out, t.dy, t.x, t.s[0], t.s[1] != 0); }},
+    {"hardshrink", 1, [](TorchCase& t) { at::hardshrink_out(t.out, t.x, t.s[0]); }},
+    {"hardshrink_backward", 1,
+     [](TorchCase& t) { at::hardshrink_backward_out(t.out, t.dy, t.x, t.s[0]); }},
+    {"softshrink", 1, [](TorchCase& t) { at::softshrink_out(t.out, t.x, t.s[0]); }},
+    {"softshrink_backward", 1,
+     [](TorchCase& t) { at::softshrink_backward_out(t.out, t.dy, t.x, t.s[0]); }},
+    // (min, max): ATen's min_val, max_val.
+    {"hardtanh_backward", 2,
+     [](TorchCase& t) { at::hardtanh_backward_out(t.out, t.dy, t.x, t.s[0], t.s[1]); }},
+    // (alpha, scale, inputScale): ATen's elu takes the same three.
+    {"elu", 3, [](TorchCase& t) { at::elu_out(t.out, t.x, t.s[0], t.s[1], t.s[2]); }},
+    {"inplace_elu", 3, [](TorchCase& t) { at::elu_(t.x, t.s[0], t.s[1], t.s[2]); }},
+    // CANN's EluBackward(gradOutput, alpha, scale, inputScale, isResult, selfOrResult,
+    // gradInput): the case's in0 (dy) is gradOutput and in1 (x) selfOrResult, its scalars
+    // (alpha, scale, inputScale, isResult); ATen's elu_backward takes them in that order.
+    {"elu_backward", 4,
+     [](TorchCase& t) {
+       at::elu_backward_out(t.out, t.dy, t.s[0], t.s[1], t.s[2], t.s[3] != 0, t.x);
+     }},
+    // (alpha). ATen's celu is elu(x, alpha, 1, 1/alpha); its out= overload is generated: the
+    // functional celu into a new tensor, then copied to out, as torch.celu(x, out=y) pays.
+    {"celu", 1, [](TorchCase& t) { at::celu_out(t.out, t.x, t.s[0]); }},
+    {"inplace_celu", 1, [](TorchCase& t) { at::celu_(t.x, t.s[0]); }},
+    // (beta, threshold): ATen's softplus takes the same two.
+    {"softplus", 2, [](TorchCase& t) { at::softplus_out(t.out, t.x, t.s[0], t.s[1]); }},
+    {"softplus_backward", 2,
+     [](TorchCase& t) { at::softplus_backward_out(t.out, t.dy, t.x, t.s[0], t.s[1]); }},
+    // (lambd, bias): CANN's Shrink is ONNX's (x - bias above lambd, x + bias below -lambd, 0
+    // between); ATen has no such operator. The composition a PyTorch user writes, with its
+    // temporaries: two masks, x - bias, x + bias and the inner where, then where into out.
+    {"shrink", 2,
+     [](TorchCase& t) {
+       at::where_out(t.out, t.x > t.s[0], t.x - t.s[1],
+                     at::where(t.x < -t.s[0], t.x + t.s[1], 0.0));
+     }},
+    // (threshold, value): x where x > threshold, else value, as ATen's threshold.
+    {"threshold", 2, [](TorchCase& t) { at::threshold_out(t.out, t.x, t.s[0], t.s[1]); }},
+    {"inplace_threshold", 2, [](TorchCase& t) { at::threshold_(t.x, t.s[0], t.s[1]); }},
+    // (alpha): self + alpha * other, then relu in place, as ATen runs add + relu_ (its CPU
+    // build has no fused add-relu); the case's dy is self, x is other.
+    {"add_relu", 1,
+     [](TorchCase& t) {
+       at::add_out(t.out, t.dy, t.x, t.s[0]);
+       at::relu_(t.out);
+     }},
+    {"inplace_add_relu", 1, [](TorchCase& t) { t.dy.add_(t.x, t.s[0]).relu_(); }},
+    {"threshold_backward", 1,
+     [](TorchCase& t) { at::threshold_backward_out(t.out, t.dy, t.x, t.s[0]); }},
+    // (beta): x * sigmoid(beta x). ATen has no swish: beta 1 is silu; any other beta the
+    // composition a PyTorch user writes (temporaries x * beta and its sigmoid), as FastGelu.
+    {"swish", 1,
+     [](TorchCase& t) {
+       if (t.s[0] == 1.0)
+         at::silu_out(t.out, t.x);
+       else
+         at::mul_out(t.out, t.x, at::sigmoid(t.x * t.s[0]));
+     }},
+    {"swish_backward", 1,
+     [](TorchCase& t) {
+       if (t.s[0] == 1.0) {
+         at::silu_backward_out(t.out, t.dy, t.x);
+       } else {
+         const at::Tensor sg = at::sigmoid(t.x * t.s[0]);
+         at::mul_out(t.out, t.dy, sg * (t.s[0] * t.x * (1 - sg) + 1));
+       }
+     }},
+};
+
+// The row of kScalarPeers for op, when it has one and the list gives op as many scalars as
+// the row reads.
+ScalarPeerFn FindScalarPeer(Op op) {
+  const OpInfo& info = GetOpInfo(op);
+  for (const ScalarPeer& p : kScalarPeers) {
+    if (std::strcmp(p.snake, info.snake_name) == 0)
+      return p.scalars == info.num_scalars() ? p.run : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TorchCase MakeTorchCase(const CaseData& data) {
+  const CaseSpec& s = data.spec();
+  const auto opts = at::TensorOptions().dtype(TorchType(s.dtype));
+  TorchCase t;
+  t.op = s.op;
+  t.dim = s.dim;
+  for (int k = 0; k < GetOpInfo(s.op).num_scalars(); ++k) t.s[k] = s.ScalarValue(k);
+  t.scalar_peer = FindScalarPeer(s.op);
+  t.dy = at::from_blob(data.grad_output_data(), s.shape, opts);
+  t.x = at::from_blob(data.self_data(), s.shape, opts);
+  t.out = at::from_blob(data.out_data(), s.shape, opts);
+  if (GetOpInfo(s.op).shapes == ShapeRule::kChannelWeight)
+    t.weight = at::from_blob(data.self_data(), {1}, opts);
+  if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
+    const std::vector<int64_t>& half = data.half_shape();
+    t.dy = at::from_blob(data.grad_output_data(), half, opts);
+    t.buffer = at::from_blob(data.act_data(), half, opts);
+    if (GetOpInfo(s.op).is_forward) t.out = at::from_blob(data.out_data(), half, opts);
+  }
+  // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.
+  if (s.op == Op::kLogSigmoidBackward) t.buffer = std::get<1>(at::log_sigmoid_forward(t.x));
+  if (s.op == Op::kLogSigmoid || s.op == Op::kLogSigmoidForward) t.buffer = at::empty_like(t.x);
+  return t;
+}
+
+}  // namespace bench
+}  // namespace hostnn

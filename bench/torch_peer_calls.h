@@ -1,0 +1,43 @@
+// ATen's side of hostnn_torch_peer (bench/torch_peer.cc): for each operator the ATen call a
+// PyTorch client makes (an out= overload where ATen has one), over views of a case's
+// buffers. TorchCase::Run has a row per operator; the operators with scalar parameters have
+// theirs in kScalarPeers (bench/torch_peer_calls.cc), keyed on the operator list's snake name.
+// Benchmark code only, built with hostnn_torch_peer when HOSTNN_TORCH_DIR names an installed
+// `torch` package; ATen's headers need C++20.
+#ifndef HOSTNN_BENCH_TORCH_PEER_CALLS_H_
+#define HOSTNN_BENCH_TORCH_PEER_CALLS_H_
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+
+#include "bench/cases.h"
+#include "hostnn/hostnn.h"
+
+namespace hostnn {
+namespace bench {
+
+struct TorchCase;
+using ScalarPeerFn = void (*)(TorchCase&);
+
+// ATen's call for one case over the case's buffers.
+struct TorchCase {
+  at::Tensor dy, x, out, buffer;
+  at::Tensor weight;  // Prelu's one-element channel weight
+  Op op;
+  int64_t dim;
+  double s[kMaxScalars] = {};          // the case's scalar parameters (CaseSpec::ScalarValue)
+  ScalarPeerFn scalar_peer = nullptr;  // its row of kScalarPeers, found once per case
+  // Runs ATen's call; false when it has none for op.
+  bool Run();
+};
+
+// ATen's tensors for data's case: views of its buffers (shared with hostnn, the
+// half-shaped ones of a gated unit included), its scalar parameters and its row of
+// kScalarPeers.
+TorchCase MakeTorchCase(const CaseData& data);
+
+}  // namespace bench
+}  // namespace hostnn
+
+#endif  // HOSTNN_BENCH_TORCH_PEER_CALLS_H_
