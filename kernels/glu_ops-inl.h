@@ -46,9 +46,10 @@ struct SwiGluOp {
   }
 };
 
-// GeGlu: act = gelu(b), out = a * act, gelu the erf form (GeluErfOp, 0.5 ULP) or the tanh
-// form (GeluOp, 5.2 ULP at subnormal results, a few elsewhere). activateLeft swaps the
-// halves before the kernel (src/exec/split_executor.cc), so one functor serves both.
+// GeGlu: act = gelu(b), out = a * act, gelu the erf form (GeluErfOp, 1.8 ULP with a fused
+// MulAdd, 2.3 without) or the tanh form (GeluOp, 5.2 ULP at subnormal results, a few
+// elsewhere). activateLeft swaps the halves before the kernel (src/exec/split_executor.cc),
+// so one functor serves both.
 template <class Gelu>
 struct GeGluOpT {
   static constexpr bool kHasAct = true;
@@ -99,9 +100,10 @@ struct SwiGluGradOp {
 
 // GeGluBackward (activateLeft false; true swaps the halves and the gradients in the
 // executor): da = dy act (act the forward's outGelu, one rounding), db = (dy gelu'(b)) a,
-// gelu' of the erf form (GeluErfBackwardOp, 0.5 ULP) or the tanh form (GeluBackwardOp:
-// a few ULP, within 2^-21 |dy| where gelu' crosses 0). Max error: 0.5 ULP (da); 1 ULP (erf)
-// or 6 ULP or 2^-21 |dy a| (tanh) for db.
+// gelu' of the erf form (GeluErfBackwardOp: 2.4 ULP, 3.5 without a fused MulAdd) or the
+// tanh form (GeluBackwardOp: a few ULP); either within 2^-21 |dy| where gelu' crosses 0.
+// Max error: 0.5 ULP (da); 3 ULP (erf; 4 without a fused MulAdd) or 6 ULP (tanh), or
+// 2^-21 |dy a| near the zero of gelu', for db.
 template <class GeluGrad>
 struct GeGluBackwardOpT {
   static constexpr bool kReadsAct = true;

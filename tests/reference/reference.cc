@@ -88,8 +88,10 @@ double GeluErfBackwardRef(double dy, double x) {
   const long double pdf = std::exp(-v * v / 2.0L) / std::sqrt(2.0L * pi);
   const long double factor = cdf + v * pdf;
   // For finite x the factor is a non-zero real (negative for x < -0.7518) even where it
-  // underflows long double: an infinite dy gives an infinity of dy's sign times its.
-  if (factor == 0.0L && std::isinf(dy)) return -dy;
+  // underflows long double (x < -151, where cdf + x pdf sums to +0): an infinite dy gives an
+  // infinity of dy's sign times its, a finite one a zero of the product's sign (as for
+  // GeluBackward).
+  if (factor == 0.0L) return std::isinf(dy) ? -dy : dy * -0.0;
   return static_cast<double>(static_cast<long double>(dy) * factor);
 }
 
