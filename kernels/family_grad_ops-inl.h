@@ -306,9 +306,10 @@ struct SeluBackwardOp {
 // within 2^-21 |dy|. Below x = -13 the scale 2^k of phi is applied after dy (a huge bf16 dy
 // times a factor below f32's range can be a normal number). At x = +-inf x phi(x) is 0 (the
 // limit): factor 1 or 0. An infinite dy at finite x < -0.7518 gives -dy (as GeluBackward).
-// Lanes: f32. Max error over every 257th float (dy = 1), away from the factor's zero: 2.43
-// ULP with a fused MulAdd (AVX3), 3.51 without (EMU128); where it exceeds 4 ULP (around
-// x = -0.7518) within 2^-24.3 |dy|. Valid range: all floats; NaN -> NaN.
+// Lanes: f32. Max error over every float (dy = 1) for x outside [-1.5, -0.5]: 2.77 ULP at
+// x = -1.711 with a fused MulAdd (AVX3), 3.72 at x = -1.721 without (EMU128); inside,
+// around the factor's zero, within 4 ULP or 2^-24.2 |dy| (2^-24.0 without). Valid range:
+// all floats; NaN -> NaN.
 struct GeluErfBackwardOp {
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V x) {

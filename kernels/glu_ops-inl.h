@@ -46,8 +46,8 @@ struct SwiGluOp {
   }
 };
 
-// GeGlu: act = gelu(b), out = a * act, gelu the erf form (GeluErfOp, 1.8 ULP with a fused
-// MulAdd, 2.3 without) or the tanh form (GeluOp, 5.2 ULP at subnormal results, a few
+// GeGlu: act = gelu(b), out = a * act, gelu the erf form (GeluErfOp, 2.1 ULP with a fused
+// MulAdd, 2.4 without) or the tanh form (GeluOp, 5.2 ULP at subnormal results, a few
 // elsewhere). activateLeft swaps the halves before the kernel (src/exec/split_executor.cc),
 // so one functor serves both.
 template <class Gelu>
@@ -100,10 +100,10 @@ struct SwiGluGradOp {
 
 // GeGluBackward (activateLeft false; true swaps the halves and the gradients in the
 // executor): da = dy act (act the forward's outGelu, one rounding), db = (dy gelu'(b)) a,
-// gelu' of the erf form (GeluErfBackwardOp: 2.4 ULP, 3.5 without a fused MulAdd) or the
+// gelu' of the erf form (GeluErfBackwardOp: 2.8 ULP, 3.7 without a fused MulAdd) or the
 // tanh form (GeluBackwardOp: a few ULP); either within 2^-21 |dy| where gelu' crosses 0.
-// Max error: 0.5 ULP (da); 3 ULP (erf; 4 without a fused MulAdd) or 6 ULP (tanh), or
-// 2^-21 |dy a| near the zero of gelu', for db.
+// Max error: 0.5 ULP (da); about 3.3 ULP (erf; 4.2 without a fused MulAdd) or 6 ULP
+// (tanh), or 2^-21 |dy a| near the zero of gelu', for db.
 template <class GeluGrad>
 struct GeGluBackwardOpT {
   static constexpr bool kReadsAct = true;

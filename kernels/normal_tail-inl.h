@@ -39,6 +39,20 @@ HWY_INLINE V HornerF32(V v, const float* c, int n) {
   return s;
 }
 
+// v - x y, one rounding of the exact value with a fused MulAdd; without one, the product's
+// rounding error (ProductError) is subtracted after it, so the compensated quotient below
+// and the slope's z keep their accuracy on SSE4 / EMU128 too.
+template <class V>
+HWY_INLINE V SubProduct(V v, V x, V y) {
+#if HWY_NATIVE_FMA
+  return hn::NegMulAdd(x, y, v);
+#else
+  const hn::DFromV<V> d;
+  const V prod = hn::Mul(x, y);
+  return hn::Sub(hn::Sub(v, prod), ProductError(d, x, y, prod));
+#endif
+}
+
 // What x Phi(x) and its derivative share, for a = min(|x|, kTailUpTo):
 //   phi(a) = 2^k exp(r), exp(r) = 1 + r E(r), |r| <= ln2 / 2 (E of degree 5: 2^-28.2
 //     relative). a^2 / 2 rounded in f32 is off by up to half its ULP (2^-18 at a = 13, up
@@ -101,7 +115,7 @@ struct NormalTail {
   HWY_INLINE V ExpTimesOverDen(V v, bool with_den_err) const {
     const V num = hn::MulAdd(hn::Mul(v, r), e_poly, v);
     const V q = hn::Mul(num, inv_den);
-    V rem = hn::NegMulAdd(q, den, num);
+    V rem = SubProduct(num, q, den);  // exact: q den is within an ULP of num
     if (with_den_err) rem = hn::NegMulAdd(q, den_err, rem);
     return hn::MulAdd(rem, inv_den, q);
   }
@@ -162,7 +176,7 @@ HWY_INLINE V DyTimesPhiPlusXDensity(D d, V dy, V x) {
                                            0.0012486239429563284f};
   const V series = hn::MulAdd(x, HornerF32(hn::Mul(x, x), kSlopeSmall, 5), hn::Set(d, 0.5f));
   const NormalTail<D> tail(d, x, 86.0f);
-  const V z = hn::NegMulAdd(tail.a, tail.den, tail.p);
+  const V z = SubProduct(tail.p, tail.a, tail.den);
   const V slope = hn::Mul(tail.ExpTimesOverDen(z, false), tail.pow2);  // phi (M - a)
   V factor = hn::IfNegativeThenElse(x, slope, hn::Sub(hn::Set(d, 1.0f), slope));
   factor = hn::IfThenElse(hn::Lt(tail.a, hn::Set(d, kSeriesBelow)), series, factor);
@@ -171,7 +185,7 @@ HWY_INLINE V DyTimesPhiPlusXDensity(D d, V dy, V x) {
   const auto far = hn::Lt(x, hn::Set(d, kFarBelow));
   if (HWY_UNLIKELY(!hn::AllFalse(d, far))) {
     const NormalTail<D> deep(d, x, 200.0f);
-    const V q = deep.ExpTimesOverDen(hn::NegMulAdd(deep.a, deep.den, deep.p), false);
+    const V q = deep.ExpTimesOverDen(SubProduct(deep.p, deep.a, deep.den), false);
     V far_dx = NormalTailFar(d, deep, q, dy);
     // x = -inf: the factor is 0 (x phi(x) -> 0), so dy * 0 (NaN for an infinite dy).
     far_dx = hn::IfThenElse(hn::Eq(x, hn::Set(d, -HUGE_VALF)), hn::Mul(dy, hn::Zero(d)), far_dx);

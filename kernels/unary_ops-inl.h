@@ -216,8 +216,8 @@ struct FastGeluOp : XSigmoidImpl<FastGeluZ> {};
 // for x >= 0 and -|x| Q below, so no cancellation for x < 0. phi's exponent -x^2 / 2 is
 // carried in two parts (x^2 rounded in f32 would cost up to 64 ULP near x = -13).
 // Lanes: f32 (every dtype: 16-bit results are this result rounded once). Max error over
-// every float: 2.11 ULP at x = -0.641 with a fused MulAdd (AVX3), 2.86 at x = -1.315
-// without (SSE4, EMU128); every 257th: 1.83 and 2.28 (forward_kernels_test). f16 / bf16
+// every float: 2.11 ULP at x = -0.641 with a fused MulAdd (AVX3), 2.42 at x = -1.315
+// without (SSE4, EMU128); every 257th: 1.83 and 1.94 (forward_kernels_test). f16 / bf16
 // within 0.5 ULP of the exact value but where the f32 result lies within its error of a
 // midpoint. Valid range: all floats; x < -14.4 gives -0 (the exact value rounds to it),
 // -inf -> -0, +inf -> +inf, NaN -> x itself.
