@@ -58,6 +58,7 @@ class HostTensor {
   aclTensor* get() const { return tensor_; }
   DType dtype() const { return dtype_; }
   int64_t numel() const { return numel_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
   const std::vector<unsigned char>& bytes() const { return bytes_; }
   // Element i in row-major order of the view: an integer's low bytes, or a float value.
   void SetInt(int64_t i, int64_t v) {
@@ -70,19 +71,6 @@ class HostTensor {
   }
   void SetFloat(int64_t i, double v) { StoreFromDouble(dtype_, bytes_.data(), Index(i), v); }
   double GetFloat(int64_t i) const { return LoadAsDouble(dtype_, bytes_.data(), Index(i)); }
-  // Element i of the broadcast `out_shape` as this tensor's own row-major index.
-  int64_t BroadcastIndex(const std::vector<int64_t>& out_shape, int64_t i) const {
-    int64_t index = 0, stride = 1;
-    for (int k = static_cast<int>(out_shape.size()) - 1, j = static_cast<int>(shape_.size()) - 1;
-         k >= 0; --k, --j) {
-      const int64_t c = i % out_shape[k];
-      i /= out_shape[k];
-      if (j < 0) continue;
-      if (shape_[j] != 1) index += c * stride;
-      stride *= shape_[j];
-    }
-    return index;
-  }
 
  private:
   int64_t Index(int64_t i) const {
@@ -160,9 +148,9 @@ TEST(AddReluInt, EveryIntegerPairIntoEveryOutOnEveryTarget) {
             ASSERT_EQ(AddRelu(self, other, a, out), ACLNN_SUCCESS) << aclGetRecentErrMsg();
             aclDestroyScalar(a);
             for (int64_t i = 0; i < out.numel(); ++i) {
-              const int64_t r =
-                  AddReluIntRef(self.GetInt(self.BroadcastIndex(out_shape, i)),
-                                other.GetInt(other.BroadcastIndex(out_shape, i)), alpha, promoted);
+              const int64_t r = AddReluIntRef(
+                  self.GetInt(BroadcastSource(self.shape(), out_shape, i)),
+                  other.GetInt(BroadcastSource(other.shape(), out_shape, i)), alpha, promoted);
               ExpectElement(out, i, r);
             }
           }
@@ -190,8 +178,8 @@ TEST(AddReluInt, InPlaceTransposedSelfRefWraps) {
     aclDestroyScalar(a);
     for (int64_t i = 0; i < self.numel(); ++i) {
       ExpectElement(self, i,
-                    AddReluIntRef(before[i], other.GetInt(other.BroadcastIndex(shape, i)), alpha,
-                                  DType::kInt16));
+                    AddReluIntRef(before[i], other.GetInt(BroadcastSource(other.shape(), shape, i)),
+                                  alpha, DType::kInt16));
     }
   }
 }
