@@ -26,8 +26,8 @@ struct OpScalar {
   double value = 0.0;
   DType dtype = DType::kFloat64;
   bool null = false;
-  // An integer scalar's exact value where `value` cannot hold it (an INT64 past 2^53); the
-  // C API sets it for every integer dtype. Below 2^53 `value` is used.
+  // An INT64 scalar's exact value, for where `value` cannot hold it (past 2^53; the C API
+  // sets it). Below 2^53 `value` is used.
   int64_t int_value = 0;
 };
 

@@ -69,32 +69,13 @@ OpScalar ScalarArg(const aclScalar* s) {
       break;
     case ACL_INT64:
       r.value = Load<int64_t>(b);
+      std::memcpy(&r.int_value, b, sizeof(r.int_value));  // exact, where the double rounds
       break;
     case ACL_UINT64:
       r.value = Load<uint64_t>(b);
       break;
     default:  // complex: no real value; the front end refuses the dtype
       r.value = std::nan("");
-      break;
-  }
-  switch (s->dtype) {  // the exact integer, which a double past 2^53 would round
-    case ACL_INT64:
-    case ACL_UINT64: {
-      int64_t v;
-      std::memcpy(&v, b, sizeof(v));
-      r.int_value = v;
-      break;
-    }
-    case ACL_BOOL:
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_INT16:
-    case ACL_UINT16:
-    case ACL_INT32:
-    case ACL_UINT32:
-      r.int_value = static_cast<int64_t>(r.value);  // exact below 2^53
-      break;
-    default:
       break;
   }
   return r;
