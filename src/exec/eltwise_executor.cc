@@ -29,6 +29,13 @@ constexpr uint64_t kScratchAlign = 64;
 // gather it saves.
 constexpr int64_t kMinRowRun = 64;
 
+// The dtype the inputs (the layout's operands before the last) promote to (PromoteType).
+DType PromotedInputs(const core::FusedLayout& layout) {
+  DType p = layout.operands[0].dtype;
+  for (int k = 1; k + 1 < layout.num_operands; ++k) p = PromoteType(p, layout.operands[k].dtype);
+  return p;
+}
+
 class EltwiseExecutor final : public Executor {
  public:
   // The layout's operands: the inputs (1 or 2), then the output.
@@ -81,11 +88,7 @@ class EltwiseExecutor final : public Executor {
     } else if (!exact_int) {
       // An integer input is cast to the inputs' promoted dtype (or FLOAT) first.
       const DTypeRule rule = GetOpInfo(op_).dtypes;
-      DType via = DType::kFloat32;
-      if (PromotesInputs(rule)) {
-        via = layout_.operands[0].dtype;
-        for (int k = 1; k < num_in_; ++k) via = PromoteType(via, layout_.operands[k].dtype);
-      }
+      const DType via = PromotesInputs(rule) ? PromotedInputs(layout_) : DType::kFloat32;
       for (int k = 0; k < layout_.num_operands; ++k) {
         const DType d = layout_.operands[k].dtype;
         const bool cast = k < num_in_ && (CastsIntInputs(rule) || RoundsIntResults(rule)) &&
@@ -105,7 +108,6 @@ class EltwiseExecutor final : public Executor {
   // The integer path: the promoted dtype's width, the exact parameters, out's cast.
   void InitPromotedInt(DType promoted, const Operands& operands, int64_t scratch_elems,
                        uint64_t scratch_per_core) {
-    promoted_int_ = true;
     target_ = kernels::ChosenTargetName();
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
@@ -115,15 +117,15 @@ class EltwiseExecutor final : public Executor {
     int_params_.wrap_mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
     int_params_.wrap_offset = promoted == DType::kUInt8 ? 0 : uint64_t{1} << (bits - 1);
     promoted_fn_ = kernels::GetPromotedInt(op_);
-    int64_to_out_ = ResultCast(DType::kInt64, layout_.operands[num_in_].dtype,
-                               FloatToInt::kTruncate);
+    result_cast_ = ResultCast(DType::kInt64, layout_.operands[num_in_].dtype,
+                              FloatToInt::kTruncate);
   }
 
   std::string KernelPath() const override {
     DType dtypes[core::kMaxOperands];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
     return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_) +
-           (rows_ ? ", by rows" : "") + (promoted_int_ ? ", in int64 lanes" : "");
+           (rows_ ? ", by rows" : "") + (promoted_fn_ != nullptr ? ", in int64 lanes" : "");
   }
 
   void Run(char* workspace) const override {
@@ -208,7 +210,7 @@ class EltwiseExecutor final : public Executor {
       }
       const int64_t* b = tiles + (num_in_ > 1 ? scratch_elems_ : 0);
       promoted_fn_(tiles, b, result, static_cast<size_t>(len), int_params_);
-      int64_to_out_.Run(result, raw, static_cast<size_t>(len));
+      result_cast_.Run(result, raw, static_cast<size_t>(len));  // an INT64 out: a copy
       ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, raw);
     }
   }
@@ -216,7 +218,7 @@ class EltwiseExecutor final : public Executor {
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
-    if (promoted_int_) {
+    if (promoted_fn_ != nullptr) {
       RunPromotedInt(core, workspace);
       return;
     }
@@ -297,12 +299,11 @@ class EltwiseExecutor final : public Executor {
   kernels::UnaryFn unary_fn_ = nullptr;
   OperandCodec codecs_[core::kMaxOperands];
   float scalars_[kMaxScalars] = {};            // the operator's scalar parameters
-  ResultCast result_cast_;                     // inactive unless out's dtype differs
+  ResultCast result_cast_;  // inactive unless out's dtype differs; the integer path's INT64
+                            // result to out's dtype
   kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype (null: f32)
-  bool promoted_int_ = false;                  // the integer path (RunPromotedInt)
-  kernels::PromotedIntFn promoted_fn_ = nullptr;
+  kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
   kernels::PromotedIntParams int_params_;
-  ResultCast int64_to_out_;                    // the integer path's result to out's dtype
 };
 
 }  // namespace
@@ -367,12 +368,10 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
     result_dtype = DType::kFloat32;
   }
   // Rule PromoteIntExact: inputs promoting to an integer are computed exactly in it.
-  DType promoted_int = DType::kUndefined;
-  if (PromotesToExactInt(info.dtypes)) {
-    DType p = dtypes[0];
-    for (int k = 1; k < operands.num_in; ++k) p = PromoteType(p, dtypes[k]);
-    if (!IsFloatType(p)) promoted_int = p;
-  }
+  const DType promoted = PromotedInputs(layout);
+  const DType promoted_int = PromotesToExactInt(info.dtypes) && !IsFloatType(promoted)
+                                 ? promoted
+                                 : DType::kUndefined;
   const bool int_path = promoted_int != DType::kUndefined;
   const bool casts_result = result_dtype != out.dtype;
   const bool direct = layout.dense && same_dtype && !casts_result && !int_path;
