@@ -45,21 +45,17 @@ class PreluBackwardExecutor final : public Executor {
         gw_layout_(gw_layout),
         dtype_(dtype),
         units_(plan_->channel_sums),
-        rows_(units_.rows),
-        row_len_(units_.row_len),
-        channels_(units_.channels),
         weights_(weights) {
-    segs_per_row_ = units_.segs_per_row;
-    cores_ = units_.block_dim;
     codec_ = MakeCodec(dtype);
     kernel_ = kernels::GetPreluBackwardSegment();
     target_ = kernels::ChosenTargetName();
-    w_bytes_ = AlignUp(sizeof(float) * static_cast<uint64_t>(channels_));
-    sums_bytes_ = AlignUp(sizeof(double) * static_cast<uint64_t>(rows_ * segs_per_row_));
+    w_bytes_ = AlignUp(sizeof(float) * static_cast<uint64_t>(units_.channels));
+    sums_bytes_ =
+        AlignUp(sizeof(double) * static_cast<uint64_t>(units_.rows * units_.segs_per_row));
     core_bytes_ = AlignUp(3 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
     // The weights, the segment sums, each core's three tiles, the channels' totals.
-    workspace_bytes_ = w_bytes_ + sums_bytes_ + core_bytes_ * static_cast<uint64_t>(cores_) +
-                       sizeof(double) * static_cast<uint64_t>(channels_);
+    totals_at_ = w_bytes_ + sums_bytes_ + core_bytes_ * static_cast<uint64_t>(units_.block_dim);
+    workspace_bytes_ = totals_at_ + sizeof(double) * static_cast<uint64_t>(units_.channels);
   }
 
   std::string KernelPath() const override {
@@ -70,12 +66,10 @@ class PreluBackwardExecutor final : public Executor {
   void Run(char* workspace) const override {
     float* w = reinterpret_cast<float*>(workspace);
     GatherF32(w_layout_, w_layout_.operands[0], codec_, 0, weights_, w);
-    if (weights_ == 1) std::fill(w + 1, w + channels_, w[0]);
-    launch::LaunchRunCore(cores_, this, &PreluBackwardExecutor::RunCore, workspace);
+    if (weights_ == 1) std::fill(w + 1, w + units_.channels, w[0]);
+    launch::LaunchRunCore(units_.block_dim, this, &PreluBackwardExecutor::RunCore, workspace);
     Finish(reinterpret_cast<const double*>(workspace + w_bytes_),
-           reinterpret_cast<double*>(workspace + w_bytes_ + sums_bytes_ +
-                                     core_bytes_ * static_cast<uint64_t>(cores_)),
-           workspace);
+           reinterpret_cast<double*>(workspace + totals_at_), workspace);
   }
 
  private:
@@ -88,15 +82,15 @@ class PreluBackwardExecutor final : public Executor {
     for (int64_t u = units_.UnitBegin(core); u < units_.UnitEnd(core); ++u) {
       int64_t row, offset, len;  // the unit's first row, its offset in that row, its length
       units_.Unit(u, &row, &offset, &len);
-      const int64_t start = row * row_len_ + offset;
+      const int64_t start = row * units_.row_len + offset;
       GatherF32(layout_, layout_.operands[0], codec_, start, len, dy);
       GatherF32(layout_, layout_.operands[1], codec_, start, len, x);
       for (int64_t s = 0; s < len;) {  // one segment: a row's part
-        const int64_t r = (start + s) / row_len_;
-        const int64_t n = std::min(len - s, row_len_ - (start + s) % row_len_);
+        const int64_t r = (start + s) / units_.row_len;
+        const int64_t n = std::min(len - s, units_.row_len - (start + s) % units_.row_len);
         const int64_t seg =
-            r * segs_per_row_ + ((start + s) % row_len_) / tiling::kChannelSumSegment;
-        sums[seg] = kernel_(dy + s, x + s, w[r % channels_], gi + s, static_cast<size_t>(n));
+            r * units_.segs_per_row + ((start + s) % units_.row_len) / tiling::kChannelSumSegment;
+        sums[seg] = kernel_(dy + s, x + s, w[r % units_.channels], gi + s, static_cast<size_t>(n));
         s += n;
       }
       ScatterF32(layout_, layout_.operands[2], codec_, start, len, gi);
@@ -106,19 +100,19 @@ class PreluBackwardExecutor final : public Executor {
   // gradWeight: per channel, the segments in (n, segment) order; one weight: the channels
   // in c order. Rounded once to gradWeight's dtype.
   void Finish(const double* sums, double* total, char* workspace) const {
-    const int64_t batches = rows_ / channels_;
-    for (int64_t c = 0; c < channels_; ++c) {
+    const int64_t batches = units_.rows / units_.channels;
+    for (int64_t c = 0; c < units_.channels; ++c) {
       double t = 0.0;
       for (int64_t nb = 0; nb < batches; ++nb) {
-        const double* s = sums + (nb * channels_ + c) * segs_per_row_;
-        for (int64_t q = 0; q < segs_per_row_; ++q) t += s[q];
+        const double* s = sums + (nb * units_.channels + c) * units_.segs_per_row;
+        for (int64_t q = 0; q < units_.segs_per_row; ++q) t += s[q];
       }
       total[c] = t;
     }
-    int64_t outputs = channels_;
+    int64_t outputs = units_.channels;
     if (weights_ == 1) {
       double t = 0.0;
-      for (int64_t c = 0; c < channels_; ++c) t += total[c];
+      for (int64_t c = 0; c < units_.channels; ++c) t += total[c];
       total[0] = t;
       outputs = 1;
     }
@@ -133,9 +127,9 @@ class PreluBackwardExecutor final : public Executor {
   core::FusedLayout layout_, w_layout_, gw_layout_;
   DType dtype_;
   tiling::ChannelSumsPlan units_;  // the plan's
-  int64_t rows_, row_len_, channels_, weights_;
-  int64_t segs_per_row_ = 1, cores_ = 1;
+  int64_t weights_;
   uint64_t w_bytes_ = 0, sums_bytes_ = 0, core_bytes_ = 0;
+  uint64_t totals_at_ = 0;  // where the channels' totals start in the workspace
   OperandCodec codec_;
   kernels::PreluBackwardSegmentFn kernel_ = nullptr;
   const char* target_ = "";
@@ -149,7 +143,7 @@ double RoundToHalfType(double v, DType dtype) {
   const int bits = f16 ? 11 : 8, emin = f16 ? -14 : -126;
   const double max = f16 ? 65504.0 : 3.3895313892515355e38;
   int e = 0;
-  std::frexp(v, &e);  // |v| in [2^(e-1), 2^e)
+  std::frexp(v, &e);                                 // |v| in [2^(e-1), 2^e)
   const int q = std::max(e - 1, emin) - (bits - 1);  // the exponent of the last kept bit
   const double r = std::ldexp(std::nearbyint(std::ldexp(v, -q)), q);
   return std::fabs(r) > max ? std::copysign(HUGE_VAL, v) : r;
