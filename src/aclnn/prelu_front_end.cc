@@ -14,14 +14,11 @@
 namespace hostnn {
 namespace {
 
-// A shape's element count; -1 when it overflows int64 (a weight whose count does, is neither
-// 1 nor C: refused). Shapes are checked here before storage bounds are.
-int64_t NumelOf(const std::vector<int64_t>& shape) { return core::CheckedNumel(shape); }
-
-// The weight's element count against self's C: 1, or C.
+// The weight's element count against self's C: 1, or C (a count that overflows int64 is
+// -1, neither: refused, before the storage checks).
 Status CheckWeightNumel(const char* op, const char* weight_param, const TensorView& weight,
                         const TensorView& self) {
-  const int64_t c = ChannelCount(self.shape), n = NumelOf(weight.shape);
+  const int64_t c = ChannelCount(self.shape), n = core::CheckedNumel(weight.shape);
   if (n == 1 || n == c) return Status::Ok();
   return core::InvalidParam(op, weight_param,
                             "must have 1 element or C = " + std::to_string(c) +
@@ -68,7 +65,9 @@ Status MakeChannelWeightViews(const char* op, const TensorView& self,
   v->weight.shape.clear();  // one weight for every element: a scalar
   v->weight_span.strides.clear();
   const int64_t c = ChannelCount(self.shape);
-  if (NumelOf(weight.shape) == 1 || c <= 1 || self.shape.size() < 2) return Status::Ok();
+  if (core::CheckedNumel(weight.shape) == 1 || c <= 1 || self.shape.size() < 2) {
+    return Status::Ok();
+  }
   // The weight's dims of more than one element, merged where their strides allow.
   std::vector<int64_t> dims, strides;
   for (size_t i = 0; i < weight.shape.size(); ++i) {
@@ -146,7 +145,7 @@ Status PreparePreluBackward(const OpArgs& args, const tiling::Options& options,
                               "shape: expected " + core::ShapeString(shape) + " like " + x.param +
                                   ", got " + core::ShapeString(gi.view->shape));
   }
-  if (NumelOf(w.view->shape) != 1) {
+  if (core::CheckedNumel(w.view->shape) != 1) {
     if (shape.empty()) {
       return core::InvalidParam(op, w.param,
                                 "must have 1 element for a 0-d " + std::string(x.param) +
