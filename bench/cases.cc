@@ -192,7 +192,7 @@ OpArgs CaseData::Args() const {
                                                   : nullptr)
                                            : &x_view_;
   a.out = &out_view_;
-  if (GetOpInfo(spec_.op).signature == Signature::kGradEltwise2Out) {
+  if (GetOpInfo(spec_.op).kind == Kind::kMapColumnSums) {
     a.buffer = &w_view_;
     a.out2 = &gw_view_;
   } else if (GetOpInfo(spec_.op).shapes == ShapeRule::kChannelWeight) {
@@ -256,7 +256,7 @@ namespace {
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, aclTensor* w,
                          aclTensor* gw, int64_t dim, aclTensor* out, void* const* s, bool flag,
                          uint64_t* ws, aclOpExecutor** exec) {
-  if (GetOpInfo(op).signature == Signature::kGradEltwise2Out) {
+  if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
     return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
   }
   if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) x = w;

@@ -115,12 +115,12 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
                             const float* s) {                                            \
     EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n, s);           \
   }
-#define HOSTNN_EW_Binary(Name) \
+#define HOSTNN_KIND_Binary(Name) \
   HOSTNN_EW_ONE(Name, F32, F32)     \
   HOSTNN_EW_ONE(Name, F16, F16)     \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_Binary
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Binary
 #undef HOSTNN_EW_ONE
 
 }  // namespace HWY_NAMESPACE
@@ -134,20 +134,20 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-#define HOSTNN_EW_Binary(Name) \
+#define HOSTNN_KIND_Binary(Name) \
   HWY_EXPORT(Name##_F32);           \
   HWY_EXPORT(Name##_F16);           \
   HWY_EXPORT(Name##_BF16);          \
   HWY_EXPORT(Name##_F32_Stream);    \
   HWY_EXPORT(Name##_F16_Stream);    \
   HWY_EXPORT(Name##_BF16_Stream);
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_Binary
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Binary
 
 EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
   switch (op) {
-#define HOSTNN_EW_Binary(Name)                                               \
+#define HOSTNN_KIND_Binary(Name)                                               \
   case Op::k##Name:                                                               \
     if (dtype == DType::kFloat32)                                                 \
       return stream ? HOSTNN_PICK(Name##_F32_Stream) : HOSTNN_PICK(Name##_F32);   \
@@ -156,12 +156,12 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
     if (dtype == DType::kBFloat16)                                                \
       return stream ? HOSTNN_PICK(Name##_BF16_Stream) : HOSTNN_PICK(Name##_BF16); \
     return nullptr;
-#define HOSTNN_EW_OTHER(Name) \
+#define HOSTNN_KIND_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_Binary
-#undef HOSTNN_EW_OTHER
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Binary
+#undef HOSTNN_KIND_OTHER
   }
   return nullptr;  // not an operator
 }

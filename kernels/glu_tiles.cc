@@ -210,13 +210,13 @@ GatedFn GetGated(Op op, DType dtype, bool tanh) {
     case Op::kGeGlu:
     case Op::kGeGluV3:
       return tanh ? HOSTNN_GATED_PICK(GeGluTanh) : HOSTNN_GATED_PICK(GeGluErf);
-#define HOSTNN_EW_Split(Name)  // each listed above
-#define HOSTNN_EW_OTHER(Name) \
+#define HOSTNN_KIND_Gated(Name)  // each listed above
+#define HOSTNN_KIND_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_Split
-#undef HOSTNN_EW_OTHER
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Gated
+#undef HOSTNN_KIND_OTHER
   }
   return nullptr;  // not an operator
 }
@@ -230,13 +230,13 @@ GatedGradFn GetGatedGrad(Op op, DType dtype, bool tanh) {
     case Op::kGeGluBackward:
     case Op::kGeGluV3Backward:
       return tanh ? HOSTNN_GATED_PICK(GeGluTanhBackward) : HOSTNN_GATED_PICK(GeGluErfBackward);
-#define HOSTNN_EW_GradSplit(Name)  // each listed above
-#define HOSTNN_EW_OTHER(Name) \
+#define HOSTNN_KIND_GatedGrad(Name)  // each listed above
+#define HOSTNN_KIND_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_GradSplit
-#undef HOSTNN_EW_OTHER
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_GatedGrad
+#undef HOSTNN_KIND_OTHER
   }
   return nullptr;  // not an operator
 }

@@ -17,25 +17,17 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/eltwise_ops-inl.h"
+#include "kernels/exp_param_ops-inl.h"
+#include "kernels/family_grad_ops-inl.h"
 #include "kernels/kernels.h"
 #include "kernels/param_ops-inl.h"
 #include "kernels/unary_ops-inl.h"
 
-// The operators: HOSTNN_OP -> HOSTNN_XINT_<DTypes>(Name), defined at each expansion for
-// AllSameOrExactInt; the other rules expand to nothing.
-#define HOSTNN_XINT_AllSame(Name)
-#define HOSTNN_XINT_AllSameOrInt32(Name)
-#define HOSTNN_XINT_Int32Int8ThenCast(Name)
-#define HOSTNN_XINT_AllSameOrFloatOut(Name)
-#define HOSTNN_XINT_InputsAnyOutAnyFloat(Name)
-#define HOSTNN_XINT_InputsSameOutAnyFloat(Name)
-#define HOSTNN_XINT_AnyFloat(Name)
-#define HOSTNN_XINT_InputsAnyOutAny(Name)
-#define HOSTNN_XINT_PromoteOutAnyFloat(Name)
-#define HOSTNN_XINT_PromoteIntExact(Name)
-#define HOSTNN_XINT_IntToFloatThenCast(Name)
-#define HOSTNN_XINT_FloatThenCast(Name)
-#define HOSTNN_XINT_AllSameOrInt32Int8Rint(Name)
+// The operators: those of Kind Unary whose dtype rule admits exact integers (AdmitsExactInt:
+// INT8, UINT8, INT32, INT64) or int8 lanes (AdmitsInt8Lanes), and those of Kind Binary whose
+// rule promotes to an exact integer (PromotesToExactInt). Each rule is asked once, with
+// `if constexpr`; an operator of another rule compiles an empty entry, never handed out.
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -78,19 +70,6 @@ HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n, const float* sca
   }
 }
 
-#define HOSTNN_XINT_AllSameOrExactInt(Name)                     \
-  void IntExact##Name##_I8(const void* x, void* o, size_t n, const float* s) {  \
-    IntTile<Name##Op, int8_t>(x, o, n, s);                         \
-  }                                                             \
-  void IntExact##Name##_U8(const void* x, void* o, size_t n, const float* s) {  \
-    IntTile<Name##Op, uint8_t>(x, o, n, s);                        \
-  }                                                             \
-  void IntExact##Name##_I32(const void* x, void* o, size_t n, const float* s) { \
-    IntTile<Name##Op, int32_t>(x, o, n, s);                        \
-  }                                                             \
-  void IntExact##Name##_I64(const void* x, void* o, size_t n, const float* s) { \
-    IntTile<Name##Op, int64_t>(x, o, n, s);                        \
-  }
 // INT8 alone, by the functor's ApplyInt8 (rule Int32Int8ThenCast; its INT32 is the f32
 // path of unary_tiles.cc).
 template <class Op>
@@ -100,17 +79,30 @@ struct Int8Lanes {
     return Op::ApplyInt8(d, x);
   }
 };
-#undef HOSTNN_XINT_Int32Int8ThenCast
-#define HOSTNN_XINT_Int32Int8ThenCast(Name)                    \
-  void IntExact##Name##_I8(const void* x, void* o, size_t n, const float*) {  \
-    IntTile<Int8Lanes<Name##Op>, int8_t>(x, o, n, nullptr);              \
+
+template <Op kOp, class F, typename T>
+HWY_INLINE void IntExactTile([[maybe_unused]] const void* x, [[maybe_unused]] void* o,
+                             [[maybe_unused]] size_t n, [[maybe_unused]] const float* s) {
+  constexpr DTypeRule kRule = GetOpInfo(kOp).dtypes;
+  if constexpr (AdmitsExactInt(kRule)) {
+    IntTile<F, T>(x, o, n, s);
+  } else if constexpr (AdmitsInt8Lanes(kRule) && std::is_same_v<T, int8_t>) {
+    IntTile<Int8Lanes<F>, int8_t>(x, o, n, nullptr);
   }
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_XINT_AllSameOrExactInt
-#undef HOSTNN_XINT_Int32Int8ThenCast
-#define HOSTNN_XINT_Int32Int8ThenCast(Name)
+}
+
+#define HOSTNN_INT_EXACT_ONE(Name, DT, T)                                           \
+  void IntExact##Name##_##DT(const void* x, void* o, size_t n, const float* s) { \
+    IntExactTile<Op::k##Name, Name##Op, T>(x, o, n, s);                          \
+  }
+#define HOSTNN_KIND_Unary(Name)               \
+  HOSTNN_INT_EXACT_ONE(Name, I8, int8_t)      \
+  HOSTNN_INT_EXACT_ONE(Name, U8, uint8_t)     \
+  HOSTNN_INT_EXACT_ONE(Name, I32, int32_t)    \
+  HOSTNN_INT_EXACT_ONE(Name, I64, int64_t)
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Unary
+#undef HOSTNN_INT_EXACT_ONE
 
 // out = f(a, b) on n int64 values, wrapped to the promoted width, the same way: whole
 // vectors, then the rest through a zero-padded one. out may be a or b exactly.
@@ -137,19 +129,20 @@ HWY_INLINE void PromotedIntTile(const int64_t* a_i, const int64_t* b_i, int64_t*
     std::memcpy(out + i, buf_a, (n - i) * sizeof(uint64_t));
   }
 }
-#define HOSTNN_XINT_AllSameOrExactInt(Name)
-#undef HOSTNN_XINT_PromoteIntExact
-#define HOSTNN_XINT_PromoteIntExact(Name)                                                 \
-  void PromotedInt##Name(const int64_t* a, const int64_t* b, int64_t* o, size_t n,        \
-                         const PromotedIntParams& p) {                                    \
-    PromotedIntTile<Name##Op>(a, b, o, n, p);                                             \
+template <Op kOp, class F>
+HWY_INLINE void PromotedIntEntry([[maybe_unused]] const int64_t* a,
+                                 [[maybe_unused]] const int64_t* b, [[maybe_unused]] int64_t* o,
+                                 [[maybe_unused]] size_t n,
+                                 [[maybe_unused]] const PromotedIntParams& p) {
+  if constexpr (PromotesToExactInt(GetOpInfo(kOp).dtypes)) PromotedIntTile<F>(a, b, o, n, p);
+}
+#define HOSTNN_KIND_Binary(Name)                                                   \
+  void PromotedInt##Name(const int64_t* a, const int64_t* b, int64_t* o, size_t n, \
+                         const PromotedIntParams& p) {                             \
+    PromotedIntEntry<Op::k##Name, Name##Op>(a, b, o, n, p);                        \
   }
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_XINT_PromoteIntExact
-#define HOSTNN_XINT_PromoteIntExact(Name)
-#undef HOSTNN_XINT_AllSameOrExactInt
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Binary
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
@@ -162,64 +155,54 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-#define HOSTNN_XINT_AllSameOrExactInt(Name) \
-  HWY_EXPORT(IntExact##Name##_I8);          \
-  HWY_EXPORT(IntExact##Name##_U8);          \
-  HWY_EXPORT(IntExact##Name##_I32);         \
+#define HOSTNN_KIND_Unary(Name)    \
+  HWY_EXPORT(IntExact##Name##_I8);  \
+  HWY_EXPORT(IntExact##Name##_U8);  \
+  HWY_EXPORT(IntExact##Name##_I32); \
   HWY_EXPORT(IntExact##Name##_I64);
-#undef HOSTNN_XINT_Int32Int8ThenCast
-#define HOSTNN_XINT_Int32Int8ThenCast(Name) HWY_EXPORT(IntExact##Name##_I8);
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_XINT_AllSameOrExactInt
-#undef HOSTNN_XINT_Int32Int8ThenCast
-#define HOSTNN_XINT_Int32Int8ThenCast(Name)
+#define HOSTNN_KIND_Binary(Name) HWY_EXPORT(PromotedInt##Name);
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Unary
+#undef HOSTNN_KIND_Binary
 
 UnaryFn GetUnaryExactInt(Op op, DType dtype) {
+  const DTypeRule rule = GetOpInfo(op).dtypes;
+  if (!(AdmitsExactInt(rule) && IsExactIntDType(dtype)) &&
+      !(AdmitsInt8Lanes(rule) && dtype == DType::kInt8)) {
+    return nullptr;
+  }
   switch (op) {
-#define HOSTNN_XINT_AllSameOrExactInt(Name)                               \
+#define HOSTNN_KIND_Unary(Name)                                           \
   case Op::k##Name:                                                       \
     if (dtype == DType::kInt8) return HOSTNN_PICK(IntExact##Name##_I8);   \
     if (dtype == DType::kUInt8) return HOSTNN_PICK(IntExact##Name##_U8);  \
     if (dtype == DType::kInt32) return HOSTNN_PICK(IntExact##Name##_I32); \
     if (dtype == DType::kInt64) return HOSTNN_PICK(IntExact##Name##_I64); \
     return nullptr;
-#undef HOSTNN_XINT_Int32Int8ThenCast
-#define HOSTNN_XINT_Int32Int8ThenCast(Name)                            \
-  case Op::k##Name:                                                     \
-    return dtype == DType::kInt8 ? HOSTNN_PICK(IntExact##Name##_I8) : nullptr;
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_XINT_AllSameOrExactInt
-#undef HOSTNN_XINT_Int32Int8ThenCast
-    default:
-      return nullptr;
+#define HOSTNN_KIND_OTHER(Name) \
+  case Op::k##Name:             \
+    return nullptr;
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Unary
+#undef HOSTNN_KIND_OTHER
   }
+  return nullptr;  // not an operator
 }
 
-#define HOSTNN_XINT_AllSameOrExactInt(Name)
-#define HOSTNN_XINT_Int32Int8ThenCast(Name)
-#undef HOSTNN_XINT_PromoteIntExact
-#define HOSTNN_XINT_PromoteIntExact(Name) HWY_EXPORT(PromotedInt##Name);
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_XINT_PromoteIntExact
-
 PromotedIntFn GetPromotedInt(Op op) {
+  if (!PromotesToExactInt(GetOpInfo(op).dtypes)) return nullptr;
   switch (op) {
-#define HOSTNN_XINT_PromoteIntExact(Name) \
-  case Op::k##Name:                       \
+#define HOSTNN_KIND_Binary(Name) \
+  case Op::k##Name:              \
     return HOSTNN_PICK(PromotedInt##Name);
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_XINT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_XINT_PromoteIntExact
-    default:
-      return nullptr;
+#define HOSTNN_KIND_OTHER(Name) \
+  case Op::k##Name:             \
+    return nullptr;
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Binary
+#undef HOSTNN_KIND_OTHER
   }
+  return nullptr;  // not an operator
 }
 
 }  // namespace kernels

@@ -20,25 +20,9 @@
 #include "kernels/param_ops-inl.h"
 #include "kernels/unary_ops-inl.h"
 
-// Integer storage: expanding op_list.def with HOSTNN_OP -> HOSTNN_INT_<DTypes>(Name) reaches
-// the operators whose dtype rule admits INT32 (HOSTNN_INT_AllSameOrInt32, defined at each
-// expansion); the other rules expand to nothing.
-#define HOSTNN_INT_AllSame(Name)
-#define HOSTNN_INT_AllSameOrExactInt(Name)  // integer_tiles.cc
-#define HOSTNN_INT_AllSameOrFloatOut(Name)
-#define HOSTNN_INT_InputsAnyOutAnyFloat(Name)
-#define HOSTNN_INT_InputsSameOutAnyFloat(Name)
-#define HOSTNN_INT_AnyFloat(Name)
-#define HOSTNN_INT_InputsAnyOutAny(Name)
-#define HOSTNN_INT_PromoteOutAnyFloat(Name)
-#define HOSTNN_INT_PromoteIntExact(Name)  // integer_tiles.cc
-#define HOSTNN_INT_IntToFloatThenCast(Name)
-#define HOSTNN_INT_FloatThenCast(Name)
-#define HOSTNN_INT_AllSameOrInt32Int8Rint(Name)
-
-// The forward elementwise operators are those of the operator list whose signature has
-// the Unary form (kernels/eltwise_list-inl.h): <Name>Op is the functor (unary_ops-inl.h or
-// param_ops-inl.h) and Op::k<Name> its key.
+// The forward elementwise operators are those of the operator list whose Kind is Unary
+// (kernels/op_kinds-inl.h): <Name>Op is the functor (unary_ops-inl.h or param_ops-inl.h)
+// and Op::k<Name> its key.
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -118,6 +102,16 @@ struct UnaryFunctorFor {
   using type = std::conditional_t<sizeof(typename Tag::T) == 2, typename NarrowOf<Op>::type, Op>;
 };
 
+// INT32 storage, for an operator whose dtype rule admits it (AdmitsInt32): the f32 functor
+// between an integer load and a truncating store (convert-inl.h). The rule is asked here,
+// once, with `if constexpr`: an operator whose rule does not admit INT32 compiles an empty
+// entry, which GetUnary never hands out.
+template <Op kOp, class F, bool kStream>
+HWY_INLINE void UnaryInt32Tile([[maybe_unused]] const void* x, [[maybe_unused]] void* out,
+                               [[maybe_unused]] size_t n, [[maybe_unused]] const float* s) {
+  if constexpr (AdmitsInt32(GetOpInfo(kOp).dtypes)) UnaryTile<F, I32, kStream>(x, out, n, s);
+}
+
 // bf16 out from bf16 in: every NaN the functors produce is an input's (selected), so the
 // NaN-free rounding of BF16Direct applies.
 #define HOSTNN_UNARY_ONE(Name, DT, TAG)                                                  \
@@ -127,23 +121,20 @@ struct UnaryFunctorFor {
   void Unary##Name##_##DT##_Stream(const void* x, void* out, size_t n, const float* s) { \
     UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, true>(x, out, n, s);            \
   }
-#define HOSTNN_UNARY_DEFINE(Name)  \
-  HOSTNN_UNARY_ONE(Name, F32, F32) \
-  HOSTNN_UNARY_ONE(Name, F16, F16) \
-  HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)
-#define HOSTNN_EW_Unary(Name) HOSTNN_UNARY_DEFINE(Name)
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_Unary
+#define HOSTNN_UNARY_DEFINE(Name)                                                     \
+  HOSTNN_UNARY_ONE(Name, F32, F32)                                                    \
+  HOSTNN_UNARY_ONE(Name, F16, F16)                                                    \
+  HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)                                            \
+  void Unary##Name##_I32(const void* x, void* out, size_t n, const float* s) {        \
+    UnaryInt32Tile<Op::k##Name, Name##Op, false>(x, out, n, s);                       \
+  }                                                                                   \
+  void Unary##Name##_I32_Stream(const void* x, void* out, size_t n, const float* s) { \
+    UnaryInt32Tile<Op::k##Name, Name##Op, true>(x, out, n, s);                        \
+  }
+#define HOSTNN_KIND_Unary(Name) HOSTNN_UNARY_DEFINE(Name)
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Unary
 #undef HOSTNN_UNARY_DEFINE
-
-// INT32: the f32 functor between an integer load and a truncating store (convert-inl.h).
-#define HOSTNN_INT_AllSameOrInt32(Name) HOSTNN_UNARY_ONE(Name, I32, I32)
-#define HOSTNN_INT_Int32Int8ThenCast(Name) HOSTNN_INT_AllSameOrInt32(Name)
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_INT_AllSameOrInt32
-#undef HOSTNN_INT_Int32Int8ThenCast
 #undef HOSTNN_UNARY_ONE
 
 // Whether MulAdd rounds once here: (1 + 2^-12)^2 - (1 + 2^-11) is exactly 2^-24, which a
@@ -171,44 +162,36 @@ namespace kernels {
   HWY_EXPORT(Unary##Name##_BF16);       \
   HWY_EXPORT(Unary##Name##_F32_Stream); \
   HWY_EXPORT(Unary##Name##_F16_Stream); \
-  HWY_EXPORT(Unary##Name##_BF16_Stream);
-#define HOSTNN_EW_Unary(Name) HOSTNN_UNARY_EXPORT(Name)
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_Unary
-#undef HOSTNN_UNARY_EXPORT
-#define HOSTNN_INT_AllSameOrInt32(Name) \
-  HWY_EXPORT(Unary##Name##_I32);        \
+  HWY_EXPORT(Unary##Name##_BF16_Stream); \
+  HWY_EXPORT(Unary##Name##_I32);         \
   HWY_EXPORT(Unary##Name##_I32_Stream);
-#define HOSTNN_INT_Int32Int8ThenCast(Name) HOSTNN_INT_AllSameOrInt32(Name)
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_INT_AllSameOrInt32
-#undef HOSTNN_INT_Int32Int8ThenCast
+#define HOSTNN_KIND_Unary(Name) HOSTNN_UNARY_EXPORT(Name)
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Unary
+#undef HOSTNN_UNARY_EXPORT
 HWY_EXPORT(FusesMulAdd);
 
-// The INT32 kernel of an operator whose rule admits it; null for the others.
+// The INT32 kernel of an operator whose rule admits it (AdmitsInt32); null for the others.
 static UnaryFn GetUnaryInt32(Op op, bool stream) {
+  if (!AdmitsInt32(GetOpInfo(op).dtypes)) return nullptr;
   switch (op) {
-#define HOSTNN_INT_AllSameOrInt32(Name) \
-  case Op::k##Name:                     \
+#define HOSTNN_KIND_Unary(Name) \
+  case Op::k##Name:             \
     return stream ? HOSTNN_PICK(Unary##Name##_I32_Stream) : HOSTNN_PICK(Unary##Name##_I32);
-#define HOSTNN_INT_Int32Int8ThenCast(Name) HOSTNN_INT_AllSameOrInt32(Name)
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, ...) HOSTNN_INT_##dtypes(Name)
-#include "hostnn/op_list.def"
-#undef HOSTNN_OP
-#undef HOSTNN_INT_AllSameOrInt32
-#undef HOSTNN_INT_Int32Int8ThenCast
-    default:
-      return nullptr;
+#define HOSTNN_KIND_OTHER(Name) \
+  case Op::k##Name:             \
+    return nullptr;
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Unary
+#undef HOSTNN_KIND_OTHER
   }
+  return nullptr;  // not an operator
 }
 
 bool ActiveTargetFusesMulAdd() { return HOSTNN_PICK(FusesMulAdd)(); }
 
 UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
-  (void)dtype, (void)stream;  // unused while the list holds no forward elementwise operator
   const DTypeRule rule = GetOpInfo(op).dtypes;
   if ((AdmitsExactInt(rule) && IsExactIntDType(dtype)) ||
       (AdmitsInt8Lanes(rule) && dtype == DType::kInt8)) {
@@ -225,13 +208,13 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
     if (dtype == DType::kBFloat16)                                                              \
       return stream ? HOSTNN_PICK(Unary##Name##_BF16_Stream) : HOSTNN_PICK(Unary##Name##_BF16); \
     return nullptr;
-#define HOSTNN_EW_Unary(Name) HOSTNN_UNARY_CASE(Name)
-#define HOSTNN_EW_OTHER(Name) \
+#define HOSTNN_KIND_Unary(Name) HOSTNN_UNARY_CASE(Name)
+#define HOSTNN_KIND_OTHER(Name) \
   case Op::k##Name:           \
     return nullptr;
-#include "kernels/eltwise_list-inl.h"
-#undef HOSTNN_EW_Unary
-#undef HOSTNN_EW_OTHER
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Unary
+#undef HOSTNN_KIND_OTHER
 #undef HOSTNN_UNARY_CASE
   }
   return nullptr;  // not an operator

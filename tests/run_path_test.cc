@@ -108,7 +108,7 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vw = TensorView::Dense(x.data(), dtype, {300});
         std::vector<float> gw(300, 0.0f);
         TensorView vgw = TensorView::Dense(gw.data(), dtype, {300});
-        if (GetOpInfo(op).signature == Signature::kGradEltwise2Out) {
+        if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
           args.buffer = &vw;
           args.out2 = &vgw;
         } else if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) {

@@ -259,7 +259,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
         numel /= 2;
       }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
-      if (info.signature == Signature::kGradEltwise2Out) {
+      if (info.kind == Kind::kMapColumnSums) {
         p.channel_sums = PlanChannelSums(problem.shape, p.elementwise.block_dim);
       }
       *plan = p;

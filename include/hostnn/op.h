@@ -58,33 +58,26 @@ enum class Signature {
                            // out2 reduced per channel (PreluBackward: OpArgs::out2)
 };
 
-// True for the signatures that split their input along dim into two halves (the gated
-// linear units: src/aclnn/split_front_end.cc, src/exec/split_executor.cc).
-constexpr bool IsSplit(Signature s) {
-  return s == Signature::kSplit || s == Signature::kGradSplit || s == Signature::kSplitGelu ||
-         s == Signature::kSplitGeluFlag || s == Signature::kGradSplitGelu ||
-         s == Signature::kGradSplitGeluFlag;
-}
+// What an operator computes, and so the engine and kernel form it runs on (op_list.def,
+// "Kind"; docs/design.md, "One engine per kind").
+enum class Kind {
+  kUnary,          // a Map of one input: out = f(in0) elementwise
+  kBinary,         // a Map of two inputs: out = f(in0, in1) elementwise
+  kGated,          // a Map of in0's two halves along dim: out = f(a, b) (the gated units)
+  kGatedGrad,      // their gradients: da, db from in0 (the forward's gradient) and in1's halves
+  kRows,           // statistics along dim, then each element from its row's (the softmaxes)
+  kMapColumnSums,  // out elementwise and out2 summed per channel (PreluBackward)
+};
+// The kinds that split self along dim into two halves (src/aclnn/split_front_end.cc,
+// src/exec/split_executor.cc).
+constexpr bool IsSplit(Kind k) { return k == Kind::kGated || k == Kind::kGatedGrad; }
 
-// True for the signatures that reduce along a dim.
-constexpr bool IsReduction(Signature s) {
-  return s == Signature::kGradSoftmax || s == Signature::kSoftmax;
-}
 // True for the in-place signatures, whose output is their first input.
 constexpr bool IsInplace(Signature s) {
   return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef ||
          s == Signature::kInplaceEltwiseScalar || s == Signature::kInplaceEltwiseScalar2 ||
          s == Signature::kInplaceEltwiseScalar3 || s == Signature::kInplaceBinaryScalar;
 }
-// True for the forward signatures, whose one input is `self` (OpArgs::self).
-constexpr bool IsForward(Signature s) {
-  return s == Signature::kEltwise || s == Signature::kEltwiseConstOut ||
-         s == Signature::kEltwiseBuffer || s == Signature::kEltwiseScalar ||
-         s == Signature::kEltwiseScalar2 || s == Signature::kEltwiseScalar3 ||
-         (IsInplace(s) && s != Signature::kInplaceBinaryScalar) || s == Signature::kSoftmax ||
-         s == Signature::kSplit || s == Signature::kSplitGelu || s == Signature::kSplitGeluFlag;
-}
-
 // True for the signatures whose scalar parameters come before their second input (CANN
 // checks them for null in that order).
 constexpr bool ScalarsBeforeIn1(Signature s) {
@@ -219,16 +212,17 @@ struct OpInfo {
   const char* name;        // "SiluBackward"
   const char* snake_name;  // "silu_backward"
   Signature signature;
+  Kind kind;
   const char* params[kNumSlots];  // CANN parameter names; nullptr where absent
   DTypeRule dtypes;
   ShapeRule shapes;
   const char* ub_temps;  // space-separated f32 intermediates per tile ("" for none)
   double domain_lo, domain_hi;
   Tolerance tolerance;
-  bool is_reduction;  // a reduction along a dim (the reduction planner and executor)
-  bool is_forward;    // one input, `self` (a forward operator), rather than (dy, x)
+  bool is_reduction;  // kind Rows: the reduction planner and executor
+  bool is_forward;    // one input tensor, `self` (no in1 in Params), rather than (dy, x)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
-  bool is_split;      // splits self along dim into halves (IsSplit): the split path
+  bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
 
   bool has(OperandSlot slot) const { return params[slot] != nullptr; }
@@ -240,27 +234,32 @@ struct OpInfo {
 };
 
 namespace op_list_internal {
+// A slot of the Params column that names no operand.
+constexpr bool IsAbsent(const char* name) { return name == nullptr; }
 #define HOSTNN_OP_UNPACK(...) __VA_ARGS__
 constexpr OpInfo kOpInfos[] = {
-#define HOSTNN_OP(Name, snake, sig, params, dtypes, shapes, temps, domain, tol, scalars) \
+#define HOSTNN_OP_IN1_(in0, in1, ...) in1
+#define HOSTNN_OP(Name, snake, sig, kind, params, dtypes, shapes, temps, domain, tol, scalars) \
   {Op::k##Name,                                                                 \
    #Name,                                                                       \
    #snake,                                                                      \
    Signature::k##sig,                                                           \
+   Kind::k##kind,                                                               \
    {HOSTNN_OP_UNPACK params},                                                   \
    DTypeRule::k##dtypes,                                                        \
    ShapeRule::k##shapes,                                                        \
    temps,                                                                       \
    HOSTNN_OP_UNPACK domain,                                                     \
    Tolerance::k##tol,                                                           \
-   IsReduction(Signature::k##sig),                                              \
-   IsForward(Signature::k##sig),                                                \
+   Kind::k##kind == Kind::kRows,                                                \
+   IsAbsent(HOSTNN_OP_UNPACK(HOSTNN_OP_IN1_ params)),                           \
    ScalarsBeforeIn1(Signature::k##sig),                                         \
-   IsSplit(Signature::k##sig),                                                  \
+   IsSplit(Kind::k##kind),                                                      \
    {HOSTNN_OP_UNPACK scalars}},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 };
+#undef HOSTNN_OP_IN1_
 #undef HOSTNN_OP_UNPACK
 static_assert(sizeof(kOpInfos) / sizeof(kOpInfos[0]) == kNumOps, "one entry per operator");
 }  // namespace op_list_internal

@@ -337,8 +337,8 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   // The gated linear units split self: their own checks (src/aclnn/split_front_end.cc).
   if (info.is_split) return PrepareSplitChecked(args, options, workspace_size, executor);
   const char* op = info.name;
-  // Two outputs (PreluBackward): checks and middle end of their own.
-  if (info.signature == Signature::kGradEltwise2Out) {
+  // A Map with per-channel sums (PreluBackward): checks and middle end of their own.
+  if (info.kind == Kind::kMapColumnSums) {
     return PreparePreluBackward(args, options, workspace_size, executor);
   }
   // A forward operator's one input is `self`; a gradient's are (grad_output, self).
@@ -420,7 +420,8 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     operands.in[1] = {&channel.weight, &channel.weight_span};
     operands.out = {&channel.out, &channel.out_span};
   }
-  // The middle end by form: every signature that is not a reduction is elementwise.
+  // The middle end by kind: Unary and Binary are Maps (the elementwise executor), Rows the
+  // softmax executor.
   if (!info.is_reduction) {
     return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
   }

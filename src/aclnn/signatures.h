@@ -5,12 +5,10 @@
  * OUT_ give the slot's value, or the null / 0 it stands for when the signature has none
  * (an in-place operator's output is its input); HOSTNN_SIG_SCALARS_ gives s0, s1, s2 (null
  * where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's numbers and flag
- * in the order of its Scalars column. HOSTNN_SIG_FORM_ names the kernel form the
- * signature runs: Unary (one input, out = f(in0)), Binary (two, out = f(in0, in1)) or
- * Reduction (along dim, or per channel: no elementwise table), Split or GradSplit (the gated
- * linear units): the kernel tables and the references expand the operator list by
- * form (kernels/eltwise_list-inl.h), so a new signature is a block here and a line in
- * hostnn/op.h's enum. Plain macros, so that C (src/cann/forward.c) expands them too. */
+ * in the order of its Scalars column. A Signature is a prototype and nothing more: what
+ * the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so
+ * a new prototype is a block here and a line in hostnn/op.h's enum. Plain macros, so that
+ * C (src/cann/forward.c) expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
 #define HOSTNN_SRC_ACLNN_SIGNATURES_H_
 
@@ -22,7 +20,6 @@
 #define HOSTNN_SIG_DIM_GradEltwise 0
 #define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise 0
-#define HOSTNN_SIG_FORM_GradEltwise Binary
 
 /* The same, where CANN's prototype declares the output const (aclnnGeluBackward). */
 #define HOSTNN_SIG_PARAMS_GradEltwiseConstOut \
@@ -34,7 +31,6 @@
 #define HOSTNN_SIG_DIM_GradEltwiseConstOut 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseConstOut 0
-#define HOSTNN_SIG_FORM_GradEltwiseConstOut Binary
 
 #define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
   const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out
@@ -45,7 +41,6 @@
 #define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseBuffer 0
-#define HOSTNN_SIG_FORM_GradEltwiseBuffer Binary
 
 #define HOSTNN_SIG_PARAMS_GradSoftmax \
   const aclTensor *in0, const aclTensor *in1, int64_t dim, aclTensor *out
@@ -56,7 +51,6 @@
 #define HOSTNN_SIG_DIM_GradSoftmax dim
 #define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSoftmax 0
-#define HOSTNN_SIG_FORM_GradSoftmax Reduction
 
 #define HOSTNN_SIG_PARAMS_Eltwise const aclTensor *in0, aclTensor *out
 #define HOSTNN_SIG_ARGS_Eltwise in0, out
@@ -65,7 +59,6 @@
 #define HOSTNN_SIG_DIM_Eltwise 0
 #define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0
 #define HOSTNN_SIG_FLAG_Eltwise 0
-#define HOSTNN_SIG_FORM_Eltwise Unary
 #define HOSTNN_SIG_OUT_Eltwise out
 
 /* The same, where CANN's prototype declares the output const (aclnnRelu, aclnnHardswish,
@@ -77,7 +70,6 @@
 #define HOSTNN_SIG_DIM_EltwiseConstOut 0
 #define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseConstOut 0
-#define HOSTNN_SIG_FORM_EltwiseConstOut Unary
 #define HOSTNN_SIG_OUT_EltwiseConstOut out
 
 /* CANN's LogSigmoidForward: `buffer` (here in2) is documented as unused; it is neither
@@ -89,7 +81,6 @@
 #define HOSTNN_SIG_DIM_EltwiseBuffer 0
 #define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseBuffer 0
-#define HOSTNN_SIG_FORM_EltwiseBuffer Unary
 #define HOSTNN_SIG_OUT_EltwiseBuffer out
 
 #define HOSTNN_SIG_PARAMS_InplaceEltwise const aclTensor* in0
@@ -99,7 +90,6 @@
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwise 0
-#define HOSTNN_SIG_FORM_InplaceEltwise Unary
 #define HOSTNN_SIG_OUT_InplaceEltwise in0
 
 /* The same, where CANN's prototype takes a non-const aclTensor* selfRef. */
@@ -110,7 +100,6 @@
 #define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseRef 0
-#define HOSTNN_SIG_FORM_InplaceEltwiseRef Unary
 #define HOSTNN_SIG_OUT_InplaceEltwiseRef in0
 
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
@@ -120,7 +109,6 @@
 #define HOSTNN_SIG_DIM_Softmax dim
 #define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0
 #define HOSTNN_SIG_FLAG_Softmax 0
-#define HOSTNN_SIG_FORM_Softmax Reduction
 #define HOSTNN_SIG_OUT_Softmax out
 
 /* aclnnLeakyRelu(self, negativeSlope, out) and its kind: one aclScalar parameter. */
@@ -131,7 +119,6 @@
 #define HOSTNN_SIG_DIM_EltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar 0
-#define HOSTNN_SIG_FORM_EltwiseScalar Unary
 #define HOSTNN_SIG_OUT_EltwiseScalar out
 
 /* aclnnInplaceLeakyRelu(selfRef, negativeSlope) and its kind. */
@@ -142,7 +129,6 @@
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar 0
-#define HOSTNN_SIG_FORM_InplaceEltwiseScalar Unary
 #define HOSTNN_SIG_OUT_InplaceEltwiseScalar in0
 
 /* aclnnLeakyReluBackward(gradOutput, self, negativeSlope, selfIsResult, out) and its kind. */
@@ -154,7 +140,6 @@
 #define HOSTNN_SIG_DIM_GradEltwiseScalarFlag 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarFlag f0
-#define HOSTNN_SIG_FORM_GradEltwiseScalarFlag Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalarFlag out
 
 /* aclnnHardshrinkBackward(gradOutput, self, lambd, gradInput) and its kind. */
@@ -166,7 +151,6 @@
 #define HOSTNN_SIG_DIM_GradEltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar 0
-#define HOSTNN_SIG_FORM_GradEltwiseScalar Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalar out
 
 /* aclnnHardtanhBackward(gradOutput, self, min, max, out) and its kind. */
@@ -178,7 +162,6 @@
 #define HOSTNN_SIG_DIM_GradEltwiseScalar2 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar2 0
-#define HOSTNN_SIG_FORM_GradEltwiseScalar2 Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalar2 out
 
 /* aclnnSoftplus(self, beta, threshold, out) and its kind: two aclScalar parameters. */
@@ -190,7 +173,6 @@
 #define HOSTNN_SIG_DIM_EltwiseScalar2 0
 #define HOSTNN_SIG_SCALARS_EltwiseScalar2 s0, s1, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar2 0
-#define HOSTNN_SIG_FORM_EltwiseScalar2 Unary
 #define HOSTNN_SIG_OUT_EltwiseScalar2 out
 
 /* aclnnInplaceThreshold(selfRef, threshold, value) and its kind. */
@@ -202,7 +184,6 @@
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar2 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar2 s0, s1, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar2 0
-#define HOSTNN_SIG_FORM_InplaceEltwiseScalar2 Unary
 #define HOSTNN_SIG_OUT_InplaceEltwiseScalar2 in0
 
 /* aclnnElu(self, alpha, scale, inputScale, out) and its kind: three aclScalar parameters. */
@@ -214,7 +195,6 @@
 #define HOSTNN_SIG_DIM_EltwiseScalar3 0
 #define HOSTNN_SIG_SCALARS_EltwiseScalar3 s0, s1, s2
 #define HOSTNN_SIG_FLAG_EltwiseScalar3 0
-#define HOSTNN_SIG_FORM_EltwiseScalar3 Unary
 #define HOSTNN_SIG_OUT_EltwiseScalar3 out
 
 /* aclnnInplaceElu(selfRef, alpha, scale, inputScale) and its kind. */
@@ -226,7 +206,6 @@
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar3 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar3 s0, s1, s2
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar3 0
-#define HOSTNN_SIG_FORM_InplaceEltwiseScalar3 Unary
 #define HOSTNN_SIG_OUT_InplaceEltwiseScalar3 in0
 
 /* aclnnEluBackward(gradOutput, alpha, scale, inputScale, isResult, selfOrResult, gradInput):
@@ -240,7 +219,6 @@
 #define HOSTNN_SIG_DIM_GradEltwiseScalarsBetween 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalarsBetween s0, s1, s2
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarsBetween f0
-#define HOSTNN_SIG_FORM_GradEltwiseScalarsBetween Binary
 #define HOSTNN_SIG_OUT_GradEltwiseScalarsBetween out
 
 /* aclnnAddRelu(self, other, alpha, out): two inputs and a number, which CANN declares
@@ -253,7 +231,6 @@
 #define HOSTNN_SIG_DIM_BinaryScalar 0
 #define HOSTNN_SIG_SCALARS_BinaryScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_BinaryScalar 0
-#define HOSTNN_SIG_FORM_BinaryScalar Binary
 #define HOSTNN_SIG_OUT_BinaryScalar out
 
 /* aclnnInplaceAddRelu(selfRef, other, alpha): the same, the result written to selfRef, whose
@@ -265,7 +242,6 @@
 #define HOSTNN_SIG_DIM_InplaceBinaryScalar 0
 #define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceBinaryScalar 0
-#define HOSTNN_SIG_FORM_InplaceBinaryScalar Binary
 #define HOSTNN_SIG_OUT_InplaceBinaryScalar in0
 
 /* The gated linear units (hostnn/op.h, IsSplit): self split along dim into halves. Glu and
@@ -278,7 +254,6 @@
 #define HOSTNN_SIG_DIM_Split dim
 #define HOSTNN_SIG_SCALARS_Split 0, 0, 0
 #define HOSTNN_SIG_FLAG_Split 0
-#define HOSTNN_SIG_FORM_Split Split
 #define HOSTNN_SIG_OUT_Split out
 
 #define HOSTNN_SIG_PARAMS_GradSplit \
@@ -289,7 +264,6 @@
 #define HOSTNN_SIG_DIM_GradSplit dim
 #define HOSTNN_SIG_SCALARS_GradSplit 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplit 0
-#define HOSTNN_SIG_FORM_GradSplit GradSplit
 #define HOSTNN_SIG_OUT_GradSplit out
 
 #define HOSTNN_SIG_PARAMS_SplitGelu \
@@ -300,7 +274,6 @@
 #define HOSTNN_SIG_DIM_SplitGelu dim
 #define HOSTNN_SIG_SCALARS_SplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0
 #define HOSTNN_SIG_FLAG_SplitGelu 0
-#define HOSTNN_SIG_FORM_SplitGelu Split
 #define HOSTNN_SIG_OUT_SplitGelu out
 
 #define HOSTNN_SIG_PARAMS_SplitGeluFlag \
@@ -311,7 +284,6 @@
 #define HOSTNN_SIG_DIM_SplitGeluFlag dim
 #define HOSTNN_SIG_SCALARS_SplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0
 #define HOSTNN_SIG_FLAG_SplitGeluFlag f0
-#define HOSTNN_SIG_FORM_SplitGeluFlag Split
 #define HOSTNN_SIG_OUT_SplitGeluFlag out
 
 #define HOSTNN_SIG_PARAMS_GradSplitGelu                                                   \
@@ -323,7 +295,6 @@
 #define HOSTNN_SIG_DIM_GradSplitGelu dim
 #define HOSTNN_SIG_SCALARS_GradSplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGelu 0
-#define HOSTNN_SIG_FORM_GradSplitGelu GradSplit
 #define HOSTNN_SIG_OUT_GradSplitGelu out
 
 #define HOSTNN_SIG_PARAMS_GradSplitGeluFlag                                               \
@@ -335,7 +306,6 @@
 #define HOSTNN_SIG_DIM_GradSplitGeluFlag dim
 #define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGeluFlag f0
-#define HOSTNN_SIG_FORM_GradSplitGeluFlag GradSplit
 #define HOSTNN_SIG_OUT_GradSplitGeluFlag out
 
 /* An int64_t attribute as the aclScalar the numbers travel in (C++ only). */
@@ -351,7 +321,6 @@
 #define HOSTNN_SIG_DIM_GradEltwise2Out 0
 #define HOSTNN_SIG_SCALARS_GradEltwise2Out 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise2Out 0
-#define HOSTNN_SIG_FORM_GradEltwise2Out Reduction
 #define HOSTNN_SIG_OUT_GradEltwise2Out hostnn::capi::TwoOutputs(out, out2)
 
 /* Phase 2 is the same for every operator. */

@@ -10,7 +10,7 @@
 
 namespace hostnn {
 
-// Pre: IsSplit(GetOpInfo(args.op).signature). As PrepareChecked: nothing is written on
+// Pre: GetOpInfo(args.op).is_split (Kind Gated or GatedGrad). As PrepareChecked: nothing is written on
 // failure.
 Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                            uint64_t* workspace_size, ExecutorPtr* executor);

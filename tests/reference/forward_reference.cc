@@ -8,7 +8,6 @@
 #include <type_traits>
 
 #include "tests/reference/reference.h"
-#include "src/aclnn/signatures.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -249,8 +248,7 @@ double SoftplusRef(double x, const double* scalars) {
   return static_cast<double>(sp / beta);
 }
 
-// Each forward elementwise operator of the list (a signature of the Unary form, src/aclnn/
-// signatures.h) has <Name>Ref(x), or <Name>Ref(x, scalars) if it has parameters; the
+// Each operator of the list whose Kind is Unary (hostnn/op.h) has <Name>Ref(x), or <Name>Ref(x, scalars) if it has parameters; the
 // others have none here.
 namespace {
 template <class F>
@@ -269,14 +267,13 @@ double CallRef(F ref, double x, const double* scalars) {
 #define HOSTNN_REF_Binary(Name) \
   case Op::k##Name:             \
     return std::numeric_limits<double>::quiet_NaN();
-#define HOSTNN_REF_Reduction(Name) HOSTNN_REF_Binary(Name)
-#define HOSTNN_REF_Split(Name) HOSTNN_REF_Binary(Name)
-#define HOSTNN_REF_GradSplit(Name) HOSTNN_REF_Binary(Name)
-#define HOSTNN_REF_FORM_(form, Name) HOSTNN_REF_##form(Name)
-#define HOSTNN_REF_FORM(form, Name) HOSTNN_REF_FORM_(form, Name)
+#define HOSTNN_REF_Rows(Name) HOSTNN_REF_Binary(Name)
+#define HOSTNN_REF_Gated(Name) HOSTNN_REF_Binary(Name)
+#define HOSTNN_REF_GatedGrad(Name) HOSTNN_REF_Binary(Name)
+#define HOSTNN_REF_MapColumnSums(Name) HOSTNN_REF_Binary(Name)
 double ForwardEltwiseRef(Op op, double x, const double* scalars) {
   switch (op) {
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_FORM(HOSTNN_SIG_FORM_##sig, Name)
+#define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_REF_##kind(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
   }
@@ -284,11 +281,10 @@ double ForwardEltwiseRef(Op op, double x, const double* scalars) {
 }
 #undef HOSTNN_REF_Unary
 #undef HOSTNN_REF_Binary
-#undef HOSTNN_REF_Reduction
-#undef HOSTNN_REF_Split
-#undef HOSTNN_REF_GradSplit
-#undef HOSTNN_REF_FORM
-#undef HOSTNN_REF_FORM_
+#undef HOSTNN_REF_Rows
+#undef HOSTNN_REF_Gated
+#undef HOSTNN_REF_GatedGrad
+#undef HOSTNN_REF_MapColumnSums
 double ForwardEltwiseRef(Op op, double x) { return ForwardEltwiseRef(op, x, DefaultScalars(op)); }
 
 const double* DefaultScalars(Op op) {

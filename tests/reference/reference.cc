@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "tests/reference/forward_reference.h"
-#include "src/aclnn/signatures.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -239,8 +238,7 @@ double SoftplusBackwardRef(double dy, double x, const double* scalars) {
   return static_cast<double>(dy / (1.0L + std::exp(-s)));
 }
 
-// Each elementwise gradient of the list (a signature of the Binary form, src/aclnn/
-// signatures.h) has <Name>Ref(dy, x), or <Name>Ref(dy, x, scalars) if it has parameters;
+// Each operator of the list whose Kind is Binary (hostnn/op.h) has <Name>Ref(dy, x), or <Name>Ref(dy, x, scalars) if it has parameters;
 // the other operators have none here.
 namespace {
 template <class F>
@@ -259,14 +257,13 @@ double CallRef(F ref, double dy, double x, const double* scalars) {
 #define HOSTNN_REF_Unary(Name) \
   case Op::k##Name:            \
     return kNaN;
-#define HOSTNN_REF_Reduction(Name) HOSTNN_REF_Unary(Name)
-#define HOSTNN_REF_Split(Name) HOSTNN_REF_Unary(Name)
-#define HOSTNN_REF_GradSplit(Name) HOSTNN_REF_Unary(Name)
-#define HOSTNN_REF_FORM_(form, Name) HOSTNN_REF_##form(Name)
-#define HOSTNN_REF_FORM(form, Name) HOSTNN_REF_FORM_(form, Name)
+#define HOSTNN_REF_Rows(Name) HOSTNN_REF_Unary(Name)
+#define HOSTNN_REF_Gated(Name) HOSTNN_REF_Unary(Name)
+#define HOSTNN_REF_GatedGrad(Name) HOSTNN_REF_Unary(Name)
+#define HOSTNN_REF_MapColumnSums(Name) HOSTNN_REF_Unary(Name)
 double EltwiseRef(Op op, double dy, double x, const double* scalars) {
   switch (op) {
-#define HOSTNN_OP(Name, snake, sig, ...) HOSTNN_REF_FORM(HOSTNN_SIG_FORM_##sig, Name)
+#define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_REF_##kind(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
   }
@@ -275,11 +272,10 @@ double EltwiseRef(Op op, double dy, double x, const double* scalars) {
 double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, DefaultScalars(op)); }
 #undef HOSTNN_REF_Binary
 #undef HOSTNN_REF_Unary
-#undef HOSTNN_REF_Reduction
-#undef HOSTNN_REF_Split
-#undef HOSTNN_REF_GradSplit
-#undef HOSTNN_REF_FORM
-#undef HOSTNN_REF_FORM_
+#undef HOSTNN_REF_Rows
+#undef HOSTNN_REF_Gated
+#undef HOSTNN_REF_GatedGrad
+#undef HOSTNN_REF_MapColumnSums
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
                            const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,

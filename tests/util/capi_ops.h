@@ -122,7 +122,7 @@ inline int64_t DefaultInt(Op op) {
 
 inline const CApiOp& GetCApiOp(Op op) {
   static const CApiOp kOps[] = {
-#define HOSTNN_OP(Name, snake, sig, params, ...) \
+#define HOSTNN_OP(Name, snake, sig, kind, params, ...) \
   {Op::k##Name, #Name, {HOSTNN_CAPI_UNPACK params}, capi_ops_internal::Phase1##Name, aclnn##Name, \
    capi_ops_internal::Phase1##Name##With},
 #define HOSTNN_CAPI_UNPACK(...) __VA_ARGS__
