@@ -126,9 +126,15 @@ TEST_F(JsonFiles, OperatorsRefuseTheOverflowingFile) {
                                        ": platforms[0]: \"ub_bytes\": number overflow");
   for (aclTensor* k : t) aclDestroyTensor(k);
 
-  const Status s = hostnn::SiluBackward(TensorView::Dense(dy.data(), DType::kFloat32, {64}),
-                                        TensorView::Dense(x.data(), DType::kFloat32, {64}),
-                                        TensorView::Dense(dx.data(), DType::kFloat32, {64}));
+  const TensorView vdy = TensorView::Dense(dy.data(), DType::kFloat32, {64});
+  const TensorView vx = TensorView::Dense(x.data(), DType::kFloat32, {64});
+  const TensorView vdx = TensorView::Dense(dx.data(), DType::kFloat32, {64});
+  OpArgs a;
+  a.op = Op::kSiluBackward;
+  a.grad_output = &vdy;
+  a.self = &vx;
+  a.out = &vdx;
+  const Status s = hostnn::Run(a);
   EXPECT_EQ(s.code(), StatusCode::kInvalid);
   EXPECT_HAS(s.message(), "\"ub_bytes\": number overflow");
   for (const float v : dx) EXPECT_EQ(v, -7.0f);

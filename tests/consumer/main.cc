@@ -1,6 +1,6 @@
-// A client of the installed hostnn through its native C++ API: runs hostnn::SiluBackward on
-// a few values, prints them and checks them against the formula in double precision.
-// Exits non-zero on any mismatch.
+// A client of the installed hostnn through its native C++ API: runs SiluBackward through
+// hostnn::Run on a few values, prints them and checks them against the formula in double
+// precision. Exits non-zero on any mismatch.
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -12,10 +12,15 @@ int main() {
   std::vector<float> x = {-2.0f, 0.0f, 1.5f, 4.0f, -0.75f};
   std::vector<float> dx(dy.size(), NAN);
   const int64_t n = static_cast<int64_t>(dy.size());
-  const hostnn::Status status =
-      hostnn::SiluBackward(hostnn::TensorView::Dense(dy.data(), hostnn::DType::kFloat32, {n}),
-                           hostnn::TensorView::Dense(x.data(), hostnn::DType::kFloat32, {n}),
-                           hostnn::TensorView::Dense(dx.data(), hostnn::DType::kFloat32, {n}));
+  const hostnn::TensorView vdy = hostnn::TensorView::Dense(dy.data(), hostnn::DType::kFloat32, {n});
+  const hostnn::TensorView vx = hostnn::TensorView::Dense(x.data(), hostnn::DType::kFloat32, {n});
+  const hostnn::TensorView vdx = hostnn::TensorView::Dense(dx.data(), hostnn::DType::kFloat32, {n});
+  hostnn::OpArgs args;
+  args.op = hostnn::Op::kSiluBackward;
+  args.grad_output = &vdy;
+  args.self = &vx;
+  args.out = &vdx;
+  const hostnn::Status status = hostnn::Run(args);
   if (!status.ok()) {
     std::printf("SiluBackward failed: %d %s\n", status.raw_code(), status.message().c_str());
     return 1;
