@@ -80,16 +80,6 @@ std::string KernelPath(const Executor& executor);
 // Both phases in one call, with an internally allocated workspace.
 Status Run(const OpArgs& args, const tiling::Options& options = {});
 
-// Convenience wrappers over Run.
-Status SiluBackward(const TensorView& grad_output, const TensorView& self,
-                    const TensorView& grad_input);
-Status LogSigmoidBackward(const TensorView& grad_output, const TensorView& self,
-                          const TensorView& grad_input);
-Status HardsigmoidBackward(const TensorView& grad_output, const TensorView& self,
-                           const TensorView& out);
-Status LogSoftmaxBackward(const TensorView& grad_output, const TensorView& output, int64_t dim,
-                          const TensorView& out);
-
 }  // namespace hostnn
 
 #endif  // HOSTNN_OPS_H_

@@ -1,6 +1,6 @@
 // The native API's entry points: Prepare (its out-parameters, then the front end),
-// Execute (the workspace check, then the run), the one-shot Run and the wrappers. Each runs
-// inside StatusBoundary: they return a Status and never throw, out of memory included.
+// Execute (the workspace check, then the run) and the one-shot Run. Each runs inside
+// StatusBoundary: they return a Status and never throw, out of memory included.
 
 #include <cstdlib>
 #include <memory>
@@ -119,48 +119,6 @@ Status Run(const OpArgs& args, const tiling::Options& options) {
     std::free(workspace);
     return s;
   });
-}
-
-Status SiluBackward(const TensorView& grad_output, const TensorView& self,
-                    const TensorView& grad_input) {
-  OpArgs a;
-  a.op = Op::kSiluBackward;
-  a.grad_output = &grad_output;
-  a.self = &self;
-  a.out = &grad_input;
-  return Run(a);
-}
-
-Status LogSigmoidBackward(const TensorView& grad_output, const TensorView& self,
-                          const TensorView& grad_input) {
-  OpArgs a;
-  a.op = Op::kLogSigmoidBackward;
-  a.grad_output = &grad_output;
-  a.self = &self;
-  a.buffer = &self;  // unused by the computation
-  a.out = &grad_input;
-  return Run(a);
-}
-
-Status HardsigmoidBackward(const TensorView& grad_output, const TensorView& self,
-                           const TensorView& out) {
-  OpArgs a;
-  a.op = Op::kHardsigmoidBackward;
-  a.grad_output = &grad_output;
-  a.self = &self;
-  a.out = &out;
-  return Run(a);
-}
-
-Status LogSoftmaxBackward(const TensorView& grad_output, const TensorView& output, int64_t dim,
-                          const TensorView& out) {
-  OpArgs a;
-  a.op = Op::kLogSoftmaxBackward;
-  a.grad_output = &grad_output;
-  a.self = &output;
-  a.out = &out;
-  a.dim = dim;
-  return Run(a);
 }
 
 }  // namespace hostnn
