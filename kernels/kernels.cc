@@ -1,6 +1,7 @@
 // Target-independent parts of the back end: the store-mode choice and the SIMD target
-// queries. The kernels and their dispatch tables are in eltwise_tiles.cc, conversions.cc
-// and logsoftmax_kernels.cc (one foreach_target unit each, so they compile in parallel).
+// queries. The kernels and their dispatch tables are in the other units of kernels/, one
+// foreach_target unit per kernel family so that they compile in parallel
+// (HOSTNN_KERNEL_UNITS in CMakeLists.txt lists them).
 
 #include <hwy/highway.h>
 #include <hwy/targets.h>

@@ -1,6 +1,6 @@
-// Helpers shared by the per-target kernel units (eltwise_tiles.cc, conversions.cc,
-// logsoftmax_kernels.cc, ...): f32 stores to double, the lane bound, zero-padded copies and
-// where streaming stores start.
+// Helpers of the per-target kernel units (eltwise_tiles.cc, unary_tiles.cc, glu_tiles.cc,
+// conversions.cc, softmax_*_kernels.cc): f32 stores to double, the lane bound, a functor bound
+// to its scalar parameters (BoundOp), zero-padded copies and where streaming stores start.
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_TILE_INL_H_) == defined(HWY_TARGET_TOGGLE)
