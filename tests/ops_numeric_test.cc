@@ -1,7 +1,9 @@
-// Numeric accuracy of the four operators against the double references at SPEC §4
-// tolerances: every op x dtype x SIMD target, over lengths around the vector width and the
-// tile length, odd 2-d, 8-d and > 1M-element shapes, every LogSoftmax template and dim,
-// mixed dtypes and SiluBackward broadcasting.
+// Numeric accuracy of the two-input operators against the double references at SPEC §4
+// tolerances: every elementwise one the list-driven suites run (the gradients, Heaviside,
+// AddRelu: EltwiseOpsList) x dtype x SIMD target, over lengths around the vector width and
+// the tile length, odd 2-d, 8-d and > 1M-element shapes, and every 16-bit x;
+// LogSoftmaxBackward over every reduction template and dim; mixed dtypes (SiluBackward,
+// HardsigmoidBackward, LogSoftmaxBackward) and SiluBackward broadcasting.
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,7 @@
 // Stress: 8 user threads feed 4 streams (two threads per stream) with a random mix of the
-// four operators for HOSTNN_STRESS_SECONDS (default 10) seconds; every result is checked
-// against the double reference. Exercises concurrent phase-1 calls, shared streams,
+// operators the list-driven suites run (test::AllOpsVector: all but the gated linear units,
+// Prelu and PreluBackward) for HOSTNN_STRESS_SECONDS (default 10) seconds; every result is
+// checked against the double reference. Exercises concurrent phase-1 calls, shared streams,
 // per-thread error messages and executor consumption under load.
 
 #include <gtest/gtest.h>

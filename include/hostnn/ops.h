@@ -31,14 +31,14 @@ struct OpScalar {
   int64_t int_value = 0;
 };
 
-// The operands of one call. For a gradient, `grad_output` is dy and `self` is x for the
-// elementwise ones and the forward output y for LogSoftmaxBackward; `buffer` is
-// LogSigmoidBackward's (unused) third input. A forward operator reads only `self`; an
-// in-place one (InplaceHardsigmoid) writes `self` too and ignores `out`. A two-input
-// operator reads `grad_output` and `self` as its first and second inputs (AddRelu's self
-// and other); its in-place form (InplaceAddRelu) writes the first and ignores `out`. `scalars` are the
-// operator's scalar parameters in its list order (GetOpInfo(op).scalars); those left
-// unset take their defaults.
+// The operands of one call. For a gradient, `grad_output` is dy and `self` is x, or the
+// forward's output y where CANN takes that (`output`: SigmoidBackward, LogSoftmaxBackward,
+// SoftmaxBackward); `buffer` is LogSigmoidBackward's (unused) third input. A forward
+// operator reads only `self`; an in-place one (InplaceHardsigmoid) writes `self` too and
+// ignores `out`. A two-input operator reads `grad_output` and `self` as its first and second
+// inputs (AddRelu's self and other); its in-place form (InplaceAddRelu) writes the first and
+// ignores `out`. `scalars` are the operator's scalar parameters in its list order
+// (GetOpInfo(op).scalars); those left unset take their defaults.
 struct OpArgs {
   Op op = Op::kSiluBackward;
   const TensorView* grad_output = nullptr;

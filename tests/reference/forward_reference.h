@@ -1,7 +1,7 @@
-// Double-precision references for the forward operators (Silu, LogSigmoid, Hardsigmoid,
-// LogSoftmax) and their SPEC §4 tolerances. Computed in double (long double for the
-// LogSoftmax sums) from the same, already rounded, inputs as the kernels see. Nothing
-// here calls hostnn's kernels.
+// Double-precision references for the forward operators (every forward elementwise
+// operator of the list: ForwardEltwiseRef; LogSoftmax's rows) and their SPEC §4
+// tolerances. Computed in double (long double for the LogSoftmax sums) from the same,
+// already rounded, inputs as the kernels see. Nothing here calls hostnn's kernels.
 #ifndef HOSTNN_TESTS_REFERENCE_FORWARD_REFERENCE_H_
 #define HOSTNN_TESTS_REFERENCE_FORWARD_REFERENCE_H_
 

@@ -1,5 +1,7 @@
-// Double-precision references for the four operators, each with its SPEC §4 tolerance.
-// Computed from the same (already rounded) inputs as the library sees, in double.
+// Double-precision references for the two-input elementwise operators (the gradients,
+// Heaviside, Prelu, AddRelu: EltwiseRef) and LogSoftmaxBackward, and the SPEC §4 tolerances
+// they are held to. Computed from the same (already rounded) inputs as the library sees, in
+// double.
 #ifndef HOSTNN_TESTS_REFERENCE_REFERENCE_H_
 #define HOSTNN_TESTS_REFERENCE_REFERENCE_H_
 
