@@ -1,6 +1,8 @@
-/* Proves the CANN-compatible headers are valid C: acl/acl.h and the four aclnnop headers
- * compile as strict C99, every entry point converts to a pointer of its seed signature, and
- * a few calls link and behave. Built and run by tests/scripts/CMakeLists.txt. */
+/* Proves the CANN-compatible headers are valid C: acl/acl.h and the aclnnop headers of the
+ * seed documents' operators (SiluBackward, LogSigmoidBackward, HardsigmoidBackward,
+ * LogSoftmaxBackward) compile as strict C99, every entry point converts to a pointer of its
+ * seed signature, and a few calls link and behave. Built and run by
+ * tests/scripts/CMakeLists.txt. */
 #include <stdint.h>
 #include <stdio.h>
 
