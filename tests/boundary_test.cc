@@ -19,8 +19,8 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_silu_backward.h"
+#include "base/boundary.h"
 #include "hostnn/ops.h"
-#include "src/core/boundary.h"
 #include "src/runtime/runtime.h"
 
 #if defined(__has_feature)

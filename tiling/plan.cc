@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "base/boundary.h"
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
-#include "src/core/boundary.h"
 #include "tiling/internal.h"
 
 namespace hostnn {

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "base/boundary.h"
 #include "hostnn/tiling.h"
-#include "src/core/boundary.h"
 #include "tiling/internal.h"
 
 namespace hostnn {

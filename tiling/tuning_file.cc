@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "base/boundary.h"
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
-#include "src/core/boundary.h"
 #include "tiling/internal.h"
 #include "tiling/json_util.h"
 

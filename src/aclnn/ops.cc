@@ -6,10 +6,10 @@
 #include <memory>
 #include <string>
 
+#include "base/boundary.h"
 #include "hostnn/ops.h"
 #include "kernels/kernels.h"
 #include "src/aclnn/front_end.h"
-#include "src/core/boundary.h"
 #include "src/exec/executor.h"
 
 namespace hostnn {

@@ -5,8 +5,8 @@
 #include <cstdio>
 
 #include "acl/acl_rt.h"
+#include "base/boundary.h"
 #include "src/cann/entry_alias.h"
-#include "src/core/boundary.h"
 
 namespace hostnn {
 namespace runtime {

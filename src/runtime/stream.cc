@@ -14,8 +14,8 @@
 
 #include "acl/acl_rt.h"
 #include "aclnn/acl_meta.h"
+#include "base/boundary.h"
 #include "src/cann/entry_alias.h"
-#include "src/core/boundary.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {

@@ -4,8 +4,11 @@
 // would end the caller's process. Every such function runs its body through StatusBoundary
 // (here) or runtime::Entry (src/runtime/runtime.h, the C entry points), so whatever the
 // code below them comes to throw is caught at the edge by construction.
-#ifndef HOSTNN_SRC_CORE_BOUNDARY_H_
-#define HOSTNN_SRC_CORE_BOUNDARY_H_
+// It lives in base/, beneath every layer, because such edges are in several of them (the
+// native API's Status functions, the planner's hostnn/tiling.h ones, the runtime's streams);
+// like the rest of base/ it depends only on hostnn/ public headers and the standard library.
+#ifndef HOSTNN_BASE_BOUNDARY_H_
+#define HOSTNN_BASE_BOUNDARY_H_
 
 #include <cstddef>
 #include <string_view>
@@ -37,4 +40,4 @@ Status StatusBoundary(std::string_view where, Body&& body) noexcept {
 
 }  // namespace hostnn
 
-#endif  // HOSTNN_SRC_CORE_BOUNDARY_H_
+#endif  // HOSTNN_BASE_BOUNDARY_H_

@@ -1,6 +1,6 @@
 // The API's edge (see boundary.h): describing a caught exception without allocating.
 
-#include "src/core/boundary.h"
+#include "base/boundary.h"
 
 #include <cstdio>
 #include <exception>
