@@ -7,8 +7,8 @@
 
 #include "kernels/kernels.h"
 #include "src/exec/launcher.h"
+#include "src/exec/plan_environment.h"
 #include "src/runtime/runtime.h"
-#include "tiling/internal.h"
 
 namespace hostnn {
 namespace {
@@ -19,7 +19,7 @@ struct Entry {
   int words = 0;  // 0: empty
   uint64_t hash = 0;
   int64_t key[PrepareMemo::kMaxWords];
-  tiling::Environment env;
+  exec::PlanEnvironment env;
   uint64_t allocations = 0;  // runtime::AllocationGeneration() when kept
   uint64_t workspace_size = 0;
   std::shared_ptr<const Executor> executor;
@@ -29,7 +29,7 @@ struct Entry {
 struct Memo {
   Entry entries[kEntries];
   uint64_t tick = 0;
-  tiling::Environment env;  // read by the current call
+  exec::PlanEnvironment env;  // read by the current call
 };
 
 Memo& ThreadMemo() {
@@ -55,8 +55,8 @@ bool PushDims(const std::vector<int64_t>& dims, int64_t* key, int* words) {
 PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
   if (!IsDefault(options)) return;
   Memo& memo = ThreadMemo();
-  memo.env = tiling::ReadEnvironment();
-  if (tiling::PlanReadsAFile(options, memo.env)) return;
+  memo.env.Read();
+  if (memo.env.PlanReadsAFile(options)) return;
   int w = 0;
   key_[w++] = static_cast<int64_t>(args.op);
   key_[w++] = args.dim;
