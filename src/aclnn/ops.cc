@@ -8,7 +8,6 @@
 
 #include "base/boundary.h"
 #include "hostnn/ops.h"
-#include "kernels/kernels.h"
 #include "src/aclnn/front_end.h"
 #include "src/exec/executor.h"
 
@@ -85,23 +84,6 @@ Status Execute(const Executor& executor, void* workspace, uint64_t workspace_siz
 const tiling::Plan& GetPlan(const Executor& executor) { return executor.plan(); }
 
 std::string KernelPath(const Executor& executor) { return executor.KernelPath(); }
-
-std::string DescribeKernelPath(const char* target, bool direct, const DType* dtypes, int count,
-                               bool stream) {
-  std::string s = std::string(target) + (direct ? ", direct" : ", gathered to f32");
-  for (int k = 0; k < count; ++k) {
-    bool seen = false;
-    for (int j = 0; j < k; ++j) seen = seen || dtypes[j] == dtypes[k];
-    if (seen || dtypes[k] == DType::kFloat32) continue;
-    if (k < count - 1 && IsPromotableIntType(dtypes[k]) && IsFloatType(dtypes[count - 1])) {
-      s += std::string(", ") + DTypeName(dtypes[k]) + " cast to the compute dtype (RNE)";
-    } else {
-      s += std::string(", ") + kernels::ConversionName(dtypes[k]);
-    }
-  }
-  if (stream) s += ", stream stores";
-  return s;
-}
 
 Status Run(const OpArgs& args, const tiling::Options& options) {
   return StatusBoundary("Run", [&] {

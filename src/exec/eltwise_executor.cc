@@ -17,6 +17,7 @@
 #include "src/core/layout.h"
 #include "src/exec/executor.h"
 #include "src/exec/gather.h"
+#include "src/exec/kernel_path.h"
 #include "src/exec/launcher.h"
 #include "src/exec/result_cast.h"
 

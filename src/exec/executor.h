@@ -22,7 +22,7 @@ class Executor {
   uint64_t workspace_bytes() const { return workspace_bytes_; }
   // Pre: workspace holds workspace_bytes() bytes (64-byte aligned is best, not required).
   virtual void Run(char* workspace) const = 0;
-  // What runs, for reports: "AVX3, direct, f16 F16C, stream stores".
+  // What runs, for reports: "AVX3, direct, f16 F16C, stream stores" (kernel_path.h).
   virtual std::string KernelPath() const = 0;
   // Runs of one executor never overlap: Execute holds this for the whole run, so a
   // repeatable executor run from two threads (or queued on two streams) at once runs one
@@ -40,10 +40,6 @@ class Executor {
  private:
   mutable std::mutex run_mu_;
 };
-
-// "<target>, <layout>, <conversions of the dtypes>[, stream stores]" (KernelPath's text).
-std::string DescribeKernelPath(const char* target, bool direct, const DType* dtypes, int count,
-                               bool stream);
 
 // An executor for an empty problem: runs nothing, needs no workspace.
 class EmptyExecutor final : public Executor {
