@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernels.h"
 #include "src/aclnn/prelu_front_end.h"
 #include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/eltwise_executor.h"
 #include "src/exec/executor.h"
+#include "src/exec/scalar_conversion.h"
 #include "src/aclnn/split_front_end.h"
 #include "src/exec/softmax_executor.h"
 
@@ -202,10 +202,8 @@ float ScalarInDType(double v, DType dtype) {
   if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
     const float f = static_cast<float>(v);
     uint16_t narrow = 0;
-    float back = 0.0f;
-    kernels::GetFromF32(dtype)(&f, &narrow, 1);
-    kernels::GetToF32(dtype)(&narrow, &back, 1);
-    return back;
+    exec::ScalarFromF32(f, dtype, &narrow);
+    return exec::ScalarToF32(dtype, &narrow);
   }
   double lo = 0.0, hi = 0.0;
   switch (dtype) {

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "kernels/kernels.h"
 #include "src/exec/launcher.h"
 #include "src/exec/plan_environment.h"
+#include "src/exec/targets_stamp.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -61,7 +61,7 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
   key_[w++] = static_cast<int64_t>(args.op);
   key_[w++] = args.dim;
   key_[w++] = launch::TeamSize();
-  key_[w++] = kernels::TargetsStamp();
+  key_[w++] = exec::TargetsStamp();
   for (const TensorView* v : {args.grad_output, args.self, args.buffer, args.out, args.out2}) {
     key_[w++] = v != nullptr;
     if (v == nullptr) continue;

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernels.h"
 #include "src/aclnn/c_api.h"
+#include "src/exec/scalar_conversion.h"
 
 namespace hostnn {
 namespace capi {
@@ -40,12 +40,9 @@ OpScalar ScalarArg(const aclScalar* s) {
       r.value = Load<double>(b);
       break;
     case ACL_FLOAT16:
-    case ACL_BF16: {  // widened exactly by the kernels' own conversion
-      float f;
-      kernels::GetToF32(r.dtype)(b, &f, 1);
-      r.value = f;
+    case ACL_BF16:  // widened exactly by the kernels' own conversion
+      r.value = exec::ScalarToF32(r.dtype, b);
       break;
-    }
     case ACL_BOOL:
       r.value = b[0] != 0 ? 1.0 : 0.0;
       break;
