@@ -83,11 +83,7 @@ THIRD_PARTY = {
 
 # Includes that break the rules and are known, one line each: (including file, included
 # file). Delete the line when its include goes; one that no longer occurs is reported.
-ALLOWED = {
-    # The kernels' operator list reads HOSTNN_SIG_FORM_ from the front end's signatures;
-    # that include is being removed.
-    ("kernels/eltwise_list-inl.h", "src/aclnn/signatures.h"),
-}
+ALLOWED = set()
 
 # ---- the walk ---------------------------------------------------------------------------
 TOPS = ("base", "kernels", "tiling", "src", "include")
