@@ -185,18 +185,25 @@ CaseData::~CaseData() {
 OpArgs CaseData::Args() const {
   OpArgs a;
   a.op = spec_.op;
-  a.grad_output = &dy_view_;
-  a.self = &x_view_;
-  a.buffer = GetOpInfo(spec_.op).is_split ? (act_ != nullptr && GetOpInfo(spec_.op).has(kIn2)
-                                                  ? &act_view_
-                                                  : nullptr)
-                                           : &x_view_;
-  a.out = &out_view_;
-  if (GetOpInfo(spec_.op).kind == Kind::kMapColumnSums) {
-    a.buffer = &w_view_;
-    a.out2 = &gw_view_;
-  } else if (GetOpInfo(spec_.op).shapes == ShapeRule::kChannelWeight) {
-    a.self = &w_view_;
+  const OpInfo& info = GetOpInfo(spec_.op);
+  // A forward operator reads x; a gradient dy and x (Prelu: self and its weight).
+  if (info.is_forward) {
+    a.in[0] = &x_view_;
+  } else {
+    a.in[0] = &dy_view_;
+    a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
+                  ? &w_view_
+                  : &x_view_;
+  }
+  a.out[0] = &out_view_;
+  if (info.is_split) {  // GeGlu's outGelu, written; its gradient's gelu, read
+    if (act_ != nullptr && info.num_out() > 1) a.out[1] = &act_view_;
+    if (act_ != nullptr && info.num_in() > 2) a.in[2] = &act_view_;
+  } else if (info.kind == Kind::kMapColumnSums) {  // PreluBackward: weight in, gradWeight out
+    a.in[2] = &w_view_;
+    a.out[1] = &gw_view_;
+  } else if (info.num_in() > 2) {  // LogSigmoidBackward's buffer, checked and never read
+    a.in[2] = &x_view_;
   }
   a.dim = spec_.dim;
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
@@ -211,7 +218,7 @@ OpArgs CaseData::Args() const {
 double CaseData::Bytes() const {
   const OpInfo& info = GetOpInfo(spec_.op);
   if (info.is_split) {  // in halves of self: self 2, out 1 (a gradient's 2), dy 1, gelu 1
-    const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (info.has(kIn2) ? 1.0 : 0.0);
+    const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (info.num_in() > 2 || info.num_out() > 1 ? 1.0 : 0.0);
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
   }
   // A gradient reads two arrays and writes one; a forward operator reads one and writes one.

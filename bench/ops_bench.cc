@@ -165,9 +165,9 @@ void BM_Layout(benchmark::State& state, Layout layout, int threads) {
   if (layout == Layout::kBroadcast) vx.shape = {1, side};
   OpArgs args;
   args.op = Op::kSiluBackward;
-  args.grad_output = &vdy;
-  args.self = &vx;
-  args.out = &vout;
+  args.in[0] = &vdy;
+  args.in[1] = &vx;
+  args.out[0] = &vout;
   uint64_t ws = 0;
   ExecutorPtr exec;
   Status s = Prepare(args, {}, &ws, &exec);

@@ -224,9 +224,9 @@ TEST(Boundary, OutOfMemoryInPhaseOneIsReported) {
     const TensorView vdy = TensorView::Dense(dy.data(), DType::kFloat32, {64});
     const TensorView vx = TensorView::Dense(x.data(), DType::kFloat32, {64});
     const TensorView vdx = TensorView::Dense(dx.data(), DType::kFloat32, {64});
-    a.grad_output = &vdy;
-    a.self = &vx;
-    a.out = &vdx;
+    a.in[0] = &vdy;
+    a.in[1] = &vx;
+    a.out[0] = &vdx;
     tiling::Options options;
     options.platform = "u1";
     options.platform_file = file;

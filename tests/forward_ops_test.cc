@@ -57,8 +57,8 @@ test::RunResult RunForward(Op op, const test::TestTensor& x, const test::TestTen
                            int64_t dim = 0, const tiling::Options& options = {}) {
   OpArgs a;
   a.op = op;
-  a.self = &x.view();
-  a.out = &out.view();
+  a.in[0] = &x.view();
+  a.out[0] = &out.view();
   a.dim = dim;
   return test::RunOp(a, options);
 }
@@ -199,8 +199,8 @@ TEST_P(ForwardEltwiseTest, EmptyAndZeroDim) {
     ExecutorPtr exec;
     OpArgs a;
     a.op = op();
-    a.self = &x.view();
-    a.out = &out.view();
+    a.in[0] = &x.view();
+    a.out[0] = &out.view();
     ASSERT_TRUE(Prepare(a, {}, &ws, &exec).ok());
     EXPECT_EQ(ws, 0u);
     ASSERT_TRUE(Execute(*exec, nullptr, 0).ok());

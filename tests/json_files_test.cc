@@ -131,9 +131,9 @@ TEST_F(JsonFiles, OperatorsRefuseTheOverflowingFile) {
   const TensorView vdx = TensorView::Dense(dx.data(), DType::kFloat32, {64});
   OpArgs a;
   a.op = Op::kSiluBackward;
-  a.grad_output = &vdy;
-  a.self = &vx;
-  a.out = &vdx;
+  a.in[0] = &vdy;
+  a.in[1] = &vx;
+  a.out[0] = &vdx;
   const Status s = hostnn::Run(a);
   EXPECT_EQ(s.code(), StatusCode::kInvalid);
   EXPECT_HAS(s.message(), "\"ub_bytes\": number overflow");

@@ -143,8 +143,8 @@ double Bits(const std::vector<uint8_t>& snapshot, int64_t e) {
 test::RunResult RunLogSoftmax(const TestTensor& x, const TestTensor& out, int64_t dim) {
   OpArgs a;
   a.op = Op::kLogSoftmax;
-  a.self = &x.view();
-  a.out = &out.view();
+  a.in[0] = &x.view();
+  a.out[0] = &out.view();
   a.dim = dim;
   return test::RunOp(a);
 }

@@ -221,11 +221,11 @@ TEST(PreluBackward, SameBitsForAnyTeamAndCoreCount) {
         HostTensor gi(DType::kFloat32, c.x), gw(DType::kFloat32, c.gw);
         OpArgs a;
         a.op = Op::kPreluBackward;
-        a.grad_output = &dy.view();
-        a.self = &x.view();
-        a.buffer = &w.view();
-        a.out = &gi.view();
-        a.out2 = &gw.view();
+        a.in[0] = &dy.view();
+        a.in[1] = &x.view();
+        a.in[2] = &w.view();
+        a.out[0] = &gi.view();
+        a.out[1] = &gw.view();
         tiling::Options options;
         options.num_cores = cores;
         const Status s = hostnn::Run(a, options);

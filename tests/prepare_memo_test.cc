@@ -213,9 +213,9 @@ TEST(PrepareMemo, AnAllocationOrFreeRetiresEveryEntry) {
   const TensorView vc = TensorView::Dense(c.data(), DType::kFloat32, {64});
   OpArgs args;
   args.op = Op::kSiluBackward;
-  args.grad_output = &va;
-  args.self = &vb;
-  args.out = &vc;
+  args.in[0] = &va;
+  args.in[1] = &vb;
+  args.out[0] = &vc;
   uint64_t ws = 0;
   ExecutorPtr made;
   ASSERT_TRUE(Prepare(args, tiling::Options(), &ws, &made).ok());

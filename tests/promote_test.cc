@@ -206,8 +206,8 @@ TEST(IntToFloatOps, TakeIntegerSelfIntoAnyComputeOut) {
         const std::vector<uint8_t> before = out.storage().Snapshot();
         OpArgs a;
         a.op = op;
-        a.self = &x.view();
-        a.out = &out.view();
+        a.in[0] = &x.view();
+        a.out[0] = &out.view();
         const test::RunResult r = test::RunOp(a);
         const bool taken = IsComputeType(ot) && (IsPromotableIntType(in) || IsComputeType(in));
         if (taken) {
@@ -236,8 +236,8 @@ TEST(IntToFloatOps, IntegerSelfIsCastToFloatFirst) {
         TestTensor out = TestTensor::Dense(ot, {n});
         OpArgs a;
         a.op = op;
-        a.self = &x.view();
-        a.out = &out.view();
+        a.in[0] = &x.view();
+        a.out[0] = &out.view();
         const test::RunResult r = test::RunOp(a);
         ASSERT_TRUE(r.status.ok()) << r.status.message();
         for (int64_t i = 0; i < n; ++i) {

@@ -62,9 +62,9 @@ void ExpectRowsEqualGathered(Op op, const TensorView& in0, const TensorView& in1
   for (const TensorView* out : {&out_rows, &out_gathered}) {
     OpArgs a;
     a.op = op;
-    a.grad_output = &in0;
-    a.self = &in1;
-    a.out = out;
+    a.in[0] = &in0;
+    a.in[1] = &in1;
+    a.out[0] = out;
     ExpectPath(a, out == &out_rows ? "by rows" : "gathered", what);
   }
   int64_t differ = 0;
@@ -119,9 +119,9 @@ TEST(RowsPath, PreluChannelWeightGivesTheGatheredBits) {
     for (const TensorView* out : {&o_rows, &o_gath}) {
       OpArgs a;
       a.op = Op::kPrelu;
-      a.grad_output = &x3;
-      a.self = &w;
-      a.out = out;
+      a.in[0] = &x3;
+      a.in[1] = &w;
+      a.out[0] = out;
       ExpectPath(a, out == &o_rows ? "by rows" : "gathered", DTypeName(dtype));
     }
     int64_t differ = 0;

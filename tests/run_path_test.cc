@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/ops.h"
+#include "tests/util/op_args.h"
 
 namespace {
 std::atomic<bool> g_counting{false};
@@ -97,22 +98,17 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vx = TensorView::Dense(x.data(), dtype, l.x_shape.empty() ? l.shape : l.x_shape);
         TensorView vout =
             TensorView::Dense(out.data(), l.mixed ? l.out_dtype_if_mixed : dtype, l.shape);
-        OpArgs args;
-        args.op = op;
-        args.grad_output = &vdy;
-        args.self = &vx;
-        args.buffer = &vx;
-        args.out = &vout;
+        OpArgs args = hostnn::test::GradOrForwardArgs(op, &vdy, &vx, &vout);
         // A channel weight of C = 300 elements: Prelu's second input, PreluBackward's third,
         // whose gradWeight is a second output.
         TensorView vw = TensorView::Dense(x.data(), dtype, {300});
         std::vector<float> gw(300, 0.0f);
         TensorView vgw = TensorView::Dense(gw.data(), dtype, {300});
         if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
-          args.buffer = &vw;
-          args.out2 = &vgw;
+          args.in[2] = &vw;
+          args.out[1] = &vgw;
         } else if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) {
-          args.self = &vw;
+          args.in[1] = &vw;
         }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);

@@ -539,9 +539,9 @@ TEST_F(TilingOptions, OperatorsUseTheSettings) {
   const TensorView vout = TensorView::Dense(out.data(), DType::kFloat32, {100000});
   OpArgs args;
   args.op = Op::kSiluBackward;
-  args.grad_output = &vdy;
-  args.self = &vx;
-  args.out = &vout;
+  args.in[0] = &vdy;
+  args.in[1] = &vx;
+  args.out[0] = &vout;
   uint64_t ws = 0;
   ExecutorPtr exec;
   setenv("HOSTNN_NUM_CORES", "zero", 1);

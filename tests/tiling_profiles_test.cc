@@ -16,6 +16,7 @@
 
 #include "hostnn/ops.h"
 #include "hostnn/tiling.h"
+#include "tests/util/op_args.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -136,12 +137,7 @@ TEST_F(TilingProfiles, ElementwiseOperatorsAreBitwiseTheSame) {
         const TensorView vdy = TensorView::Dense(dy.data(), dtype, shape);
         const TensorView vx = TensorView::Dense(x.data(), dtype, shape);
         const TensorView vout = TensorView::Dense(out.data(), dtype, shape);
-        OpArgs args;
-        args.op = op;
-        args.grad_output = &vdy;
-        args.self = &vx;
-        args.buffer = &vx;
-        args.out = &vout;
+        const OpArgs args = test::GradOrForwardArgs(op, &vdy, &vx, &vout);
         ExpectSameEverywhere(args, &out,
                              std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +
                                  test::ShapeText(shape));
@@ -168,9 +164,9 @@ TEST_F(TilingProfiles, GatheredOperandsAreBitwiseTheSame) {
   const TensorView vout = TensorView::Dense(out.data(), DType::kFloat32, {37, 129});
   OpArgs args;
   args.op = Op::kSiluBackward;
-  args.grad_output = &vdy;
-  args.self = &vx;
-  args.out = &vout;
+  args.in[0] = &vdy;
+  args.in[1] = &vx;
+  args.out[0] = &vout;
   ExpectSameEverywhere(args, &out, "SiluBackward broadcast, mixed dtypes");
   // HardsigmoidBackward into a DOUBLE out.
   test::Buffer hdy(DType::kFloat32, 5000), hx(DType::kFloat16, 5000), hout(DType::kFloat64, 5000);
@@ -179,9 +175,9 @@ TEST_F(TilingProfiles, GatheredOperandsAreBitwiseTheSame) {
   const TensorView hvx = TensorView::Dense(hx.data(), DType::kFloat16, {50, 100});
   const TensorView hvout = TensorView::Dense(hout.data(), DType::kFloat64, {50, 100});
   args.op = Op::kHardsigmoidBackward;
-  args.grad_output = &hvdy;
-  args.self = &hvx;
-  args.out = &hvout;
+  args.in[0] = &hvdy;
+  args.in[1] = &hvx;
+  args.out[0] = &hvout;
   ExpectSameEverywhere(args, &hout, "HardsigmoidBackward into DOUBLE");
 }
 
@@ -211,9 +207,9 @@ TEST_F(TilingProfiles, LogSoftmaxIsBitwiseTheSameInEveryTemplate) {
       const TensorView vout = TensorView::Dense(out.data(), dtype, c.shape);
       OpArgs args;
       args.op = Op::kLogSoftmaxBackward;
-      args.grad_output = &vdy;
-      args.self = &vy;
-      args.out = &vout;
+      args.in[0] = &vdy;
+      args.in[1] = &vy;
+      args.out[0] = &vout;
       args.dim = c.dim;
       ExpectSameEverywhere(args, &out,
                            std::string("LogSoftmaxBackward ") + DTypeName(dtype) + " " +
@@ -230,9 +226,9 @@ TEST_F(TilingProfiles, LogSoftmaxIsBitwiseTheSameInEveryTemplate) {
   const TensorView vout = TensorView::Dense(out.data(), DType::kFloat64, {20, 30});
   OpArgs args;
   args.op = Op::kLogSoftmaxBackward;
-  args.grad_output = &vdy;
-  args.self = &vy;
-  args.out = &vout;
+  args.in[0] = &vdy;
+  args.in[1] = &vy;
+  args.out[0] = &vout;
   args.dim = 0;
   ExpectSameEverywhere(args, &out, "LogSoftmaxBackward transposed f16 -> DOUBLE");
 

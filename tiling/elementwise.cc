@@ -40,17 +40,16 @@ std::vector<std::string> Words(const char* text) {
 // GeGlu's outGelu or its gradient's gelu, and the output (a gradient's in two halves).
 std::vector<std::string> SplitQueues(const OpInfo& info) {
   std::vector<std::string> q;
-  const std::string self = info.params[info.is_forward ? kIn0 : kIn1];
-  if (!info.is_forward) q.push_back(info.params[kIn0]);
+  const std::string self = info.in_names[info.is_forward ? 0 : 1];
+  if (!info.is_forward) q.push_back(info.in_names[0]);
   q.push_back(self + ".a");
   q.push_back(self + ".b");
-  if (info.has(kIn2) && !info.is_forward) q.push_back(info.params[kIn2]);
+  if (info.num_in() > 2) q.push_back(info.in_names[2]);
   if (info.is_forward) {
-    q.push_back(info.params[kOut]);
-    if (info.has(kIn2)) q.push_back(info.params[kIn2]);
+    for (int k = 0; k < info.num_out(); ++k) q.push_back(info.out_names[k]);
   } else {
-    q.push_back(std::string(info.params[kOut]) + ".a");
-    q.push_back(std::string(info.params[kOut]) + ".b");
+    q.push_back(std::string(info.out_names[0]) + ".a");
+    q.push_back(std::string(info.out_names[0]) + ".b");
   }
   return q;
 }
@@ -69,9 +68,8 @@ struct SpecTable {
       if (info.is_split) {
         spec.queues = SplitQueues(info);
       } else {
-        for (const OperandSlot slot : {kIn0, kIn1, kOut}) {
-          if (info.has(slot)) spec.queues.push_back(info.params[slot]);
-        }
+        for (int k = 0; k < std::min(info.num_in(), 2); ++k) spec.queues.push_back(info.in_names[k]);
+        spec.queues.push_back(info.out_names[0]);
       }
       spec.f32_temps = Words(info.ub_temps);
     }

@@ -252,15 +252,14 @@ ReductionPlan PlanReduction(Op op, int64_t a1, int64_t r, int64_t a0, int64_t el
                             int64_t row_align, const Resolved& resolved) {
   const Platform& pf = resolved.platform;
   const OpInfo& info = GetOpInfo(op);
-  std::vector<std::string> inputs = {info.params[kIn0]};
-  if (info.has(kIn1)) inputs.push_back(info.params[kIn1]);
+  std::vector<std::string> inputs(info.in_names, info.in_names + info.num_in());
   const Context c{
       a1,
       r,
       a0,
       elem_bytes,
       inputs,
-      info.params[kOut],
+      info.out_names[0],
       std::max(kF32, elem_bytes),
       row_align,
       &pf,

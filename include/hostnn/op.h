@@ -49,13 +49,13 @@ enum class Signature {
   kSplit,            // (in0, dim, out): out = f(a, b), half of in0's shape (const out)
   kGradSplit,        // (in0, in1, dim, out): out = the gradient of in1 (self) from in0 (the
                      // forward's gradient, half shape): both halves, in1's shape (const out)
-  kSplitGelu,        // (in0, dim, i0, out, in2): out = f(a, b) and in2 = the gate's gelu,
+  kSplitGelu,        // (in0, dim, i0, out, out1): out = f(a, b) and out1 = the gate's gelu,
                      // i0 an int64_t attribute (GeGlu's approximate)
-  kSplitGeluFlag,    // (in0, dim, i0, f0, out, in2): the same with a bool flag (activateLeft)
+  kSplitGeluFlag,    // (in0, dim, i0, f0, out, out1): the same with a bool flag (activateLeft)
   kGradSplitGelu,    // (in0, in1, in2, dim, i0, out): GeGlu's gradient, in2 the forward's gelu
   kGradSplitGeluFlag,  // (in0, in1, in2, dim, i0, f0, out): the same with the flag
-  kGradEltwise2Out,        // (in0, in1, in2, out, out2): two outputs, out elementwise and
-                           // out2 reduced per channel (PreluBackward: OpArgs::out2)
+  kGradEltwise2Out,        // (in0, in1, in2, out, out1): two outputs, out elementwise and
+                           // out1 reduced per channel (PreluBackward: OpArgs::out[1])
 };
 
 // What an operator computes, and so the engine and kernel form it runs on (op_list.def,
@@ -66,7 +66,7 @@ enum class Kind {
   kGated,          // a Map of in0's two halves along dim: out = f(a, b) (the gated units)
   kGatedGrad,      // their gradients: da, db from in0 (the forward's gradient) and in1's halves
   kRows,           // statistics along dim, then each element from its row's (the softmaxes)
-  kMapColumnSums,  // out elementwise and out2 summed per channel (PreluBackward)
+  kMapColumnSums,  // out[0] elementwise and out[1] summed per channel (PreluBackward)
 };
 // The kinds that split self along dim into two halves (src/aclnn/split_front_end.cc,
 // src/exec/split_executor.cc).
@@ -204,8 +204,9 @@ struct ScalarParam {
 };
 constexpr int kMaxScalars = 4;
 
-// Slots of OpInfo::params.
-enum OperandSlot : int { kIn0 = 0, kIn1 = 1, kIn2 = 2, kOut = 3, kNumSlots = 4 };
+// The most tensors an operator reads and writes (op_list.def's Inputs and Outputs).
+constexpr int kMaxIn = 3;
+constexpr int kMaxOut = 2;
 
 struct OpInfo {
   Op op;
@@ -213,19 +214,31 @@ struct OpInfo {
   const char* snake_name;  // "silu_backward"
   Signature signature;
   Kind kind;
-  const char* params[kNumSlots];  // CANN parameter names; nullptr where absent
+  // CANN's names of the tensors it reads and writes, in its prototype's order; nullptr
+  // past the last. An in-place operator's one output is its first input (same name).
+  const char* in_names[kMaxIn];
+  const char* out_names[kMaxOut];
   DTypeRule dtypes;
   ShapeRule shapes;
   const char* ub_temps;  // space-separated f32 intermediates per tile ("" for none)
   double domain_lo, domain_hi;
   Tolerance tolerance;
   bool is_reduction;  // kind Rows: the reduction planner and executor
-  bool is_forward;    // one input tensor, `self` (no in1 in Params), rather than (dy, x)
+  bool is_forward;    // one input tensor, `self` (one name in Inputs), rather than (dy, x)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
 
-  bool has(OperandSlot slot) const { return params[slot] != nullptr; }
+  constexpr int num_in() const {
+    int n = 0;
+    while (n < kMaxIn && in_names[n] != nullptr) ++n;
+    return n;
+  }
+  constexpr int num_out() const {
+    int n = 0;
+    while (n < kMaxOut && out_names[n] != nullptr) ++n;
+    return n;
+  }
   constexpr int num_scalars() const {
     int n = 0;
     while (n < kMaxScalars && scalars[n].name != nullptr) ++n;
@@ -234,25 +247,27 @@ struct OpInfo {
 };
 
 namespace op_list_internal {
-// A slot of the Params column that names no operand.
+// An Inputs name that is not there.
 constexpr bool IsAbsent(const char* name) { return name == nullptr; }
 #define HOSTNN_OP_UNPACK(...) __VA_ARGS__
 constexpr OpInfo kOpInfos[] = {
-#define HOSTNN_OP_IN1_(in0, in1, ...) in1
-#define HOSTNN_OP(Name, snake, sig, kind, params, dtypes, shapes, temps, domain, tol, scalars) \
+#define HOSTNN_OP_SECOND_(first, second, ...) second
+#define HOSTNN_OP_IN1_(...) HOSTNN_OP_SECOND_(__VA_ARGS__, nullptr, nullptr)
+#define HOSTNN_OP(Name, snake, sig, kind, ins, outs, dtypes, shapes, temps, domain, tol, scalars) \
   {Op::k##Name,                                                                 \
    #Name,                                                                       \
    #snake,                                                                      \
    Signature::k##sig,                                                           \
    Kind::k##kind,                                                               \
-   {HOSTNN_OP_UNPACK params},                                                   \
+   {HOSTNN_OP_UNPACK ins},                                                      \
+   {HOSTNN_OP_UNPACK outs},                                                     \
    DTypeRule::k##dtypes,                                                        \
    ShapeRule::k##shapes,                                                        \
    temps,                                                                       \
    HOSTNN_OP_UNPACK domain,                                                     \
    Tolerance::k##tol,                                                           \
    Kind::k##kind == Kind::kRows,                                                \
-   IsAbsent(HOSTNN_OP_UNPACK(HOSTNN_OP_IN1_ params)),                           \
+   IsAbsent(HOSTNN_OP_IN1_ ins),                                                \
    ScalarsBeforeIn1(Signature::k##sig),                                         \
    IsSplit(Kind::k##kind),                                                      \
    {HOSTNN_OP_UNPACK scalars}},
@@ -260,6 +275,7 @@ constexpr OpInfo kOpInfos[] = {
 #undef HOSTNN_OP
 };
 #undef HOSTNN_OP_IN1_
+#undef HOSTNN_OP_SECOND_
 #undef HOSTNN_OP_UNPACK
 static_assert(sizeof(kOpInfos) / sizeof(kOpInfos[0]) == kNumOps, "one entry per operator");
 }  // namespace op_list_internal

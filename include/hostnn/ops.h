@@ -31,24 +31,18 @@ struct OpScalar {
   int64_t int_value = 0;
 };
 
-// The operands of one call. For a gradient, `grad_output` is dy and `self` is x, or the
-// forward's output y where CANN takes that (`output`: SigmoidBackward, LogSoftmaxBackward,
-// SoftmaxBackward); `buffer` is LogSigmoidBackward's (unused) third input. A forward
-// operator reads only `self`; an in-place one (InplaceHardsigmoid) writes `self` too and
-// ignores `out`. A two-input operator reads `grad_output` and `self` as its first and second
-// inputs (AddRelu's self and other); its in-place form (InplaceAddRelu) writes the first and
-// ignores `out`. `scalars` are the operator's scalar parameters in its list order
+// The operands of one call, by slot: in[k] is the operator's k-th input and out[k] its k-th
+// output in CANN's parameter order, named GetOpInfo(op).in_names[k] and out_names[k] (the
+// list's Inputs and Outputs: SiluBackward's in[0] is gradOutput, in[1] self, out[0]
+// gradInput; GeGlu's out[1] is outGelu). Slots past the operator's own are ignored; an
+// in-place operator writes in[0] and ignores out[0]. `dim` is a reduction's or a gated
+// unit's dim. `scalars` are the operator's scalar parameters in its list order
 // (GetOpInfo(op).scalars); those left unset take their defaults.
 struct OpArgs {
   Op op = Op::kSiluBackward;
-  const TensorView* grad_output = nullptr;
-  const TensorView* self = nullptr;
-  // in2: LogSigmoidBackward's buffer, GeGlu's second output (outGelu), GeGluBackward's
-  // gelu (the forward's outGelu).
-  const TensorView* buffer = nullptr;
-  const TensorView* out = nullptr;
-  const TensorView* out2 = nullptr;  // a second output (PreluBackward's gradWeight)
-  int64_t dim = 0;  // the reductions' dim, the gated units' split dim
+  const TensorView* in[kMaxIn] = {};
+  const TensorView* out[kMaxOut] = {};
+  int64_t dim = 0;
   OpScalar scalars[kMaxScalars];
 };
 

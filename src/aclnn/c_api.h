@@ -55,15 +55,15 @@ class IntAttr {
   aclScalar scalar_;
 };
 
-// A call's operands by slot (op_list.def's in0, in1, in2, out and dim), and its scalar
-// parameters: the aclScalars s0, s1, s2 go to the operator's numbers and the bool f0 to its
-// flag, in the order of its Scalars column. A forward operator's in0 is OpArgs::self; a
-// gradient's are grad_output and self. in2 goes to OpArgs::buffer (LogSigmoidBackward's
-// buffer, GeGlu's second output outGelu, GeGluBackward's gelu).
+// A call's operands by slot: the prototype's inputs in0, in1, in2 go to OpArgs::in[0..2] and
+// its outputs out, out1 to OpArgs::out[0..1] (src/aclnn/signatures.h says which C parameter
+// is which; null where the prototype has none), and its scalar parameters: the aclScalars
+// s0, s1, s2 go to the operator's numbers and the bool f0 to its flag, in the order of its
+// Scalars column.
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
-                       const aclTensor* out, int64_t dim, const aclScalar* s0 = nullptr,
-                       const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,
-                       bool f0 = false) {
+                       const aclTensor* out0, const aclTensor* out1, int64_t dim,
+                       const aclScalar* s0 = nullptr, const aclScalar* s1 = nullptr,
+                       const aclScalar* s2 = nullptr, bool f0 = false) {
   OpArgs a;
   a.op = op;
   const aclScalar* numbers[] = {s0, s1, s2};
@@ -76,30 +76,12 @@ inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const 
       a.scalars[k] = ScalarArg(numbers[next++]);
     }
   }
-  if (GetOpInfo(op).is_forward) {
-    a.self = ViewOf(in0);
-  } else {
-    a.grad_output = ViewOf(in0);
-    a.self = ViewOf(in1);
-  }
-  a.buffer = ViewOf(in2);
-  a.out = ViewOf(out);
+  a.in[0] = ViewOf(in0);
+  a.in[1] = ViewOf(in1);
+  a.in[2] = ViewOf(in2);
+  a.out[0] = ViewOf(out0);
+  a.out[1] = ViewOf(out1);
   a.dim = dim;
-  return a;
-}
-
-// The two outputs of a GradEltwise2Out call (PreluBackward's gradInput and gradWeight).
-struct TwoOutputs {
-  TwoOutputs(const aclTensor* a, const aclTensor* b) : first(a), second(b) {}
-  const aclTensor* first;
-  const aclTensor* second;
-};
-inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
-                       TwoOutputs outs, int64_t dim, const aclScalar* s0 = nullptr,
-                       const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,
-                       bool f0 = false) {
-  OpArgs a = MakeArgs(op, in0, in1, in2, outs.first, dim, s0, s1, s2, f0);
-  a.out2 = ViewOf(outs.second);
   return a;
 }
 

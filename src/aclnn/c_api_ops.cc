@@ -19,10 +19,9 @@ extern "C" {
                                             aclOpExecutor** executor) {                       \
     return hostnn::runtime::Entry("aclnn" #Name "GetWorkspaceSize", ACLNN_ERR_INNER, [&] {    \
       return hostnn::capi::GetWorkspaceSize(                                                  \
-          hostnn::capi::MakeArgs(hostnn::Op::k##Name, in0, HOSTNN_SIG_IN1_##sig,              \
-                                 HOSTNN_SIG_IN2_##sig, HOSTNN_SIG_OUT_##sig,                  \
-                                 HOSTNN_SIG_DIM_##sig, HOSTNN_SIG_SCALARS_##sig,              \
-                                 HOSTNN_SIG_FLAG_##sig),                                      \
+          hostnn::capi::MakeArgs(hostnn::Op::k##Name, HOSTNN_SIG_INS_##sig,                   \
+                                 HOSTNN_SIG_OUTS_##sig, HOSTNN_SIG_DIM_##sig,                 \
+                                 HOSTNN_SIG_SCALARS_##sig, HOSTNN_SIG_FLAG_##sig),            \
           workspaceSize, executor);                                                           \
     });                                                                                       \
   }                                                                                           \

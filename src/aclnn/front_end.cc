@@ -63,7 +63,7 @@ class OperandList {
   Operand& back() const { return *items_[size_ - 1]; }
 
  private:
-  Operand* items_[kNumSlots] = {};
+  Operand* items_[kMaxIn + 1] = {};
   int size_ = 0;
 };
 
@@ -339,17 +339,16 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (info.kind == Kind::kMapColumnSums) {
     return PreparePreluBackward(args, options, workspace_size, executor);
   }
-  // A forward operator's one input is `self`; a gradient's are (grad_output, self).
-  Operand in0{info.params[kIn0], info.is_forward ? args.self : args.grad_output, {}};
-  Operand in1{info.params[kIn1], args.self, {}};
-  Operand in2{info.params[kIn2], args.buffer, {}};
-  // An in-place operator writes its input: its out is self, whatever args.out says.
-  Operand out{
-      info.params[kOut], IsInplace(info.signature) ? in0.view : args.out, {}};
+  Operand in0{info.in_names[0], args.in[0], {}};
+  Operand in1{info.in_names[1], args.in[1], {}};
+  Operand in2{info.in_names[2], args.in[2], {}};
+  // An in-place operator writes its input: its out is in[0], whatever args.out[0] says.
+  Operand out{info.out_names[0], IsInplace(info.signature) ? in0.view : args.out[0], {}};
+  const bool has_in1 = info.num_in() > 1;
   OperandList all;
   all.push_back(&in0);
-  if (info.has(kIn1)) all.push_back(&in1);
-  if (info.has(kIn2)) all.push_back(&in2);
+  if (has_in1) all.push_back(&in1);
+  if (info.num_in() > 2) all.push_back(&in2);
   all.push_back(&out);
 
   // Null operands in CANN's parameter order: the inputs, the scalar parameters, the output
@@ -361,7 +360,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
   }
   if (EmptyInputSkipsChecks(args.op) &&
-      (IsWellFormedEmpty(op, in0) || (info.has(kIn1) && IsWellFormedEmpty(op, in1)))) {
+      (IsWellFormedEmpty(op, in0) || (has_in1 && IsWellFormedEmpty(op, in1)))) {
     *workspace_size = 0;
     executor->reset(new EmptyExecutor(args.op, DTypeName(in0.view->dtype)));
     return Status::Ok();
@@ -371,7 +370,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   HOSTNN_RETURN_IF_ERROR(CheckPromotedCasts(info, all, args));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-  HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, info.has(kIn1) ? &in1 : nullptr));
+  HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, has_in1 ? &in1 : nullptr));
   float scalars[kMaxScalars] = {};  // CANN's ToFloat; unset: the default
   for (int k = 0; k < info.num_scalars(); ++k) {
     const OpScalar& s = args.scalars[k];
@@ -388,14 +387,14 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   // The output against itself and the inputs it is computed from (in2 is never read).
   HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
   for (const Operand* in : {&in0, &in1}) {
-    if (in == &in1 && !info.has(kIn1)) continue;
+    if (in == &in1 && !has_in1) continue;
     HOSTNN_RETURN_IF_ERROR(
         core::CheckAliasing(op, out.param, *out.view, out.span, in->param, *in->view, in->span));
   }
 
   exec::Operands operands;
   operands.in[0] = {in0.view, &in0.span};
-  if (info.has(kIn1)) operands.in[operands.num_in++] = {in1.view, &in1.span};
+  if (has_in1) operands.in[operands.num_in++] = {in1.view, &in1.span};
   operands.out = {out.view, &out.span};
   for (int k = 0; k < kMaxScalars; ++k) operands.scalars[k] = scalars[k];
   for (int k = 0; k < info.num_scalars(); ++k) {

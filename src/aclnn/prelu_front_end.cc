@@ -121,9 +121,9 @@ Status PreparePreluBackward(const OpArgs& args, const tiling::Options& options,
     const TensorView* view;
     core::ViewSpan span;
   };
-  Item dy{info.params[kIn0], args.grad_output, {}}, x{info.params[kIn1], args.self, {}},
-      w{info.params[kIn2], args.buffer, {}}, gi{info.params[kOut], args.out, {}},
-      gw{"gradWeight", args.out2, {}};
+  Item dy{info.in_names[0], args.in[0], {}}, x{info.in_names[1], args.in[1], {}},
+      w{info.in_names[2], args.in[2], {}}, gi{info.out_names[0], args.out[0], {}},
+      gw{info.out_names[1], args.out[1], {}};
   Item* all[] = {&dy, &x, &w, &gi, &gw};
   for (const Item* v : all) {
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");

@@ -62,7 +62,7 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
   key_[w++] = args.dim;
   key_[w++] = launch::TeamSize();
   key_[w++] = exec::TargetsStamp();
-  for (const TensorView* v : {args.grad_output, args.self, args.buffer, args.out, args.out2}) {
+  for (const TensorView* v : {args.in[0], args.in[1], args.in[2], args.out[0], args.out[1]}) {
     key_[w++] = v != nullptr;
     if (v == nullptr) continue;
     key_[w++] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->data));

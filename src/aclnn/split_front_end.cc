@@ -37,20 +37,23 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                            uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
   const char* op = info.name;
-  // Slots: in0 is self (a forward) or the incoming gradient; in1 self (a gradient); in2
-  // GeGlu's outGelu (written) or GeGluBackward's gelu (read); out.
+  // Slots: a forward's in[0] is self, its out[1] GeGlu's outGelu (written); a gradient's
+  // in[0] is the incoming gradient, in[1] self, in[2] GeGluBackward's gelu (read).
   const bool forward = info.is_forward;
-  SplitOperand self{forward ? info.params[kIn0] : info.params[kIn1], args.self, true, false, {}};
-  SplitOperand dy{info.params[kIn0], args.grad_output, false, false, {}};
-  SplitOperand act{info.params[kIn2], args.buffer, false, forward, {}};
-  SplitOperand out{info.params[kOut], args.out, !forward, true, {}};
+  const int self_slot = forward ? 0 : 1;
+  SplitOperand self{info.in_names[self_slot], args.in[self_slot], true, false, {}};
+  SplitOperand dy{info.in_names[0], args.in[0], false, false, {}};
+  SplitOperand act = forward ? SplitOperand{info.out_names[1], args.out[1], false, true, {}}
+                             : SplitOperand{info.in_names[2], args.in[2], false, false, {}};
+  SplitOperand out{info.out_names[0], args.out[0], !forward, true, {}};
+  const bool has_act = act.param != nullptr;
   std::vector<SplitOperand*> all;  // CANN's parameter order
   if (forward) {
     all = {&self, &out};
-    if (info.has(kIn2)) all.push_back(&act);
+    if (has_act) all.push_back(&act);
   } else {
     all = {&dy, &self};
-    if (info.has(kIn2)) all.push_back(&act);
+    if (has_act) all.push_back(&act);
     all.push_back(&out);
   }
   for (const SplitOperand* v : all) {
@@ -139,7 +142,7 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   exec::SplitOperands operands;
   operands.self = {self.view, &self.span};
   if (!forward) operands.dy = {dy.view, &dy.span};
-  if (info.has(kIn2)) operands.act = {act.view, &act.span};
+  if (has_act) operands.act = {act.view, &act.span};
   operands.out = {out.view, &out.span};
   operands.dim = dim;
   for (int k = 0; k < info.num_scalars(); ++k) {

@@ -17,9 +17,9 @@ int main() {
   const hostnn::TensorView vdx = hostnn::TensorView::Dense(dx.data(), hostnn::DType::kFloat32, {n});
   hostnn::OpArgs args;
   args.op = hostnn::Op::kSiluBackward;
-  args.grad_output = &vdy;
-  args.self = &vx;
-  args.out = &vdx;
+  args.in[0] = &vdy;
+  args.in[1] = &vx;
+  args.out[0] = &vdx;
   const hostnn::Status status = hostnn::Run(args);
   if (!status.ok()) {
     std::printf("SiluBackward failed: %d %s\n", status.raw_code(), status.message().c_str());

@@ -17,9 +17,21 @@
 namespace hostnn {
 namespace test {
 
-// Operand slots of every operator (hostnn/op.h's OperandSlot): in0 (gradOutput), in1
-// (self, or LogSoftmaxBackward's output), in2 (LogSigmoidBackward's buffer), the result.
-enum Slot : int { kDy = kIn0, kSelf = kIn1, kBuffer = kIn2, kOut = hostnn::kOut, kNumSlots = 4 };
+// The suites' four operand slots of every operator: in0 (gradOutput, or a forward's self),
+// in1 (self, or LogSoftmaxBackward's output), in2 (LogSigmoidBackward's buffer; a gated
+// unit's outGelu or gelu; PreluBackward's weight), the result.
+enum Slot : int { kDy = 0, kSelf = 1, kBuffer = 2, kOut = 3, kNumSlots = 4 };
+
+// A slot's CANN name from the operator's Inputs and Outputs (hostnn/op.h); nullptr where
+// it has none.
+constexpr const char* SlotName(const OpInfo& info, Slot s) {
+  return s == kDy     ? info.in_names[0]
+         : s == kSelf ? info.in_names[1]
+         : s == kOut  ? info.out_names[0]
+         : info.in_names[2] != nullptr ? info.in_names[2]
+         : info.is_forward             ? info.out_names[1]
+                                       : nullptr;
+}
 
 struct CApiOp {
   Op op;
@@ -100,12 +112,15 @@ inline int64_t DefaultInt(Op op) {
     aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */         \
     aclScalar* s0 = const_cast<aclScalar*>(q0);  /* AddRelu's aclScalar* alpha */              \
     const aclTensor* in1 = a1;                                                                \
-    aclTensor* in2 = const_cast<aclTensor*>(a2); /* LogSigmoidForward's buffer */             \
+    aclTensor* in2 = const_cast<aclTensor*>(a2);                                              \
+    aclTensor* buffer = in2; /* LogSigmoidForward's */                                        \
     aclTensor* out = o;                                                                       \
-    aclTensor* out2 = nullptr; /* PreluBackward's gradWeight: its own suite */              \
+    /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                       \
+    aclTensor* out1 = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr : in2;    \
     const int64_t dim = d;                                                                    \
     const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                    \
-    (void)in1, (void)in2, (void)out, (void)out2, (void)dim, (void)s0, (void)s1, (void)s2,     \
+    (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)dim, (void)s0, (void)s1,  \
+        (void)s2,                                                                             \
         (void)f0, (void)i0;                                                                   \
     return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);    \
   }                                                                                           \
@@ -122,12 +137,13 @@ inline int64_t DefaultInt(Op op) {
 
 inline const CApiOp& GetCApiOp(Op op) {
   static const CApiOp kOps[] = {
-#define HOSTNN_OP(Name, snake, sig, kind, params, ...) \
-  {Op::k##Name, #Name, {HOSTNN_CAPI_UNPACK params}, capi_ops_internal::Phase1##Name, aclnn##Name, \
-   capi_ops_internal::Phase1##Name##With},
-#define HOSTNN_CAPI_UNPACK(...) __VA_ARGS__
+#define HOSTNN_OP(Name, ...)                                                          \
+  {Op::k##Name,                                                                       \
+   #Name,                                                                             \
+   {SlotName(GetOpInfo(Op::k##Name), kDy), SlotName(GetOpInfo(Op::k##Name), kSelf),   \
+    SlotName(GetOpInfo(Op::k##Name), kBuffer), SlotName(GetOpInfo(Op::k##Name), kOut)}, \
+   capi_ops_internal::Phase1##Name, aclnn##Name, capi_ops_internal::Phase1##Name##With},
 #include "hostnn/op_list.def"
-#undef HOSTNN_CAPI_UNPACK
 #undef HOSTNN_OP
   };
   return kOps[static_cast<int>(op)];

@@ -21,6 +21,7 @@
 #include "tests/reference/reference.h"
 #include "tests/reference/softmax_reference.h"
 #include "tests/util/capi_ops.h"
+#include "tests/util/op_args.h"
 #include "tests/util/test_util.h"
 
 namespace hostnn {
@@ -286,14 +287,7 @@ inline RunResult RunOp(const OpArgs& args, const tiling::Options& options = {}) 
 
 inline OpArgs MakeArgs(Op op, const TestTensor& dy, const TestTensor& x, const TestTensor& out,
                        int64_t dim = 0) {
-  OpArgs a;
-  a.op = op;
-  a.grad_output = &dy.view();
-  a.self = &x.view();
-  a.buffer = &x.view();  // LogSigmoidBackward's buffer is checked, never read
-  a.out = &out.view();
-  a.dim = dim;
-  return a;
+  return GradOrForwardArgs(op, &dy.view(), &x.view(), &out.view(), dim);
 }
 
 // Prepares and runs `op` on (dy, x) -> out, failing the test on a non-OK status.

@@ -45,7 +45,7 @@ inline std::string OpsTable() {
   for (Op op : AllOps()) {
     const OpInfo& info = GetOpInfo(op);
     const Row& row = rows[static_cast<int>(op)];
-    // The signature's argument names (in0, in1, in2, s0.., f0, dim, out), each replaced by
+    // The signature's argument names (in0, in1, in2, out, out1, s0.., f0, dim), each replaced by
     // the operator's CANN name: its operands, its numbers in order, its flag.
     std::string params;
     std::vector<const char*> numbers;
@@ -64,10 +64,11 @@ inline std::string OpsTable() {
       std::string a = args.substr(pos, end - pos);
       a.erase(0, a.find_first_not_of(' '));
       const char* name = a.c_str();
-      if (a == "in0") name = info.params[kIn0];
-      if (a == "in1") name = info.params[kIn1];
-      if (a == "in2") name = info.has(kIn2) ? info.params[kIn2] : "buffer";
-      if (a == "out") name = info.params[kOut];
+      if (a == "in0") name = info.in_names[0];
+      if (a == "in1") name = info.in_names[1];
+      if (a == "in2") name = info.in_names[2];
+      if (a == "out") name = info.out_names[0];
+      if (a == "out1") name = info.out_names[1];
       if (a == "f0") name = flag;
       if (a.size() == 2 && a[0] == 's' && a[1] >= '0' && a[1] <= '9') {
         const size_t k = static_cast<size_t>(a[1] - '0');
