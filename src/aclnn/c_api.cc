@@ -9,7 +9,7 @@
 
 #include "src/aclnn/front_end.h"
 #include "src/aclnn/prepare_memo.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/exec/executor.h"
 #include "src/runtime/runtime.h"
 
@@ -213,7 +213,7 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
   });
 }
 
-// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+// The names the CANN-named libraries forward to (base/entry_alias.h).
 HOSTNN_ENTRY_ALIAS(aclCreateTensor)
 HOSTNN_ENTRY_ALIAS(aclDestroyTensor)
 HOSTNN_ENTRY_ALIAS(aclSetAclOpExecutorRepeatable)

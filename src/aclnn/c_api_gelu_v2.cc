@@ -11,7 +11,7 @@
 
 #include "hostnn/aclnnop_all.h"
 #include "src/aclnn/c_api.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace {

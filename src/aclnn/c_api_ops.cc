@@ -9,7 +9,7 @@
 #include "hostnn/aclnnop_all.h"
 #include "src/aclnn/c_api.h"
 #include "src/aclnn/signatures.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 extern "C" {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "src/aclnn/c_api.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -240,7 +240,7 @@ aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
   });
 }
 
-// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+// The names the CANN-named libraries forward to (base/entry_alias.h).
 HOSTNN_ENTRY_ALIAS(aclGetViewShape)
 HOSTNN_ENTRY_ALIAS(aclGetViewStrides)
 HOSTNN_ENTRY_ALIAS(aclGetViewOffset)

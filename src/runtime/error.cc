@@ -6,7 +6,7 @@
 
 #include "acl/acl_rt.h"
 #include "base/boundary.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 
 namespace hostnn {
 namespace runtime {

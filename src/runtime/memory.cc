@@ -12,7 +12,7 @@
 
 #include "acl/acl_rt.h"
 #include "aclnn/acl_meta.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {

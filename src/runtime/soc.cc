@@ -7,7 +7,7 @@
 
 #include "acl/acl_rt.h"
 #include "hostnn/tiling.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -51,7 +51,7 @@ const char* aclrtGetSocName(void) {
   });
 }
 
-// The name the CANN-named libraries forward to (src/cann/entry_alias.h).
+// The name the CANN-named libraries forward to (base/entry_alias.h).
 HOSTNN_ENTRY_ALIAS(aclrtGetSocName)
 
 }  // extern "C"

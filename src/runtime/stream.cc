@@ -15,7 +15,7 @@
 #include "acl/acl_rt.h"
 #include "aclnn/acl_meta.h"
 #include "base/boundary.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -235,7 +235,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   });
 }
 
-// The names the CANN-named libraries forward to (src/cann/entry_alias.h).
+// The names the CANN-named libraries forward to (base/entry_alias.h).
 HOSTNN_ENTRY_ALIAS(aclInit)
 HOSTNN_ENTRY_ALIAS(aclFinalize)
 HOSTNN_ENTRY_ALIAS(aclrtSetDevice)

@@ -61,13 +61,12 @@ RULES = {
                  "asks the runtime about aclrtMalloc blocks"),
     "src/exec": (("src/core", "tiling", "kernels", "base", "hostnn"),
                  "the middle end is the one layer that reaches planner internals and kernels"),
-    "src/aclnn": (("src/exec", "src/core", "src/runtime", "src/cann", "base", "hostnn",
-                   "cann-api"),
+    "src/aclnn": (("src/exec", "src/core", "src/runtime", "base", "hostnn", "cann-api"),
                   "the front end and the C API reach tiling/ and kernels/ only through "
                   "src/exec; the public hostnn/tiling.h is fine"),
-    "src/runtime": (("src/exec", "src/cann", "base", "hostnn", "cann-api"),
-                    "the runtime reaches the kernels only through src/exec and is below "
-                    "src/core, which asks it about allocations"),
+    "src/runtime": (("base", "hostnn", "cann-api"),
+                    "the runtime (devices, streams, allocations, messages) is below src/core, "
+                    "which asks it about allocations, and reaches no operator code"),
     "src/cann": (("src/aclnn", "base", "hostnn", "cann-api"),
                  "CANN's library names only forward to libhostnn's entry points, with "
                  "src/aclnn's signatures"),
@@ -80,10 +79,6 @@ THIRD_PARTY = {
     "omp.h": ("src/exec/launcher.cc",),      # the launcher is the only OpenMP code
     "nlohmann/": ("tiling/",),               # the JSON files are the planner's
 }
-
-# Includes that break the rules and are known, one line each: (including file, included
-# file). Delete the line when its include goes; one that no longer occurs is reported.
-ALLOWED = set()
 
 # ---- the walk ---------------------------------------------------------------------------
 TOPS = ("base", "kernels", "tiling", "src", "include")
@@ -122,12 +117,39 @@ def sources(root):
                     yield os.path.relpath(os.path.join(dirpath, f), root).replace(os.sep, "/")
 
 
+def rule_cycle():
+    """A cycle of layers that RULES lets include each other in a ring ([] if none): layers
+    must stack, or "below" means nothing."""
+    state = {}
+
+    def visit(layer, path):
+        state[layer] = "open"
+        for to in RULES[layer][0]:
+            if state.get(to) == "open":
+                return path[path.index(to):] + [to] if to in path else [layer, to]
+            if to not in state:
+                found = visit(to, path + [to])
+                if found:
+                    return found
+        state[layer] = "done"
+        return []
+
+    for layer in RULES:
+        if layer not in state:
+            found = visit(layer, [layer])
+            if found:
+                return found
+    return []
+
+
 def check(root):
-    """(violations as text lines, cross-layer edges {(from, to): [count, state]}, files,
-    ALLOWED entries that no longer occur); state: "", "allowed" or "broken"."""
+    """(violations as text lines, cross-layer edges {(from, to): [count, broken]}, files)."""
     violations = []
-    edges = collections.defaultdict(lambda: [0, ""])
-    used_allowances = set()
+    cycle = rule_cycle()
+    if cycle:
+        violations.append("the rule table lets layers include each other in a ring: "
+                          + " -> ".join(cycle))
+    edges = collections.defaultdict(lambda: [0, False])
     files = list(sources(root))
     for path in files:
         layer = layer_of(path)
@@ -160,19 +182,15 @@ def check(root):
                 continue
             if to == layer:
                 continue
-            state = "" if to in allowed else "broken"
-            if state and (path, target) in ALLOWED:
-                used_allowances.add((path, target))
-                state = "allowed"
+            broken = to not in allowed
             edge = edges[(layer, to)]
             edge[0] += 1
-            edge[1] = max(edge[1], state)  # "broken" > "allowed" > ""
-            if state == "broken":
+            edge[1] = edge[1] or broken
+            if broken:
                 may = ", ".join((layer,) + allowed)
                 violations.append(f"{where}: {layer} may not include {to}: {why} ({layer} "
                                   f"may include {may})")
-    stale = sorted(ALLOWED - used_allowances)
-    return violations, edges, files, stale
+    return violations, edges, files
 
 
 def main():
@@ -184,16 +202,11 @@ def main():
                         help="print the include edges between layers (layer -> layer: count)")
     args = parser.parse_args()
 
-    violations, edges, files, stale = check(args.root)
+    violations, edges, files = check(args.root)
     if args.edges:
         width = max((len(a) for a, _ in edges), default=0)
-        marks = {"": "", "allowed": "  (allowed by ALLOWED)", "broken": "  (breaks the rules)"}
-        for (a, b), (count, state) in sorted(edges.items()):
-            mark = marks[state]
-            print(f"{a:<{width}} -> {b}: {count}{mark}")
-    for (path, target) in stale:
-        print(f"note: {path} no longer includes {target}: delete its line in ALLOWED",
-              file=sys.stderr)
+        for (a, b), (count, broken) in sorted(edges.items()):
+            print(f"{a:<{width}} -> {b}: {count}{'  (breaks the rules)' if broken else ''}")
     if violations:
         for v in violations:
             print(v, file=sys.stderr)
@@ -201,9 +214,7 @@ def main():
               f"(\"Layers and their rules\"; the table is in tests/scripts/check_layering.py)",
               file=sys.stderr)
         return 1
-    allowed = len(ALLOWED) - len(stale)
-    print(f"layering: {len(files)} files, no include breaks the rules"
-          + (f" ({allowed} allowed by ALLOWED)" if allowed else ""))
+    print(f"layering: {len(files)} files, no include breaks the rules")
     return 0
 
 

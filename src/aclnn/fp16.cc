@@ -3,7 +3,7 @@
 // so a value converted here has the bits the operators read and write.
 
 #include "acl/acl_base.h"
-#include "src/cann/entry_alias.h"
+#include "base/entry_alias.h"
 #include "src/exec/scalar_conversion.h"
 #include "src/runtime/runtime.h"
 
