@@ -98,6 +98,14 @@ TEST(OpsTable, ListsEveryOperatorWithItsParameters) {
     ASSERT_NE(at, std::string::npos) << info.snake_name;
     const std::string line = table.substr(at, table.find('\n', at) - at);
     EXPECT_NE(line.find(std::string("aclnn") + info.name + "("), std::string::npos) << line;
+    // The signature and the dtype rule, in brackets after the parameters.
+    static const char* const kRules[] = {
+#define HOSTNN_OP(Name, snake, sig, kind, ins, outs, dtypes, ...) #dtypes,
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+    };
+    const std::string rule = kRules[static_cast<int>(op)];
+    EXPECT_NE(line.find(", " + rule + "]"), std::string::npos) << line;
     for (int k = 0; k < info.num_in(); ++k) {
       EXPECT_NE(line.find(info.in_names[k]), std::string::npos) << line;
     }

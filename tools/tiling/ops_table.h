@@ -33,7 +33,7 @@ inline std::string OpsTable() {
 #define HOSTNN_TABLE_STR_(...) #__VA_ARGS__
 #define HOSTNN_TABLE_STR(...) HOSTNN_TABLE_STR_(__VA_ARGS__)
   static const Row rows[] = {
-#define HOSTNN_OP(Name, snake, sig, kind, params, dtypes, ...) \
+#define HOSTNN_OP(Name, snake, sig, kind, ins, outs, dtypes, ...) \
   {#sig, #dtypes, HOSTNN_TABLE_STR(HOSTNN_SIG_ARGS_##sig)},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
