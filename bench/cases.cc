@@ -218,7 +218,8 @@ OpArgs CaseData::Args() const {
 double CaseData::Bytes() const {
   const OpInfo& info = GetOpInfo(spec_.op);
   if (info.is_split) {  // in halves of self: self 2, out 1 (a gradient's 2), dy 1, gelu 1
-    const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (info.num_in() > 2 || info.num_out() > 1 ? 1.0 : 0.0);
+    const bool gelu = info.num_in() > 2 || info.num_out() > 1;
+    const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (gelu ? 1.0 : 0.0);
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
   }
   // A gradient reads two arrays and writes one; a forward operator reads one and writes one.

@@ -23,7 +23,7 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Heaviside (a binary operator of the Binary form: dy is `input`, x is `values`): 1 where
+// Heaviside (a two-input operator of Kind Binary: dy is `input`, x is `values`): 1 where
 // input > 0, 0 where input < 0, values where input is +-0. NaN in either gives NaN (SPEC;
 // CANN's kernel and PyTorch give 0 for a NaN input and pass a NaN value only where input
 // is 0). Lanes: f32. Exact (a selection). Valid range: all floats.
@@ -37,7 +37,7 @@ struct HeavisideOp {
   }
 };
 
-// Prelu (a binary operator of the Binary form: dy is `self`, x is `weight`, which the
+// Prelu (a two-input operator of Kind Binary: dy is `self`, x is `weight`, which the
 // front end broadcasts along dim 1): self where self > 0, else weight * self. Lanes: f32.
 // Max error: the product's one rounding (0.5 ULP); a selection elsewhere. Valid range: all
 // floats. NaN self -> weight * NaN, a NaN; a NaN weight shows only where self <= 0, as in

@@ -157,8 +157,7 @@ bool ActiveTargetFusesMulAdd();
 // out[i] = f(x[i]) for i < n; both of one dtype (FLOAT, FLOAT16, BFLOAT16). out may equal
 // x exactly (in place). scalars: as EltwiseFn's.
 using UnaryFn = void (*)(const void* x, void* out, size_t n, const float* scalars);
-// The kernel of a forward elementwise operator (signature Eltwise or InplaceEltwise in
-// op_list.def) for FLOAT, FLOAT16, BFLOAT16 and, where its dtype rule admits it, INT32;
+// The kernel of a forward elementwise operator (Kind Unary in op_list.def) for FLOAT, FLOAT16, BFLOAT16 and, where its dtype rule admits it, INT32;
 // null for any other operator or an unsupported dtype. kStream: non-temporal stores, the
 // same bits.
 UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);

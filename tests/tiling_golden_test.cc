@@ -220,7 +220,9 @@ TEST_F(TilingGolden, UbSpecsComeFromTheOperatorList) {
     for (const std::string& q : spec->queues) queues += q + " ";
     for (const std::string& t : spec->f32_temps) temps += (temps.empty() ? "" : " ") + t;
     std::string expected;  // the operands the kernel loads and stores: in0, in1, out
-    for (int k = 0; k < info.num_in() && k < 2; ++k) expected += std::string(info.in_names[k]) + " ";
+    for (int k = 0; k < info.num_in() && k < 2; ++k) {
+      expected += std::string(info.in_names[k]) + " ";
+    }
     expected += std::string(info.out_names[0]) + " ";
     EXPECT_EQ(queues, expected) << info.snake_name;
     EXPECT_EQ(temps, info.ub_temps) << info.snake_name;

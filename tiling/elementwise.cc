@@ -68,7 +68,9 @@ struct SpecTable {
       if (info.is_split) {
         spec.queues = SplitQueues(info);
       } else {
-        for (int k = 0; k < std::min(info.num_in(), 2); ++k) spec.queues.push_back(info.in_names[k]);
+        for (int k = 0; k < std::min(info.num_in(), 2); ++k) {
+          spec.queues.push_back(info.in_names[k]);
+        }
         spec.queues.push_back(info.out_names[0]);
       }
       spec.f32_temps = Words(info.ub_temps);

@@ -4,9 +4,9 @@
  * dim, the aclScalar parameters s0, s1, s2 and the bool flag f0;
  * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the three input slots
  * and HOSTNN_SIG_OUTS_ the two output slots, null where the prototype has none (an in-place
- * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0; HOSTNN_SIG_SCALARS_ gives s0, s1, s2 (null
- * where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's numbers and flag
- * in the order of its Scalars column. A Signature is a prototype and nothing more: what
+ * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0; HOSTNN_SIG_SCALARS_ gives
+ * s0, s1, s2 (null where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
+ * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more: what
  * the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so
  * a new prototype is a block here and a line in hostnn/op.h's enum. Plain macros, so that
  * C (src/cann/forward.c) expands them too. */
@@ -223,8 +223,8 @@
 #define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceBinaryScalar 0
 
-/* The gated linear units (hostnn/op.h, IsSplit): self split along dim into halves. Glu and
- * SwiGlu declare out const; GeGlu's second output outGelu travels in slot in2 and its
+/* The gated linear units (Kind Gated, GatedGrad): self split along dim into halves. Glu and
+ * SwiGlu declare out const; GeGlu's second output outGelu is out1 (OpArgs::out[1]) and its
  * int64_t approximate as a number (i0, read as an INT64 aclScalar by capi::IntAttr). */
 #define HOSTNN_SIG_PARAMS_Split const aclTensor *in0, int64_t dim, const aclTensor *out
 #define HOSTNN_SIG_ARGS_Split in0, dim, out

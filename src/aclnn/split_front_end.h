@@ -1,6 +1,6 @@
-// The front end of the gated linear units (signatures Split, GradSplit and their GeGlu
-// forms; hostnn/op.h, IsSplit): their checks in CANN's order, then the hand-over to the
-// split middle end (src/exec/split_executor.h).
+// The front end of the gated linear units (Kind Gated and GatedGrad; hostnn/op.h): their
+// checks in CANN's order, then the hand-over to the split middle end
+// (src/exec/split_executor.h).
 #ifndef HOSTNN_SRC_ACLNN_SPLIT_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_SPLIT_FRONT_END_H_
 
@@ -10,8 +10,8 @@
 
 namespace hostnn {
 
-// Pre: GetOpInfo(args.op).is_split (Kind Gated or GatedGrad). As PrepareChecked: nothing is written on
-// failure.
+// Pre: GetOpInfo(args.op).is_split (Kind Gated or GatedGrad). As PrepareChecked: nothing is
+// written on failure.
 Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                            uint64_t* workspace_size, ExecutorPtr* executor);
 

@@ -11,7 +11,7 @@ namespace hostnn {
 namespace exec {
 
 // The plan and executor of a softmax reduction (LogSoftmax, Softmax and their gradients,
-// the operators whose signature is a reduction along dim). Pre: the front end checked
+// the operators of Kind Rows: a reduction along dim). Pre: the front end checked
 // every operand (equal shapes, dim in range). Backward: inputs dy and y; forward: input x.
 Status PrepareSoftmax(Op op, const Operands& operands, int64_t dim, const tiling::Options& options,
                       uint64_t* workspace_size, ExecutorPtr* executor);

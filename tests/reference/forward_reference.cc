@@ -248,8 +248,8 @@ double SoftplusRef(double x, const double* scalars) {
   return static_cast<double>(sp / beta);
 }
 
-// Each operator of the list whose Kind is Unary (hostnn/op.h) has <Name>Ref(x), or <Name>Ref(x, scalars) if it has parameters; the
-// others have none here.
+// Each operator of the list whose Kind is Unary (hostnn/op.h) has <Name>Ref(x), or
+// <Name>Ref(x, scalars) if it has parameters; the others have none here.
 namespace {
 template <class F>
 double CallRef(F ref, double x, const double* scalars) {

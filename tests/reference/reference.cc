@@ -238,8 +238,8 @@ double SoftplusBackwardRef(double dy, double x, const double* scalars) {
   return static_cast<double>(dy / (1.0L + std::exp(-s)));
 }
 
-// Each operator of the list whose Kind is Binary (hostnn/op.h) has <Name>Ref(dy, x), or <Name>Ref(dy, x, scalars) if it has parameters;
-// the other operators have none here.
+// Each operator of the list whose Kind is Binary (hostnn/op.h) has <Name>Ref(dy, x), or
+// <Name>Ref(dy, x, scalars) if it has parameters; the other operators have none here.
 namespace {
 template <class F>
 double CallRef(F ref, double dy, double x, const double* scalars) {

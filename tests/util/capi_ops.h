@@ -17,9 +17,12 @@
 namespace hostnn {
 namespace test {
 
-// The suites' four operand slots of every operator: in0 (gradOutput, or a forward's self),
-// in1 (self, or LogSoftmaxBackward's output), in2 (LogSigmoidBackward's buffer; a gated
-// unit's outGelu or gelu; PreluBackward's weight), the result.
+// The suites' four operand slots of every operator, by what the suites put there: kDy the
+// first input (a gradient's gradOutput, a forward operator's self), kSelf the second (x, or
+// the forward's output where CANN takes that: SigmoidBackward, LogSoftmaxBackward,
+// SoftmaxBackward), kBuffer a third tensor (LogSigmoidBackward's buffer; a gated unit's
+// outGelu or gelu; PreluBackward's weight), kOut the result. SlotName maps them onto the
+// operator's Inputs and Outputs (OpArgs::in[], out[]).
 enum Slot : int { kDy = 0, kSelf = 1, kBuffer = 2, kOut = 3, kNumSlots = 4 };
 
 // A slot's CANN name from the operator's Inputs and Outputs (hostnn/op.h); nullptr where
