@@ -59,13 +59,13 @@ HWY_INLINE void EltwiseVectors(const F& f, const typename Tag::T* dy, const type
 // the streamed lines before whatever the caller does next.
 template <class Op, class Tag, bool kStream>
 HWY_INLINE void EltwiseTile(const void* dy_v, const void* x_v, void* out_v, size_t n,
-                            const float* scalars) {
+                            const OpParams& params) {
   using T = typename Tag::T;
   const T* HWY_RESTRICT dy = static_cast<const T*>(dy_v);
   const T* HWY_RESTRICT x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);  // may alias an input exactly
   const hn::ScalableTag<float> d;
-  const BoundOp<Op, decltype(d)> f(d, scalars);
+  const BoundOp<Op, decltype(d)> f(d, params);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   if (kStream) {
@@ -107,17 +107,18 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
   using type = LogSigmoidBackward16Op;
 };
 
-#define HOSTNN_EW_ONE(Name, DT, TAG)                                                     \
-  void Name##_##DT(const void* dy, const void* x, void* out, size_t n, const float* s) { \
-    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, false>(dy, x, out, n, s);          \
-  }                                                                                      \
-  void Name##_##DT##_Stream(const void* dy, const void* x, void* out, size_t n,          \
-                            const float* s) {                                            \
-    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n, s);           \
+#define HOSTNN_EW_ONE(Name, DT, TAG)                                                          \
+  void Name##_##DT(const void* dy, const void* x, void* out, size_t n, const OpParams& p) {   \
+    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, false>(dy, x, out, n, p);               \
+  }                                                                                           \
+  void Name##_##DT##_Stream(const void* dy, const void* x, void* out, size_t n,               \
+                            const OpParams& p) {                                              \
+    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n, p);                \
   }
-#define HOSTNN_KIND_Binary(Name) \
-  HOSTNN_EW_ONE(Name, F32, F32)     \
-  HOSTNN_EW_ONE(Name, F16, F16)     \
+#define HOSTNN_KIND_Binary(Name)                                                              \
+  static_assert(ParamsMatch<Op::k##Name, Name##Op>(), "the functor reads ParamsOf's struct"); \
+  HOSTNN_EW_ONE(Name, F32, F32)                                                               \
+  HOSTNN_EW_ONE(Name, F16, F16)                                                               \
   HOSTNN_EW_ONE(Name, BF16, BF16Direct)
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Binary

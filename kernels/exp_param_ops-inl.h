@@ -20,6 +20,7 @@
 
 #include "kernels/eltwise_ops-inl.h"  // ExpNonPositive
 #include "kernels/expm1-inl.h"
+#include "kernels/params.h"
 #include "kernels/unary_ops-inl.h"  // SiluOp, LogSigmoidOp
 
 HWY_BEFORE_NAMESPACE();
@@ -28,26 +29,27 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Elu: scale * x for x > 0, alpha * scale * expm1(x * inputScale) for x <= 0 (scalars:
-// alpha, scale, inputScale), as PyTorch's elu and CANN's kernel. With an infinite or NaN
+// Elu: scale * x for x > 0, alpha * scale * expm1(x * inputScale) for x <= 0 (EluParams),
+// as PyTorch's elu and CANN's kernel. With an infinite or NaN
 // alpha or inputScale, CANN's op_api computes scale * (x > 0 ? x : -alpha) instead, and so
 // does this functor. x * inputScale is carried as hi + lo. NaN x gives NaN.
 // Max error: 3.3 ULP (ScaledExpm1 with alpha * scale rounded once), 0.5 ULP for x > 0.
 // Valid range: all floats and parameters.
 struct EluOp {
+  using Params = EluParams;
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;
     V scale, input_scale, neg_alpha;
     ScaledExpm1<D> neg;
     bool special, non_positive;
-    Bound(D d, const float* s)
-        : scale(hn::Set(d, s[1])),
-          input_scale(hn::Set(d, s[2])),
-          neg_alpha(hn::Set(d, -s[0])),
-          neg(d, static_cast<double>(s[0]) * s[1], s[2] < 0.0f),
-          special(!std::isfinite(s[0]) || !std::isfinite(s[2])),
-          non_positive(s[2] >= 0.0f) {}
+    Bound(D d, const Params& p)
+        : scale(hn::Set(d, p.scale)),
+          input_scale(hn::Set(d, p.input_scale)),
+          neg_alpha(hn::Set(d, -p.alpha)),
+          neg(d, static_cast<double>(p.alpha) * p.scale, p.input_scale < 0.0f),
+          special(!std::isfinite(p.alpha) || !std::isfinite(p.input_scale)),
+          non_positive(p.input_scale >= 0.0f) {}
     HWY_INLINE V Apply(D d, V x) const {
       const auto pos = hn::Gt(x, hn::Zero(d));
       if (special) {
@@ -67,7 +69,7 @@ struct EluOp {
 // InplaceElu computes what Elu computes.
 using InplaceEluOp = EluOp;
 
-// Celu: x for x > 0, alpha * expm1(x / alpha) otherwise (scalars[0] = alpha, never 0 or
+// Celu: x for x > 0, alpha * expm1(x / alpha) otherwise (alpha never 0 or
 // NaN: the front end refuses them), as PyTorch's celu and CANN's max(0, x) + min(0,
 // alpha (e^(x/alpha) - 1)) for either sign of alpha. x / alpha is carried as hi + lo from
 // 1/alpha in two parts (no division per element), or, where 1/alpha is not a normal f32
@@ -75,20 +77,21 @@ using InplaceEluOp = EluOp;
 // Max error: 3.3 ULP. Valid range: all floats; a negative alpha lets t = x / alpha grow,
 // and the result overflows to -inf as the exact one does.
 struct CeluOp {
+  using Params = CeluParams;
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;
     V alpha, inv_hi, inv_lo;
     ScaledExpm1<D> neg;
     bool non_positive, divide;
-    Bound(D d, const float* s)
-        : alpha(hn::Set(d, s[0])),
-          inv_hi(hn::Set(d, static_cast<float>(1.0 / s[0]))),
-          inv_lo(hn::Set(d, static_cast<float>(1.0 / s[0] - static_cast<float>(1.0 / s[0])))),
-          neg(d, s[0], s[0] < 0.0f),
-          non_positive(s[0] > 0.0f),
+    Bound(D d, const Params& p)
+        : alpha(hn::Set(d, p.alpha)),
+          inv_hi(hn::Set(d, static_cast<float>(1.0 / p.alpha))),
+          inv_lo(hn::Set(d, static_cast<float>(1.0 / p.alpha - static_cast<float>(1.0 / p.alpha)))),
+          neg(d, p.alpha, p.alpha < 0.0f),
+          non_positive(p.alpha > 0.0f),
           // |alpha| below 1/FLT_MAX (or infinite): 1/alpha is not a normal f32; divide.
-          divide(!std::isnormal(static_cast<float>(1.0 / s[0]))) {}
+          divide(!std::isnormal(static_cast<float>(1.0 / p.alpha))) {}
     HWY_INLINE V Apply(D d, V x) const {
       V t, tail;
       if (divide) {
@@ -111,7 +114,7 @@ struct CeluOp {
 // InplaceCelu computes what Celu computes.
 using InplaceCeluOp = CeluOp;
 
-// EluBackward (scalars: alpha, scale, inputScale, isResult; x is selfOrResult): dy * scale
+// EluBackward (EluBackwardParams; x is selfOrResult): dy * scale
 // for x > 0; otherwise, with isResult, dy * inputScale * (x + alpha scale) (x the forward
 // result: x + alpha scale = alpha scale e^t, formed with alpha scale in two parts so that
 // it keeps its relative accuracy where it cancels), and without, dy * c * e^(x inputScale),
@@ -120,6 +123,7 @@ using InplaceCeluOp = CeluOp;
 // through ScaledExpm1, and dy c e^t through c 2^-64 where c e^t alone overflows). NaN in
 // either input gives NaN. Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats.
 struct EluBackwardOp {
+  using Params = EluBackwardParams;
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;
@@ -127,17 +131,22 @@ struct EluBackwardOp {
     ScaledExpm1<D> c_expm1;  // c (e^t - 1), its far path where e^t overflows but c e^t need not
     ScaledExpm1<D> c_expm1_small;  // the same for c 2^-64: where c e^t overflows but dy c e^t not
     bool is_result, non_positive;
-    Bound(D d, const float* s)
-        : scale(hn::Set(d, s[1])),
-          input_scale(hn::Set(d, s[2])),
-          as_hi(hn::Set(d, static_cast<float>(static_cast<double>(s[0]) * s[1]))),
-          as_lo(hn::Set(d, static_cast<float>(static_cast<double>(s[0]) * s[1] -
-                                              static_cast<float>(static_cast<double>(s[0]) * s[1])))),
-          c(hn::Set(d, static_cast<float>(static_cast<double>(s[2]) * s[0] * s[1]))),
-          c_expm1(d, static_cast<double>(s[2]) * s[0] * s[1], s[2] < 0.0f),
-          c_expm1_small(d, static_cast<double>(s[2]) * s[0] * s[1] * 0x1p-64, s[2] < 0.0f),
-          is_result(s[3] != 0.0f),
-          non_positive(s[2] >= 0.0f) {}
+    // alpha scale and c = inputScale alpha scale, each product in double.
+    static double AlphaScale(const Params& p) { return static_cast<double>(p.alpha) * p.scale; }
+    static double C(const Params& p) {
+      return static_cast<double>(p.input_scale) * p.alpha * p.scale;
+    }
+    Bound(D d, const Params& p)
+        : scale(hn::Set(d, p.scale)),
+          input_scale(hn::Set(d, p.input_scale)),
+          as_hi(hn::Set(d, static_cast<float>(AlphaScale(p)))),
+          as_lo(hn::Set(d, static_cast<float>(AlphaScale(p) -
+                                              static_cast<float>(AlphaScale(p))))),
+          c(hn::Set(d, static_cast<float>(C(p)))),
+          c_expm1(d, C(p), p.input_scale < 0.0f),
+          c_expm1_small(d, C(p) * 0x1p-64, p.input_scale < 0.0f),
+          is_result(p.is_result),
+          non_positive(p.input_scale >= 0.0f) {}
     HWY_INLINE V Apply(D d, V dy, V x) const {
       V factor;
       if (is_result) {
@@ -180,19 +189,20 @@ struct EluBackwardOp {
 };
 
 // Softplus: x where beta x > threshold (the product rounded to f32, as CANN's kernel and
-// PyTorch compare it), else log(1 + e^(beta x)) / beta (scalars: beta, threshold; any
+// PyTorch compare it), else log(1 + e^(beta x)) / beta (SoftplusParams; any
 // values, beta = 0 giving +inf below the threshold). With s = beta x as hi + lo:
 // log1p(e^s) = max(s, 0) + log1p(e^-|s|) (LogSigmoid's log1p, nothing cancels) plus
 // sigmoid(s) lo, then one division by beta. NaN x, or 0 * inf, gives NaN.
 // Max error: 3.8 ULP (measured: beta = 0.3). Valid range: all floats and parameters.
 struct SoftplusOp {
+  using Params = SoftplusParams;
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;
     V beta, threshold;
     bool unit;
-    Bound(D d, const float* s)
-        : beta(hn::Set(d, s[0])), threshold(hn::Set(d, s[1])), unit(s[0] == 1.0f) {}
+    Bound(D d, const Params& p)
+        : beta(hn::Set(d, p.beta)), threshold(hn::Set(d, p.threshold)), unit(p.beta == 1.0f) {}
     HWY_INLINE V Apply(D d, V x) const {
       if (unit) {  // beta = 1: -LogSigmoid(-x), no product to correct, no division
         // 0 - LogSigmoid(-x): +0, not -0, where LogSigmoid gives +0 (x <= -104).
@@ -215,16 +225,17 @@ struct SoftplusOp {
 };
 
 // SoftplusBackward: dy where beta x > threshold (the f32 product, as the forward), else
-// dy sigmoid(beta x) (scalars: beta, threshold), the sigmoid by Sigmoid's functor. The
+// dy sigmoid(beta x), the sigmoid by Sigmoid's functor. The
 // product's rounding moves sigmoid by at most 2^-24 |s| (1 - sigmoid) relative, within
 // 2^-21 |dy| absolute. NaN in either input, or 0 * inf, gives NaN.
 // Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats and parameters.
 struct SoftplusBackwardOp {
+  using Params = SoftplusParams;
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;
     V beta, threshold;
-    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), threshold(hn::Set(d, s[1])) {}
+    Bound(D d, const Params& p) : beta(hn::Set(d, p.beta)), threshold(hn::Set(d, p.threshold)) {}
     HWY_INLINE V Apply(D d, V dy, V x) const {
       const V s = hn::Mul(beta, x);
       const V sigmoid = SigmoidOp::Apply(d, s);
@@ -240,19 +251,20 @@ struct SoftplusBackwardOp {
   };
 };
 
-// Swish: x sigmoid(beta x) (scalars[0] = betaOptional, 1 where null; any value). With
+// Swish: x sigmoid(beta x) (beta is CANN's betaOptional, 1 where null; any value). With
 // z = beta x as hi + lo and e = exp(-|z|) corrected for lo: x / (1 + e) for z >= 0 and
 // x e / (1 + e) for z < 0, one division, as Silu computes it; for -192 < z < -80, where
 // e is subnormal but x e need not be, MulExpFarTail. x = +-inf gives x where sigmoid -> 1, +-0 where it -> 0 (the limits);
 // beta = 0 with an infinite x, or NaN x, gives NaN.
 // Max error: 3.5 ULP, or 2^-21 absolute for results below it. Valid range: all floats.
 struct SwishOp {
+  using Params = SwishParams;
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;
     V beta;
     bool silu;
-    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), silu(s[0] == 1.0f) {}
+    Bound(D d, const Params& p) : beta(hn::Set(d, p.beta)), silu(p.beta == 1.0f) {}
     HWY_INLINE V Apply(D d, V x) const {
       if (silu) return SiluOp::Apply(d, x);  // beta = 1: Silu's functor, the same formula
       const V one = hn::Set(d, 1.0f);
@@ -278,19 +290,20 @@ struct SwishOp {
   };
 };
 
-// SwishBackward: dy s (1 + z (1 - s)), z = beta x, s = sigmoid(z) (scalars[0] =
+// SwishBackward: dy s (1 + z (1 - s)), z = beta x, s = sigmoid(z) (beta: CANN's
 // betaOptional, 1 where null). As SiluBackward: with e = exp(-|z|) and r = 1 / (1 + e), s
 // and 1 - s are r and e r, never a subtraction, and 1 + z (1 - s) is rounded once; z is
 // clamped to +-104, where e is 0, so an infinite x gives dy or dy * 0. An infinite dy where
 // the factor underflowed f32 (z far below 0, the factor a tiny negative number) gives -dy.
 // NaN in either input gives NaN. Max error: 4 ULP or 2^-21 |dy|. Valid range: all floats.
 struct SwishBackwardOp {
+  using Params = SwishParams;
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;
     V beta;
     bool silu;
-    Bound(D d, const float* s) : beta(hn::Set(d, s[0])), silu(s[0] == 1.0f) {}
+    Bound(D d, const Params& p) : beta(hn::Set(d, p.beta)), silu(p.beta == 1.0f) {}
     HWY_INLINE V Apply(D d, V dy, V x) const {
       if (silu) return SiluBackwardOp::Apply(d, dy, x);  // beta = 1: SiluBackward's functor
       const V one = hn::Set(d, 1.0f);

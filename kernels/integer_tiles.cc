@@ -39,25 +39,26 @@ namespace hn = hwy::HWY_NAMESPACE;
 // element meets the same code. out may be x exactly: each vector is loaded before it is
 // stored.
 // A functor with parameters declares `template <class D> struct BoundInt` (Bound's
-// counterpart for integer lanes: the parameters, already integral, set once per tile);
-// one without has a static ApplyInt.
+// counterpart for integer lanes: its Params, already integral, set once per tile); one
+// without has a static ApplyInt.
 template <class Op, class D, class = void>
 struct BoundIntOp {
-  BoundIntOp(D /*d*/, const float* /*scalars*/) {}
+  BoundIntOp(D /*d*/, const OpParams& /*params*/) {}
   HWY_INLINE hn::Vec<D> ApplyInt(D d, hn::Vec<D> x) const { return Op::ApplyInt(d, x); }
 };
 template <class Op, class D>
 struct BoundIntOp<Op, D, std::void_t<typename Op::template BoundInt<D>>>
     : Op::template BoundInt<D> {
-  BoundIntOp(D d, const float* scalars) : Op::template BoundInt<D>(d, scalars) {}
+  BoundIntOp(D d, const OpParams& params)
+      : Op::template BoundInt<D>(d, params.As<typename Op::Params>()) {}
 };
 
 template <class Op, typename T>
-HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n, const float* scalars) {
+HWY_INLINE void IntTile(const void* x_v, void* out_v, size_t n, const OpParams& params) {
   const T* x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);
   const hn::ScalableTag<T> d;
-  const BoundIntOp<Op, decltype(d)> f(d, scalars);
+  const BoundIntOp<Op, decltype(d)> f(d, params);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   for (; i + N <= n; i += N) hn::StoreU(f.ApplyInt(d, hn::LoadU(d, x + i)), d, out + i);
@@ -82,18 +83,18 @@ struct Int8Lanes {
 
 template <Op kOp, class F, typename T>
 HWY_INLINE void IntExactTile([[maybe_unused]] const void* x, [[maybe_unused]] void* o,
-                             [[maybe_unused]] size_t n, [[maybe_unused]] const float* s) {
+                             [[maybe_unused]] size_t n, [[maybe_unused]] const OpParams& p) {
   constexpr DTypeRule kRule = GetOpInfo(kOp).dtypes;
   if constexpr (AdmitsExactInt(kRule)) {
-    IntTile<F, T>(x, o, n, s);
+    IntTile<F, T>(x, o, n, p);
   } else if constexpr (AdmitsInt8Lanes(kRule) && std::is_same_v<T, int8_t>) {
-    IntTile<Int8Lanes<F>, int8_t>(x, o, n, nullptr);
+    IntTile<Int8Lanes<F>, int8_t>(x, o, n, p);
   }
 }
 
 #define HOSTNN_INT_EXACT_ONE(Name, DT, T)                                           \
-  void IntExact##Name##_##DT(const void* x, void* o, size_t n, const float* s) { \
-    IntExactTile<Op::k##Name, Name##Op, T>(x, o, n, s);                          \
+  void IntExact##Name##_##DT(const void* x, void* o, size_t n, const OpParams& p) { \
+    IntExactTile<Op::k##Name, Name##Op, T>(x, o, n, p);                          \
   }
 #define HOSTNN_KIND_Unary(Name)               \
   HOSTNN_INT_EXACT_ONE(Name, I8, int8_t)      \
@@ -108,13 +109,13 @@ HWY_INLINE void IntExactTile([[maybe_unused]] const void* x, [[maybe_unused]] vo
 // vectors, then the rest through a zero-padded one. out may be a or b exactly.
 template <class Op>
 HWY_INLINE void PromotedIntTile(const int64_t* a_i, const int64_t* b_i, int64_t* out_i, size_t n,
-                                const PromotedIntParams& p) {
+                                const OpParams& params, const IntWrap& wrap) {
   const hn::ScalableTag<uint64_t> d;
   const uint64_t* a = reinterpret_cast<const uint64_t*>(a_i);
   const uint64_t* b = reinterpret_cast<const uint64_t*>(b_i);
   uint64_t* out = reinterpret_cast<uint64_t*>(out_i);
   const typename Op::template BoundPromotedInt<decltype(d)> f(
-      d, p.scalars, WrapToWidth<decltype(d)>(d, p.wrap_offset, p.wrap_mask));
+      d, params.As<typename Op::Params>(), WrapToWidth<decltype(d)>(d, wrap.offset, wrap.mask));
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   for (; i + N <= n; i += N) {
@@ -133,13 +134,14 @@ template <Op kOp, class F>
 HWY_INLINE void PromotedIntEntry([[maybe_unused]] const int64_t* a,
                                  [[maybe_unused]] const int64_t* b, [[maybe_unused]] int64_t* o,
                                  [[maybe_unused]] size_t n,
-                                 [[maybe_unused]] const PromotedIntParams& p) {
-  if constexpr (PromotesToExactInt(GetOpInfo(kOp).dtypes)) PromotedIntTile<F>(a, b, o, n, p);
+                                 [[maybe_unused]] const OpParams& p,
+                                 [[maybe_unused]] const IntWrap& w) {
+  if constexpr (PromotesToExactInt(GetOpInfo(kOp).dtypes)) PromotedIntTile<F>(a, b, o, n, p, w);
 }
 #define HOSTNN_KIND_Binary(Name)                                                   \
   void PromotedInt##Name(const int64_t* a, const int64_t* b, int64_t* o, size_t n, \
-                         const PromotedIntParams& p) {                             \
-    PromotedIntEntry<Op::k##Name, Name##Op>(a, b, o, n, p);                        \
+                         const OpParams& p, const IntWrap& w) {                    \
+    PromotedIntEntry<Op::k##Name, Name##Op>(a, b, o, n, p, w);                     \
   }
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Binary

@@ -12,15 +12,16 @@
 
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
+#include "kernels/params.h"
 
 namespace hostnn {
 namespace kernels {
 
 // dx[i] = f(dy[i], x[i]) for i < n; all three of one dtype (FLOAT, FLOAT16, BFLOAT16).
-// out may equal an input exactly (in place). scalars: the operator's scalar parameters in
-// its list order (op_list.def), null for an operator without any.
+// out may equal an input exactly (in place). params: the operator's parameters
+// (kernels/params.h, InitParams), read only by an operator that has any.
 using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n,
-                           const float* scalars);
+                           const OpParams& params);
 
 // How a kernel writes its output. kStream uses non-temporal stores for all but a head
 // and tail of each call (bitwise the same results): no read-for-ownership of the output
@@ -155,8 +156,8 @@ GatedGradFn GetGatedGrad(Op op, DType dtype, bool tanh);
 bool ActiveTargetFusesMulAdd();
 
 // out[i] = f(x[i]) for i < n; both of one dtype (FLOAT, FLOAT16, BFLOAT16). out may equal
-// x exactly (in place). scalars: as EltwiseFn's.
-using UnaryFn = void (*)(const void* x, void* out, size_t n, const float* scalars);
+// x exactly (in place). params: as EltwiseFn's.
+using UnaryFn = void (*)(const void* x, void* out, size_t n, const OpParams& params);
 // The kernel of a forward elementwise operator (Kind Unary in op_list.def) for FLOAT, FLOAT16, BFLOAT16 and, where its dtype rule admits it, INT32;
 // null for any other operator or an unsupported dtype. kStream: non-temporal stores, the
 // same bits.
@@ -166,15 +167,15 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
 UnaryFn GetUnaryExactInt(Op op, DType dtype);
 // The integer form of a two-input operator of rule PromoteIntExact (AddRelu): its inputs'
 // values widened to int64, computed modulo 2^64 and wrapped to the promoted integer dtype's
-// width: ((x + wrap_offset) & wrap_mask) - wrap_offset (kernels/int_lanes-inl.h). scalars:
-// the number parameters' exact integer values. out may equal a or b exactly.
-struct PromotedIntParams {
-  int64_t scalars[kMaxScalars] = {};
-  uint64_t wrap_offset = 0;  // 2^(w-1) for a signed dtype of w bits, 0 for unsigned
-  uint64_t wrap_mask = ~0ull;  // 2^w - 1
+// width: ((x + wrap.offset) & wrap.mask) - wrap.offset (kernels/int_lanes-inl.h). params:
+// as EltwiseFn's (the functor reads its parameters' exact integer values). out may equal
+// a or b exactly.
+struct IntWrap {
+  uint64_t offset = 0;  // 2^(w-1) for a signed dtype of w bits, 0 for unsigned
+  uint64_t mask = ~0ull;  // 2^w - 1
 };
 using PromotedIntFn = void (*)(const int64_t* a, const int64_t* b, int64_t* out, size_t n,
-                               const PromotedIntParams& params);
+                               const OpParams& params, const IntWrap& wrap);
 // Null for an operator of another rule.
 PromotedIntFn GetPromotedInt(Op op);
 // The integer dtypes AllSameOrExactInt operators compute exactly.

@@ -1,6 +1,6 @@
 // Helpers of the per-target kernel units (eltwise_tiles.cc, unary_tiles.cc, glu_tiles.cc,
 // conversions.cc, softmax_*_kernels.cc): f32 stores to double, the lane bound, a functor bound
-// to its scalar parameters (BoundOp), zero-padded copies and where streaming stores start.
+// to its parameters (BoundOp), zero-padded copies and where streaming stores start.
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_TILE_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "kernels/convert-inl.h"
+#include "kernels/params.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -35,13 +36,14 @@ HWY_INLINE void StoreF32(DF df, F64, hn::Vec<DF> v, double* p) {
 
 constexpr size_t kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 
-// A functor bound to its operator's scalar parameters for one tile. A functor without
-// parameters has a static Apply, and the scalars are ignored; one with parameters declares
-// `template <class D> struct Bound`, whose constructor Bound(D d, const float* scalars)
-// sets the parameters into vectors once per tile and whose const Apply(d, ...) uses them.
+// A functor bound to its operator's parameters for one tile. A functor without parameters
+// has a static Apply, and the params are ignored; one with parameters names its struct
+// (`using Params`, kernels/params.h) and declares `template <class D> struct Bound`, whose
+// constructor Bound(D d, const Params& p) sets them into vectors once per tile and whose
+// const Apply(d, ...) uses them.
 template <class Op, class D, class = void>
 struct BoundOp {
-  BoundOp(D /*d*/, const float* /*scalars*/) {}
+  BoundOp(D /*d*/, const OpParams& /*params*/) {}
   template <class... V>
   HWY_INLINE hn::Vec<D> Apply(D d, V... v) const {
     return Op::Apply(d, v...);
@@ -49,7 +51,8 @@ struct BoundOp {
 };
 template <class Op, class D>
 struct BoundOp<Op, D, std::void_t<typename Op::template Bound<D>>> : Op::template Bound<D> {
-  BoundOp(D d, const float* scalars) : Op::template Bound<D>(d, scalars) {}
+  BoundOp(D d, const OpParams& params)
+      : Op::template Bound<D>(d, params.As<typename Op::Params>()) {}
 };
 
 // Copies n < lanes elements into a zero-padded buffer of one vector.

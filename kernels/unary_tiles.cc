@@ -57,12 +57,12 @@ HWY_INLINE void UnaryVectors(const F& f, const typename Tag::T* x, typename Tag:
 // the streamed lines before whatever the caller does next. out may be x exactly: every
 // iteration loads its elements before it stores them.
 template <class Op, class Tag, bool kStream>
-HWY_INLINE void UnaryTile(const void* x_v, void* out_v, size_t n, const float* scalars) {
+HWY_INLINE void UnaryTile(const void* x_v, void* out_v, size_t n, const OpParams& params) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(x_v);
   T* out = static_cast<T*>(out_v);
   const hn::ScalableTag<float> d;
-  const BoundOp<Op, decltype(d)> f(d, scalars);
+  const BoundOp<Op, decltype(d)> f(d, params);
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   if (kStream) {
@@ -108,28 +108,29 @@ struct UnaryFunctorFor {
 // entry, which GetUnary never hands out.
 template <Op kOp, class F, bool kStream>
 HWY_INLINE void UnaryInt32Tile([[maybe_unused]] const void* x, [[maybe_unused]] void* out,
-                               [[maybe_unused]] size_t n, [[maybe_unused]] const float* s) {
-  if constexpr (AdmitsInt32(GetOpInfo(kOp).dtypes)) UnaryTile<F, I32, kStream>(x, out, n, s);
+                               [[maybe_unused]] size_t n, [[maybe_unused]] const OpParams& p) {
+  if constexpr (AdmitsInt32(GetOpInfo(kOp).dtypes)) UnaryTile<F, I32, kStream>(x, out, n, p);
 }
 
 // bf16 out from bf16 in: every NaN the functors produce is an input's (selected), so the
 // NaN-free rounding of BF16Direct applies.
-#define HOSTNN_UNARY_ONE(Name, DT, TAG)                                                  \
-  void Unary##Name##_##DT(const void* x, void* out, size_t n, const float* s) {          \
-    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, false>(x, out, n, s);           \
-  }                                                                                      \
-  void Unary##Name##_##DT##_Stream(const void* x, void* out, size_t n, const float* s) { \
-    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, true>(x, out, n, s);            \
+#define HOSTNN_UNARY_ONE(Name, DT, TAG)                                                       \
+  void Unary##Name##_##DT(const void* x, void* out, size_t n, const OpParams& p) {            \
+    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, false>(x, out, n, p);                \
+  }                                                                                           \
+  void Unary##Name##_##DT##_Stream(const void* x, void* out, size_t n, const OpParams& p) {   \
+    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, true>(x, out, n, p);                 \
   }
-#define HOSTNN_UNARY_DEFINE(Name)                                                     \
-  HOSTNN_UNARY_ONE(Name, F32, F32)                                                    \
-  HOSTNN_UNARY_ONE(Name, F16, F16)                                                    \
-  HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)                                            \
-  void Unary##Name##_I32(const void* x, void* out, size_t n, const float* s) {        \
-    UnaryInt32Tile<Op::k##Name, Name##Op, false>(x, out, n, s);                       \
-  }                                                                                   \
-  void Unary##Name##_I32_Stream(const void* x, void* out, size_t n, const float* s) { \
-    UnaryInt32Tile<Op::k##Name, Name##Op, true>(x, out, n, s);                        \
+#define HOSTNN_UNARY_DEFINE(Name)                                                             \
+  static_assert(ParamsMatch<Op::k##Name, Name##Op>(), "the functor reads ParamsOf's struct"); \
+  HOSTNN_UNARY_ONE(Name, F32, F32)                                                            \
+  HOSTNN_UNARY_ONE(Name, F16, F16)                                                            \
+  HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)                                                    \
+  void Unary##Name##_I32(const void* x, void* out, size_t n, const OpParams& p) {             \
+    UnaryInt32Tile<Op::k##Name, Name##Op, false>(x, out, n, p);                               \
+  }                                                                                           \
+  void Unary##Name##_I32_Stream(const void* x, void* out, size_t n, const OpParams& p) {      \
+    UnaryInt32Tile<Op::k##Name, Name##Op, true>(x, out, n, p);                                \
   }
 #define HOSTNN_KIND_Unary(Name) HOSTNN_UNARY_DEFINE(Name)
 #include "kernels/op_kinds-inl.h"

@@ -155,10 +155,10 @@ TEST(ForwardUnary, Exhaustive16BitRoundedOnceOnEveryTarget) {
         kernels::UnaryFn fs = kernels::GetUnary(op.kind, dtype, kernels::StoreMode::kStream);
         ASSERT_NE(fn, nullptr);
         ASSERT_NE(fs, nullptr);
-        fn(x.data(), out.data(), n, test::KernelScalars(op.kind));
-        fs(x.data(), out_stream.data(), n, test::KernelScalars(op.kind));
+        fn(x.data(), out.data(), n, test::KernelParams(op.kind));
+        fs(x.data(), out_stream.data(), n, test::KernelParams(op.kind));
         for (size_t i = 0; i < n; ++i) in_place.SetBits(i, static_cast<uint32_t>(i));
-        fn(in_place.data(), in_place.data(), n, test::KernelScalars(op.kind));
+        fn(in_place.data(), in_place.data(), n, test::KernelParams(op.kind));
         double max_ulp = 0, max_raw = 0;
         size_t bad = 0, in_window = 0;
         for (size_t i = 0; i < n; ++i) {
@@ -210,7 +210,7 @@ TEST(ForwardUnary, SiluF16IsTheF32ResultRoundedOnce) {
     Raw x(DType::kFloat16, 1), out(DType::kFloat16, 1);
     x.SetBits(0, 0xB959);
     ASSERT_EQ(x.Get(0), -0.668457031250);
-    kernels::GetUnary(Op::kSilu, DType::kFloat16)(x.data(), out.data(), 1, test::KernelScalars(Op::kSilu));
+    kernels::GetUnary(Op::kSilu, DType::kFloat16)(x.data(), out.data(), 1, test::KernelParams(Op::kSilu));
     EXPECT_EQ(out.Get(0), RoundTo16(DType::kFloat16, ForwardEltwiseRef(Op::kSilu, x.Get(0))));
     EXPECT_EQ(out.Bits(0), 0xB340u) << Num(out.Get(0));
   });
@@ -309,9 +309,9 @@ TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
         kernels::ForceTarget(targets[t]);
         SCOPED_TRACE("SIMD target " + kernels::TargetName(targets[t]));
         kernels::GetUnary(op.kind, DType::kFloat32)(xs.data(), out.data(), n,
-                                                    test::KernelScalars(op.kind));
+                                                    test::KernelParams(op.kind));
         kernels::GetUnary(op.kind, DType::kFloat32, kernels::StoreMode::kStream)(
-            xs.data(), out_stream.data(), n, test::KernelScalars(op.kind));
+            xs.data(), out_stream.data(), n, test::KernelParams(op.kind));
         ASSERT_EQ(std::memcmp(out.data(), out_stream.data(), n * 4), 0) << "stream != cached";
         const int fam = FusedFamily();
         if (total == n) ++family_targets[fam];
@@ -369,9 +369,9 @@ TEST(ForwardUnary, Limits) {
       const size_t n = 5;
       Raw x(dtype, n), silu(dtype, n), logsig(dtype, n), hard(dtype, n);
       for (size_t i = 0; i < n; ++i) x.Set(i, inputs[i]);
-      kernels::GetUnary(Op::kSilu, dtype)(x.data(), silu.data(), n, test::KernelScalars(Op::kSilu));
-      kernels::GetUnary(Op::kLogSigmoid, dtype)(x.data(), logsig.data(), n, test::KernelScalars(Op::kLogSigmoid));
-      kernels::GetUnary(Op::kHardsigmoid, dtype)(x.data(), hard.data(), n, test::KernelScalars(Op::kHardsigmoid));
+      kernels::GetUnary(Op::kSilu, dtype)(x.data(), silu.data(), n, test::KernelParams(Op::kSilu));
+      kernels::GetUnary(Op::kLogSigmoid, dtype)(x.data(), logsig.data(), n, test::KernelParams(Op::kLogSigmoid));
+      kernels::GetUnary(Op::kHardsigmoid, dtype)(x.data(), hard.data(), n, test::KernelParams(Op::kHardsigmoid));
       EXPECT_EQ(silu.Get(0), 0.0);  // -0 or +0
       EXPECT_EQ(silu.Get(1), INFINITY);
       EXPECT_EQ(logsig.Get(0), -INFINITY);
@@ -393,7 +393,7 @@ TEST(ForwardUnary, NaNPayloadsStayNaN) {
     for (const UnaryCase& op : UnaryCases()) {
       std::vector<float> x(40, 1.0f), out(40);
       for (size_t i = 0; i < 5; ++i) std::memcpy(&x[i * 7], &nans[i], 4);
-      kernels::GetUnary(op.kind, DType::kFloat32)(x.data(), out.data(), x.size(), test::KernelScalars(op.kind));
+      kernels::GetUnary(op.kind, DType::kFloat32)(x.data(), out.data(), x.size(), test::KernelParams(op.kind));
       for (size_t i = 0; i < x.size(); ++i) {
         EXPECT_EQ(std::isnan(out[i]), std::isnan(x[i])) << op.name << " at " << i;
       }
@@ -416,7 +416,7 @@ TEST(ForwardUnary, TailsOffsetsAndInPlace) {
         // The rare paths (far tail, NaN, infinities) land in heads, bodies and tails too.
         const double rare[] = {-100.0, NAN, -INFINITY, 1e30, -85.0, INFINITY, -3.0, -1e30};
         for (size_t j = 0; j < 8; ++j) src.Set(5 + 13 * j, rare[j]);
-        kernels::GetUnary(op.kind, dtype)(src.data(), whole.data(), kMax, test::KernelScalars(op.kind));
+        kernels::GetUnary(op.kind, dtype)(src.data(), whole.data(), kMax, test::KernelParams(op.kind));
         for (auto mode : {kernels::StoreMode::kCached, kernels::StoreMode::kStream}) {
           kernels::UnaryFn fn = kernels::GetUnary(op.kind, dtype, mode);
           for (size_t n = 0; n <= 3 * 16 + 1; ++n) {
@@ -425,12 +425,12 @@ TEST(ForwardUnary, TailsOffsetsAndInPlace) {
               Raw x(dtype, n + 2, off), out(dtype, n + 2, off);
               for (size_t i = 0; i < n + 2; ++i) out.SetBits(i, 0xA5A5u);
               for (size_t i = 0; i < n; ++i) x.SetBits(i, src.Bits(start + i));
-              fn(x.data(), out.data(), n, test::KernelScalars(op.kind));
+              fn(x.data(), out.data(), n, test::KernelParams(op.kind));
               for (size_t i = 0; i < n; ++i) {
                 ASSERT_EQ(out.Bits(i), whole.Bits(start + i)) << "n " << n << " offset " << off;
               }
               ASSERT_EQ(out.Bits(n), 0xA5A5u) << "wrote past n";
-              fn(x.data(), x.data(), n, test::KernelScalars(op.kind));  // in place
+              fn(x.data(), x.data(), n, test::KernelParams(op.kind));  // in place
               for (size_t i = 0; i < n; ++i) ASSERT_EQ(x.Bits(i), whole.Bits(start + i));
             }
           }
@@ -880,10 +880,10 @@ TEST(ForwardTiming, DISABLED_NsPerElement1M) {
     for (const UnaryCase& op : UnaryCases()) {
       const auto fn = kernels::GetUnary(op.kind, dtype);
       std::vector<double> t;
-      fn(x.data(), out.data(), n, test::KernelScalars(op.kind));
+      fn(x.data(), out.data(), n, test::KernelParams(op.kind));
       for (int rep = 0; rep < 7; ++rep) {
         const auto t0 = std::chrono::steady_clock::now();
-        fn(x.data(), out.data(), n, test::KernelScalars(op.kind));
+        fn(x.data(), out.data(), n, test::KernelParams(op.kind));
         t.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
                         .count());
       }

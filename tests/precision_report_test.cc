@@ -265,11 +265,11 @@ TEST(PrecisionReport, Every16BitInputRoundedOnce) {
         if (info.is_forward) {
           const kernels::UnaryFn fn = kernels::GetUnary(op, t);
           ASSERT_NE(fn, nullptr) << info.name;
-          fn(x.data(), out.data(), n, test::KernelScalars(op));
+          fn(x.data(), out.data(), n, test::KernelParams(op));
         } else {
           const kernels::EltwiseFn fn = kernels::GetEltwise(op, t);
           ASSERT_NE(fn, nullptr) << info.name;
-          fn(dy.data(), x.data(), out.data(), n, test::KernelScalars(op));
+          fn(dy.data(), x.data(), out.data(), n, test::KernelParams(op));
         }
         for (size_t i = 0; i < n; ++i) {
           const double vx = value(x[i]), vdy = value(dy[i]);

@@ -8,7 +8,8 @@
 // - aclScalar as CANN reads it: every real dtype converted (ToFloat), null refused with
 //   161001 in CANN's order, a complex or wide unsigned dtype refused with 161002, each
 //   operator's value rules (ScalarCheck), nothing written on failure;
-// - the values are part of phase 1's memo key.
+// - the values are part of phase 1's memo key;
+// - each operator's typed parameters (kernels/params.h) read every listed value by name.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -24,6 +25,7 @@
 
 #include "acl/acl.h"
 #include "hostnn/hostnn.h"
+#include "kernels/params.h"
 #include "tests/reference/forward_reference.h"
 #include "tests/reference/reference.h"
 #include "tests/util/acl_test_util.h"
@@ -481,6 +483,67 @@ TEST(ScalarOps, ThresholdTakesItsNumbersInSelfDType) {
   ASSERT_TRUE(RunOp(ArgsWith(Op::kThreshold, x, x, out, {1.0006, -1.0, 0, 0})).status.ok());
   EXPECT_EQ(out.Get(0), -1.0);
   EXPECT_EQ(out.Get(1), 1.001953125);
+}
+
+// Each operator's typed parameters (kernels/params.h) read every parameter the list gives
+// it, by a name the list gives it; the gated units' choose their kernel instead and are
+// read by no functor.
+TEST(ScalarParams, EveryListedParameterIsReadByName) {
+  for (Op op : AllOps()) {
+    const OpInfo& info = GetOpInfo(op);
+    SCOPED_TRACE(info.name);
+    const float numbers[kMaxScalars] = {};
+    const int64_t exact[kMaxScalars] = {};
+    const kernels::ParamValues values(op, numbers, exact);
+    kernels::InitParams(op, values);
+    EXPECT_FALSE(values.AskedUnlisted());
+    if (info.kind == Kind::kGated || info.kind == Kind::kGatedGrad) continue;
+    EXPECT_TRUE(values.ReadAll());
+  }
+}
+
+// Each value lands in its own field, with what CANN's op_api does to it first.
+TEST(ScalarParams, ValuesLandInTheirNamedFields) {
+  const auto init = [](Op op, std::vector<float> numbers, std::vector<int64_t> exact = {}) {
+    numbers.resize(kMaxScalars);
+    exact.resize(kMaxScalars);
+    return kernels::InitParams(op, kernels::ParamValues(op, numbers.data(), exact.data()));
+  };
+  const auto tanh = init(Op::kHardtanhBackward, {-2.0f, 3.0f});
+  EXPECT_EQ(tanh.As<kernels::HardtanhBackwardParams>().min, -2.0f);
+  EXPECT_EQ(tanh.As<kernels::HardtanhBackwardParams>().max, 3.0f);
+  const auto elu = init(Op::kEluBackward, {0.5f, 2.0f, 3.0f, 1.0f});
+  EXPECT_EQ(elu.As<kernels::EluBackwardParams>().alpha, 0.5f);
+  EXPECT_EQ(elu.As<kernels::EluBackwardParams>().scale, 2.0f);
+  EXPECT_EQ(elu.As<kernels::EluBackwardParams>().input_scale, 3.0f);
+  EXPECT_TRUE(elu.As<kernels::EluBackwardParams>().is_result);
+  const auto leaky = init(Op::kLeakyReluBackward, {0.25f, 1.0f});
+  EXPECT_EQ(leaky.As<kernels::LeakyReluBackwardParams>().negative_slope, 0.25f);
+  EXPECT_TRUE(leaky.As<kernels::LeakyReluBackwardParams>().self_is_result);
+  const auto shrink = init(Op::kShrink, {0.5f, -1.5f});
+  EXPECT_EQ(shrink.As<kernels::ShrinkParams>().lambd, 0.5f);
+  EXPECT_EQ(shrink.As<kernels::ShrinkParams>().bias, -1.5f);
+  const auto threshold = init(Op::kThreshold, {1.0f, 7.0f});
+  EXPECT_EQ(threshold.As<kernels::ThresholdParams>().threshold, 1.0f);
+  EXPECT_EQ(threshold.As<kernels::ThresholdParams>().value, 7.0f);
+  // A negative lambd is 0 for Hardshrink and its gradient (CANN's op_api clamps it).
+  EXPECT_EQ(init(Op::kHardshrink, {-0.5f}).As<kernels::ShrinkLambdParams>().lambd, 0.0f);
+  EXPECT_EQ(init(Op::kHardshrinkBackward, {-0.5f}).As<kernels::ShrinkLambdParams>().lambd, 0.0f);
+  // SoftshrinkBackward's is named lambda, read by HardshrinkBackward's functor.
+  EXPECT_EQ(init(Op::kSoftshrinkBackward, {0.75f}).As<kernels::ShrinkLambdParams>().lambd, 0.75f);
+  // A threshold within FLT_EPSILON of 0 is 0 for ThresholdBackward, not for Threshold.
+  EXPECT_EQ(init(Op::kThresholdBackward, {1e-8f}).As<kernels::ThresholdBackwardParams>().threshold,
+            0.0f);
+  EXPECT_EQ(init(Op::kThresholdBackward, {1e-6f}).As<kernels::ThresholdBackwardParams>().threshold,
+            1e-6f);
+  EXPECT_EQ(init(Op::kThreshold, {1e-8f, 0.0f}).As<kernels::ThresholdParams>().threshold, 1e-8f);
+  // AddRelu's alpha as f32 and exactly, past 2^53.
+  const int64_t big = (int64_t{1} << 60) + 1;
+  const auto add = init(Op::kAddRelu, {static_cast<float>(big)}, {big});
+  EXPECT_EQ(add.As<kernels::AddReluParams>().alpha, static_cast<float>(big));
+  EXPECT_EQ(add.As<kernels::AddReluParams>().alpha_exact, big);
+  EXPECT_EQ(init(Op::kSwishBackward, {0.5f}).As<kernels::SwishParams>().beta, 0.5f);
+  EXPECT_EQ(init(Op::kSoftplus, {2.0f, 10.0f}).As<kernels::SoftplusParams>().threshold, 10.0f);
 }
 
 }  // namespace

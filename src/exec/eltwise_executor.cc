@@ -56,10 +56,11 @@ class EltwiseExecutor final : public Executor {
   void Init(bool direct, bool rows, bool exact_int, DType result_dtype, int64_t scratch_elems,
             uint64_t scratch_per_core, const Operands& operands, DType promoted_int) {
     const tiling::Plan& plan = *plan_;
-    const float* scalars = operands.scalars;
-    for (int k = 0; k < kMaxScalars; ++k) scalars_[k] = scalars[k];
+    // The operator's parameters, by name, once (kernels/params.h).
+    params_ = kernels::InitParams(
+        op_, kernels::ParamValues(op_, operands.scalars, operands.int_scalars));
     if (promoted_int != DType::kUndefined) {
-      InitPromotedInt(promoted_int, operands, scratch_elems, scratch_per_core);
+      InitPromotedInt(promoted_int, scratch_elems, scratch_per_core);
       return;
     }
     rows_ = rows;
@@ -107,16 +108,15 @@ class EltwiseExecutor final : public Executor {
   }
 
   // The integer path: the promoted dtype's width, the exact parameters, out's cast.
-  void InitPromotedInt(DType promoted, const Operands& operands, int64_t scratch_elems,
+  void InitPromotedInt(DType promoted, int64_t scratch_elems,
                        uint64_t scratch_per_core) {
     target_ = kernels::ChosenTargetName();
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = scratch_per_core * plan_->elementwise.block_dim;
-    for (int k = 0; k < kMaxScalars; ++k) int_params_.scalars[k] = operands.int_scalars[k];
     const int bits = static_cast<int>(DTypeSize(promoted)) * 8;
-    int_params_.wrap_mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
-    int_params_.wrap_offset = promoted == DType::kUInt8 ? 0 : uint64_t{1} << (bits - 1);
+    int_wrap_.mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+    int_wrap_.offset = promoted == DType::kUInt8 ? 0 : uint64_t{1} << (bits - 1);
     promoted_fn_ = kernels::GetPromotedInt(op_);
     result_cast_ = ResultCast(DType::kInt64, layout_.operands[num_in_].dtype,
                               FloatToInt::kTruncate);
@@ -138,9 +138,9 @@ class EltwiseExecutor final : public Executor {
   // One tile of n elements at operand pointers in[] and out (dense, or f32 scratch).
   void Compute(const char* const* in, char* out, int64_t n) const {
     if (num_in_ == 2) {
-      binary_fn_(in[0], in[1], out, static_cast<size_t>(n), scalars_);
+      binary_fn_(in[0], in[1], out, static_cast<size_t>(n), params_);
     } else {
-      unary_fn_(in[0], out, static_cast<size_t>(n), scalars_);
+      unary_fn_(in[0], out, static_cast<size_t>(n), params_);
     }
   }
 
@@ -210,7 +210,7 @@ class EltwiseExecutor final : public Executor {
         IntToInt64(in.dtype, raw, tiles + k * scratch_elems_, static_cast<size_t>(len));
       }
       const int64_t* b = tiles + (num_in_ > 1 ? scratch_elems_ : 0);
-      promoted_fn_(tiles, b, result, static_cast<size_t>(len), int_params_);
+      promoted_fn_(tiles, b, result, static_cast<size_t>(len), params_, int_wrap_);
       result_cast_.Run(result, raw, static_cast<size_t>(len));  // an INT64 out: a copy
       ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, raw);
     }
@@ -299,12 +299,12 @@ class EltwiseExecutor final : public Executor {
   kernels::EltwiseFn binary_fn_ = nullptr;
   kernels::UnaryFn unary_fn_ = nullptr;
   OperandCodec codecs_[core::kMaxOperands];
-  float scalars_[kMaxScalars] = {};            // the operator's scalar parameters
+  kernels::OpParams params_;  // the operator's parameters (kernels/params.h)
   ResultCast result_cast_;  // inactive unless out's dtype differs; the integer path's INT64
                             // result to out's dtype
   kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype (null: f32)
   kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
-  kernels::PromotedIntParams int_params_;
+  kernels::IntWrap int_wrap_;  // the promoted dtype's width
 };
 
 }  // namespace

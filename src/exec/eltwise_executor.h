@@ -23,8 +23,11 @@ struct Operands {
   Operand in[2];
   int num_in = 1;
   Operand out;
-  float scalars[kMaxScalars] = {};  // the scalar parameters' values for the kernel
-  // Their exact integer values, for an integer computation (rule PromoteIntExact).
+  // The scalar parameters' values in the list's order, as f32 (CANN's ToFloat, or in
+  // self's dtype), and exactly as integers for an integer computation (rule
+  // PromoteIntExact). The executor turns them into the operator's typed parameters once
+  // (kernels/params.h).
+  float scalars[kMaxScalars] = {};
   int64_t int_scalars[kMaxScalars] = {};
 };
 

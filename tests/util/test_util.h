@@ -12,6 +12,7 @@
 
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
+#include "kernels/params.h"
 
 namespace hostnn {
 namespace test {
@@ -71,21 +72,23 @@ class Buffer {
 
 std::string ShapeText(const std::vector<int64_t>& shape);
 
-// The scalar parameters of `op` at their defaults (op_list.def), as a kernel takes them:
-// for tests that call a kernel directly.
-inline const float* KernelScalars(Op op) {
-  static const std::vector<std::vector<float>> table = [] {
-    std::vector<std::vector<float>> t;
+// The parameters of `op` at their defaults (op_list.def), as a kernel takes them
+// (kernels/params.h): for tests that call a kernel directly.
+inline const kernels::OpParams& KernelParams(Op op) {
+  static const std::vector<kernels::OpParams> table = [] {
+    std::vector<kernels::OpParams> t;
     for (Op o : AllOps()) {
-      std::vector<float> v(kMaxScalars, 0.0f);
+      float numbers[kMaxScalars] = {};
+      int64_t exact[kMaxScalars] = {};
       for (int k = 0; k < GetOpInfo(o).num_scalars(); ++k) {
-        v[k] = static_cast<float>(GetOpInfo(o).scalars[k].default_value);
+        numbers[k] = static_cast<float>(GetOpInfo(o).scalars[k].default_value);
+        exact[k] = static_cast<int64_t>(GetOpInfo(o).scalars[k].default_value);
       }
-      t.push_back(v);
+      t.push_back(kernels::InitParams(o, kernels::ParamValues(o, numbers, exact)));
     }
     return t;
   }();
-  return table[static_cast<size_t>(op)].data();
+  return table[static_cast<size_t>(op)];
 }
 
 }  // namespace test

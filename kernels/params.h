@@ -1,0 +1,245 @@
+// The operators' scalar parameters as typed structs, one per operator that has any (the
+// list's Scalars column), as XNNPACK's per-operator params: the middle end fills one once
+// per executor in phase 1 (InitParams) and every tile binds it to vectors once (BoundOp,
+// kernels/tile-inl.h), so a functor reads p.negative_slope, never a position.
+//
+// Each struct's Init reads the values by their names in the list (ParamValues::Number):
+// that is the one place a list name meets a field, and what CANN's op_api does to a value
+// before the kernel sees it (Hardshrink's clamp, ThresholdBackward's flush to 0) happens
+// there, once. ParamsOf<Op> says which struct an operator takes; a functor names the
+// struct it reads (`using Params`), and the kernel units check the two agree at compile
+// time (ParamsMatch). Plain C++: seen by the middle end and by every target's kernels.
+//
+// GeGlu's approximate and activateLeft are not here: they choose the kernel and the order
+// of the halves (src/aclnn/split_front_end.cc), and no functor reads them.
+#ifndef HOSTNN_KERNELS_PARAMS_H_
+#define HOSTNN_KERNELS_PARAMS_H_
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include "hostnn/op.h"
+
+namespace hostnn {
+namespace kernels {
+
+// The values of one call's scalar parameters, found by their list names. numbers: f32, as
+// the front end read them (CANN's ToFloat, or in self's dtype: ScalarConversion); exact: the
+// same parameters' exact integer values (PromoteIntExact's integer path). Both in the
+// list's order, kMaxScalars long.
+class ParamValues {
+ public:
+  ParamValues(Op op, const float* numbers, const int64_t* exact)
+      : op_(op), numbers_(numbers), exact_(exact) {}
+  float Number(const char* name) const;
+  bool Flag(const char* name) const { return Number(name) != 0.0f; }
+  int64_t Exact(const char* name) const;
+  // For the tests: whether every parameter the list gives the operator was read, and
+  // whether a name the list does not give it was asked (read as 0).
+  bool ReadAll() const;
+  bool AskedUnlisted() const { return asked_unlisted_; }
+
+ private:
+  int Index(const char* name) const;  // -1 for a name the list does not give op_
+  Op op_;
+  const float* numbers_;
+  const int64_t* exact_;
+  mutable unsigned read_ = 0;  // bit k: the list's k-th parameter was read
+  mutable bool asked_unlisted_ = false;
+};
+
+// An operator without parameters.
+struct NoParams {
+  static NoParams Init(const ParamValues& /*v*/) { return {}; }
+};
+
+// LeakyRelu, InplaceLeakyRelu: any slope, 0 and negative included (PyTorch's).
+struct LeakyReluParams {
+  float negative_slope;
+  static LeakyReluParams Init(const ParamValues& v) { return {v.Number("negativeSlope")}; }
+};
+// LeakyReluBackward: self_is_result leaves the formula as it is (the front end refuses a
+// negative slope with it).
+struct LeakyReluBackwardParams {
+  float negative_slope;
+  bool self_is_result;
+  static LeakyReluBackwardParams Init(const ParamValues& v) {
+    return {v.Number("negativeSlope"), v.Flag("selfIsResult")};
+  }
+};
+// Hardshrink and HardshrinkBackward: a negative lambd is 0, as CANN's op_api clamps it.
+struct ShrinkLambdParams {
+  float lambd;
+  static ShrinkLambdParams Init(const ParamValues& v) {
+    const float lambd = v.Number("lambd");
+    return {lambd < 0.0f ? 0.0f : lambd};
+  }
+};
+// Softshrink: lambd, never negative (the front end refuses it).
+struct SoftshrinkParams {
+  float lambd;
+  static SoftshrinkParams Init(const ParamValues& v) { return {v.Number("lambd")}; }
+};
+// SoftshrinkBackward: HardshrinkBackward's functor, its parameter named lambda by CANN
+// (never negative: the clamp changes nothing).
+struct SoftshrinkBackwardParams : ShrinkLambdParams {
+  static SoftshrinkBackwardParams Init(const ParamValues& v) {
+    SoftshrinkBackwardParams p;
+    p.lambd = v.Number("lambda");
+    return p;
+  }
+};
+// HardtanhBackward: the open interval (min, max) passes dy.
+struct HardtanhBackwardParams {
+  float min, max;
+  static HardtanhBackwardParams Init(const ParamValues& v) {
+    return {v.Number("min"), v.Number("max")};
+  }
+};
+// Threshold, InplaceThreshold: both in self's dtype (ScalarConversion::kToSelfDType), so
+// integral and within range for an integer self.
+struct ThresholdParams {
+  float threshold, value;
+  static ThresholdParams Init(const ParamValues& v) {
+    return {v.Number("threshold"), v.Number("value")};
+  }
+};
+// ThresholdBackward: a threshold within FLT_EPSILON of 0 is 0, as CANN's op_api takes
+// ReluGrad's path there.
+struct ThresholdBackwardParams {
+  float threshold;
+  static ThresholdBackwardParams Init(const ParamValues& v) {
+    const float t = v.Number("threshold");
+    return {std::fabs(t) <= 1.1920929e-07f ? 0.0f : t};
+  }
+};
+// AddRelu, InplaceAddRelu: alpha as f32, and exactly for the integer path.
+struct AddReluParams {
+  float alpha;
+  int64_t alpha_exact;
+  static AddReluParams Init(const ParamValues& v) {
+    return {v.Number("alpha"), v.Exact("alpha")};
+  }
+};
+// Shrink (ONNX's): lambd never negative (refused), bias any value.
+struct ShrinkParams {
+  float lambd, bias;
+  static ShrinkParams Init(const ParamValues& v) { return {v.Number("lambd"), v.Number("bias")}; }
+};
+// Elu, InplaceElu.
+struct EluParams {
+  float alpha, scale, input_scale;
+  static EluParams Init(const ParamValues& v) {
+    return {v.Number("alpha"), v.Number("scale"), v.Number("inputScale")};
+  }
+};
+// Celu, InplaceCelu: alpha never 0 or NaN (refused).
+struct CeluParams {
+  float alpha;
+  static CeluParams Init(const ParamValues& v) { return {v.Number("alpha")}; }
+};
+// EluBackward: is_result says x is the forward's result, not its input.
+struct EluBackwardParams {
+  float alpha, scale, input_scale;
+  bool is_result;
+  static EluBackwardParams Init(const ParamValues& v) {
+    return {v.Number("alpha"), v.Number("scale"), v.Number("inputScale"), v.Flag("isResult")};
+  }
+};
+// Softplus and SoftplusBackward.
+struct SoftplusParams {
+  float beta, threshold;
+  static SoftplusParams Init(const ParamValues& v) {
+    return {v.Number("beta"), v.Number("threshold")};
+  }
+};
+// Swish and SwishBackward: beta 1 where CANN's betaOptional is null (the list's default).
+struct SwishParams {
+  float beta;
+  static SwishParams Init(const ParamValues& v) { return {v.Number("betaOptional")}; }
+};
+
+// Which struct each operator takes: NoParams unless a line below says otherwise.
+template <Op kOp>
+struct ParamsOf {
+  using type = NoParams;
+};
+#define HOSTNN_PARAMS_OF(Name, Struct) \
+  template <>                          \
+  struct ParamsOf<Op::k##Name> {       \
+    using type = Struct;               \
+  };
+HOSTNN_PARAMS_OF(LeakyRelu, LeakyReluParams)
+HOSTNN_PARAMS_OF(InplaceLeakyRelu, LeakyReluParams)
+HOSTNN_PARAMS_OF(LeakyReluBackward, LeakyReluBackwardParams)
+HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
+HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
+HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)
+HOSTNN_PARAMS_OF(SoftshrinkBackward, SoftshrinkBackwardParams)
+HOSTNN_PARAMS_OF(HardtanhBackward, HardtanhBackwardParams)
+HOSTNN_PARAMS_OF(Threshold, ThresholdParams)
+HOSTNN_PARAMS_OF(InplaceThreshold, ThresholdParams)
+HOSTNN_PARAMS_OF(ThresholdBackward, ThresholdBackwardParams)
+HOSTNN_PARAMS_OF(AddRelu, AddReluParams)
+HOSTNN_PARAMS_OF(InplaceAddRelu, AddReluParams)
+HOSTNN_PARAMS_OF(Shrink, ShrinkParams)
+HOSTNN_PARAMS_OF(Elu, EluParams)
+HOSTNN_PARAMS_OF(InplaceElu, EluParams)
+HOSTNN_PARAMS_OF(Celu, CeluParams)
+HOSTNN_PARAMS_OF(InplaceCelu, CeluParams)
+HOSTNN_PARAMS_OF(EluBackward, EluBackwardParams)
+HOSTNN_PARAMS_OF(Softplus, SoftplusParams)
+HOSTNN_PARAMS_OF(SoftplusBackward, SoftplusParams)
+HOSTNN_PARAMS_OF(Swish, SwishParams)
+HOSTNN_PARAMS_OF(SwishBackward, SwishParams)
+#undef HOSTNN_PARAMS_OF
+
+// One operator's filled struct, as the executor keeps it and hands it to every tile (the
+// kernels' one parameter argument, whatever the operator).
+constexpr size_t kMaxParamsBytes = 32;
+struct OpParams {
+  alignas(8) unsigned char bytes[kMaxParamsBytes] = {};
+  template <class P>
+  const P& As() const {
+    return *std::launder(reinterpret_cast<const P*>(bytes));
+  }
+};
+
+template <class P>
+OpParams MakeParams(const ParamValues& v) {
+  static_assert(std::is_trivially_copyable_v<P> && sizeof(P) <= kMaxParamsBytes &&
+                    alignof(P) <= alignof(OpParams),
+                "a params struct is a few plain values");
+  OpParams p;
+  new (p.bytes) P(P::Init(v));
+  return p;
+}
+
+// The struct of `op` filled from v (phase 1, once per executor).
+OpParams InitParams(Op op, const ParamValues& v);
+
+// Whether a functor reads the struct its operator takes: one that declares `using Params`
+// reads that struct (or a base of it); one that does not takes NoParams.
+template <class F, class = void>
+struct FunctorParams {
+  using type = NoParams;
+};
+template <class F>
+struct FunctorParams<F, std::void_t<typename F::Params>> {
+  using type = typename F::Params;
+};
+template <Op kOp, class F>
+constexpr bool ParamsMatch() {
+  using Listed = typename ParamsOf<kOp>::type;
+  using Read = typename FunctorParams<F>::type;
+  return std::is_same_v<Listed, Read> ||
+         (std::is_base_of_v<Read, Listed> && sizeof(Read) == sizeof(Listed));
+}
+
+}  // namespace kernels
+}  // namespace hostnn
+
+#endif  // HOSTNN_KERNELS_PARAMS_H_
