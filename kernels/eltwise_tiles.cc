@@ -157,14 +157,12 @@ EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
     if (dtype == DType::kBFloat16)                                                \
       return stream ? HOSTNN_PICK(Name##_BF16_Stream) : HOSTNN_PICK(Name##_BF16); \
     return nullptr;
-#define HOSTNN_KIND_OTHER(Name) \
-  case Op::k##Name:           \
-    return nullptr;
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Binary
-#undef HOSTNN_KIND_OTHER
+    default:  // another kind: no kernel here
+      break;
   }
-  return nullptr;  // not an operator
+  return nullptr;
 }
 
 }  // namespace kernels

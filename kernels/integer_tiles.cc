@@ -181,14 +181,12 @@ UnaryFn GetUnaryExactInt(Op op, DType dtype) {
     if (dtype == DType::kInt32) return HOSTNN_PICK(IntExact##Name##_I32); \
     if (dtype == DType::kInt64) return HOSTNN_PICK(IntExact##Name##_I64); \
     return nullptr;
-#define HOSTNN_KIND_OTHER(Name) \
-  case Op::k##Name:             \
-    return nullptr;
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Unary
-#undef HOSTNN_KIND_OTHER
+    default:  // another kind: no kernel here
+      break;
   }
-  return nullptr;  // not an operator
+  return nullptr;
 }
 
 PromotedIntFn GetPromotedInt(Op op) {
@@ -197,14 +195,12 @@ PromotedIntFn GetPromotedInt(Op op) {
 #define HOSTNN_KIND_Binary(Name) \
   case Op::k##Name:              \
     return HOSTNN_PICK(PromotedInt##Name);
-#define HOSTNN_KIND_OTHER(Name) \
-  case Op::k##Name:             \
-    return nullptr;
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Binary
-#undef HOSTNN_KIND_OTHER
+    default:  // another kind: no kernel here
+      break;
   }
-  return nullptr;  // not an operator
+  return nullptr;
 }
 
 }  // namespace kernels

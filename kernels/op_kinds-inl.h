@@ -1,36 +1,33 @@
 // The operator list for the kernel units, by Kind (op_list.def's column; hostnn/op.h):
 // expands op_list.def with HOSTNN_OP(Name, snake, Signature, Kind, ...) ->
 // HOSTNN_KIND_<Kind>(Name). A unit defines the HOSTNN_KIND_ macros of the kinds it
-// implements before including this file; the others expand to HOSTNN_KIND_OTHER(Name),
-// which defaults to nothing. A new kind is a line in hostnn/op.h's enum and its default
-// below. No include guard: included once per expansion; it undefines what it defaulted.
+// implements before including this file; the others expand to nothing (a kernel table's
+// switch sends them to its `default:`, no kernel there). A new kind is a line in
+// hostnn/op.h's enum and its default below. No include guard: included once per
+// expansion; it undefines what it defaulted.
 
-#ifndef HOSTNN_KIND_OTHER
-#define HOSTNN_KIND_OTHER(Name)
-#define HOSTNN_KIND_OTHER_DEFAULTED
-#endif
 #ifndef HOSTNN_KIND_Unary
-#define HOSTNN_KIND_Unary(Name) HOSTNN_KIND_OTHER(Name)
+#define HOSTNN_KIND_Unary(Name)
 #define HOSTNN_KIND_Unary_DEFAULTED
 #endif
 #ifndef HOSTNN_KIND_Binary
-#define HOSTNN_KIND_Binary(Name) HOSTNN_KIND_OTHER(Name)
+#define HOSTNN_KIND_Binary(Name)
 #define HOSTNN_KIND_Binary_DEFAULTED
 #endif
 #ifndef HOSTNN_KIND_Gated
-#define HOSTNN_KIND_Gated(Name) HOSTNN_KIND_OTHER(Name)
+#define HOSTNN_KIND_Gated(Name)
 #define HOSTNN_KIND_Gated_DEFAULTED
 #endif
 #ifndef HOSTNN_KIND_GatedGrad
-#define HOSTNN_KIND_GatedGrad(Name) HOSTNN_KIND_OTHER(Name)
+#define HOSTNN_KIND_GatedGrad(Name)
 #define HOSTNN_KIND_GatedGrad_DEFAULTED
 #endif
 #ifndef HOSTNN_KIND_Rows
-#define HOSTNN_KIND_Rows(Name) HOSTNN_KIND_OTHER(Name)
+#define HOSTNN_KIND_Rows(Name)
 #define HOSTNN_KIND_Rows_DEFAULTED
 #endif
 #ifndef HOSTNN_KIND_MapColumnSums
-#define HOSTNN_KIND_MapColumnSums(Name) HOSTNN_KIND_OTHER(Name)
+#define HOSTNN_KIND_MapColumnSums(Name)
 #define HOSTNN_KIND_MapColumnSums_DEFAULTED
 #endif
 
@@ -38,10 +35,6 @@
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 
-#ifdef HOSTNN_KIND_OTHER_DEFAULTED
-#undef HOSTNN_KIND_OTHER
-#undef HOSTNN_KIND_OTHER_DEFAULTED
-#endif
 #ifdef HOSTNN_KIND_Unary_DEFAULTED
 #undef HOSTNN_KIND_Unary
 #undef HOSTNN_KIND_Unary_DEFAULTED

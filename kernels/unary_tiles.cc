@@ -179,14 +179,12 @@ static UnaryFn GetUnaryInt32(Op op, bool stream) {
 #define HOSTNN_KIND_Unary(Name) \
   case Op::k##Name:             \
     return stream ? HOSTNN_PICK(Unary##Name##_I32_Stream) : HOSTNN_PICK(Unary##Name##_I32);
-#define HOSTNN_KIND_OTHER(Name) \
-  case Op::k##Name:             \
-    return nullptr;
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Unary
-#undef HOSTNN_KIND_OTHER
+    default:  // another kind: no kernel here
+      break;
   }
-  return nullptr;  // not an operator
+  return nullptr;
 }
 
 bool ActiveTargetFusesMulAdd() { return HOSTNN_PICK(FusesMulAdd)(); }
@@ -210,15 +208,13 @@ UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
       return stream ? HOSTNN_PICK(Unary##Name##_BF16_Stream) : HOSTNN_PICK(Unary##Name##_BF16); \
     return nullptr;
 #define HOSTNN_KIND_Unary(Name) HOSTNN_UNARY_CASE(Name)
-#define HOSTNN_KIND_OTHER(Name) \
-  case Op::k##Name:           \
-    return nullptr;
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Unary
-#undef HOSTNN_KIND_OTHER
 #undef HOSTNN_UNARY_CASE
+    default:  // another kind: no kernel here
+      break;
   }
-  return nullptr;  // not an operator
+  return nullptr;
 }
 
 }  // namespace kernels
