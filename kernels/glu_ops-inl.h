@@ -1,9 +1,10 @@
 // One vector functor per gated linear unit, built on the elementwise operators' functors
 // (SigmoidOp, SiluOp, the Gelu forms and their gradients), all lanes f32: a and b are the
-// two halves of self along the split dim. A forward functor's Apply(d, a, b, &act)
-// returns out and sets act to the gate's activation (GeGlu's outGelu; kHasAct says whether
-// the tile stores it). A gradient's Apply(d, dy, a, b, act, &da, &db) gives both halves'
-// gradients (act: GeGlu's saved outGelu, read when kReadsAct). Each output element takes
+// two halves of self along the split dim, and each functor has the Map's form
+// (kernels/map_tile-inl.h): a forward's Apply(d, a, b) returns out, GeGlu's
+// Apply(d, a, b, &act) also sets act to the gate's activation (its outGelu; kHasAct); a
+// gradient's Apply(d, dy, a, b, &db) returns da and sets db, GeGlu's
+// Apply(d, dy, a, b, act, &db) also reads the forward's outGelu (kReadsAct). Each output element takes
 // the functor it is built on plus one or two products, each rounded once; 16-bit storage
 // runs the same f32 functor and rounds its result once (SPEC 4).
 // Per-target header: included once per target by foreach_target (toggle guard below).
@@ -32,7 +33,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 struct GluOp {
   static constexpr bool kHasAct = false;
   template <class D, class V>
-  static HWY_INLINE V Apply(D d, V a, V b, V* /*act*/) {
+  static HWY_INLINE V Apply(D d, V a, V b) {
     return hn::Mul(a, SigmoidOp::Apply(d, b));
   }
 };
@@ -41,7 +42,7 @@ struct GluOp {
 struct SwiGluOp {
   static constexpr bool kHasAct = false;
   template <class D, class V>
-  static HWY_INLINE V Apply(D d, V a, V b, V* /*act*/) {
+  static HWY_INLINE V Apply(D d, V a, V b) {
     return hn::Mul(SiluOp::Apply(d, a), b);
   }
 };
@@ -71,7 +72,7 @@ using GeGluTanhOp = GeGluOpT<GeluOp>;
 struct GluBackwardOp {
   static constexpr bool kReadsAct = false;
   template <class D, class V>
-  static HWY_INLINE void Apply(D d, V dy, V a, V b, V /*act*/, V* da, V* db) {
+  static HWY_INLINE V Apply(D d, V dy, V a, V b, V* db) {
     const V one = hn::Set(d, 1.0f);
     const V na = hn::Max(hn::Or(b, hn::Set(d, -0.0f)), hn::Set(d, -104.0f));  // -|b|
     const V e = ExpNonPositive(d, na);
@@ -81,8 +82,8 @@ struct GluBackwardOp {
     V ds = hn::Mul(er, r);
     s = hn::IfThenElse(hn::IsNaN(b), b, s);
     ds = hn::IfThenElse(hn::IsNaN(b), b, ds);
-    *da = hn::Mul(dy, s);
     *db = hn::Mul(dy, hn::Mul(a, ds));
+    return hn::Mul(dy, s);
   }
 };
 
@@ -92,9 +93,9 @@ struct GluBackwardOp {
 struct SwiGluGradOp {
   static constexpr bool kReadsAct = false;
   template <class D, class V>
-  static HWY_INLINE void Apply(D d, V dy, V a, V b, V /*act*/, V* da, V* db) {
-    *da = hn::Mul(SiluBackwardOp::Apply(d, dy, a), b);
+  static HWY_INLINE V Apply(D d, V dy, V a, V b, V* db) {
     *db = hn::Mul(dy, SiluOp::Apply(d, a));
+    return hn::Mul(SiluBackwardOp::Apply(d, dy, a), b);
   }
 };
 
@@ -108,9 +109,9 @@ template <class GeluGrad>
 struct GeGluBackwardOpT {
   static constexpr bool kReadsAct = true;
   template <class D, class V>
-  static HWY_INLINE void Apply(D d, V dy, V a, V b, V act, V* da, V* db) {
-    *da = hn::Mul(dy, act);
+  static HWY_INLINE V Apply(D d, V dy, V a, V b, V act, V* db) {
     *db = hn::Mul(GeluGrad::Apply(d, dy, b), a);
+    return hn::Mul(dy, act);
   }
 };
 using GeGluErfBackwardOp = GeGluBackwardOpT<GeluErfBackwardOp>;

@@ -1,7 +1,6 @@
 // Forward elementwise tile loops (out = f(x)) for every compiled SIMD target
 // (foreach_target) and their dispatch table (GetUnary); the functors live in
-// unary_ops-inl.h. Tails run through the same vector code on a padded copy, so an
-// element's result never depends on where a tile boundary falls.
+// unary_ops-inl.h and param_ops-inl.h, and the loop is the Map's (map_tile-inl.h).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/unary_tiles.cc"
@@ -15,7 +14,7 @@
 
 #include "kernels/convert-inl.h"
 #include "kernels/kernels.h"
-#include "kernels/tile-inl.h"
+#include "kernels/map_tile-inl.h"
 #include "kernels/exp_param_ops-inl.h"
 #include "kernels/param_ops-inl.h"
 #include "kernels/unary_ops-inl.h"
@@ -30,58 +29,12 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// n elements one vector at a time, the last (partial) vector through a zero-padded copy,
-// with plain stores: the path for short pieces, shared by the heads and tails of
-// UnaryTile, so every element meets the same functor code wherever it falls.
-template <class Tag, class F>
-HWY_INLINE void UnaryVectors(const F& f, const typename Tag::T* x, typename Tag::T* out,
-                             size_t n) {
-  using T = typename Tag::T;
-  const hn::ScalableTag<float> d;
-  const size_t N = hn::Lanes(d);
-  size_t i = 0;
-  for (; i + N <= n; i += N) {
-    StoreF32(d, Tag(), f.Apply(d, LoadF32(d, Tag(), x + i)), out + i);
-  }
-  if (i < n) {
-    HWY_ALIGN T bx[kMaxLanes], bout[kMaxLanes];
-    CopyPadded(x + i, n - i, bx, N);
-    StoreF32(d, Tag(), f.Apply(d, LoadF32(d, Tag(), bx)), bout);
-    for (size_t j = 0; j < n - i; ++j) out[i + j] = bout[j];
-  }
-}
-
-// A tile: two pairs of vectors per iteration, then UnaryVectors for the rest. With kStream
-// the output is written with non-temporal stores: elements before the first
-// vector-aligned output address go through UnaryVectors, and a fence at the end orders
-// the streamed lines before whatever the caller does next. out may be x exactly: every
-// iteration loads its elements before it stores them.
+// A tile: the Map's one loop (map_tile-inl.h) with one input and one output.
 template <class Op, class Tag, bool kStream>
-HWY_INLINE void UnaryTile(const void* x_v, void* out_v, size_t n, const OpParams& params) {
+HWY_INLINE void UnaryTile(const void* x, void* out, size_t n, const OpParams& params) {
   using T = typename Tag::T;
-  const T* x = static_cast<const T*>(x_v);
-  T* out = static_cast<T*>(out_v);
-  const hn::ScalableTag<float> d;
-  const BoundOp<Op, decltype(d)> f(d, params);
-  const size_t N = hn::Lanes(d);
-  size_t i = 0;
-  if (kStream) {
-    // A pair stores N * sizeof(float) bytes per vector.
-    const size_t head = StreamHead(out, n, N * sizeof(float));
-    UnaryVectors<Tag>(f, x, out, head);
-    i = head;
-  }
-  for (; i + 4 * N <= n; i += 4 * N) {
-    hn::Vec<decltype(d)> x0, x1, x2, x3;
-    LoadPairF32(d, Tag(), x + i, &x0, &x1);
-    LoadPairF32(d, Tag(), x + i + 2 * N, &x2, &x3);
-    StorePairF32<kStream>(d, Tag(), f.Apply(d, x0), f.Apply(d, x1), out + i);
-    StorePairF32<kStream>(d, Tag(), f.Apply(d, x2), f.Apply(d, x3), out + i + 2 * N);
-  }
-  UnaryVectors<Tag>(f, x + i, out + i, n - i);
-#if HWY_ARCH_X86
-  if (kStream) _mm_sfence();
-#endif
+  MapTile<Op, Tag, 1, kStream>(params, n, static_cast<T*>(out), nullptr,
+                               static_cast<const T*>(x));
 }
 
 // The functor of an operator for a storage type: the f32 one, or, for f16 and bf16, a
