@@ -4,9 +4,9 @@
 // (kernels/map_tile-inl.h): a forward's Apply(d, a, b) returns out, GeGlu's
 // Apply(d, a, b, &act) also sets act to the gate's activation (its outGelu; kHasAct); a
 // gradient's Apply(d, dy, a, b, &db) returns da and sets db, GeGlu's
-// Apply(d, dy, a, b, act, &db) also reads the forward's outGelu (kReadsAct). Each output element takes
-// the functor it is built on plus one or two products, each rounded once; 16-bit storage
-// runs the same f32 functor and rounds its result once (SPEC 4).
+// Apply(d, dy, a, b, act, &db) also reads the forward's outGelu (kReadsAct). Each output
+// element takes the functor it is built on plus one or two products, each rounded once;
+// 16-bit storage runs the same f32 functor and rounds its result once (SPEC 4).
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_GLU_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)

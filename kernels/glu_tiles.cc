@@ -47,6 +47,7 @@ void GatedGradTile(const void* dy, const void* a, const void* b, const void* act
   }
 }
 
+// Kernel names: <Functor>_<dtype>.
 #define HOSTNN_GATED(F)                                                                    \
   void F##_F32(const void* a, const void* b, void* o, void* g, size_t n) {                \
     GatedTile<F##Op, F32>(a, b, o, g, n);                                                  \

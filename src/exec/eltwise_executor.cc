@@ -108,8 +108,7 @@ class EltwiseExecutor final : public Executor {
   }
 
   // The integer path: the promoted dtype's width, the exact parameters, out's cast.
-  void InitPromotedInt(DType promoted, int64_t scratch_elems,
-                       uint64_t scratch_per_core) {
+  void InitPromotedInt(DType promoted, int64_t scratch_elems, uint64_t scratch_per_core) {
     target_ = kernels::ChosenTargetName();
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
