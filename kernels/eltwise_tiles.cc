@@ -1,5 +1,5 @@
 // Elementwise tile loops for every compiled SIMD target (foreach_target) and their dispatch
-// table (GetEltwise); the functors live in eltwise_ops-inl.h, family_grad_ops-inl.h and
+// table (GetBinaryMap, map_tables.h); the functors live in eltwise_ops-inl.h, family_grad_ops-inl.h and
 // param_ops-inl.h, and the loop is the Map's (map_tile-inl.h).
 
 #undef HWY_TARGET_INCLUDE
@@ -18,6 +18,7 @@
 #include "kernels/eltwise_ops-inl.h"
 #include "kernels/family_grad_ops-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/map_tables.h"
 #include "kernels/exp_param_ops-inl.h"
 #include "kernels/param_ops-inl.h"
 #include "kernels/map_tile-inl.h"
@@ -28,16 +29,7 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// ---- elementwise ---------------------------------------------------------------------
-
-// A tile: the Map's one loop (map_tile-inl.h) with two inputs and one output.
-template <class Op, class Tag, bool kStream>
-HWY_INLINE void EltwiseTile(const void* dy, const void* x, void* out, size_t n,
-                            const OpParams& params) {
-  using T = typename Tag::T;
-  MapTile<Op, Tag, 1, kStream>(params, n, static_cast<T*>(out), nullptr,
-                               static_cast<const T*>(dy), static_cast<const T*>(x));
-}
+// A tile is the Map's one loop (map_tile-inl.h) with two inputs and one output.
 
 // The functor of an operator for a storage type: the f32 one, except where a cheaper one
 // still gives f16 / bf16 results that are the f32 result rounded once (SPEC 4; checked
@@ -56,12 +48,12 @@ struct FunctorFor<LogSigmoidBackwardOp, BF16Direct> {
 };
 
 #define HOSTNN_EW_ONE(Name, DT, TAG)                                                          \
-  void Name##_##DT(const void* dy, const void* x, void* out, size_t n, const OpParams& p) {   \
-    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, false>(dy, x, out, n, p);               \
+  void Name##_##DT(const void* const* in, void* const* out, size_t n, const OpParams& p) {    \
+    MapEntry<FunctorFor<Name##Op, TAG>::type, TAG, 2, 1, false>(in, out, n, p);               \
   }                                                                                           \
-  void Name##_##DT##_Stream(const void* dy, const void* x, void* out, size_t n,               \
+  void Name##_##DT##_Stream(const void* const* in, void* const* out, size_t n,                \
                             const OpParams& p) {                                              \
-    EltwiseTile<FunctorFor<Name##Op, TAG>::type, TAG, true>(dy, x, out, n, p);                \
+    MapEntry<FunctorFor<Name##Op, TAG>::type, TAG, 2, 1, true>(in, out, n, p);                \
   }
 #define HOSTNN_KIND_Binary(Name)                                                              \
   static_assert(ParamsMatch<Op::k##Name, Name##Op>(), "the functor reads ParamsOf's struct"); \
@@ -93,7 +85,7 @@ namespace kernels {
 #include "kernels/op_kinds-inl.h"
 #undef HOSTNN_KIND_Binary
 
-EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode) {
+MapFn GetBinaryMap(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
   switch (op) {
 #define HOSTNN_KIND_Binary(Name)                                               \

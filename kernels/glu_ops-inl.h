@@ -20,6 +20,7 @@
 
 #include "kernels/eltwise_ops-inl.h"
 #include "kernels/family_grad_ops-inl.h"
+#include "kernels/params.h"
 #include "kernels/unary_ops-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -49,8 +50,8 @@ struct SwiGluOp {
 
 // GeGlu: act = gelu(b), out = a * act, gelu the erf form (GeluErfOp, 2.1 ULP with a fused
 // MulAdd, 2.4 without) or the tanh form (GeluOp, 5.2 ULP at subnormal results, a few
-// elsewhere). activateLeft swaps the halves before the kernel (src/exec/split_executor.cc),
-// so one functor serves both.
+// elsewhere). activateLeft swaps the halves before the kernel (the front end's views,
+// src/aclnn/split_front_end.cc), so one functor serves both.
 template <class Gelu>
 struct GeGluOpT {
   static constexpr bool kHasAct = true;
@@ -62,6 +63,15 @@ struct GeGluOpT {
 };
 using GeGluErfOp = GeGluOpT<GeluErfOp>;
 using GeGluTanhOp = GeGluOpT<GeluOp>;
+// The list's GeGlu and GeGluV3: the erf form, whose Alt (the tanh form) approximate 1 picks
+// (PicksAltForm, kernels/params.h); P is the operator's parameters.
+template <class P>
+struct GeGluForms : GeGluErfOp {
+  using Params = P;
+  using Alt = GeGluTanhOp;
+};
+using GeGluOp = GeGluForms<GeGluParams>;
+using GeGluV3Op = GeGluForms<GeGluV3Params>;
 
 // GluBackward: s = sigmoid(b); da = dy s, db = dy (a s (1 - s)). With e = exp(-|b|) and
 // r = 1 / (1 + e), s is r or e r by b's sign and s (1 - s) = e r^2 whatever the sign, so
@@ -100,7 +110,7 @@ struct SwiGluGradOp {
 };
 
 // GeGluBackward (activateLeft false; true swaps the halves and the gradients in the
-// executor): da = dy act (act the forward's outGelu, one rounding), db = (dy gelu'(b)) a,
+// front end's views): da = dy act (act the forward's outGelu, one rounding), db = (dy gelu'(b)) a,
 // gelu' of the erf form (GeluErfBackwardOp: 2.8 ULP, 3.7 without a fused MulAdd) or the
 // tanh form (GeluBackwardOp: a few ULP); either within 2^-21 |dy| where gelu' crosses 0.
 // Max error: 0.5 ULP (da); about 3.3 ULP (erf; 4.2 without a fused MulAdd) or 6 ULP
@@ -116,6 +126,14 @@ struct GeGluBackwardOpT {
 };
 using GeGluErfBackwardOp = GeGluBackwardOpT<GeluErfBackwardOp>;
 using GeGluTanhBackwardOp = GeGluBackwardOpT<GeluBackwardOp>;
+// The list's GeGluBackward and GeGluV3Backward, as GeGluForms.
+template <class P>
+struct GeGluBackwardForms : GeGluErfBackwardOp {
+  using Params = P;
+  using Alt = GeGluTanhBackwardOp;
+};
+using GeGluBackwardOp = GeGluBackwardForms<GeGluParams>;
+using GeGluV3BackwardOp = GeGluBackwardForms<GeGluV3Params>;
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

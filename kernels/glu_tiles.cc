@@ -1,8 +1,13 @@
 // The gated linear units' tile loops for every compiled SIMD target (foreach_target) and
-// their dispatch tables (GetGated, GetGatedGrad); the functors live in glu_ops-inl.h and
-// the loop is the Map's (map_tile-inl.h). A tile is n elements of each half (a, b) and of
-// each output, contiguous; the executor (src/exec/split_executor.cc) finds those runs in
-// self and out.
+// their dispatch table (GetGatedMap, map_tables.h): the operators of Kind Gated and
+// GatedGrad in the list, each the Map's one loop (map_tile-inl.h) with its functor
+// <Name>Op (glu_ops-inl.h). A tile is n contiguous elements of each operand; the front end
+// made self's halves (and a gradient's out's) views of their own
+// (src/aclnn/split_front_end.cc), so nothing here knows about a split.
+//   Gated:     in {a, b},           out {out[, act]}   (act: kHasAct, GeGlu's outGelu)
+//   GatedGrad: in {dy, a, b[, act]}, out {da, db}       (act: kReadsAct, GeGlu's gelu)
+// A functor may name an Alt form (GeGlu's tanh gelu), compiled beside it and handed out
+// where the operator's parameters pick it (PicksAltForm).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/glu_tiles.cc"
@@ -10,9 +15,12 @@
 
 #include <hwy/highway.h>
 
+#include <type_traits>
+
 #include "kernels/convert-inl.h"
 #include "kernels/glu_ops-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/map_tables.h"
 #include "kernels/map_tile-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -21,66 +29,56 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The forward: out (and GeGlu's act) from the halves a and b; the gradients: da and db
-// from dy, a, b (and GeGlu's act). The Map's one tile loop, no parameters.
-template <class F, class Tag>
-void GatedTile(const void* a, const void* b, void* out, void* act, size_t n) {
-  using T = typename Tag::T;
-  const T* ta = static_cast<const T*>(a);
-  const T* tb = static_cast<const T*>(b);
-  MapTile<F, Tag, F::kHasAct ? 2 : 1, false>(OpParams(), n, static_cast<T*>(out),
-                                             static_cast<T*>(act), ta, tb);
+// A functor's Alt form, or the functor itself where it has none.
+template <class F, class = void>
+struct AltOf {
+  using type = F;
+  static constexpr bool kHas = false;
+};
+template <class F>
+struct AltOf<F, std::void_t<typename F::Alt>> {
+  using type = typename F::Alt;
+  static constexpr bool kHas = true;
+};
+
+// kAlt: the functor's Alt form; an empty entry for a functor without one (never handed
+// out: its parameters never pick it).
+template <class F, class Tag, bool kAlt>
+HWY_INLINE void GatedEntry(const void* const* in, void* const* out, size_t n, const OpParams& p) {
+  using G = std::conditional_t<kAlt, typename AltOf<F>::type, F>;
+  if constexpr (!kAlt || AltOf<F>::kHas) {
+    MapEntry<G, Tag, 2, G::kHasAct ? 2 : 1, false>(in, out, n, p);
+  }
 }
-template <class F, class Tag>
-void GatedGradTile(const void* dy, const void* a, const void* b, const void* act, void* da,
-                   void* db, size_t n) {
-  using T = typename Tag::T;
-  T* tda = static_cast<T*>(da);
-  T* tdb = static_cast<T*>(db);
-  const T* tdy = static_cast<const T*>(dy);
-  const T* ta = static_cast<const T*>(a);
-  const T* tb = static_cast<const T*>(b);
-  if constexpr (F::kReadsAct) {
-    MapTile<F, Tag, 2, false>(OpParams(), n, tda, tdb, tdy, ta, tb, static_cast<const T*>(act));
-  } else {
-    MapTile<F, Tag, 2, false>(OpParams(), n, tda, tdb, tdy, ta, tb);
+template <class F, class Tag, bool kAlt>
+HWY_INLINE void GatedGradEntry(const void* const* in, void* const* out, size_t n,
+                               const OpParams& p) {
+  using G = std::conditional_t<kAlt, typename AltOf<F>::type, F>;
+  if constexpr (!kAlt || AltOf<F>::kHas) {
+    MapEntry<G, Tag, G::kReadsAct ? 4 : 3, 2, false>(in, out, n, p);
   }
 }
 
-// Kernel names: <Functor>_<dtype>.
-#define HOSTNN_GATED(F)                                                                    \
-  void F##_F32(const void* a, const void* b, void* o, void* g, size_t n) {                \
-    GatedTile<F##Op, F32>(a, b, o, g, n);                                                  \
-  }                                                                                        \
-  void F##_F16(const void* a, const void* b, void* o, void* g, size_t n) {                \
-    GatedTile<F##Op, F16>(a, b, o, g, n);                                                  \
-  }                                                                                        \
-  void F##_BF16(const void* a, const void* b, void* o, void* g, size_t n) {               \
-    GatedTile<F##Op, BF16Direct>(a, b, o, g, n);                                           \
+// Kernel names: <Name>_<dtype>[_Alt].
+#define HOSTNN_GATED_ONE(Name, DT, TAG, ENTRY)                                                   \
+  void Name##_##DT(const void* const* in, void* const* out, size_t n, const OpParams& p) {       \
+    ENTRY<Name##Op, TAG, false>(in, out, n, p);                                                  \
+  }                                                                                              \
+  void Name##_##DT##_Alt(const void* const* in, void* const* out, size_t n, const OpParams& p) { \
+    ENTRY<Name##Op, TAG, true>(in, out, n, p);                                                   \
   }
-#define HOSTNN_GATED_GRAD(F)                                                               \
-  void F##_F32(const void* dy, const void* a, const void* b, const void* g, void* da,     \
-               void* db, size_t n) {                                                       \
-    GatedGradTile<F##Op, F32>(dy, a, b, g, da, db, n);                                     \
-  }                                                                                        \
-  void F##_F16(const void* dy, const void* a, const void* b, const void* g, void* da,     \
-               void* db, size_t n) {                                                       \
-    GatedGradTile<F##Op, F16>(dy, a, b, g, da, db, n);                                     \
-  }                                                                                        \
-  void F##_BF16(const void* dy, const void* a, const void* b, const void* g, void* da,    \
-                void* db, size_t n) {                                                      \
-    GatedGradTile<F##Op, BF16Direct>(dy, a, b, g, da, db, n);                              \
-  }
-HOSTNN_GATED(Glu)
-HOSTNN_GATED(SwiGlu)
-HOSTNN_GATED(GeGluErf)
-HOSTNN_GATED(GeGluTanh)
-HOSTNN_GATED_GRAD(GluBackward)
-HOSTNN_GATED_GRAD(SwiGluGrad)
-HOSTNN_GATED_GRAD(GeGluErfBackward)
-HOSTNN_GATED_GRAD(GeGluTanhBackward)
-#undef HOSTNN_GATED
-#undef HOSTNN_GATED_GRAD
+#define HOSTNN_GATED_DEFINE(Name, ENTRY)                                                      \
+  static_assert(ParamsMatch<Op::k##Name, Name##Op>(), "the functor reads ParamsOf's struct"); \
+  HOSTNN_GATED_ONE(Name, F32, F32, ENTRY)                                                     \
+  HOSTNN_GATED_ONE(Name, F16, F16, ENTRY)                                                     \
+  HOSTNN_GATED_ONE(Name, BF16, BF16Direct, ENTRY)
+#define HOSTNN_KIND_Gated(Name) HOSTNN_GATED_DEFINE(Name, GatedEntry)
+#define HOSTNN_KIND_GatedGrad(Name) HOSTNN_GATED_DEFINE(Name, GatedGradEntry)
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Gated
+#undef HOSTNN_KIND_GatedGrad
+#undef HOSTNN_GATED_DEFINE
+#undef HOSTNN_GATED_ONE
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
@@ -93,57 +91,42 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-#define HOSTNN_GATED_EXPORT(F) \
-  HWY_EXPORT(F##_F32);         \
-  HWY_EXPORT(F##_F16);         \
-  HWY_EXPORT(F##_BF16);
-HOSTNN_GATED_EXPORT(Glu)
-HOSTNN_GATED_EXPORT(SwiGlu)
-HOSTNN_GATED_EXPORT(GeGluErf)
-HOSTNN_GATED_EXPORT(GeGluTanh)
-HOSTNN_GATED_EXPORT(GluBackward)
-HOSTNN_GATED_EXPORT(SwiGluGrad)
-HOSTNN_GATED_EXPORT(GeGluErfBackward)
-HOSTNN_GATED_EXPORT(GeGluTanhBackward)
+#define HOSTNN_GATED_EXPORT(Name) \
+  HWY_EXPORT(Name##_F32);         \
+  HWY_EXPORT(Name##_F16);         \
+  HWY_EXPORT(Name##_BF16);        \
+  HWY_EXPORT(Name##_F32_Alt);     \
+  HWY_EXPORT(Name##_F16_Alt);     \
+  HWY_EXPORT(Name##_BF16_Alt);
+#define HOSTNN_KIND_Gated(Name) HOSTNN_GATED_EXPORT(Name)
+#define HOSTNN_KIND_GatedGrad(Name) HOSTNN_GATED_EXPORT(Name)
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Gated
+#undef HOSTNN_KIND_GatedGrad
 #undef HOSTNN_GATED_EXPORT
 
-// The table entry of functor F for dtype.
-#define HOSTNN_GATED_PICK(F)                                            \
-  (dtype == DType::kFloat32    ? HOSTNN_PICK(F##_F32)                   \
-   : dtype == DType::kFloat16  ? HOSTNN_PICK(F##_F16)                   \
-   : dtype == DType::kBFloat16 ? HOSTNN_PICK(F##_BF16)                  \
-                               : nullptr)
-
-GatedFn GetGated(Op op, DType dtype, bool tanh) {
+MapFn GetGatedMap(Op op, DType dtype, bool alt) {
   switch (op) {
-    case Op::kGlu:
-      return HOSTNN_GATED_PICK(Glu);
-    case Op::kSwiGlu:
-      return HOSTNN_GATED_PICK(SwiGlu);
-    case Op::kGeGlu:
-    case Op::kGeGluV3:
-      return tanh ? HOSTNN_GATED_PICK(GeGluTanh) : HOSTNN_GATED_PICK(GeGluErf);
+#define HOSTNN_GATED_CASE(Name)                                             \
+  case Op::k##Name:                                                         \
+    if (dtype == DType::kFloat32)                                           \
+      return alt ? HOSTNN_PICK(Name##_F32_Alt) : HOSTNN_PICK(Name##_F32);   \
+    if (dtype == DType::kFloat16)                                           \
+      return alt ? HOSTNN_PICK(Name##_F16_Alt) : HOSTNN_PICK(Name##_F16);   \
+    if (dtype == DType::kBFloat16)                                          \
+      return alt ? HOSTNN_PICK(Name##_BF16_Alt) : HOSTNN_PICK(Name##_BF16); \
+    return nullptr;
+#define HOSTNN_KIND_Gated(Name) HOSTNN_GATED_CASE(Name)
+#define HOSTNN_KIND_GatedGrad(Name) HOSTNN_GATED_CASE(Name)
+#include "kernels/op_kinds-inl.h"
+#undef HOSTNN_KIND_Gated
+#undef HOSTNN_KIND_GatedGrad
+#undef HOSTNN_GATED_CASE
     default:  // another kind: no kernel here
       break;
   }
   return nullptr;
 }
-
-GatedGradFn GetGatedGrad(Op op, DType dtype, bool tanh) {
-  switch (op) {
-    case Op::kGluBackward:
-      return HOSTNN_GATED_PICK(GluBackward);
-    case Op::kSwiGluGrad:
-      return HOSTNN_GATED_PICK(SwiGluGrad);
-    case Op::kGeGluBackward:
-    case Op::kGeGluV3Backward:
-      return tanh ? HOSTNN_GATED_PICK(GeGluTanhBackward) : HOSTNN_GATED_PICK(GeGluErfBackward);
-    default:  // another kind: no kernel here
-      break;
-  }
-  return nullptr;
-}
-#undef HOSTNN_GATED_PICK
 
 }  // namespace kernels
 }  // namespace hostnn

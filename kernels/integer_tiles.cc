@@ -1,8 +1,8 @@
 // Exact integer tiles (out = f(x) in the integer's own lanes) for the forward operators
 // whose dtype rule is AllSameOrExactInt, for every compiled SIMD target, and their dispatch
-// table (GetUnaryExactInt). The functor's ApplyInt(d, x) computes in the storage type, so
-// every value keeps all its bits (an INT64 past 2^53 or an INT32 past 2^24 included), as
-// Ascend's integer kernels do; nothing is widened to f32.
+// table (GetExactIntMap, map_tables.h). The functor's ApplyInt(d, x) computes in the
+// storage type, so every value keeps all its bits (an INT64 past 2^53 or an INT32 past
+// 2^24 included), as Ascend's integer kernels do; nothing is widened to f32.
 // The two-input operators of rule PromoteIntExact (AddRelu) have integer tiles too
 // (GetPromotedInt): their inputs widened to int64, computed modulo 2^64 by the functor's
 // BoundPromotedInt and wrapped to the promoted dtype's width (kernels/int_lanes-inl.h).
@@ -21,6 +21,7 @@
 #include "kernels/exp_param_ops-inl.h"
 #include "kernels/family_grad_ops-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/map_tables.h"
 #include "kernels/param_ops-inl.h"
 #include "kernels/unary_ops-inl.h"
 
@@ -82,19 +83,21 @@ struct Int8Lanes {
 };
 
 template <Op kOp, class F, typename T>
-HWY_INLINE void IntExactTile([[maybe_unused]] const void* x, [[maybe_unused]] void* o,
-                             [[maybe_unused]] size_t n, [[maybe_unused]] const OpParams& p) {
+HWY_INLINE void IntExactTile([[maybe_unused]] const void* const* in,
+                             [[maybe_unused]] void* const* out, [[maybe_unused]] size_t n,
+                             [[maybe_unused]] const OpParams& p) {
   constexpr DTypeRule kRule = GetOpInfo(kOp).dtypes;
   if constexpr (AdmitsExactInt(kRule)) {
-    IntTile<F, T>(x, o, n, p);
+    IntTile<F, T>(in[0], out[0], n, p);
   } else if constexpr (AdmitsInt8Lanes(kRule) && std::is_same_v<T, int8_t>) {
-    IntTile<Int8Lanes<F>, int8_t>(x, o, n, p);
+    IntTile<Int8Lanes<F>, int8_t>(in[0], out[0], n, p);
   }
 }
 
-#define HOSTNN_INT_EXACT_ONE(Name, DT, T)                                           \
-  void IntExact##Name##_##DT(const void* x, void* o, size_t n, const OpParams& p) { \
-    IntExactTile<Op::k##Name, Name##Op, T>(x, o, n, p);                          \
+#define HOSTNN_INT_EXACT_ONE(Name, DT, T)                                       \
+  void IntExact##Name##_##DT(const void* const* in, void* const* out, size_t n, \
+                             const OpParams& p) {                               \
+    IntExactTile<Op::k##Name, Name##Op, T>(in, out, n, p);                      \
   }
 #define HOSTNN_KIND_Unary(Name)               \
   HOSTNN_INT_EXACT_ONE(Name, I8, int8_t)      \
@@ -167,7 +170,7 @@ namespace kernels {
 #undef HOSTNN_KIND_Unary
 #undef HOSTNN_KIND_Binary
 
-UnaryFn GetUnaryExactInt(Op op, DType dtype) {
+MapFn GetExactIntMap(Op op, DType dtype) {
   const DTypeRule rule = GetOpInfo(op).dtypes;
   if (!(AdmitsExactInt(rule) && IsExactIntDType(dtype)) &&
       !(AdmitsInt8Lanes(rule) && dtype == DType::kInt8)) {

@@ -1,6 +1,6 @@
-// Target-independent parts of the back end: the store-mode choice and the SIMD target
-// queries. The kernels and their dispatch tables are in the other units of kernels/, one
-// foreach_target unit per kernel family so that they compile in parallel
+// Target-independent parts of the back end: the Map kernels' one getter, the store-mode
+// choice and the SIMD target queries. The kernels and their dispatch tables are in the other units
+// of kernels/, one foreach_target unit per kernel family so that they compile in parallel
 // (HOSTNN_KERNEL_UNITS in CMakeLists.txt lists them).
 
 #include <hwy/highway.h>
@@ -10,9 +10,26 @@
 #include <string>
 
 #include "kernels/kernels.h"
+#include "kernels/map_tables.h"
 
 namespace hostnn {
 namespace kernels {
+
+MapFn GetMap(Op op, DType dtype, const OpParams& params, StoreMode mode) {
+  switch (GetOpInfo(op).kind) {
+    case Kind::kUnary:
+      return GetUnaryMap(op, dtype, mode);
+    case Kind::kBinary:
+      return GetBinaryMap(op, dtype, mode);
+    case Kind::kGated:
+    case Kind::kGatedGrad:
+      if (mode == StoreMode::kStream) return nullptr;
+      return GetGatedMap(op, dtype, PicksAltForm(op, params));
+    default:  // not a Map
+      break;
+  }
+  return nullptr;
+}
 
 StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes) {
   return out_bytes >= static_cast<uint64_t>(min_bytes) ? StoreMode::kStream : StoreMode::kCached;

@@ -17,19 +17,29 @@
 namespace hostnn {
 namespace kernels {
 
-// dx[i] = f(dy[i], x[i]) for i < n; all three of one dtype (FLOAT, FLOAT16, BFLOAT16).
-// out may equal an input exactly (in place). params: the operator's parameters
+// ---- The Map: every elementwise operator (Kinds Unary, Binary, Gated, GatedGrad) -------
+// out[k][i] for i < n from in[j][i]: n contiguous elements of every operand, all of one
+// dtype. The operands in the kind's order (the list's for Unary and Binary):
+//   Unary      in {self}                 out {out}
+//   Binary     in {in0, in1}             out {out}
+//   Gated      in {a, b} (self's halves, b the gate)   out {out[, outGelu]}
+//   GatedGrad  in {dy, a, b[, gelu]}     out {da, db} (out's halves)
+// An output may be an input exactly (in place). params: the operator's parameters
 // (kernels/params.h, InitParams), read only by an operator that has any.
-using EltwiseFn = void (*)(const void* dy, const void* x, void* out, size_t n,
-                           const OpParams& params);
+using MapFn = void (*)(const void* const* in, void* const* out, size_t n,
+                       const OpParams& params);
 
 // How a kernel writes its output. kStream uses non-temporal stores for all but a head
 // and tail of each call (bitwise the same results): no read-for-ownership of the output
 // lines and no eviction of the inputs, a gain only when the output would not stay in the
 // caches anyway.
 enum class StoreMode { kCached, kStream };
-// Null for a reduction op or a non-compute dtype.
-EltwiseFn GetEltwise(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
+// The kernel of a Map operator for dtype: FLOAT, FLOAT16, BFLOAT16, and the integer dtypes
+// its rule computes in their own lanes (AllSameOrExactInt: INT8, UINT8, INT32, INT64;
+// AdmitsInt32: INT32 through f32). params: the operator's, which may pick the functor's
+// Alt form (PicksAltForm). kStream: non-temporal stores, the same bits; an operator with
+// no streaming form (the gated units) is null for it. Null for another operator or dtype.
+MapFn GetMap(Op op, DType dtype, const OpParams& params, StoreMode mode = StoreMode::kCached);
 // kStream when an output of out_bytes is at least min_bytes (>= 0): the plan's
 // stream_min_bytes (tiling resolves it: HOSTNN_STREAM_MIN_BYTES, else a third of the
 // last-level cache).
@@ -122,7 +132,7 @@ void ForceTarget(int64_t target);
 // The target kernels resolve to now ("AVX3", "AVX2", "SSE4", "EMU128", "NEON", ...).
 std::string ActiveTargetName();
 std::string TargetName(int64_t target);
-// The target whose kernels GetEltwise / GetLogSoftmax return now (no cpuid: cheap).
+// The target whose kernels GetMap / GetSoftmaxForward return now (no cpuid: cheap).
 const char* ChosenTargetName();
 // How the chosen target converts `dtype` to and from f32 ("f16 F16C", "bf16 integer
 // RNE", "none" for FLOAT).
@@ -130,21 +140,6 @@ const char* ConversionName(DType dtype);
 // The set of targets dispatch may choose from now (changes with ForceTarget): part of the
 // key of anything that keeps resolved kernel pointers.
 int64_t TargetsStamp();
-
-// ---- The gated linear units (Glu, SwiGlu, GeGlu and their gradients) -------------------
-// a and b are the two halves of self along the split dim, n contiguous elements each.
-// The forward: out[i] = f(a[i], b[i]); act[i] = the gate's activation (GeGlu's outGelu; not
-// touched, and may be null, for Glu and SwiGlu). All of one dtype (FLOAT, FLOAT16,
-// BFLOAT16); a 16-bit result is the f32 result rounded once.
-using GatedFn = void (*)(const void* a, const void* b, void* out, void* act, size_t n);
-// A gradient: da[i], db[i] from dy[i], a[i], b[i] and act[i] (GeGlu's saved outGelu; not
-// read, and may be null, for the others).
-using GatedGradFn = void (*)(const void* dy, const void* a, const void* b, const void* act,
-                             void* da, void* db, size_t n);
-// The kernel of a Split (GetGated) or GradSplit (GetGatedGrad) operator; tanh picks GeGlu's
-// tanh form of gelu (approximate 1) over the erf form. Null for other operators or dtypes.
-GatedFn GetGated(Op op, DType dtype, bool tanh);
-GatedGradFn GetGatedGrad(Op op, DType dtype, bool tanh);
 
 // ---- Forward operators (the elementwise ones, LogSoftmax, Softmax) ----------------------
 // Each element's result is bitwise the same for any split of a tensor or row into calls
@@ -155,20 +150,10 @@ GatedGradFn GetGatedGrad(Op op, DType dtype, bool tanh);
 // Whether the target kernels resolve to now has a fused multiply-add (its family above).
 bool ActiveTargetFusesMulAdd();
 
-// out[i] = f(x[i]) for i < n; both of one dtype (FLOAT, FLOAT16, BFLOAT16). out may equal
-// x exactly (in place). params: as EltwiseFn's.
-using UnaryFn = void (*)(const void* x, void* out, size_t n, const OpParams& params);
-// The kernel of a forward elementwise operator (Kind Unary in op_list.def) for FLOAT, FLOAT16, BFLOAT16 and, where its dtype rule admits it, INT32;
-// null for any other operator or an unsupported dtype. kStream: non-temporal stores, the
-// same bits.
-UnaryFn GetUnary(Op op, DType dtype, StoreMode mode = StoreMode::kCached);
-// The exact integer kernel (kernels/integer_tiles.cc) of an operator whose dtype rule is
-// AllSameOrExactInt, for INT8, UINT8, INT32 or INT64; null otherwise. GetUnary defers to it.
-UnaryFn GetUnaryExactInt(Op op, DType dtype);
 // The integer form of a two-input operator of rule PromoteIntExact (AddRelu): its inputs'
 // values widened to int64, computed modulo 2^64 and wrapped to the promoted integer dtype's
 // width: ((x + wrap.offset) & wrap.mask) - wrap.offset (kernels/int_lanes-inl.h). params:
-// as EltwiseFn's (the functor reads its parameters' exact integer values). out may equal
+// as MapFn's (the functor reads its parameters' exact integer values). out may equal
 // a or b exactly.
 struct IntWrap {
   uint64_t offset = 0;  // 2^(w-1) for a signed dtype of w bits, 0 for unsigned

@@ -1,7 +1,8 @@
 // The Map kind's one tile loop (docs/design.md, "One engine per kind"): n elements of each
 // output computed from the same n elements of each input, all of one storage type, in the
 // functor's f32 lanes. Every Map kernel is this loop with its functor, its input count
-// and its output count (kernels/unary_tiles.cc, eltwise_tiles.cc, glu_tiles.cc).
+// and its output count (kernels/unary_tiles.cc, eltwise_tiles.cc, glu_tiles.cc), entered
+// through MapEntry with the operand arrays of kernels.h's MapFn.
 //
 // A functor's element function takes one vector of each input and returns the first
 // output; a second output comes back through a pointer after the inputs:
@@ -150,6 +151,23 @@ HWY_INLINE void MapTile(const OpParams& params, size_t n, typename Tag::T* out0,
 #if HWY_ARCH_X86
   if constexpr (kStream) _mm_sfence();
 #endif
+}
+
+// A Map kernel's entry (kernels.h, MapFn): the operand arrays, typed, into the tile. kIn
+// inputs in[0..kIn), kOut outputs out[0..kOut) (out[1] not read when kOut is 1).
+template <class F, class Tag, size_t kIn, size_t kOut, bool kStream, size_t... I>
+HWY_INLINE void MapEntryOf(const void* const* in, void* const* out, size_t n,
+                           const OpParams& params, std::index_sequence<I...>) {
+  using T = typename Tag::T;
+  T* out1 = nullptr;
+  if constexpr (kOut == 2) out1 = static_cast<T*>(out[1]);
+  MapTile<F, Tag, kOut, kStream>(params, n, static_cast<T*>(out[0]), out1,
+                                 static_cast<const T*>(in[I])...);
+}
+template <class F, class Tag, size_t kIn, size_t kOut, bool kStream>
+HWY_INLINE void MapEntry(const void* const* in, void* const* out, size_t n,
+                         const OpParams& params) {
+  MapEntryOf<F, Tag, kIn, kOut, kStream>(in, out, n, params, std::make_index_sequence<kIn>());
 }
 
 }  // namespace HWY_NAMESPACE

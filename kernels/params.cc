@@ -4,6 +4,7 @@
 #include "kernels/params.h"
 
 #include <cstring>
+#include <type_traits>
 
 namespace hostnn {
 namespace kernels {
@@ -44,6 +45,33 @@ OpParams InitParams(Op op, const ParamValues& v) {
 #undef HOSTNN_OP
   }
   return OpParams{};  // not an operator
+}
+
+namespace {
+template <class P, class = void>
+struct HasAltForm : std::false_type {};
+template <class P>
+struct HasAltForm<P, std::void_t<decltype(P::alt_form)>> : std::true_type {};
+
+template <class P>
+bool AltFormOf(const OpParams& p) {
+  if constexpr (HasAltForm<P>::value) {
+    return p.As<P>().alt_form;
+  } else {
+    return false;
+  }
+}
+}  // namespace
+
+bool PicksAltForm(Op op, const OpParams& p) {
+  switch (op) {
+#define HOSTNN_OP(Name, ...) \
+  case Op::k##Name:          \
+    return AltFormOf<ParamsOf<Op::k##Name>::type>(p);
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+  }
+  return false;
 }
 
 }  // namespace kernels

@@ -10,8 +10,9 @@
 // struct it reads (`using Params`), and the kernel units check the two agree at compile
 // time (ParamsMatch). Plain C++: seen by the middle end and by every target's kernels.
 //
-// GeGlu's approximate and activateLeft are not here: they choose the kernel and the order
-// of the halves (src/aclnn/split_front_end.cc), and no functor reads them.
+// A parameter may also pick the kernel rather than feed it: a struct with a member
+// `alt_form` chooses its functor's Alt when true (GeGlu's approximate 1, gelu's tanh form;
+// PicksAltForm, read once by kernels::GetMap).
 #ifndef HOSTNN_KERNELS_PARAMS_H_
 #define HOSTNN_KERNELS_PARAMS_H_
 
@@ -162,6 +163,21 @@ struct SwishParams {
   static SwishParams Init(const ParamValues& v) { return {v.Number("betaOptional")}; }
 };
 
+// GeGlu, GeGluBackward: approximate 1 picks gelu's tanh form (the functor's Alt).
+struct GeGluParams {
+  bool alt_form;
+  static GeGluParams Init(const ParamValues& v) { return {v.Number("approximate") == 1.0f}; }
+};
+// GeGluV3, GeGluV3Backward: activate_left, the gate is the first half, is the front end's
+// business (it hands the kernel the halves swapped); the kernel reads alt_form alone.
+struct GeGluV3Params {
+  bool alt_form;
+  bool activate_left;
+  static GeGluV3Params Init(const ParamValues& v) {
+    return {v.Number("approximate") == 1.0f, v.Flag("activateLeft")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -195,6 +211,10 @@ HOSTNN_PARAMS_OF(Softplus, SoftplusParams)
 HOSTNN_PARAMS_OF(SoftplusBackward, SoftplusParams)
 HOSTNN_PARAMS_OF(Swish, SwishParams)
 HOSTNN_PARAMS_OF(SwishBackward, SwishParams)
+HOSTNN_PARAMS_OF(GeGlu, GeGluParams)
+HOSTNN_PARAMS_OF(GeGluBackward, GeGluParams)
+HOSTNN_PARAMS_OF(GeGluV3, GeGluV3Params)
+HOSTNN_PARAMS_OF(GeGluV3Backward, GeGluV3Params)
 #undef HOSTNN_PARAMS_OF
 
 // One operator's filled struct, as the executor keeps it and hands it to every tile (the
@@ -220,6 +240,9 @@ OpParams MakeParams(const ParamValues& v) {
 
 // The struct of `op` filled from v (phase 1, once per executor).
 OpParams InitParams(Op op, const ParamValues& v);
+// Whether p, op's filled struct, picks the Alt form of op's functor (its alt_form; false for
+// a struct without one).
+bool PicksAltForm(Op op, const OpParams& p);
 
 // Whether a functor reads the struct its operator takes: one that declares `using Params`
 // reads that struct (or a base of it); one that does not takes NoParams.

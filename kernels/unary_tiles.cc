@@ -1,6 +1,6 @@
 // Forward elementwise tile loops (out = f(x)) for every compiled SIMD target
-// (foreach_target) and their dispatch table (GetUnary); the functors live in
-// unary_ops-inl.h and param_ops-inl.h, and the loop is the Map's (map_tile-inl.h).
+// (foreach_target) and their dispatch table (GetUnaryMap, map_tables.h); the functors live
+// in unary_ops-inl.h and param_ops-inl.h, and the loop is the Map's (map_tile-inl.h).
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/unary_tiles.cc"
@@ -14,6 +14,7 @@
 
 #include "kernels/convert-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/map_tables.h"
 #include "kernels/map_tile-inl.h"
 #include "kernels/exp_param_ops-inl.h"
 #include "kernels/param_ops-inl.h"
@@ -28,14 +29,6 @@ namespace hostnn {
 namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// A tile: the Map's one loop (map_tile-inl.h) with one input and one output.
-template <class Op, class Tag, bool kStream>
-HWY_INLINE void UnaryTile(const void* x, void* out, size_t n, const OpParams& params) {
-  using T = typename Tag::T;
-  MapTile<Op, Tag, 1, kStream>(params, n, static_cast<T*>(out), nullptr,
-                               static_cast<const T*>(x));
-}
 
 // The functor of an operator for a storage type: the f32 one, or, for f16 and bf16, a
 // cheaper one the functor may name as its Narrow. SPEC 4 holds a 16-bit result to the f32
@@ -58,32 +51,37 @@ struct UnaryFunctorFor {
 // INT32 storage, for an operator whose dtype rule admits it (AdmitsInt32): the f32 functor
 // between an integer load and a truncating store (convert-inl.h). The rule is asked here,
 // once, with `if constexpr`: an operator whose rule does not admit INT32 compiles an empty
-// entry, which GetUnary never hands out.
+// entry, which GetUnaryMap never hands out.
 template <Op kOp, class F, bool kStream>
-HWY_INLINE void UnaryInt32Tile([[maybe_unused]] const void* x, [[maybe_unused]] void* out,
-                               [[maybe_unused]] size_t n, [[maybe_unused]] const OpParams& p) {
-  if constexpr (AdmitsInt32(GetOpInfo(kOp).dtypes)) UnaryTile<F, I32, kStream>(x, out, n, p);
+HWY_INLINE void UnaryInt32Tile([[maybe_unused]] const void* const* in,
+                               [[maybe_unused]] void* const* out, [[maybe_unused]] size_t n,
+                               [[maybe_unused]] const OpParams& p) {
+  if constexpr (AdmitsInt32(GetOpInfo(kOp).dtypes)) MapEntry<F, I32, 1, 1, kStream>(in, out, n, p);
 }
 
 // bf16 out from bf16 in: every NaN the functors produce is an input's (selected), so the
 // NaN-free rounding of BF16Direct applies.
-#define HOSTNN_UNARY_ONE(Name, DT, TAG)                                                       \
-  void Unary##Name##_##DT(const void* x, void* out, size_t n, const OpParams& p) {            \
-    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, false>(x, out, n, p);                \
-  }                                                                                           \
-  void Unary##Name##_##DT##_Stream(const void* x, void* out, size_t n, const OpParams& p) {   \
-    UnaryTile<UnaryFunctorFor<Name##Op, TAG>::type, TAG, true>(x, out, n, p);                 \
+#define HOSTNN_UNARY_ONE(Name, DT, TAG)                                                    \
+  void Unary##Name##_##DT(const void* const* in, void* const* out, size_t n,               \
+                          const OpParams& p) {                                             \
+    MapEntry<UnaryFunctorFor<Name##Op, TAG>::type, TAG, 1, 1, false>(in, out, n, p);       \
+  }                                                                                        \
+  void Unary##Name##_##DT##_Stream(const void* const* in, void* const* out, size_t n,      \
+                                   const OpParams& p) {                                    \
+    MapEntry<UnaryFunctorFor<Name##Op, TAG>::type, TAG, 1, 1, true>(in, out, n, p);        \
   }
 #define HOSTNN_UNARY_DEFINE(Name)                                                             \
   static_assert(ParamsMatch<Op::k##Name, Name##Op>(), "the functor reads ParamsOf's struct"); \
   HOSTNN_UNARY_ONE(Name, F32, F32)                                                            \
   HOSTNN_UNARY_ONE(Name, F16, F16)                                                            \
   HOSTNN_UNARY_ONE(Name, BF16, BF16Direct)                                                    \
-  void Unary##Name##_I32(const void* x, void* out, size_t n, const OpParams& p) {             \
-    UnaryInt32Tile<Op::k##Name, Name##Op, false>(x, out, n, p);                               \
+  void Unary##Name##_I32(const void* const* in, void* const* out, size_t n,                 \
+                         const OpParams& p) {                                                 \
+    UnaryInt32Tile<Op::k##Name, Name##Op, false>(in, out, n, p);                              \
   }                                                                                           \
-  void Unary##Name##_I32_Stream(const void* x, void* out, size_t n, const OpParams& p) {      \
-    UnaryInt32Tile<Op::k##Name, Name##Op, true>(x, out, n, p);                                \
+  void Unary##Name##_I32_Stream(const void* const* in, void* const* out, size_t n,          \
+                                const OpParams& p) {                                          \
+    UnaryInt32Tile<Op::k##Name, Name##Op, true>(in, out, n, p);                               \
   }
 #define HOSTNN_KIND_Unary(Name) HOSTNN_UNARY_DEFINE(Name)
 #include "kernels/op_kinds-inl.h"
@@ -126,7 +124,7 @@ namespace kernels {
 HWY_EXPORT(FusesMulAdd);
 
 // The INT32 kernel of an operator whose rule admits it (AdmitsInt32); null for the others.
-static UnaryFn GetUnaryInt32(Op op, bool stream) {
+static MapFn GetUnaryInt32(Op op, bool stream) {
   if (!AdmitsInt32(GetOpInfo(op).dtypes)) return nullptr;
   switch (op) {
 #define HOSTNN_KIND_Unary(Name) \
@@ -142,12 +140,12 @@ static UnaryFn GetUnaryInt32(Op op, bool stream) {
 
 bool ActiveTargetFusesMulAdd() { return HOSTNN_PICK(FusesMulAdd)(); }
 
-UnaryFn GetUnary(Op op, DType dtype, StoreMode mode) {
+MapFn GetUnaryMap(Op op, DType dtype, StoreMode mode) {
   const bool stream = mode == StoreMode::kStream;
   const DTypeRule rule = GetOpInfo(op).dtypes;
   if ((AdmitsExactInt(rule) && IsExactIntDType(dtype)) ||
       (AdmitsInt8Lanes(rule) && dtype == DType::kInt8)) {
-    return GetUnaryExactInt(op, dtype);
+    return GetExactIntMap(op, dtype);
   }
   if (dtype == DType::kInt32) return GetUnaryInt32(op, stream);
   switch (op) {

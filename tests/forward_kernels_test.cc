@@ -1,4 +1,4 @@
-// The forward kernels (GetUnary, GetLogSoftmaxForward) on every compiled SIMD target
+// The forward kernels (GetMap, GetLogSoftmaxForward) on every compiled SIMD target
 // against the double references of tests/reference/forward_reference.h: exhaustive 16-bit
 // sweeps, a dense f32 sweep, limits, NaN, tails, misaligned and in-place calls, streaming
 // stores, chunking, and bitwise agreement across targets. Kernels only: no front end.
@@ -151,14 +151,14 @@ TEST(ForwardUnary, Exhaustive16BitRoundedOnceOnEveryTarget) {
       std::vector<uint32_t> first[2];  // per family (FusedFamily)
       ForEachTarget([&](int64_t) {
         Raw out(dtype, n), out_stream(dtype, n), in_place(dtype, n);
-        kernels::UnaryFn fn = kernels::GetUnary(op.kind, dtype);
-        kernels::UnaryFn fs = kernels::GetUnary(op.kind, dtype, kernels::StoreMode::kStream);
+        kernels::MapFn fn = test::MapKernel(op.kind, dtype);
+        kernels::MapFn fs = test::MapKernel(op.kind, dtype, kernels::StoreMode::kStream);
         ASSERT_NE(fn, nullptr);
         ASSERT_NE(fs, nullptr);
-        fn(x.data(), out.data(), n, test::KernelParams(op.kind));
-        fs(x.data(), out_stream.data(), n, test::KernelParams(op.kind));
+        test::RunMap(fn, x.data(), out.data(), n, test::KernelParams(op.kind));
+        test::RunMap(fs, x.data(), out_stream.data(), n, test::KernelParams(op.kind));
         for (size_t i = 0; i < n; ++i) in_place.SetBits(i, static_cast<uint32_t>(i));
-        fn(in_place.data(), in_place.data(), n, test::KernelParams(op.kind));
+        test::RunMap(fn, in_place.data(), in_place.data(), n, test::KernelParams(op.kind));
         double max_ulp = 0, max_raw = 0;
         size_t bad = 0, in_window = 0;
         for (size_t i = 0; i < n; ++i) {
@@ -210,7 +210,8 @@ TEST(ForwardUnary, SiluF16IsTheF32ResultRoundedOnce) {
     Raw x(DType::kFloat16, 1), out(DType::kFloat16, 1);
     x.SetBits(0, 0xB959);
     ASSERT_EQ(x.Get(0), -0.668457031250);
-    kernels::GetUnary(Op::kSilu, DType::kFloat16)(x.data(), out.data(), 1, test::KernelParams(Op::kSilu));
+    test::RunMap(test::MapKernel(Op::kSilu, DType::kFloat16), x.data(), out.data(), 1,
+                 test::KernelParams(Op::kSilu));
     EXPECT_EQ(out.Get(0), RoundTo16(DType::kFloat16, ForwardEltwiseRef(Op::kSilu, x.Get(0))));
     EXPECT_EQ(out.Bits(0), 0xB340u) << Num(out.Get(0));
   });
@@ -308,10 +309,10 @@ TEST(ForwardUnary, F32DenseSweepOnEveryTarget) {
       for (size_t t = 0; t < targets.size(); ++t) {
         kernels::ForceTarget(targets[t]);
         SCOPED_TRACE("SIMD target " + kernels::TargetName(targets[t]));
-        kernels::GetUnary(op.kind, DType::kFloat32)(xs.data(), out.data(), n,
-                                                    test::KernelParams(op.kind));
-        kernels::GetUnary(op.kind, DType::kFloat32, kernels::StoreMode::kStream)(
-            xs.data(), out_stream.data(), n, test::KernelParams(op.kind));
+        test::RunMap(test::MapKernel(op.kind, DType::kFloat32), xs.data(), out.data(), n,
+                     test::KernelParams(op.kind));
+        test::RunMap(test::MapKernel(op.kind, DType::kFloat32, kernels::StoreMode::kStream),
+                     xs.data(), out_stream.data(), n, test::KernelParams(op.kind));
         ASSERT_EQ(std::memcmp(out.data(), out_stream.data(), n * 4), 0) << "stream != cached";
         const int fam = FusedFamily();
         if (total == n) ++family_targets[fam];
@@ -369,9 +370,12 @@ TEST(ForwardUnary, Limits) {
       const size_t n = 5;
       Raw x(dtype, n), silu(dtype, n), logsig(dtype, n), hard(dtype, n);
       for (size_t i = 0; i < n; ++i) x.Set(i, inputs[i]);
-      kernels::GetUnary(Op::kSilu, dtype)(x.data(), silu.data(), n, test::KernelParams(Op::kSilu));
-      kernels::GetUnary(Op::kLogSigmoid, dtype)(x.data(), logsig.data(), n, test::KernelParams(Op::kLogSigmoid));
-      kernels::GetUnary(Op::kHardsigmoid, dtype)(x.data(), hard.data(), n, test::KernelParams(Op::kHardsigmoid));
+      test::RunMap(test::MapKernel(Op::kSilu, dtype), x.data(), silu.data(), n,
+                   test::KernelParams(Op::kSilu));
+      test::RunMap(test::MapKernel(Op::kLogSigmoid, dtype), x.data(), logsig.data(), n,
+                   test::KernelParams(Op::kLogSigmoid));
+      test::RunMap(test::MapKernel(Op::kHardsigmoid, dtype), x.data(), hard.data(), n,
+                   test::KernelParams(Op::kHardsigmoid));
       EXPECT_EQ(silu.Get(0), 0.0);  // -0 or +0
       EXPECT_EQ(silu.Get(1), INFINITY);
       EXPECT_EQ(logsig.Get(0), -INFINITY);
@@ -393,7 +397,8 @@ TEST(ForwardUnary, NaNPayloadsStayNaN) {
     for (const UnaryCase& op : UnaryCases()) {
       std::vector<float> x(40, 1.0f), out(40);
       for (size_t i = 0; i < 5; ++i) std::memcpy(&x[i * 7], &nans[i], 4);
-      kernels::GetUnary(op.kind, DType::kFloat32)(x.data(), out.data(), x.size(), test::KernelParams(op.kind));
+      test::RunMap(test::MapKernel(op.kind, DType::kFloat32), x.data(), out.data(), x.size(),
+                   test::KernelParams(op.kind));
       for (size_t i = 0; i < x.size(); ++i) {
         EXPECT_EQ(std::isnan(out[i]), std::isnan(x[i])) << op.name << " at " << i;
       }
@@ -416,21 +421,22 @@ TEST(ForwardUnary, TailsOffsetsAndInPlace) {
         // The rare paths (far tail, NaN, infinities) land in heads, bodies and tails too.
         const double rare[] = {-100.0, NAN, -INFINITY, 1e30, -85.0, INFINITY, -3.0, -1e30};
         for (size_t j = 0; j < 8; ++j) src.Set(5 + 13 * j, rare[j]);
-        kernels::GetUnary(op.kind, dtype)(src.data(), whole.data(), kMax, test::KernelParams(op.kind));
+        test::RunMap(test::MapKernel(op.kind, dtype), src.data(), whole.data(), kMax,
+                     test::KernelParams(op.kind));
         for (auto mode : {kernels::StoreMode::kCached, kernels::StoreMode::kStream}) {
-          kernels::UnaryFn fn = kernels::GetUnary(op.kind, dtype, mode);
+          kernels::MapFn fn = test::MapKernel(op.kind, dtype, mode);
           for (size_t n = 0; n <= 3 * 16 + 1; ++n) {
             for (size_t off = 0; off < 4; ++off) {
               const size_t start = (n * 7 + off) % 64;  // where in src the piece starts
               Raw x(dtype, n + 2, off), out(dtype, n + 2, off);
               for (size_t i = 0; i < n + 2; ++i) out.SetBits(i, 0xA5A5u);
               for (size_t i = 0; i < n; ++i) x.SetBits(i, src.Bits(start + i));
-              fn(x.data(), out.data(), n, test::KernelParams(op.kind));
+              test::RunMap(fn, x.data(), out.data(), n, test::KernelParams(op.kind));
               for (size_t i = 0; i < n; ++i) {
                 ASSERT_EQ(out.Bits(i), whole.Bits(start + i)) << "n " << n << " offset " << off;
               }
               ASSERT_EQ(out.Bits(n), 0xA5A5u) << "wrote past n";
-              fn(x.data(), x.data(), n, test::KernelParams(op.kind));  // in place
+              test::RunMap(fn, x.data(), x.data(), n, test::KernelParams(op.kind));  // in place
               for (size_t i = 0; i < n; ++i) ASSERT_EQ(x.Bits(i), whole.Bits(start + i));
             }
           }
@@ -441,10 +447,10 @@ TEST(ForwardUnary, TailsOffsetsAndInPlace) {
 }
 
 TEST(ForwardUnary, NullForOtherDTypes) {
-  EXPECT_EQ(kernels::GetUnary(Op::kSilu, DType::kFloat64), nullptr);
-  EXPECT_EQ(kernels::GetUnary(Op::kSilu, DType::kInt32), nullptr);
-  EXPECT_EQ(kernels::GetUnary(Op::kLogSoftmax, DType::kInt32), nullptr);
-  EXPECT_NE(kernels::GetUnary(Op::kHardsigmoid, DType::kInt32), nullptr);
+  EXPECT_EQ(test::MapKernel(Op::kSilu, DType::kFloat64), nullptr);
+  EXPECT_EQ(test::MapKernel(Op::kSilu, DType::kInt32), nullptr);
+  EXPECT_EQ(test::MapKernel(Op::kLogSoftmax, DType::kInt32), nullptr);
+  EXPECT_NE(test::MapKernel(Op::kHardsigmoid, DType::kInt32), nullptr);
 }
 
 // ---- LogSoftmax ---------------------------------------------------------------------
@@ -528,9 +534,10 @@ TEST(ForwardLogSoftmax, ArRowsWithinBoundAndChunkedEqualsWhole) {
     ForEachTarget([&](int64_t) {
       std::vector<std::vector<uint8_t>>& first = firsts[FusedFamily()];
       LsmStats stats;
-      const kernels::SoftmaxForwardKernels k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
-      const kernels::SoftmaxForwardKernels ks =
-          kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype, kernels::StoreMode::kStream);
+      const kernels::SoftmaxForwardKernels k =
+          kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
+      const kernels::SoftmaxForwardKernels ks = kernels::GetSoftmaxForward(
+          kernels::RowFunction::kLogSoftmax, dtype, dtype, kernels::StoreMode::kStream);
       ASSERT_NE(k.row_max, nullptr);
       std::mt19937_64 vals(5);
       size_t row_index = 0;
@@ -612,7 +619,8 @@ TEST(ForwardLogSoftmax, AraBlocksWithinBoundAndTiledEqualsWhole) {
     ForEachTarget([&](int64_t) {
       std::vector<std::vector<uint8_t>>& first = firsts[FusedFamily()];
       const auto k = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype);
-      const auto ks = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype, kernels::StoreMode::kStream);
+      const auto ks = kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, dtype, dtype,
+                                                 kernels::StoreMode::kStream);
       ASSERT_NE(k.ara_block, nullptr);
       LsmStats stats;
       std::mt19937_64 vals(23);
@@ -819,8 +827,14 @@ TEST(ForwardLogSoftmax, MaxBesideSmallTermsKeepsItsResult) {
 }
 
 TEST(ForwardLogSoftmax, NullForMixedOrOtherDTypes) {
-  EXPECT_EQ(kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, DType::kFloat32, DType::kFloat16).row_max, nullptr);
-  EXPECT_EQ(kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, DType::kFloat64, DType::kFloat64).ara_block, nullptr);
+  EXPECT_EQ(kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, DType::kFloat32,
+                                       DType::kFloat16)
+                .row_max,
+            nullptr);
+  EXPECT_EQ(kernels::GetSoftmaxForward(kernels::RowFunction::kLogSoftmax, DType::kFloat64,
+                                       DType::kFloat64)
+                .ara_block,
+            nullptr);
 }
 
 // The forward's output through the existing backward kernels (GetLogSoftmax) against the
@@ -878,12 +892,12 @@ TEST(ForwardTiming, DISABLED_NsPerElement1M) {
     Raw x(dtype, n), out(dtype, n);
     for (size_t i = 0; i < n; ++i) x.Set(i, RandomValue(dtype, rng, -10.0, 10.0));
     for (const UnaryCase& op : UnaryCases()) {
-      const auto fn = kernels::GetUnary(op.kind, dtype);
+      const auto fn = test::MapKernel(op.kind, dtype);
       std::vector<double> t;
-      fn(x.data(), out.data(), n, test::KernelParams(op.kind));
+      test::RunMap(fn, x.data(), out.data(), n, test::KernelParams(op.kind));
       for (int rep = 0; rep < 7; ++rep) {
         const auto t0 = std::chrono::steady_clock::now();
-        fn(x.data(), out.data(), n, test::KernelParams(op.kind));
+        test::RunMap(fn, x.data(), out.data(), n, test::KernelParams(op.kind));
         t.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0)
                         .count());
       }

@@ -263,13 +263,13 @@ TEST(PrecisionReport, Every16BitInputRoundedOnce) {
         row.dtype = DTypeName(t);
         row.target = kernels::TargetName(target);
         if (info.is_forward) {
-          const kernels::UnaryFn fn = kernels::GetUnary(op, t);
+          const kernels::MapFn fn = test::MapKernel(op, t);
           ASSERT_NE(fn, nullptr) << info.name;
-          fn(x.data(), out.data(), n, test::KernelParams(op));
+          test::RunMap(fn, x.data(), out.data(), n, test::KernelParams(op));
         } else {
-          const kernels::EltwiseFn fn = kernels::GetEltwise(op, t);
+          const kernels::MapFn fn = test::MapKernel(op, t);
           ASSERT_NE(fn, nullptr) << info.name;
-          fn(dy.data(), x.data(), out.data(), n, test::KernelParams(op));
+          test::RunMap(fn, dy.data(), x.data(), out.data(), n, test::KernelParams(op));
         }
         for (size_t i = 0; i < n; ++i) {
           const double vx = value(x[i]), vdy = value(dy[i]);

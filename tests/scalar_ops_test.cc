@@ -486,8 +486,7 @@ TEST(ScalarOps, ThresholdTakesItsNumbersInSelfDType) {
 }
 
 // Each operator's typed parameters (kernels/params.h) read every parameter the list gives
-// it, by a name the list gives it; the gated units' choose their kernel instead and are
-// read by no functor.
+// it, by a name the list gives it (GeGlu's approximate too, which picks its kernel).
 TEST(ScalarParams, EveryListedParameterIsReadByName) {
   for (Op op : AllOps()) {
     const OpInfo& info = GetOpInfo(op);
@@ -497,7 +496,6 @@ TEST(ScalarParams, EveryListedParameterIsReadByName) {
     const kernels::ParamValues values(op, numbers, exact);
     kernels::InitParams(op, values);
     EXPECT_FALSE(values.AskedUnlisted());
-    if (info.kind == Kind::kGated || info.kind == Kind::kGatedGrad) continue;
     EXPECT_TRUE(values.ReadAll());
   }
 }
@@ -544,6 +542,15 @@ TEST(ScalarParams, ValuesLandInTheirNamedFields) {
   EXPECT_EQ(add.As<kernels::AddReluParams>().alpha_exact, big);
   EXPECT_EQ(init(Op::kSwishBackward, {0.5f}).As<kernels::SwishParams>().beta, 0.5f);
   EXPECT_EQ(init(Op::kSoftplus, {2.0f, 10.0f}).As<kernels::SoftplusParams>().threshold, 10.0f);
+  // GeGlu's approximate 1 picks the functor's Alt form (gelu's tanh form), 0 the erf form;
+  // an operator without such a parameter never picks one.
+  EXPECT_TRUE(kernels::PicksAltForm(Op::kGeGlu, init(Op::kGeGlu, {1.0f})));
+  EXPECT_FALSE(kernels::PicksAltForm(Op::kGeGlu, init(Op::kGeGlu, {0.0f})));
+  const auto v3 = init(Op::kGeGluV3Backward, {1.0f, 1.0f});
+  EXPECT_TRUE(kernels::PicksAltForm(Op::kGeGluV3Backward, v3));
+  EXPECT_TRUE(v3.As<kernels::GeGluV3Params>().activate_left);
+  EXPECT_FALSE(init(Op::kGeGluV3, {0.0f, 1.0f}).As<kernels::GeGluV3Params>().alt_form);
+  EXPECT_FALSE(kernels::PicksAltForm(Op::kElu, init(Op::kElu, {1.0f, 1.0f, 1.0f})));
 }
 
 }  // namespace

@@ -68,8 +68,8 @@ enum class Kind {
   kRows,           // statistics along dim, then each element from its row's (the softmaxes)
   kMapColumnSums,  // out[0] elementwise and out[1] summed per channel (PreluBackward)
 };
-// The kinds that split self along dim into two halves (src/aclnn/split_front_end.cc,
-// src/exec/split_executor.cc).
+// The kinds that split self along dim into two halves: the front end makes them views of
+// their own (src/aclnn/split_front_end.cc) for the Map executor.
 constexpr bool IsSplit(Kind k) { return k == Kind::kGated || k == Kind::kGatedGrad; }
 
 // True for the in-place signatures, whose output is their first input.

@@ -19,7 +19,7 @@
 #include "src/aclnn/prelu_front_end.h"
 #include "src/core/check.h"
 #include "src/core/layout.h"
-#include "src/exec/eltwise_executor.h"
+#include "src/exec/map_executor.h"
 #include "src/exec/executor.h"
 #include "src/exec/scalar_conversion.h"
 #include "src/aclnn/split_front_end.h"
@@ -395,7 +395,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   exec::Operands operands;
   operands.in[0] = {in0.view, &in0.span};
   if (has_in1) operands.in[operands.num_in++] = {in1.view, &in1.span};
-  operands.out = {out.view, &out.span};
+  operands.out[0] = {out.view, &out.span};
   for (int k = 0; k < kMaxScalars; ++k) operands.scalars[k] = scalars[k];
   for (int k = 0; k < info.num_scalars(); ++k) {
     const OpScalar& s = args.scalars[k];
@@ -415,12 +415,12 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
                                                   *out.view, out.span, &channel));
     operands.in[0] = {&channel.self, &channel.self_span};
     operands.in[1] = {&channel.weight, &channel.weight_span};
-    operands.out = {&channel.out, &channel.out_span};
+    operands.out[0] = {&channel.out, &channel.out_span};
   }
-  // The middle end by kind: Unary and Binary are Maps (the elementwise executor), Rows the
+  // The middle end by kind: Unary and Binary are Maps (the Map executor), Rows the
   // softmax executor.
   if (!info.is_reduction) {
-    return exec::PrepareEltwise(args.op, operands, options, workspace_size, executor);
+    return exec::PrepareMap(args.op, operands, options, workspace_size, executor);
   }
   return exec::PrepareSoftmax(args.op, operands, args.dim, options, workspace_size, executor);
 }

@@ -8,7 +8,7 @@
 
 #include "src/core/check.h"
 #include "src/core/layout.h"
-#include "src/exec/eltwise_executor.h"
+#include "src/exec/map_executor.h"
 #include "src/exec/prelu_backward_executor.h"
 
 namespace hostnn {

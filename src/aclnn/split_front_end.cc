@@ -5,6 +5,12 @@
 // self's shape with that extent halved, the gradients' out equal to self's; GeGlu's
 // approximate 0 or 1; then storage, overlap and aliasing (161002). An empty self passes
 // the checks and runs nothing.
+//
+// Then the halves: self (and a gradient's out) become two views of their own over the half
+// shape, the second starting half the dim's extent further on, and every operand is handed
+// to the Map executor (src/exec/map_executor.cc) as one of its views, which knows nothing
+// of splits. activateLeft makes the first half the gate: the halves swap (and so do the
+// gradient's), so the kernel always gates with its second input.
 
 #include "src/aclnn/split_front_end.h"
 
@@ -13,7 +19,7 @@
 #include <vector>
 
 #include "src/core/check.h"
-#include "src/exec/split_executor.h"
+#include "src/exec/map_executor.h"
 
 namespace hostnn {
 namespace {
@@ -30,6 +36,29 @@ struct SplitOperand {
   bool output = false;
   core::ViewSpan span;
 };
+
+// A checked operand's half along dim as a view of its own over the half shape: its
+// elements from index `start` (0 or the half extent) of dim on. An operand of the half
+// shape is its own half 0. Only what the Map executor reads is set (dtype, shape; the
+// span's first element, strides and count). An empty one keeps its first element (which
+// may be null) whatever start is.
+struct HalfView {
+  TensorView view;
+  core::ViewSpan span;
+};
+void MakeHalf(const SplitOperand& v, const std::vector<int64_t>& half_shape, int64_t dim,
+              int64_t start, HalfView* h) {
+  h->view.dtype = v.view->dtype;
+  h->view.shape = half_shape;
+  h->span.strides = v.span.strides;
+  h->span.numel = 1;
+  for (int64_t d : half_shape) h->span.numel *= d;
+  h->span.first = v.span.first;
+  if (h->span.numel > 0) {
+    h->span.first += start * v.span.strides[static_cast<size_t>(dim)] *
+                     static_cast<int64_t>(DTypeSize(v.view->dtype));
+  }
+}
 
 }  // namespace
 
@@ -70,8 +99,7 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
       if (v->view->dtype != self.view->dtype) {
         return core::InvalidParam(op, v->param,
                                   std::string("dtype: expected ") + DTypeName(self.view->dtype) +
-                                      " like " + self.param + ", got " +
-                                      DTypeName(v->view->dtype));
+                                      " like " + self.param + ", got " + DTypeName(v->view->dtype));
       }
     }
   }
@@ -93,7 +121,8 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   if (shape[dim] % 2 != 0) {
     return core::InvalidParam(op, self.param,
                               "shape: the split dim " + std::to_string(dim) + " of " +
-                                  core::ShapeString(shape) + " has an odd extent; expected an "
+                                  core::ShapeString(shape) +
+                                  " has an odd extent; expected an "
                                   "even one (two halves)");
   }
   std::vector<int64_t> half = shape;
@@ -102,11 +131,11 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
     if (v == &self) continue;
     const std::vector<int64_t>& want = v->full ? shape : half;
     if (v->view->shape != want) {
-      return core::InvalidParam(
-          op, v->param,
-          "shape: expected " + core::ShapeString(want) + " (" + self.param + " " +
-              core::ShapeString(shape) + (v->full ? "" : " halved along dim " + std::to_string(dim)) +
-              "), got " + core::ShapeString(v->view->shape));
+      return core::InvalidParam(op, v->param,
+                                "shape: expected " + core::ShapeString(want) + " (" + self.param +
+                                    " " + core::ShapeString(shape) +
+                                    (v->full ? "" : " halved along dim " + std::to_string(dim)) +
+                                    "), got " + core::ShapeString(v->view->shape));
     }
   }
   // GeGlu's approximate, after the shapes as CANN checks it.
@@ -129,28 +158,48 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
     HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, o->param, *o->view, o->span));
     for (const SplitOperand* v : all) {
       if (v == o) continue;
-      HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, o->param, *o->view, o->span, v->param,
-                                                 *v->view, v->span));
+      HOSTNN_RETURN_IF_ERROR(
+          core::CheckAliasing(op, o->param, *o->view, o->span, v->param, *v->view, v->span));
       if (v->output && o->span.numel > 0 && o->span.first == v->span.first) {
-        return core::InvalidParam(op, o->param,
-                                  std::string("overlaps ") + v->param +
-                                      ": the two outputs may not share an element");
+        return core::InvalidParam(
+            op, o->param,
+            std::string("overlaps ") + v->param + ": the two outputs may not share an element");
       }
     }
   }
 
-  exec::SplitOperands operands;
-  operands.self = {self.view, &self.span};
-  if (!forward) operands.dy = {dy.view, &dy.span};
-  if (has_act) operands.act = {act.view, &act.span};
-  operands.out = {out.view, &out.span};
-  operands.dim = dim;
+  bool activate_left = false;
+  exec::Operands operands;
   for (int k = 0; k < info.num_scalars(); ++k) {
     const double v = args.scalars[k].given ? args.scalars[k].value : info.scalars[k].default_value;
-    if (info.scalars[k].kind == ScalarKind::kInt) operands.tanh = v == 1.0;
-    if (info.scalars[k].kind == ScalarKind::kFlag) operands.activate_left = v != 0.0;
+    operands.scalars[k] = static_cast<float>(v);
+    if (info.scalars[k].kind == ScalarKind::kFlag) activate_left = v != 0.0;
   }
-  return exec::PrepareSplit(args.op, operands, options, workspace_size, executor);
+  const int64_t h = half[static_cast<size_t>(dim)];
+  const int64_t gate = activate_left ? 0 : h, value = activate_left ? h : 0;
+  HalfView halves[exec::kMaxMapInputs + exec::kMaxMapOutputs];
+  int used = 0;
+  const auto add = [&](const SplitOperand& v, int64_t start) {
+    MakeHalf(v, half, dim, start, &halves[used]);
+    const HalfView& made = halves[used++];
+    return exec::Operand{&made.view, &made.span};
+  };
+  operands.num_in = 0;
+  if (!forward) operands.in[operands.num_in++] = add(dy, 0);
+  operands.in[operands.num_in++] = add(self, value);
+  operands.in[operands.num_in++] = add(self, gate);
+  if (!forward && has_act) operands.in[operands.num_in++] = add(act, 0);
+  operands.num_out = 0;
+  if (forward) {
+    operands.out[operands.num_out++] = add(out, 0);
+    if (has_act) operands.out[operands.num_out++] = add(act, 0);
+  } else {
+    operands.out[operands.num_out++] = add(out, value);
+    operands.out[operands.num_out++] = add(out, gate);
+  }
+  operands.plan_shape = shape;  // the planner halves it along dim (tiling/plan.cc)
+  operands.plan_dim = dim;
+  return exec::PrepareMap(args.op, operands, options, workspace_size, executor);
 }
 
 }  // namespace hostnn

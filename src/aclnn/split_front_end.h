@@ -1,6 +1,6 @@
 // The front end of the gated linear units (Kind Gated and GatedGrad; hostnn/op.h): their
-// checks in CANN's order, then the hand-over to the split middle end
-// (src/exec/split_executor.h).
+// checks in CANN's order, then self's halves as views of their own, handed to the Map
+// executor (src/exec/map_executor.h).
 #ifndef HOSTNN_SRC_ACLNN_SPLIT_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_SPLIT_FRONT_END_H_
 

@@ -338,8 +338,8 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
                         const tiling::Options& options, uint64_t* workspace_size,
                         ExecutorPtr* executor) {
   const TensorView& in0 = *operands.in[0].view;
-  const TensorView& out = *operands.out.view;
-  const core::ViewSpan& out_span = *operands.out.span;
+  const TensorView& out = *operands.out[0].view;
+  const core::ViewSpan& out_span = *operands.out[0].span;
   const std::vector<int64_t>& shape = in0.shape;
   // The plan fuses the shape to (A1, R, A0) around dim. LogSoftmax computes in out's dtype
   // (self is cast to it first), Softmax and the backward in their inputs'.
@@ -359,7 +359,7 @@ Status PrepareReduction(Op op, const Operands& operands, int64_t dim,
   char* firsts[3];
   DType dtypes[3];
   for (int k = 0; k < num; ++k) {
-    const Operand& v = k < operands.num_in ? operands.in[k] : operands.out;
+    const Operand& v = k < operands.num_in ? operands.in[k] : operands.out[0];
     strides[k] = v.span->strides;
     firsts[k] = v.span->first;
     dtypes[k] = v.view->dtype;

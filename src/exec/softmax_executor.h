@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "hostnn/ops.h"
-#include "src/exec/eltwise_executor.h"
+#include "src/exec/map_executor.h"
 
 namespace hostnn {
 namespace exec {

@@ -12,6 +12,7 @@
 
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
+#include "kernels/kernels.h"
 #include "kernels/params.h"
 
 namespace hostnn {
@@ -89,6 +90,25 @@ inline const kernels::OpParams& KernelParams(Op op) {
     return t;
   }();
   return table[static_cast<size_t>(op)];
+}
+
+// The Map kernel (kernels::GetMap) of op at its default parameters.
+inline kernels::MapFn MapKernel(Op op, DType dtype,
+                                kernels::StoreMode mode = kernels::StoreMode::kCached) {
+  return kernels::GetMap(op, dtype, KernelParams(op), mode);
+}
+// A Map kernel on n elements of one input (a forward operator) or two (a gradient: dy, x).
+inline void RunMap(kernels::MapFn fn, const void* x, void* out, size_t n,
+                   const kernels::OpParams& params) {
+  const void* in[1] = {x};
+  void* outs[1] = {out};
+  fn(in, outs, n, params);
+}
+inline void RunMap(kernels::MapFn fn, const void* dy, const void* x, void* out, size_t n,
+                   const kernels::OpParams& params) {
+  const void* in[2] = {dy, x};
+  void* outs[1] = {out};
+  fn(in, outs, n, params);
 }
 
 }  // namespace test

@@ -1,14 +1,18 @@
-// Elementwise executors: dense operands of one dtype go straight to the kernel tile by
-// tile; operands of one dtype that walk the fused layout's last dim with stride 1, but for
-// inputs constant along it (a per-row broadcast: Prelu's channel weight, a broadcast
-// gradient), run the kernel on each row's run in place ("rows"), a constant input filled
-// into a run of the core's scratch once per row; anything else (strides, mixed dtypes) is
+// The Map executor: every elementwise operator, N inputs and M outputs over one shape.
+// Dense operands of one dtype go straight to the kernel tile by tile ("direct"); operands
+// of one dtype that walk the fused layout's last dim with stride 1, but for inputs
+// constant along it (a per-row broadcast: Prelu's channel weight, a broadcast gradient),
+// run the kernel on each row's run in place ("by rows"): the gated units' halves of a
+// contiguous self are such rows, [outer, 2, inner] in memory; a constant input is filled
+// into a run of the core's scratch once per row. Anything else (strides, mixed dtypes) is
 // gathered into the core's f32 scratch in the workspace, computed, and scattered to the
-// output. Integer inputs that promote to an integer (rule PromoteIntExact: AddRelu) are
-// widened to int64 tiles, computed exactly and cast to out's dtype. The tiles are the
-// plan's (tiling::ElementwisePlan): this file walks them, it never cuts its own.
+// outputs. Integer inputs that promote to an integer (rule PromoteIntExact: AddRelu) are
+// widened to int64 tiles, computed exactly and cast to out's dtype. Each element's result
+// depends on its inputs only, so the bits do not depend on the path, the tiling or the
+// thread count. The tiles are the plan's (tiling::ElementwisePlan): this file walks them,
+// it never cuts its own.
 
-#include "src/exec/eltwise_executor.h"
+#include "src/exec/map_executor.h"
 
 #include <algorithm>
 #include <cstring>
@@ -26,22 +30,24 @@ namespace exec {
 namespace {
 
 constexpr uint64_t kScratchAlign = 64;
-// The shortest row the rows path takes: below it a kernel call per row costs more than the
-// gather it saves.
+// The shortest row the rows path takes when an input must be filled into a run: below it
+// a kernel call per row costs more than the gather it saves. Rows every operand walks in
+// place take the path at any length.
 constexpr int64_t kMinRowRun = 64;
 
-// The dtype the inputs (the layout's operands before the last) promote to (PromoteType).
-DType PromotedInputs(const core::FusedLayout& layout) {
+// The dtype the inputs (the layout's first num_in operands) promote to (PromoteType).
+DType PromotedInputs(const core::FusedLayout& layout, int num_in) {
   DType p = layout.operands[0].dtype;
-  for (int k = 1; k + 1 < layout.num_operands; ++k) p = PromoteType(p, layout.operands[k].dtype);
+  for (int k = 1; k < num_in; ++k) p = PromoteType(p, layout.operands[k].dtype);
   return p;
 }
 
-class EltwiseExecutor final : public Executor {
+class MapExecutor final : public Executor {
  public:
-  // The layout's operands: the inputs (1 or 2), then the output.
-  EltwiseExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& layout)
-      : Executor(op, std::move(plan)), layout_(layout), num_in_(layout.num_operands - 1) {}
+  // The layout's operands: the inputs, then the outputs.
+  MapExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& layout,
+              int num_in)
+      : Executor(op, std::move(plan)), layout_(layout), num_in_(num_in) {}
 
   // scratch_elems: the longest tile any core runs; scratch_per_core: bytes for one f32
   // tile per operand, aligned.
@@ -57,8 +63,8 @@ class EltwiseExecutor final : public Executor {
             uint64_t scratch_per_core, const Operands& operands, DType promoted_int) {
     const tiling::Plan& plan = *plan_;
     // The operator's parameters, by name, once (kernels/params.h).
-    params_ = kernels::InitParams(
-        op_, kernels::ParamValues(op_, operands.scalars, operands.int_scalars));
+    params_ =
+        kernels::InitParams(op_, kernels::ParamValues(op_, operands.scalars, operands.int_scalars));
     if (promoted_int != DType::kUndefined) {
       InitPromotedInt(promoted_int, scratch_elems, scratch_per_core);
       return;
@@ -70,9 +76,9 @@ class EltwiseExecutor final : public Executor {
     const DType out_dtype = layout_.operands[num_in_].dtype;
     if (result_dtype != out_dtype) {
       const DTypeRule rule = GetOpInfo(op_).dtypes;
-      result_cast_ = ResultCast(result_dtype, out_dtype,
-                                RoundsIntResults(rule) ? FloatToInt::kNearestEven
-                                                       : FloatToInt::kTruncate);
+      result_cast_ =
+          ResultCast(result_dtype, out_dtype,
+                     RoundsIntResults(rule) ? FloatToInt::kNearestEven : FloatToInt::kTruncate);
       // An f32 result is cast as it is; a narrower one is rounded to its dtype first.
       if (result_dtype != DType::kFloat32) to_result_ = kernels::GetFromF32(result_dtype);
     }
@@ -84,13 +90,17 @@ class EltwiseExecutor final : public Executor {
     if (exact_int) elem_bytes_ = DTypeSize(dtype);
     if (direct) {
       elem_bytes_ = DTypeSize(dtype);
-      // An output too big to stay in the caches is written with non-temporal stores.
-      stream_ = kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
-                kernels::StoreMode::kStream;
+      // An output too big to stay in the caches is written with non-temporal stores, by an
+      // operator that has a streaming form (kernels::GetMap).
+      stream_ =
+          !rows && kernels::ChooseStoreMode(layout_.numel * elem_bytes_, plan.stream_min_bytes) ==
+                       kernels::StoreMode::kStream;
+      if (stream_) fn_ = kernels::GetMap(op_, dtype, params_, kernels::StoreMode::kStream);
+      stream_ = fn_ != nullptr;
     } else if (!exact_int) {
       // An integer input is cast to the inputs' promoted dtype (or FLOAT) first.
       const DTypeRule rule = GetOpInfo(op_).dtypes;
-      const DType via = PromotesInputs(rule) ? PromotedInputs(layout_) : DType::kFloat32;
+      const DType via = PromotesInputs(rule) ? PromotedInputs(layout_, num_in_) : DType::kFloat32;
       for (int k = 0; k < layout_.num_operands; ++k) {
         const DType d = layout_.operands[k].dtype;
         const bool cast = k < num_in_ && (CastsIntInputs(rule) || RoundsIntResults(rule)) &&
@@ -98,13 +108,7 @@ class EltwiseExecutor final : public Executor {
         codecs_[k] = MakeCodec(d, cast ? via : DType::kUndefined);
       }
     }
-    const kernels::StoreMode mode =
-        stream_ ? kernels::StoreMode::kStream : kernels::StoreMode::kCached;
-    if (num_in_ == 2) {
-      binary_fn_ = kernels::GetEltwise(op_, dtype, mode);
-    } else {
-      unary_fn_ = kernels::GetUnary(op_, dtype, mode);
-    }
+    if (fn_ == nullptr) fn_ = kernels::GetMap(op_, dtype, params_);
   }
 
   // The integer path: the promoted dtype's width, the exact parameters, out's cast.
@@ -117,9 +121,11 @@ class EltwiseExecutor final : public Executor {
     int_wrap_.mask = bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
     int_wrap_.offset = promoted == DType::kUInt8 ? 0 : uint64_t{1} << (bits - 1);
     promoted_fn_ = kernels::GetPromotedInt(op_);
-    result_cast_ = ResultCast(DType::kInt64, layout_.operands[num_in_].dtype,
-                              FloatToInt::kTruncate);
+    result_cast_ =
+        ResultCast(DType::kInt64, layout_.operands[num_in_].dtype, FloatToInt::kTruncate);
   }
+
+  int num_out() const { return layout_.num_operands - num_in_; }
 
   std::string KernelPath() const override {
     DType dtypes[core::kMaxOperands];
@@ -129,18 +135,14 @@ class EltwiseExecutor final : public Executor {
   }
 
   void Run(char* workspace) const override {
-    launch::LaunchRunCore(plan_->elementwise.block_dim, this, &EltwiseExecutor::RunCore,
-                          workspace);
+    launch::LaunchRunCore(plan_->elementwise.block_dim, this, &MapExecutor::RunCore, workspace);
   }
 
  private:
-  // One tile of n elements at operand pointers in[] and out (dense, or f32 scratch).
-  void Compute(const char* const* in, char* out, int64_t n) const {
-    if (num_in_ == 2) {
-      binary_fn_(in[0], in[1], out, static_cast<size_t>(n), params_);
-    } else {
-      unary_fn_(in[0], out, static_cast<size_t>(n), params_);
-    }
+  // One tile of n elements at the operand pointers (dense, or scratch): the inputs in[],
+  // the outputs out[].
+  void Compute(const void* const* in, void* const* out, int64_t n) const {
+    fn_(in, out, static_cast<size_t>(n), params_);
   }
 
   // n copies of the es-byte element at `value` (a compute dtype: 2 or 4 bytes) into run.
@@ -164,13 +166,14 @@ class EltwiseExecutor final : public Executor {
     const int64_t row_len = layout_.shape[rank - 1];
     const int64_t es = static_cast<int64_t>(elem_bytes_);
     char* runs = workspace + core * scratch_per_core_;
-    int64_t filled_row[2] = {-1, -1};
+    int64_t filled_row[kMaxMapInputs] = {-1, -1, -1, -1};
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
       const int64_t end = p.TileBegin(core, t) + p.TileLen(core, t);
       for (int64_t i = p.TileBegin(core, t); i < end;) {
         const int64_t row = i / row_len, col = i % row_len;
         const int64_t n = std::min(row_len - col, end - i);
-        const char* in[2] = {nullptr, nullptr};
+        const void* in[kMaxMapInputs] = {};
+        void* out[kMaxMapOutputs] = {};
         for (int k = 0; k < num_in_; ++k) {
           const core::FusedOperand& op = layout_.operands[k];
           const char* at = op.first + core::RowOffset(layout_, k, row) * es;
@@ -185,8 +188,11 @@ class EltwiseExecutor final : public Executor {
           }
           in[k] = run;
         }
-        char* out = layout_.operands[num_in_].first;
-        Compute(in, out + (core::RowOffset(layout_, num_in_, row) + col) * es, n);
+        for (int k = num_in_; k < layout_.num_operands; ++k) {
+          out[k - num_in_] =
+              layout_.operands[k].first + (core::RowOffset(layout_, k, row) + col) * es;
+        }
+        Compute(in, out, n);
         i += n;
       }
     }
@@ -230,9 +236,13 @@ class EltwiseExecutor final : public Executor {
       const int64_t es = static_cast<int64_t>(elem_bytes_);
       for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
         const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
-        const char* in[2] = {nullptr, nullptr};
+        const void* in[kMaxMapInputs] = {};
+        void* out[kMaxMapOutputs] = {};
         for (int k = 0; k < num_in_; ++k) in[k] = layout_.operands[k].first + s * es;
-        Compute(in, out_op.first + s * es, len);
+        for (int k = num_in_; k < layout_.num_operands; ++k) {
+          out[k - num_in_] = layout_.operands[k].first + s * es;
+        }
+        Compute(in, out, len);
       }
       return;
     }
@@ -241,13 +251,14 @@ class EltwiseExecutor final : public Executor {
       const int64_t tile_bytes = scratch_elems_ * static_cast<int64_t>(elem_bytes_);
       for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
         const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
-        const char* in[2] = {nullptr, nullptr};
+        const void* in[kMaxMapInputs] = {};
         for (int k = 0; k < num_in_; ++k) {
           GatherRaw(layout_, layout_.operands[k], elem_bytes_, s, len, scratch + k * tile_bytes);
           in[k] = scratch + k * tile_bytes;
         }
-        char* o = scratch + num_in_ * tile_bytes;
-        Compute(in, o, len);
+        char* o = scratch + num_in_ * tile_bytes;  // one output: the exact integer operators
+        void* out[kMaxMapOutputs] = {o};
+        Compute(in, out, len);
         if (result_cast_.active()) {
           char* cast = o + tile_bytes;
           result_cast_.Run(o, cast, static_cast<size_t>(len));
@@ -258,29 +269,37 @@ class EltwiseExecutor final : public Executor {
       }
       return;
     }
-    // One f32 tile per operand in this core's scratch: the inputs, then the output.
+    // One f32 tile per operand in this core's scratch: the inputs, then the outputs, then
+    // two for a cast result (the result in its own dtype, and cast to out's).
     float* scratch = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
+    const int num = layout_.num_operands;
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
       const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
-      const char* in[2] = {nullptr, nullptr};
+      const void* in[kMaxMapInputs] = {};
+      void* out[kMaxMapOutputs] = {};
       for (int k = 0; k < num_in_; ++k) {
         float* tile = scratch + k * scratch_elems_;
         GatherF32(layout_, layout_.operands[k], codecs_[k], s, len, tile);
-        in[k] = reinterpret_cast<const char*>(tile);
+        in[k] = tile;
       }
-      float* o = scratch + num_in_ * scratch_elems_;
-      Compute(in, reinterpret_cast<char*>(o), len);
-      if (result_cast_.active()) {  // narrowed to the result's dtype, then CANN's Cast
-        char* result = reinterpret_cast<char*>(o);
-        char* cast = reinterpret_cast<char*>(o + 2 * scratch_elems_);
-        if (to_result_ != nullptr) {
-          result = reinterpret_cast<char*>(o + scratch_elems_);
-          to_result_(o, result, static_cast<size_t>(len));
+      for (int k = num_in_; k < num; ++k) out[k - num_in_] = scratch + k * scratch_elems_;
+      Compute(in, out, len);
+      for (int k = num_in_; k < num; ++k) {
+        const core::FusedOperand& op = layout_.operands[k];
+        float* o = static_cast<float*>(out[k - num_in_]);
+        if (k == num_in_ && result_cast_.active()) {  // narrowed to the result's dtype, then
+                                                      // CANN's Cast
+          char* result = reinterpret_cast<char*>(o);
+          char* cast = reinterpret_cast<char*>(scratch + (num + 1) * scratch_elems_);
+          if (to_result_ != nullptr) {
+            result = reinterpret_cast<char*>(scratch + num * scratch_elems_);
+            to_result_(o, result, static_cast<size_t>(len));
+          }
+          result_cast_.Run(result, cast, static_cast<size_t>(len));
+          ScatterRaw(layout_, op, DTypeSize(op.dtype), s, len, cast);
+        } else {
+          ScatterF32(layout_, op, codecs_[k], s, len, o);
         }
-        result_cast_.Run(result, cast, static_cast<size_t>(len));
-        ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, cast);
-      } else {
-        ScatterF32(layout_, out_op, codecs_[num_in_], s, len, o);
       }
     }
   }
@@ -295,15 +314,14 @@ class EltwiseExecutor final : public Executor {
   size_t elem_bytes_ = 0;
   int64_t scratch_elems_ = 0;
   uint64_t scratch_per_core_ = 0;
-  kernels::EltwiseFn binary_fn_ = nullptr;
-  kernels::UnaryFn unary_fn_ = nullptr;
+  kernels::MapFn fn_ = nullptr;
   OperandCodec codecs_[core::kMaxOperands];
   kernels::OpParams params_;  // the operator's parameters (kernels/params.h)
-  ResultCast result_cast_;  // inactive unless out's dtype differs; the integer path's INT64
-                            // result to out's dtype
-  kernels::FromF32Fn to_result_ = nullptr;     // f32 to the result's dtype (null: f32)
+  ResultCast result_cast_;    // inactive unless out's dtype differs; the integer path's INT64
+                              // result to out's dtype
+  kernels::FromF32Fn to_result_ = nullptr;        // f32 to the result's dtype (null: f32)
   kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
-  kernels::IntWrap int_wrap_;  // the promoted dtype's width
+  kernels::IntWrap int_wrap_;                     // the promoted dtype's width
 };
 
 }  // namespace
@@ -322,15 +340,18 @@ Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::O
   return Status::Ok();
 }
 
-Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& options,
-                      uint64_t* workspace_size, ExecutorPtr* executor) {
+Status PrepareMap(Op op, const Operands& operands, const tiling::Options& options,
+                  uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);
-  const int num = operands.num_in + 1;  // the inputs, then the output
-  const Operand* all[3] = {&operands.in[0], &operands.in[1], &operands.in[1]};
-  all[num - 1] = &operands.out;
-  const TensorView& out = *operands.out.view;
-  const core::ViewSpan& out_span = *operands.out.span;
-  DType dtypes[3];
+  const int num_in = operands.num_in;
+  const int num = num_in + operands.num_out;  // the inputs, then the outputs
+  const Operand* all[core::kMaxOperands];
+  for (int k = 0; k < num; ++k) {
+    all[k] = k < num_in ? &operands.in[k] : &operands.out[k - num_in];
+  }
+  const TensorView& out = *operands.out[0].view;
+  const core::ViewSpan& out_span = *operands.out[0].span;
+  DType dtypes[core::kMaxOperands];
   DType widest = out.dtype;  // the plan counts elements of the widest storage dtype
   bool same_dtype = true;
   for (int k = 0; k < num; ++k) {
@@ -338,16 +359,18 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
     if (DTypeSize(dtypes[k]) > DTypeSize(widest)) widest = dtypes[k];
     same_dtype = same_dtype && dtypes[k] == dtypes[0];
   }
-  tiling::Problem problem{op, widest, out.shape, 0, launch::TeamSize()};
+  const bool own_plan_shape = !operands.plan_shape.empty();
+  tiling::Problem problem{op, widest, own_plan_shape ? operands.plan_shape : out.shape,
+                          own_plan_shape ? operands.plan_dim : 0, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
-    executor->reset(new EmptyExecutor(op, DTypeName(out.dtype)));
+    executor->reset(new EmptyExecutor(op, DTypeName(own_plan_shape ? dtypes[0] : out.dtype)));
     *workspace_size = 0;
     return Status::Ok();
   }
-  std::vector<int64_t> strides[3];
-  char* firsts[3];
+  std::vector<int64_t> strides[core::kMaxOperands];
+  char* firsts[core::kMaxOperands];
   for (int k = 0; k < num; ++k) {
     const core::ViewSpan& span = *all[k]->span;
     firsts[k] = span.first;
@@ -361,31 +384,32 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
   // and then cast (FLOAT for an integer self cast to it, or for integers computed in f32).
   DType result_dtype = out.dtype;
   if (CastsResultToOut(info.dtypes)) {
-    result_dtype = CastsIntInputs(info.dtypes) && IsPromotableIntType(dtypes[0])
-                       ? DType::kFloat32
-                       : dtypes[0];
+    result_dtype =
+        CastsIntInputs(info.dtypes) && IsPromotableIntType(dtypes[0]) ? DType::kFloat32 : dtypes[0];
   } else if (RoundsIntResults(info.dtypes) && !IsComputeType(out.dtype)) {
     result_dtype = DType::kFloat32;
   }
   // Rule PromoteIntExact: inputs promoting to an integer are computed exactly in it.
-  const DType promoted = PromotedInputs(layout);
-  const DType promoted_int = PromotesToExactInt(info.dtypes) && !IsFloatType(promoted)
-                                 ? promoted
-                                 : DType::kUndefined;
+  const DType promoted = PromotedInputs(layout, num_in);
+  const DType promoted_int =
+      PromotesToExactInt(info.dtypes) && !IsFloatType(promoted) ? promoted : DType::kUndefined;
   const bool int_path = promoted_int != DType::kUndefined;
   const bool casts_result = result_dtype != out.dtype;
   const bool direct = layout.dense && same_dtype && !casts_result && !int_path;
   const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0])) ||
                          (AdmitsInt8Lanes(info.dtypes) && dtypes[0] == DType::kInt8);
-  // Rows: one compute dtype, rows of at least kMinRowRun elements, the output and every input
-  // with stride 1 along the last fused dim but for inputs constant along it (stride 0).
+  // Rows: one compute dtype, every output and every input with stride 1 along the last
+  // fused dim but for inputs constant along it (stride 0), which need rows of at least
+  // kMinRowRun elements.
   bool rows = !direct && !exact_int && !int_path && same_dtype && !casts_result &&
-              IsComputeType(dtypes[0]) && layout.rank >= 1 &&
-              layout.shape[layout.rank - 1] >= kMinRowRun;
+              IsComputeType(dtypes[0]) && layout.rank >= 1;
+  bool fills = false;  // an input is constant along the rows
   for (int k = 0; rows && k < num; ++k) {
     const int64_t last = layout.operands[k].strides[layout.rank - 1];
-    rows = last == 1 || (last == 0 && k + 1 < num);
+    rows = last == 1 || (last == 0 && k < num_in);
+    fills = fills || last == 0;
   }
+  rows = rows && (!fills || layout.shape[layout.rank - 1] >= kMinRowRun);
   // A core's scratch holds one f32 tile per operand (one of the operands' own dtype on the
   // exact integer path), of its longest tile: the plan's tile length, or all the core owns
   // when that is less (a small tensor, or a large UB, must not ask for the UB).
@@ -401,10 +425,11 @@ Status PrepareEltwise(Op op, const Operands& operands, const tiling::Options& op
                : static_cast<uint64_t>(num) * scratch_elems *
                          (exact_int || rows ? DTypeSize(dtypes[0]) : sizeof(float)) +
                      (casts_result ? 2 * sizeof(float) * scratch_elems : 0);
-  const uint64_t scratch = (tiles_bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
-  auto* exec = new EltwiseExecutor(op, std::move(plan), layout);
-  exec->Init(direct, rows, exact_int, result_dtype, scratch_elems, scratch, operands,
-             promoted_int);
+  // Rows every operand walks in place need no scratch at all.
+  const uint64_t scratch =
+      rows && !fills ? 0 : (tiles_bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+  auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);
+  exec->Init(direct, rows, exact_int, result_dtype, scratch_elems, scratch, operands, promoted_int);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();
