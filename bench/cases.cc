@@ -108,6 +108,13 @@ std::string CaseSpec::ShapeText() const {
 
 std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
   constexpr int64_t kRow = 1024;
+  if (GetOpInfo(op).is_split && SplitsLastDim(GetOpInfo(op).signature)) {
+    // GeluMul: a last dim of at most 1024 (CANN's tiling), so halves of the largest
+    // divisor of n up to 512.
+    int64_t half = std::min<int64_t>(std::max<int64_t>(n, 1), kRow / 2);
+    while (n % half != 0) --half;
+    return {CaseSpec{op, dtype, {n / half, 2 * half}, -1, {}}};
+  }
   if (GetOpInfo(op).is_split) {
     if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, 2 * n}, -1, {}}};
     return {CaseSpec{op, dtype, {n / kRow, 2 * kRow}, -1, {}}};

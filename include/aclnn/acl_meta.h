@@ -22,6 +22,7 @@ typedef int32_t aclnnStatus;
 #define ACLNN_ERR_PARAM_INVALID 161002
 #define ACLNN_ERR_RUNTIME_ERROR 361001
 #define ACLNN_ERR_INNER 561000
+#define ACLNN_ERR_INNER_TILING_ERROR 561002
 #define ACLNN_ERR_INNER_NULLPTR 561103
 
 /* Describes a view; nothing is copied or validated here beyond what must be stored

@@ -54,6 +54,9 @@ enum class Signature {
   kSplitGeluFlag,    // (in0, dim, i0, f0, out, out1): the same with a bool flag (activateLeft)
   kGradSplitGelu,    // (in0, in1, in2, dim, i0, out): GeGlu's gradient, in2 the forward's gelu
   kGradSplitGeluFlag,  // (in0, in1, in2, dim, i0, f0, out): the same with the flag
+  kSplitLastString,  // (in0, c0, out): in0 split along its last dim (no dim parameter),
+                     // c0 a char* attribute (GeluMul's approximateOptional); out half in0's
+                     // shape (const out)
   kGradEltwise2Out,        // (in0, in1, in2, out, out1): two outputs, out elementwise and
                            // out1 reduced per channel (PreluBackward: OpArgs::out[1])
 };
@@ -71,6 +74,9 @@ enum class Kind {
 // The kinds that split self along dim into two halves: the front end makes them views of
 // their own (src/aclnn/split_front_end.cc) for the Map executor.
 constexpr bool IsSplit(Kind k) { return k == Kind::kGated || k == Kind::kGatedGrad; }
+// Whether a gated unit's prototype has no dim: it splits its self's last dim, whatever
+// OpArgs::dim holds (GeluMul).
+constexpr bool SplitsLastDim(Signature s) { return s == Signature::kSplitLastString; }
 
 // True for the in-place signatures, whose output is their first input.
 constexpr bool IsInplace(Signature s) {
@@ -179,8 +185,11 @@ constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSa
 // a number passed as an aclScalar (read as CANN's op_api reads it, aclScalar::ToFloat: the
 // kernels take it as an f32 value), or a bool flag passed as a C bool.
 // A number takes any real aclScalar dtype (a float, a signed integer, UINT8 or BOOL).
-// An int is a C int64_t attribute (GeGlu's approximate), carried as a number.
-enum class ScalarKind { kNumber, kFlag, kInt };
+// An int is a C int64_t attribute (GeGlu's approximate), carried as a number. A string is a
+// C char* attribute naming one of the parameter's `modes` (GeluMul's approximateOptional),
+// carried as a number: the index of that name, -1 for a name not among them (a null
+// pointer leaves it unset: the default).
+enum class ScalarKind { kNumber, kFlag, kInt, kString };
 // A rule on a number's value, checked after the shapes (as CANN's op_api orders it).
 enum class ScalarCheck {
   kAny,
@@ -201,6 +210,9 @@ struct ScalarParam {
   ScalarCheck check = ScalarCheck::kAny;
   ScalarConversion conversion = ScalarConversion::kToFloat;
   bool nullable = false;  // a null aclScalar means the default (Swish's betaOptional)
+  // kString: the names it takes, space-separated, in the order of their numbers
+  // ("none tanh": none 0, tanh 1); nullptr for the other kinds.
+  const char* modes = nullptr;
 };
 constexpr int kMaxScalars = 4;
 

@@ -15,6 +15,8 @@ enum class StatusCode : int32_t {
   kInvalid = 161002,  // ACLNN_ERR_PARAM_INVALID
   kRuntime = 361001,  // ACLNN_ERR_RUNTIME_ERROR
   kInner = 561000,    // ACLNN_ERR_INNER
+  kInnerTiling = 561002,  // ACLNN_ERR_INNER_TILING_ERROR: what CANN's kernel tiling refuses
+                          // (GeluMul's limits: docs/activation_family3.md)
 };
 
 class Status {
@@ -26,6 +28,9 @@ class Status {
   static Status Invalid(std::string m) { return Status(StatusCode::kInvalid, std::move(m)); }
   static Status Runtime(std::string m) { return Status(StatusCode::kRuntime, std::move(m)); }
   static Status Inner(std::string m) { return Status(StatusCode::kInner, std::move(m)); }
+  static Status InnerTiling(std::string m) {
+    return Status(StatusCode::kInnerTiling, std::move(m));
+  }
 
   bool ok() const { return code_ == StatusCode::kOk; }
   StatusCode code() const { return code_; }

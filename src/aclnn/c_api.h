@@ -5,6 +5,7 @@
 #define HOSTNN_SRC_ACLNN_C_API_H_
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
@@ -55,11 +56,55 @@ class IntAttr {
   aclScalar scalar_;
 };
 
+// A char* attribute (GeluMul's approximateOptional) as a STRING aclScalar holding the
+// pointer, which MakeArgs turns into the number of the mode it names (StringArg):
+// HOSTNN_SIG_STRING_ATTR(v) in src/aclnn/signatures.h. A temporary, as IntAttr; the
+// string is read during the call only.
+class StringAttr {
+ public:
+  explicit StringAttr(const char* v) {
+    scalar_.dtype = ACL_STRING;
+    static_assert(sizeof(v) <= sizeof(scalar_.bytes), "a pointer fits an aclScalar");
+    std::memcpy(scalar_.bytes, &v, sizeof(v));
+  }
+  const aclScalar* get() const { return &scalar_; }
+
+ private:
+  aclScalar scalar_;
+};
+
+// The number a string parameter carries (ScalarKind::kString): the index of the name s
+// holds among p.modes, an INT64 value; -1 for a name not among them. A null string is
+// not given: the parameter's default.
+inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
+  OpScalar r;
+  const char* name = nullptr;
+  if (s != nullptr) std::memcpy(&name, s->bytes, sizeof(name));
+  if (name == nullptr) return r;
+  r.given = true;
+  r.dtype = DType::kInt64;
+  r.value = -1.0;
+  int index = 0;
+  for (const char* m = p.modes; m != nullptr && *m != '\0'; ++index) {
+    size_t len = 0;
+    while (m[len] != '\0' && m[len] != ' ') ++len;
+    if (std::strncmp(m, name, len) == 0 && name[len] == '\0') {
+      r.value = index;
+      break;
+    }
+    m += len;
+    while (*m == ' ') ++m;
+  }
+  r.int_value = static_cast<int64_t>(r.value);
+  return r;
+}
+
 // A call's operands by slot: the prototype's inputs in0, in1, in2 go to OpArgs::in[0..2] and
 // its outputs out, out1 to OpArgs::out[0..1] (src/aclnn/signatures.h says which C parameter
 // is which; null where the prototype has none), and its scalar parameters: the aclScalars
-// s0, s1, s2 go to the operator's numbers and the bool f0 to its flag, in the order of its
-// Scalars column.
+// s0, s1, s2 go to the operator's numbers (an int64_t or char* attribute among them, as
+// IntAttr and StringAttr made it) and the bool f0 to its flag, in the order of its Scalars
+// column.
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
                        const aclTensor* out0, const aclTensor* out1, int64_t dim,
                        const aclScalar* s0 = nullptr, const aclScalar* s1 = nullptr,
@@ -73,7 +118,9 @@ inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const 
     if (info.scalars[k].kind == ScalarKind::kFlag) {
       a.scalars[k] = OpScalar{true, f0 ? 1.0 : 0.0, DType::kBool};
     } else if (next < 3) {
-      a.scalars[k] = ScalarArg(numbers[next++]);
+      const aclScalar* s = numbers[next++];
+      a.scalars[k] = info.scalars[k].kind == ScalarKind::kString ? StringArg(info.scalars[k], s)
+                                                                 : ScalarArg(s);
     }
   }
   a.in[0] = ViewOf(in0);

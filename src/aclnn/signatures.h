@@ -1,10 +1,12 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
  * input tensors named in0, in1, in2 and the outputs out, out1 (OpArgs::in[k], out[k]), the
- * dim, the aclScalar parameters s0, s1, s2 and the bool flag f0;
+ * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attribute i0
+ * and the char* attribute c0;
  * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the three input slots
  * and HOSTNN_SIG_OUTS_ the two output slots, null where the prototype has none (an in-place
- * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0; HOSTNN_SIG_SCALARS_ gives
+ * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
+ * gated unit without one); HOSTNN_SIG_SCALARS_ gives
  * s0, s1, s2 (null where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
  * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more: what
  * the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so
@@ -281,8 +283,20 @@
 #define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGeluFlag f0
 
-/* An int64_t attribute as the aclScalar the numbers travel in (C++ only). */
+/* aclnnGeluMul(input, approximateOptional, out): no dim (the last is split); the char*
+ * attribute c0 travels as a string aclScalar (capi::StringAttr), which MakeArgs turns into
+ * the number of the mode it names. */
+#define HOSTNN_SIG_PARAMS_SplitLastString const aclTensor *in0, char *c0, const aclTensor *out
+#define HOSTNN_SIG_ARGS_SplitLastString in0, c0, out
+#define HOSTNN_SIG_INS_SplitLastString in0, 0, 0
+#define HOSTNN_SIG_OUTS_SplitLastString out, 0
+#define HOSTNN_SIG_DIM_SplitLastString (-1)
+#define HOSTNN_SIG_SCALARS_SplitLastString HOSTNN_SIG_STRING_ATTR(c0), 0, 0
+#define HOSTNN_SIG_FLAG_SplitLastString 0
+
+/* An int64_t or char* attribute as the aclScalar the numbers travel in (C++ only). */
 #define HOSTNN_SIG_INT_ATTR(v) hostnn::capi::IntAttr(v).get()
+#define HOSTNN_SIG_STRING_ATTR(v) hostnn::capi::StringAttr(v).get()
 
 /* aclnnPreluBackward(gradOutput, self, weight, gradInput, gradWeight): three inputs and two
  * outputs. */

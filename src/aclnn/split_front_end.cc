@@ -4,7 +4,8 @@
 // (the forwards' out and outGelu, the gradients' incoming gradient and gelu) equal to
 // self's shape with that extent halved, the gradients' out equal to self's; GeGlu's
 // approximate 0 or 1; then storage, overlap and aliasing (161002). An empty self passes
-// the checks and runs nothing.
+// the checks and runs nothing. GeluMul has no dim (it splits the last) and its own limits,
+// refused as its CANN kernel's tiling refuses them (561002, CheckLastDimTiling).
 //
 // Then the halves: self (and a gradient's out) become two views of their own over the half
 // shape, the second starting half the dim's extent further on, and every operand is handed
@@ -60,6 +61,74 @@ void MakeHalf(const SplitOperand& v, const std::vector<int64_t>& half_shape, int
   }
 }
 
+// CANN's aclnnGeluMul is generated from its kernel's definition (it has no op_api): past
+// the null operands (161001) and the dtypes (161002), what it refuses is refused by its
+// kernel's tiling, as ACLNN_ERR_INNER_TILING_ERROR (561002). The same refusals, in the
+// tiling's order: a mode approximateOptional does not name; fewer than 2 dims; a last dim
+// of 0, over 1024 or odd; over 200000 rows (the product of the other dims).
+constexpr int64_t kLastDimMinRank = 2;
+constexpr int64_t kLastDimMaxExtent = 1024;
+constexpr int64_t kLastDimMaxRows = 200000;
+
+Status TilingRefusal(const char* op, const char* param, const std::string& what) {
+  return Status::InnerTiling(std::string(op) + ": " + param + " " + what);
+}
+
+Status CheckLastDimTiling(const OpInfo& info, const OpArgs& args, const char* param,
+                          const std::vector<int64_t>& shape) {
+  const char* op = info.name;
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    const ScalarParam& p = info.scalars[k];
+    if (p.kind != ScalarKind::kString || !args.scalars[k].given) continue;
+    int count = 0;  // the modes p names, quoted: "none" or "tanh"
+    std::string names, first;
+    for (const char* m = p.modes; m != nullptr && *m != '\0'; ++count) {
+      const char* end = m;
+      while (*end != '\0' && *end != ' ') ++end;
+      const std::string name = "\"" + std::string(m, end) + "\"";
+      names += (names.empty() ? "" : " or ") + name;
+      if (first.empty()) first = name;
+      m = end;
+      while (*m == ' ') ++m;
+    }
+    const double v = args.scalars[k].value;
+    if (!(v >= 0.0 && v < count && v == static_cast<double>(static_cast<int64_t>(v)))) {
+      return TilingRefusal(op, p.name,
+                           "must be " + names + " (a null pointer is " + first +
+                               "), got another string");
+    }
+  }
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  if (rank < kLastDimMinRank) {
+    return TilingRefusal(op, param,
+                         "rank: expected 2 to 8 dims (split along the last), got " +
+                             core::ShapeString(shape));
+  }
+  const int64_t last = shape.back();
+  // The rows: the product of the other dims, counted up to one past the limit.
+  int64_t rows = 1;
+  for (int64_t k = 0; k + 1 < rank; ++k) {
+    const int64_t d = shape[static_cast<size_t>(k)];
+    if (d == 0) {
+      rows = 0;
+      break;
+    }
+    rows = d > kLastDimMaxRows / rows ? kLastDimMaxRows + 1 : rows * d;
+  }
+  if (last == 0 || last > kLastDimMaxExtent || last % 2 != 0) {
+    return TilingRefusal(op, param,
+                         "shape: the last dim of " + core::ShapeString(shape) +
+                             " must be even and in [2, 1024] (two halves), got " +
+                             std::to_string(last));
+  }
+  if (rows > kLastDimMaxRows) {
+    return TilingRefusal(op, param,
+                         "shape: the dims before the last of " + core::ShapeString(shape) +
+                             " hold more than 200000 rows");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
@@ -107,17 +176,19 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   for (const SplitOperand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   const std::vector<int64_t>& shape = self.view->shape;
   const int64_t rank = static_cast<int64_t>(shape.size());
+  const bool last_dim = SplitsLastDim(info.signature);
+  if (last_dim) HOSTNN_RETURN_IF_ERROR(CheckLastDimTiling(info, args, self.param, shape));
   if (rank == 0) {
     return core::InvalidParam(op, self.param,
                               "rank: a 0-d tensor has no dim to split; expected 1 to 8 dims");
   }
-  if (args.dim < -rank || args.dim >= rank) {
+  if (!last_dim && (args.dim < -rank || args.dim >= rank)) {
     return core::InvalidParam(op, "dim",
                               "out of range: expected [" + std::to_string(-rank) + ", " +
                                   std::to_string(rank - 1) + "] for shape " +
                                   core::ShapeString(shape) + ", got " + std::to_string(args.dim));
   }
-  const int64_t dim = args.dim < 0 ? args.dim + rank : args.dim;
+  const int64_t dim = last_dim ? rank - 1 : args.dim < 0 ? args.dim + rank : args.dim;
   if (shape[dim] % 2 != 0) {
     return core::InvalidParam(op, self.param,
                               "shape: the split dim " + std::to_string(dim) + " of " +

@@ -122,9 +122,10 @@ inline int64_t DefaultInt(Op op) {
     aclTensor* out1 = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr : in2;    \
     const int64_t dim = d;                                                                    \
     const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                    \
+    char* c0 = nullptr; /* GeluMul's approximateOptional: null, its default ("none") */        \
     (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)dim, (void)s0, (void)s1,  \
         (void)s2,                                                                             \
-        (void)f0, (void)i0;                                                                   \
+        (void)f0, (void)i0, (void)c0;                                                         \
     return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);    \
   }                                                                                           \
   inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
