@@ -73,6 +73,25 @@ struct GeGluForms : GeGluErfOp {
 using GeGluOp = GeGluForms<GeGluParams>;
 using GeGluV3Op = GeGluForms<GeGluV3Params>;
 
+// GeluMul: out = gelu(a) * b, a the first half of the last dim, no outGelu; gelu the erf
+// form (GeluErfOp) or the tanh form (GeluOp). The same two roundings as GeGluV3's out with
+// activateLeft (a product is the same either way round), so the same bound: 2.1 ULP plus
+// the product for the erf form (2.4 without a fused MulAdd), a few ULP for the tanh form.
+// NaN in either half -> NaN; gelu(-inf) = -0 times an infinite b is NaN, as the formula.
+template <class Gelu>
+struct GeluMulOpT {
+  static constexpr bool kHasAct = false;
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V a, V b) {
+    return hn::Mul(Gelu::Apply(d, a), b);
+  }
+};
+// The list's GeluMul: the erf form, whose Alt approximateOptional "tanh" picks.
+struct GeluMulOp : GeluMulOpT<GeluErfOp> {
+  using Params = GeluMulParams;
+  using Alt = GeluMulOpT<GeluOp>;
+};
+
 // GluBackward: s = sigmoid(b); da = dy s, db = dy (a s (1 - s)). With e = exp(-|b|) and
 // r = 1 / (1 + e), s is r or e r by b's sign and s (1 - s) = e r^2 whatever the sign, so
 // 1 - s is never a subtraction (it keeps its relative accuracy for large b). a meets

@@ -177,6 +177,14 @@ struct GeGluV3Params {
     return {v.Number("approximate") == 1.0f, v.Flag("activateLeft")};
   }
 };
+// GeluMul: approximateOptional "tanh" (its mode 1; "none" or a null pointer is 0) picks
+// gelu's tanh form (the functor's Alt).
+struct GeluMulParams {
+  bool alt_form;
+  static GeluMulParams Init(const ParamValues& v) {
+    return {v.Number("approximateOptional") == 1.0f};
+  }
+};
 
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
@@ -215,6 +223,7 @@ HOSTNN_PARAMS_OF(GeGlu, GeGluParams)
 HOSTNN_PARAMS_OF(GeGluBackward, GeGluParams)
 HOSTNN_PARAMS_OF(GeGluV3, GeGluV3Params)
 HOSTNN_PARAMS_OF(GeGluV3Backward, GeGluV3Params)
+HOSTNN_PARAMS_OF(GeluMul, GeluMulParams)
 #undef HOSTNN_PARAMS_OF
 
 // One operator's filled struct, as the executor keeps it and hands it to every tile (the

@@ -1,7 +1,8 @@
 // The gated linear units' checks through their CANN C API: each refusal and its status (null
 // operands 161001; 0-d or 9-D self, an odd extent, a dim out of range, wrong shapes or dtypes,
-// GeGlu's approximate not 0 or 1, an output overlapping an input: 161002), writing nothing;
-// empty tensors; a gradient in place on self; ops-nn's examples. Values: split_ops_test.cc.
+// GeGlu's approximate not 0 or 1, an output overlapping an input: 161002; GeluMul's tiling
+// limits and approximateOptional: 561002), writing nothing; empty tensors; a gradient in
+// place on self; ops-nn's examples. Values: split_ops_test.cc.
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_geglu_backward.h"
+#include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_swi_glu.h"
@@ -27,7 +29,17 @@ namespace hostnn {
 namespace test {
 namespace {
 
-enum class Api { kGlu, kGluBackward, kSwiGlu, kSwiGluGrad, kGeGlu, kGeGluV3, kGeGluB, kGeGluV3B };
+enum class Api {
+  kGlu,
+  kGluBackward,
+  kSwiGlu,
+  kSwiGluGrad,
+  kGeGlu,
+  kGeGluV3,
+  kGeGluB,
+  kGeGluV3B,
+  kGeluMul
+};
 
 // One entry point: grad = a gradient (dy in, self's shape out); gelu = GeGlu's second
 // output (forward) or its `gelu` input (gradient).
@@ -63,6 +75,7 @@ struct Spec {
   int share[kRoles] = {-1, -1, -1, -1, -1};
   int64_t offset[kRoles] = {};
   int64_t dim = -1, approximate = 0;
+  const char* mode = nullptr;  // GeluMul's approximateOptional
   bool null_ws = false, null_exec = false;
 };
 
@@ -141,6 +154,11 @@ class Call {
       case Api::kGeGluV3B:
         return aclnnGeGluV3BackwardGetWorkspaceSize(t[kDy], t[kSelf], t[kGelu], dim, ap, v_.left,
                                                     t[kOut], ws, ex);
+      case Api::kGeluMul: {  // a copy: the entry point takes a char*
+        std::string mode = s_.mode != nullptr ? s_.mode : "";
+        return aclnnGeluMulGetWorkspaceSize(t[kSelf], s_.mode != nullptr ? mode.data() : nullptr,
+                                            t[kOut], ws, ex);
+      }
     }
     return ACLNN_ERR_INNER;
   }
@@ -149,9 +167,9 @@ class Call {
   aclnnStatus Run() {
     if (const aclnnStatus st = Phase1(); st != ACLNN_SUCCESS) return st;
     std::vector<uint64_t> w((ws_ + 7) / 8);
-    const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,    aclnnSwiGlu,
-                                          aclnnSwiGluGrad,    aclnnGeGlu,          aclnnGeGluV3,
-                                          aclnnGeGluBackward, aclnnGeGluV3Backward};
+    const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
+                                          aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
+                                          aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul};
     return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
   }
 
@@ -359,6 +377,152 @@ INSTANTIATE_TEST_SUITE_P(Units, SplitChecksTest, ::testing::ValuesIn(kVariants),
                          [](const ::testing::TestParamInfo<Variant>& info) {
                            return std::string(info.param.name);
                          });
+
+// GeluMul (no dim: the last is split). CANN's entry point is generated from its kernel's
+// definition: null operands are 161001 and dtypes 161002, then its tiling refuses a mode
+// approximateOptional does not name, fewer than 2 dims, a last dim of 0, over 1024 or odd,
+// and over 200000 rows (561002, ACLNN_ERR_INNER_TILING_ERROR); out's shape, storage and
+// overlap are hostnn's own checks (161002), after those.
+const Variant kGeluMul{"GeluMul", Api::kGeluMul, false, false, false};
+
+Spec GeluMulSpec(const std::vector<int64_t>& shape, const char* mode = nullptr,
+                 DType t = DType::kFloat32) {
+  Spec s = Valid(kGeluMul, shape, -1, t);
+  s.mode = mode;
+  return s;
+}
+
+// Runs s: status `code`; on a refusal, nothing written (operands and out-parameters) and a
+// message naming `param`.
+void ExpectGeluMul(const Spec& s, aclnnStatus code, const std::string& what,
+                   const char* param = nullptr) {
+  Call call(kGeluMul, s);
+  const aclnnStatus st = call.Run();
+  EXPECT_EQ(st, code) << what << ": " << aclGetRecentErrMsg();
+  if (code == ACLNN_SUCCESS) return;
+  EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
+  if (!s.null_ws) EXPECT_EQ(call.ws(), kWsSentinel) << what << ": workspaceSize was written";
+  if (param != nullptr) {
+    EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), param)) << what << ": " << aclGetRecentErrMsg();
+  }
+}
+
+TEST(GeluMulChecksTest, ValidCallsSucceedAndWrite) {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {4, 6}, {1, 2}, {2, 3, 1024}, {2, 1, 1, 1, 1, 1, 1, 6}, {3, 5, 38}};
+  for (DType t : kComputeTypes) {
+    for (const char* mode : {static_cast<const char*>(nullptr), "none", "tanh"}) {
+      for (const std::vector<int64_t>& shape : shapes) {
+        Call call(kGeluMul, GeluMulSpec(shape, mode, t));
+        ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << DTypeName(t) << " " << (mode ? mode : "null")
+                                             << " " << ShapeText(shape) << ": "
+                                             << aclGetRecentErrMsg();
+        EXPECT_FALSE(call.Unchanged()) << ShapeText(shape) << ": nothing was written";
+      }
+    }
+  }
+  // The rows at their limit.
+  ExpectGeluMul(GeluMulSpec({200000, 2}, "tanh"), ACLNN_SUCCESS, "200000 rows");
+  ExpectGeluMul(GeluMulSpec({400, 500, 2}), ACLNN_SUCCESS, "400 x 500 rows");
+}
+
+TEST(GeluMulChecksTest, NullOperandsAre161001BeforeEverythingElse) {
+  for (Role r : {kSelf, kOut}) {
+    // Also a bad mode and an odd last dim: the null operand is found first.
+    Spec s = GeluMulSpec({4, 5}, "gelu");
+    s.null[r] = true;
+    ExpectGeluMul(s, ACLNN_ERR_PARAM_NULLPTR, std::string("null ") + kRoleNames[r],
+                  r == kSelf ? "input" : "out");
+  }
+  for (bool exec : {false, true}) {
+    Spec s = GeluMulSpec({4, 6}, "tanh");
+    (exec ? s.null_exec : s.null_ws) = true;
+    ExpectGeluMul(s, ACLNN_ERR_PARAM_NULLPTR, exec ? "null executor" : "null workspaceSize");
+  }
+}
+
+TEST(GeluMulChecksTest, DtypesAre161002BeforeTheTilingLimits) {
+  for (DType t : {DType::kFloat64, DType::kInt32, DType::kInt8}) {
+    ExpectGeluMul(GeluMulSpec({4, 6}, nullptr, t), ACLNN_ERR_PARAM_INVALID,
+                  std::string("every operand ") + DTypeName(t), "input");
+    // A bad mode and an odd last dim too: the dtype is found first.
+    ExpectGeluMul(GeluMulSpec({4, 5}, "gelu", t), ACLNN_ERR_PARAM_INVALID,
+                  std::string("every operand ") + DTypeName(t) + ", mode gelu, [4, 5]", "input");
+  }
+  for (DType in : kComputeTypes) {
+    for (DType out : {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64}) {
+      if (in == out) continue;
+      Spec s = GeluMulSpec({4, 6}, "none", in);
+      s.dtype[kOut] = out;
+      ExpectGeluMul(s, ACLNN_ERR_PARAM_INVALID,
+                    std::string("input ") + DTypeName(in) + ", out " + DTypeName(out), "out");
+    }
+  }
+}
+
+TEST(GeluMulChecksTest, TilingLimitsAre561002) {
+  for (const char* mode : {"gelu", "", "Tanh", "none ", "tanhx", "erf"}) {
+    ExpectGeluMul(GeluMulSpec({4, 6}, mode), ACLNN_ERR_INNER_TILING_ERROR,
+                  std::string("approximateOptional \"") + mode + "\"", "approximateOptional");
+  }
+  // The mode is the tiling's first check.
+  ExpectGeluMul(GeluMulSpec({4, 5}, "gelu"), ACLNN_ERR_INNER_TILING_ERROR, "gelu and [4, 5]",
+                "approximateOptional");
+  const std::vector<std::vector<int64_t>> shapes = {
+      {},        {6},       {0},          {4, 5},     {4, 1},     {4, 0},
+      {0, 5},    {2, 1026}, {2, 2048},    {0, 2048},  {200001, 2}, {401, 500, 2},
+      {2, 3, 1025}};
+  for (const std::vector<int64_t>& shape : shapes) {
+    for (const char* mode : {static_cast<const char*>(nullptr), "tanh"}) {
+      ExpectGeluMul(GeluMulSpec(shape, mode), ACLNN_ERR_INNER_TILING_ERROR,
+                    "input " + ShapeText(shape), "input");
+    }
+  }
+  // More than 8 dims is the descriptor's rule, checked with the ranks before the tiling.
+  ExpectGeluMul(GeluMulSpec({2, 1, 1, 1, 1, 1, 1, 1, 6}), ACLNN_ERR_PARAM_INVALID, "9-D input",
+                "input");
+}
+
+TEST(GeluMulChecksTest, OutShapeAndOverlapAre161002AfterTheTilingLimits) {
+  for (const std::vector<int64_t>& shape :
+       {std::vector<int64_t>{4, 6}, {4, 2}, {3, 3}, {12}, {1, 4, 3}, {4, 3, 1}, {2, 6}}) {
+    Spec s = GeluMulSpec({4, 6}, "tanh");
+    s.shape[kOut] = shape;
+    ExpectGeluMul(s, ACLNN_ERR_PARAM_INVALID, "out " + ShapeText(shape), "out");
+  }
+  // CANN never checks out's shape: its tiling's refusal comes first.
+  Spec s = GeluMulSpec({4, 6}, "gelu");
+  s.shape[kOut] = {4, 5};
+  ExpectGeluMul(s, ACLNN_ERR_INNER_TILING_ERROR, "gelu and out [4, 5]", "approximateOptional");
+  for (int64_t offset : {0, 1, 5}) {
+    Spec o = GeluMulSpec({4, 6});
+    o.share[kOut] = kSelf;
+    o.offset[kOut] = offset;
+    ExpectGeluMul(o, ACLNN_ERR_PARAM_INVALID,
+                  "out in input's storage at " + std::to_string(offset), "out");
+  }
+}
+
+TEST(GeluMulChecksTest, EmptyTensorsSucceedWithNothingWritten) {
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{0, 6}, {3, 0, 4}, {0, 0, 2},
+                                            {300000, 0, 2}, {0, 1024}}) {
+    for (DType t : kComputeTypes) {
+      for (const char* mode : {static_cast<const char*>(nullptr), "tanh"}) {
+        const std::string what = ShapeText(shape) + " " + DTypeName(t);
+        Call call(kGeluMul, GeluMulSpec(shape, mode, t));
+        ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
+        EXPECT_EQ(call.ws(), 0u) << what;
+        EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
+      }
+    }
+  }
+  // The checks come first: a bad mode, a wrong out.
+  ExpectGeluMul(GeluMulSpec({0, 6}, "gelu"), ACLNN_ERR_INNER_TILING_ERROR, "empty, gelu",
+                "approximateOptional");
+  Spec s = GeluMulSpec({3, 0, 4});
+  s.shape[kOut] = {3, 0, 4};
+  ExpectGeluMul(s, ACLNN_ERR_PARAM_INVALID, "empty, out [3, 0, 4]", "out");
+}
 
 // An ops-nn document's example (FLOAT), to 1e-5 relative plus half the last digit the
 // documents print.

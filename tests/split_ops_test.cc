@@ -1,9 +1,10 @@
-// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3 and their gradients) through their CANN
-// C API: every variant and compute dtype against the double references of
+// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul and the gradients) through
+// their CANN C API: every variant and compute dtype against the double references of
 // tests/reference/split_reference.h, on every SIMD target, over 1-D to 8-D shapes split
-// along every kind of dim (negative ones too), halves of every tail length and special
-// values; 16-bit results equal to the FLOAT result rounded once; strided operands; the same
-// bits for any core count; Glu's out dtypes. Prints the largest error per variant and dtype.
+// along every kind of dim (negative ones too; GeluMul the last, of 2 to 8 dims), halves of
+// every tail length and special values; 16-bit results equal to the FLOAT result rounded
+// once; strided operands; the same bits for any core count; Glu's out dtypes; GeluMul's
+// null approximateOptional. Prints the largest error per variant and dtype.
 // The refusals and the ops-nn examples are in split_checks_test.cc.
 
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <random>
 #include <string>
@@ -23,6 +25,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_geglu_backward.h"
+#include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_swi_glu.h"
@@ -37,7 +40,17 @@ namespace {
 
 using split_ref::Unit;
 
-enum class Api { kGlu, kGluBackward, kSwiGlu, kSwiGluGrad, kGeGlu, kGeGluV3, kGeGluB, kGeGluV3B };
+enum class Api {
+  kGlu,
+  kGluBackward,
+  kSwiGlu,
+  kSwiGluGrad,
+  kGeGlu,
+  kGeGluV3,
+  kGeGluB,
+  kGeGluV3B,
+  kGeluMul
+};
 
 // One entry point with its attributes: grad = a gradient (dy in, self's shape out); gelu =
 // GeGlu's second output (forward) or its `gelu` input (gradient).
@@ -64,7 +77,18 @@ const Variant kVariants[] = {
     {"GeGluV3Backward_erf_left", Api::kGeGluV3B, Unit::kGeGlu, true, true, 0, true},
     {"GeGluV3Backward_tanh_left", Api::kGeGluV3B, Unit::kGeGlu, true, true, 1, true},
     {"GeGluV3Backward_erf_right", Api::kGeGluV3B, Unit::kGeGlu, true, true, 0, false},
+    // gelu(a) * b, as GeGlu's out with activateLeft, without outGelu.
+    {"GeluMul_erf", Api::kGeluMul, Unit::kGeGlu, false, false, 0, true},
+    {"GeluMul_tanh", Api::kGeluMul, Unit::kGeGlu, false, false, 1, true},
 };
+
+// Whether v takes self of `shape` split along d: GeluMul splits the last dim only, of 2 to
+// 8 dims, that dim at most 1024 (every unit takes the rest of these cases).
+bool Takes(const Variant& v, const std::vector<int64_t>& shape, int64_t d) {
+  if (v.api != Api::kGeluMul) return true;
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  return rank >= 2 && d == rank - 1 && shape.back() <= 1024;
+}
 
 // Test names and messages show a variant by its name.
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
@@ -123,6 +147,11 @@ aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* 
       return aclnnGeGluBackwardGetWorkspaceSize(dy, self, gelu, dim, ap, out, ws, ex);
     case Api::kGeGluV3B:
       return aclnnGeGluV3BackwardGetWorkspaceSize(dy, self, gelu, dim, ap, v.left, out, ws, ex);
+    case Api::kGeluMul: {  // no dim: the last is split
+      char mode[8] = "none";
+      if (ap == 1) std::snprintf(mode, sizeof(mode), "tanh");
+      return aclnnGeluMulGetWorkspaceSize(self, mode, out, ws, ex);
+    }
   }
   return ACLNN_ERR_INNER;
 }
@@ -141,8 +170,9 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
   if (ws > 0 && aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
     return ACLNN_ERR_INNER;
   using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
-  const Phase2 phase2[] = {aclnnGlu,   aclnnGluBackward, aclnnSwiGlu,        aclnnSwiGluGrad,
-                           aclnnGeGlu, aclnnGeGluV3,     aclnnGeGluBackward, aclnnGeGluV3Backward};
+  const Phase2 phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
+                           aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
+                           aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul};
   st = phase2[static_cast<int>(v.api)](w, ws, ex, nullptr);
   if (w != nullptr) aclrtFree(w);
   return st;
@@ -266,16 +296,19 @@ class SplitValuesTest : public ::testing::TestWithParam<std::tuple<Variant, DTyp
 
 TEST_P(SplitValuesTest, MatchesTheDoubleReferenceAndRoundsTheFloatResultOnce) {
   // Each case is the dim, then self's shape: 1-D with halves of 1, 3, 37 and 1029; rows
-  // split along the last dim, along dim 0; a middle dim of 4-D; dim -ndim; 8-D.
+  // split along the last dim, along dim 0; a middle dim of 4-D; dim -ndim; 8-D; the last
+  // dim of 4-D with halves of 19, and at 1024 (GeluMul's largest) with halves of 512.
   std::vector<std::vector<int64_t>> cases = {{0, 2}, {-1, 6}, {0, 74}, {0, 2058}, {-1, 5, 2}};
   cases.insert(cases.end(), {{1, 3, 6}, {-1, 4, 74}, {1, 3, 2000}, {0, 6, 7}, {-2, 74, 33}});
   cases.insert(cases.end(), {{2, 3, 4, 6, 5}, {-2, 2, 3, 74, 3}, {-3, 4, 2, 3}});
   cases.insert(cases.end(), {{-8, 2, 1, 3, 1, 2, 1, 2, 4}, {7, 1, 2, 1, 2, 1, 2, 1, 34}});
+  cases.insert(cases.end(), {{3, 2, 3, 5, 38}, {-1, 3, 1024}});
   std::mt19937_64 rng(0x5EED1101);
   ForEachTarget([&](int64_t) {
     for (const std::vector<int64_t>& c : cases) {
       const std::vector<int64_t> shape(c.begin() + 1, c.end());
       const int64_t dim = c[0], d = dim < 0 ? dim + static_cast<int64_t>(shape.size()) : dim;
+      if (!Takes(v(), shape, d)) continue;
       const std::string what = ShapeText(shape) + " dim " + std::to_string(dim);
       SCOPED_TRACE(what);
       Operands o = MakeOperands(v(), dtype(), shape, d);
@@ -310,6 +343,7 @@ TEST_P(SplitValuesTest, StridedOperandsGiveTheDenseBits) {
     std::vector<int64_t> s = shape;
     const int64_t d = dim < 0 ? dim + 3 : dim;
     s[d] = 2 * (d + 2);
+    if (!Takes(v(), s, d)) continue;
     Operands dense = MakeOperands(v(), dtype(), s, d);
     FillInputs(v(), &dense, d, rng, true);
     const Inputs in = Snapshot(v(), dense);
@@ -360,11 +394,13 @@ struct CoresScope {
 TEST_P(SplitValuesTest, SameBitsForAnyCoreCount) {
   if (std::getenv("HOSTNN_NUM_CORES") != nullptr) GTEST_SKIP() << "HOSTNN_NUM_CORES is set";
   std::mt19937_64 rng(0x5EED1103);
-  const std::pair<std::vector<int64_t>, int64_t> cases[] = {{{24, 2050}, -1}, {{202, 3, 80}, 0}};
+  const std::pair<std::vector<int64_t>, int64_t> cases[] = {
+      {{24, 2050}, -1}, {{202, 3, 80}, 0}, {{130, 2, 1000}, -1}};
   CoresScope restore;
   setenv("HOSTNN_MIN_ELEMS_PER_CORE", "1", 1);
   for (const auto& [shape, dim] : cases) {
     const int64_t d = dim < 0 ? dim + static_cast<int64_t>(shape.size()) : dim;
+    if (!Takes(v(), shape, d)) continue;
     Operands o = MakeOperands(v(), dtype(), shape, d);
     FillInputs(v(), &o, d, rng, true);
     std::vector<double> first;
@@ -421,6 +457,50 @@ TEST(GluOutDtypeTest, CastsTheSelfDtypeResult) {
         const double want = RoundTo(out_t, same.out.Get(i));
         ASSERT_TRUE(SameBits(cast.out.Get(i), want))
             << "element " << i << ": " << Num(cast.out.Get(i)) << ", expected " << Num(want);
+      }
+    }
+  }
+}
+
+// GeluMul: a null approximateOptional is "none"; and out = gelu(a) * b is GeGluV3's out with
+// activateLeft, bit for bit, in each form (the same gelu, one product).
+TEST(GeluMulTest, NullIsNoneAndTheOutIsGeGluV3sWithActivateLeft) {
+  const Variant& none = kVariants[std::size(kVariants) - 2];
+  const Variant& tanh = kVariants[std::size(kVariants) - 1];
+  ASSERT_EQ(none.api, Api::kGeluMul);
+  ASSERT_EQ(tanh.approximate, 1);
+  std::mt19937_64 rng(0x5EED1105);
+  const std::vector<int64_t> shape = {6, 2, 70};
+  for (DType t : kComputeTypes) {
+    SCOPED_TRACE(DTypeName(t));
+    Operands o = MakeOperands(none, t, shape, 2);
+    FillInputs(none, &o, 2, rng, true);
+    const Inputs in = Snapshot(none, o);
+    // Null, through the entry point itself.
+    const TensorPtr self = Acl(o.self), out = Acl(o.out);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnGeluMulGetWorkspaceSize(self.get(), nullptr, out.get(), &ws, &ex),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    std::vector<uint64_t> w((ws + 7) / 8);
+    ASSERT_EQ(aclnnGeluMul(ws ? w.data() : nullptr, ws, ex, nullptr), ACLNN_SUCCESS);
+    const std::vector<double> got_null = o.out.Values();
+    for (const Variant* v : {&none, &tanh}) {
+      Operands mul = CopyAs(*v, in, o, t, 2);
+      ASSERT_EQ(RunUnit(*v, mul, -1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      const Variant geglu{"GeGluV3", Api::kGeGluV3, Unit::kGeGlu, false, true, v->approximate, true};
+      Operands ref = CopyAs(geglu, in, o, t, 2);
+      ASSERT_EQ(RunUnit(geglu, ref, -1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      const std::vector<double> got = mul.out.Values(), want = ref.out.Values();
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_TRUE(SameBits(got[i], want[i]))
+            << v->name << " element " << i << ": " << Num(got[i]) << ", GeGluV3 " << Num(want[i]);
+        if (v == &none) {
+          ASSERT_TRUE(SameBits(got_null[i], got[i]))
+              << "null approximateOptional, element " << i << ": " << Num(got_null[i])
+              << ", \"none\" " << Num(got[i]);
+        }
       }
     }
   }
