@@ -68,6 +68,7 @@ using GeGluTanhOp = GeGluOpT<GeluOp>;
 template <class P>
 struct GeGluForms : GeGluErfOp {
   using Params = P;
+  using Form = GeGluErfOp;  // the loop both operators share (glu_tiles.cc)
   using Alt = GeGluTanhOp;
 };
 using GeGluOp = GeGluForms<GeGluParams>;
@@ -149,6 +150,7 @@ using GeGluTanhBackwardOp = GeGluBackwardOpT<GeluBackwardOp>;
 template <class P>
 struct GeGluBackwardForms : GeGluErfBackwardOp {
   using Params = P;
+  using Form = GeGluErfBackwardOp;
   using Alt = GeGluTanhBackwardOp;
 };
 using GeGluBackwardOp = GeGluBackwardForms<GeGluParams>;

@@ -41,22 +41,42 @@ struct AltOf<F, std::void_t<typename F::Alt>> {
   static constexpr bool kHas = true;
 };
 
+// The function a functor computes, as the type its loop is compiled for: F::Form where F
+// names one (GeGlu and GeGluV3 compute the same function under two parameter structs, and
+// share one loop), else F.
+template <class F, class = void>
+struct FormOf {
+  using type = F;
+};
+template <class F>
+struct FormOf<F, std::void_t<typename F::Form>> {
+  using type = typename F::Form;
+};
+
+// One loop per form and storage type, not inlined into the entries that share it.
+template <class G, class Tag>
+HWY_NOINLINE void GatedLoop(const void* const* in, void* const* out, size_t n,
+                            const OpParams& p) {
+  MapEntry<G, Tag, 2, G::kHasAct ? 2 : 1, false>(in, out, n, p);
+}
+template <class G, class Tag>
+HWY_NOINLINE void GatedGradLoop(const void* const* in, void* const* out, size_t n,
+                                const OpParams& p) {
+  MapEntry<G, Tag, G::kReadsAct ? 4 : 3, 2, false>(in, out, n, p);
+}
+
 // kAlt: the functor's Alt form; an empty entry for a functor without one (never handed
 // out: its parameters never pick it).
 template <class F, class Tag, bool kAlt>
 HWY_INLINE void GatedEntry(const void* const* in, void* const* out, size_t n, const OpParams& p) {
-  using G = std::conditional_t<kAlt, typename AltOf<F>::type, F>;
-  if constexpr (!kAlt || AltOf<F>::kHas) {
-    MapEntry<G, Tag, 2, G::kHasAct ? 2 : 1, false>(in, out, n, p);
-  }
+  using G = std::conditional_t<kAlt, typename AltOf<F>::type, typename FormOf<F>::type>;
+  if constexpr (!kAlt || AltOf<F>::kHas) GatedLoop<G, Tag>(in, out, n, p);
 }
 template <class F, class Tag, bool kAlt>
 HWY_INLINE void GatedGradEntry(const void* const* in, void* const* out, size_t n,
                                const OpParams& p) {
-  using G = std::conditional_t<kAlt, typename AltOf<F>::type, F>;
-  if constexpr (!kAlt || AltOf<F>::kHas) {
-    MapEntry<G, Tag, G::kReadsAct ? 4 : 3, 2, false>(in, out, n, p);
-  }
+  using G = std::conditional_t<kAlt, typename AltOf<F>::type, typename FormOf<F>::type>;
+  if constexpr (!kAlt || AltOf<F>::kHas) GatedGradLoop<G, Tag>(in, out, n, p);
 }
 
 // Kernel names: <Name>_<dtype>[_Alt].
