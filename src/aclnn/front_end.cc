@@ -23,7 +23,7 @@
 #include "src/exec/executor.h"
 #include "src/exec/scalar_conversion.h"
 #include "src/aclnn/split_front_end.h"
-#include "src/exec/softmax_executor.h"
+#include "src/exec/rows_executor.h"
 
 namespace hostnn {
 namespace {
@@ -422,7 +422,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   if (!info.is_reduction) {
     return exec::PrepareMap(args.op, operands, options, workspace_size, executor);
   }
-  return exec::PrepareSoftmax(args.op, operands, args.dim, options, workspace_size, executor);
+  return exec::PrepareRows(args.op, operands, args.dim, options, workspace_size, executor);
 }
 
 }  // namespace hostnn

@@ -1,5 +1,4 @@
-// How a core walks its units of a reduction plan, shared by the LogSoftmax executors (f32
-// compute in softmax_executor.cc, double in logsoftmax_f64_executor.cc).
+// How a core walks its units of a reduction plan (the row executor's walks).
 #ifndef HOSTNN_SRC_EXEC_REDUCTION_UNITS_H_
 #define HOSTNN_SRC_EXEC_REDUCTION_UNITS_H_
 
@@ -8,13 +7,14 @@
 #include <cstdint>
 
 #include "hostnn/tiling.h"
+#include "kernels/row_fns.h"
 
 namespace hostnn {
 namespace exec {
 
-// The widest block of columns an ARA kernel call takes (its accumulators live on the
-// stack): a run of whole row segments, which the prefetchers follow.
-constexpr int64_t kAraBlockCols = 4096;
+// The widest block of columns an ARA call takes (the row function keeps the block's column
+// statistics on its stack): a run of whole row segments, which the prefetchers follow.
+constexpr int64_t kAraBlockCols = static_cast<int64_t>(kernels::kAraBlockCols);
 
 // Calls fn(a1, c0, w) for this core's ARA units, adjacent units of one A1 row merged
 // and cut into blocks of at most block_cols columns. Each column's reduction runs over R
