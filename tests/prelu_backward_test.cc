@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_prelu_backward.h"
-#include "src/exec/prelu_backward_executor.h"
+#include "src/exec/column_sums.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
 

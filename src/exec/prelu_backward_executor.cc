@@ -1,11 +1,12 @@
-// PreluBackward's executor, over the plan's channel sums (tiling::ChannelSumsPlan): the
-// elements, in the row-major order of self's shape, are rows of S = prod(shape[2:])
-// elements, row r = (n, c) with c = r % C (self of rank <= 1: one row of C = 1), cut into
-// segments of tiling::kChannelSumSegment; the plan's units (a segment, or whole rows) and
-// their cores are the plan's. Each core gathers its units' gradOutput (broadcast) and self
-// into f32 scratch, runs the segment kernel (gradInput and the segment's sum in double) and
-// scatters gradInput; the segment sums land in the workspace, and after the cores are done
-// they are added in a fixed order (see the header).
+// PreluBackward's executor: a Map pass (gradInput) with a ColumnSums stage (gradWeight)
+// over the plan's channel sums (tiling::ChannelSumsPlan): the elements, in the row-major
+// order of self's shape, are rows of S = prod(shape[2:]) elements, row r = (n, c) with c =
+// r % C (self of rank <= 1: one row of C = 1), cut into segments of
+// tiling::kChannelSumSegment; the plan's units (a segment, or whole rows) and their cores
+// are the plan's. Each core gathers its units' gradOutput (broadcast) and self into f32
+// scratch, runs the segment kernel (gradInput and the segment's sum in double) and scatters
+// gradInput; the segments' sums land in the stage's slots, which it adds in a fixed order
+// after the cores are done (src/exec/column_sums.h).
 
 #include "src/exec/prelu_backward_executor.h"
 
@@ -15,6 +16,7 @@
 
 #include "kernels/kernels.h"
 #include "src/core/layout.h"
+#include "src/exec/column_sums.h"
 #include "src/exec/executor.h"
 #include "src/exec/gather.h"
 #include "src/exec/kernel_path.h"
@@ -43,20 +45,18 @@ class PreluBackwardExecutor final : public Executor {
       : Executor(op, std::move(plan)),
         layout_(layout),
         w_layout_(w_layout),
-        gw_layout_(gw_layout),
         dtype_(dtype),
-        units_(plan_->channel_sums),
+        sums_(plan_->channel_sums, gw_layout, dtype, weights == 1),
         weights_(weights) {
     codec_ = MakeCodec(dtype);
     kernel_ = kernels::GetPreluBackwardSegment();
     target_ = kernels::ChosenTargetName();
-    w_bytes_ = AlignUp(sizeof(float) * static_cast<uint64_t>(units_.channels));
-    sums_bytes_ =
-        AlignUp(sizeof(double) * static_cast<uint64_t>(units_.rows * units_.segs_per_row));
+    const tiling::ChannelSumsPlan& units = sums_.units();
+    w_bytes_ = AlignUp(sizeof(float) * static_cast<uint64_t>(units.channels));
     core_bytes_ = AlignUp(3 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
-    // The weights, the segment sums, each core's three tiles, the channels' totals.
-    totals_at_ = w_bytes_ + sums_bytes_ + core_bytes_ * static_cast<uint64_t>(units_.block_dim);
-    workspace_bytes_ = totals_at_ + sizeof(double) * static_cast<uint64_t>(units_.channels);
+    // The weights, the segments' sums, each core's three tiles, the channels' totals.
+    totals_at_ = w_bytes_ + sums_.slots_bytes() + core_bytes_ * static_cast<uint64_t>(units.block_dim);
+    workspace_bytes_ = totals_at_ + sums_.totals_bytes();
   }
 
   std::string KernelPath() const override {
@@ -65,71 +65,47 @@ class PreluBackwardExecutor final : public Executor {
   }
 
   void Run(char* workspace) const override {
+    const int64_t channels = sums_.units().channels;
     float* w = reinterpret_cast<float*>(workspace);
     GatherF32(w_layout_, w_layout_.operands[0], codec_, 0, weights_, w);
-    if (weights_ == 1) std::fill(w + 1, w + units_.channels, w[0]);
-    launch::LaunchRunCore(units_.block_dim, this, &PreluBackwardExecutor::RunCore, workspace);
-    Finish(reinterpret_cast<const double*>(workspace + w_bytes_),
-           reinterpret_cast<double*>(workspace + totals_at_), workspace);
+    if (weights_ == 1) std::fill(w + 1, w + channels, w[0]);
+    launch::LaunchRunCore(sums_.units().block_dim, this, &PreluBackwardExecutor::RunCore,
+                          workspace);
+    // The weights are no longer needed: their room holds the rounded sums.
+    sums_.Finish(reinterpret_cast<const double*>(workspace + w_bytes_),
+                 reinterpret_cast<double*>(workspace + totals_at_), w);
   }
 
  private:
+  // gradInput of the core's units, and each segment's sum of the gradWeight term into its
+  // slot (the ColumnSums stage).
   void RunCore(int64_t core, char* workspace) const {
+    const tiling::ChannelSumsPlan& units = sums_.units();
     const float* w = reinterpret_cast<const float*>(workspace);
-    double* sums = reinterpret_cast<double*>(workspace + w_bytes_);
-    float* dy = reinterpret_cast<float*>(workspace + w_bytes_ + sums_bytes_ + core * core_bytes_);
+    double* slots = reinterpret_cast<double*>(workspace + w_bytes_);
+    float* dy = reinterpret_cast<float*>(workspace + w_bytes_ + sums_.slots_bytes() +
+                                         core * core_bytes_);
     float* x = dy + tiling::kChannelSumSegment;
     float* gi = x + tiling::kChannelSumSegment;
-    for (int64_t u = units_.UnitBegin(core); u < units_.UnitEnd(core); ++u) {
+    for (int64_t u = units.UnitBegin(core); u < units.UnitEnd(core); ++u) {
       int64_t row, offset, len;  // the unit's first row, its offset in that row, its length
-      units_.Unit(u, &row, &offset, &len);
-      const int64_t start = row * units_.row_len + offset;
+      units.Unit(u, &row, &offset, &len);
+      const int64_t start = row * units.row_len + offset;
       GatherF32(layout_, layout_.operands[0], codec_, start, len, dy);
       GatherF32(layout_, layout_.operands[1], codec_, start, len, x);
-      for (int64_t s = 0; s < len;) {  // one segment: a row's part
-        const int64_t r = (start + s) / units_.row_len;
-        const int64_t n = std::min(len - s, units_.row_len - (start + s) % units_.row_len);
-        const int64_t seg =
-            r * units_.segs_per_row + ((start + s) % units_.row_len) / tiling::kChannelSumSegment;
-        sums[seg] = kernel_(dy + s, x + s, w[r % units_.channels], gi + s, static_cast<size_t>(n));
-        s += n;
-      }
+      sums_.ForEachSegment(start, len, [&](int64_t s, int64_t n, int64_t slot, int64_t r) {
+        slots[slot] =
+            kernel_(dy + s, x + s, w[r % units.channels], gi + s, static_cast<size_t>(n));
+      });
       ScatterF32(layout_, layout_.operands[2], codec_, start, len, gi);
     }
   }
 
-  // gradWeight: per channel, the segments in (n, segment) order; one weight: the channels
-  // in c order. Rounded once to gradWeight's dtype.
-  void Finish(const double* sums, double* total, char* workspace) const {
-    const int64_t batches = units_.rows / units_.channels;
-    for (int64_t c = 0; c < units_.channels; ++c) {
-      double t = 0.0;
-      for (int64_t nb = 0; nb < batches; ++nb) {
-        const double* s = sums + (nb * units_.channels + c) * units_.segs_per_row;
-        for (int64_t q = 0; q < units_.segs_per_row; ++q) t += s[q];
-      }
-      total[c] = t;
-    }
-    int64_t outputs = units_.channels;
-    if (weights_ == 1) {
-      double t = 0.0;
-      for (int64_t c = 0; c < units_.channels; ++c) t += total[c];
-      total[0] = t;
-      outputs = 1;
-    }
-    float* out = reinterpret_cast<float*>(workspace);  // the weights are no longer needed
-    for (int64_t c = 0; c < outputs; ++c) {
-      out[c] = dtype_ == DType::kFloat32 ? static_cast<float>(total[c])
-                                         : static_cast<float>(RoundToHalfType(total[c], dtype_));
-    }
-    ScatterF32(gw_layout_, gw_layout_.operands[0], codec_, 0, outputs, out);
-  }
-
-  core::FusedLayout layout_, w_layout_, gw_layout_;
+  core::FusedLayout layout_, w_layout_;
   DType dtype_;
-  tiling::ChannelSumsPlan units_;  // the plan's
+  ColumnSums sums_;  // gradWeight, over the plan's channel sums
   int64_t weights_;
-  uint64_t w_bytes_ = 0, sums_bytes_ = 0, core_bytes_ = 0;
+  uint64_t w_bytes_ = 0, core_bytes_ = 0;
   uint64_t totals_at_ = 0;  // where the channels' totals start in the workspace
   OperandCodec codec_;
   kernels::PreluBackwardSegmentFn kernel_ = nullptr;
@@ -137,18 +113,6 @@ class PreluBackwardExecutor final : public Executor {
 };
 
 }  // namespace
-
-double RoundToHalfType(double v, DType dtype) {
-  if (!std::isfinite(v) || v == 0.0) return v;
-  const bool f16 = dtype == DType::kFloat16;
-  const int bits = f16 ? 11 : 8, emin = f16 ? -14 : -126;
-  const double max = f16 ? 65504.0 : 3.3895313892515355e38;
-  int e = 0;
-  std::frexp(v, &e);                                 // |v| in [2^(e-1), 2^e)
-  const int q = std::max(e - 1, emin) - (bits - 1);  // the exponent of the last kept bit
-  const double r = std::ldexp(std::nearbyint(std::ldexp(v, -q)), q);
-  return std::fabs(r) > max ? std::copysign(HUGE_VAL, v) : r;
-}
 
 Status PreparePreluBackward(Op op, const PreluBackwardOperands& o, const tiling::Options& options,
                             uint64_t* workspace_size, ExecutorPtr* executor) {

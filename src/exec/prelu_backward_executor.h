@@ -28,9 +28,6 @@ Status PreparePreluBackward(Op op, const PreluBackwardOperands& operands,
                             const tiling::Options& options, uint64_t* workspace_size,
                             ExecutorPtr* executor);
 
-// v rounded once (to nearest even) to FLOAT16 or BFLOAT16, as a double (exact in f32).
-double RoundToHalfType(double v, DType dtype);
-
 }  // namespace exec
 }  // namespace hostnn
 
