@@ -216,6 +216,26 @@ struct ScalarParam {
 };
 constexpr int kMaxScalars = 4;
 
+// A string parameter's modes (ScalarParam::modes): mode k's name, "" past the last; and
+// the number of the mode `name` names exactly ("Tanh" and "none " name none), -1 for none.
+inline std::string ModeName(const ScalarParam& p, int k) {
+  const char* m = p.modes;
+  for (int i = 0; m != nullptr && *m != '\0'; ++i) {
+    const char* end = m;
+    while (*end != '\0' && *end != ' ') ++end;
+    if (i == k) return std::string(m, end);
+    for (m = end; *m == ' ';) ++m;
+  }
+  return "";
+}
+inline int ModeIndex(const ScalarParam& p, const char* name) {
+  for (int k = 0;; ++k) {
+    const std::string m = ModeName(p, k);
+    if (m.empty()) return -1;
+    if (m == name) return k;
+  }
+}
+
 // The most tensors an operator reads and writes (op_list.def's Inputs and Outputs).
 constexpr int kMaxIn = 3;
 constexpr int kMaxOut = 2;

@@ -83,19 +83,8 @@ inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
   if (name == nullptr) return r;
   r.given = true;
   r.dtype = DType::kInt64;
-  r.value = -1.0;
-  int index = 0;
-  for (const char* m = p.modes; m != nullptr && *m != '\0'; ++index) {
-    size_t len = 0;
-    while (m[len] != '\0' && m[len] != ' ') ++len;
-    if (std::strncmp(m, name, len) == 0 && name[len] == '\0') {
-      r.value = index;
-      break;
-    }
-    m += len;
-    while (*m == ' ') ++m;
-  }
-  r.int_value = static_cast<int64_t>(r.value);
+  r.int_value = ModeIndex(p, name);
+  r.value = static_cast<double>(r.int_value);
   return r;
 }
 

@@ -81,16 +81,11 @@ Status CheckLastDimTiling(const OpInfo& info, const OpArgs& args, const char* pa
     const ScalarParam& p = info.scalars[k];
     if (p.kind != ScalarKind::kString || !args.scalars[k].given) continue;
     int count = 0;  // the modes p names, quoted: "none" or "tanh"
-    std::string names, first;
-    for (const char* m = p.modes; m != nullptr && *m != '\0'; ++count) {
-      const char* end = m;
-      while (*end != '\0' && *end != ' ') ++end;
-      const std::string name = "\"" + std::string(m, end) + "\"";
-      names += (names.empty() ? "" : " or ") + name;
-      if (first.empty()) first = name;
-      m = end;
-      while (*m == ' ') ++m;
+    std::string names;
+    for (; !ModeName(p, count).empty(); ++count) {
+      names += (count > 0 ? " or \"" : "\"") + ModeName(p, count) + "\"";
     }
+    const std::string first = "\"" + ModeName(p, 0) + "\"";
     const double v = args.scalars[k].value;
     if (!(v >= 0.0 && v < count && v == static_cast<double>(static_cast<int64_t>(v)))) {
       return TilingRefusal(op, p.name,
