@@ -108,9 +108,9 @@ std::string CaseSpec::ShapeText() const {
 
 std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
   constexpr int64_t kRow = 1024;
-  if (GetOpInfo(op).is_split && SplitsLastDim(GetOpInfo(op).signature)) {
-    // GeluMul: a last dim of at most 1024 (CANN's tiling), so halves of the largest
-    // divisor of n up to 512.
+  if (SplitsLastDim(GetOpInfo(op).kind, GetOpInfo(op).signature)) {
+    // GeluMul, FatreluMul: a last dim of at most 1024 (CANN's tilings), so halves of the
+    // largest divisor of n up to 512.
     int64_t half = std::min<int64_t>(std::max<int64_t>(n, 1), kRow / 2);
     while (n % half != 0) --half;
     return {CaseSpec{op, dtype, {n / half, 2 * half}, -1, {}}};
@@ -193,9 +193,11 @@ OpArgs CaseData::Args() const {
   OpArgs a;
   a.op = spec_.op;
   const OpInfo& info = GetOpInfo(spec_.op);
-  // A forward operator reads x; a gradient dy and x (Prelu: self and its weight).
+  // A forward operator reads x (FatreluMul also its one-element threshold, w); a gradient
+  // dy and x (Prelu: self and its weight).
   if (info.is_forward) {
     a.in[0] = &x_view_;
+    if (info.shapes == ShapeRule::kOneElement) a.in[1] = &w_view_;
   } else {
     a.in[0] = &dy_view_;
     a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
@@ -278,10 +280,13 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
   const auto* s0 = static_cast<const aclScalar*>(s[0]);
   const auto* s1 = static_cast<const aclScalar*>(s[1]);
   const auto* s2 = static_cast<const aclScalar*>(s[2]);
-  // A gradient reads (dy, x); a forward operator x alone (an in-place one writes it).
-  // A gated unit's in2 is its half-shaped second operand (act).
-  if (GetOpInfo(op).is_forward)
-    return test::GetCApiOp(op).phase1_with(x, nullptr, act, out, dim, s0, s1, s2, flag, ws, exec);
+  // A gradient reads (dy, x); a forward operator x alone (an in-place one writes it), or
+  // with a one-element threshold (FatreluMul: w). A gated unit's in2 is its half-shaped
+  // second operand (act).
+  if (GetOpInfo(op).is_forward) {
+    const aclTensor* in1 = GetOpInfo(op).shapes == ShapeRule::kOneElement ? w : nullptr;
+    return test::GetCApiOp(op).phase1_with(x, in1, act, out, dim, s0, s1, s2, flag, ws, exec);
+  }
   return test::GetCApiOp(op).phase1_with(dy, x, GetOpInfo(op).is_split ? act : x, out, dim, s0, s1,
                                          s2, flag, ws, exec);
 }

@@ -4,7 +4,8 @@
 // <Name>Op (glu_ops-inl.h). A tile is n contiguous elements of each operand; the front end
 // made self's halves (and a gradient's out's) views of their own
 // (src/aclnn/split_front_end.cc), so nothing here knows about a split.
-//   Gated:     in {a, b},           out {out[, act]}   (act: kHasAct, GeGlu's outGelu)
+//   Gated:     in {a, b[, t]},      out {out[, act]}   (act: kHasAct, GeGlu's outGelu;
+//                                                          t: kIn 3, FatreluMul's threshold)
 //   GatedGrad: in {dy, a, b[, act]}, out {da, db}       (act: kReadsAct, GeGlu's gelu)
 // A functor may name an Alt form (GeGlu's tanh gelu), compiled beside it and handed out
 // where the operator's parameters pick it (PicksAltForm).
@@ -53,11 +54,22 @@ struct FormOf<F, std::void_t<typename F::Form>> {
   using type = typename F::Form;
 };
 
+// A forward functor's inputs: the two halves, or F::kIn where it reads more (FatreluMul's
+// threshold).
+template <class F, class = void>
+struct InputsOf {
+  static constexpr size_t value = 2;
+};
+template <class F>
+struct InputsOf<F, std::void_t<decltype(F::kIn)>> {
+  static constexpr size_t value = F::kIn;
+};
+
 // One loop per form and storage type, not inlined into the entries that share it.
 template <class G, class Tag>
 HWY_NOINLINE void GatedLoop(const void* const* in, void* const* out, size_t n,
                             const OpParams& p) {
-  MapEntry<G, Tag, 2, G::kHasAct ? 2 : 1, false>(in, out, n, p);
+  MapEntry<G, Tag, InputsOf<G>::value, G::kHasAct ? 2 : 1, false>(in, out, n, p);
 }
 template <class G, class Tag>
 HWY_NOINLINE void GatedGradLoop(const void* const* in, void* const* out, size_t n,

@@ -10,6 +10,7 @@
 //   V Apply(D d, V dy, V x)                  the gradients, Heaviside, AddRelu, Prelu
 //   V Apply(D d, V a, V b)                   Glu, SwiGlu (a, b: self's halves)
 //   V Apply(D d, V a, V b, V* gelu)          GeGlu: out and outGelu
+//   V Apply(D d, V a, V b, V t)              FatreluMul (t: the threshold, broadcast)
 //   V Apply(D d, V dy, V a, V b, V* db)      GluBackward, SwiGluGrad: da and db
 //   V Apply(D d, V dy, V a, V b, V g, V* db) GeGluBackward (g: the forward's outGelu)
 // A functor with parameters is bound to them once per tile (BoundOp, kernels/tile-inl.h).

@@ -74,9 +74,17 @@ enum class Kind {
 // The kinds that split self along dim into two halves: the front end makes them views of
 // their own (src/aclnn/split_front_end.cc) for the Map executor.
 constexpr bool IsSplit(Kind k) { return k == Kind::kGated || k == Kind::kGatedGrad; }
-// Whether a gated unit's prototype has no dim: it splits its self's last dim, whatever
-// OpArgs::dim holds (GeluMul).
-constexpr bool SplitsLastDim(Signature s) { return s == Signature::kSplitLastString; }
+// Whether a prototype has an int64_t dim: the reductions' and the gated units' that split
+// along one.
+constexpr bool HasDim(Signature s) {
+  return s == Signature::kGradSoftmax || s == Signature::kSoftmax || s == Signature::kSplit ||
+         s == Signature::kGradSplit || s == Signature::kSplitGelu ||
+         s == Signature::kSplitGeluFlag || s == Signature::kGradSplitGelu ||
+         s == Signature::kGradSplitGeluFlag;
+}
+// Whether a gated unit splits its self's last dim, whatever OpArgs::dim holds: its prototype
+// has no dim (GeluMul, FatreluMul).
+constexpr bool SplitsLastDim(Kind k, Signature s) { return IsSplit(k) && !HasDim(s); }
 
 // True for the in-place signatures, whose output is their first input.
 constexpr bool IsInplace(Signature s) {
@@ -137,6 +145,8 @@ enum class ShapeRule {
   kEqual,      // every shape equals in0's
   kChannelWeight,  // a weight of 1 or C = in0.size(1) elements (1 for in0 of rank <= 1),
                    // any rank, applied along dim 1 (Prelu's in1, PreluBackward's in2)
+  kOneElement,     // a gated unit's in1 holds one element, any rank (0 to 8), the same for
+                   // every output element (FatreluMul's threshold); out is in0's half
 };
 
 // The SPEC §4 rule results are held to (tests/reference/).
@@ -256,7 +266,8 @@ struct OpInfo {
   double domain_lo, domain_hi;
   Tolerance tolerance;
   bool is_reduction;  // kind Rows: the reduction planner and executor
-  bool is_forward;    // one input tensor, `self` (one name in Inputs), rather than (dy, x)
+  bool is_forward;    // one input tensor, `self` (one name in Inputs), rather than (dy, x);
+                      // or self and a one-element parameter (ShapeRule::kOneElement)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -299,7 +310,7 @@ constexpr OpInfo kOpInfos[] = {
    HOSTNN_OP_UNPACK domain,                                                     \
    Tolerance::k##tol,                                                           \
    Kind::k##kind == Kind::kRows,                                                \
-   IsAbsent(HOSTNN_OP_IN1_ ins),                                                \
+   IsAbsent(HOSTNN_OP_IN1_ ins) || ShapeRule::k##shapes == ShapeRule::kOneElement,  \
    ScalarsBeforeIn1(Signature::k##sig),                                         \
    IsSplit(Kind::k##kind),                                                      \
    {HOSTNN_OP_UNPACK scalars}},

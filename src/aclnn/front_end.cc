@@ -191,6 +191,8 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
       if (in1 == nullptr) return Status::Inner(std::string(op) + ": a channel weight is in1");
       return CheckChannelWeightShapes(op, in0.param, *in0.view, in1->param, *in1->view,
                                       out.param, *out.view);
+    case ShapeRule::kOneElement:  // a gated unit's: src/aclnn/split_front_end.cc
+      break;
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");
 }

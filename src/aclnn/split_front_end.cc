@@ -4,14 +4,17 @@
 // (the forwards' out and outGelu, the gradients' incoming gradient and gelu) equal to
 // self's shape with that extent halved, the gradients' out equal to self's; GeGlu's
 // approximate 0 or 1; then storage, overlap and aliasing (161002). An empty self passes
-// the checks and runs nothing. GeluMul has no dim (it splits the last) and its own limits,
-// refused as its CANN kernel's tiling refuses them (561002, CheckLastDimTiling).
+// the checks and runs nothing. GeluMul and FatreluMul have no dim (they split the last) and
+// their own limits, refused as their CANN kernels' tilings refuse them (561002,
+// CheckLastDimTiling); FatreluMul's threshold is a one-element tensor of any rank.
 //
 // Then the halves: self (and a gradient's out) become two views of their own over the half
 // shape, the second starting half the dim's extent further on, and every operand is handed
 // to the Map executor (src/exec/map_executor.cc) as one of its views, which knows nothing
 // of splits. activateLeft makes the first half the gate: the halves swap (and so do the
-// gradient's), so the kernel always gates with its second input.
+// gradient's), so the kernel always gates with its second input. A one-element input
+// (FatreluMul's threshold) becomes a view over the half shape whose strides are all 0: the
+// kernel reads it as a third input, element by element, at run time.
 
 #include "src/aclnn/split_front_end.h"
 
@@ -29,13 +32,15 @@ constexpr std::initializer_list<DType> kComputeTypes = {DType::kFloat32, DType::
                                                         DType::kBFloat16};
 
 // One operand: its CANN name, its view, whether it has self's full shape (else the half
-// shape), whether it is written, and where it lies once checked.
+// shape; or any shape with one element: `one`), whether it is written, and where it lies
+// once checked.
 struct SplitOperand {
   const char* param = nullptr;
   const TensorView* view = nullptr;
   bool full = false;
   bool output = false;
   core::ViewSpan span;
+  bool one = false;
 };
 
 // A checked operand's half along dim as a view of its own over the half shape: its
@@ -55,17 +60,22 @@ void MakeHalf(const SplitOperand& v, const std::vector<int64_t>& half_shape, int
   h->span.numel = 1;
   for (int64_t d : half_shape) h->span.numel *= d;
   h->span.first = v.span.first;
+  if (v.one) {  // its one element under every index
+    h->span.strides.assign(half_shape.size(), 0);
+    return;
+  }
   if (h->span.numel > 0) {
     h->span.first += start * v.span.strides[static_cast<size_t>(dim)] *
                      static_cast<int64_t>(DTypeSize(v.view->dtype));
   }
 }
 
-// CANN's aclnnGeluMul is generated from its kernel's definition (it has no op_api): past
-// the null operands (161001) and the dtypes (161002), what it refuses is refused by its
-// kernel's tiling, as ACLNN_ERR_INNER_TILING_ERROR (561002). The same refusals, in the
-// tiling's order: a mode approximateOptional does not name; fewer than 2 dims; a last dim
-// of 0, over 1024 or odd; over 200000 rows (the product of the other dims).
+// CANN's aclnnGeluMul and aclnnFatreluMul are generated from their kernels' definitions
+// (they have no op_api): past the null operands (161001) and the dtypes (161002), what they
+// refuse is refused by their kernels' tilings, as ACLNN_ERR_INNER_TILING_ERROR (561002).
+// The same refusals, in the tilings' order: a mode approximateOptional does not name; fewer
+// than 2 dims; a last dim of 0; a threshold of other than one element; a last dim over 1024
+// or odd; over 200000 rows (the product of the other dims).
 constexpr int64_t kLastDimMinRank = 2;
 constexpr int64_t kLastDimMaxExtent = 1024;
 constexpr int64_t kLastDimMaxRows = 200000;
@@ -75,7 +85,7 @@ Status TilingRefusal(const char* op, const char* param, const std::string& what)
 }
 
 Status CheckLastDimTiling(const OpInfo& info, const OpArgs& args, const char* param,
-                          const std::vector<int64_t>& shape) {
+                          const std::vector<int64_t>& shape, const SplitOperand* one) {
   const char* op = info.name;
   for (int k = 0; k < info.num_scalars(); ++k) {
     const ScalarParam& p = info.scalars[k];
@@ -110,12 +120,19 @@ Status CheckLastDimTiling(const OpInfo& info, const OpArgs& args, const char* pa
     }
     rows = d > kLastDimMaxRows / rows ? kLastDimMaxRows + 1 : rows * d;
   }
-  if (last == 0 || last > kLastDimMaxExtent || last % 2 != 0) {
+  const auto last_dim_refusal = [&] {
     return TilingRefusal(op, param,
                          "shape: the last dim of " + core::ShapeString(shape) +
                              " must be even and in [2, 1024] (two halves), got " +
                              std::to_string(last));
+  };
+  if (last == 0) return last_dim_refusal();
+  if (one != nullptr && core::CheckedNumel(one->view->shape) != 1) {
+    return TilingRefusal(op, one->param,
+                         "shape: must hold one element, got " +
+                             core::ShapeString(one->view->shape));
   }
+  if (last > kLastDimMaxExtent || last % 2 != 0) return last_dim_refusal();
   if (rows > kLastDimMaxRows) {
     return TilingRefusal(op, param,
                          "shape: the dims before the last of " + core::ShapeString(shape) +
@@ -130,8 +147,9 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                            uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
   const char* op = info.name;
-  // Slots: a forward's in[0] is self, its out[1] GeGlu's outGelu (written); a gradient's
-  // in[0] is the incoming gradient, in[1] self, in[2] GeGluBackward's gelu (read).
+  // Slots: a forward's in[0] is self, its in[1] FatreluMul's threshold, its out[1] GeGlu's
+  // outGelu (written); a gradient's in[0] is the incoming gradient, in[1] self, in[2]
+  // GeGluBackward's gelu (read).
   const bool forward = info.is_forward;
   const int self_slot = forward ? 0 : 1;
   SplitOperand self{info.in_names[self_slot], args.in[self_slot], true, false, {}};
@@ -139,10 +157,15 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   SplitOperand act = forward ? SplitOperand{info.out_names[1], args.out[1], false, true, {}}
                              : SplitOperand{info.in_names[2], args.in[2], false, false, {}};
   SplitOperand out{info.out_names[0], args.out[0], !forward, true, {}};
+  // A forward's second input of one element (FatreluMul's threshold).
+  const bool has_one = info.shapes == ShapeRule::kOneElement;
+  SplitOperand one{has_one ? info.in_names[1] : nullptr, args.in[1], false, false, {}, true};
   const bool has_act = act.param != nullptr;
   std::vector<SplitOperand*> all;  // CANN's parameter order
   if (forward) {
-    all = {&self, &out};
+    all = {&self};
+    if (has_one) all.push_back(&one);
+    all.push_back(&out);
     if (has_act) all.push_back(&act);
   } else {
     all = {&dy, &self};
@@ -171,8 +194,11 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   for (const SplitOperand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   const std::vector<int64_t>& shape = self.view->shape;
   const int64_t rank = static_cast<int64_t>(shape.size());
-  const bool last_dim = SplitsLastDim(info.signature);
-  if (last_dim) HOSTNN_RETURN_IF_ERROR(CheckLastDimTiling(info, args, self.param, shape));
+  const bool last_dim = SplitsLastDim(info.kind, info.signature);
+  if (last_dim) {
+    HOSTNN_RETURN_IF_ERROR(
+        CheckLastDimTiling(info, args, self.param, shape, has_one ? &one : nullptr));
+  }
   if (rank == 0) {
     return core::InvalidParam(op, self.param,
                               "rank: a 0-d tensor has no dim to split; expected 1 to 8 dims");
@@ -194,7 +220,7 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   std::vector<int64_t> half = shape;
   half[dim] /= 2;
   for (const SplitOperand* v : all) {
-    if (v == &self) continue;
+    if (v == &self || v->one) continue;
     const std::vector<int64_t>& want = v->full ? shape : half;
     if (v->view->shape != want) {
       return core::InvalidParam(op, v->param,
@@ -254,6 +280,7 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   if (!forward) operands.in[operands.num_in++] = add(dy, 0);
   operands.in[operands.num_in++] = add(self, value);
   operands.in[operands.num_in++] = add(self, gate);
+  if (has_one) operands.in[operands.num_in++] = add(one, 0);
   if (!forward && has_act) operands.in[operands.num_in++] = add(act, 0);
   operands.num_out = 0;
   if (forward) {

@@ -159,14 +159,15 @@ class MapExecutor final : public Executor {
   }
 
   // The rows path: each tile cut at row ends; an input constant along the row (stride 0)
-  // is copied into a run of this core's scratch when its row changes.
+  // is copied into a run of this core's scratch when the element it repeats changes (once
+  // per row for Prelu's channel weight, once per core for FatreluMul's threshold).
   void RunRows(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const int rank = layout_.rank;
     const int64_t row_len = layout_.shape[rank - 1];
     const int64_t es = static_cast<int64_t>(elem_bytes_);
     char* runs = workspace + core * scratch_per_core_;
-    int64_t filled_row[kMaxMapInputs] = {-1, -1, -1, -1};
+    const char* filled_from[kMaxMapInputs] = {};
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
       const int64_t end = p.TileBegin(core, t) + p.TileLen(core, t);
       for (int64_t i = p.TileBegin(core, t); i < end;) {
@@ -182,9 +183,9 @@ class MapExecutor final : public Executor {
             continue;
           }
           char* run = runs + k * scratch_elems_ * es;
-          if (filled_row[k] != row) {
+          if (filled_from[k] != at) {
             FillRun(at, es, std::min(row_len, scratch_elems_), run);
-            filled_row[k] = row;
+            filled_from[k] = at;
           }
           in[k] = run;
         }
