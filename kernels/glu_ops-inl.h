@@ -2,7 +2,8 @@
 // (SigmoidOp, SiluOp, the Gelu forms and their gradients), all lanes f32: a and b are the
 // two halves of self along the split dim, and each functor has the Map's form
 // (kernels/map_tile-inl.h): a forward's Apply(d, a, b) returns out, GeGlu's
-// Apply(d, a, b, &act) also sets act to the gate's activation (its outGelu; kHasAct); a
+// Apply(d, a, b, &act) also sets act to the gate's activation (its outGelu; kHasAct),
+// FatreluMul's Apply(d, a, b, t) reads a third input (kIn = 3); a
 // gradient's Apply(d, dy, a, b, &db) returns da and sets db, GeGlu's
 // Apply(d, dy, a, b, act, &db) also reads the forward's outGelu (kReadsAct). Each output
 // element takes the functor it is built on plus one or two products, each rounded once;
@@ -91,6 +92,21 @@ struct GeluMulOpT {
 struct GeluMulOp : GeluMulOpT<GeluErfOp> {
   using Params = GeluMulParams;
   using Alt = GeluMulOpT<GeluOp>;
+};
+
+// FatreluMul: out = (a > t ? a : 0) * b, a the first half of the last dim, t the threshold
+// (a third input: its one element in every lane). "Greater than", as CANN's kernel compares
+// (its document's formula keeps a = t; the kernel gives 0 there); NaN a gives NaN, as
+// Threshold (SPEC; CANN's select would give 0 * b). The selection is exact, so the one
+// rounding is the product's: 0.5 ULP (a 16-bit product is exact in f32 and rounded once).
+struct FatreluMulOp {
+  static constexpr bool kHasAct = false;
+  static constexpr size_t kIn = 3;
+  template <class D, class V>
+  static HWY_INLINE V Apply(D /*d*/, V a, V b, V t) {
+    const V kept = hn::IfThenElseZero(hn::Gt(a, t), a);
+    return hn::Mul(hn::IfThenElse(hn::IsNaN(a), a, kept), b);
+  }
 };
 
 // GluBackward: s = sigmoid(b); da = dy s, db = dy (a s (1 - s)). With e = exp(-|b|) and

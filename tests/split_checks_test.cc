@@ -1,8 +1,8 @@
 // The gated linear units' checks through their CANN C API: each refusal and its status (null
 // operands 161001; 0-d or 9-D self, an odd extent, a dim out of range, wrong shapes or dtypes,
-// GeGlu's approximate not 0 or 1, an output overlapping an input: 161002; GeluMul's tiling
-// limits and approximateOptional: 561002), writing nothing; empty tensors; a gradient in
-// place on self; ops-nn's examples. Values: split_ops_test.cc.
+// GeGlu's approximate not 0 or 1, an output overlapping an input: 161002; GeluMul's and
+// FatreluMul's tiling limits, approximateOptional and threshold: 561002), writing nothing;
+// empty tensors; a gradient in place on self; ops-nn's examples. Values: split_ops_test.cc.
 
 #include <gtest/gtest.h>
 
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_geglu_backward.h"
 #include "aclnnop/aclnn_gelu_mul.h"
@@ -38,7 +39,8 @@ enum class Api {
   kGeGluV3,
   kGeGluB,
   kGeGluV3B,
-  kGeluMul
+  kGeluMul,
+  kFatreluMul
 };
 
 // One entry point: grad = a gradient (dy in, self's shape out); gelu = GeGlu's second
@@ -63,8 +65,8 @@ const Variant kVariants[] = {
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
 // The operands of a call, by role.
-enum Role { kSelf, kDy, kGelu, kOut, kOutGelu, kRoles };
-const char* const kRoleNames[kRoles] = {"self", "dy", "gelu", "out", "outGelu"};
+enum Role { kSelf, kDy, kGelu, kOut, kOutGelu, kThreshold, kRoles };
+const char* const kRoleNames[kRoles] = {"self", "dy", "gelu", "out", "outGelu", "threshold"};
 
 // One call: each role's shape and dtype (used[r] false: the entry point has no such
 // operand), a NULL tensor, or a view into another role's storage at an offset.
@@ -72,7 +74,7 @@ struct Spec {
   bool used[kRoles] = {}, null[kRoles] = {};
   std::vector<int64_t> shape[kRoles];
   DType dtype[kRoles] = {};
-  int share[kRoles] = {-1, -1, -1, -1, -1};
+  int share[kRoles] = {-1, -1, -1, -1, -1, -1};
   int64_t offset[kRoles] = {};
   int64_t dim = -1, approximate = 0;
   const char* mode = nullptr;  // GeluMul's approximateOptional
@@ -86,8 +88,11 @@ Spec Valid(const Variant& v, const std::vector<int64_t>& shape = {4, 6}, int64_t
   std::vector<int64_t> half = shape;
   const int64_t rank = static_cast<int64_t>(shape.size()), d = dim < 0 ? dim + rank : dim;
   if (d >= 0 && d < rank) half[d] /= 2;
-  const bool used[kRoles] = {true, v.grad, v.grad && v.gelu, true, !v.grad && v.gelu};
-  const std::vector<int64_t>* sh[kRoles] = {&shape, &half, &half, v.grad ? &shape : &half, &half};
+  const std::vector<int64_t> one = {1};  // FatreluMul's threshold
+  const bool used[kRoles] = {true, v.grad, v.grad && v.gelu, true, !v.grad && v.gelu,
+                             v.api == Api::kFatreluMul};
+  const std::vector<int64_t>* sh[kRoles] = {&shape, &half, &half, v.grad ? &shape : &half, &half,
+                                            &one};
   for (int r = 0; r < kRoles; ++r) s.used[r] = used[r], s.shape[r] = *sh[r], s.dtype[r] = t;
   s.dim = dim;
   return s;
@@ -104,7 +109,7 @@ class Call {
     for (int r = 0; r < kRoles; ++r) {
       if (!s.used[r] || s.share[r] >= 0) continue;
       t_[r] = TestTensor::Strided(s.dtype[r], s.shape[r], RowMajorStrides(s.shape[r]), 0, {n});
-      if (r < kOut) FillRandom(&t_[r], rng, -4.0, 4.0);
+      if (r < kOut || r == kThreshold) FillRandom(&t_[r], rng, -4.0, 4.0);
     }
     for (int r = 0; r < kRoles; ++r) {
       if (!s.used[r] || s.share[r] < 0) continue;
@@ -159,6 +164,8 @@ class Call {
         return aclnnGeluMulGetWorkspaceSize(t[kSelf], s_.mode != nullptr ? mode.data() : nullptr,
                                             t[kOut], ws, ex);
       }
+      case Api::kFatreluMul:
+        return aclnnFatreluMulGetWorkspaceSize(t[kSelf], t[kThreshold], t[kOut], ws, ex);
     }
     return ACLNN_ERR_INNER;
   }
@@ -169,7 +176,8 @@ class Call {
     std::vector<uint64_t> w((ws_ + 7) / 8);
     const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                                           aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
-                                          aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul};
+                                          aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
+                                          aclnnFatreluMul};
     return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
   }
 
@@ -522,6 +530,188 @@ TEST(GeluMulChecksTest, EmptyTensorsSucceedWithNothingWritten) {
   Spec s = GeluMulSpec({3, 0, 4});
   s.shape[kOut] = {3, 0, 4};
   ExpectGeluMul(s, ACLNN_ERR_PARAM_INVALID, "empty, out [3, 0, 4]", "out");
+}
+
+// FatreluMul (no dim: the last is split; a one-element threshold). Generated as GeluMul's:
+// null operands 161001, dtypes and ranks 161002, then its tiling's refusals (561002) in
+// its order: fewer than 2 dims, a last dim of 0, a threshold of other than one element, a
+// last dim over 1024 or odd, over 200000 rows; then out's shape and the storage checks
+// (161002).
+const Variant kFatreluMul{"FatreluMul", Api::kFatreluMul, false, false, false};
+
+Spec FatreluMulSpec(const std::vector<int64_t>& shape,
+                    const std::vector<int64_t>& threshold = {1}, DType t = DType::kFloat32) {
+  Spec s = Valid(kFatreluMul, shape, -1, t);
+  s.shape[kThreshold] = threshold;
+  return s;
+}
+
+void ExpectFatreluMul(const Spec& s, aclnnStatus code, const std::string& what,
+                      const char* param = nullptr) {
+  Call call(kFatreluMul, s);
+  const aclnnStatus st = call.Run();
+  EXPECT_EQ(st, code) << what << ": " << aclGetRecentErrMsg();
+  if (code == ACLNN_SUCCESS) return;
+  EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
+  if (!s.null_ws) {
+    EXPECT_EQ(call.ws(), kWsSentinel) << what << ": workspaceSize was written";
+  }
+  if (param != nullptr) {
+    EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), param)) << what << ": " << aclGetRecentErrMsg();
+  }
+}
+
+TEST(FatreluMulChecksTest, ValidCallsSucceedAndWrite) {
+  const std::vector<std::vector<int64_t>> shapes = {
+      {4, 6}, {1, 2}, {2, 3, 1024}, {2, 1, 1, 1, 1, 1, 1, 6}, {3, 5, 38}};
+  const std::vector<std::vector<int64_t>> thresholds = {{}, {1}, {1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1}};
+  for (DType t : kComputeTypes) {
+    for (const std::vector<int64_t>& th : thresholds) {
+      for (const std::vector<int64_t>& shape : shapes) {
+        Call call(kFatreluMul, FatreluMulSpec(shape, th, t));
+        ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << DTypeName(t) << " threshold " << ShapeText(th)
+                                             << " " << ShapeText(shape) << ": "
+                                             << aclGetRecentErrMsg();
+        EXPECT_FALSE(call.Unchanged()) << ShapeText(shape) << ": nothing was written";
+      }
+    }
+  }
+  ExpectFatreluMul(FatreluMulSpec({200000, 2}), ACLNN_SUCCESS, "200000 rows");
+}
+
+TEST(FatreluMulChecksTest, NullOperandsAre161001BeforeEverythingElse) {
+  for (Role r : {kSelf, kThreshold, kOut}) {
+    Spec s = FatreluMulSpec({4, 5}, {2});  // an odd last dim and two thresholds too
+    s.null[r] = true;
+    ExpectFatreluMul(s, ACLNN_ERR_PARAM_NULLPTR, std::string("null ") + kRoleNames[r],
+                     r == kSelf ? "input" : kRoleNames[r]);
+  }
+  for (bool exec : {false, true}) {
+    Spec s = FatreluMulSpec({4, 6});
+    (exec ? s.null_exec : s.null_ws) = true;
+    ExpectFatreluMul(s, ACLNN_ERR_PARAM_NULLPTR, exec ? "null executor" : "null workspaceSize");
+  }
+}
+
+TEST(FatreluMulChecksTest, DtypesAndRanksAre161002BeforeTheTilingLimits) {
+  for (DType t : {DType::kFloat64, DType::kInt32, DType::kInt8}) {
+    ExpectFatreluMul(FatreluMulSpec({4, 5}, {2}, t), ACLNN_ERR_PARAM_INVALID,
+                     std::string("every operand ") + DTypeName(t) + ", [4, 5], threshold [2]",
+                     "input");
+  }
+  for (DType in : kComputeTypes) {
+    for (DType other : {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64}) {
+      if (in == other) continue;
+      for (Role r : {kThreshold, kOut}) {
+        Spec s = FatreluMulSpec({4, 6}, {2}, in);  // two thresholds: the dtype comes first
+        s.dtype[r] = other;
+        ExpectFatreluMul(s, ACLNN_ERR_PARAM_INVALID,
+                         std::string("input ") + DTypeName(in) + ", " + kRoleNames[r] + " " +
+                             DTypeName(other),
+                         kRoleNames[r]);
+      }
+    }
+  }
+  // A 9-D threshold or input: the ranks, before the tiling.
+  ExpectFatreluMul(FatreluMulSpec({4, 6}, {1, 1, 1, 1, 1, 1, 1, 1, 1}), ACLNN_ERR_PARAM_INVALID,
+                   "9-D threshold", "threshold");
+  ExpectFatreluMul(FatreluMulSpec({2, 1, 1, 1, 1, 1, 1, 1, 6}), ACLNN_ERR_PARAM_INVALID,
+                   "9-D input", "input");
+}
+
+TEST(FatreluMulChecksTest, TilingLimitsAre561002InTheTilingsOrder) {
+  // Fewer than 2 dims and a last dim of 0 come before the threshold's count.
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{}, {6}, {0}, {4, 0}}) {
+    ExpectFatreluMul(FatreluMulSpec(shape, {2}), ACLNN_ERR_INNER_TILING_ERROR,
+                     "input " + ShapeText(shape) + ", threshold [2]", "input");
+  }
+  // The count before the last dim's other limits and the rows.
+  for (const std::vector<int64_t>& th : {std::vector<int64_t>{2}, {0}, {1, 3}, {2, 1, 1}}) {
+    for (const std::vector<int64_t>& shape :
+         {std::vector<int64_t>{4, 6}, {4, 5}, {2, 2048}, {200001, 2}, {0, 6}}) {
+      ExpectFatreluMul(FatreluMulSpec(shape, th), ACLNN_ERR_INNER_TILING_ERROR,
+                       "input " + ShapeText(shape) + ", threshold " + ShapeText(th), "threshold");
+    }
+  }
+  const std::vector<std::vector<int64_t>> shapes = {
+      {4, 5}, {4, 1}, {2, 1026}, {2, 2048}, {0, 2048}, {200001, 2}, {401, 500, 2}, {2, 3, 1025}};
+  for (const std::vector<int64_t>& shape : shapes) {
+    ExpectFatreluMul(FatreluMulSpec(shape), ACLNN_ERR_INNER_TILING_ERROR, "input " + ShapeText(shape),
+                     "input");
+  }
+}
+
+TEST(FatreluMulChecksTest, OutShapeAndOverlapAre161002AfterTheTilingLimits) {
+  for (const std::vector<int64_t>& shape :
+       {std::vector<int64_t>{4, 6}, {4, 2}, {3, 3}, {12}, {1, 4, 3}, {2, 6}}) {
+    Spec s = FatreluMulSpec({4, 6});
+    s.shape[kOut] = shape;
+    ExpectFatreluMul(s, ACLNN_ERR_PARAM_INVALID, "out " + ShapeText(shape), "out");
+  }
+  Spec s = FatreluMulSpec({4, 6}, {2});  // the threshold's count is the tiling's, first
+  s.shape[kOut] = {4, 5};
+  ExpectFatreluMul(s, ACLNN_ERR_INNER_TILING_ERROR, "threshold [2] and out [4, 5]", "threshold");
+  for (int64_t offset : {0, 1, 5}) {
+    Spec o = FatreluMulSpec({4, 6});
+    o.share[kOut] = kSelf;
+    o.offset[kOut] = offset;
+    ExpectFatreluMul(o, ACLNN_ERR_PARAM_INVALID,
+                     "out in input's storage at " + std::to_string(offset), "out");
+  }
+  // out over the threshold's element: an output may not share memory with an input.
+  Spec t = FatreluMulSpec({4, 6});
+  t.share[kThreshold] = kOut;
+  t.offset[kThreshold] = 3;
+  ExpectFatreluMul(t, ACLNN_ERR_PARAM_INVALID, "threshold inside out", "out");
+}
+
+TEST(FatreluMulChecksTest, EmptyTensorsSucceedWithNothingWritten) {
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{0, 6}, {3, 0, 4}, {0, 0, 2},
+                                            {300000, 0, 2}, {0, 1024}}) {
+    for (DType t : kComputeTypes) {
+      const std::string what = ShapeText(shape) + " " + DTypeName(t);
+      Call call(kFatreluMul, FatreluMulSpec(shape, {}, t));
+      ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << what << ": " << aclGetRecentErrMsg();
+      EXPECT_EQ(call.ws(), 0u) << what;
+      EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
+    }
+  }
+  Spec s = FatreluMulSpec({3, 0, 4});
+  s.shape[kOut] = {3, 0, 4};
+  ExpectFatreluMul(s, ACLNN_ERR_PARAM_INVALID, "empty, out [3, 0, 4]", "out");
+}
+
+// ops-nn's tiling unit tests for FatreluMul, through the C API: [2, 4] with a threshold of
+// [1] in FLOAT, BFLOAT16 and FLOAT16 succeed; a 1-D [4], a threshold of [2], a last dim of
+// 5, of 1026 and of 0 are the tiling's refusals (561002).
+TEST(FatreluMulChecksTest, OpsNnTilingCases) {
+  for (DType t : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
+    ExpectFatreluMul(FatreluMulSpec({2, 4}, {1}, t), ACLNN_SUCCESS, "[2, 4]");
+  }
+  ExpectFatreluMul(FatreluMulSpec({4}), ACLNN_ERR_INNER_TILING_ERROR, "[4]", "input");
+  ExpectFatreluMul(FatreluMulSpec({2, 4}, {2}), ACLNN_ERR_INNER_TILING_ERROR, "threshold [2]",
+                   "threshold");
+  for (int64_t last : {5, 1026, 0}) {
+    ExpectFatreluMul(FatreluMulSpec({2, last}), ACLNN_ERR_INNER_TILING_ERROR,
+                     "[2, " + std::to_string(last) + "]", "input");
+  }
+}
+
+// ops-nn's example for aclnnFatreluMul: input [[0, 1, 2, 3], [4, 5, 6, 7]] (x1 [[0, 1],
+// [4, 5]], x2 [[2, 3], [6, 7]]) with its threshold 0.01: out [[0, 3], [24, 35]]; with a
+// threshold of 1, x1's 1 is not above it: [[0, 0], [24, 35]].
+TEST(FatreluMulChecksTest, OpsNnExample) {
+  for (const auto& [threshold, want] :
+       {std::make_pair(0.01, std::vector<double>{0, 3, 24, 35}),
+        std::make_pair(1.0, std::vector<double>{0, 0, 24, 35})}) {
+    Call call(kFatreluMul, FatreluMulSpec({2, 4}));
+    for (int i = 0; i < 8; ++i) call.at(kSelf).Set(i, i);
+    call.at(kThreshold).Set(0, threshold);
+    ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(call.at(kOut).Get(i), want[i]) << "threshold " << threshold << ", element " << i;
+    }
+  }
 }
 
 // An ops-nn document's example (FLOAT), to 1e-5 relative plus half the last digit the

@@ -1,10 +1,11 @@
-// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul and the gradients) through
-// their CANN C API: every variant and compute dtype against the double references of
-// tests/reference/split_reference.h, on every SIMD target, over 1-D to 8-D shapes split
-// along every kind of dim (negative ones too; GeluMul the last, of 2 to 8 dims), halves of
-// every tail length and special values; 16-bit results equal to the FLOAT result rounded
-// once; strided operands; the same bits for any core count; Glu's out dtypes; GeluMul's
-// null approximateOptional. Prints the largest error per variant and dtype.
+// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul, FatreluMul and the
+// gradients) through their CANN C API: every variant and compute dtype against the double
+// references of tests/reference/split_reference.h, on every SIMD target, over 1-D to 8-D
+// shapes split along every kind of dim (negative ones too; GeluMul and FatreluMul the last,
+// of 2 to 8 dims), halves of every tail length and special values; 16-bit results equal to
+// the FLOAT result rounded once; strided operands; the same bits for any core count; Glu's
+// out dtypes; GeluMul's null approximateOptional; FatreluMul's threshold of any rank, read
+// when phase 2 runs. Prints the largest error per variant and dtype.
 // The refusals and the ops-nn examples are in split_checks_test.cc.
 
 #include <gtest/gtest.h>
@@ -24,6 +25,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_geglu.h"
+#include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_geglu_backward.h"
 #include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
@@ -49,11 +51,12 @@ enum class Api {
   kGeGluV3,
   kGeGluB,
   kGeGluV3B,
-  kGeluMul
+  kGeluMul,
+  kFatreluMul
 };
 
 // One entry point with its attributes: grad = a gradient (dy in, self's shape out); gelu =
-// GeGlu's second output (forward) or its `gelu` input (gradient).
+// GeGlu's second output (forward) or its `gelu` input (gradient); threshold FatreluMul's.
 struct Variant {
   const char* name;
   Api api;
@@ -61,6 +64,7 @@ struct Variant {
   bool grad, gelu;
   int64_t approximate;
   bool left;
+  double threshold = 0.0;
 };
 const Variant kVariants[] = {
     {"Glu", Api::kGlu, Unit::kGlu, false, false, 0, false},
@@ -80,12 +84,22 @@ const Variant kVariants[] = {
     // gelu(a) * b, as GeGlu's out with activateLeft, without outGelu.
     {"GeluMul_erf", Api::kGeluMul, Unit::kGeGlu, false, false, 0, true},
     {"GeluMul_tanh", Api::kGeluMul, Unit::kGeGlu, false, false, 1, true},
+    // (a > threshold ? a : 0) * b; the threshold's one element in each dtype exactly.
+    {"FatreluMul_0", Api::kFatreluMul, Unit::kFatrelu, false, false, 0, false, 0.0},
+    {"FatreluMul_pos", Api::kFatreluMul, Unit::kFatrelu, false, false, 0, false, 0.75},
+    {"FatreluMul_neg", Api::kFatreluMul, Unit::kFatrelu, false, false, 0, false, -1.5},
 };
+const Variant& VariantNamed(const std::string& name) {
+  for (const Variant& v : kVariants) {
+    if (name == v.name) return v;
+  }
+  std::abort();
+}
 
-// Whether v takes self of `shape` split along d: GeluMul splits the last dim only, of 2 to
-// 8 dims, that dim at most 1024 (every unit takes the rest of these cases).
+// Whether v takes self of `shape` split along d: GeluMul and FatreluMul split the last dim
+// only, of 2 to 8 dims, that dim at most 1024 (every unit takes the rest of these cases).
 bool Takes(const Variant& v, const std::vector<int64_t>& shape, int64_t d) {
-  if (v.api != Api::kGeluMul) return true;
+  if (v.api != Api::kGeluMul && v.api != Api::kFatreluMul) return true;
   const int64_t rank = static_cast<int64_t>(shape.size());
   return rank >= 2 && d == rank - 1 && shape.back() <= 1024;
 }
@@ -94,9 +108,10 @@ bool Takes(const Variant& v, const std::vector<int64_t>& shape, int64_t d) {
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
 // A problem's operands: a forward's self -> out (and outGelu), half self's shape; a
-// gradient's dy (and gelu), half self's shape, and self -> out, self's shape.
+// gradient's dy (and gelu), half self's shape, and self -> out, self's shape; FatreluMul's
+// threshold, one element holding the variant's.
 struct Operands {
-  TestTensor self, dy, gelu, out, out_gelu;
+  TestTensor self, dy, gelu, out, out_gelu, threshold;
 };
 
 Operands MakeOperands(const Variant& v, DType t, const std::vector<int64_t>& shape, int64_t d,
@@ -106,6 +121,10 @@ Operands MakeOperands(const Variant& v, DType t, const std::vector<int64_t>& sha
   const std::vector<int64_t> half = split_ref::HalfShape(shape, d);
   Operands o;
   o.self = MakeLayout(in, t, shape);
+  if (v.api == Api::kFatreluMul) {
+    o.threshold = MakeLayout(in, t, {1});
+    o.threshold.Set(0, v.threshold);
+  }
   if (v.grad) {
     o.dy = MakeLayout(in, t, half);
     if (v.gelu) o.gelu = MakeLayout(in, t, half);
@@ -128,7 +147,8 @@ TensorPtr Acl(const TestTensor& t) {
 
 // Phase 1 of v's entry point (the operands v does not take are ignored).
 aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* gelu,
-                   aclTensor* out, aclTensor* og, int64_t dim, uint64_t* ws, aclOpExecutor** ex) {
+                   aclTensor* out, aclTensor* og, aclTensor* threshold, int64_t dim, uint64_t* ws,
+                   aclOpExecutor** ex) {
   const int64_t ap = v.approximate;
   switch (v.api) {
     case Api::kGlu:
@@ -152,6 +172,8 @@ aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* 
       if (ap == 1) std::snprintf(mode, sizeof(mode), "tanh");
       return aclnnGeluMulGetWorkspaceSize(self, mode, out, ws, ex);
     }
+    case Api::kFatreluMul:
+      return aclnnFatreluMulGetWorkspaceSize(self, threshold, out, ws, ex);
   }
   return ACLNN_ERR_INNER;
 }
@@ -162,9 +184,11 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
   const TensorPtr dy = v.grad ? Acl(o.dy) : nullptr;
   const TensorPtr gelu = v.grad && v.gelu ? Acl(o.gelu) : nullptr;
   const TensorPtr og = !v.grad && v.gelu ? Acl(o.out_gelu) : nullptr;
+  const TensorPtr threshold = v.api == Api::kFatreluMul ? Acl(o.threshold) : nullptr;
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
-  aclnnStatus st = Phase1(v, self.get(), dy.get(), gelu.get(), out.get(), og.get(), dim, &ws, &ex);
+  aclnnStatus st = Phase1(v, self.get(), dy.get(), gelu.get(), out.get(), og.get(),
+                          threshold.get(), dim, &ws, &ex);
   if (st != ACLNN_SUCCESS) return st;
   void* w = nullptr;
   if (ws > 0 && aclrtMalloc(&w, ws, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS)
@@ -172,7 +196,8 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
   using Phase2 = aclnnStatus (*)(void*, uint64_t, aclOpExecutor*, aclrtStream);
   const Phase2 phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                            aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
-                           aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul};
+                           aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
+                           aclnnFatreluMul};
   st = phase2[static_cast<int>(v.api)](w, ws, ex, nullptr);
   if (w != nullptr) aclrtFree(w);
   return st;
@@ -182,7 +207,8 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
 // special value (in a, b or dy, never two: every NaN expected then comes from the formula's
 // own inf * 0, and no result depends on the order in which f32 multiplies an infinity by an
 // underflowed factor). A gradient's gelu is the forward's outGelu rounded to the dtype, or
-// in one pair in four any value (the dy * gelu half must use the one given).
+// in one pair in four any value (the dy * gelu half must use the one given). FatreluMul's a
+// equals the threshold in about one pair in seven.
 void FillInputs(const Variant& v, Operands* o, int64_t d, std::mt19937_64& rng, bool specials) {
   static const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 88.0, -88.0, 20.0, -20.0};
   FillRandom(&o->self, rng, -8.0, 8.0);
@@ -196,6 +222,7 @@ void FillInputs(const Variant& v, Operands* o, int64_t d, std::mt19937_64& rng, 
       const uint64_t where = rng() % (v.grad ? 3 : 2);
       (where == 2 ? o->dy : o->self).Set(where == 2 ? i : where == 0 ? pa : pb, s);
     }
+    if (v.api == Api::kFatreluMul && rng() % 7 == 0) o->self.Set(pa, v.threshold);
     if (v.grad && v.gelu) {
       const double g = split_ref::Gelu(o->self.Get(v.left ? pa : pb), v.approximate);
       o->gelu.Set(i, rng() % 4 ? g : std::uniform_real_distribution<double>(-8, 8)(rng));
@@ -256,7 +283,8 @@ int64_t CheckValues(const Variant& v, const Inputs& in, const Operands& o, int64
       check(o.out, pa, g.da, slack, i, "first half");
       check(o.out, pb, g.db, slack, i, "second half");
     } else {
-      const split_ref::Forward f = split_ref::ForwardRef(v.unit, a, b, v.approximate, v.left);
+      const split_ref::Forward f =
+          split_ref::ForwardRef(v.unit, a, b, v.approximate, v.left, v.threshold);
       check(o.out, i, f.out, 0.0, i, "out");
       if (v.gelu) check(o.out_gelu, i, f.gelu, 0.0, i, "outGelu");
     }
@@ -465,8 +493,8 @@ TEST(GluOutDtypeTest, CastsTheSelfDtypeResult) {
 // GeluMul: a null approximateOptional is "none"; and out = gelu(a) * b is GeGluV3's out with
 // activateLeft, bit for bit, in each form (the same gelu, one product).
 TEST(GeluMulTest, NullIsNoneAndTheOutIsGeGluV3sWithActivateLeft) {
-  const Variant& none = kVariants[std::size(kVariants) - 2];
-  const Variant& tanh = kVariants[std::size(kVariants) - 1];
+  const Variant& none = VariantNamed("GeluMul_erf");
+  const Variant& tanh = VariantNamed("GeluMul_tanh");
   ASSERT_EQ(none.api, Api::kGeluMul);
   ASSERT_EQ(tanh.approximate, 1);
   std::mt19937_64 rng(0x5EED1105);
@@ -500,6 +528,58 @@ TEST(GeluMulTest, NullIsNoneAndTheOutIsGeGluV3sWithActivateLeft) {
           ASSERT_TRUE(SameBits(got_null[i], got[i]))
               << "null approximateOptional, element " << i << ": " << Num(got_null[i])
               << ", \"none\" " << Num(got[i]);
+        }
+      }
+    }
+  }
+}
+
+// FatreluMul's threshold: a tensor of one element of any rank (0-d, 1-d, 8-d, at an offset
+// into a larger storage), whose value is read when phase 2 runs (a new value between the
+// phases is the one used); a equal to it gives 0 (CANN's kernel compares greater-than), a
+// NaN a gives NaN.
+TEST(FatreluMulTest, ThresholdOfAnyRankReadWhenPhaseTwoRuns) {
+  const std::vector<int64_t> shape = {5, 3, 140};  // halves of 70: by rows
+  const std::vector<std::vector<int64_t>> thresholds = {{}, {1}, {1, 1, 1, 1, 1, 1, 1, 1}};
+  std::mt19937_64 rng(0x5EED1106);
+  for (DType t : kComputeTypes) {
+    for (const std::vector<int64_t>& tshape : thresholds) {
+      for (int64_t half : {70, 5}) {  // rows of 70 by rows; of 5 gathered
+        const std::vector<int64_t> s = {shape[0], shape[1], 2 * half};
+        SCOPED_TRACE(std::string(DTypeName(t)) + " threshold " + ShapeText(tshape) + " input " +
+                     ShapeText(s));
+        TestTensor self = TestTensor::Dense(t, s), out = TestTensor::Dense(t, {s[0], s[1], half});
+        FillRandom(&self, rng, -4.0, 4.0);
+        // Storage of 3 elements, the threshold the last: an offset view.
+        std::vector<int64_t> storage = {3};
+        TestTensor thr = TestTensor::Dense(t, {3});
+        thr.Set(0, 99.0);
+        thr.Set(1, 99.0);
+        thr.Set(2, 0.5);
+        const std::vector<int64_t> ones(tshape.size(), 1);
+        const TensorPtr threshold = MakeTensor(thr.view().data, static_cast<aclDataType>(t), tshape,
+                                               ones, 2, storage);
+        for (int64_t i = 0; i < self.numel(); i += 11) {
+          self.Set(i, i % 22 == 0 ? -1.25 : std::nan(""));  // on the threshold; NaN
+        }
+        const std::vector<double> x = self.Values();
+        const TensorPtr in = Acl(self), o = Acl(out);
+        uint64_t ws = 0;
+        aclOpExecutor* ex = nullptr;
+        ASSERT_EQ(aclnnFatreluMulGetWorkspaceSize(in.get(), threshold.get(), o.get(), &ws, &ex),
+                  ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        thr.Set(2, -1.25);  // after phase 1: the value phase 2 reads
+        std::vector<uint64_t> w((ws + 7) / 8);
+        ASSERT_EQ(aclnnFatreluMul(ws ? w.data() : nullptr, ws, ex, nullptr), ACLNN_SUCCESS);
+        for (int64_t i = 0; i < out.numel(); ++i) {
+          int64_t pa, pb;
+          split_ref::PairPositions(s, 2, i, &pa, &pb);
+          const double want = RoundTo(
+              t, split_ref::ForwardRef(Unit::kFatrelu, x[pa], x[pb], 0, false, -1.25).out);
+          ASSERT_TRUE(SameBits(out.Get(i), want))
+              << "element " << i << ": a=" << Num(x[pa]) << " b=" << Num(x[pb])
+              << " got=" << Num(out.Get(i)) << " want=" << Num(want);
         }
       }
     }

@@ -84,7 +84,8 @@ double GeluGrad(double v, int64_t approximate) {
   return Sigmoid(z) * (1.0 + v * TanhDz(v) * Sigmoid(-z));
 }
 
-Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool activate_left) {
+Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool activate_left,
+                   double threshold) {
   Forward f;
   switch (unit) {
     case Unit::kGlu:
@@ -96,6 +97,9 @@ Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool acti
     case Unit::kGeGlu:
       f.gelu = Gelu(activate_left ? a : b, approximate);
       f.out = activate_left ? f.gelu * b : a * f.gelu;
+      break;
+    case Unit::kFatrelu:
+      f.out = (std::isnan(a) || a > threshold ? a : 0.0) * b;
       break;
   }
   return f;
@@ -121,6 +125,9 @@ Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, int6
         g.da = dy * gelu;
         g.db = dy * a * GeluGrad(b, approximate);
       }
+      break;
+    case Unit::kFatrelu:  // no gradient operator in CANN
+      g.da = g.db = std::nan("");
       break;
   }
   return g;

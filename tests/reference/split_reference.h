@@ -1,5 +1,5 @@
-// Double-precision references for the gated linear units (Glu, SwiGlu, GeGlu, GeGluV3 and
-// their gradients), and their tolerance. self is split along dim into halves a (the first)
+// Double-precision references for the gated linear units (Glu, SwiGlu, GeGlu, GeGluV3,
+// GeluMul, FatreluMul and the gradients), and their tolerance. self is split along dim into halves a (the first)
 // and b (the second); every value here is one element pair (a, b) of those halves.
 // Computed in double from the same, already rounded, inputs as the kernels see; nothing here
 // calls hostnn.
@@ -25,14 +25,16 @@ double Gelu(double v, int64_t approximate);
 double GeluGrad(double v, int64_t approximate);
 
 // Which unit: Glu gates a with sigmoid(b), SwiGlu multiplies silu(a) by b, GeGlu
-// multiplies a by gelu(b) (with activate_left: gelu(a) by b).
-enum class Unit { kGlu, kSwiGlu, kGeGlu };
+// multiplies a by gelu(b) (with activate_left: gelu(a) by b), Fatrelu multiplies a, where it
+// is above the threshold (else 0; NaN stays NaN), by b.
+enum class Unit { kGlu, kSwiGlu, kGeGlu, kFatrelu };
 
 // The forward of one pair: out, and for GeGlu the gate's gelu (outGelu; 0 otherwise).
 struct Forward {
   double out = 0, gelu = 0;
 };
-Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool activate_left);
+Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool activate_left,
+                   double threshold = 0.0);
 
 // The gradient of one pair from dy (the forward's gradient); GeGlu's takes `gelu`, the
 // forward's outGelu as given to the operator (its dy * gelu half uses it as it is).
