@@ -400,19 +400,25 @@ Spec GeluMulSpec(const std::vector<int64_t>& shape, const char* mode = nullptr,
   return s;
 }
 
-// Runs s: status `code`; on a refusal, nothing written (operands and out-parameters) and a
-// message naming `param`.
-void ExpectGeluMul(const Spec& s, aclnnStatus code, const std::string& what,
-                   const char* param = nullptr) {
-  Call call(kGeluMul, s);
+// Runs s through v: status `code`; on a refusal, nothing written (operands and
+// out-parameters) and a message naming `param`.
+void ExpectCall(const Variant& v, const Spec& s, aclnnStatus code, const std::string& what,
+                const char* param) {
+  Call call(v, s);
   const aclnnStatus st = call.Run();
   EXPECT_EQ(st, code) << what << ": " << aclGetRecentErrMsg();
   if (code == ACLNN_SUCCESS) return;
   EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
-  if (!s.null_ws) EXPECT_EQ(call.ws(), kWsSentinel) << what << ": workspaceSize was written";
+  if (!s.null_ws) {
+    EXPECT_EQ(call.ws(), kWsSentinel) << what << ": workspaceSize was written";
+  }
   if (param != nullptr) {
     EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), param)) << what << ": " << aclGetRecentErrMsg();
   }
+}
+void ExpectGeluMul(const Spec& s, aclnnStatus code, const std::string& what,
+                   const char* param = nullptr) {
+  ExpectCall(kGeluMul, s, code, what, param);
 }
 
 TEST(GeluMulChecksTest, ValidCallsSucceedAndWrite) {
@@ -548,17 +554,7 @@ Spec FatreluMulSpec(const std::vector<int64_t>& shape,
 
 void ExpectFatreluMul(const Spec& s, aclnnStatus code, const std::string& what,
                       const char* param = nullptr) {
-  Call call(kFatreluMul, s);
-  const aclnnStatus st = call.Run();
-  EXPECT_EQ(st, code) << what << ": " << aclGetRecentErrMsg();
-  if (code == ACLNN_SUCCESS) return;
-  EXPECT_TRUE(call.Unchanged()) << what << ": an operand was written";
-  if (!s.null_ws) {
-    EXPECT_EQ(call.ws(), kWsSentinel) << what << ": workspaceSize was written";
-  }
-  if (param != nullptr) {
-    EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), param)) << what << ": " << aclGetRecentErrMsg();
-  }
+  ExpectCall(kFatreluMul, s, code, what, param);
 }
 
 TEST(FatreluMulChecksTest, ValidCallsSucceedAndWrite) {
