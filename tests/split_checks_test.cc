@@ -304,6 +304,15 @@ TEST_P(SplitChecksTest, ApproximateOtherThanZeroOrOneIs161002) {
       Expect(s, ACLNN_ERR_PARAM_INVALID, ShapeText(shape) + " approximate " + std::to_string(ap));
     }
   }
+  // The message quotes the integer passed, exactly, at the ends of int64_t and past 2^53.
+  for (int64_t ap : {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::min(),
+                     (int64_t{1} << 53) + 1}) {
+    Spec s = Valid(v());
+    s.approximate = ap;
+    Expect(s, ACLNN_ERR_PARAM_INVALID, "approximate " + std::to_string(ap));
+    const std::string msg = aclGetRecentErrMsg();
+    EXPECT_NE(msg.find("got " + std::to_string(ap)), std::string::npos) << msg;
+  }
   // The shapes are checked first: with out's wrong too, the refusal names out.
   Spec s = Valid(v());
   s.approximate = 2;

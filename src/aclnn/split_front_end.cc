@@ -18,6 +18,7 @@
 
 #include "src/aclnn/split_front_end.h"
 
+#include <cmath>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -230,14 +231,20 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                                     "), got " + core::ShapeString(v->view->shape));
     }
   }
-  // GeGlu's approximate, after the shapes as CANN checks it.
+  // GeGlu's approximate, after the shapes as CANN checks it. The message quotes the integer
+  // the call passed (an INT64 scalar's exact value: past 2^53 its double copy is not it).
   for (int k = 0; k < info.num_scalars(); ++k) {
     if (info.scalars[k].check != ScalarCheck::kZeroOrOne) continue;
-    const double v = args.scalars[k].given ? args.scalars[k].value : info.scalars[k].default_value;
+    const OpScalar& a = args.scalars[k];
+    const double v = a.given ? a.value : info.scalars[k].default_value;
     if (v != 0.0 && v != 1.0) {
+      const bool whole = std::fabs(v) < 9.2e18 && v == std::trunc(v);  // NaN is not
+      const std::string got = a.given && a.dtype == DType::kInt64
+                                  ? std::to_string(a.int_value)
+                                  : whole ? std::to_string(static_cast<long long>(v))
+                                          : std::to_string(v);
       return core::InvalidParam(op, info.scalars[k].name,
-                                "must be 0 (gelu's erf form) or 1 (its tanh form), got " +
-                                    std::to_string(static_cast<long long>(v)));
+                                "must be 0 (gelu's erf form) or 1 (its tanh form), got " + got);
     }
   }
   for (SplitOperand* v : all) {
