@@ -4,21 +4,16 @@
 
 #include <cmath>
 
+#include "src/exec/executor.h"
+
 namespace hostnn {
 namespace exec {
-namespace {
-
-constexpr uint64_t kAlign = 64;
-uint64_t AlignUp(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
-
-}  // namespace
-
 ColumnSums::ColumnSums(const tiling::ChannelSumsPlan& units, const core::FusedLayout& out,
                        DType dtype, bool one_total)
     : units_(units), out_(out), dtype_(dtype), one_total_(one_total), codec_(MakeCodec(dtype)) {}
 
 uint64_t ColumnSums::slots_bytes() const {
-  return AlignUp(sizeof(double) * static_cast<uint64_t>(units_.rows * units_.segs_per_row));
+  return AlignWorkspace(sizeof(double) * static_cast<uint64_t>(units_.rows * units_.segs_per_row));
 }
 
 uint64_t ColumnSums::totals_bytes() const {

@@ -14,6 +14,9 @@
 
 namespace hostnn {
 
+// Workspace parts start at 64-byte boundaries (a cache line; the SIMD loads' widest).
+inline uint64_t AlignWorkspace(uint64_t bytes) { return (bytes + 63) / 64 * 64; }
+
 class Executor {
  public:
   virtual ~Executor() = default;

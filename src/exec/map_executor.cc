@@ -29,7 +29,6 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-constexpr uint64_t kScratchAlign = 64;
 // The shortest row the rows path takes when an input must be filled into a run: below it
 // a kernel call per row costs more than the gather it saves. Rows every operand walks in
 // place take the path at any length.
@@ -428,7 +427,7 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
                      (casts_result ? 2 * sizeof(float) * scratch_elems : 0);
   // Rows every operand walks in place need no scratch at all.
   const uint64_t scratch =
-      rows && !fills ? 0 : (tiles_bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+      rows && !fills ? 0 : AlignWorkspace(tiles_bytes);
   auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);
   exec->Init(direct, rows, exact_int, result_dtype, scratch_elems, scratch, operands, promoted_int);
   *workspace_size = exec->workspace_bytes();

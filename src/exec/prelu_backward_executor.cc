@@ -26,9 +26,6 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-constexpr uint64_t kAlign = 64;
-uint64_t AlignUp(uint64_t v) { return (v + kAlign - 1) / kAlign * kAlign; }
-
 // One operand over its own shape (the weight, gradWeight).
 core::FusedLayout OwnLayout(const Operand& o) {
   char* first = o.span->first;
@@ -52,8 +49,8 @@ class PreluBackwardExecutor final : public Executor {
     kernel_ = kernels::GetPreluBackwardSegment();
     target_ = kernels::ChosenTargetName();
     const tiling::ChannelSumsPlan& units = sums_.units();
-    w_bytes_ = AlignUp(sizeof(float) * static_cast<uint64_t>(units.channels));
-    core_bytes_ = AlignUp(3 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
+    w_bytes_ = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(units.channels));
+    core_bytes_ = AlignWorkspace(3 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
     // The weights, the segments' sums, each core's three tiles, the channels' totals.
     totals_at_ = w_bytes_ + sums_.slots_bytes() + core_bytes_ * static_cast<uint64_t>(units.block_dim);
     workspace_bytes_ = totals_at_ + sums_.totals_bytes();

@@ -76,7 +76,6 @@ class RowsExecutor final : public Executor {
         const DType via = forward && !cast_result ? out : DType::kUndefined;
         if (forward && cast_result && in != out && in != DType::kFloat32)
           round_result_ = kernels::GetToF32Via(DType::kFloat32, in);
-        in = out = DType::kFloat32;
         for (int k = 0; k < layout.num_operands; ++k)
           codecs_[k] = MakeCodec(layout.operands[k].dtype, k < num_in_ ? via : DType::kUndefined);
       } else {
