@@ -1,7 +1,8 @@
 // Helpers in f64 lanes, for the kernels that compute in double: an exp for non-positive
-// arguments (LogSoftmax's DOUBLE rows). Every operation is a lane operation (MulAdd fused on
-// AVX2 / AVX3 / NEON / SVE, not on SSE4 / EMU128 / SCALAR), so the bits are the same on
-// every target of one family.
+// arguments (LogSoftmax's DOUBLE rows); tanh and sigmoid with the complements a gradient
+// needs, and a function of f32 vectors computed in their f64 halves (SituGlu). Every
+// operation is a lane operation (MulAdd fused on AVX2 / AVX3 / NEON / SVE, not on SSE4 /
+// EMU128 / SCALAR), so the bits are the same on every target of one family.
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_F64_LANES_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -12,6 +13,8 @@
 #endif
 
 #include <hwy/highway.h>
+
+#include <cmath>
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -60,6 +63,90 @@ HWY_INLINE VD ExpF64(DD d, VD v) {
   const VD scale = hn::BitCast(d, hn::ShiftLeft<52>(hn::BitCast(di, t)));
   const VD e = hn::Mul(p, scale);
   return hn::IfThenElse(hn::IsNaN(v), v, e);
+}
+
+// tanh(z), f64 lanes, and sech(z)^2 = 1 - tanh(z)^2 where asked, both from e = exp(-2|z|):
+// tanh|z| = (1 - e) / (1 + e) and sech^2 = 4e / (1 + e)^2, no subtraction near tanh = 1.
+// Below |z| = 1/4, where 1 - e cancels, tanh takes its Taylor series to z^15 (truncation
+// below 2^-41 relative). A few f64 ULP in all, far below an f32 ULP. +-inf -> +-1 (sech^2
+// 0), -0 -> -0, NaN -> NaN.
+template <class DD, class VD = hn::Vec<DD>>
+HWY_INLINE VD TanhF64(DD d, VD z, VD* sech2 = nullptr) {
+  const VD one = hn::Set(d, 1.0);
+  const VD az = hn::Abs(z);
+  const VD e = ExpF64(d, hn::Mul(hn::Set(d, -2.0), az));
+  const VD one_plus_e = hn::Add(one, e);
+  if (sech2 != nullptr) {
+    *sech2 = hn::Div(hn::Mul(hn::Set(d, 4.0), e), hn::Mul(one_plus_e, one_plus_e));
+  }
+  // tanh z = z + z^3 p(z^2): the series' coefficients from 1/3 to 929569/638512875.
+  static constexpr double kSeries[7] = {-0.0014558343870513183, 0.003592128036572481,
+                                        -0.008863235529902197,  0.021869488536155203,
+                                        -0.05396825396825397,   0.13333333333333333,
+                                        -0.3333333333333333};
+  const VD z2 = hn::Mul(z, z);
+  VD p = hn::Set(d, kSeries[0]);
+  for (int i = 1; i < 7; ++i) p = hn::MulAdd(p, z2, hn::Set(d, kSeries[i]));
+  const VD small = hn::MulAdd(hn::Mul(z, z2), p, z);
+  const VD large = hn::Div(hn::Sub(one, e), one_plus_e);
+  return hn::CopySign(hn::IfThenElse(hn::Lt(az, hn::Set(d, 0.25)), small, large), z);
+}
+
+// sigmoid(g) = 1 / (1 + exp(-g)), f64 lanes, and 1 - sigmoid(g) where asked: with
+// e = exp(-|g|) and r = 1 / (1 + e) they are r and e r by g's sign, never a subtraction.
+// sigmoid(-inf) = 0, sigmoid(inf) = 1; NaN -> NaN.
+template <class DD, class VD = hn::Vec<DD>>
+HWY_INLINE VD SigmoidF64(DD d, VD g, VD* one_minus = nullptr) {
+  const VD e = ExpF64(d, hn::Neg(hn::Abs(g)));
+  const VD r = hn::Div(hn::Set(d, 1.0), hn::Add(hn::Set(d, 1.0), e));
+  const VD er = hn::Mul(e, r);
+  if (one_minus != nullptr) *one_minus = hn::IfNegativeThenElse(g, r, er);
+  return hn::IfNegativeThenElse(g, er, r);
+}
+
+// f64 lanes rounded to f32 as IEEE rounds them: Highway's EMU128 and SCALAR demotions
+// saturate at +-FLT_MAX (infinities included), so those targets put back the infinities
+// of the lanes at or past FLT_MAX + half its ULP (2^128 - 2^103), where rounding overflows;
+// the SIMD targets' conversions round so already.
+template <class DF, class VW>
+HWY_INLINE hn::Vec<DF> DemoteF64(DF df, VW w) {
+  const hn::Vec<DF> f = hn::DemoteTo(df, w);
+#if HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR
+  const hn::Rebind<double, DF> dw;
+  const VW past = hn::IfThenElseZero(hn::Ge(hn::Abs(w), hn::Set(dw, 3.4028235677973366e38)),
+                                     hn::Set(dw, 1.0));
+  const hn::Vec<DF> inf = hn::CopySign(hn::Set(df, HUGE_VALF), f);
+  return hn::IfThenElse(hn::Gt(hn::DemoteTo(df, past), hn::Zero(df)), inf, f);
+#else
+  return f;
+#endif
+}
+
+// fn computed in f64 lanes on f32 vectors: fn(dw, second, v...) takes each f64 half of the
+// vectors v (lanes of one order) and returns that half's result, and sets *second to a
+// second result; both rounded once to f32. So a function of f32 inputs holds its f32 result
+// to half an ULP plus fn's own error in double.
+template <class D, class Fn, class... V>
+HWY_INLINE hn::Vec<D> InF64Lanes(D d, const Fn& fn, hn::Vec<D>* second, V... v) {
+#if HWY_TARGET == HWY_SCALAR
+  const hn::Rebind<double, D> dw;
+  hn::Vec<decltype(dw)> s = hn::Zero(dw);
+  const auto r = fn(dw, &s, hn::PromoteTo(dw, v)...);
+  if (second != nullptr) *second = DemoteF64(d, s);
+  return DemoteF64(d, r);
+#elif HWY_HAVE_FLOAT64
+  const hn::RepartitionToWide<D> dw;
+  const hn::Half<D> dh;
+  hn::Vec<decltype(dw)> s_lo = hn::Zero(dw), s_hi = hn::Zero(dw);
+  const auto lo = fn(dw, &s_lo, hn::PromoteTo(dw, hn::LowerHalf(dh, v))...);
+  const auto hi = fn(dw, &s_hi, hn::PromoteTo(dw, hn::UpperHalf(dh, v))...);
+  if (second != nullptr) {
+    *second = hn::Combine(d, DemoteF64(dh, s_hi), DemoteF64(dh, s_lo));
+  }
+  return hn::Combine(d, DemoteF64(dh, hi), DemoteF64(dh, lo));
+#else
+#error "InF64Lanes needs f64 lanes: every x86 and Arm64 target has them"
+#endif
 }
 
 }  // namespace HWY_NAMESPACE

@@ -57,6 +57,9 @@ enum class Signature {
   kSplitLastString,  // (in0, c0, out): in0 split along its last dim (no dim parameter),
                      // c0 a char* attribute (GeluMul's approximateOptional); out half in0's
                      // shape (const out)
+  kSplitDoublesFlag,      // (in0, dim, d0, d1, f0, out): d0, d1 double attributes, f0 a bool
+                          // (SituGlu's beta, linearBeta, activateLeft; const out)
+  kGradSplitDoublesFlag,  // (in0, in1, dim, d0, d1, f0, out): its gradient (const out)
   kGradEltwise2Out,        // (in0, in1, in2, out, out1): two outputs, out elementwise and
                            // out1 reduced per channel (PreluBackward: OpArgs::out[1])
 };
@@ -80,11 +83,18 @@ constexpr bool HasDim(Signature s) {
   return s == Signature::kGradSoftmax || s == Signature::kSoftmax || s == Signature::kSplit ||
          s == Signature::kGradSplit || s == Signature::kSplitGelu ||
          s == Signature::kSplitGeluFlag || s == Signature::kGradSplitGelu ||
-         s == Signature::kGradSplitGeluFlag;
+         s == Signature::kGradSplitGeluFlag || s == Signature::kSplitDoublesFlag ||
+         s == Signature::kGradSplitDoublesFlag;
 }
 // Whether a gated unit splits its self's last dim, whatever OpArgs::dim holds: its prototype
 // has no dim (GeluMul, FatreluMul).
 constexpr bool SplitsLastDim(Kind k, Signature s) { return IsSplit(k) && !HasDim(s); }
+// Whether a gated unit's dim, split extent and half-shaped operands are checked by CANN's
+// kernel tiling (561002) rather than an op_api (161002): SituGlu and SituGluGrad, whose
+// entry points CANN generates from their kernels' definitions.
+constexpr bool TilingChecksSplit(Signature s) {
+  return s == Signature::kSplitDoublesFlag || s == Signature::kGradSplitDoublesFlag;
+}
 
 // True for the in-place signatures, whose output is their first input.
 constexpr bool IsInplace(Signature s) {

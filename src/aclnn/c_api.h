@@ -40,36 +40,24 @@ inline const TensorView* ViewOf(const aclTensor* t) { return t == nullptr ? null
 // value (complex) keeps its dtype for the front end to refuse.
 OpScalar ScalarArg(const aclScalar* s);
 
-// An int64_t attribute (GeGlu's approximate) as an INT64 aclScalar, which MakeArgs reads
-// like the numbers: HOSTNN_SIG_INT_ATTR(v) in src/aclnn/signatures.h. A temporary: it
-// lives to the end of the call it is an argument of.
-class IntAttr {
+// An attribute of the C prototype as the aclScalar MakeArgs reads like the numbers
+// (HOSTNN_SIG_ATTR(v) in src/aclnn/signatures.h): an int64_t (GeGlu's approximate) as an
+// INT64 scalar, a double (SituGlu's beta) as a DOUBLE one, a char* (GeluMul's
+// approximateOptional) as a STRING scalar holding the pointer, which MakeArgs turns into
+// the number of the mode it names (StringArg; the string is read during the call only).
+// A temporary: it lives to the end of the call it is an argument of.
+class Attr {
  public:
-  explicit IntAttr(int64_t v) {
-    scalar_.dtype = ACL_INT64;
-    static_assert(sizeof(v) <= sizeof(scalar_.bytes), "an int64_t fits an aclScalar");
-    __builtin_memcpy(scalar_.bytes, &v, sizeof(v));
-  }
+  explicit Attr(int64_t v) { Set(ACL_INT64, &v, sizeof(v)); }
+  explicit Attr(double v) { Set(ACL_DOUBLE, &v, sizeof(v)); }
+  explicit Attr(const char* v) { Set(ACL_STRING, &v, sizeof(v)); }
   const aclScalar* get() const { return &scalar_; }
 
  private:
-  aclScalar scalar_;
-};
-
-// A char* attribute (GeluMul's approximateOptional) as a STRING aclScalar holding the
-// pointer, which MakeArgs turns into the number of the mode it names (StringArg):
-// HOSTNN_SIG_STRING_ATTR(v) in src/aclnn/signatures.h. A temporary, as IntAttr; the
-// string is read during the call only.
-class StringAttr {
- public:
-  explicit StringAttr(const char* v) {
-    scalar_.dtype = ACL_STRING;
-    static_assert(sizeof(v) <= sizeof(scalar_.bytes), "a pointer fits an aclScalar");
-    std::memcpy(scalar_.bytes, &v, sizeof(v));
+  void Set(aclDataType dtype, const void* v, size_t size) {
+    scalar_.dtype = dtype;
+    std::memcpy(scalar_.bytes, v, size);  // at most 8 bytes: every kind fits
   }
-  const aclScalar* get() const { return &scalar_; }
-
- private:
   aclScalar scalar_;
 };
 
@@ -92,7 +80,7 @@ inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
 // its outputs out, out1 to OpArgs::out[0..1] (src/aclnn/signatures.h says which C parameter
 // is which; null where the prototype has none), and its scalar parameters: the aclScalars
 // s0, s1, s2 go to the operator's numbers (an int64_t or char* attribute among them, as
-// IntAttr and StringAttr made it) and the bool f0 to its flag, in the order of its Scalars
+// Attr made it) and the bool f0 to its flag, in the order of its Scalars
 // column.
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
                        const aclTensor* out0, const aclTensor* out1, int64_t dim,

@@ -1,8 +1,8 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
  * input tensors named in0, in1, in2 and the outputs out, out1 (OpArgs::in[k], out[k]), the
- * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attribute i0
- * and the char* attribute c0;
+ * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attribute i0,
+ * the double attributes d0, d1 and the char* attribute c0;
  * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the three input slots
  * and HOSTNN_SIG_OUTS_ the two output slots, null where the prototype has none (an in-place
  * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
@@ -227,7 +227,7 @@
 
 /* The gated linear units (Kind Gated, GatedGrad): self split along dim into halves. Glu and
  * SwiGlu declare out const; GeGlu's second output outGelu is out1 (OpArgs::out[1]) and its
- * int64_t approximate as a number (i0, read as an INT64 aclScalar by capi::IntAttr). */
+ * int64_t approximate as a number (i0, read as an INT64 aclScalar by capi::Attr). */
 #define HOSTNN_SIG_PARAMS_Split const aclTensor *in0, int64_t dim, const aclTensor *out
 #define HOSTNN_SIG_ARGS_Split in0, dim, out
 #define HOSTNN_SIG_INS_Split in0, 0, 0
@@ -284,7 +284,7 @@
 #define HOSTNN_SIG_FLAG_GradSplitGeluFlag f0
 
 /* aclnnGeluMul(input, approximateOptional, out): no dim (the last is split); the char*
- * attribute c0 travels as a string aclScalar (capi::StringAttr), which MakeArgs turns into
+ * attribute c0 travels as a string aclScalar (capi::Attr), which MakeArgs turns into
  * the number of the mode it names. */
 #define HOSTNN_SIG_PARAMS_SplitLastString const aclTensor *in0, char *c0, const aclTensor *out
 #define HOSTNN_SIG_ARGS_SplitLastString in0, c0, out
@@ -294,9 +294,32 @@
 #define HOSTNN_SIG_SCALARS_SplitLastString HOSTNN_SIG_STRING_ATTR(c0), 0, 0
 #define HOSTNN_SIG_FLAG_SplitLastString 0
 
-/* An int64_t or char* attribute as the aclScalar the numbers travel in (C++ only). */
-#define HOSTNN_SIG_INT_ATTR(v) hostnn::capi::IntAttr(v).get()
-#define HOSTNN_SIG_STRING_ATTR(v) hostnn::capi::StringAttr(v).get()
+/* aclnnSituGlu(x, dim, beta, linearBeta, activateLeft, out): the double attributes d0, d1
+ * travel as DOUBLE aclScalars (capi::Attr), the operator's first two numbers. */
+#define HOSTNN_SIG_PARAMS_SplitDoublesFlag \
+  const aclTensor *in0, int64_t dim, double d0, double d1, bool f0, const aclTensor *out
+#define HOSTNN_SIG_ARGS_SplitDoublesFlag in0, dim, d0, d1, f0, out
+#define HOSTNN_SIG_INS_SplitDoublesFlag in0, 0, 0
+#define HOSTNN_SIG_OUTS_SplitDoublesFlag out, 0
+#define HOSTNN_SIG_DIM_SplitDoublesFlag dim
+#define HOSTNN_SIG_SCALARS_SplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0
+#define HOSTNN_SIG_FLAG_SplitDoublesFlag f0
+
+/* aclnnSituGluGrad(gradY, x, dim, beta, linearBeta, activateLeft, out). */
+#define HOSTNN_SIG_PARAMS_GradSplitDoublesFlag                                          \
+  const aclTensor *in0, const aclTensor *in1, int64_t dim, double d0, double d1, bool f0, \
+      const aclTensor *out
+#define HOSTNN_SIG_ARGS_GradSplitDoublesFlag in0, in1, dim, d0, d1, f0, out
+#define HOSTNN_SIG_INS_GradSplitDoublesFlag in0, in1, 0
+#define HOSTNN_SIG_OUTS_GradSplitDoublesFlag out, 0
+#define HOSTNN_SIG_DIM_GradSplitDoublesFlag dim
+#define HOSTNN_SIG_SCALARS_GradSplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0
+#define HOSTNN_SIG_FLAG_GradSplitDoublesFlag f0
+
+/* An int64_t, double or char* attribute as the aclScalar the numbers travel in (C++ only). */
+#define HOSTNN_SIG_ATTR(v) hostnn::capi::Attr(v).get()
+#define HOSTNN_SIG_INT_ATTR(v) HOSTNN_SIG_ATTR(static_cast<int64_t>(v))
+#define HOSTNN_SIG_STRING_ATTR(v) HOSTNN_SIG_ATTR(static_cast<const char*>(v))
 
 /* aclnnPreluBackward(gradOutput, self, weight, gradInput, gradWeight): three inputs and two
  * outputs. */

@@ -6,7 +6,9 @@
 // approximate 0 or 1; then storage, overlap and aliasing (161002). An empty self passes
 // the checks and runs nothing. GeluMul and FatreluMul have no dim (they split the last) and
 // their own limits, refused as their CANN kernels' tilings refuse them (561002,
-// CheckLastDimTiling); FatreluMul's threshold is a one-element tensor of any rank.
+// CheckLastDimTiling); FatreluMul's threshold is a one-element tensor of any rank. SituGlu's
+// and SituGluGrad's tilings check the split (dim, the extent, the half-shaped operands):
+// those refusals are 561002 for them (TilingChecksSplit).
 //
 // Then the halves: self (and a gradient's out) become two views of their own over the half
 // shape, the second starting half the dim's extent further on, and every operand is handed
@@ -200,23 +202,25 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
     HOSTNN_RETURN_IF_ERROR(
         CheckLastDimTiling(info, args, self.param, shape, has_one ? &one : nullptr));
   }
+  // The split's own refusals: an op_api's (161002), or for SituGlu and SituGluGrad their
+  // tilings' (561002; their tilings check dim, the extent, then the half-shaped operands).
+  const auto refuse = [&](const char* param, const std::string& what) {
+    return TilingChecksSplit(info.signature) ? TilingRefusal(op, param, what)
+                                             : core::InvalidParam(op, param, what);
+  };
   if (rank == 0) {
-    return core::InvalidParam(op, self.param,
-                              "rank: a 0-d tensor has no dim to split; expected 1 to 8 dims");
+    return refuse(self.param, "rank: a 0-d tensor has no dim to split; expected 1 to 8 dims");
   }
   if (!last_dim && (args.dim < -rank || args.dim >= rank)) {
-    return core::InvalidParam(op, "dim",
-                              "out of range: expected [" + std::to_string(-rank) + ", " +
-                                  std::to_string(rank - 1) + "] for shape " +
-                                  core::ShapeString(shape) + ", got " + std::to_string(args.dim));
+    return refuse("dim", "out of range: expected [" + std::to_string(-rank) + ", " +
+                             std::to_string(rank - 1) + "] for shape " + core::ShapeString(shape) +
+                             ", got " + std::to_string(args.dim));
   }
   const int64_t dim = last_dim ? rank - 1 : args.dim < 0 ? args.dim + rank : args.dim;
   if (shape[dim] % 2 != 0) {
-    return core::InvalidParam(op, self.param,
-                              "shape: the split dim " + std::to_string(dim) + " of " +
+    return refuse(self.param, "shape: the split dim " + std::to_string(dim) + " of " +
                                   core::ShapeString(shape) +
-                                  " has an odd extent; expected an "
-                                  "even one (two halves)");
+                                  " has an odd extent; expected an even one (two halves)");
   }
   std::vector<int64_t> half = shape;
   half[dim] /= 2;
@@ -224,11 +228,10 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
     if (v == &self || v->one) continue;
     const std::vector<int64_t>& want = v->full ? shape : half;
     if (v->view->shape != want) {
-      return core::InvalidParam(op, v->param,
-                                "shape: expected " + core::ShapeString(want) + " (" + self.param +
-                                    " " + core::ShapeString(shape) +
-                                    (v->full ? "" : " halved along dim " + std::to_string(dim)) +
-                                    "), got " + core::ShapeString(v->view->shape));
+      return refuse(v->param, "shape: expected " + core::ShapeString(want) + " (" + self.param +
+                                  " " + core::ShapeString(shape) +
+                                  (v->full ? "" : " halved along dim " + std::to_string(dim)) +
+                                  "), got " + core::ShapeString(v->view->shape));
     }
   }
   // GeGlu's approximate, after the shapes as CANN checks it. The message quotes the integer

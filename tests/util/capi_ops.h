@@ -6,12 +6,14 @@
 #ifndef HOSTNN_TESTS_UTIL_CAPI_OPS_H_
 #define HOSTNN_TESTS_UTIL_CAPI_OPS_H_
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "acl/acl.h"
 #include "hostnn/aclnnop_all.h"
 #include "hostnn/op.h"
+#include "src/aclnn/c_api.h"
 #include "src/aclnn/signatures.h"
 
 namespace hostnn {
@@ -87,6 +89,19 @@ inline const aclScalar* DefaultNumber(Op op, int k) {
   const auto& v = (*table)[static_cast<size_t>(op)];
   return k < static_cast<int>(v.size()) ? v[static_cast<size_t>(k)] : nullptr;
 }
+// The value of a FLOAT or DOUBLE aclScalar (a double attribute's, SituGlu's beta); 0 for
+// null.
+inline double NumberOf(const aclScalar* s) {
+  if (s == nullptr) return 0.0;
+  if (s->dtype == ACL_FLOAT) {
+    float f;
+    std::memcpy(&f, s->bytes, sizeof(f));
+    return f;
+  }
+  double d = 0.0;
+  if (s->dtype == ACL_DOUBLE) std::memcpy(&d, s->bytes, sizeof(d));
+  return d;
+}
 // The flag parameter of `op` at its default (false where it has none).
 inline bool DefaultFlag(Op op) {
   for (int i = 0; i < GetOpInfo(op).num_scalars(); ++i) {
@@ -123,9 +138,9 @@ inline int64_t DefaultInt(Op op) {
     const int64_t dim = d;                                                                    \
     const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                    \
     char* c0 = nullptr; /* GeluMul's approximateOptional: null, its default ("none") */        \
+    const double d0 = NumberOf(s0), d1 = NumberOf(s1); /* SituGlu's beta, linearBeta */       \
     (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)dim, (void)s0, (void)s1,  \
-        (void)s2,                                                                             \
-        (void)f0, (void)i0, (void)c0;                                                         \
+        (void)s2, (void)f0, (void)i0, (void)c0, (void)d0, (void)d1;                           \
     return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);    \
   }                                                                                           \
   inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
