@@ -1,13 +1,14 @@
 // One vector functor per gated linear unit, built on the elementwise operators' functors
-// (SigmoidOp, SiluOp, the Gelu forms and their gradients), all lanes f32: a and b are the
-// two halves of self along the split dim, and each functor has the Map's form
-// (kernels/map_tile-inl.h): a forward's Apply(d, a, b) returns out, GeGlu's
+// (SigmoidOp, SiluOp, the Gelu forms and their gradients), f32 lanes but for SituGlu's (f64
+// lanes): a and b are the two halves of self along the split dim, and each functor has the
+// Map's form (kernels/map_tile-inl.h): a forward's Apply(d, a, b) returns out, GeGlu's
 // Apply(d, a, b, &act) also sets act to the gate's activation (its outGelu; kHasAct),
-// FatreluMul's Apply(d, a, b, t) reads a third input (kIn = 3); a
-// gradient's Apply(d, dy, a, b, &db) returns da and sets db, GeGlu's
-// Apply(d, dy, a, b, act, &db) also reads the forward's outGelu (kReadsAct). Each output
-// element takes the functor it is built on plus one or two products, each rounded once;
-// 16-bit storage runs the same f32 functor and rounds its result once (SPEC 4).
+// FatreluMul's Apply(d, a, b, t) reads a third input (kIn = 3); a gradient's
+// Apply(d, dy, a, b, &db) returns da and sets db, GeGlu's Apply(d, dy, a, b, act, &db) also
+// reads the forward's outGelu (kReadsAct). A functor with parameters is bound to them once
+// per tile (Bound: SituGlu's beta and linearBeta). Each output element takes the functor it
+// is built on plus one or two products, each rounded once; 16-bit storage runs the same f32
+// functor and rounds its result once (SPEC 4).
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_GLU_OPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -19,7 +20,10 @@
 
 #include <hwy/highway.h>
 
+#include <type_traits>
+
 #include "kernels/eltwise_ops-inl.h"
+#include "kernels/f64_lanes-inl.h"
 #include "kernels/family_grad_ops-inl.h"
 #include "kernels/params.h"
 #include "kernels/unary_ops-inl.h"
@@ -109,6 +113,56 @@ struct FatreluMulOp {
   }
 };
 
+// SituGlu's parameters bound for a tile: beta, linearBeta and the up half's transform
+// up' = linearBeta tanh(up / linearBeta) where linearBeta > 0, else up, in f64 lanes. The
+// divisions are products with 1 / beta and 1 / linearBeta in double (CANN's kernel
+// multiplies by the reciprocals too, in f32).
+template <class D>
+struct SituGluBound {
+  double beta, inv_beta, linear_beta, inv_linear_beta;
+  bool linear;
+  SituGluBound(D /*d*/, const SituGluParams& p)
+      : beta(p.beta),
+        inv_beta(1.0 / static_cast<double>(p.beta)),
+        linear_beta(p.linear_beta),
+        inv_linear_beta(1.0 / static_cast<double>(p.linear_beta)),
+        linear(p.linear_beta > 0.0f) {}
+  // up', and d up' / d up where slope is given.
+  template <class DW, class VW>
+  HWY_INLINE VW UpPrime(DW dw, VW up, VW* slope) const {
+    if (!linear) {
+      if (slope != nullptr) *slope = hn::Set(dw, 1.0);
+      return up;
+    }
+    const VW t = TanhF64(dw, hn::Mul(up, hn::Set(dw, inv_linear_beta)), slope);
+    return hn::Mul(hn::Set(dw, linear_beta), t);
+  }
+};
+
+// SituGlu: out = beta tanh(g / beta) sigmoid(g) up', g the gate (the kernel's second input:
+// activateLeft picks which half the front end hands it). Every step in f64 lanes
+// (InF64Lanes, TanhF64, SigmoidF64: a few f64 ULP each), so the f32 result is within half
+// an ULP plus 2^-40 relative, and 16-bit storage rounds that once. A degenerate parameter
+// gives the formula's IEEE values, as CANN's kernel: beta 0 gives +-0 (g / 0 = +-inf, tanh
+// +-1, times 0) and NaN at g = 0 (0 / 0); an infinite beta or linearBeta gives NaN (tanh 0
+// times inf). NaN in either half -> NaN.
+struct SituGluOp {
+  static constexpr bool kHasAct = false;
+  using Params = SituGluParams;
+  template <class D>
+  struct Bound : SituGluBound<D> {
+    using SituGluBound<D>::SituGluBound;
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> up, hn::Vec<D> gate) const {
+      const auto wide = [this](auto dw, auto* /*second*/, auto u, auto g) {
+        const auto t = TanhF64(dw, hn::Mul(g, hn::Set(dw, this->inv_beta)));
+        const auto situ_a = hn::Mul(hn::Mul(hn::Set(dw, this->beta), t), SigmoidF64(dw, g));
+        return hn::Mul(situ_a, this->UpPrime(dw, u, static_cast<decltype(u)*>(nullptr)));
+      };
+      return InF64Lanes(d, wide, nullptr, up, gate);
+    }
+  };
+};
+
 // GluBackward: s = sigmoid(b); da = dy s, db = dy (a s (1 - s)). With e = exp(-|b|) and
 // r = 1 / (1 + e), s is r or e r by b's sign and s (1 - s) = e r^2 whatever the sign, so
 // 1 - s is never a subtraction (it keeps its relative accuracy for large b). a meets
@@ -171,6 +225,7 @@ struct GeGluBackwardForms : GeGluErfBackwardOp {
 };
 using GeGluBackwardOp = GeGluBackwardForms<GeGluParams>;
 using GeGluV3BackwardOp = GeGluBackwardForms<GeGluV3Params>;
+
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

@@ -186,6 +186,17 @@ struct GeluMulParams {
   }
 };
 
+// SituGlu: beta scales the gate's tanh, linearBeta the up half's (none where it
+// is not above 0, NaN included), both as CANN's kernel reads them: f32. activateLeft, as
+// GeGluV3's, is the front end's business (the halves it hands the kernel).
+struct SituGluParams {
+  float beta, linear_beta;
+  bool activate_left;
+  static SituGluParams Init(const ParamValues& v) {
+    return {v.Number("beta"), v.Number("linearBeta"), v.Flag("activateLeft")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -224,6 +235,7 @@ HOSTNN_PARAMS_OF(GeGluBackward, GeGluParams)
 HOSTNN_PARAMS_OF(GeGluV3, GeGluV3Params)
 HOSTNN_PARAMS_OF(GeGluV3Backward, GeGluV3Params)
 HOSTNN_PARAMS_OF(GeluMul, GeluMulParams)
+HOSTNN_PARAMS_OF(SituGlu, SituGluParams)
 #undef HOSTNN_PARAMS_OF
 
 // One operator's filled struct, as the executor keeps it and hands it to every tile (the

@@ -1,7 +1,9 @@
 // The gated linear units' checks through their CANN C API: each refusal and its status (null
 // operands 161001; 0-d or 9-D self, an odd extent, a dim out of range, wrong shapes or dtypes,
 // GeGlu's approximate not 0 or 1, an output overlapping an input: 161002; GeluMul's and
-// FatreluMul's tiling limits, approximateOptional and threshold: 561002), writing nothing;
+// FatreluMul's tiling limits, approximateOptional and threshold, and SituGlu's 0-d self,
+// odd extent, dim and shapes, which its tiling checks: 561002),
+// writing nothing;
 // empty tensors; a gradient in place on self; ops-nn's examples. Values: split_ops_test.cc.
 
 #include <gtest/gtest.h>
@@ -21,6 +23,7 @@
 #include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
+#include "aclnnop/aclnn_situ_glu.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_swi_glu_grad.h"
 #include "tests/util/acl_test_util.h"
@@ -40,15 +43,18 @@ enum class Api {
   kGeGluB,
   kGeGluV3B,
   kGeluMul,
-  kFatreluMul
+  kFatreluMul,
+  kSituGlu
 };
 
 // One entry point: grad = a gradient (dy in, self's shape out); gelu = GeGlu's second
-// output (forward) or its `gelu` input (gradient).
+// output (forward) or its `gelu` input (gradient); tiling: its tiling refuses a 0-d self, an
+// odd extent, a dim out of range and wrong shapes (561002; an op_api's 161002 otherwise).
 struct Variant {
   const char* name;
   Api api;
   bool grad, gelu, left;
+  bool tiling = false;
 };
 const Variant kVariants[] = {
     {"Glu", Api::kGlu, false, false, false},
@@ -59,7 +65,14 @@ const Variant kVariants[] = {
     {"GeGluV3", Api::kGeGluV3, false, true, true},
     {"GeGluBackward", Api::kGeGluB, true, true, false},
     {"GeGluV3Backward", Api::kGeGluV3B, true, true, true},
+    {"SituGlu", Api::kSituGlu, false, false, true, true},
 };
+
+// The status of a refused split (a 0-d self, an odd extent, a dim out of range, a wrong
+// shape): the op_api's 161002, or the tiling's 561002.
+aclnnStatus SplitRefusal(const Variant& v) {
+  return v.tiling ? ACLNN_ERR_INNER_TILING_ERROR : ACLNN_ERR_PARAM_INVALID;
+}
 
 // Test names and messages show a variant by its name.
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
@@ -78,6 +91,7 @@ struct Spec {
   int64_t offset[kRoles] = {};
   int64_t dim = -1, approximate = 0;
   const char* mode = nullptr;  // GeluMul's approximateOptional
+  double beta = 1.0, linear_beta = 0.0;  // SituGlu's
   bool null_ws = false, null_exec = false;
 };
 
@@ -166,6 +180,9 @@ class Call {
       }
       case Api::kFatreluMul:
         return aclnnFatreluMulGetWorkspaceSize(t[kSelf], t[kThreshold], t[kOut], ws, ex);
+      case Api::kSituGlu:
+        return aclnnSituGluGetWorkspaceSize(t[kSelf], dim, s_.beta, s_.linear_beta, v_.left,
+                                            t[kOut], ws, ex);
     }
     return ACLNN_ERR_INNER;
   }
@@ -177,7 +194,7 @@ class Call {
     const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                                           aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
                                           aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
-                                          aclnnFatreluMul};
+                                          aclnnFatreluMul,    aclnnSituGlu};
     return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
   }
 
@@ -245,23 +262,26 @@ TEST_P(SplitChecksTest, NullOperandsAre161001) {
   }
 }
 
-TEST_P(SplitChecksTest, RanksExtentsAndDimsAre161002) {
-  Expect(Valid(v(), {}, 0), ACLNN_ERR_PARAM_INVALID, "0-d self");
-  Expect(Valid(v(), {}, -1), ACLNN_ERR_PARAM_INVALID, "0-d self, dim -1");
+// 161002 for a 9-D self; SplitRefusal for the rest.
+TEST_P(SplitChecksTest, RanksExtentsAndDimsAreRefused) {
+  const aclnnStatus split = SplitRefusal(v());
+  Expect(Valid(v(), {}, 0), split, "0-d self");
+  Expect(Valid(v(), {}, -1), split, "0-d self, dim -1");
   Expect(Valid(v(), {2, 1, 1, 1, 1, 1, 1, 1, 6}, -1), ACLNN_ERR_PARAM_INVALID, "9-D self");
   Expect(Valid(v(), {2, 1, 1, 1, 1, 1, 1, 6}, -1), ACLNN_SUCCESS, "8-D self");
-  Expect(Valid(v(), {4, 5}, -1), ACLNN_ERR_PARAM_INVALID, "odd extent 5 along dim -1");
+  Expect(Valid(v(), {4, 5}, -1), split, "odd extent 5 along dim -1");
   // Odd along dim 0 although the extents from dim on hold an even count (12).
-  Expect(Valid(v(), {3, 4}, 0), ACLNN_ERR_PARAM_INVALID, "odd extent 3 along dim 0");
+  Expect(Valid(v(), {3, 4}, 0), split, "odd extent 3 along dim 0");
   for (int64_t dim : {int64_t{2}, int64_t{-3}, int64_t{100}, std::numeric_limits<int64_t>::max(),
                       std::numeric_limits<int64_t>::min()}) {
     Spec s = Valid(v());
     s.dim = dim;
-    Expect(s, ACLNN_ERR_PARAM_INVALID, "dim " + std::to_string(dim) + " of a 2-D self");
+    Expect(s, split, "dim " + std::to_string(dim) + " of a 2-D self");
   }
 }
 
-TEST_P(SplitChecksTest, WrongShapesAre161002) {
+// Every wrong shape: SplitRefusal.
+TEST_P(SplitChecksTest, WrongShapesAreRefused) {
   std::vector<std::pair<Role, std::vector<int64_t>>> wrongs;
   if (v().grad) {
     wrongs = {{kOut, {4, 3}}, {kOut, {4, 7}}, {kOut, {5, 6}}, {kOut, {24}},
@@ -274,7 +294,7 @@ TEST_P(SplitChecksTest, WrongShapesAre161002) {
   for (const auto& [role, shape] : wrongs) {
     Spec s = Valid(v());
     s.shape[role] = shape;
-    Expect(s, ACLNN_ERR_PARAM_INVALID, std::string(kRoleNames[role]) + " " + ShapeText(shape));
+    Expect(s, SplitRefusal(v()), std::string(kRoleNames[role]) + " " + ShapeText(shape));
   }
 }
 
@@ -383,11 +403,11 @@ TEST_P(SplitChecksTest, EmptyTensorsSucceedAfterTheChecks) {
     }
   }
   // The checks come first: an odd extent, a dim out of range, a wrong out shape.
-  Expect(Valid(v(), {0, 5}, 1), ACLNN_ERR_PARAM_INVALID, "empty, odd extent 5");
-  Expect(Valid(v(), {0, 6}, 2), ACLNN_ERR_PARAM_INVALID, "empty, dim 2");
+  Expect(Valid(v(), {0, 5}, 1), SplitRefusal(v()), "empty, odd extent 5");
+  Expect(Valid(v(), {0, 6}, 2), SplitRefusal(v()), "empty, dim 2");
   Spec s = Valid(v(), {3, 0, 4});
   s.shape[kOut] = {3, 0, v().grad ? 2 : 4};
-  Expect(s, ACLNN_ERR_PARAM_INVALID, "empty, out " + ShapeText(s.shape[kOut]));
+  Expect(s, SplitRefusal(v()), "empty, out " + ShapeText(s.shape[kOut]));
 }
 
 INSTANTIATE_TEST_SUITE_P(Units, SplitChecksTest, ::testing::ValuesIn(kVariants),
@@ -715,6 +735,45 @@ TEST(FatreluMulChecksTest, OpsNnExample) {
     ASSERT_EQ(call.Run(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     for (int i = 0; i < 4; ++i) {
       EXPECT_EQ(call.at(kOut).Get(i), want[i]) << "threshold " << threshold << ", element " << i;
+    }
+  }
+}
+
+// SituGlu (the parameterised suite above runs every refusal): CANN generates its entry point
+// from its kernel's definition, so past the null operands (161001), dtypes and ranks
+// (161002) its tiling refuses, in its order: dim, the extent along it, then out's shape
+// (561002). Each message names the parameter.
+TEST(SituGluChecksTest, TheTilingsRefusalsComeInItsOrderAndNameTheParameter) {
+  const Variant& fwd = kVariants[8];
+  ASSERT_EQ(fwd.api, Api::kSituGlu);
+  for (const Variant* v : {&fwd}) {
+    SCOPED_TRACE(v->name);
+    const char* x = "x";
+    Spec s = Valid(*v, {4, 5}, 2);  // dim 2 of 2-D, an odd extent too, out wrong
+    s.shape[kOut] = {4, 4};
+    ExpectCall(*v, s, ACLNN_ERR_INNER_TILING_ERROR, "dim 2, [4, 5]", "dim");
+    s.dim = -1;
+    ExpectCall(*v, s, ACLNN_ERR_INNER_TILING_ERROR, "odd extent 5", x);
+    Spec o = Valid(*v, {4, 6}, 0);
+    o.shape[kOut] = v->grad ? std::vector<int64_t>{4, 3} : std::vector<int64_t>{4, 6};
+    ExpectCall(*v, o, ACLNN_ERR_INNER_TILING_ERROR, "out's shape", "out");
+    if (v->grad) {
+      Spec d = Valid(*v, {4, 6}, 0);
+      d.shape[kDy] = {4, 3};
+      ExpectCall(*v, d, ACLNN_ERR_INNER_TILING_ERROR, "gradY [4, 3] for dim 0", "gradY");
+    }
+    // The dtypes and ranks first: out FLOAT16 beside dim 2.
+    Spec t = Valid(*v, {4, 6}, 2);
+    t.dtype[kOut] = DType::kFloat16;
+    ExpectCall(*v, t, ACLNN_ERR_PARAM_INVALID, "out FLOAT16, dim 2", "out");
+    Spec r = Valid(*v, {2, 1, 1, 1, 1, 1, 1, 1, 6}, 20);
+    ExpectCall(*v, r, ACLNN_ERR_PARAM_INVALID, "9-D x, dim 20", v->grad ? "gradY" : x);
+    // Any beta and linearBeta pass the checks (the kernel computes the formula's values).
+    for (const double beta : {0.0, -0.0, double{INFINITY}, double{NAN}, 1e300, -1e-300}) {
+      Spec b = Valid(*v, {4, 6});
+      b.beta = beta;
+      b.linear_beta = beta;
+      ExpectCall(*v, b, ACLNN_SUCCESS, "beta " + std::to_string(beta), nullptr);
     }
   }
 }

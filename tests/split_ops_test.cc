@@ -1,4 +1,4 @@
-// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul, FatreluMul and the
+// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul, FatreluMul, SituGlu and the
 // gradients) through their CANN C API: every variant and compute dtype against the double
 // references of tests/reference/split_reference.h, on every SIMD target, over 1-D to 8-D
 // shapes split along every kind of dim (negative ones too; GeluMul and FatreluMul the last,
@@ -30,6 +30,7 @@
 #include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
+#include "aclnnop/aclnn_situ_glu.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_swi_glu_grad.h"
 #include "tests/reference/split_reference.h"
@@ -52,11 +53,13 @@ enum class Api {
   kGeGluB,
   kGeGluV3B,
   kGeluMul,
-  kFatreluMul
+  kFatreluMul,
+  kSituGlu
 };
 
 // One entry point with its attributes: grad = a gradient (dy in, self's shape out); gelu =
-// GeGlu's second output (forward) or its `gelu` input (gradient); threshold FatreluMul's.
+// GeGlu's second output (forward) or its `gelu` input (gradient); threshold FatreluMul's;
+// beta and linear_beta SituGlu's (values an f32 holds exactly, as the kernel reads them).
 struct Variant {
   const char* name;
   Api api;
@@ -64,7 +67,8 @@ struct Variant {
   bool grad, gelu;
   int64_t approximate;
   bool left;
-  double threshold = 0.0;
+  double threshold = 0.0, beta = 1.0, linear_beta = 0.0;
+  split_ref::Attrs attrs() const { return {approximate, left, threshold, beta, linear_beta}; }
 };
 const Variant kVariants[] = {
     {"Glu", Api::kGlu, Unit::kGlu, false, false, 0, false},
@@ -88,6 +92,13 @@ const Variant kVariants[] = {
     {"FatreluMul_0", Api::kFatreluMul, Unit::kFatrelu, false, false, 0, false, 0.0},
     {"FatreluMul_pos", Api::kFatreluMul, Unit::kFatrelu, false, false, 0, false, 0.75},
     {"FatreluMul_neg", Api::kFatreluMul, Unit::kFatrelu, false, false, 0, false, -1.5},
+    // beta tanh(g / beta) sigmoid(g) up': CANN's defaults (beta 1, no up transform, the gate
+    // first); a transformed up with the gate second; a negative beta and linearBeta (no
+    // transform); a small beta (large tanh arguments) with a small linearBeta.
+    {"SituGlu", Api::kSituGlu, Unit::kSituGlu, false, false, 0, true, 0, 1.0, 0.0},
+    {"SituGlu_linear_right", Api::kSituGlu, Unit::kSituGlu, false, false, 0, false, 0, 2.5, 1.5},
+    {"SituGlu_negative", Api::kSituGlu, Unit::kSituGlu, false, false, 0, true, 0, -0.75, -1.0},
+    {"SituGlu_small", Api::kSituGlu, Unit::kSituGlu, false, false, 0, true, 0, 0.015625, 0.25},
 };
 const Variant& VariantNamed(const std::string& name) {
   for (const Variant& v : kVariants) {
@@ -174,6 +185,8 @@ aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* 
     }
     case Api::kFatreluMul:
       return aclnnFatreluMulGetWorkspaceSize(self, threshold, out, ws, ex);
+    case Api::kSituGlu:
+      return aclnnSituGluGetWorkspaceSize(self, dim, v.beta, v.linear_beta, v.left, out, ws, ex);
   }
   return ACLNN_ERR_INNER;
 }
@@ -197,7 +210,7 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
   const Phase2 phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                            aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
                            aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
-                           aclnnFatreluMul};
+                           aclnnFatreluMul,    aclnnSituGlu};
   st = phase2[static_cast<int>(v.api)](w, ws, ex, nullptr);
   if (w != nullptr) aclrtFree(w);
   return st;
@@ -277,14 +290,13 @@ int64_t CheckValues(const Variant& v, const Inputs& in, const Operands& o, int64
     split_ref::PairPositions(o.self.shape(), d, i, &pa, &pb);
     const double a = in.self[pa], b = in.self[pb];
     if (v.grad) {
-      const split_ref::Backward g = split_ref::BackwardRef(
-          v.unit, in.dy[i], a, b, v.gelu ? in.gelu[i] : 0.0, v.approximate, v.left);
+      const split_ref::Backward g =
+          split_ref::BackwardRef(v.unit, in.dy[i], a, b, v.gelu ? in.gelu[i] : 0.0, v.attrs());
       const double slack = split_ref::GradSlack(in.dy[i], a, b);
       check(o.out, pa, g.da, slack, i, "first half");
       check(o.out, pb, g.db, slack, i, "second half");
     } else {
-      const split_ref::Forward f =
-          split_ref::ForwardRef(v.unit, a, b, v.approximate, v.left, v.threshold);
+      const split_ref::Forward f = split_ref::ForwardRef(v.unit, a, b, v.attrs());
       check(o.out, i, f.out, 0.0, i, "out");
       if (v.gelu) check(o.out_gelu, i, f.gelu, 0.0, i, "outGelu");
     }
@@ -576,13 +588,70 @@ TEST(FatreluMulTest, ThresholdOfAnyRankReadWhenPhaseTwoRuns) {
           int64_t pa, pb;
           split_ref::PairPositions(s, 2, i, &pa, &pb);
           const double want = RoundTo(
-              t, split_ref::ForwardRef(Unit::kFatrelu, x[pa], x[pb], 0, false, -1.25).out);
+              t, split_ref::ForwardRef(Unit::kFatrelu, x[pa], x[pb], {0, false, -1.25}).out);
           ASSERT_TRUE(SameBits(out.Get(i), want))
               << "element " << i << ": a=" << Num(x[pa]) << " b=" << Num(x[pb])
               << " got=" << Num(out.Get(i)) << " want=" << Num(want);
         }
       }
     }
+  }
+}
+
+// SituGlu's beta and linearBeta are read as FLOAT values, as CANN's
+// kernel reads them: a double that rounds to the same f32 gives the same bits. Degenerate
+// ones give the formula's IEEE values, which the reference computes too: beta 0 gives +-0
+// (NaN where the gate is 0), an infinite beta or linearBeta NaN (tanh 0 times inf), a NaN
+// linearBeta leaves up as it is (it is not above 0), a NaN beta gives NaN, 1e300 reads as
+// inf and 1e-45 as the least subnormal.
+TEST(SituGluTest, AttributesAreReadAsFloatAndDegenerateOnesGiveTheFormulasValues) {
+  const std::vector<int64_t> shape = {3, 5, 40};  // halves of 20 along dim 2
+  std::mt19937_64 rng(0x5EED1107);
+  const std::pair<double, double> degenerate[] = {
+      {0.0, 0.0},      {-0.0, 2.0}, {INFINITY, 0.0}, {1.0, INFINITY}, {1.0, NAN},
+      {NAN, 0.0},      {1e300, 0.0}, {-1e300, 1e300}, {1e-45, 1e-45}, {-3.0, 0.125}};
+  for (const char* name : {"SituGlu"}) {
+    const Variant& base = VariantNamed(name);
+    for (DType t : kComputeTypes) {
+      SCOPED_TRACE(std::string(name) + " " + DTypeName(t));
+      Operands o = MakeOperands(base, t, shape, 2);
+      FillInputs(base, &o, 2, rng, true);
+      const Inputs in = Snapshot(base, o);
+      Variant as_double = base, as_float = base;
+      as_double.beta = 0.1, as_double.linear_beta = 0.3;
+      as_float.beta = static_cast<float>(0.1), as_float.linear_beta = static_cast<float>(0.3);
+      Operands p = CopyAs(as_double, in, o, t, 2), q = CopyAs(as_float, in, o, t, 2);
+      ASSERT_EQ(RunUnit(as_double, p, 2), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      ASSERT_EQ(RunUnit(as_float, q, 2), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+      const std::vector<double> got = Results(base, p), want = Results(base, q);
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_TRUE(SameBits(got[i], want[i]))
+            << "beta 0.1: element " << i << " " << Num(got[i]) << ", with 0.1f " << Num(want[i]);
+      }
+      for (const auto& [beta, linear_beta] : degenerate) {
+        Variant v = base;
+        v.beta = beta, v.linear_beta = linear_beta;
+        Operands d = CopyAs(v, in, o, t, 2);
+        ASSERT_EQ(RunUnit(v, d, 2), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        Variant read = v;  // the values the kernel reads
+        read.beta = static_cast<float>(beta), read.linear_beta = static_cast<float>(linear_beta);
+        CheckValues(read, in, d, 2, "beta " + Num(beta) + ", linearBeta " + Num(linear_beta));
+      }
+    }
+  }
+}
+
+// ops-nn's example for aclnnSituGlu: x [2, 32] holding 0 to 63, dim -1, beta 1, linearBeta
+// 0, activateLeft true, against the double reference.
+TEST(SituGluTest, OpsNnExamples) {
+  for (const char* name : {"SituGlu"}) {
+    const Variant& v = VariantNamed(name);
+    Operands o = MakeOperands(v, DType::kFloat32, {2, 32}, 1);
+    for (int64_t i = 0; i < 64; ++i) o.self.Set(i, static_cast<double>(i));
+    for (int64_t i = 0; v.grad && i < 32; ++i) o.dy.Set(i, 1.0);
+    const Inputs in = Snapshot(v, o);
+    ASSERT_EQ(RunUnit(v, o, -1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    EXPECT_EQ(CheckValues(v, in, o, 1, std::string(name) + " example"), 0);
   }
 }
 

@@ -84,9 +84,31 @@ double GeluGrad(double v, int64_t approximate) {
   return Sigmoid(z) * (1.0 + v * TanhDz(v) * Sigmoid(-z));
 }
 
-Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool activate_left,
-                   double threshold) {
+namespace {
+
+// SituGlu's parts: the gated half's beta tanh(g / beta) sigmoid(g) and its derivative
+// sigmoid(g) (sech^2(g / beta) + beta tanh(g / beta) (1 - sigmoid(g))), sech^2 as 1 / cosh^2
+// (no 1 - tanh^2 cancelling near tanh = 1; cosh(+-inf) = inf gives 0); the up half's
+// transform and its derivative.
+double SituGate(double g, double beta) { return beta * std::tanh(g / beta) * Sigmoid(g); }
+double SituGateGrad(double g, double beta) {
+  const double z = g / beta, c = std::cosh(z);
+  return Sigmoid(g) * (1.0 / (c * c) + beta * std::tanh(z) * Sigmoid(-g));
+}
+double SituUp(double up, double linear_beta) {
+  return linear_beta > 0.0 ? linear_beta * std::tanh(up / linear_beta) : up;
+}
+double SituUpGrad(double up, double linear_beta) {
+  if (!(linear_beta > 0.0)) return 1.0;
+  const double c = std::cosh(up / linear_beta);
+  return 1.0 / (c * c);
+}
+
+}  // namespace
+
+Forward ForwardRef(Unit unit, double a, double b, const Attrs& at) {
   Forward f;
+  const bool left = at.activate_left;
   switch (unit) {
     case Unit::kGlu:
       f.out = a * Sigmoid(b);
@@ -95,18 +117,20 @@ Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool acti
       f.out = Silu(a) * b;
       break;
     case Unit::kGeGlu:
-      f.gelu = Gelu(activate_left ? a : b, approximate);
-      f.out = activate_left ? f.gelu * b : a * f.gelu;
+      f.gelu = Gelu(left ? a : b, at.approximate);
+      f.out = left ? f.gelu * b : a * f.gelu;
       break;
     case Unit::kFatrelu:
-      f.out = (std::isnan(a) || a > threshold ? a : 0.0) * b;
+      f.out = (std::isnan(a) || a > at.threshold ? a : 0.0) * b;
+      break;
+    case Unit::kSituGlu:
+      f.out = SituGate(left ? a : b, at.beta) * SituUp(left ? b : a, at.linear_beta);
       break;
   }
   return f;
 }
 
-Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, int64_t approximate,
-                     bool activate_left) {
+Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, const Attrs& at) {
   Backward g;
   switch (unit) {
     case Unit::kGlu:
@@ -118,17 +142,25 @@ Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, int6
       g.db = dy * Silu(a);
       break;
     case Unit::kGeGlu:
-      if (activate_left) {
-        g.da = dy * b * GeluGrad(a, approximate);
+      if (at.activate_left) {
+        g.da = dy * b * GeluGrad(a, at.approximate);
         g.db = dy * gelu;
       } else {
         g.da = dy * gelu;
-        g.db = dy * a * GeluGrad(b, approximate);
+        g.db = dy * a * GeluGrad(b, at.approximate);
       }
       break;
     case Unit::kFatrelu:  // no gradient operator in CANN
       g.da = g.db = std::nan("");
       break;
+    case Unit::kSituGlu: {
+      const double gate = at.activate_left ? a : b, up = at.activate_left ? b : a;
+      const double d_gate = dy * SituUp(up, at.linear_beta) * SituGateGrad(gate, at.beta);
+      const double d_up = dy * SituGate(gate, at.beta) * SituUpGrad(up, at.linear_beta);
+      g.da = at.activate_left ? d_gate : d_up;
+      g.db = at.activate_left ? d_up : d_gate;
+      break;
+    }
   }
   return g;
 }

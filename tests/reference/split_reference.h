@@ -1,8 +1,8 @@
 // Double-precision references for the gated linear units (Glu, SwiGlu, GeGlu, GeGluV3,
-// GeluMul, FatreluMul and the gradients), and their tolerance. self is split along dim into halves a (the first)
-// and b (the second); every value here is one element pair (a, b) of those halves.
-// Computed in double from the same, already rounded, inputs as the kernels see; nothing here
-// calls hostnn.
+// GeluMul, FatreluMul, SituGlu and the gradients), and their tolerance. self is split along
+// dim into halves a (the first) and b (the second); every value here is one element pair
+// (a, b) of those halves. Computed in double from the same, already rounded, inputs as the
+// kernels see; nothing here calls hostnn.
 #ifndef HOSTNN_TESTS_REFERENCE_SPLIT_REFERENCE_H_
 #define HOSTNN_TESTS_REFERENCE_SPLIT_REFERENCE_H_
 
@@ -26,23 +26,32 @@ double GeluGrad(double v, int64_t approximate);
 
 // Which unit: Glu gates a with sigmoid(b), SwiGlu multiplies silu(a) by b, GeGlu
 // multiplies a by gelu(b) (with activate_left: gelu(a) by b), Fatrelu multiplies a, where it
-// is above the threshold (else 0; NaN stays NaN), by b.
-enum class Unit { kGlu, kSwiGlu, kGeGlu, kFatrelu };
+// is above the threshold (else 0; NaN stays NaN), by b, SituGlu multiplies
+// beta tanh(g / beta) sigmoid(g) by up' (g the gate: b, or a with activate_left; up the other
+// half; up' = linear_beta tanh(up / linear_beta) where linear_beta > 0, else up).
+enum class Unit { kGlu, kSwiGlu, kGeGlu, kFatrelu, kSituGlu };
+
+// A unit's attributes (each unit reads its own): approximate 0 is gelu's erf form, 1 its tanh
+// form; activate_left makes a the gate; FatreluMul's threshold; SituGlu's beta and
+// linear_beta, as the kernel reads them (f32 values).
+struct Attrs {
+  int64_t approximate = 0;
+  bool activate_left = false;
+  double threshold = 0.0, beta = 1.0, linear_beta = 0.0;
+};
 
 // The forward of one pair: out, and for GeGlu the gate's gelu (outGelu; 0 otherwise).
 struct Forward {
   double out = 0, gelu = 0;
 };
-Forward ForwardRef(Unit unit, double a, double b, int64_t approximate, bool activate_left,
-                   double threshold = 0.0);
+Forward ForwardRef(Unit unit, double a, double b, const Attrs& attrs);
 
 // The gradient of one pair from dy (the forward's gradient); GeGlu's takes `gelu`, the
 // forward's outGelu as given to the operator (its dy * gelu half uses it as it is).
 struct Backward {
   double da = 0, db = 0;
 };
-Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, int64_t approximate,
-                     bool activate_left);
+Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, const Attrs& attrs);
 
 // Where the pair of element i of the half shape lies in the full (row-major) shape split
 // along d (0 <= d < rank): the flat positions of its a and b.
