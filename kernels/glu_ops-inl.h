@@ -113,7 +113,7 @@ struct FatreluMulOp {
   }
 };
 
-// SituGlu's parameters bound for a tile: beta, linearBeta and the up half's transform
+// SituGlu and SituGluGrad's shared part: beta, linearBeta and the up half's transform
 // up' = linearBeta tanh(up / linearBeta) where linearBeta > 0, else up, in f64 lanes. The
 // divisions are products with 1 / beta and 1 / linearBeta in double (CANN's kernel
 // multiplies by the reciprocals too, in f32).
@@ -226,6 +226,37 @@ struct GeGluBackwardForms : GeGluErfBackwardOp {
 using GeGluBackwardOp = GeGluBackwardForms<GeGluParams>;
 using GeGluV3BackwardOp = GeGluBackwardForms<GeGluV3Params>;
 
+// SituGluGrad, the derivatives of SituGlu's out = a(g) up' with t = tanh(g / beta), s =
+// sigmoid(g): d gate = dy up' s (sech^2(g / beta) + beta t (1 - s)), d up = dy beta t s
+// up'', up'' = sech^2(up / linearBeta) where linearBeta > 0, else 1. sech^2 and 1 - s come
+// without a subtraction (TanhF64, SigmoidF64); the sum in d gate cancels where the gate's
+// gradient crosses 0 (g < 0), in double, so its error stays below 2^-28 of the f32 result
+// for any f32 g. In f64 lanes as the forward: each f32 result within half an ULP plus
+// that. The infinities give the formula's limits (g = +-inf: d gate 0); NaN in -> NaN.
+struct SituGluGradOp {
+  static constexpr bool kReadsAct = false;
+  using Params = SituGluParams;
+  template <class D>
+  struct Bound : SituGluBound<D> {
+    using SituGluBound<D>::SituGluBound;
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> dy, hn::Vec<D> up, hn::Vec<D> gate,
+                                hn::Vec<D>* d_gate) const {
+      const auto wide = [this](auto dw, auto* dg, auto dyw, auto u, auto g) {
+        using VW = std::remove_pointer_t<decltype(dg)>;
+        VW sech2, one_minus_s, slope;
+        const VW beta_t =
+            hn::Mul(hn::Set(dw, this->beta),
+                    TanhF64(dw, hn::Mul(g, hn::Set(dw, this->inv_beta)), &sech2));
+        const VW sig = SigmoidF64(dw, g, &one_minus_s);
+        const VW up_prime = this->UpPrime(dw, u, &slope);
+        const VW bracket = hn::MulAdd(beta_t, one_minus_s, sech2);
+        *dg = hn::Mul(hn::Mul(hn::Mul(dyw, up_prime), sig), bracket);
+        return hn::Mul(hn::Mul(dyw, hn::Mul(beta_t, sig)), slope);
+      };
+      return InF64Lanes(d, wide, d_gate, dy, up, gate);
+    }
+  };
+};
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels

@@ -186,7 +186,7 @@ struct GeluMulParams {
   }
 };
 
-// SituGlu: beta scales the gate's tanh, linearBeta the up half's (none where it
+// SituGlu, SituGluGrad: beta scales the gate's tanh, linearBeta the up half's (none where it
 // is not above 0, NaN included), both as CANN's kernel reads them: f32. activateLeft, as
 // GeGluV3's, is the front end's business (the halves it hands the kernel).
 struct SituGluParams {
@@ -236,6 +236,7 @@ HOSTNN_PARAMS_OF(GeGluV3, GeGluV3Params)
 HOSTNN_PARAMS_OF(GeGluV3Backward, GeGluV3Params)
 HOSTNN_PARAMS_OF(GeluMul, GeluMulParams)
 HOSTNN_PARAMS_OF(SituGlu, SituGluParams)
+HOSTNN_PARAMS_OF(SituGluGrad, SituGluParams)
 #undef HOSTNN_PARAMS_OF
 
 // One operator's filled struct, as the executor keeps it and hands it to every tile (the

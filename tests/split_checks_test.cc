@@ -1,8 +1,8 @@
 // The gated linear units' checks through their CANN C API: each refusal and its status (null
 // operands 161001; 0-d or 9-D self, an odd extent, a dim out of range, wrong shapes or dtypes,
 // GeGlu's approximate not 0 or 1, an output overlapping an input: 161002; GeluMul's and
-// FatreluMul's tiling limits, approximateOptional and threshold, and SituGlu's 0-d self,
-// odd extent, dim and shapes, which its tiling checks: 561002),
+// FatreluMul's tiling limits, approximateOptional and threshold, and SituGlu's and
+// SituGluGrad's 0-d self, odd extent, dim and shapes, which their tilings check: 561002),
 // writing nothing;
 // empty tensors; a gradient in place on self; ops-nn's examples. Values: split_ops_test.cc.
 
@@ -24,6 +24,7 @@
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_situ_glu.h"
+#include "aclnnop/aclnn_situ_glu_grad.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_swi_glu_grad.h"
 #include "tests/util/acl_test_util.h"
@@ -44,7 +45,8 @@ enum class Api {
   kGeGluV3B,
   kGeluMul,
   kFatreluMul,
-  kSituGlu
+  kSituGlu,
+  kSituGluGrad
 };
 
 // One entry point: grad = a gradient (dy in, self's shape out); gelu = GeGlu's second
@@ -66,6 +68,7 @@ const Variant kVariants[] = {
     {"GeGluBackward", Api::kGeGluB, true, true, false},
     {"GeGluV3Backward", Api::kGeGluV3B, true, true, true},
     {"SituGlu", Api::kSituGlu, false, false, true, true},
+    {"SituGluGrad", Api::kSituGluGrad, true, false, true, true},
 };
 
 // The status of a refused split (a 0-d self, an odd extent, a dim out of range, a wrong
@@ -183,6 +186,9 @@ class Call {
       case Api::kSituGlu:
         return aclnnSituGluGetWorkspaceSize(t[kSelf], dim, s_.beta, s_.linear_beta, v_.left,
                                             t[kOut], ws, ex);
+      case Api::kSituGluGrad:
+        return aclnnSituGluGradGetWorkspaceSize(t[kDy], t[kSelf], dim, s_.beta, s_.linear_beta,
+                                                v_.left, t[kOut], ws, ex);
     }
     return ACLNN_ERR_INNER;
   }
@@ -194,7 +200,7 @@ class Call {
     const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                                           aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
                                           aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
-                                          aclnnFatreluMul,    aclnnSituGlu};
+                                          aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad};
     return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
   }
 
@@ -739,14 +745,16 @@ TEST(FatreluMulChecksTest, OpsNnExample) {
   }
 }
 
-// SituGlu (the parameterised suite above runs every refusal): CANN generates its entry point
-// from its kernel's definition, so past the null operands (161001), dtypes and ranks
-// (161002) its tiling refuses, in its order: dim, the extent along it, then out's shape
-// (561002). Each message names the parameter.
+// SituGlu and SituGluGrad (the parameterised suite above runs every refusal): CANN generates
+// their entry points from their kernels' definitions, so past the null operands (161001),
+// dtypes and ranks (161002) their tilings refuse, in their order: dim, the extent along it,
+// then gradY's (or out's) shape (561002). Each message names the parameter.
 TEST(SituGluChecksTest, TheTilingsRefusalsComeInItsOrderAndNameTheParameter) {
   const Variant& fwd = kVariants[8];
+  const Variant& grad = kVariants[9];
   ASSERT_EQ(fwd.api, Api::kSituGlu);
-  for (const Variant* v : {&fwd}) {
+  ASSERT_EQ(grad.api, Api::kSituGluGrad);
+  for (const Variant* v : {&fwd, &grad}) {
     SCOPED_TRACE(v->name);
     const char* x = "x";
     Spec s = Valid(*v, {4, 5}, 2);  // dim 2 of 2-D, an odd extent too, out wrong

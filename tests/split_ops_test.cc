@@ -31,6 +31,7 @@
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
 #include "aclnnop/aclnn_situ_glu.h"
+#include "aclnnop/aclnn_situ_glu_grad.h"
 #include "aclnnop/aclnn_swi_glu.h"
 #include "aclnnop/aclnn_swi_glu_grad.h"
 #include "tests/reference/split_reference.h"
@@ -54,7 +55,8 @@ enum class Api {
   kGeGluV3B,
   kGeluMul,
   kFatreluMul,
-  kSituGlu
+  kSituGlu,
+  kSituGluGrad
 };
 
 // One entry point with its attributes: grad = a gradient (dy in, self's shape out); gelu =
@@ -99,6 +101,13 @@ const Variant kVariants[] = {
     {"SituGlu_linear_right", Api::kSituGlu, Unit::kSituGlu, false, false, 0, false, 0, 2.5, 1.5},
     {"SituGlu_negative", Api::kSituGlu, Unit::kSituGlu, false, false, 0, true, 0, -0.75, -1.0},
     {"SituGlu_small", Api::kSituGlu, Unit::kSituGlu, false, false, 0, true, 0, 0.015625, 0.25},
+    {"SituGluGrad", Api::kSituGluGrad, Unit::kSituGlu, true, false, 0, true, 0, 1.0, 0.0},
+    {"SituGluGrad_linear_right", Api::kSituGluGrad, Unit::kSituGlu, true, false, 0, false, 0, 2.5,
+     1.5},
+    {"SituGluGrad_negative", Api::kSituGluGrad, Unit::kSituGlu, true, false, 0, true, 0, -0.75,
+     -1.0},
+    {"SituGluGrad_small", Api::kSituGluGrad, Unit::kSituGlu, true, false, 0, true, 0, 0.015625,
+     0.25},
 };
 const Variant& VariantNamed(const std::string& name) {
   for (const Variant& v : kVariants) {
@@ -187,6 +196,9 @@ aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* 
       return aclnnFatreluMulGetWorkspaceSize(self, threshold, out, ws, ex);
     case Api::kSituGlu:
       return aclnnSituGluGetWorkspaceSize(self, dim, v.beta, v.linear_beta, v.left, out, ws, ex);
+    case Api::kSituGluGrad:
+      return aclnnSituGluGradGetWorkspaceSize(dy, self, dim, v.beta, v.linear_beta, v.left, out,
+                                              ws, ex);
   }
   return ACLNN_ERR_INNER;
 }
@@ -210,7 +222,7 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
   const Phase2 phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                            aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
                            aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
-                           aclnnFatreluMul,    aclnnSituGlu};
+                           aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad};
   st = phase2[static_cast<int>(v.api)](w, ws, ex, nullptr);
   if (w != nullptr) aclrtFree(w);
   return st;
@@ -598,7 +610,7 @@ TEST(FatreluMulTest, ThresholdOfAnyRankReadWhenPhaseTwoRuns) {
   }
 }
 
-// SituGlu's beta and linearBeta are read as FLOAT values, as CANN's
+// SituGlu's and SituGluGrad's beta and linearBeta are read as FLOAT values, as CANN's
 // kernel reads them: a double that rounds to the same f32 gives the same bits. Degenerate
 // ones give the formula's IEEE values, which the reference computes too: beta 0 gives +-0
 // (NaN where the gate is 0), an infinite beta or linearBeta NaN (tanh 0 times inf), a NaN
@@ -610,7 +622,7 @@ TEST(SituGluTest, AttributesAreReadAsFloatAndDegenerateOnesGiveTheFormulasValues
   const std::pair<double, double> degenerate[] = {
       {0.0, 0.0},      {-0.0, 2.0}, {INFINITY, 0.0}, {1.0, INFINITY}, {1.0, NAN},
       {NAN, 0.0},      {1e300, 0.0}, {-1e300, 1e300}, {1e-45, 1e-45}, {-3.0, 0.125}};
-  for (const char* name : {"SituGlu"}) {
+  for (const char* name : {"SituGlu", "SituGluGrad"}) {
     const Variant& base = VariantNamed(name);
     for (DType t : kComputeTypes) {
       SCOPED_TRACE(std::string(name) + " " + DTypeName(t));
@@ -641,10 +653,11 @@ TEST(SituGluTest, AttributesAreReadAsFloatAndDegenerateOnesGiveTheFormulasValues
   }
 }
 
-// ops-nn's example for aclnnSituGlu: x [2, 32] holding 0 to 63, dim -1, beta 1, linearBeta
-// 0, activateLeft true, against the double reference.
+// ops-nn's examples for aclnnSituGlu and aclnnSituGluGrad: x [2, 32] holding 0 to 63, dim
+// -1, beta 1, linearBeta 0, activateLeft true (and gradY [2, 16] of ones), against the
+// double reference.
 TEST(SituGluTest, OpsNnExamples) {
-  for (const char* name : {"SituGlu"}) {
+  for (const char* name : {"SituGlu", "SituGluGrad"}) {
     const Variant& v = VariantNamed(name);
     Operands o = MakeOperands(v, DType::kFloat32, {2, 32}, 1);
     for (int64_t i = 0; i < 64; ++i) o.self.Set(i, static_cast<double>(i));
