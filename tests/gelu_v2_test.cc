@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "aclnnop/aclnn_gelu_v2.h"
 #include "tests/reference/forward_reference.h"
@@ -193,6 +194,73 @@ TEST(GeluV2, TensorChecksComeBeforeABadApproximate) {
   EXPECT_EQ(ws, kWsSentinel);
   EXPECT_EQ(exec, ExecSentinel());
   for (float v : b) EXPECT_EQ(v, -9.0f);
+}
+
+// GeluBackwardV2's gradInput must have the dtype gradOutput and self promote to (its
+// op_api's CheckPromoteType; GeluBackward takes any float gradInput): a FLOAT promotion into
+// a FLOAT16 or DOUBLE gradInput, a FLOAT16 one into FLOAT, are 161002 naming gradInput, with
+// nothing written, for either approximate; the promotion itself runs (FLOAT16 and BFLOAT16
+// inputs into FLOAT).
+TEST(GeluBackwardV2, GradInputMustHaveThePromotedDtype) {
+  struct Case {
+    aclDataType grad, self, out;
+    aclnnStatus code;
+  };
+  const Case cases[] = {
+      {ACL_FLOAT, ACL_FLOAT, ACL_FLOAT16, ACLNN_ERR_PARAM_INVALID},
+      {ACL_FLOAT, ACL_FLOAT, ACL_DOUBLE, ACLNN_ERR_PARAM_INVALID},
+      {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT, ACLNN_ERR_PARAM_INVALID},
+      {ACL_BF16, ACL_BF16, ACL_FLOAT16, ACLNN_ERR_PARAM_INVALID},
+      {ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT, ACLNN_SUCCESS},
+      {ACL_BF16, ACL_FLOAT16, ACL_FLOAT, ACLNN_SUCCESS},
+      {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACLNN_SUCCESS},
+  };
+  for (const Case& c : cases) {
+    for (const char* form : {"none", "tanh"}) {
+      SCOPED_TRACE(std::string(form) + " gradOutput " + std::to_string(c.grad) + " self " +
+                   std::to_string(c.self) + " gradInput " + std::to_string(c.out));
+      uint64_t dy[4] = {}, x[4] = {}, dx[4];  // room for 4 elements of any of the dtypes
+      for (uint64_t& v : dx) v = 0xA5A5A5A5A5A5A5A5u;
+      TensorPtr tdy = MakeDense(dy, c.grad, {4});
+      TensorPtr tx = MakeDense(x, c.self, {4});
+      TensorPtr tdx = MakeDense(dx, c.out, {4});
+      std::string mode = form;
+      if (c.code == ACLNN_SUCCESS) {
+        EXPECT_EQ(RunTwoPhase(
+                      [&](uint64_t* w, aclOpExecutor** e) {
+                        return aclnnGeluBackwardV2GetWorkspaceSize(tdy.get(), tx.get(), &mode[0],
+                                                                   tdx.get(), w, e);
+                      },
+                      aclnnGeluBackwardV2),
+                  ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        continue;
+      }
+      uint64_t ws = kWsSentinel;
+      aclOpExecutor* exec = ExecSentinel();
+      EXPECT_EQ(aclnnGeluBackwardV2GetWorkspaceSize(tdy.get(), tx.get(), &mode[0], tdx.get(), &ws,
+                                                    &exec),
+                c.code)
+          << aclGetRecentErrMsg();
+      EXPECT_EQ(ws, kWsSentinel);
+      EXPECT_EQ(exec, ExecSentinel());
+      EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "gradInput")) << aclGetRecentErrMsg();
+      for (uint64_t v : dx) EXPECT_EQ(v, 0xA5A5A5A5A5A5A5A5u);
+    }
+  }
+  // GeluBackward (V1) keeps taking a float gradInput of another dtype.
+  float dy[4] = {1, 1, 1, 1}, x[4] = {1, 2, 3, 4};
+  uint16_t dx[4] = {};
+  TensorPtr tdy = MakeDense(dy, ACL_FLOAT, {4});
+  TensorPtr tx = MakeDense(x, ACL_FLOAT, {4});
+  TensorPtr tdx = MakeDense(dx, ACL_FLOAT16, {4});
+  EXPECT_EQ(RunTwoPhase(
+                [&](uint64_t* w, aclOpExecutor** e) {
+                  return aclnnGeluBackwardGetWorkspaceSize(tdy.get(), tx.get(), tdx.get(), w, e);
+                },
+                aclnnGeluBackward),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
 }
 
 TEST(GeluV2, PhaseTwoRefusesAnExecutorOfAnotherOperator) {

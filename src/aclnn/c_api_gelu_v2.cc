@@ -4,7 +4,8 @@
 // tensors; phase 2 runs whichever of the two made the executor. approximate is checked
 // where CANN's op_api checks it: a null one after the null tensors (161001), a bad value
 // after the tensors' dtype and shape checks (161002), so that a call wrong in several ways
-// gets CANN's code; nothing is written when it is refused.
+// gets CANN's code; nothing is written when it is refused. GeluBackwardV2 also asks for a
+// gradInput of the inputs' promoted dtype, as its op_api (GeluBackward takes any float).
 
 #include <cstring>
 #include <string>
@@ -82,6 +83,25 @@ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, con
       }
       return hostnn::capi::RefuseAttribute(
           Status::Nullptr("aclnnGeluBackwardV2: approximate is null (\"none\" or \"tanh\")"));
+    }
+    // V2's own dtype rule, checked by CANN after the null pointers and before the shapes:
+    // gradInput must be the promotion of gradOutput and self (V1 takes any float gradInput).
+    // A promotion that is no compute dtype is left to the tensor checks, which name it.
+    if (gradOutput != nullptr && self != nullptr && gradInput != nullptr &&
+        workspaceSize != nullptr && executor != nullptr) {
+      const hostnn::DType grad = gradOutput->view.dtype, x = self->view.dtype;
+      const hostnn::DType promoted = hostnn::PromoteType(grad, x);
+      const hostnn::DType out = gradInput->view.dtype;
+      const bool computed = promoted == hostnn::DType::kFloat32 ||
+                            promoted == hostnn::DType::kFloat16 ||
+                            promoted == hostnn::DType::kBFloat16;
+      if (computed && out != promoted) {
+        return hostnn::capi::RefuseAttribute(Status::Invalid(
+            std::string("aclnnGeluBackwardV2: gradInput dtype: expected ") +
+            hostnn::DTypeName(promoted) + ", the promotion of gradOutput " +
+            hostnn::DTypeName(grad) + " and self " + hostnn::DTypeName(x) + ", got " +
+            hostnn::DTypeName(out)));
+      }
     }
     const bool none = std::strcmp(approximate, "none") == 0;
     const bool tanh = std::strcmp(approximate, "tanh") == 0;
