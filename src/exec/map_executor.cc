@@ -126,6 +126,16 @@ class MapExecutor final : public Executor {
 
   int num_out() const { return layout_.num_operands - num_in_; }
 
+  // The row counts' elements (an INT64 view: first element, count, stride in elements),
+  // read by every run; row_elems elements a row.
+  void SetRowCounts(const char* first, int64_t count, int64_t stride, int64_t row_elems) {
+    has_counts_ = true;
+    counts_ = first;
+    counts_n_ = count;
+    counts_stride_ = stride;
+    row_elems_ = row_elems;
+  }
+
   std::string KernelPath() const override {
     DType dtypes[core::kMaxOperands];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
@@ -157,10 +167,29 @@ class MapExecutor final : public Executor {
     }
   }
 
+  // The elements this run computes, from the start in out[0]'s order: all, or the rows the
+  // row counts sum to (saturated; a negative sum computes none), read now.
+  int64_t ElemLimit() const {
+    if (!has_counts_) return layout_.numel;
+    int64_t sum = 0;
+    for (int64_t i = 0; i < counts_n_; ++i) {
+      int64_t c;
+      std::memcpy(&c, counts_ + i * counts_stride_ * 8, sizeof(c));
+      if (__builtin_add_overflow(sum, c, &sum)) sum = c < 0 ? INT64_MIN : INT64_MAX;
+    }
+    const int64_t rows = layout_.numel / row_elems_;
+    return std::min(std::max<int64_t>(sum, 0), rows) * row_elems_;
+  }
+  // A tile [s, s + len) cut at limit; false when nothing of it is left.
+  static bool Clip(int64_t limit, int64_t s, int64_t* len) {
+    *len = std::min(*len, limit - s);
+    return *len > 0;
+  }
+
   // The rows path: each tile cut at row ends; an input constant along the row (stride 0)
   // is copied into a run of this core's scratch when the element it repeats changes (once
   // per row for Prelu's channel weight, once per core for FatreluMul's threshold).
-  void RunRows(int64_t core, char* workspace) const {
+  void RunRows(int64_t core, char* workspace, int64_t limit) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const int rank = layout_.rank;
     const int64_t row_len = layout_.shape[rank - 1];
@@ -168,7 +197,7 @@ class MapExecutor final : public Executor {
     char* runs = workspace + core * scratch_per_core_;
     const char* filled_from[kMaxMapInputs] = {};
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
-      const int64_t end = p.TileBegin(core, t) + p.TileLen(core, t);
+      const int64_t end = std::min(p.TileBegin(core, t) + p.TileLen(core, t), limit);
       for (int64_t i = p.TileBegin(core, t); i < end;) {
         const int64_t row = i / row_len, col = i % row_len;
         const int64_t n = std::min(row_len - col, end - i);
@@ -201,14 +230,16 @@ class MapExecutor final : public Executor {
   // Integer inputs promoting to an integer: each input tile gathered in its dtype and
   // widened to int64, computed (wrapped to the promoted width), and cast to out's dtype as
   // CANN's Cast (an integer's low bits, or rounded once to a float).
-  void RunPromotedInt(int64_t core, char* workspace) const {
+  void RunPromotedInt(int64_t core, char* workspace, int64_t limit) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
     int64_t* tiles = reinterpret_cast<int64_t*>(workspace + core * scratch_per_core_);
     int64_t* result = tiles + num_in_ * scratch_elems_;
     char* raw = reinterpret_cast<char*>(result + scratch_elems_);
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
-      const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
+      const int64_t s = p.TileBegin(core, t);
+      int64_t len = p.TileLen(core, t);
+      if (!Clip(limit, s, &len)) break;
       for (int k = 0; k < num_in_; ++k) {
         const core::FusedOperand& in = layout_.operands[k];
         GatherRaw(layout_, in, DTypeSize(in.dtype), s, len, raw);
@@ -224,18 +255,21 @@ class MapExecutor final : public Executor {
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
+    const int64_t limit = ElemLimit();
     if (promoted_fn_ != nullptr) {
-      RunPromotedInt(core, workspace);
+      RunPromotedInt(core, workspace, limit);
       return;
     }
     if (rows_) {
-      RunRows(core, workspace);
+      RunRows(core, workspace, limit);
       return;
     }
     if (direct_) {
       const int64_t es = static_cast<int64_t>(elem_bytes_);
       for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
-        const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
+        const int64_t s = p.TileBegin(core, t);
+        int64_t len = p.TileLen(core, t);
+        if (!Clip(limit, s, &len)) break;
         const void* in[kMaxMapInputs] = {};
         void* out[kMaxMapOutputs] = {};
         for (int k = 0; k < num_in_; ++k) in[k] = layout_.operands[k].first + s * es;
@@ -250,7 +284,9 @@ class MapExecutor final : public Executor {
       char* scratch = workspace + core * scratch_per_core_;
       const int64_t tile_bytes = scratch_elems_ * static_cast<int64_t>(elem_bytes_);
       for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
-        const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
+        const int64_t s = p.TileBegin(core, t);
+        int64_t len = p.TileLen(core, t);
+        if (!Clip(limit, s, &len)) break;
         const void* in[kMaxMapInputs] = {};
         for (int k = 0; k < num_in_; ++k) {
           GatherRaw(layout_, layout_.operands[k], elem_bytes_, s, len, scratch + k * tile_bytes);
@@ -274,7 +310,9 @@ class MapExecutor final : public Executor {
     float* scratch = reinterpret_cast<float*>(workspace + core * scratch_per_core_);
     const int num = layout_.num_operands;
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
-      const int64_t s = p.TileBegin(core, t), len = p.TileLen(core, t);
+      const int64_t s = p.TileBegin(core, t);
+      int64_t len = p.TileLen(core, t);
+      if (!Clip(limit, s, &len)) break;
       const void* in[kMaxMapInputs] = {};
       void* out[kMaxMapOutputs] = {};
       for (int k = 0; k < num_in_; ++k) {
@@ -322,6 +360,9 @@ class MapExecutor final : public Executor {
   kernels::FromF32Fn to_result_ = nullptr;        // f32 to the result's dtype (null: f32)
   kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
   kernels::IntWrap int_wrap_;                     // the promoted dtype's width
+  bool has_counts_ = false;       // row counts given (SetRowCounts); else every element
+  const char* counts_ = nullptr;  // their first element (null when there are none)
+  int64_t counts_n_ = 0, counts_stride_ = 0, row_elems_ = 0;
 };
 
 }  // namespace
@@ -430,6 +471,11 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
       rows && !fills ? 0 : AlignWorkspace(tiles_bytes);
   auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);
   exec->Init(direct, rows, exact_int, result_dtype, scratch_elems, scratch, operands, promoted_int);
+  if (operands.row_counts.view != nullptr && operands.row_elems > 0) {
+    const core::ViewSpan& c = *operands.row_counts.span;
+    exec->SetRowCounts(c.first, c.numel, c.strides.empty() ? 1 : c.strides[0],
+                       operands.row_elems);
+  }
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

@@ -43,6 +43,12 @@ struct Operands {
   // shape and split dim (the planner halves it, tiling/plan.cc). Empty: out[0]'s shape.
   std::vector<int64_t> plan_shape;
   int64_t plan_dim = 0;
+  // A gated unit's row counts (ShapeRule::kGroupRows), null for none: a 1-D INT64 view
+  // read when phase 2 runs. Only the first min(max(sum, 0), rows) rows of row_elems
+  // elements each (in out[0]'s row-major order) are computed; the rest of the outputs is
+  // left as it is, as CANN's kernel leaves it.
+  Operand row_counts;
+  int64_t row_elems = 0;
 };
 
 // Pre: the front end checked every operand; the inputs broadcast to out[0]'s shape, which
