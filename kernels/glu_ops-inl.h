@@ -163,6 +163,33 @@ struct SituGluOp {
   };
 };
 
+// ClippedSwiglu: with A = min(a, limit) and B = min(max(b, -limit), limit) + bias (torch's
+// clamp: a limit below 0 gives limit), out = A sigmoid(alpha A) B; a the gate (the first
+// half, or the even elements: the front end's views). The clamps compare (a > limit, ...), so
+// a NaN half stays NaN and a NaN limit clamps nothing, the same on every target. In f64
+// lanes as SituGlu: the f32 result within half an ULP plus 2^-40 relative (alpha A in f32
+// would carry |alpha A| times its rounding into sigmoid). NaN in -> NaN.
+struct ClippedSwigluOp {
+  static constexpr bool kHasAct = false;
+  using Params = ClippedSwigluParams;
+  template <class D>
+  struct Bound {
+    double alpha, limit, bias;
+    Bound(D /*d*/, const Params& p) : alpha(p.alpha), limit(p.limit), bias(p.bias) {}
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> b, hn::Vec<D> a) const {
+      const auto wide = [this](auto dw, auto* /*second*/, auto other, auto gate) {
+        const auto lim = hn::Set(dw, this->limit), neg_lim = hn::Neg(lim);
+        const auto g = hn::IfThenElse(hn::Gt(gate, lim), lim, gate);
+        auto o = hn::IfThenElse(hn::Lt(other, neg_lim), neg_lim, other);
+        o = hn::Add(hn::IfThenElse(hn::Gt(o, lim), lim, o), hn::Set(dw, this->bias));
+        const auto s = SigmoidF64(dw, hn::Mul(hn::Set(dw, this->alpha), g));
+        return hn::Mul(hn::Mul(g, s), o);
+      };
+      return InF64Lanes(d, wide, nullptr, b, a);
+    }
+  };
+};
+
 // GluBackward: s = sigmoid(b); da = dy s, db = dy (a s (1 - s)). With e = exp(-|b|) and
 // r = 1 / (1 + e), s is r or e r by b's sign and s (1 - s) = e r^2 whatever the sign, so
 // 1 - s is never a subtraction (it keeps its relative accuracy for large b). a meets

@@ -197,6 +197,17 @@ struct SituGluParams {
   }
 };
 
+// ClippedSwiglu: alpha scales the gate's sigmoid, limit clamps both halves (the gate from
+// above, the other to [-limit, limit]), bias is added to the clamped other half; as CANN's
+// kernel reads them, f32. interleaved (the halves' pairing) is the front end's business.
+struct ClippedSwigluParams {
+  float alpha, limit, bias;
+  bool interleaved;
+  static ClippedSwigluParams Init(const ParamValues& v) {
+    return {v.Number("alpha"), v.Number("limit"), v.Number("bias"), v.Flag("interleaved")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -237,6 +248,7 @@ HOSTNN_PARAMS_OF(GeGluV3Backward, GeGluV3Params)
 HOSTNN_PARAMS_OF(GeluMul, GeluMulParams)
 HOSTNN_PARAMS_OF(SituGlu, SituGluParams)
 HOSTNN_PARAMS_OF(SituGluGrad, SituGluParams)
+HOSTNN_PARAMS_OF(ClippedSwiglu, ClippedSwigluParams)
 #undef HOSTNN_PARAMS_OF
 
 // One operator's filled struct, as the executor keeps it and hands it to every tile (the

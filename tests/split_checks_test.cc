@@ -1,8 +1,9 @@
 // The gated linear units' checks through their CANN C API: each refusal and its status (null
 // operands 161001; 0-d or 9-D self, an odd extent, a dim out of range, wrong shapes or dtypes,
 // GeGlu's approximate not 0 or 1, an output overlapping an input: 161002; GeluMul's and
-// FatreluMul's tiling limits, approximateOptional and threshold, and SituGlu's and
-// SituGluGrad's 0-d self, odd extent, dim and shapes, which their tilings check: 561002),
+// FatreluMul's tiling limits, approximateOptional and threshold, and SituGlu's,
+// SituGluGrad's and ClippedSwiglu's 0-d self, odd extent, dim and shapes, which their
+// tilings check, with ClippedSwiglu's groupIndexOptional: 561002),
 // writing nothing;
 // empty tensors; a gradient in place on self; ops-nn's examples. Values: split_ops_test.cc.
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_clipped_swiglu.h"
 #include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_geglu_backward.h"
@@ -46,7 +48,8 @@ enum class Api {
   kGeluMul,
   kFatreluMul,
   kSituGlu,
-  kSituGluGrad
+  kSituGluGrad,
+  kClippedSwiglu
 };
 
 // One entry point: grad = a gradient (dy in, self's shape out); gelu = GeGlu's second
@@ -69,6 +72,7 @@ const Variant kVariants[] = {
     {"GeGluV3Backward", Api::kGeGluV3B, true, true, true},
     {"SituGlu", Api::kSituGlu, false, false, true, true},
     {"SituGluGrad", Api::kSituGluGrad, true, false, true, true},
+    {"ClippedSwiglu", Api::kClippedSwiglu, false, false, true, true},  // interleaved, no groups
 };
 
 // The status of a refused split (a 0-d self, an odd extent, a dim out of range, a wrong
@@ -81,8 +85,10 @@ aclnnStatus SplitRefusal(const Variant& v) {
 void PrintTo(const Variant& v, std::ostream* os) { *os << v.name; }
 
 // The operands of a call, by role.
-enum Role { kSelf, kDy, kGelu, kOut, kOutGelu, kThreshold, kRoles };
-const char* const kRoleNames[kRoles] = {"self", "dy", "gelu", "out", "outGelu", "threshold"};
+enum Role { kSelf, kDy, kGelu, kOut, kOutGelu, kThreshold, kGroup, kRoles };
+const char* const kRoleNames[kRoles] = {"self",    "dy",        "gelu",
+                                        "out",     "outGelu",   "threshold",
+                                        "groupIndexOptional"};
 
 // One call: each role's shape and dtype (used[r] false: the entry point has no such
 // operand), a NULL tensor, or a view into another role's storage at an offset.
@@ -90,7 +96,7 @@ struct Spec {
   bool used[kRoles] = {}, null[kRoles] = {};
   std::vector<int64_t> shape[kRoles];
   DType dtype[kRoles] = {};
-  int share[kRoles] = {-1, -1, -1, -1, -1, -1};
+  int share[kRoles] = {-1, -1, -1, -1, -1, -1, -1};
   int64_t offset[kRoles] = {};
   int64_t dim = -1, approximate = 0;
   const char* mode = nullptr;  // GeluMul's approximateOptional
@@ -107,9 +113,9 @@ Spec Valid(const Variant& v, const std::vector<int64_t>& shape = {4, 6}, int64_t
   if (d >= 0 && d < rank) half[d] /= 2;
   const std::vector<int64_t> one = {1};  // FatreluMul's threshold
   const bool used[kRoles] = {true, v.grad, v.grad && v.gelu, true, !v.grad && v.gelu,
-                             v.api == Api::kFatreluMul};
+                             v.api == Api::kFatreluMul, false};  // groupIndexOptional: null
   const std::vector<int64_t>* sh[kRoles] = {&shape, &half, &half, v.grad ? &shape : &half, &half,
-                                            &one};
+                                            &one, &one};
   for (int r = 0; r < kRoles; ++r) s.used[r] = used[r], s.shape[r] = *sh[r], s.dtype[r] = t;
   s.dim = dim;
   return s;
@@ -126,7 +132,7 @@ class Call {
     for (int r = 0; r < kRoles; ++r) {
       if (!s.used[r] || s.share[r] >= 0) continue;
       t_[r] = TestTensor::Strided(s.dtype[r], s.shape[r], RowMajorStrides(s.shape[r]), 0, {n});
-      if (r < kOut || r == kThreshold) FillRandom(&t_[r], rng, -4.0, 4.0);
+      if (r < kOut || r == kThreshold || r == kGroup) FillRandom(&t_[r], rng, -4.0, 4.0);
     }
     for (int r = 0; r < kRoles; ++r) {
       if (!s.used[r] || s.share[r] < 0) continue;
@@ -189,6 +195,9 @@ class Call {
       case Api::kSituGluGrad:
         return aclnnSituGluGradGetWorkspaceSize(t[kDy], t[kSelf], dim, s_.beta, s_.linear_beta,
                                                 v_.left, t[kOut], ws, ex);
+      case Api::kClippedSwiglu:  // CANN's defaults, interleaved
+        return aclnnClippedSwigluGetWorkspaceSize(t[kSelf], t[kGroup], dim, 1.702, 7.0, 1.0, true,
+                                                  t[kOut], ws, ex);
     }
     return ACLNN_ERR_INNER;
   }
@@ -200,7 +209,8 @@ class Call {
     const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                                           aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
                                           aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
-                                          aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad};
+                                          aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad,
+                                          aclnnClippedSwiglu};
     return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
   }
 
@@ -782,6 +792,105 @@ TEST(SituGluChecksTest, TheTilingsRefusalsComeInItsOrderAndNameTheParameter) {
       b.beta = beta;
       b.linear_beta = beta;
       ExpectCall(*v, b, ACLNN_SUCCESS, "beta " + std::to_string(beta), nullptr);
+    }
+  }
+}
+
+// ClippedSwiglu's groupIndexOptional (the parameterised suite runs the rest with a null
+// one): INT64 (161002 with the dtypes and ranks), then in its tiling's order, after x's dim
+// and extent: 1-D, then out's shape, then at most 12152 elements (561002; two copies of it
+// must leave Atlas A2's UB room for a tile). Null and empty are taken.
+TEST(ClippedSwigluChecksTest, GroupIndexIsCheckedInTheTilingsOrder) {
+  const Variant& v = kVariants[10];
+  ASSERT_EQ(v.api, Api::kClippedSwiglu);
+  const char* group = "groupIndexOptional";
+  const auto with_group = [&](const std::vector<int64_t>& g, DType gt = DType::kInt64,
+                              const std::vector<int64_t>& x = {4, 6}) {
+    Spec s = Valid(v, x, -1);
+    s.used[kGroup] = true;
+    s.shape[kGroup] = g;
+    s.dtype[kGroup] = gt;
+    return s;
+  };
+  for (const std::vector<int64_t>& g : {std::vector<int64_t>{3}, {0}, {1}, {12152}}) {
+    ExpectCall(v, with_group(g), ACLNN_SUCCESS, "groups " + ShapeText(g), nullptr);
+  }
+  ExpectCall(v, Valid(v), ACLNN_SUCCESS, "no groups", nullptr);
+  for (DType t : {DType::kInt32, DType::kFloat32, DType::kUInt8, DType::kFloat16}) {
+    Spec s = with_group({3}, t);
+    s.dim = 5;  // the dtype first
+    ExpectCall(v, s, ACLNN_ERR_PARAM_INVALID, std::string("groups ") + DTypeName(t), group);
+  }
+  ExpectCall(v, with_group({1, 1, 1, 1, 1, 1, 1, 1, 1}), ACLNN_ERR_PARAM_INVALID, "9-D groups",
+             group);
+  for (const std::vector<int64_t>& g : {std::vector<int64_t>{}, {2, 2}, {1, 3}}) {
+    ExpectCall(v, with_group(g), ACLNN_ERR_INNER_TILING_ERROR, "groups " + ShapeText(g), group);
+  }
+  ExpectCall(v, with_group({12153}), ACLNN_ERR_INNER_TILING_ERROR, "12153 groups", group);
+  // x's odd extent before the groups' rank; the groups' rank before out's shape; out's shape
+  // before the groups' count.
+  ExpectCall(v, with_group({2, 2}, DType::kInt64, {4, 5}), ACLNN_ERR_INNER_TILING_ERROR,
+             "odd x, 2-D groups", "x");
+  Spec rank_and_out = with_group({2, 2});
+  rank_and_out.shape[kOut] = {4, 4};
+  ExpectCall(v, rank_and_out, ACLNN_ERR_INNER_TILING_ERROR, "2-D groups, out [4, 4]", group);
+  Spec count_and_out = with_group({12153});
+  count_and_out.shape[kOut] = {4, 4};
+  ExpectCall(v, count_and_out, ACLNN_ERR_INNER_TILING_ERROR, "12153 groups, out [4, 4]", "out");
+}
+
+// ops-nn's tiling unit tests for ClippedSwiglu (Atlas A2), phase 1 through the C API: their
+// shapes are large, and phase 1 reads no element, so the tensors claim storage they do not
+// have and phase 2 never runs. The cases whose out has x's shape with dim's extent halved
+// succeed, grouped or not, in both pairings. Three cases pass CANN's tiling with an out that
+// has only the right rank and extent along dim (its tiling checks nothing else, and its
+// kernel writes pre * M / 2 elements, more than those outs hold): hostnn refuses them
+// (561002, naming out).
+TEST(ClippedSwigluChecksTest, OpsNnTilingCases) {
+  struct Case {
+    std::vector<int64_t> x, out;
+    int64_t dim;
+    bool interleaved;
+    DType dtype;
+    int64_t groups;  // 0: a null groupIndexOptional
+    aclnnStatus code;
+  };
+  const Case cases[] = {
+      {{5760}, {2880}, -1, false, DType::kFloat16, 0, ACLNN_SUCCESS},
+      {{3200, 5760}, {1600, 5760}, -2, false, DType::kFloat32, 0, ACLNN_SUCCESS},
+      {{2, 1, 1, 5760}, {2, 1, 1, 2880}, -1, true, DType::kFloat16, 0, ACLNN_SUCCESS},
+      {{2, 2, 2, 2, 2, 3200, 5760}, {2, 2, 1, 2, 2, 3200, 5760}, 2, false, DType::kFloat16, 200,
+       ACLNN_SUCCESS},
+      {{2, 2, 2, 2, 1, 1, 1, 2880}, {2, 2, 2, 1, 1, 1, 1, 2880}, 3, false, DType::kFloat32, 200,
+       ACLNN_SUCCESS},
+      {{3200, 23040}, {3200, 11520}, -1, false, DType::kBFloat16, 200, ACLNN_SUCCESS},
+      {{2, 3200, 5760}, {2, 1600, 2880}, -2, false, DType::kBFloat16, 0,
+       ACLNN_ERR_INNER_TILING_ERROR},
+      {{2, 2, 2, 3200, 5760}, {1, 2, 2, 3200, 2880}, 0, true, DType::kFloat32, 0,
+       ACLNN_ERR_INNER_TILING_ERROR},
+      {{2, 2, 1, 1, 1, 3200, 5760}, {2, 1, 1, 1, 1, 1600, 5760}, 1, true, DType::kBFloat16, 0,
+       ACLNN_ERR_INNER_TILING_ERROR},
+  };
+  // Addresses 1 TiB apart, never dereferenced: phase 1 only compares where views lie.
+  const auto claimed = [](uintptr_t k) { return reinterpret_cast<void*>(k << 40); };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("x " + ShapeText(c.x) + " out " + ShapeText(c.out) + " dim " +
+                 std::to_string(c.dim));
+    const aclDataType t = static_cast<aclDataType>(c.dtype);
+    const TensorPtr x = MakeDense(claimed(1), t, c.x), out = MakeDense(claimed(2), t, c.out);
+    const TensorPtr group =
+        c.groups > 0 ? MakeDense(claimed(3), ACL_INT64, {c.groups}) : nullptr;
+    uint64_t ws = kWsSentinel;
+    aclOpExecutor* ex = ExecSentinel();
+    EXPECT_EQ(aclnnClippedSwigluGetWorkspaceSize(x.get(), group.get(), c.dim, 1.702, 7.0, 1.0,
+                                                 c.interleaved, out.get(), &ws, &ex),
+              c.code)
+        << aclGetRecentErrMsg();
+    if (c.code == ACLNN_SUCCESS) {
+      EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACL_SUCCESS);
+    } else {
+      EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "out")) << aclGetRecentErrMsg();
+      EXPECT_EQ(ws, kWsSentinel);
     }
   }
 }

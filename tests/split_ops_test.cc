@@ -1,5 +1,5 @@
-// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul, FatreluMul, SituGlu and the
-// gradients) through their CANN C API: every variant and compute dtype against the double
+// The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul, FatreluMul, SituGlu,
+// ClippedSwiglu and the gradients) through their CANN C API: every variant and compute dtype against the double
 // references of tests/reference/split_reference.h, on every SIMD target, over 1-D to 8-D
 // shapes split along every kind of dim (negative ones too; GeluMul and FatreluMul the last,
 // of 2 to 8 dims), halves of every tail length and special values; 16-bit results equal to
@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -24,8 +25,9 @@
 #include <vector>
 
 #include "acl/acl.h"
-#include "aclnnop/aclnn_geglu.h"
+#include "aclnnop/aclnn_clipped_swiglu.h"
 #include "aclnnop/aclnn_fatrelu_mul.h"
+#include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_geglu_backward.h"
 #include "aclnnop/aclnn_gelu_mul.h"
 #include "aclnnop/aclnn_glu.h"
@@ -56,12 +58,15 @@ enum class Api {
   kGeluMul,
   kFatreluMul,
   kSituGlu,
-  kSituGluGrad
+  kSituGluGrad,
+  kClippedSwiglu
 };
 
 // One entry point with its attributes: grad = a gradient (dy in, self's shape out); gelu =
 // GeGlu's second output (forward) or its `gelu` input (gradient); threshold FatreluMul's;
-// beta and linear_beta SituGlu's (values an f32 holds exactly, as the kernel reads them).
+// beta and linear_beta SituGlu's, alpha, limit, bias and interleaved ClippedSwiglu's
+// (values an f32 holds exactly, as the kernel reads them; interleaved pairs the even and odd
+// elements of the dims from dim on).
 struct Variant {
   const char* name;
   Api api;
@@ -70,7 +75,11 @@ struct Variant {
   int64_t approximate;
   bool left;
   double threshold = 0.0, beta = 1.0, linear_beta = 0.0;
-  split_ref::Attrs attrs() const { return {approximate, left, threshold, beta, linear_beta}; }
+  double alpha = 1.702, limit = 7.0, bias = 1.0;
+  bool interleaved = false;
+  split_ref::Attrs attrs() const {
+    return {approximate, left, threshold, beta, linear_beta, alpha, limit, bias};
+  }
 };
 const Variant kVariants[] = {
     {"Glu", Api::kGlu, Unit::kGlu, false, false, 0, false},
@@ -108,7 +117,30 @@ const Variant kVariants[] = {
      -1.0},
     {"SituGluGrad_small", Api::kSituGluGrad, Unit::kSituGlu, true, false, 0, true, 0, 0.015625,
      0.25},
+    // A' sigmoid(alpha A') (B' + bias): CANN's defaults (alpha 1.702 rounded to f32, limit 7,
+    // bias 1, interleaved); the halves along dim; other parameters; a negative limit (B'
+    // is limit everywhere, as torch's clamp) with a negative alpha.
+    {"ClippedSwiglu", Api::kClippedSwiglu, Unit::kClippedSwiglu, false, false, 0, true, 0, 1, 0,
+     static_cast<float>(1.702), 7.0, 1.0, true},
+    {"ClippedSwiglu_halves", Api::kClippedSwiglu, Unit::kClippedSwiglu, false, false, 0, true, 0,
+     1, 0, static_cast<float>(1.702), 7.0, 1.0, false},
+    {"ClippedSwiglu_params", Api::kClippedSwiglu, Unit::kClippedSwiglu, false, false, 0, true, 0,
+     1, 0, 1.0, 2.5, -0.5, false},
+    {"ClippedSwiglu_negative", Api::kClippedSwiglu, Unit::kClippedSwiglu, false, false, 0, true,
+     0, 1, 0, -0.75, -1.5, 0.25, true},
 };
+
+// Where the pair of element i of the half shape lies in self (row-major, split along d): the
+// halves' (split_ref::PairPositions), or with interleaved the even and odd elements of the
+// dims from d on.
+void Pair(const Variant& v, const std::vector<int64_t>& shape, int64_t d, int64_t i,
+          int64_t* pa, int64_t* pb) {
+  if (!v.interleaved) return split_ref::PairPositions(shape, d, i, pa, pb);
+  int64_t m = 1;
+  for (size_t k = static_cast<size_t>(d); k < shape.size(); ++k) m *= shape[k];
+  *pa = i / (m / 2) * m + 2 * (i % (m / 2));
+  *pb = *pa + 1;
+}
 const Variant& VariantNamed(const std::string& name) {
   for (const Variant& v : kVariants) {
     if (name == v.name) return v;
@@ -199,6 +231,9 @@ aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* 
     case Api::kSituGluGrad:
       return aclnnSituGluGradGetWorkspaceSize(dy, self, dim, v.beta, v.linear_beta, v.left, out,
                                               ws, ex);
+    case Api::kClippedSwiglu:  // every row: no groupIndexOptional (ClippedSwigluTest has it)
+      return aclnnClippedSwigluGetWorkspaceSize(self, nullptr, dim, v.alpha, v.limit, v.bias,
+                                                v.interleaved, out, ws, ex);
   }
   return ACLNN_ERR_INNER;
 }
@@ -222,7 +257,8 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
   const Phase2 phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
                            aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
                            aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
-                           aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad};
+                           aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad,
+                           aclnnClippedSwiglu};
   st = phase2[static_cast<int>(v.api)](w, ws, ex, nullptr);
   if (w != nullptr) aclrtFree(w);
   return st;
@@ -241,7 +277,7 @@ void FillInputs(const Variant& v, Operands* o, int64_t d, std::mt19937_64& rng, 
   const int64_t n = NumelOf(split_ref::HalfShape(o->self.shape(), d));
   for (int64_t i = 0; i < n; ++i) {
     int64_t pa, pb;
-    split_ref::PairPositions(o->self.shape(), d, i, &pa, &pb);
+    Pair(v, o->self.shape(), d, i, &pa, &pb);
     if (specials && rng() % 5 == 0) {
       const double s = kSpecial[rng() % 9];
       const uint64_t where = rng() % (v.grad ? 3 : 2);
@@ -289,7 +325,7 @@ int64_t CheckValues(const Variant& v, const Inputs& in, const Operands& o, int64
     }
     if (split_ref::WithinTolerance(t, got, exact, slack) || ++bad > kMaxReported) return;
     int64_t pa, pb;
-    split_ref::PairPositions(o.self.shape(), d, i, &pa, &pb);
+    Pair(v, o.self.shape(), d, i, &pa, &pb);
     ADD_FAILURE() << v.name << " " << DTypeName(t) << " " << what << " " << which << " pair " << i
                   << ": a=" << Num(in.self[pa]) << " b=" << Num(in.self[pb])
                   << (v.grad ? " dy=" + Num(in.dy[i]) : "")
@@ -299,7 +335,7 @@ int64_t CheckValues(const Variant& v, const Inputs& in, const Operands& o, int64
   };
   for (int64_t i = 0; i < n; ++i) {
     int64_t pa, pb;
-    split_ref::PairPositions(o.self.shape(), d, i, &pa, &pb);
+    Pair(v, o.self.shape(), d, i, &pa, &pb);
     const double a = in.self[pa], b = in.self[pb];
     if (v.grad) {
       const split_ref::Backward g =
@@ -390,7 +426,8 @@ TEST_P(SplitValuesTest, StridedOperandsGiveTheDenseBits) {
   const std::vector<int64_t> shape = {6, 40, 70};
   const std::pair<Layout, Layout> layouts[] = {{Layout::kTransposed, Layout::kStride2},
                                                {Layout::kOffset, Layout::kTransposed},
-                                               {Layout::kStride3, Layout::kOffset}};
+                                               {Layout::kStride3, Layout::kOffset},
+                                               {Layout::kOffset, Layout::kStride2}};
   for (int64_t dim : {1, 0, -1}) {
     std::vector<int64_t> s = shape;
     const int64_t d = dim < 0 ? dim + 3 : dim;
@@ -402,6 +439,9 @@ TEST_P(SplitValuesTest, StridedOperandsGiveTheDenseBits) {
     ASSERT_EQ(RunUnit(v(), dense, dim), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     const std::vector<double> want = Results(v(), dense);
     for (const auto& [lin, lout] : layouts) {
+      // Interleaved writes each row of out in order: an out whose dims from dim on are not
+      // one strided run is refused (ClippedSwigluTest.InterleavedTakesAnyLayoutWithARunOfPairs).
+      if (v().interleaved && lout != Layout::kStride2) continue;
       SCOPED_TRACE(ShapeText(s) + " dim " + std::to_string(dim) + " inputs " + LayoutName(lin) +
                    ", outputs " + LayoutName(lout));
       Operands o = CopyAs(v(), in, dense, dtype(), d, lin, lout);
@@ -666,6 +706,145 @@ TEST(SituGluTest, OpsNnExamples) {
     ASSERT_EQ(RunUnit(v, o, -1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
     EXPECT_EQ(CheckValues(v, in, o, 1, std::string(name) + " example"), 0);
   }
+}
+
+// ClippedSwiglu's groupIndexOptional, read when phase 2 runs: only the first sum rows of
+// [pre, M] are computed (against the double reference), the rest of out keeps its bytes; a
+// sum below 0 computes none, one above pre all (saturated past INT64_MAX); an empty one
+// none; a strided one is read through its view; a value set after phase 1 is the one used.
+// Both pairings, along dim 1 of [5, 4, 6] (pre 5, M 24) and dim 0 of [4, 6] (pre 1).
+TEST(ClippedSwigluTest, GroupIndexComputesTheRowsItSumsToAndLeavesTheRest) {
+  struct Case {
+    std::vector<int64_t> counts;
+    int64_t rows_of_five;  // the rows computed with pre 5
+  };
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  const Case cases[] = {{{2}, 2},    {{1, 0, 2}, 3}, {{}, 0},        {{0}, 0},   {{-3, 4}, 1},
+                        {{-10}, 0},  {{5}, 5},       {{100, 7}, 5},  {{big, 1}, 5}, {{3, -big}, 0}};
+  std::mt19937_64 rng(0x5EED1108);
+  for (const char* name : {"ClippedSwiglu", "ClippedSwiglu_halves"}) {
+    const Variant& v = VariantNamed(name);
+    for (const auto& [shape, dim] : {std::make_pair(std::vector<int64_t>{5, 4, 6}, int64_t{1}),
+                                     std::make_pair(std::vector<int64_t>{4, 6}, int64_t{0})}) {
+      const int64_t pre = dim == 0 ? 1 : shape[0];
+      for (DType t : kComputeTypes) {
+        for (const Case& c : cases) {
+          SCOPED_TRACE(std::string(name) + " " + DTypeName(t) + " " + ShapeText(shape) +
+                       " counts " + ShapeText(c.counts));
+          Operands o = MakeOperands(v, t, shape, dim);
+          FillInputs(v, &o, dim, rng, true);
+          o.out.storage().FillBytes(0x5A);
+          const Inputs in = Snapshot(v, o);
+          const std::vector<uint8_t> before = o.out.storage().Snapshot();
+          // Every second element of a storage of twice the count, set after phase 1.
+          const int64_t n = static_cast<int64_t>(c.counts.size());
+          std::vector<int64_t> storage(static_cast<size_t>(2 * n + 1), 77);
+          const TensorPtr counts = MakeTensor(storage.data(), ACL_INT64, {n}, {2}, 0,
+                                              {std::max<int64_t>(2 * n, 1)});
+          const TensorPtr self = Acl(o.self), out = Acl(o.out);
+          uint64_t ws = 0;
+          aclOpExecutor* ex = nullptr;
+          ASSERT_EQ(aclnnClippedSwigluGetWorkspaceSize(self.get(), counts.get(), dim, v.alpha,
+                                                       v.limit, v.bias, v.interleaved, out.get(),
+                                                       &ws, &ex),
+                    ACLNN_SUCCESS)
+              << aclGetRecentErrMsg();
+          for (int64_t i = 0; i < n; ++i) storage[static_cast<size_t>(2 * i)] = c.counts[i];
+          std::vector<uint64_t> w((ws + 7) / 8);
+          ASSERT_EQ(aclnnClippedSwiglu(ws ? w.data() : nullptr, ws, ex, nullptr), ACLNN_SUCCESS);
+          const int64_t rows = std::min(c.rows_of_five, pre);
+          const int64_t per_row = o.out.numel() / pre;
+          const int64_t es = static_cast<int64_t>(DTypeSize(t));
+          const std::vector<uint8_t> after = o.out.storage().Snapshot();
+          for (int64_t i = 0; i < o.out.numel(); ++i) {
+            if (i < rows * per_row) {
+              int64_t pa, pb;
+              Pair(v, shape, dim, i, &pa, &pb);
+              const double exact =
+                  split_ref::ForwardRef(v.unit, in.self[pa], in.self[pb], v.attrs()).out;
+              ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(i), exact, 0.0))
+                  << "element " << i << ": got " << Num(o.out.Get(i)) << ", exact " << Num(exact);
+            } else {
+              const int64_t at = o.out.StorageIndex(i) * es;
+              ASSERT_TRUE(std::equal(after.begin() + at, after.begin() + at + es,
+                                     before.begin() + at))
+                  << "element " << i << " past the " << rows << " rows was written";
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Interleaved pairs neighbouring elements of the dims from dim on taken as one axis: x of any
+// layout whose last dims hold a strided run of an even count (a transposed or padded x with
+// an even last dim) is taken, with the dense results; x without one ([4, 4, 5] padded, from
+// dim 0), or out whose dims from dim on are not one strided run, is refused (161002, naming
+// it, nothing written).
+TEST(ClippedSwigluTest, InterleavedTakesAnyLayoutWithARunOfPairs) {
+  const Variant& v = VariantNamed("ClippedSwiglu");
+  std::mt19937_64 rng(0x5EED1109);
+  for (int64_t dim : {0, 1, 2}) {
+    SCOPED_TRACE("dim " + std::to_string(dim));
+    for (Layout l : {Layout::kTransposed, Layout::kOffset, Layout::kStride3}) {
+      Operands o = MakeOperands(v, DType::kFloat32, {4, 4, 6}, dim, l, Layout::kStride2);
+      FillInputs(v, &o, dim, rng, true);
+      const Inputs in = Snapshot(v, o);
+      ASSERT_EQ(RunUnit(v, o, dim), ACLNN_SUCCESS) << LayoutName(l) << ": " << aclGetRecentErrMsg();
+      EXPECT_EQ(CheckValues(v, in, o, dim, LayoutName(l)), 0);
+    }
+    for (Layout l : {Layout::kTransposed, Layout::kOffset}) {
+      Operands o = MakeOperands(v, DType::kFloat32, {4, 4, 6}, dim, Layout::kDense, l);
+      FillInputs(v, &o, dim, rng, false);
+      const std::vector<uint8_t> before = o.out.storage().Snapshot();
+      const aclnnStatus st = RunUnit(v, o, dim);
+      if (dim == 2) {  // one dim from dim on: any stride is a run
+        EXPECT_EQ(st, ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        continue;
+      }
+      EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << "out " << LayoutName(l);
+      EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "out")) << aclGetRecentErrMsg();
+      EXPECT_EQ(o.out.storage().Snapshot(), before);
+    }
+  }
+  for (Layout l : {Layout::kTransposed, Layout::kOffset}) {
+    Operands o = MakeOperands(v, DType::kFloat32, {4, 4, 5}, 0, l, Layout::kDense);
+    FillInputs(v, &o, 0, rng, false);
+    const std::vector<uint8_t> before = o.out.storage().Snapshot();
+    EXPECT_EQ(RunUnit(v, o, 0), ACLNN_ERR_PARAM_INVALID) << "x " << LayoutName(l);
+    EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "x")) << aclGetRecentErrMsg();
+    EXPECT_EQ(o.out.storage().Snapshot(), before);
+  }
+}
+
+// ops-nn's example for aclnnClippedSwiglu: x [2, 32] holding 0 to 63, groupIndexOptional {1},
+// dim -1, alpha 1, limit 7, bias 1.702, interleaved: the first row against the double
+// reference, the second left as it was (the example's zeros).
+TEST(ClippedSwigluTest, OpsNnExample) {
+  Variant v = VariantNamed("ClippedSwiglu");
+  v.alpha = 1.0, v.limit = 7.0, v.bias = static_cast<float>(1.702);
+  Operands o = MakeOperands(v, DType::kFloat32, {2, 32}, 1);
+  for (int64_t i = 0; i < 64; ++i) o.self.Set(i, static_cast<double>(i));
+  for (int64_t i = 0; i < 32; ++i) o.out.Set(i, 0.0);
+  int64_t group = 1;
+  const TensorPtr counts = MakeTensor(&group, ACL_INT64, {1}, {1}, 0, {1});
+  const TensorPtr self = Acl(o.self), out = Acl(o.out);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(aclnnClippedSwigluGetWorkspaceSize(self.get(), counts.get(), -1, 1.0, 7.0, 1.702, true,
+                                               out.get(), &ws, &ex),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  std::vector<uint64_t> w((ws + 7) / 8);
+  ASSERT_EQ(aclnnClippedSwiglu(ws ? w.data() : nullptr, ws, ex, nullptr), ACLNN_SUCCESS);
+  for (int64_t i = 0; i < 16; ++i) {
+    const double exact =
+        split_ref::ForwardRef(v.unit, 2.0 * i, 2.0 * i + 1, v.attrs()).out;
+    EXPECT_TRUE(split_ref::WithinTolerance(DType::kFloat32, o.out.Get(i), exact, 0.0))
+        << "element " << i << ": " << Num(o.out.Get(i)) << ", exact " << Num(exact);
+  }
+  for (int64_t i = 16; i < 32; ++i) EXPECT_EQ(o.out.Get(i), 0.0) << "element " << i;
 }
 
 // Printed when the run ends: the largest error each variant and dtype showed, over every

@@ -60,6 +60,8 @@ enum class Signature {
   kSplitDoublesFlag,      // (in0, dim, d0, d1, f0, out): d0, d1 double attributes, f0 a bool
                           // (SituGlu's beta, linearBeta, activateLeft; const out)
   kGradSplitDoublesFlag,  // (in0, in1, dim, d0, d1, f0, out): its gradient (const out)
+  kSplitGroupDoublesFlag,  // (in0, in1, dim, d0, d1, d2, f0, out): in1 an optional tensor
+                           // (ClippedSwiglu's groupIndexOptional), d0-d2 double attributes
   kGradEltwise2Out,        // (in0, in1, in2, out, out1): two outputs, out elementwise and
                            // out1 reduced per channel (PreluBackward: OpArgs::out[1])
 };
@@ -84,16 +86,17 @@ constexpr bool HasDim(Signature s) {
          s == Signature::kGradSplit || s == Signature::kSplitGelu ||
          s == Signature::kSplitGeluFlag || s == Signature::kGradSplitGelu ||
          s == Signature::kGradSplitGeluFlag || s == Signature::kSplitDoublesFlag ||
-         s == Signature::kGradSplitDoublesFlag;
+         s == Signature::kGradSplitDoublesFlag || s == Signature::kSplitGroupDoublesFlag;
 }
 // Whether a gated unit splits its self's last dim, whatever OpArgs::dim holds: its prototype
 // has no dim (GeluMul, FatreluMul).
 constexpr bool SplitsLastDim(Kind k, Signature s) { return IsSplit(k) && !HasDim(s); }
 // Whether a gated unit's dim, split extent and half-shaped operands are checked by CANN's
-// kernel tiling (561002) rather than an op_api (161002): SituGlu and SituGluGrad, whose
-// entry points CANN generates from their kernels' definitions.
+// kernel tiling (561002) rather than an op_api (161002): SituGlu, SituGluGrad and
+// ClippedSwiglu, whose entry points CANN generates from their kernels' definitions.
 constexpr bool TilingChecksSplit(Signature s) {
-  return s == Signature::kSplitDoublesFlag || s == Signature::kGradSplitDoublesFlag;
+  return s == Signature::kSplitDoublesFlag || s == Signature::kGradSplitDoublesFlag ||
+         s == Signature::kSplitGroupDoublesFlag;
 }
 
 // True for the in-place signatures, whose output is their first input.
@@ -155,6 +158,9 @@ enum class ShapeRule {
   kEqual,      // every shape equals in0's
   kChannelWeight,  // a weight of 1 or C = in0.size(1) elements (1 for in0 of rank <= 1),
                    // any rank, applied along dim 1 (Prelu's in1, PreluBackward's in2)
+  kGroupRows,      // a gated unit's in1, optional, is a 1-D INT64 tensor of row counts read
+                   // when phase 2 runs: only the first sum(in1) rows of the split's [pre,
+                   // cut * after] view are computed (ClippedSwiglu's groupIndexOptional)
   kOneElement,     // a gated unit's in1 holds one element, any rank (0 to 8), the same for
                    // every output element (FatreluMul's threshold); out is in0's half
 };
@@ -277,7 +283,8 @@ struct OpInfo {
   Tolerance tolerance;
   bool is_reduction;  // kind Rows: the reduction planner and executor
   bool is_forward;    // one input tensor, `self` (one name in Inputs), rather than (dy, x);
-                      // or self and a one-element parameter (ShapeRule::kOneElement)
+                      // or self and a one-element parameter (ShapeRule::kOneElement) or
+                      // row counts (kGroupRows)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -320,7 +327,8 @@ constexpr OpInfo kOpInfos[] = {
    HOSTNN_OP_UNPACK domain,                                                     \
    Tolerance::k##tol,                                                           \
    Kind::k##kind == Kind::kRows,                                                \
-   IsAbsent(HOSTNN_OP_IN1_ ins) || ShapeRule::k##shapes == ShapeRule::kOneElement,  \
+   IsAbsent(HOSTNN_OP_IN1_ ins) || ShapeRule::k##shapes == ShapeRule::kOneElement ||  \
+       ShapeRule::k##shapes == ShapeRule::kGroupRows,                             \
    ScalarsBeforeIn1(Signature::k##sig),                                         \
    IsSplit(Kind::k##kind),                                                      \
    {HOSTNN_OP_UNPACK scalars}},

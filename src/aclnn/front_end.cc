@@ -192,6 +192,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
       return CheckChannelWeightShapes(op, in0.param, *in0.view, in1->param, *in1->view,
                                       out.param, *out.view);
     case ShapeRule::kOneElement:  // a gated unit's: src/aclnn/split_front_end.cc
+    case ShapeRule::kGroupRows:
       break;
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");

@@ -8,7 +8,8 @@
 // their own limits, refused as their CANN kernels' tilings refuse them (561002,
 // CheckLastDimTiling); FatreluMul's threshold is a one-element tensor of any rank. SituGlu's
 // and SituGluGrad's tilings check the split (dim, the extent, the half-shaped operands):
-// those refusals are 561002 for them (TilingChecksSplit).
+// those refusals are 561002 for them (TilingChecksSplit); ClippedSwiglu's too, with its
+// optional groupIndexOptional (INT64; 1-D and at most 12152 long, its tiling's 561002).
 //
 // Then the halves: self (and a gradient's out) become two views of their own over the half
 // shape, the second starting half the dim's extent further on, and every operand is handed
@@ -16,7 +17,10 @@
 // of splits. activateLeft makes the first half the gate: the halves swap (and so do the
 // gradient's), so the kernel always gates with its second input. A one-element input
 // (FatreluMul's threshold) becomes a view over the half shape whose strides are all 0: the
-// kernel reads it as a third input, element by element, at run time.
+// kernel reads it as a third input, element by element, at run time. ClippedSwiglu's
+// groupIndexOptional is handed over as row counts (the Map computes only the rows they sum
+// to, read at run time); its interleaved halves are the even and odd elements of the dims
+// from dim on taken as one axis (PrepareInterleaved).
 
 #include "src/aclnn/split_front_end.h"
 
@@ -44,6 +48,7 @@ struct SplitOperand {
   bool output = false;
   core::ViewSpan span;
   bool one = false;
+  bool counts = false;  // ClippedSwiglu's groupIndexOptional: INT64 row counts, 1-D
 };
 
 // A checked operand's half along dim as a view of its own over the half shape: its
@@ -71,6 +76,79 @@ void MakeHalf(const SplitOperand& v, const std::vector<int64_t>& half_shape, int
     h->span.first += start * v.span.strides[static_cast<size_t>(dim)] *
                      static_cast<int64_t>(DTypeSize(v.view->dtype));
   }
+}
+
+// The stride of a tensor's dims from d on as one run of elements in row-major order (dims
+// of extent 1 take any stride): false when they are not one strided run.
+bool MergedStride(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                  int64_t d, int64_t* stride) {
+  int64_t s = 1, run = 0;  // run: the elements the dims walked so far span (0: none yet)
+  for (int64_t k = static_cast<int64_t>(shape.size()) - 1; k >= d; --k) {
+    const size_t i = static_cast<size_t>(k);
+    if (shape[i] == 1) continue;
+    if (run == 0) {
+      s = strides[i];
+      run = shape[i];
+    } else if (strides[i] != s * run) {
+      return false;
+    } else {
+      run *= shape[i];
+    }
+  }
+  *stride = s;
+  return true;
+}
+
+// ClippedSwiglu's interleaved pairs (2j, 2j + 1) of each row of M elements (the dims from
+// dim on taken as one axis) lie within the dims from k on for the first k >= dim whose dims
+// are one strided run of an even number P of elements: the pairs' shape is
+// [shape[0 .. k - 1], P / 2], over which x's even (start 0: the gate) and odd elements are
+// views (every second element of the run). -1 when no such k exists.
+int64_t PairsFrom(const SplitOperand& x, int64_t dim) {
+  const std::vector<int64_t>& shape = x.view->shape;
+  for (int64_t k = dim; k < static_cast<int64_t>(shape.size()); ++k) {
+    int64_t p = 1, stride = 1;
+    for (size_t i = static_cast<size_t>(k); i < shape.size(); ++i) p *= shape[i];
+    if (p % 2 == 0 && MergedStride(shape, x.span.strides, k, &stride)) return k;
+  }
+  return -1;
+}
+void MakePairs(const SplitOperand& x, const std::vector<int64_t>& pair_shape, int64_t k,
+               int64_t start, HalfView* h) {
+  int64_t stride = 1;
+  MergedStride(x.view->shape, x.span.strides, k, &stride);
+  h->view.dtype = x.view->dtype;
+  h->view.shape = pair_shape;
+  h->span.strides.assign(x.span.strides.begin(), x.span.strides.begin() + k);
+  h->span.strides.push_back(2 * stride);
+  h->span.numel = 1;
+  for (int64_t e : pair_shape) h->span.numel *= e;
+  h->span.first = x.span.first;
+  if (h->span.numel > 0) {
+    h->span.first += start * stride * static_cast<int64_t>(DTypeSize(x.view->dtype));
+  }
+}
+// out over the pairs' shape: its dims from dim on must be one strided run (each row of M / 2
+// results, in the pairs' order); false otherwise.
+bool MakePairsOut(const SplitOperand& out, const std::vector<int64_t>& pair_shape, int64_t dim,
+                  HalfView* h) {
+  int64_t stride = 1;
+  if (!MergedStride(out.view->shape, out.span.strides, dim, &stride)) return false;
+  h->view.dtype = out.view->dtype;
+  h->view.shape = pair_shape;
+  h->span.strides.assign(out.span.strides.begin(), out.span.strides.begin() + dim);
+  h->span.numel = 1;
+  for (int64_t e : pair_shape) h->span.numel *= e;
+  const size_t rank = pair_shape.size();
+  std::vector<int64_t> tail(rank - static_cast<size_t>(dim));  // dims dim .. rank - 1
+  int64_t run = stride;
+  for (size_t i = rank; i-- > static_cast<size_t>(dim);) {
+    tail[i - static_cast<size_t>(dim)] = run;
+    run *= pair_shape[i];
+  }
+  h->span.strides.insert(h->span.strides.end(), tail.begin(), tail.end());
+  h->span.first = out.span.first;
+  return true;
 }
 
 // CANN's aclnnGeluMul and aclnnFatreluMul are generated from their kernels' definitions
@@ -146,6 +224,49 @@ Status CheckLastDimTiling(const OpInfo& info, const OpArgs& args, const char* pa
 
 }  // namespace
 
+// ClippedSwiglu with interleaved: the gate the even elements of each row of M (the dims from
+// dim on as one axis), the other half the odd ones (PairsFrom: views over the pairs' shape),
+// out a view of its rows over that shape; the planner halves [shape[0 .. k - 1], P]. x
+// without such a run (its last dims padded and of an odd count) or out whose dims from dim
+// on are not one strided run is refused (161002): any contiguous tensor has them.
+static Status PrepareInterleaved(const OpInfo& info, const SplitOperand& self,
+                                 const SplitOperand& out, int64_t dim,
+                                 const tiling::Options& options, exec::Operands* operands,
+                                 uint64_t* workspace_size, ExecutorPtr* executor) {
+  const char* op = info.name;
+  const std::vector<int64_t>& shape = self.view->shape;
+  const int64_t k = PairsFrom(self, dim);
+  if (k < 0) {
+    return core::InvalidParam(op, self.param,
+                              "layout: interleaved pairs neighbouring elements of the dims from "
+                              "dim " + std::to_string(dim) + " on, and these strides hold no "
+                              "run of an even count of them (a contiguous tensor's do)");
+  }
+  std::vector<int64_t> plan(shape.begin(), shape.begin() + k);
+  int64_t p = 1;
+  for (size_t i = static_cast<size_t>(k); i < shape.size(); ++i) p *= shape[i];
+  plan.push_back(p);
+  std::vector<int64_t> pairs = plan;
+  pairs.back() /= 2;
+  HalfView gate, value, result;
+  MakePairs(self, pairs, k, 0, &gate);
+  MakePairs(self, pairs, k, 1, &value);
+  if (!MakePairsOut(out, pairs, dim, &result)) {
+    return core::InvalidParam(op, out.param,
+                              "layout: interleaved writes each row's results in order, and the "
+                              "dims from dim " + std::to_string(dim) + " on of these strides "
+                              "are not one strided run (a contiguous tensor's are)");
+  }
+  operands->num_in = 2;
+  operands->in[0] = exec::Operand{&value.view, &value.span};
+  operands->in[1] = exec::Operand{&gate.view, &gate.span};
+  operands->num_out = 1;
+  operands->out[0] = exec::Operand{&result.view, &result.span};
+  operands->plan_shape = plan;
+  operands->plan_dim = k;
+  return exec::PrepareMap(info.op, *operands, options, workspace_size, executor);
+}
+
 Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                            uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
@@ -160,14 +281,18 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   SplitOperand act = forward ? SplitOperand{info.out_names[1], args.out[1], false, true, {}}
                              : SplitOperand{info.in_names[2], args.in[2], false, false, {}};
   SplitOperand out{info.out_names[0], args.out[0], !forward, true, {}};
-  // A forward's second input of one element (FatreluMul's threshold).
+  // A forward's second input of one element (FatreluMul's threshold), or its optional row
+  // counts (ClippedSwiglu's groupIndexOptional: absent when null).
   const bool has_one = info.shapes == ShapeRule::kOneElement;
   SplitOperand one{has_one ? info.in_names[1] : nullptr, args.in[1], false, false, {}, true};
+  const bool has_counts = info.shapes == ShapeRule::kGroupRows && args.in[1] != nullptr;
+  SplitOperand counts{info.in_names[1], args.in[1], false, false, {}, false, true};
   const bool has_act = act.param != nullptr;
   std::vector<SplitOperand*> all;  // CANN's parameter order
   if (forward) {
     all = {&self};
     if (has_one) all.push_back(&one);
+    if (has_counts) all.push_back(&counts);
     all.push_back(&out);
     if (has_act) all.push_back(&act);
   } else {
@@ -180,13 +305,15 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   }
   // Dtypes: self FLOAT, FLOAT16 or BFLOAT16 (CANN's DOUBLE for Glu runs on its AI CPU;
   // hostnn refuses it). Glu's out any of them (computed in self's, then cast); every other
-  // operand self's.
+  // operand self's; ClippedSwiglu's row counts INT64.
   for (const SplitOperand* v : all) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kComputeTypes));
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
+                                            v->counts ? std::initializer_list<DType>{DType::kInt64}
+                                                      : kComputeTypes));
   }
   if (info.dtypes != DTypeRule::kFloatThenCast) {
     for (const SplitOperand* v : all) {
-      if (v->view->dtype != self.view->dtype) {
+      if (!v->counts && v->view->dtype != self.view->dtype) {
         return core::InvalidParam(op, v->param,
                                   std::string("dtype: expected ") + DTypeName(self.view->dtype) +
                                       " like " + self.param + ", got " + DTypeName(v->view->dtype));
@@ -222,16 +349,35 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                                   core::ShapeString(shape) +
                                   " has an odd extent; expected an even one (two halves)");
   }
+  // ClippedSwiglu's tiling checks groupIndexOptional's rank after the split, before out.
+  if (has_counts && counts.view->shape.size() != 1) {
+    return TilingRefusal(op, counts.param,
+                         "rank: expected 1 dim, got " + core::ShapeString(counts.view->shape));
+  }
   std::vector<int64_t> half = shape;
   half[dim] /= 2;
   for (const SplitOperand* v : all) {
-    if (v == &self || v->one) continue;
+    if (v == &self || v->one || v->counts) continue;
     const std::vector<int64_t>& want = v->full ? shape : half;
     if (v->view->shape != want) {
       return refuse(v->param, "shape: expected " + core::ShapeString(want) + " (" + self.param +
                                   " " + core::ShapeString(shape) +
                                   (v->full ? "" : " halved along dim " + std::to_string(dim)) +
                                   "), got " + core::ShapeString(v->view->shape));
+    }
+  }
+  // ClippedSwiglu's row counts: its tiling keeps two copies of them in Atlas A2's UB (196608
+  // bytes, 1024 reserved) beside at least one 32-byte block of pairs, which caps their
+  // number (12152; its document says 8192).
+  if (has_counts) {
+    constexpr int64_t kA2UbBytes = 196608, kUbReserve = 1024, kBytesPerPair = 18;
+    const int64_t n = counts.view->shape[0];
+    const int64_t counts_bytes = n > kA2UbBytes ? kA2UbBytes : 2 * ((n * 8 + 31) / 32 * 32);
+    const int64_t room = kA2UbBytes - kUbReserve - counts_bytes;
+    if (room <= 0 || ((room / kBytesPerPair) / 32 * 32 - 31) / 2 <= 0) {
+      return TilingRefusal(op, counts.param,
+                           "shape: " + std::to_string(n) +
+                               " groups leave no room for a tile in the UB (at most 12152)");
     }
   }
   // GeGlu's approximate, after the shapes as CANN checks it. The message quotes the integer
@@ -270,12 +416,26 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
     }
   }
 
-  bool activate_left = false;
+  // The flag: activateLeft, or ClippedSwiglu's interleaved (whose gate is the first half or
+  // the even elements).
+  bool flag = false;
   exec::Operands operands;
   for (int k = 0; k < info.num_scalars(); ++k) {
     const double v = args.scalars[k].given ? args.scalars[k].value : info.scalars[k].default_value;
     operands.scalars[k] = static_cast<float>(v);
-    if (info.scalars[k].kind == ScalarKind::kFlag) activate_left = v != 0.0;
+    if (info.scalars[k].kind == ScalarKind::kFlag) flag = v != 0.0;
+  }
+  const bool group_rows = info.shapes == ShapeRule::kGroupRows;
+  const bool interleaved = group_rows && flag;
+  const bool activate_left = group_rows || flag;
+  if (group_rows) {
+    int64_t row_elems = 1;
+    for (size_t k = static_cast<size_t>(dim); k < half.size(); ++k) row_elems *= half[k];
+    operands.row_elems = row_elems;
+    if (has_counts) operands.row_counts = exec::Operand{counts.view, &counts.span};
+  }
+  if (interleaved) {
+    return PrepareInterleaved(info, self, out, dim, options, &operands, workspace_size, executor);
   }
   const int64_t h = half[static_cast<size_t>(dim)];
   const int64_t gate = activate_left ? 0 : h, value = activate_left ? h : 0;

@@ -126,6 +126,13 @@ Forward ForwardRef(Unit unit, double a, double b, const Attrs& at) {
     case Unit::kSituGlu:
       f.out = SituGate(left ? a : b, at.beta) * SituUp(left ? b : a, at.linear_beta);
       break;
+    case Unit::kClippedSwiglu: {  // comparisons, as the kernel: NaN stays, a NaN limit no-op
+      const double gate = a > at.limit ? at.limit : a;
+      double other = b < -at.limit ? -at.limit : b;
+      other = other > at.limit ? at.limit : other;
+      f.out = gate * Sigmoid(at.alpha * gate) * (other + at.bias);
+      break;
+    }
   }
   return f;
 }
@@ -150,7 +157,8 @@ Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, cons
         g.db = dy * a * GeluGrad(b, at.approximate);
       }
       break;
-    case Unit::kFatrelu:  // no gradient operator in CANN
+    case Unit::kFatrelu:        // no gradient operator in CANN
+    case Unit::kClippedSwiglu:  // ClippedSwigluGrad is not in the operator list
       g.da = g.db = std::nan("");
       break;
     case Unit::kSituGlu: {

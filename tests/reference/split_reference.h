@@ -28,16 +28,19 @@ double GeluGrad(double v, int64_t approximate);
 // multiplies a by gelu(b) (with activate_left: gelu(a) by b), Fatrelu multiplies a, where it
 // is above the threshold (else 0; NaN stays NaN), by b, SituGlu multiplies
 // beta tanh(g / beta) sigmoid(g) by up' (g the gate: b, or a with activate_left; up the other
-// half; up' = linear_beta tanh(up / linear_beta) where linear_beta > 0, else up).
-enum class Unit { kGlu, kSwiGlu, kGeGlu, kFatrelu, kSituGlu };
+// half; up' = linear_beta tanh(up / linear_beta) where linear_beta > 0, else up), ClippedSwiglu
+// multiplies A sigmoid(alpha A) by B + bias (A = min(a, limit), B = b clamped to [-limit,
+// limit] as torch clamps: a limit below 0 gives limit; a the gate).
+enum class Unit { kGlu, kSwiGlu, kGeGlu, kFatrelu, kSituGlu, kClippedSwiglu };
 
 // A unit's attributes (each unit reads its own): approximate 0 is gelu's erf form, 1 its tanh
 // form; activate_left makes a the gate; FatreluMul's threshold; SituGlu's beta and
-// linear_beta, as the kernel reads them (f32 values).
+// linear_beta, ClippedSwiglu's alpha, limit and bias, as the kernel reads them (f32 values).
 struct Attrs {
   int64_t approximate = 0;
   bool activate_left = false;
   double threshold = 0.0, beta = 1.0, linear_beta = 0.0;
+  double alpha = 1.702, limit = 7.0, bias = 1.0;
 };
 
 // The forward of one pair: out, and for GeGlu the gate's gelu (outGelu; 0 otherwise).

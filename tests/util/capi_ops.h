@@ -138,9 +138,9 @@ inline int64_t DefaultInt(Op op) {
     const int64_t dim = d;                                                                    \
     const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                    \
     char* c0 = nullptr; /* GeluMul's approximateOptional: null, its default ("none") */        \
-    const double d0 = NumberOf(s0), d1 = NumberOf(s1); /* SituGlu's beta, linearBeta */       \
+    const double d0 = NumberOf(s0), d1 = NumberOf(s1), d2 = NumberOf(s2); /* SituGlu's */    \
     (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)dim, (void)s0, (void)s1,  \
-        (void)s2, (void)f0, (void)i0, (void)c0, (void)d0, (void)d1;                           \
+        (void)s2, (void)f0, (void)i0, (void)c0, (void)d0, (void)d1, (void)d2;                 \
     return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);    \
   }                                                                                           \
   inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
