@@ -206,11 +206,11 @@ class Call {
   aclnnStatus Run() {
     if (const aclnnStatus st = Phase1(); st != ACLNN_SUCCESS) return st;
     std::vector<uint64_t> w((ws_ + 7) / 8);
-    const decltype(&aclnnGlu) phase2[] = {aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,
-                                          aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
-                                          aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
-                                          aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad,
-                                          aclnnClippedSwiglu};
+    const decltype(&aclnnGlu) phase2[] = {
+        aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,     aclnnSwiGluGrad,
+        aclnnGeGlu,         aclnnGeGluV3,         aclnnGeGluBackward, aclnnGeGluV3Backward,
+        aclnnGeluMul,       aclnnFatreluMul,      aclnnSituGlu,    aclnnSituGluGrad,
+        aclnnClippedSwiglu};
     return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
   }
 

@@ -1,12 +1,13 @@
 // The gated linear units (Glu, SwiGlu, GeGlu, GeGluV3, GeluMul, FatreluMul, SituGlu,
-// ClippedSwiglu and the gradients) through their CANN C API: every variant and compute dtype against the double
-// references of tests/reference/split_reference.h, on every SIMD target, over 1-D to 8-D
-// shapes split along every kind of dim (negative ones too; GeluMul and FatreluMul the last,
-// of 2 to 8 dims), halves of every tail length and special values; 16-bit results equal to
-// the FLOAT result rounded once; strided operands; the same bits for any core count; Glu's
-// out dtypes; GeluMul's null approximateOptional; FatreluMul's threshold of any rank, read
-// when phase 2 runs. Prints the largest error per variant and dtype.
-// The refusals and the ops-nn examples are in split_checks_test.cc.
+// ClippedSwiglu and the gradients) through their CANN C API: every variant and compute dtype
+// against the double references of tests/reference/split_reference.h, on every SIMD target,
+// over 1-D to 8-D shapes split along every kind of dim (negative ones too; GeluMul and
+// FatreluMul the last, of 2 to 8 dims), halves of every tail length and special values;
+// 16-bit results equal to the FLOAT result rounded once; strided operands; the same bits for
+// any core count; Glu's out dtypes; GeluMul's null approximateOptional; FatreluMul's
+// threshold of any rank, read when phase 2 runs; SituGlu's attributes as FLOAT values;
+// ClippedSwiglu's groupIndexOptional and interleaved layouts. Prints the largest error per
+// variant and dtype. The refusals and the ops-nn examples are in split_checks_test.cc.
 
 #include <gtest/gtest.h>
 #include <omp.h>

@@ -6,8 +6,10 @@
  * shape with dim's extent halved. groupIndexOptional (null, or a 1-D INT64 tensor read when
  * phase 2 runs): only the first sum(groupIndexOptional) rows of [pre, M] are computed (a sum
  * below 0 none, above pre all); the rest of out is left as it is. alpha, limit and bias are
- * read as FLOAT values, as CANN's kernel reads them. x and out FLOAT, FLOAT16 or BFLOAT16,
- * one dtype, 1 to 8 dims, x's extent along dim even. A null x or out is refused with
+ * read as FLOAT values, as CANN's kernel reads them. With interleaved, out's dims from dim on
+ * must be one strided run and x's pairs lie in a strided run of its trailing dims (any
+ * contiguous tensor's do; ACLNN_ERR_PARAM_INVALID otherwise). x and out FLOAT, FLOAT16 or
+ * BFLOAT16, one dtype, 1 to 8 dims, x's extent along dim even. A null x or out is refused with
  * ACLNN_ERR_PARAM_NULLPTR (161001), a dtype or rank outside these with ACLNN_ERR_PARAM_INVALID
  * (161002); a dim outside [-rank, rank - 1], an odd extent, a groupIndexOptional of other
  * than 1 dim or of more than 12152 elements, out's shape as CANN's kernel tiling refuses
