@@ -651,6 +651,13 @@ TEST(FatreluMulTest, ThresholdOfAnyRankReadWhenPhaseTwoRuns) {
   }
 }
 
+// v rounded to FLOAT as IEEE rounds it, past FLT_MAX too (a plain cast of such a double is
+// undefined, and a compiler may fold it to anything).
+double AsFloat(double v) {
+  if (std::isfinite(v) && std::fabs(v) >= 3.4028235677973366e38) return std::copysign(INFINITY, v);
+  return static_cast<float>(v);
+}
+
 // SituGlu's and SituGluGrad's beta and linearBeta are read as FLOAT values, as CANN's
 // kernel reads them: a double that rounds to the same f32 gives the same bits. Degenerate
 // ones give the formula's IEEE values, which the reference computes too: beta 0 gives +-0
@@ -687,7 +694,7 @@ TEST(SituGluTest, AttributesAreReadAsFloatAndDegenerateOnesGiveTheFormulasValues
         Operands d = CopyAs(v, in, o, t, 2);
         ASSERT_EQ(RunUnit(v, d, 2), ACLNN_SUCCESS) << aclGetRecentErrMsg();
         Variant read = v;  // the values the kernel reads
-        read.beta = static_cast<float>(beta), read.linear_beta = static_cast<float>(linear_beta);
+        read.beta = AsFloat(beta), read.linear_beta = AsFloat(linear_beta);
         CheckValues(read, in, d, 2, "beta " + Num(beta) + ", linearBeta " + Num(linear_beta));
       }
     }
