@@ -132,7 +132,9 @@ class Call {
     for (int r = 0; r < kRoles; ++r) {
       if (!s.used[r] || s.share[r] >= 0) continue;
       t_[r] = TestTensor::Strided(s.dtype[r], s.shape[r], RowMajorStrides(s.shape[r]), 0, {n});
-      if (r < kOut || r == kThreshold || r == kGroup) FillRandom(&t_[r], rng, -4.0, 4.0);
+      // Row counts from 0 to 4: a value any dtype a refusal test gives them holds.
+      if (r == kGroup) FillRandom(&t_[r], rng, 0.0, 4.0);
+      if (r < kOut || r == kThreshold) FillRandom(&t_[r], rng, -4.0, 4.0);
     }
     for (int r = 0; r < kRoles; ++r) {
       if (!s.used[r] || s.share[r] < 0) continue;
