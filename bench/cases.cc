@@ -207,7 +207,7 @@ OpArgs CaseData::Args() const {
   a.out[0] = &out_view_;
   if (info.is_split) {  // GeGlu's outGelu, written; its gradient's gelu, read
     if (act_ != nullptr && info.num_out() > 1) a.out[1] = &act_view_;
-    if (act_ != nullptr && info.num_in() > 2) a.in[2] = &act_view_;
+    if (act_ != nullptr && !info.is_forward && HasGeluOperand(info)) a.in[2] = &act_view_;
   } else if (info.kind == Kind::kMapColumnSums) {  // PreluBackward: weight in, gradWeight out
     a.in[2] = &w_view_;
     a.out[1] = &gw_view_;
@@ -227,7 +227,7 @@ OpArgs CaseData::Args() const {
 double CaseData::Bytes() const {
   const OpInfo& info = GetOpInfo(spec_.op);
   if (info.is_split) {  // in halves of self: self 2, out 1 (a gradient's 2), dy 1, gelu 1
-    const bool gelu = info.num_in() > 2 || info.num_out() > 1;
+    const bool gelu = HasGeluOperand(info);
     const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (gelu ? 1.0 : 0.0);
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
   }
@@ -287,8 +287,11 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
     const aclTensor* in1 = GetOpInfo(op).shapes == ShapeRule::kOneElement ? w : nullptr;
     return test::GetCApiOp(op).phase1_with(x, in1, act, out, dim, s0, s1, s2, flag, ws, exec);
   }
-  return test::GetCApiOp(op).phase1_with(dy, x, GetOpInfo(op).is_split ? act : x, out, dim, s0, s1,
-                                         s2, flag, ws, exec);
+  // ClippedSwigluGrad's in2 is its optional groupIndexOptional: null, every row.
+  const aclTensor* in2 = !GetOpInfo(op).is_split           ? x
+                         : CountsSlot(GetOpInfo(op)) == 2 ? nullptr
+                                                          : act;
+  return test::GetCApiOp(op).phase1_with(dy, x, in2, out, dim, s0, s1, s2, flag, ws, exec);
 }
 }  // namespace
 

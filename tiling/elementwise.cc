@@ -44,7 +44,7 @@ std::vector<std::string> SplitQueues(const OpInfo& info) {
   if (!info.is_forward) q.push_back(info.in_names[0]);
   q.push_back(self + ".a");
   q.push_back(self + ".b");
-  if (info.num_in() > 2) q.push_back(info.in_names[2]);
+  if (!info.is_forward && HasGeluOperand(info)) q.push_back(info.in_names[2]);
   if (info.is_forward) {
     for (int k = 0; k < info.num_out(); ++k) q.push_back(info.out_names[k]);
   } else {

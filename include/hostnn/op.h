@@ -62,6 +62,8 @@ enum class Signature {
   kGradSplitDoublesFlag,  // (in0, in1, dim, d0, d1, f0, out): its gradient (const out)
   kSplitGroupDoublesFlag,  // (in0, in1, dim, d0, d1, d2, f0, out): in1 an optional tensor
                            // (ClippedSwiglu's groupIndexOptional), d0-d2 double attributes
+  kGradSplitGroupDoublesFlag,  // (in0, in1, in2, dim, d0, d1, d2, f0, out): its gradient, in2
+                               // the optional tensor (const out)
   kGradEltwise2Out,        // (in0, in1, in2, out, out1): two outputs, out elementwise and
                            // out1 reduced per channel (PreluBackward: OpArgs::out[1])
 };
@@ -86,17 +88,19 @@ constexpr bool HasDim(Signature s) {
          s == Signature::kGradSplit || s == Signature::kSplitGelu ||
          s == Signature::kSplitGeluFlag || s == Signature::kGradSplitGelu ||
          s == Signature::kGradSplitGeluFlag || s == Signature::kSplitDoublesFlag ||
-         s == Signature::kGradSplitDoublesFlag || s == Signature::kSplitGroupDoublesFlag;
+         s == Signature::kGradSplitDoublesFlag || s == Signature::kSplitGroupDoublesFlag ||
+         s == Signature::kGradSplitGroupDoublesFlag;
 }
 // Whether a gated unit splits its self's last dim, whatever OpArgs::dim holds: its prototype
 // has no dim (GeluMul, FatreluMul).
 constexpr bool SplitsLastDim(Kind k, Signature s) { return IsSplit(k) && !HasDim(s); }
 // Whether a gated unit's dim, split extent and half-shaped operands are checked by CANN's
-// kernel tiling (561002) rather than an op_api (161002): SituGlu, SituGluGrad and
-// ClippedSwiglu, whose entry points CANN generates from their kernels' definitions.
+// kernel tiling (561002) rather than an op_api (161002): SituGlu, SituGluGrad,
+// ClippedSwiglu and ClippedSwigluGrad, whose entry points CANN generates from their
+// kernels' definitions.
 constexpr bool TilingChecksSplit(Signature s) {
   return s == Signature::kSplitDoublesFlag || s == Signature::kGradSplitDoublesFlag ||
-         s == Signature::kSplitGroupDoublesFlag;
+         s == Signature::kSplitGroupDoublesFlag || s == Signature::kGradSplitGroupDoublesFlag;
 }
 
 // True for the in-place signatures, whose output is their first input.
@@ -158,9 +162,10 @@ enum class ShapeRule {
   kEqual,      // every shape equals in0's
   kChannelWeight,  // a weight of 1 or C = in0.size(1) elements (1 for in0 of rank <= 1),
                    // any rank, applied along dim 1 (Prelu's in1, PreluBackward's in2)
-  kGroupRows,      // a gated unit's in1, optional, is a 1-D INT64 tensor of row counts read
-                   // when phase 2 runs: only the first sum(in1) rows of the split's [pre,
-                   // cut * after] view are computed (ClippedSwiglu's groupIndexOptional)
+  kGroupRows,      // a gated unit's last input, optional, is a 1-D INT64 tensor of row
+                   // counts read when phase 2 runs: only the first sum rows of the split's
+                   // [pre, cut * after] view are computed, a gradient's other rows zeroed
+                   // (ClippedSwiglu's in1 and ClippedSwigluGrad's in2, groupIndexOptional)
   kOneElement,     // a gated unit's in1 holds one element, any rank (0 to 8), the same for
                    // every output element (FatreluMul's threshold); out is in0's half
 };
@@ -224,6 +229,8 @@ enum class ScalarCheck {
   kNonNegative,          // below 0 refused (Softshrink's lambd)
   kNonZero,              // 0 (either sign) and NaN refused (Celu's alpha)
   kZeroOrOne,            // only 0 and 1 taken (GeGlu's approximate: 0 erf, 1 tanh)
+  kPositive,             // 0 and below refused, as the f32 value (NaN passes, as the
+                         // comparison lets it: ClippedSwigluGrad's limit)
 };
 // How a number reaches the kernel: CANN's ToFloat (f32), or converted to self's dtype first,
 // as CANN's op_api makes a tensor of self's dtype from it (Threshold: a 16-bit self rounds
@@ -327,8 +334,10 @@ constexpr OpInfo kOpInfos[] = {
    HOSTNN_OP_UNPACK domain,                                                     \
    Tolerance::k##tol,                                                           \
    Kind::k##kind == Kind::kRows,                                                \
-   IsAbsent(HOSTNN_OP_IN1_ ins) || ShapeRule::k##shapes == ShapeRule::kOneElement ||  \
-       ShapeRule::k##shapes == ShapeRule::kGroupRows,                             \
+   IsAbsent(HOSTNN_OP_IN1_ ins) ||                                              \
+       (Kind::k##kind == Kind::kGated &&                                        \
+        (ShapeRule::k##shapes == ShapeRule::kOneElement ||                      \
+         ShapeRule::k##shapes == ShapeRule::kGroupRows)),                       \
    ScalarsBeforeIn1(Signature::k##sig),                                         \
    IsSplit(Kind::k##kind),                                                      \
    {HOSTNN_OP_UNPACK scalars}},
@@ -343,6 +352,17 @@ static_assert(sizeof(kOpInfos) / sizeof(kOpInfos[0]) == kNumOps, "one entry per 
 
 constexpr const OpInfo& GetOpInfo(Op op) {
   return op_list_internal::kOpInfos[static_cast<int>(op)];
+}
+// A gated unit's optional row counts (ShapeRule::kGroupRows): the slot of its last input
+// (ClippedSwiglu's in1, ClippedSwigluGrad's in2); -1 for none.
+constexpr int CountsSlot(const OpInfo& info) {
+  return info.shapes == ShapeRule::kGroupRows ? info.num_in() - 1 : -1;
+}
+// Whether a gated unit has GeGlu's half-shaped second operand: the forward's out1 (outGelu),
+// the gradient's in2 (gelu).
+constexpr bool HasGeluOperand(const OpInfo& info) {
+  return info.is_split &&
+         (info.is_forward ? info.num_out() > 1 : info.num_in() > 2 && CountsSlot(info) != 2);
 }
 constexpr bool IsValidOp(Op op) {
   return static_cast<int>(op) >= 0 && static_cast<int>(op) < kNumOps;

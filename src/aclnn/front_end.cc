@@ -203,7 +203,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
 // saturated to the dtype's range (NaN: 0); the kernels take the result as an f32 value.
 float ScalarInDType(double v, DType dtype) {
   if (dtype == DType::kFloat16 || dtype == DType::kBFloat16) {
-    const float f = static_cast<float>(v);
+    const float f = core::ToFloat(v);
     uint16_t narrow = 0;
     exec::ScalarFromF32(f, dtype, &narrow);
     return exec::ScalarToF32(dtype, &narrow);
@@ -215,7 +215,7 @@ float ScalarInDType(double v, DType dtype) {
     case DType::kInt16: lo = -32768.0, hi = 32767.0; break;
     case DType::kInt32: lo = -2147483648.0, hi = 2147483647.0; break;
     case DType::kInt64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
-    default: return static_cast<float>(v);
+    default: return core::ToFloat(v);
   }
   if (std::isnan(v)) return 0.0f;
   return static_cast<float>(std::min(std::max(std::trunc(v), lo), hi));
@@ -380,7 +380,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     const double v = s.given ? s.value : info.scalars[k].default_value;
     scalars[k] = info.scalars[k].conversion == ScalarConversion::kToSelfDType
                      ? ScalarInDType(v, in0.view->dtype)
-                     : static_cast<float>(v);
+                     : core::ToFloat(v);
   }
   HOSTNN_RETURN_IF_ERROR(CheckScalarValues(info, scalars));
   if (info.is_reduction) HOSTNN_RETURN_IF_ERROR(CheckDim(info, in0.view->shape, args.dim));

@@ -328,6 +328,19 @@
   HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2)
 #define HOSTNN_SIG_FLAG_SplitGroupDoublesFlag f0
 
+/* aclnnClippedSwigluGrad(gradY, x, groupIndexOptional, dim, alpha, limit, bias, interleaved,
+ * gradXOut). */
+#define HOSTNN_SIG_PARAMS_GradSplitGroupDoublesFlag                                          \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, int64_t dim, double d0, \
+      double d1, double d2, bool f0, const aclTensor *out
+#define HOSTNN_SIG_ARGS_GradSplitGroupDoublesFlag in0, in1, in2, dim, d0, d1, d2, f0, out
+#define HOSTNN_SIG_INS_GradSplitGroupDoublesFlag in0, in1, in2
+#define HOSTNN_SIG_OUTS_GradSplitGroupDoublesFlag out, 0
+#define HOSTNN_SIG_DIM_GradSplitGroupDoublesFlag dim
+#define HOSTNN_SIG_SCALARS_GradSplitGroupDoublesFlag \
+  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2)
+#define HOSTNN_SIG_FLAG_GradSplitGroupDoublesFlag f0
+
 /* An int64_t, double or char* attribute as the aclScalar the numbers travel in (C++ only). */
 #define HOSTNN_SIG_ATTR(v) hostnn::capi::Attr(v).get()
 #define HOSTNN_SIG_INT_ATTR(v) HOSTNN_SIG_ATTR(static_cast<int64_t>(v))

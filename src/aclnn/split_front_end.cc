@@ -228,9 +228,11 @@ Status CheckLastDimTiling(const OpInfo& info, const OpArgs& args, const char* pa
 // dim on as one axis), the other half the odd ones (PairsFrom: views over the pairs' shape),
 // out a view of its rows over that shape; the planner halves [shape[0 .. k - 1], P]. x
 // without such a run (its last dims padded and of an odd count) or out whose dims from dim
-// on are not one strided run is refused (161002): any contiguous tensor has them.
+// on are not one strided run is refused (161002): any contiguous tensor has them. Its
+// gradient (dy given) reads dy's rows as the forward writes out's, and writes gradXOut's
+// even and odd elements as x's are read: gradXOut's dims from k on must be one run too.
 static Status PrepareInterleaved(const OpInfo& info, const SplitOperand& self,
-                                 const SplitOperand& out, int64_t dim,
+                                 const SplitOperand* dy, const SplitOperand& out, int64_t dim,
                                  const tiling::Options& options, exec::Operands* operands,
                                  uint64_t* workspace_size, ExecutorPtr* executor) {
   const char* op = info.name;
@@ -248,20 +250,38 @@ static Status PrepareInterleaved(const OpInfo& info, const SplitOperand& self,
   plan.push_back(p);
   std::vector<int64_t> pairs = plan;
   pairs.back() /= 2;
-  HalfView gate, value, result;
+  const auto not_a_run = [&](const SplitOperand& v, const char* what, int64_t from) {
+    return core::InvalidParam(op, v.param,
+                              std::string("layout: interleaved ") + what + ", and the dims from "
+                              "dim " + std::to_string(from) + " on of these strides are not one "
+                              "strided run (a contiguous tensor's are)");
+  };
+  HalfView gate, value, rows, out_value, out_gate;
   MakePairs(self, pairs, k, 0, &gate);
   MakePairs(self, pairs, k, 1, &value);
-  if (!MakePairsOut(out, pairs, dim, &result)) {
-    return core::InvalidParam(op, out.param,
-                              "layout: interleaved writes each row's results in order, and the "
-                              "dims from dim " + std::to_string(dim) + " on of these strides "
-                              "are not one strided run (a contiguous tensor's are)");
+  const SplitOperand& row_operand = dy != nullptr ? *dy : out;
+  if (!MakePairsOut(row_operand, pairs, dim, &rows)) {
+    return not_a_run(row_operand, dy != nullptr ? "reads each row's gradients in order"
+                                                : "writes each row's results in order", dim);
   }
-  operands->num_in = 2;
-  operands->in[0] = exec::Operand{&value.view, &value.span};
-  operands->in[1] = exec::Operand{&gate.view, &gate.span};
-  operands->num_out = 1;
-  operands->out[0] = exec::Operand{&result.view, &result.span};
+  int64_t out_stride = 1;
+  if (dy != nullptr && !MergedStride(out.view->shape, out.span.strides, k, &out_stride)) {
+    return not_a_run(out, "writes neighbouring elements as x's are read", k);
+  }
+  operands->num_in = 0;
+  if (dy != nullptr) operands->in[operands->num_in++] = exec::Operand{&rows.view, &rows.span};
+  operands->in[operands->num_in++] = exec::Operand{&value.view, &value.span};
+  operands->in[operands->num_in++] = exec::Operand{&gate.view, &gate.span};
+  if (dy != nullptr) {
+    MakePairs(out, pairs, k, 1, &out_value);
+    MakePairs(out, pairs, k, 0, &out_gate);
+    operands->num_out = 2;
+    operands->out[0] = exec::Operand{&out_value.view, &out_value.span};
+    operands->out[1] = exec::Operand{&out_gate.view, &out_gate.span};
+  } else {
+    operands->num_out = 1;
+    operands->out[0] = exec::Operand{&rows.view, &rows.span};
+  }
   operands->plan_shape = plan;
   operands->plan_dim = k;
   return exec::PrepareMap(info.op, *operands, options, workspace_size, executor);
@@ -278,27 +298,30 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   const int self_slot = forward ? 0 : 1;
   SplitOperand self{info.in_names[self_slot], args.in[self_slot], true, false, {}};
   SplitOperand dy{info.in_names[0], args.in[0], false, false, {}};
+  const bool has_act = HasGeluOperand(info);
   SplitOperand act = forward ? SplitOperand{info.out_names[1], args.out[1], false, true, {}}
                              : SplitOperand{info.in_names[2], args.in[2], false, false, {}};
   SplitOperand out{info.out_names[0], args.out[0], !forward, true, {}};
-  // A forward's second input of one element (FatreluMul's threshold), or its optional row
-  // counts (ClippedSwiglu's groupIndexOptional: absent when null).
+  // A forward's second input of one element (FatreluMul's threshold), or the optional row
+  // counts (ClippedSwiglu's and ClippedSwigluGrad's groupIndexOptional: absent when null).
   const bool has_one = info.shapes == ShapeRule::kOneElement;
   SplitOperand one{has_one ? info.in_names[1] : nullptr, args.in[1], false, false, {}, true};
-  const bool has_counts = info.shapes == ShapeRule::kGroupRows && args.in[1] != nullptr;
-  SplitOperand counts{info.in_names[1], args.in[1], false, false, {}, false, true};
-  const bool has_act = act.param != nullptr;
-  std::vector<SplitOperand*> all;  // CANN's parameter order
-  if (forward) {
-    all = {&self};
-    if (has_one) all.push_back(&one);
-    if (has_counts) all.push_back(&counts);
-    all.push_back(&out);
-    if (has_act) all.push_back(&act);
-  } else {
-    all = {&dy, &self};
-    if (has_act) all.push_back(&act);
-    all.push_back(&out);
+  const int counts_slot = CountsSlot(info);
+  const bool has_counts = counts_slot > 0 && args.in[counts_slot] != nullptr;
+  SplitOperand counts{has_counts ? info.in_names[counts_slot] : nullptr,
+                      has_counts ? args.in[counts_slot] : nullptr,
+                      false, false, {}, false, true};
+  // CANN's parameter order.
+  SplitOperand* const order[] = {forward ? nullptr : &dy,
+                                 &self,
+                                 has_one ? &one : nullptr,
+                                 has_act && !forward ? &act : nullptr,
+                                 has_counts ? &counts : nullptr,
+                                 &out,
+                                 has_act && forward ? &act : nullptr};
+  std::vector<SplitOperand*> all;
+  for (SplitOperand* v : order) {
+    if (v != nullptr) all.push_back(v);
   }
   for (const SplitOperand* v : all) {
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
@@ -335,6 +358,16 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
     return TilingChecksSplit(info.signature) ? TilingRefusal(op, param, what)
                                              : core::InvalidParam(op, param, what);
   };
+  // ClippedSwigluGrad's tiling checks limit first, as the f32 value it reads.
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    if (info.scalars[k].check != ScalarCheck::kPositive) continue;
+    const OpScalar& a = args.scalars[k];
+    const float v = core::ToFloat(a.given ? a.value : info.scalars[k].default_value);
+    if (v <= 0.0f) {
+      return TilingRefusal(op, info.scalars[k].name,
+                           "must be above 0 as a FLOAT, got " + std::to_string(v));
+    }
+  }
   if (rank == 0) {
     return refuse(self.param, "rank: a 0-d tensor has no dim to split; expected 1 to 8 dims");
   }
@@ -349,14 +382,15 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
                                   core::ShapeString(shape) +
                                   " has an odd extent; expected an even one (two halves)");
   }
-  // ClippedSwiglu's tiling checks groupIndexOptional's rank after the split, before out.
-  if (has_counts && counts.view->shape.size() != 1) {
-    return TilingRefusal(op, counts.param,
-                         "rank: expected 1 dim, got " + core::ShapeString(counts.view->shape));
-  }
   std::vector<int64_t> half = shape;
   half[dim] /= 2;
+  // The shapes in CANN's parameter order: ClippedSwiglu's tiling checks groupIndexOptional's
+  // rank where it stands, after the split and the gradient's gradY, before the output.
   for (const SplitOperand* v : all) {
+    if (v->counts && v->view->shape.size() != 1) {
+      return TilingRefusal(op, v->param,
+                           "rank: expected 1 dim, got " + core::ShapeString(v->view->shape));
+    }
     if (v == &self || v->one || v->counts) continue;
     const std::vector<int64_t>& want = v->full ? shape : half;
     if (v->view->shape != want) {
@@ -368,8 +402,9 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   }
   // ClippedSwiglu's row counts: its tiling keeps two copies of them in Atlas A2's UB (196608
   // bytes, 1024 reserved) beside at least one 32-byte block of pairs, which caps their
-  // number (12152; its document says 8192).
-  if (has_counts) {
+  // number (12152; its document says 8192). ClippedSwigluGrad's kernel sums them from
+  // memory: any number.
+  if (has_counts && forward) {
     constexpr int64_t kA2UbBytes = 196608, kUbReserve = 1024, kBytesPerPair = 18;
     const int64_t n = counts.view->shape[0];
     const int64_t counts_bytes = n > kA2UbBytes ? kA2UbBytes : 2 * ((n * 8 + 31) / 32 * 32);
@@ -422,7 +457,7 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   exec::Operands operands;
   for (int k = 0; k < info.num_scalars(); ++k) {
     const double v = args.scalars[k].given ? args.scalars[k].value : info.scalars[k].default_value;
-    operands.scalars[k] = static_cast<float>(v);
+    operands.scalars[k] = core::ToFloat(v);
     if (info.scalars[k].kind == ScalarKind::kFlag) flag = v != 0.0;
   }
   const bool group_rows = info.shapes == ShapeRule::kGroupRows;
@@ -433,9 +468,11 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
     for (size_t k = static_cast<size_t>(dim); k < half.size(); ++k) row_elems *= half[k];
     operands.row_elems = row_elems;
     if (has_counts) operands.row_counts = exec::Operand{counts.view, &counts.span};
+    operands.zero_rest = !forward;  // CANN's gradient zeroes the rows past the counts' sum
   }
   if (interleaved) {
-    return PrepareInterleaved(info, self, out, dim, options, &operands, workspace_size, executor);
+    return PrepareInterleaved(info, self, forward ? nullptr : &dy, out, dim, options, &operands,
+                              workspace_size, executor);
   }
   const int64_t h = half[static_cast<size_t>(dim)];
   const int64_t gate = activate_left ? 0 : h, value = activate_left ? h : 0;

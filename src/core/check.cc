@@ -4,6 +4,9 @@
 #include "src/core/check.h"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "hostnn/dtype.h"
@@ -87,6 +90,16 @@ Status CheckDims(const char* op, const char* param, const TensorView& v) {
     }
   }
   return Status::Ok();
+}
+
+float ToFloat(double v) {
+  // FLT_MAX plus half its ULP, 2^128 - 2^103: from there on nearest-even rounds to infinity
+  // (FLT_MAX's last significand bit is odd, so the tie goes up).
+  constexpr double kRoundsToInf = 0x1.ffffffp+127;
+  if (!(std::fabs(v) > static_cast<double>(FLT_MAX))) return static_cast<float>(v);  // NaN too
+  const float big = std::fabs(v) >= kRoundsToInf ? std::numeric_limits<float>::infinity()
+                                                 : FLT_MAX;
+  return std::signbit(v) ? -big : big;
 }
 
 int64_t CheckedNumel(const std::vector<int64_t>& dims) {

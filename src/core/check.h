@@ -36,6 +36,9 @@ Status CheckDType(const char* op, const char* param, DType got,
 Status CheckRank(const char* op, const char* param, const TensorView& v);
 // Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0.
 Status CheckDims(const char* op, const char* param, const TensorView& v);
+// A double parameter as CANN's ToFloat reads it: rounded to nearest even, past f32's range
+// to +-inf or +-FLT_MAX as that rounding says (a plain cast of such a double is undefined).
+float ToFloat(double v);
 // Product of dims without overflow; -1 on overflow.
 int64_t CheckedNumel(const std::vector<int64_t>& dims);
 // The view lies inside its storage, its data is non-null when it has elements, every

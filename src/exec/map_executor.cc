@@ -128,8 +128,11 @@ class MapExecutor final : public Executor {
 
   // The row counts' elements (an INT64 view: first element, count, stride in elements),
   // read by every run; row_elems elements a row.
-  void SetRowCounts(const char* first, int64_t count, int64_t stride, int64_t row_elems) {
+  // zero_rest: the elements past them are set to +0 in every output.
+  void SetRowCounts(const char* first, int64_t count, int64_t stride, int64_t row_elems,
+                    bool zero_rest) {
     has_counts_ = true;
+    zero_rest_ = zero_rest;
     counts_ = first;
     counts_n_ = count;
     counts_stride_ = stride;
@@ -184,6 +187,24 @@ class MapExecutor final : public Executor {
   static bool Clip(int64_t limit, int64_t s, int64_t* len) {
     *len = std::min(*len, limit - s);
     return *len > 0;
+  }
+
+  // Row counts with zero_rest: this core's tiles past limit, +0 in every output (all-zero
+  // bytes in each dtype), written through the outputs' own strides.
+  void ZeroPastLimit(int64_t core, int64_t limit) const {
+    static const char kZeros[4096] = {};
+    const tiling::ElementwisePlan& p = plan_->elementwise;
+    for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+      const int64_t end = p.TileBegin(core, t) + p.TileLen(core, t);
+      for (int k = num_in_; k < layout_.num_operands; ++k) {
+        const core::FusedOperand& op = layout_.operands[k];
+        const size_t es = DTypeSize(op.dtype);
+        const int64_t chunk = static_cast<int64_t>(sizeof(kZeros) / es);
+        for (int64_t s = std::max(p.TileBegin(core, t), limit); s < end; s += chunk) {
+          ScatterRaw(layout_, op, es, s, std::min(chunk, end - s), kZeros);
+        }
+      }
+    }
   }
 
   // The rows path: each tile cut at row ends; an input constant along the row (stride 0)
@@ -256,6 +277,7 @@ class MapExecutor final : public Executor {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
     const int64_t limit = ElemLimit();
+    if (zero_rest_ && limit < layout_.numel) ZeroPastLimit(core, limit);
     if (promoted_fn_ != nullptr) {
       RunPromotedInt(core, workspace, limit);
       return;
@@ -361,6 +383,7 @@ class MapExecutor final : public Executor {
   kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
   kernels::IntWrap int_wrap_;                     // the promoted dtype's width
   bool has_counts_ = false;       // row counts given (SetRowCounts); else every element
+  bool zero_rest_ = false;        // the elements past them zeroed
   const char* counts_ = nullptr;  // their first element (null when there are none)
   int64_t counts_n_ = 0, counts_stride_ = 0, row_elems_ = 0;
 };
@@ -474,7 +497,7 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   if (operands.row_counts.view != nullptr && operands.row_elems > 0) {
     const core::ViewSpan& c = *operands.row_counts.span;
     exec->SetRowCounts(c.first, c.numel, c.strides.empty() ? 1 : c.strides[0],
-                       operands.row_elems);
+                       operands.row_elems, operands.zero_rest);
   }
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);

@@ -46,9 +46,11 @@ struct Operands {
   // A gated unit's row counts (ShapeRule::kGroupRows), null for none: a 1-D INT64 view
   // read when phase 2 runs. Only the first min(max(sum, 0), rows) rows of row_elems
   // elements each (in out[0]'s row-major order) are computed; the rest of the outputs is
-  // left as it is, as CANN's kernel leaves it.
+  // left as it is, as CANN's forward kernel leaves it, or with zero_rest set to +0 in every
+  // output, as its gradient's kernel zeroes it.
   Operand row_counts;
   int64_t row_elems = 0;
+  bool zero_rest = false;
 };
 
 // Pre: the front end checked every operand; the inputs broadcast to out[0]'s shape, which
