@@ -285,6 +285,44 @@ struct SituGluGradOp {
   };
 };
 
+// ClippedSwigluGrad, the derivatives of ClippedSwiglu's out = A s (B + bias), s =
+// sigmoid(alpha A), A = min(a, limit), B = b clamped to [-limit, limit]: d a = dy (B + bias)
+// s (1 + alpha A (1 - s)) where a <= limit, d b = dy A s where -limit <= b <= limit, and 0
+// elsewhere: the masks compare the inputs as CANN's kernel does (a NaN input, or a NaN
+// limit, gives a 0 where its mask stands; its clamp keeps a NaN, which reaches the other
+// half's gradient). 1 - s without a subtraction (SigmoidF64); the bracket cancels where
+// alpha A is near -1.28, in double, so its error stays far below f32's. In f64 lanes as the
+// forward: each f32 result within half an ULP plus 2^-40 relative.
+struct ClippedSwigluGradOp {
+  static constexpr bool kReadsAct = false;
+  using Params = ClippedSwigluParams;
+  template <class D>
+  struct Bound {
+    double alpha, limit, bias;
+    Bound(D /*d*/, const Params& p) : alpha(p.alpha), limit(p.limit), bias(p.bias) {}
+    // b the other half, a the gate: returns d b, sets d a.
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> dy, hn::Vec<D> b, hn::Vec<D> a,
+                                hn::Vec<D>* d_a) const {
+      const auto wide = [this](auto dw, auto* da, auto dyw, auto other, auto gate) {
+        using VW = std::remove_pointer_t<decltype(da)>;
+        const VW lim = hn::Set(dw, this->limit), neg_lim = hn::Neg(lim), zero = hn::Zero(dw);
+        const auto keep_a = hn::Le(gate, lim);
+        const auto keep_b = hn::And(hn::Le(other, lim), hn::Ge(other, neg_lim));
+        const VW g = hn::IfThenElse(hn::Gt(gate, lim), lim, gate);
+        VW o = hn::IfThenElse(hn::Lt(other, neg_lim), neg_lim, other);
+        o = hn::Add(hn::IfThenElse(hn::Gt(o, lim), lim, o), hn::Set(dw, this->bias));
+        const VW alpha = hn::Set(dw, this->alpha);
+        VW one_minus_s;
+        const VW s = SigmoidF64(dw, hn::Mul(alpha, g), &one_minus_s);
+        const VW bracket = hn::MulAdd(hn::Mul(alpha, g), one_minus_s, hn::Set(dw, 1.0));
+        *da = hn::IfThenElse(keep_a, hn::Mul(hn::Mul(hn::Mul(dyw, o), s), bracket), zero);
+        return hn::IfThenElse(keep_b, hn::Mul(hn::Mul(dyw, g), s), zero);
+      };
+      return InF64Lanes(d, wide, d_a, dy, b, a);
+    }
+  };
+};
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn

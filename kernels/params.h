@@ -249,6 +249,7 @@ HOSTNN_PARAMS_OF(GeluMul, GeluMulParams)
 HOSTNN_PARAMS_OF(SituGlu, SituGluParams)
 HOSTNN_PARAMS_OF(SituGluGrad, SituGluParams)
 HOSTNN_PARAMS_OF(ClippedSwiglu, ClippedSwigluParams)
+HOSTNN_PARAMS_OF(ClippedSwigluGrad, ClippedSwigluParams)
 #undef HOSTNN_PARAMS_OF
 
 // One operator's filled struct, as the executor keeps it and hands it to every tile (the

@@ -2,8 +2,9 @@
 // operands 161001; 0-d or 9-D self, an odd extent, a dim out of range, wrong shapes or dtypes,
 // GeGlu's approximate not 0 or 1, an output overlapping an input: 161002; GeluMul's and
 // FatreluMul's tiling limits, approximateOptional and threshold, and SituGlu's,
-// SituGluGrad's and ClippedSwiglu's 0-d self, odd extent, dim and shapes, which their
-// tilings check, with ClippedSwiglu's groupIndexOptional: 561002),
+// SituGluGrad's, ClippedSwiglu's and ClippedSwigluGrad's 0-d self, odd extent, dim and
+// shapes, which their tilings check, with groupIndexOptional and ClippedSwigluGrad's limit:
+// 561002),
 // writing nothing;
 // empty tensors; a gradient in place on self; ops-nn's examples. Values: split_ops_test.cc.
 
@@ -19,6 +20,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_clipped_swiglu.h"
+#include "aclnnop/aclnn_clipped_swiglu_grad.h"
 #include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_geglu_backward.h"
@@ -49,7 +51,8 @@ enum class Api {
   kFatreluMul,
   kSituGlu,
   kSituGluGrad,
-  kClippedSwiglu
+  kClippedSwiglu,
+  kClippedSwigluGrad
 };
 
 // One entry point: grad = a gradient (dy in, self's shape out); gelu = GeGlu's second
@@ -73,6 +76,7 @@ const Variant kVariants[] = {
     {"SituGlu", Api::kSituGlu, false, false, true, true},
     {"SituGluGrad", Api::kSituGluGrad, true, false, true, true},
     {"ClippedSwiglu", Api::kClippedSwiglu, false, false, true, true},  // interleaved, no groups
+    {"ClippedSwigluGrad", Api::kClippedSwigluGrad, true, false, true, true},
 };
 
 // The status of a refused split (a 0-d self, an odd extent, a dim out of range, a wrong
@@ -101,6 +105,7 @@ struct Spec {
   int64_t dim = -1, approximate = 0;
   const char* mode = nullptr;  // GeluMul's approximateOptional
   double beta = 1.0, linear_beta = 0.0;  // SituGlu's
+  double limit = 7.0;                    // ClippedSwigluGrad's
   bool null_ws = false, null_exec = false;
 };
 
@@ -200,6 +205,9 @@ class Call {
       case Api::kClippedSwiglu:  // CANN's defaults, interleaved
         return aclnnClippedSwigluGetWorkspaceSize(t[kSelf], t[kGroup], dim, 1.702, 7.0, 1.0, true,
                                                   t[kOut], ws, ex);
+      case Api::kClippedSwigluGrad:  // CANN's defaults but limit, interleaved
+        return aclnnClippedSwigluGradGetWorkspaceSize(t[kDy], t[kSelf], t[kGroup], dim, 1.702,
+                                                      s_.limit, 1.0, true, t[kOut], ws, ex);
     }
     return ACLNN_ERR_INNER;
   }
@@ -212,7 +220,7 @@ class Call {
         aclnnGlu,           aclnnGluBackward,     aclnnSwiGlu,     aclnnSwiGluGrad,
         aclnnGeGlu,         aclnnGeGluV3,         aclnnGeGluBackward, aclnnGeGluV3Backward,
         aclnnGeluMul,       aclnnFatreluMul,      aclnnSituGlu,    aclnnSituGluGrad,
-        aclnnClippedSwiglu};
+        aclnnClippedSwiglu, aclnnClippedSwigluGrad};
     return phase2[static_cast<int>(v_.api)](ws_ ? w.data() : nullptr, ws_, exec_, nullptr);
   }
 
@@ -892,6 +900,96 @@ TEST(ClippedSwigluChecksTest, OpsNnTilingCases) {
       EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACL_SUCCESS);
     } else {
       EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "out")) << aclGetRecentErrMsg();
+      EXPECT_EQ(ws, kWsSentinel);
+    }
+  }
+}
+
+// ClippedSwigluGrad (the parameterised suite runs the generic refusals with a null
+// groupIndexOptional): past the null operands (161001), dtypes and ranks (161002), its
+// tiling refuses, in its order: a limit of 0 or below as the FLOAT it reads (NaN passes the
+// comparison), dim, the extent along it, gradY's shape, groupIndexOptional's rank, gradXOut's
+// shape (561002). Its groups are any number (its kernel sums them from memory).
+TEST(ClippedSwigluGradChecksTest, TheTilingsRefusalsComeInItsOrder) {
+  const Variant& v = kVariants[11];
+  ASSERT_EQ(v.api, Api::kClippedSwigluGrad);
+  const char* group = "groupIndexOptional";
+  const auto with_group = [&](const std::vector<int64_t>& g, DType gt = DType::kInt64) {
+    Spec s = Valid(v, {4, 6}, -1);
+    s.used[kGroup] = true;
+    s.shape[kGroup] = g;
+    s.dtype[kGroup] = gt;
+    return s;
+  };
+  for (const double limit : {0.0, -0.0, -1.0, -double{INFINITY}, 1e-50}) {  // 1e-50: 0 as FLOAT
+    Spec s = Valid(v, {4, 5}, 2);  // dim 2 of 2-D and an odd extent too
+    s.limit = limit;
+    ExpectCall(v, s, ACLNN_ERR_INNER_TILING_ERROR, "limit " + std::to_string(limit), "limit");
+  }
+  for (const double limit : {double{NAN}, 1e-40, double{INFINITY}, 1e300}) {
+    Spec s = Valid(v);
+    s.limit = limit;
+    ExpectCall(v, s, ACLNN_SUCCESS, "limit " + std::to_string(limit), nullptr);
+  }
+  // The nulls, dtypes and ranks before the limit.
+  Spec null_x = Valid(v);
+  null_x.null[kSelf] = true;
+  null_x.limit = 0.0;
+  ExpectCall(v, null_x, ACLNN_ERR_PARAM_NULLPTR, "null x, limit 0", "x");
+  Spec f64 = Valid(v);
+  f64.dtype[kOut] = DType::kFloat64;
+  f64.limit = 0.0;
+  ExpectCall(v, f64, ACLNN_ERR_PARAM_INVALID, "gradXOut DOUBLE, limit 0", "gradXOut");
+  Spec nine = Valid(v, {2, 1, 1, 1, 1, 1, 1, 1, 6});
+  nine.limit = 0.0;
+  ExpectCall(v, nine, ACLNN_ERR_PARAM_INVALID, "9-D, limit 0", "gradY");
+  // The groups: INT64 (161002 with the dtypes), 1-D, any count; null and empty are taken.
+  for (const std::vector<int64_t>& g : {std::vector<int64_t>{3}, {0}, {1}, {12153}, {100000}}) {
+    ExpectCall(v, with_group(g), ACLNN_SUCCESS, "groups " + ShapeText(g), nullptr);
+  }
+  for (DType t : {DType::kInt32, DType::kFloat32, DType::kUInt8}) {
+    Spec s = with_group({3}, t);
+    s.limit = 0.0;  // the dtype first
+    ExpectCall(v, s, ACLNN_ERR_PARAM_INVALID, std::string("groups ") + DTypeName(t), group);
+  }
+  for (const std::vector<int64_t>& g : {std::vector<int64_t>{}, {2, 2}, {1, 3}}) {
+    ExpectCall(v, with_group(g), ACLNN_ERR_INNER_TILING_ERROR, "groups " + ShapeText(g), group);
+  }
+  // gradY's shape before the groups' rank, the groups' rank before gradXOut's shape.
+  Spec dy_and_rank = with_group({2, 2});
+  dy_and_rank.shape[kDy] = {4, 6};
+  ExpectCall(v, dy_and_rank, ACLNN_ERR_INNER_TILING_ERROR, "gradY [4, 6], 2-D groups", "gradY");
+  Spec rank_and_out = with_group({2, 2});
+  rank_and_out.shape[kOut] = {4, 4};
+  ExpectCall(v, rank_and_out, ACLNN_ERR_INNER_TILING_ERROR, "2-D groups, gradXOut [4, 4]", group);
+  Spec out_only = with_group({2});
+  out_only.shape[kOut] = {4, 4};
+  ExpectCall(v, out_only, ACLNN_ERR_INNER_TILING_ERROR, "gradXOut [4, 4]", "gradXOut");
+}
+
+// ops-nn's one tiling unit test for ClippedSwigluGrad (Atlas A2) passes gradY [5760] with x
+// [5760] split along its only dim, and expects success; its tiling code refuses a gradY whose
+// extent along dim is not half x's, as its document says, and so does hostnn (561002, naming
+// gradY). With gradY [2880] the same call succeeds. Phase 1 only: the tensors claim storage
+// they do not have.
+TEST(ClippedSwigluGradChecksTest, OpsNnTilingCase) {
+  const auto claimed = [](uintptr_t k) { return reinterpret_cast<void*>(k << 40); };
+  for (const auto& [dy_extent, code] : {std::make_pair(int64_t{5760}, ACLNN_ERR_INNER_TILING_ERROR),
+                                        std::make_pair(int64_t{2880}, ACLNN_SUCCESS)}) {
+    SCOPED_TRACE("gradY [" + std::to_string(dy_extent) + "]");
+    const TensorPtr dy = MakeDense(claimed(1), ACL_FLOAT16, {dy_extent});
+    const TensorPtr x = MakeDense(claimed(2), ACL_FLOAT16, {5760});
+    const TensorPtr out = MakeDense(claimed(3), ACL_FLOAT16, {5760});
+    uint64_t ws = kWsSentinel;
+    aclOpExecutor* ex = ExecSentinel();
+    EXPECT_EQ(aclnnClippedSwigluGradGetWorkspaceSize(dy.get(), x.get(), nullptr, -1, 1.702, 7.0,
+                                                     1.0, false, out.get(), &ws, &ex),
+              code)
+        << aclGetRecentErrMsg();
+    if (code == ACLNN_SUCCESS) {
+      EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACL_SUCCESS);
+    } else {
+      EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "gradY")) << aclGetRecentErrMsg();
       EXPECT_EQ(ws, kWsSentinel);
     }
   }

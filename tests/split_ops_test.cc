@@ -6,7 +6,7 @@
 // 16-bit results equal to the FLOAT result rounded once; strided operands; the same bits for
 // any core count; Glu's out dtypes; GeluMul's null approximateOptional; FatreluMul's
 // threshold of any rank, read when phase 2 runs; SituGlu's attributes as FLOAT values;
-// ClippedSwiglu's groupIndexOptional and interleaved layouts. Prints the largest error per
+// ClippedSwiglu's and ClippedSwigluGrad's groupIndexOptional and interleaved layouts. Prints the largest error per
 // variant and dtype. The refusals and the ops-nn examples are in split_checks_test.cc.
 
 #include <gtest/gtest.h>
@@ -27,6 +27,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_clipped_swiglu.h"
+#include "aclnnop/aclnn_clipped_swiglu_grad.h"
 #include "aclnnop/aclnn_fatrelu_mul.h"
 #include "aclnnop/aclnn_geglu.h"
 #include "aclnnop/aclnn_geglu_backward.h"
@@ -60,7 +61,8 @@ enum class Api {
   kFatreluMul,
   kSituGlu,
   kSituGluGrad,
-  kClippedSwiglu
+  kClippedSwiglu,
+  kClippedSwigluGrad
 };
 
 // One entry point with its attributes: grad = a gradient (dy in, self's shape out); gelu =
@@ -129,6 +131,16 @@ const Variant kVariants[] = {
      1, 0, 1.0, 2.5, -0.5, false},
     {"ClippedSwiglu_negative", Api::kClippedSwiglu, Unit::kClippedSwiglu, false, false, 0, true,
      0, 1, 0, -0.75, -1.5, 0.25, true},
+    // Its gradient: the same parameters, but a limit above 0 (its tiling refuses the rest)
+    // with a negative alpha and a small limit (most inputs clamped, their masks 0).
+    {"ClippedSwigluGrad", Api::kClippedSwigluGrad, Unit::kClippedSwiglu, true, false, 0, true, 0,
+     1, 0, static_cast<float>(1.702), 7.0, 1.0, true},
+    {"ClippedSwigluGrad_halves", Api::kClippedSwigluGrad, Unit::kClippedSwiglu, true, false, 0,
+     true, 0, 1, 0, static_cast<float>(1.702), 7.0, 1.0, false},
+    {"ClippedSwigluGrad_params", Api::kClippedSwigluGrad, Unit::kClippedSwiglu, true, false, 0,
+     true, 0, 1, 0, 1.0, 2.5, -0.5, false},
+    {"ClippedSwigluGrad_negative", Api::kClippedSwigluGrad, Unit::kClippedSwiglu, true, false, 0,
+     true, 0, 1, 0, -0.75, 1.5, 0.25, true},
 };
 
 // Where the pair of element i of the half shape lies in self (row-major, split along d): the
@@ -235,6 +247,9 @@ aclnnStatus Phase1(const Variant& v, aclTensor* self, aclTensor* dy, aclTensor* 
     case Api::kClippedSwiglu:  // every row: no groupIndexOptional (ClippedSwigluTest has it)
       return aclnnClippedSwigluGetWorkspaceSize(self, nullptr, dim, v.alpha, v.limit, v.bias,
                                                 v.interleaved, out, ws, ex);
+    case Api::kClippedSwigluGrad:  // every row: no groupIndexOptional (ClippedSwigluGradTest)
+      return aclnnClippedSwigluGradGetWorkspaceSize(dy, self, nullptr, dim, v.alpha, v.limit,
+                                                    v.bias, v.interleaved, out, ws, ex);
   }
   return ACLNN_ERR_INNER;
 }
@@ -259,7 +274,7 @@ aclnnStatus RunUnit(const Variant& v, const Operands& o, int64_t dim) {
                            aclnnSwiGluGrad,    aclnnGeGlu,           aclnnGeGluV3,
                            aclnnGeGluBackward, aclnnGeGluV3Backward, aclnnGeluMul,
                            aclnnFatreluMul,    aclnnSituGlu,         aclnnSituGluGrad,
-                           aclnnClippedSwiglu};
+                           aclnnClippedSwiglu, aclnnClippedSwigluGrad};
   st = phase2[static_cast<int>(v.api)](w, ws, ex, nullptr);
   if (w != nullptr) aclrtFree(w);
   return st;
@@ -441,8 +456,9 @@ TEST_P(SplitValuesTest, StridedOperandsGiveTheDenseBits) {
     const std::vector<double> want = Results(v(), dense);
     for (const auto& [lin, lout] : layouts) {
       // Interleaved writes each row of out in order: an out whose dims from dim on are not
-      // one strided run is refused (ClippedSwigluTest.InterleavedTakesAnyLayoutWithARunOfPairs).
-      if (v().interleaved && lout != Layout::kStride2) continue;
+      // one strided run is refused (ClippedSwigluTest.InterleavedTakesAnyLayoutWithARunOfPairs);
+      // its gradient reads dy so, and writes gradXOut as x is read: any layout of the last dim.
+      if (v().interleaved && (v().grad ? d != 2 : lout != Layout::kStride2)) continue;
       SCOPED_TRACE(ShapeText(s) + " dim " + std::to_string(dim) + " inputs " + LayoutName(lin) +
                    ", outputs " + LayoutName(lout));
       Operands o = CopyAs(v(), in, dense, dtype(), d, lin, lout);
@@ -853,6 +869,139 @@ TEST(ClippedSwigluTest, OpsNnExample) {
         << "element " << i << ": " << Num(o.out.Get(i)) << ", exact " << Num(exact);
   }
   for (int64_t i = 16; i < 32; ++i) EXPECT_EQ(o.out.Get(i), 0.0) << "element " << i;
+}
+
+// ClippedSwigluGrad's groupIndexOptional, read when phase 2 runs: only the first sum rows of
+// [pre, M] are computed (against the double reference), gradXOut's other rows are set to +0
+// (its storage past the view keeps its bytes); a sum below 0 computes none, one above pre
+// all (saturated past INT64_MAX); an empty one none; a strided one is read through its view;
+// a value set after phase 1 is the one used. Both pairings, along dim 1 of [5, 4, 6] (pre 5)
+// and dim 0 of [4, 6] (pre 1), with gradXOut every second element of its storage.
+TEST(ClippedSwigluGradTest, GroupIndexComputesTheRowsItSumsToAndZeroesTheRest) {
+  struct Case {
+    std::vector<int64_t> counts;
+    int64_t rows_of_five;  // the rows computed with pre 5
+  };
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  const Case cases[] = {{{2}, 2},    {{1, 0, 2}, 3}, {{}, 0},        {{0}, 0},   {{-3, 4}, 1},
+                        {{-10}, 0},  {{5}, 5},       {{100, 7}, 5},  {{big, 1}, 5}, {{3, -big}, 0}};
+  std::mt19937_64 rng(0x5EED110A);
+  for (const char* name : {"ClippedSwigluGrad", "ClippedSwigluGrad_halves"}) {
+    const Variant& v = VariantNamed(name);
+    for (const auto& [shape, dim] : {std::make_pair(std::vector<int64_t>{5, 4, 6}, int64_t{1}),
+                                     std::make_pair(std::vector<int64_t>{4, 6}, int64_t{0})}) {
+      const int64_t pre = dim == 0 ? 1 : shape[0];
+      for (DType t : kComputeTypes) {
+        for (const Case& c : cases) {
+          SCOPED_TRACE(std::string(name) + " " + DTypeName(t) + " " + ShapeText(shape) +
+                       " counts " + ShapeText(c.counts));
+          Operands o = MakeOperands(v, t, shape, dim, Layout::kDense, Layout::kStride2);
+          FillInputs(v, &o, dim, rng, true);
+          o.out.storage().FillBytes(0x5A);
+          const Inputs in = Snapshot(v, o);
+          const std::vector<uint8_t> before = o.out.storage().Snapshot();
+          const int64_t n = static_cast<int64_t>(c.counts.size());
+          std::vector<int64_t> storage(static_cast<size_t>(2 * n + 1), 77);
+          const TensorPtr counts = MakeTensor(storage.data(), ACL_INT64, {n}, {2}, 0,
+                                              {std::max<int64_t>(2 * n, 1)});
+          const TensorPtr self = Acl(o.self), dy = Acl(o.dy), out = Acl(o.out);
+          uint64_t ws = 0;
+          aclOpExecutor* ex = nullptr;
+          ASSERT_EQ(aclnnClippedSwigluGradGetWorkspaceSize(dy.get(), self.get(), counts.get(), dim,
+                                                           v.alpha, v.limit, v.bias,
+                                                           v.interleaved, out.get(), &ws, &ex),
+                    ACLNN_SUCCESS)
+              << aclGetRecentErrMsg();
+          for (int64_t i = 0; i < n; ++i) storage[static_cast<size_t>(2 * i)] = c.counts[i];
+          std::vector<uint64_t> w((ws + 7) / 8);
+          ASSERT_EQ(aclnnClippedSwigluGrad(ws ? w.data() : nullptr, ws, ex, nullptr),
+                    ACLNN_SUCCESS);
+          const int64_t rows = std::min(c.rows_of_five, pre);
+          const int64_t pairs = NumelOf(split_ref::HalfShape(shape, dim)), per_row = pairs / pre;
+          for (int64_t i = 0; i < pairs; ++i) {
+            int64_t pa, pb;
+            Pair(v, shape, dim, i, &pa, &pb);
+            if (i < rows * per_row) {
+              const split_ref::Backward g = split_ref::BackwardRef(
+                  v.unit, in.dy[i], in.self[pa], in.self[pb], 0.0, v.attrs());
+              const double slack = split_ref::GradSlack(in.dy[i], in.self[pa], in.self[pb]);
+              ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(pa), g.da, slack))
+                  << "pair " << i << " a: got " << Num(o.out.Get(pa)) << ", exact " << Num(g.da);
+              ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(pb), g.db, slack))
+                  << "pair " << i << " b: got " << Num(o.out.Get(pb)) << ", exact " << Num(g.db);
+            } else {
+              for (int64_t at : {pa, pb}) {
+                ASSERT_TRUE(o.out.Get(at) == 0.0 && !std::signbit(o.out.Get(at)))
+                    << "element " << at << " past the " << rows << " rows: " << Num(o.out.Get(at))
+                    << ", expected +0";
+              }
+            }
+          }
+          std::vector<bool> in_view(static_cast<size_t>(o.out.storage().size()), false);
+          for (int64_t i = 0; i < o.out.numel(); ++i) in_view[o.out.StorageIndex(i)] = true;
+          const std::vector<uint8_t> after = o.out.storage().Snapshot();
+          const size_t es = DTypeSize(t);
+          for (size_t e = 0; e < in_view.size(); ++e) {
+            ASSERT_TRUE(in_view[e] || std::equal(after.begin() + e * es,
+                                                 after.begin() + (e + 1) * es,
+                                                 before.begin() + e * es))
+                << "storage element " << e << " outside gradXOut's view was written";
+          }
+          EXPECT_TRUE(o.out.storage().GuardsIntact());
+        }
+      }
+    }
+  }
+}
+
+// Interleaved: x of any layout whose last dims hold a strided run of an even count, gradY
+// whose dims from dim on are one strided run and gradXOut whose dims from x's run on are one
+// too are taken, with the dense results; a gradY or gradXOut without such a run (a padded or
+// transposed one split along dim 0 or 1) is refused (161002, naming it, nothing written).
+TEST(ClippedSwigluGradTest, InterleavedTakesAnyLayoutWithRuns) {
+  const Variant& v = VariantNamed("ClippedSwigluGrad");
+  std::mt19937_64 rng(0x5EED110B);
+  for (int64_t dim : {0, 1, 2}) {
+    SCOPED_TRACE("dim " + std::to_string(dim));
+    for (Layout l : {Layout::kStride2, Layout::kStride3}) {
+      Operands o = MakeOperands(v, DType::kFloat32, {4, 4, 6}, dim, l, l);
+      FillInputs(v, &o, dim, rng, true);
+      const Inputs in = Snapshot(v, o);
+      ASSERT_EQ(RunUnit(v, o, dim), ACLNN_SUCCESS) << LayoutName(l) << ": " << aclGetRecentErrMsg();
+      EXPECT_EQ(CheckValues(v, in, o, dim, LayoutName(l)), 0);
+    }
+    for (Layout l : {Layout::kTransposed, Layout::kOffset}) {
+      for (const char* param : {"gradY", "gradXOut"}) {
+        const bool dy_strided = std::string(param) == "gradY";
+        Operands o = MakeOperands(v, DType::kFloat32, {4, 4, 6}, dim, Layout::kDense,
+                                  dy_strided ? Layout::kDense : l);
+        if (dy_strided) o.dy = MakeLayout(l, DType::kFloat32, o.dy.shape());  // gradY alone
+        FillInputs(v, &o, dim, rng, false);
+        const std::vector<uint8_t> before = o.out.storage().Snapshot();
+        const aclnnStatus st = RunUnit(v, o, dim);
+        if (dim == 2) {  // one dim from dim on: any stride is a run
+          EXPECT_EQ(st, ACLNN_SUCCESS) << param << " " << aclGetRecentErrMsg();
+          continue;
+        }
+        EXPECT_EQ(st, ACLNN_ERR_PARAM_INVALID) << param << " " << LayoutName(l);
+        EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), param)) << aclGetRecentErrMsg();
+        EXPECT_EQ(o.out.storage().Snapshot(), before);
+      }
+    }
+  }
+}
+
+// ops-nn's example for aclnnClippedSwigluGrad: x [2, 32] and gradY [2, 16] of ones, no
+// groupIndexOptional, dim -1, alpha 1.702 (as a float), limit 7, bias 1, interleaved,
+// against the double reference.
+TEST(ClippedSwigluGradTest, OpsNnExample) {
+  const Variant& v = VariantNamed("ClippedSwigluGrad");
+  Operands o = MakeOperands(v, DType::kFloat32, {2, 32}, 1);
+  for (int64_t i = 0; i < 64; ++i) o.self.Set(i, 1.0);
+  for (int64_t i = 0; i < 32; ++i) o.dy.Set(i, 1.0);
+  const Inputs in = Snapshot(v, o);
+  ASSERT_EQ(RunUnit(v, o, -1), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(CheckValues(v, in, o, 1, "ClippedSwigluGrad example"), 0);
 }
 
 // Printed when the run ends: the largest error each variant and dtype showed, over every

@@ -157,10 +157,18 @@ Backward BackwardRef(Unit unit, double dy, double a, double b, double gelu, cons
         g.db = dy * a * GeluGrad(b, at.approximate);
       }
       break;
-    case Unit::kFatrelu:        // no gradient operator in CANN
-    case Unit::kClippedSwiglu:  // ClippedSwigluGrad is not in the operator list
+    case Unit::kFatrelu:  // no gradient operator in CANN
       g.da = g.db = std::nan("");
       break;
+    case Unit::kClippedSwiglu: {  // a the gate; the masks compare the inputs (NaN: 0)
+      const double gate = a > at.limit ? at.limit : a;
+      double other = b < -at.limit ? -at.limit : b;
+      other = other > at.limit ? at.limit : other;
+      const double z = at.alpha * gate, s = Sigmoid(z);
+      g.da = a <= at.limit ? dy * (other + at.bias) * s * (1.0 + z * Sigmoid(-z)) : 0.0;
+      g.db = b <= at.limit && b >= -at.limit ? dy * gate * s : 0.0;
+      break;
+    }
     case Unit::kSituGlu: {
       const double gate = at.activate_left ? a : b, up = at.activate_left ? b : a;
       const double d_gate = dy * SituUp(up, at.linear_beta) * SituGateGrad(gate, at.beta);

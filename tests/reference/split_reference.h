@@ -30,7 +30,8 @@ double GeluGrad(double v, int64_t approximate);
 // beta tanh(g / beta) sigmoid(g) by up' (g the gate: b, or a with activate_left; up the other
 // half; up' = linear_beta tanh(up / linear_beta) where linear_beta > 0, else up), ClippedSwiglu
 // multiplies A sigmoid(alpha A) by B + bias (A = min(a, limit), B = b clamped to [-limit,
-// limit] as torch clamps: a limit below 0 gives limit; a the gate).
+// limit] as torch clamps: a limit below 0 gives limit; a the gate). ClippedSwiglu's gradient
+// is 0 where a > limit (for a) or b is outside [-limit, limit] (for b), as its masks say.
 enum class Unit { kGlu, kSwiGlu, kGeGlu, kFatrelu, kSituGlu, kClippedSwiglu };
 
 // A unit's attributes (each unit reads its own): approximate 0 is gelu's erf form, 1 its tanh
