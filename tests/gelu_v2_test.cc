@@ -263,6 +263,73 @@ TEST(GeluBackwardV2, GradInputMustHaveThePromotedDtype) {
       << aclGetRecentErrMsg();
 }
 
+// A refusal names the entry point the caller called and its parameters, whichever operator
+// the call was handed to: GeluV2's x and y (the tanh form's operator calls them self and
+// out), GeluBackwardV2's gradOutput, self and gradInput; phase 2 too.
+TEST(GeluV2, MessagesNameTheV2EntryPointAndItsParameters) {
+  float x[4] = {1, 2, 3, 4}, y[4] = {-9, -9, -9, -9};
+  int32_t xi[4] = {1, 2, 3, 4};
+  TensorPtr tx = MakeDense(x, ACL_FLOAT, {4}), ty = MakeDense(y, ACL_FLOAT, {4});
+  TensorPtr txi = MakeDense(xi, ACL_INT32, {4}), short_y = MakeDense(y, ACL_FLOAT, {2});
+  uint64_t ws = kWsSentinel;
+  aclOpExecutor* exec = ExecSentinel();
+  // The message, which must start with `entry` and name none of the other operators'
+  // entry points or parameters.
+  const auto expect_words = [](const std::string& entry, const char* param) {
+    const std::string msg = aclGetRecentErrMsg();
+    EXPECT_EQ(msg.rfind(entry, 0), 0u) << msg;
+    EXPECT_TRUE(NamesParam(msg, param)) << msg;
+    for (const char* other : {"aclnnGelu:", "aclnnGeluErf", "aclnnGeluGetWorkspaceSize",
+                              "aclnnGeluBackward:", "aclnnGeluErfBackward",
+                              "aclnnGeluBackwardGetWorkspaceSize"}) {
+      EXPECT_EQ(msg.find(other), std::string::npos) << msg;
+    }
+    return msg;
+  };
+  for (int64_t approximate : {0, 1}) {
+    SCOPED_TRACE("approximate " + std::to_string(approximate));
+    EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(tx.get(), approximate, ty.get(), nullptr, &exec),
+              ACLNN_ERR_PARAM_NULLPTR);
+    expect_words("aclnnGeluV2GetWorkspaceSize:", "workspaceSize");
+    EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(tx.get(), approximate, nullptr, &ws, &exec),
+              ACLNN_ERR_PARAM_NULLPTR);
+    std::string msg = expect_words("aclnnGeluV2:", "y");
+    EXPECT_FALSE(NamesParam(msg, "out")) << msg;
+    EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(txi.get(), approximate, ty.get(), &ws, &exec),
+              ACLNN_ERR_PARAM_INVALID);
+    msg = expect_words("aclnnGeluV2:", "x");
+    EXPECT_FALSE(NamesParam(msg, "self")) << msg;
+    EXPECT_EQ(aclnnGeluV2GetWorkspaceSize(tx.get(), approximate, short_y.get(), &ws, &exec),
+              ACLNN_ERR_PARAM_INVALID);
+    msg = expect_words("aclnnGeluV2:", "y");
+    EXPECT_FALSE(NamesParam(msg, "self") || NamesParam(msg, "out")) << msg;
+  }
+  for (const char* form : {"none", "tanh"}) {
+    SCOPED_TRACE(form);
+    std::string mode = form;
+    EXPECT_EQ(aclnnGeluBackwardV2GetWorkspaceSize(tx.get(), tx.get(), &mode[0], ty.get(), nullptr,
+                                                  &exec),
+              ACLNN_ERR_PARAM_NULLPTR);
+    expect_words("aclnnGeluBackwardV2GetWorkspaceSize:", "workspaceSize");
+    EXPECT_EQ(aclnnGeluBackwardV2GetWorkspaceSize(tx.get(), tx.get(), &mode[0], short_y.get(),
+                                                  &ws, &exec),
+              ACLNN_ERR_PARAM_INVALID);
+    expect_words("aclnnGeluBackwardV2:", "gradInput");
+  }
+  EXPECT_EQ(ws, kWsSentinel);
+  EXPECT_EQ(exec, ExecSentinel());
+  for (float v : y) EXPECT_EQ(v, -9.0f);
+  // Phase 2 with an executor of another operator (Silu's, which then writes y).
+  uint64_t silu_ws = 0;
+  aclOpExecutor* silu = nullptr;
+  ASSERT_EQ(aclnnSiluGetWorkspaceSize(tx.get(), ty.get(), &silu_ws, &silu), ACLNN_SUCCESS);
+  EXPECT_EQ(aclnnGeluV2(nullptr, 0, silu, nullptr), ACLNN_ERR_PARAM_INVALID);
+  expect_words("aclnnGeluV2:", "executor");
+  EXPECT_EQ(aclnnGeluBackwardV2(nullptr, 0, silu, nullptr), ACLNN_ERR_PARAM_INVALID);
+  expect_words("aclnnGeluBackwardV2:", "executor");
+  EXPECT_EQ(aclnnSilu(nullptr, 0, silu, nullptr), ACLNN_SUCCESS);
+}
+
 TEST(GeluV2, PhaseTwoRefusesAnExecutorOfAnotherOperator) {
   float x[4] = {1, 2, 3, 4};
   float y[4] = {-9, -9, -9, -9};

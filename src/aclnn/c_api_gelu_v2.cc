@@ -6,9 +6,14 @@
 // after the tensors' dtype and shape checks (161002), so that a call wrong in several ways
 // gets CANN's code; nothing is written when it is refused. GeluBackwardV2 also asks for a
 // gradInput of the inputs' promoted dtype, as its op_api (GeluBackward takes any float).
+// Every message names the entry point the caller called and its parameters: a refusal of the
+// operator handed the call is reworded (InV2Words).
 
+#include <cctype>
 #include <cstring>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "hostnn/aclnnop_all.h"
 #include "src/aclnn/c_api.h"
@@ -39,6 +44,44 @@ aclnnStatus RefuseAfterTensorChecks(const Status& refusal, uint64_t* workspaceSi
   return hostnn::capi::RefuseAttribute(refusal);
 }
 
+// The refusal `st` of one of the operators a V2 entry point hands its call to, in the V2's
+// words: the thread's message names aclnn<v2>GetWorkspaceSize or aclnn<v2> where it named
+// the operator's, and the V2's parameters where it named the operator's (Gelu's self and
+// out are GeluV2's x and y; the other operators' names are their V2's already).
+aclnnStatus InV2Words(aclnnStatus st, const char* v2, std::initializer_list<Op> ops,
+                      std::initializer_list<std::pair<const char*, const char*>> params = {}) {
+  if (st == ACLNN_SUCCESS) return st;
+  std::string m = hostnn::runtime::LastError();
+  for (Op op : ops) {
+    for (const char* suffix : {"GetWorkspaceSize:", ":"}) {
+      const std::string from = std::string("aclnn") + hostnn::GetOpInfo(op).name + suffix;
+      if (m.compare(0, from.size(), from) == 0) {
+        m = std::string("aclnn") + v2 + suffix + m.substr(from.size());
+        break;
+      }
+    }
+  }
+  // Whole words only: "self" in "itself" or "out" in "output" stay.
+  const auto word_char = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  };
+  for (const auto& [from, to] : params) {
+    const size_t n = std::strlen(from);
+    for (size_t at = m.find(from); at != std::string::npos; at = m.find(from, at)) {
+      const bool whole = (at == 0 || !word_char(m[at - 1])) &&
+                         (at + n == m.size() || !word_char(m[at + n]));
+      if (!whole) {
+        at += n;
+        continue;
+      }
+      m.replace(at, n, to);
+      at += std::strlen(to);
+    }
+  }
+  hostnn::runtime::SetLastError(m);
+  return st;
+}
+
 }  // namespace
 
 extern "C" {
@@ -52,20 +95,24 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
                           std::to_string(approximate)),
           workspaceSize, executor, [&](uint64_t* ws, aclOpExecutor** ex) {
             // The erf form's checks: the same rule as the tanh form's, with GeluV2's names.
-            return aclnnGeluErfGetWorkspaceSize(x, y, ws, ex);
+            return InV2Words(aclnnGeluErfGetWorkspaceSize(x, y, ws, ex), "GeluV2",
+                             {Op::kGeluErf});
           });
     }
     return approximate == kApproximateTanh
-               ? aclnnGeluGetWorkspaceSize(x, y, workspaceSize, executor)
-               : aclnnGeluErfGetWorkspaceSize(x, y, workspaceSize, executor);
+               ? InV2Words(aclnnGeluGetWorkspaceSize(x, y, workspaceSize, executor), "GeluV2",
+                           {Op::kGelu}, {{"self", "x"}, {"out", "y"}})
+               : InV2Words(aclnnGeluErfGetWorkspaceSize(x, y, workspaceSize, executor), "GeluV2",
+                           {Op::kGeluErf});
   });
 }
 
 aclnnStatus aclnnGeluV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                         aclrtStream stream) {
   return hostnn::runtime::Entry("aclnnGeluV2", ACLNN_ERR_INNER, [&] {
-    return hostnn::capi::LaunchEither(Op::kGeluErf, Op::kGelu, workspace, workspaceSize, executor,
-                                      stream);
+    return InV2Words(hostnn::capi::LaunchEither(Op::kGeluErf, Op::kGelu, workspace,
+                                                workspaceSize, executor, stream),
+                     "GeluV2", {Op::kGeluErf, Op::kGelu});
   });
 }
 
@@ -75,7 +122,8 @@ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, con
   return hostnn::runtime::Entry("aclnnGeluBackwardV2GetWorkspaceSize", ACLNN_ERR_INNER, [&] {
     // Checked as the tanh form (CANN's op_api checks the promoted dtypes for both forms).
     auto tensor_checks = [&](uint64_t* ws, aclOpExecutor** ex) {
-      return aclnnGeluBackwardGetWorkspaceSize(gradOutput, self, gradInput, ws, ex);
+      return InV2Words(aclnnGeluBackwardGetWorkspaceSize(gradOutput, self, gradInput, ws, ex),
+                       "GeluBackwardV2", {Op::kGeluBackward});
     };
     if (approximate == nullptr) {
       if (gradOutput == nullptr || self == nullptr || gradInput == nullptr) {
@@ -111,18 +159,19 @@ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, con
                           std::string(approximate) + "\""),
           workspaceSize, executor, tensor_checks);
     }
-    return tanh ? aclnnGeluBackwardGetWorkspaceSize(gradOutput, self, gradInput, workspaceSize,
-                                                    executor)
-                : aclnnGeluErfBackwardGetWorkspaceSize(gradOutput, self, gradInput, workspaceSize,
-                                                       executor);
+    return tanh ? tensor_checks(workspaceSize, executor)
+                : InV2Words(aclnnGeluErfBackwardGetWorkspaceSize(gradOutput, self, gradInput,
+                                                                 workspaceSize, executor),
+                            "GeluBackwardV2", {Op::kGeluErfBackward});
   });
 }
 
 aclnnStatus aclnnGeluBackwardV2(void* workspace, uint64_t workspace_size, aclOpExecutor* executor,
                                 aclrtStream stream) {
   return hostnn::runtime::Entry("aclnnGeluBackwardV2", ACLNN_ERR_INNER, [&] {
-    return hostnn::capi::LaunchEither(Op::kGeluErfBackward, Op::kGeluBackward, workspace,
-                                      workspace_size, executor, stream);
+    return InV2Words(hostnn::capi::LaunchEither(Op::kGeluErfBackward, Op::kGeluBackward,
+                                                workspace, workspace_size, executor, stream),
+                     "GeluBackwardV2", {Op::kGeluErfBackward, Op::kGeluBackward});
   });
 }
 
