@@ -664,9 +664,11 @@ TEST(SiluBackwardEmpty, BroadcastToAnEmptyGradInput) {
 
 // Null operands and malformed descriptors are refused for every operator. Dtypes and shapes
 // are checked too, except by Softmax and SoftmaxBackward, which succeed at once on an empty
-// input as CANN's op_api does (EmptyInputSkipsChecks).
+// input as CANN's op_api does (EmptyInputSkipsChecks), and shapes but by HardshrinkBackward
+// (EmptyInputSkipsShapes).
 TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
   const bool skips = EmptyInputSkipsChecks(GetParam());
+  const bool skips_shapes = skips || EmptyInputSkipsShapes(GetParam());
   Case dtype = Default();
   dtype.AllShape({2, 0}).v[kDy].dtype = Unsupported();
   if (skips) {
@@ -685,11 +687,43 @@ TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
   ExpectRefused(op(), negative, ACLNN_ERR_PARAM_INVALID, {name(kDy)});
   Case shape = Default();
   shape.AllShape({2, 0}).v[kOut].shape = {3, 0};
-  if (skips) {
+  if (skips_shapes) {
     ExpectEmptySuccess(op(), shape);
   } else {
     ExpectRefused(op(), shape, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
   }
+}
+
+// ops-nn's case_empty_tensor: an empty FLOAT gradOutput [0] with a FLOAT16 self [1, 1, 1, 4]
+// and gradInput: CANN's op_api returns success after the dtypes, ranks and promotion, before
+// its broadcast check, and writes nothing; so does an empty self. Those checks still come
+// first: an INT8 gradOutput, a 9-D self, a promotion gradInput cannot take are refused.
+TEST(HardshrinkBackwardEmpty, AnEmptyInputSucceedsBeforeTheBroadcastCheck) {
+  const CApiOp& op = GetCApiOp(Op::kHardshrinkBackward);
+  Case c;
+  c.v[kDy].shape = {0};
+  c.v[kDy].dtype = ACL_FLOAT;
+  c.v[kSelf].shape = c.v[kOut].shape = {1, 1, 1, 4};
+  c.v[kSelf].dtype = c.v[kOut].dtype = ACL_FLOAT16;
+  ExpectEmptySuccess(op, c);
+  Case self_empty;
+  self_empty.v[kDy].shape = self_empty.v[kOut].shape = {2, 3};
+  self_empty.v[kSelf].shape = {5, 0};
+  ExpectEmptySuccess(op, self_empty);
+  Case dtype = c;
+  dtype.v[kDy].dtype = ACL_INT8;
+  ExpectRefused(op, dtype, ACLNN_ERR_PARAM_INVALID, {"gradOutput"});
+  Case rank = c;
+  rank.v[kSelf].shape = {1, 1, 1, 1, 1, 1, 1, 1, 4};
+  ExpectRefused(op, rank, ACLNN_ERR_PARAM_INVALID, {"self"});
+  Case cast = c;
+  cast.v[kDy].dtype = cast.v[kSelf].dtype = ACL_FLOAT;
+  cast.v[kOut].dtype = ACL_INT32;
+  ExpectRefused(op, cast, ACLNN_ERR_PARAM_INVALID, {"gradInput"});
+  // Not empty: the broadcast check refuses [0]'s counterpart [3] against [1, 1, 1, 4].
+  Case full = c;
+  full.v[kDy].shape = {3};
+  ExpectRefused(op, full, ACLNN_ERR_PARAM_INVALID, {"gradInput"});
 }
 
 // CANN's own cases: an empty [2, 0] input with a non-empty [2, 3] out, and a dim out of range.

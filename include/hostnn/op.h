@@ -121,6 +121,10 @@ constexpr bool ScalarsBeforeIn1(Signature s) {
 constexpr bool EmptyInputSkipsChecks(Op op) {
   return op == Op::kSoftmax || op == Op::kSoftmaxBackward;
 }
+// Whether an empty input succeeds after the null, dtype, promotion and rank checks, before
+// the shapes are compared (and nothing is written, whatever the output's shape): CANN's
+// op_api returns there, before its broadcast check (HardshrinkBackward).
+constexpr bool EmptyInputSkipsShapes(Op op) { return op == Op::kHardshrinkBackward; }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
 // and BFLOAT16; "any float" adds DOUBLE. An integer dtype is computed in f32 and

@@ -373,6 +373,12 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   HOSTNN_RETURN_IF_ERROR(CheckPromotedCasts(info, all, args));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  if (EmptyInputSkipsShapes(args.op) && (core::CheckedNumel(in0.view->shape) == 0 ||
+                                         (has_in1 && core::CheckedNumel(in1.view->shape) == 0))) {
+    *workspace_size = 0;
+    executor->reset(new EmptyExecutor(args.op, DTypeName(in0.view->dtype)));
+    return Status::Ok();
+  }
   HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, has_in1 ? &in1 : nullptr));
   float scalars[kMaxScalars] = {};  // CANN's ToFloat; unset: the default
   for (int k = 0; k < info.num_scalars(); ++k) {
