@@ -485,6 +485,47 @@ TEST(ScalarOps, ThresholdTakesItsNumbersInSelfDType) {
   EXPECT_EQ(out.Get(1), 1.001953125);
 }
 
+// Degenerate parameters are evaluated as the formulas' comparisons and products evaluate
+// them, as CANN does (docs/activation_params.md): a NaN lambd passes Softshrink's and
+// Shrink's `>= 0` check and gives 0 everywhere (every comparison with it is false); a NaN
+// min of HardtanhBackward drops its comparison (gradOutput where self < max), a NaN max
+// its own; Celu with alpha = +inf gives NaN for self <= 0 (inf * 0), self above.
+TEST(ScalarOps, DegenerateParametersAreEvaluatedLiterally) {
+  const double xs[] = {-3, -1, -0.25, 0, 0.25, 1, 3};
+  const int64_t n = 7;
+  const double nan = std::nan(""), inf = INFINITY;
+  for (DType t : kComputeTypes) {
+    SCOPED_TRACE(DTypeName(t));
+    TestTensor x = TestTensor::Dense(t, {n}), dy = TestTensor::Dense(t, {n});
+    TestTensor out = TestTensor::Dense(t, {n});
+    for (int64_t i = 0; i < n; ++i) x.Set(i, xs[i]), dy.Set(i, static_cast<double>(i + 1));
+    struct Case {
+      Op op;
+      std::vector<double> params;
+      double (*want)(double x, double dy);
+    };
+    const Case cases[] = {
+        {Op::kSoftshrink, {nan}, [](double, double) { return 0.0; }},
+        {Op::kShrink, {nan, 0.0}, [](double, double) { return 0.0; }},
+        {Op::kShrink, {nan, 2.0}, [](double, double) { return 0.0; }},
+        {Op::kHardtanhBackward, {nan, 1.0}, [](double v, double d) { return v < 1.0 ? d : 0.0; }},
+        {Op::kHardtanhBackward, {-1.0, nan}, [](double v, double d) { return v > -1.0 ? d : 0.0; }},
+        {Op::kCelu, {inf}, [](double v, double) { return v > 0.0 ? v : std::nan(""); }},
+    };
+    for (const Case& c : cases) {
+      SCOPED_TRACE(std::string(GetOpInfo(c.op).name) + " " + Num(c.params[0]));
+      out.storage().FillBytes(0x5A);
+      const RunResult r = RunOp(ArgsWith(c.op, dy, x, out, c.params));
+      ASSERT_TRUE(r.status.ok()) << r.status.message();
+      for (int64_t i = 0; i < n; ++i) {
+        const double want = c.want(xs[i], dy.Get(i)), got = out.Get(i);
+        EXPECT_TRUE(std::isnan(want) ? std::isnan(got) : got == want)
+            << "x " << xs[i] << ": got " << Num(got) << ", expected " << Num(want);
+      }
+    }
+  }
+}
+
 // Each operator's typed parameters (kernels/params.h) read every parameter the list gives
 // it, by a name the list gives it (GeGlu's approximate too, which picks its kernel).
 TEST(ScalarParams, EveryListedParameterIsReadByName) {
