@@ -19,9 +19,10 @@ namespace bench {
 const char* ShortDTypeName(DType dtype);
 bool ParseShortDType(const std::string& text, DType* dtype);
 // Whether op computes dtype (f64: the operators whose rule takes DOUBLE everywhere,
-// LogSoftmax); the tools skip the other pairs of their grids.
+// LogSoftmax; bf16: all but Shrink); the tools skip the other pairs of their grids.
 inline bool BenchTakes(Op op, DType dtype) {
-  return dtype != DType::kFloat64 || GetOpInfo(op).dtypes == DTypeRule::kAnyFloat;
+  if (dtype == DType::kFloat64) return GetOpInfo(op).dtypes == DTypeRule::kAnyFloat;
+  return TakesComputeType(GetOpInfo(op).dtypes, dtype);
 }
 
 struct CaseSpec {

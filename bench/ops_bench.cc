@@ -217,6 +217,7 @@ void RegisterAll() {
     }
     for (const Op op : AllOps()) {
       for (DType dtype : dtypes) {
+        if (!BenchTakes(op, dtype)) continue;
         for (const CaseSpec& spec : StandardCases(op, dtype, n)) {
           for (int t : threads) {
             const std::string name = CaseName(spec) + "/threads:" + std::to_string(t);
@@ -238,6 +239,7 @@ void RegisterAll() {
   for (int64_t n : kCallSizes) {
     for (const Op op : AllOps()) {
       for (DType dtype : dtypes) {
+        if (!BenchTakes(op, dtype)) continue;
         const CaseSpec spec = StandardCases(op, dtype, n).front();
         const int t = threads.back();
         benchmark::RegisterBenchmark(

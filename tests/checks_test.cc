@@ -694,6 +694,32 @@ TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
   }
 }
 
+// Shrink's op_api lists FLOAT and FLOAT16 for self and out (any pair: computed in self's,
+// then cast); a BFLOAT16 self or out is 161002 naming it, with nothing written.
+TEST(ShrinkDTypes, BFloat16IsRefusedAsCANNsListStopsAtFloat16) {
+  const CApiOp& op = GetCApiOp(Op::kShrink);
+  struct Pair {
+    aclDataType self, out;
+    const char* refused;  // the operand named, or null: taken
+  };
+  const Pair pairs[] = {{ACL_BF16, ACL_BF16, "self"},  {ACL_BF16, ACL_FLOAT, "self"},
+                        {ACL_FLOAT, ACL_BF16, "out"},  {ACL_FLOAT16, ACL_BF16, "out"},
+                        {ACL_FLOAT, ACL_FLOAT16, nullptr}, {ACL_FLOAT16, ACL_FLOAT, nullptr}};
+  for (const Pair& p : pairs) {
+    SCOPED_TRACE("self " + std::to_string(p.self) + ", out " + std::to_string(p.out));
+    Case c;
+    c.AllShape({2, 3});
+    c.v[kDy].dtype = p.self;  // a forward operator's self is its first operand
+    c.v[kOut].dtype = p.out;
+    if (p.refused != nullptr) {
+      ExpectRefused(op, c, ACLNN_ERR_PARAM_INVALID, {p.refused});
+      continue;
+    }
+    Call call(op, c);
+    EXPECT_EQ(call.Phase1(), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  }
+}
+
 // ops-nn's case_empty_tensor: an empty FLOAT gradOutput [0] with a FLOAT16 self [1, 1, 1, 4]
 // and gradInput: CANN's op_api returns success after the dtypes, ranks and promotion, before
 // its broadcast check, and writes nothing; so does an empty self. Those checks still come

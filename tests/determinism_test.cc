@@ -180,8 +180,7 @@ TEST_P(DeterminismTest, StridedAcrossThreadsCoresAndPlatforms) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, DeterminismTest,
-                         ::testing::Combine(::testing::ValuesIn(AllOpsList()),
-                                            ::testing::ValuesIn(kComputeTypes)),
+                         ::testing::ValuesIn(WithComputeTypes(AllOpsList())),
                          [](const ::testing::TestParamInfo<std::tuple<Op, DType>>& info) {
                            return std::string(GetOpInfo(std::get<0>(info.param)).name) + "_" +
                                   DTypeName(std::get<1>(info.param));

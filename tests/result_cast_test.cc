@@ -76,7 +76,11 @@ std::vector<DType> OutDTypes(Op op) {
   if (GetOpInfo(op).dtypes == DTypeRule::kInt32Int8ThenCast) {
     return {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt32, DType::kInt8};
   }
-  return {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+  std::vector<DType> v;
+  for (DType t : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    if (TakesComputeType(GetOpInfo(op).dtypes, t)) v.push_back(t);  // Shrink: no BFLOAT16
+  }
+  return v;
 }
 
 std::vector<Op> CastingOps() {

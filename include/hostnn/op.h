@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "hostnn/dtype.h"
+
 namespace hostnn {
 
 enum class Op : int {
@@ -147,6 +149,7 @@ enum class DTypeRule {
   kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
   kFloatThenCast,          // self and out each a compute dtype: computed in self's, then
                            // cast to out's (CANN's op_api appends a Cast)
+  kFloatOrHalfThenCast,    // the same, FLOAT and FLOAT16 only (Shrink's op_api list)
   kIntToFloatThenCast,     // self: a compute dtype (computed in it), or an integer or BOOL
                            // (cast to FLOAT first); then cast to out's compute dtype
   kPromoteIntExact,        // inputs: a compute dtype or INT8, UINT8, INT16, INT32, INT64,
@@ -198,8 +201,14 @@ constexpr bool PromotesToExactInt(DTypeRule rule) { return rule == DTypeRule::kP
 // Whether an operator computes in self's dtype (FLOAT for an integer self it casts) and
 // then casts the result to out's dtype, as CANN appends a Cast (exec/result_cast.h).
 constexpr bool CastsResultToOut(DTypeRule rule) {
-  return rule == DTypeRule::kFloatThenCast || rule == DTypeRule::kInt32Int8ThenCast ||
-         rule == DTypeRule::kIntToFloatThenCast;
+  return rule == DTypeRule::kFloatThenCast || rule == DTypeRule::kFloatOrHalfThenCast ||
+         rule == DTypeRule::kInt32Int8ThenCast || rule == DTypeRule::kIntToFloatThenCast;
+}
+// Whether an operator's operands may take the compute dtype t: every rule takes FLOAT,
+// FLOAT16 and BFLOAT16 but FloatOrHalfThenCast, whose list stops at FLOAT16.
+constexpr bool TakesComputeType(DTypeRule rule, DType t) {
+  return t == DType::kFloat32 || t == DType::kFloat16 ||
+         (t == DType::kBFloat16 && rule != DTypeRule::kFloatOrHalfThenCast);
 }
 // Whether an operator's INT32 and INT8 operands (all of one dtype) are cast to FLOAT,
 // computed in f32 and rounded back to nearest even (no integer kernel).

@@ -32,6 +32,7 @@ constexpr std::initializer_list<DType> kComputeTypes = {DType::kFloat32, DType::
                                                         DType::kBFloat16};
 constexpr std::initializer_list<DType> kFloatTypes = {DType::kFloat32, DType::kFloat16,
                                                       DType::kBFloat16, DType::kFloat64};
+constexpr std::initializer_list<DType> kFloatOrHalfTypes = {DType::kFloat32, DType::kFloat16};
 constexpr std::initializer_list<DType> kComputeOrInt32Types = {DType::kFloat32, DType::kFloat16,
                                                                DType::kBFloat16, DType::kInt32};
 constexpr std::initializer_list<DType> kPromotableTypes = {
@@ -91,10 +92,13 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                                                 ? kComputeOrInt32Int8Types
                                             : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
                                             : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
-                                                                          : kComputeTypes));
+                                            : info.dtypes == DTypeRule::kFloatOrHalfThenCast
+                                                ? kFloatOrHalfTypes
+                                                : kComputeTypes));
   }
   switch (info.dtypes) {
     case DTypeRule::kFloatThenCast:  // computed in self's dtype (or FLOAT), then cast
+    case DTypeRule::kFloatOrHalfThenCast:
     case DTypeRule::kIntToFloatThenCast:
     case DTypeRule::kInt32Int8ThenCast:
       return Status::Ok();

@@ -14,6 +14,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "hostnn/hostnn.h"
@@ -510,6 +511,18 @@ inline const std::vector<Op>& AllOpsList() {
     return v;
   }();
   return ops;
+}
+// Whether op's operands take the compute dtype t (Shrink's stop at FLOAT16).
+inline bool TakesDType(Op op, DType t) { return TakesComputeType(GetOpInfo(op).dtypes, t); }
+// Each of ops with each compute dtype it takes: a suite's (operator, dtype) parameters.
+inline std::vector<std::tuple<Op, DType>> WithComputeTypes(const std::vector<Op>& ops) {
+  std::vector<std::tuple<Op, DType>> v;
+  for (Op op : ops) {
+    for (DType t : kComputeTypes) {
+      if (TakesDType(op, t)) v.emplace_back(op, t);
+    }
+  }
+  return v;
 }
 // The elementwise gradients (out = f(dy, x)): what the gradient suites run.
 inline const std::vector<Op>& EltwiseOpsList() {
