@@ -169,21 +169,39 @@ struct SituGluOp {
 // a NaN half stays NaN and a NaN limit clamps nothing, the same on every target. In f64
 // lanes as SituGlu: the f32 result within half an ULP plus 2^-40 relative (alpha A in f32
 // would carry |alpha A| times its rounding into sigmoid). NaN in -> NaN.
+// ClippedSwiglu and its gradient's shared part: the parameters in double, and the clamps in
+// f64 lanes (comparisons: a NaN input stays NaN, a NaN limit clamps nothing).
+template <class D>
+struct ClippedSwigluBound {
+  double alpha, limit, bias;
+  ClippedSwigluBound(D /*d*/, const ClippedSwigluParams& p)
+      : alpha(p.alpha), limit(p.limit), bias(p.bias) {}
+  // A = min(a, limit).
+  template <class DW, class VW>
+  HWY_INLINE VW Gate(DW dw, VW a) const {
+    const VW lim = hn::Set(dw, limit);
+    return hn::IfThenElse(hn::Gt(a, lim), lim, a);
+  }
+  // B + bias, B = b clamped to [-limit, limit].
+  template <class DW, class VW>
+  HWY_INLINE VW Other(DW dw, VW b) const {
+    const VW lim = hn::Set(dw, limit), neg_lim = hn::Neg(lim);
+    const VW o = hn::IfThenElse(hn::Lt(b, neg_lim), neg_lim, b);
+    return hn::Add(hn::IfThenElse(hn::Gt(o, lim), lim, o), hn::Set(dw, bias));
+  }
+};
+
 struct ClippedSwigluOp {
   static constexpr bool kHasAct = false;
   using Params = ClippedSwigluParams;
   template <class D>
-  struct Bound {
-    double alpha, limit, bias;
-    Bound(D /*d*/, const Params& p) : alpha(p.alpha), limit(p.limit), bias(p.bias) {}
+  struct Bound : ClippedSwigluBound<D> {
+    using ClippedSwigluBound<D>::ClippedSwigluBound;
     HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> b, hn::Vec<D> a) const {
       const auto wide = [this](auto dw, auto* /*second*/, auto other, auto gate) {
-        const auto lim = hn::Set(dw, this->limit), neg_lim = hn::Neg(lim);
-        const auto g = hn::IfThenElse(hn::Gt(gate, lim), lim, gate);
-        auto o = hn::IfThenElse(hn::Lt(other, neg_lim), neg_lim, other);
-        o = hn::Add(hn::IfThenElse(hn::Gt(o, lim), lim, o), hn::Set(dw, this->bias));
+        const auto g = this->Gate(dw, gate);
         const auto s = SigmoidF64(dw, hn::Mul(hn::Set(dw, this->alpha), g));
-        return hn::Mul(hn::Mul(g, s), o);
+        return hn::Mul(hn::Mul(g, s), this->Other(dw, other));
       };
       return InF64Lanes(d, wide, nullptr, b, a);
     }
@@ -297,9 +315,8 @@ struct ClippedSwigluGradOp {
   static constexpr bool kReadsAct = false;
   using Params = ClippedSwigluParams;
   template <class D>
-  struct Bound {
-    double alpha, limit, bias;
-    Bound(D /*d*/, const Params& p) : alpha(p.alpha), limit(p.limit), bias(p.bias) {}
+  struct Bound : ClippedSwigluBound<D> {
+    using ClippedSwigluBound<D>::ClippedSwigluBound;
     // b the other half, a the gate: returns d b, sets d a.
     HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> dy, hn::Vec<D> b, hn::Vec<D> a,
                                 hn::Vec<D>* d_a) const {
@@ -308,9 +325,8 @@ struct ClippedSwigluGradOp {
         const VW lim = hn::Set(dw, this->limit), neg_lim = hn::Neg(lim), zero = hn::Zero(dw);
         const auto keep_a = hn::Le(gate, lim);
         const auto keep_b = hn::And(hn::Le(other, lim), hn::Ge(other, neg_lim));
-        const VW g = hn::IfThenElse(hn::Gt(gate, lim), lim, gate);
-        VW o = hn::IfThenElse(hn::Lt(other, neg_lim), neg_lim, other);
-        o = hn::Add(hn::IfThenElse(hn::Gt(o, lim), lim, o), hn::Set(dw, this->bias));
+        const VW g = this->Gate(dw, gate);
+        const VW o = this->Other(dw, other);
         const VW alpha = hn::Set(dw, this->alpha);
         VW one_minus_s;
         const VW s = SigmoidF64(dw, hn::Mul(alpha, g), &one_minus_s);

@@ -849,6 +849,23 @@ TEST(ClippedSwigluChecksTest, GroupIndexIsCheckedInTheTilingsOrder) {
   ExpectCall(v, count_and_out, ACLNN_ERR_INNER_TILING_ERROR, "12153 groups, out [4, 4]", "out");
 }
 
+// An address for a tensor that claims storage it does not have (phase 1 only: it compares
+// where views lie and never reads them): k TiB up, so no two claims overlap.
+void* Claimed(uintptr_t k) { return reinterpret_cast<void*>(k << 40); }
+
+// The outcome of such a phase 1, `got` with ws and ex as it left them: `code`; a success's
+// executor destroyed, a refusal naming `param` with workspaceSize untouched.
+void ExpectClaimedPhase1(aclnnStatus got, aclnnStatus code, uint64_t ws, aclOpExecutor* ex,
+                         const char* param) {
+  EXPECT_EQ(got, code) << aclGetRecentErrMsg();
+  if (code == ACLNN_SUCCESS) {
+    EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACL_SUCCESS);
+  } else {
+    EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), param)) << aclGetRecentErrMsg();
+    EXPECT_EQ(ws, kWsSentinel);
+  }
+}
+
 // ops-nn's tiling unit tests for ClippedSwiglu (Atlas A2), phase 1 through the C API: their
 // shapes are large, and phase 1 reads no element, so the tensors claim storage they do not
 // have and phase 2 never runs. The cases whose out has x's shape with dim's extent halved
@@ -881,27 +898,18 @@ TEST(ClippedSwigluChecksTest, OpsNnTilingCases) {
       {{2, 2, 1, 1, 1, 3200, 5760}, {2, 1, 1, 1, 1, 1600, 5760}, 1, true, DType::kBFloat16, 0,
        ACLNN_ERR_INNER_TILING_ERROR},
   };
-  // Addresses 1 TiB apart, never dereferenced: phase 1 only compares where views lie.
-  const auto claimed = [](uintptr_t k) { return reinterpret_cast<void*>(k << 40); };
   for (const Case& c : cases) {
     SCOPED_TRACE("x " + ShapeText(c.x) + " out " + ShapeText(c.out) + " dim " +
                  std::to_string(c.dim));
     const aclDataType t = static_cast<aclDataType>(c.dtype);
-    const TensorPtr x = MakeDense(claimed(1), t, c.x), out = MakeDense(claimed(2), t, c.out);
+    const TensorPtr x = MakeDense(Claimed(1), t, c.x), out = MakeDense(Claimed(2), t, c.out);
     const TensorPtr group =
-        c.groups > 0 ? MakeDense(claimed(3), ACL_INT64, {c.groups}) : nullptr;
+        c.groups > 0 ? MakeDense(Claimed(3), ACL_INT64, {c.groups}) : nullptr;
     uint64_t ws = kWsSentinel;
     aclOpExecutor* ex = ExecSentinel();
-    EXPECT_EQ(aclnnClippedSwigluGetWorkspaceSize(x.get(), group.get(), c.dim, 1.702, 7.0, 1.0,
-                                                 c.interleaved, out.get(), &ws, &ex),
-              c.code)
-        << aclGetRecentErrMsg();
-    if (c.code == ACLNN_SUCCESS) {
-      EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACL_SUCCESS);
-    } else {
-      EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "out")) << aclGetRecentErrMsg();
-      EXPECT_EQ(ws, kWsSentinel);
-    }
+    const aclnnStatus got = aclnnClippedSwigluGetWorkspaceSize(
+        x.get(), group.get(), c.dim, 1.702, 7.0, 1.0, c.interleaved, out.get(), &ws, &ex);
+    ExpectClaimedPhase1(got, c.code, ws, ex, "out");
   }
 }
 
@@ -973,25 +981,17 @@ TEST(ClippedSwigluGradChecksTest, TheTilingsRefusalsComeInItsOrder) {
 // gradY). With gradY [2880] the same call succeeds. Phase 1 only: the tensors claim storage
 // they do not have.
 TEST(ClippedSwigluGradChecksTest, OpsNnTilingCase) {
-  const auto claimed = [](uintptr_t k) { return reinterpret_cast<void*>(k << 40); };
   for (const auto& [dy_extent, code] : {std::make_pair(int64_t{5760}, ACLNN_ERR_INNER_TILING_ERROR),
                                         std::make_pair(int64_t{2880}, ACLNN_SUCCESS)}) {
     SCOPED_TRACE("gradY [" + std::to_string(dy_extent) + "]");
-    const TensorPtr dy = MakeDense(claimed(1), ACL_FLOAT16, {dy_extent});
-    const TensorPtr x = MakeDense(claimed(2), ACL_FLOAT16, {5760});
-    const TensorPtr out = MakeDense(claimed(3), ACL_FLOAT16, {5760});
+    const TensorPtr dy = MakeDense(Claimed(1), ACL_FLOAT16, {dy_extent});
+    const TensorPtr x = MakeDense(Claimed(2), ACL_FLOAT16, {5760});
+    const TensorPtr out = MakeDense(Claimed(3), ACL_FLOAT16, {5760});
     uint64_t ws = kWsSentinel;
     aclOpExecutor* ex = ExecSentinel();
-    EXPECT_EQ(aclnnClippedSwigluGradGetWorkspaceSize(dy.get(), x.get(), nullptr, -1, 1.702, 7.0,
-                                                     1.0, false, out.get(), &ws, &ex),
-              code)
-        << aclGetRecentErrMsg();
-    if (code == ACLNN_SUCCESS) {
-      EXPECT_EQ(aclDestroyAclOpExecutor(ex), ACL_SUCCESS);
-    } else {
-      EXPECT_TRUE(NamesParam(aclGetRecentErrMsg(), "gradY")) << aclGetRecentErrMsg();
-      EXPECT_EQ(ws, kWsSentinel);
-    }
+    const aclnnStatus got = aclnnClippedSwigluGradGetWorkspaceSize(
+        dy.get(), x.get(), nullptr, -1, 1.702, 7.0, 1.0, false, out.get(), &ws, &ex);
+    ExpectClaimedPhase1(got, code, ws, ex, "gradY");
   }
 }
 

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <map>
@@ -732,73 +733,102 @@ TEST(SituGluTest, OpsNnExamples) {
   }
 }
 
-// ClippedSwiglu's groupIndexOptional, read when phase 2 runs: only the first sum rows of
-// [pre, M] are computed (against the double reference), the rest of out keeps its bytes; a
-// sum below 0 computes none, one above pre all (saturated past INT64_MAX); an empty one
-// none; a strided one is read through its view; a value set after phase 1 is the one used.
-// Both pairings, along dim 1 of [5, 4, 6] (pre 5, M 24) and dim 0 of [4, 6] (pre 1).
-TEST(ClippedSwigluTest, GroupIndexComputesTheRowsItSumsToAndLeavesTheRest) {
-  struct Case {
-    std::vector<int64_t> counts;
-    int64_t rows_of_five;  // the rows computed with pre 5
-  };
-  const int64_t big = std::numeric_limits<int64_t>::max();
-  const Case cases[] = {{{2}, 2},    {{1, 0, 2}, 3}, {{}, 0},        {{0}, 0},   {{-3, 4}, 1},
-                        {{-10}, 0},  {{5}, 5},       {{100, 7}, 5},  {{big, 1}, 5}, {{3, -big}, 0}};
-  std::mt19937_64 rng(0x5EED1108);
-  for (const char* name : {"ClippedSwiglu", "ClippedSwiglu_halves"}) {
+// groupIndexOptional's cases: the counts, and the rows they compute with pre 5 (a sum below
+// 0 none, above pre all, saturated past INT64_MAX; an empty one none).
+struct GroupCase {
+  std::vector<int64_t> counts;
+  int64_t rows_of_five;
+};
+const std::vector<GroupCase>& GroupCases() {
+  static const int64_t big = std::numeric_limits<int64_t>::max();
+  static const std::vector<GroupCase> cases = {
+      {{2}, 2},   {{1, 0, 2}, 3}, {{}, 0},       {{0}, 0},      {{-3, 4}, 1},
+      {{-10}, 0}, {{5}, 5},       {{100, 7}, 5}, {{big, 1}, 5}, {{3, -big}, 0}};
+  return cases;
+}
+
+// Both phases of v (ClippedSwiglu or its gradient) with groupIndexOptional holding `counts`:
+// every second element of a storage of twice the count, the values set after phase 1 (the
+// ones phase 2 must read).
+aclnnStatus RunGrouped(const Variant& v, const Operands& o, int64_t dim,
+                       const std::vector<int64_t>& counts) {
+  const int64_t n = static_cast<int64_t>(counts.size());
+  std::vector<int64_t> storage(static_cast<size_t>(2 * n + 1), 77);
+  const TensorPtr group =
+      MakeTensor(storage.data(), ACL_INT64, {n}, {2}, 0, {std::max<int64_t>(2 * n, 1)});
+  const TensorPtr self = Acl(o.self), out = Acl(o.out);
+  const TensorPtr dy = v.grad ? Acl(o.dy) : nullptr;
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  const aclnnStatus st =
+      v.grad ? aclnnClippedSwigluGradGetWorkspaceSize(dy.get(), self.get(), group.get(), dim,
+                                                      v.alpha, v.limit, v.bias, v.interleaved,
+                                                      out.get(), &ws, &ex)
+             : aclnnClippedSwigluGetWorkspaceSize(self.get(), group.get(), dim, v.alpha, v.limit,
+                                                  v.bias, v.interleaved, out.get(), &ws, &ex);
+  if (st != ACLNN_SUCCESS) return st;
+  for (int64_t i = 0; i < n; ++i) storage[static_cast<size_t>(2 * i)] = counts[i];
+  std::vector<uint64_t> w((ws + 7) / 8);
+  return (v.grad ? aclnnClippedSwigluGrad : aclnnClippedSwiglu)(ws ? w.data() : nullptr, ws, ex,
+                                                                nullptr);
+}
+
+// body(v, o, in, dim, rows, before) for each variant named, along dim 1 of [5, 4, 6] (pre 5,
+// M 24) and dim 0 of [4, 6] (pre 1), every dtype and GroupCase: o ran with its counts (out
+// filled with 0x5A before, `before` its bytes then), in its inputs, rows the rows computed.
+template <class Body>
+void ForEachGroupCase(std::initializer_list<const char*> names, uint64_t seed, Layout out_layout,
+                      Body body) {
+  std::mt19937_64 rng(seed);
+  for (const char* name : names) {
     const Variant& v = VariantNamed(name);
     for (const auto& [shape, dim] : {std::make_pair(std::vector<int64_t>{5, 4, 6}, int64_t{1}),
                                      std::make_pair(std::vector<int64_t>{4, 6}, int64_t{0})}) {
       const int64_t pre = dim == 0 ? 1 : shape[0];
       for (DType t : kComputeTypes) {
-        for (const Case& c : cases) {
+        for (const GroupCase& c : GroupCases()) {
           SCOPED_TRACE(std::string(name) + " " + DTypeName(t) + " " + ShapeText(shape) +
                        " counts " + ShapeText(c.counts));
-          Operands o = MakeOperands(v, t, shape, dim);
+          Operands o = MakeOperands(v, t, shape, dim, Layout::kDense, out_layout);
           FillInputs(v, &o, dim, rng, true);
           o.out.storage().FillBytes(0x5A);
           const Inputs in = Snapshot(v, o);
           const std::vector<uint8_t> before = o.out.storage().Snapshot();
-          // Every second element of a storage of twice the count, set after phase 1.
-          const int64_t n = static_cast<int64_t>(c.counts.size());
-          std::vector<int64_t> storage(static_cast<size_t>(2 * n + 1), 77);
-          const TensorPtr counts = MakeTensor(storage.data(), ACL_INT64, {n}, {2}, 0,
-                                              {std::max<int64_t>(2 * n, 1)});
-          const TensorPtr self = Acl(o.self), out = Acl(o.out);
-          uint64_t ws = 0;
-          aclOpExecutor* ex = nullptr;
-          ASSERT_EQ(aclnnClippedSwigluGetWorkspaceSize(self.get(), counts.get(), dim, v.alpha,
-                                                       v.limit, v.bias, v.interleaved, out.get(),
-                                                       &ws, &ex),
-                    ACLNN_SUCCESS)
-              << aclGetRecentErrMsg();
-          for (int64_t i = 0; i < n; ++i) storage[static_cast<size_t>(2 * i)] = c.counts[i];
-          std::vector<uint64_t> w((ws + 7) / 8);
-          ASSERT_EQ(aclnnClippedSwiglu(ws ? w.data() : nullptr, ws, ex, nullptr), ACLNN_SUCCESS);
-          const int64_t rows = std::min(c.rows_of_five, pre);
-          const int64_t per_row = o.out.numel() / pre;
-          const int64_t es = static_cast<int64_t>(DTypeSize(t));
-          const std::vector<uint8_t> after = o.out.storage().Snapshot();
-          for (int64_t i = 0; i < o.out.numel(); ++i) {
-            if (i < rows * per_row) {
-              int64_t pa, pb;
-              Pair(v, shape, dim, i, &pa, &pb);
-              const double exact =
-                  split_ref::ForwardRef(v.unit, in.self[pa], in.self[pb], v.attrs()).out;
-              ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(i), exact, 0.0))
-                  << "element " << i << ": got " << Num(o.out.Get(i)) << ", exact " << Num(exact);
-            } else {
-              const int64_t at = o.out.StorageIndex(i) * es;
-              ASSERT_TRUE(std::equal(after.begin() + at, after.begin() + at + es,
-                                     before.begin() + at))
-                  << "element " << i << " past the " << rows << " rows was written";
-            }
-          }
+          ASSERT_EQ(RunGrouped(v, o, dim, c.counts), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+          body(v, o, in, dim, std::min(c.rows_of_five, pre), before);
         }
       }
     }
   }
+}
+
+// ClippedSwiglu's groupIndexOptional, read when phase 2 runs: only the first sum rows of
+// [pre, M] are computed (against the double reference), the rest of out keeps its bytes;
+// a strided one is read through its view; a value set after phase 1 is the one used; both
+// pairings.
+TEST(ClippedSwigluTest, GroupIndexComputesTheRowsItSumsToAndLeavesTheRest) {
+  ForEachGroupCase({"ClippedSwiglu", "ClippedSwiglu_halves"}, 0x5EED1108, Layout::kDense,
+                   [](const Variant& v, const Operands& o, const Inputs& in, int64_t dim,
+                      int64_t rows, const std::vector<uint8_t>& before) {
+    const std::vector<int64_t>& shape = o.self.shape();
+    const int64_t per_row = o.out.numel() / (dim == 0 ? 1 : shape[0]);
+    const DType t = o.out.dtype();
+    const int64_t es = static_cast<int64_t>(DTypeSize(t));
+    const std::vector<uint8_t> after = o.out.storage().Snapshot();
+    for (int64_t i = 0; i < o.out.numel(); ++i) {
+      if (i < rows * per_row) {
+        int64_t pa, pb;
+        Pair(v, shape, dim, i, &pa, &pb);
+        const double exact = split_ref::ForwardRef(v.unit, in.self[pa], in.self[pb], v.attrs()).out;
+        ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(i), exact, 0.0))
+            << "element " << i << ": got " << Num(o.out.Get(i)) << ", exact " << Num(exact);
+      } else {
+        const int64_t at = o.out.StorageIndex(i) * es;
+        ASSERT_TRUE(std::equal(after.begin() + at, after.begin() + at + es, before.begin() + at))
+            << "element " << i << " past the " << rows << " rows was written";
+      }
+    }
+  });
 }
 
 // Interleaved pairs neighbouring elements of the dims from dim on taken as one axis: x of any
@@ -871,87 +901,49 @@ TEST(ClippedSwigluTest, OpsNnExample) {
   for (int64_t i = 16; i < 32; ++i) EXPECT_EQ(o.out.Get(i), 0.0) << "element " << i;
 }
 
-// ClippedSwigluGrad's groupIndexOptional, read when phase 2 runs: only the first sum rows of
+// ClippedSwigluGrad's groupIndexOptional, read as the forward's: only the first sum rows of
 // [pre, M] are computed (against the double reference), gradXOut's other rows are set to +0
-// (its storage past the view keeps its bytes); a sum below 0 computes none, one above pre
-// all (saturated past INT64_MAX); an empty one none; a strided one is read through its view;
-// a value set after phase 1 is the one used. Both pairings, along dim 1 of [5, 4, 6] (pre 5)
-// and dim 0 of [4, 6] (pre 1), with gradXOut every second element of its storage.
+// and its storage past the view keeps its bytes (gradXOut every second element of its
+// storage); both pairings.
 TEST(ClippedSwigluGradTest, GroupIndexComputesTheRowsItSumsToAndZeroesTheRest) {
-  struct Case {
-    std::vector<int64_t> counts;
-    int64_t rows_of_five;  // the rows computed with pre 5
-  };
-  const int64_t big = std::numeric_limits<int64_t>::max();
-  const Case cases[] = {{{2}, 2},    {{1, 0, 2}, 3}, {{}, 0},        {{0}, 0},   {{-3, 4}, 1},
-                        {{-10}, 0},  {{5}, 5},       {{100, 7}, 5},  {{big, 1}, 5}, {{3, -big}, 0}};
-  std::mt19937_64 rng(0x5EED110A);
-  for (const char* name : {"ClippedSwigluGrad", "ClippedSwigluGrad_halves"}) {
-    const Variant& v = VariantNamed(name);
-    for (const auto& [shape, dim] : {std::make_pair(std::vector<int64_t>{5, 4, 6}, int64_t{1}),
-                                     std::make_pair(std::vector<int64_t>{4, 6}, int64_t{0})}) {
-      const int64_t pre = dim == 0 ? 1 : shape[0];
-      for (DType t : kComputeTypes) {
-        for (const Case& c : cases) {
-          SCOPED_TRACE(std::string(name) + " " + DTypeName(t) + " " + ShapeText(shape) +
-                       " counts " + ShapeText(c.counts));
-          Operands o = MakeOperands(v, t, shape, dim, Layout::kDense, Layout::kStride2);
-          FillInputs(v, &o, dim, rng, true);
-          o.out.storage().FillBytes(0x5A);
-          const Inputs in = Snapshot(v, o);
-          const std::vector<uint8_t> before = o.out.storage().Snapshot();
-          const int64_t n = static_cast<int64_t>(c.counts.size());
-          std::vector<int64_t> storage(static_cast<size_t>(2 * n + 1), 77);
-          const TensorPtr counts = MakeTensor(storage.data(), ACL_INT64, {n}, {2}, 0,
-                                              {std::max<int64_t>(2 * n, 1)});
-          const TensorPtr self = Acl(o.self), dy = Acl(o.dy), out = Acl(o.out);
-          uint64_t ws = 0;
-          aclOpExecutor* ex = nullptr;
-          ASSERT_EQ(aclnnClippedSwigluGradGetWorkspaceSize(dy.get(), self.get(), counts.get(), dim,
-                                                           v.alpha, v.limit, v.bias,
-                                                           v.interleaved, out.get(), &ws, &ex),
-                    ACLNN_SUCCESS)
-              << aclGetRecentErrMsg();
-          for (int64_t i = 0; i < n; ++i) storage[static_cast<size_t>(2 * i)] = c.counts[i];
-          std::vector<uint64_t> w((ws + 7) / 8);
-          ASSERT_EQ(aclnnClippedSwigluGrad(ws ? w.data() : nullptr, ws, ex, nullptr),
-                    ACLNN_SUCCESS);
-          const int64_t rows = std::min(c.rows_of_five, pre);
-          const int64_t pairs = NumelOf(split_ref::HalfShape(shape, dim)), per_row = pairs / pre;
-          for (int64_t i = 0; i < pairs; ++i) {
-            int64_t pa, pb;
-            Pair(v, shape, dim, i, &pa, &pb);
-            if (i < rows * per_row) {
-              const split_ref::Backward g = split_ref::BackwardRef(
-                  v.unit, in.dy[i], in.self[pa], in.self[pb], 0.0, v.attrs());
-              const double slack = split_ref::GradSlack(in.dy[i], in.self[pa], in.self[pb]);
-              ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(pa), g.da, slack))
-                  << "pair " << i << " a: got " << Num(o.out.Get(pa)) << ", exact " << Num(g.da);
-              ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(pb), g.db, slack))
-                  << "pair " << i << " b: got " << Num(o.out.Get(pb)) << ", exact " << Num(g.db);
-            } else {
-              for (int64_t at : {pa, pb}) {
-                ASSERT_TRUE(o.out.Get(at) == 0.0 && !std::signbit(o.out.Get(at)))
-                    << "element " << at << " past the " << rows << " rows: " << Num(o.out.Get(at))
-                    << ", expected +0";
-              }
-            }
-          }
-          std::vector<bool> in_view(static_cast<size_t>(o.out.storage().size()), false);
-          for (int64_t i = 0; i < o.out.numel(); ++i) in_view[o.out.StorageIndex(i)] = true;
-          const std::vector<uint8_t> after = o.out.storage().Snapshot();
-          const size_t es = DTypeSize(t);
-          for (size_t e = 0; e < in_view.size(); ++e) {
-            ASSERT_TRUE(in_view[e] || std::equal(after.begin() + e * es,
-                                                 after.begin() + (e + 1) * es,
-                                                 before.begin() + e * es))
-                << "storage element " << e << " outside gradXOut's view was written";
-          }
-          EXPECT_TRUE(o.out.storage().GuardsIntact());
+  ForEachGroupCase({"ClippedSwigluGrad", "ClippedSwigluGrad_halves"}, 0x5EED110A,
+                   Layout::kStride2,
+                   [](const Variant& v, const Operands& o, const Inputs& in, int64_t dim,
+                      int64_t rows, const std::vector<uint8_t>& before) {
+    const std::vector<int64_t>& shape = o.self.shape();
+    const DType t = o.out.dtype();
+    const int64_t pairs = NumelOf(split_ref::HalfShape(shape, dim));
+    const int64_t per_row = pairs / (dim == 0 ? 1 : shape[0]);
+    for (int64_t i = 0; i < pairs; ++i) {
+      int64_t pa, pb;
+      Pair(v, shape, dim, i, &pa, &pb);
+      if (i < rows * per_row) {
+        const split_ref::Backward g =
+            split_ref::BackwardRef(v.unit, in.dy[i], in.self[pa], in.self[pb], 0.0, v.attrs());
+        const double slack = split_ref::GradSlack(in.dy[i], in.self[pa], in.self[pb]);
+        ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(pa), g.da, slack))
+            << "pair " << i << " a: got " << Num(o.out.Get(pa)) << ", exact " << Num(g.da);
+        ASSERT_TRUE(split_ref::WithinTolerance(t, o.out.Get(pb), g.db, slack))
+            << "pair " << i << " b: got " << Num(o.out.Get(pb)) << ", exact " << Num(g.db);
+      } else {
+        for (int64_t at : {pa, pb}) {
+          ASSERT_TRUE(o.out.Get(at) == 0.0 && !std::signbit(o.out.Get(at)))
+              << "element " << at << " past the " << rows << " rows: " << Num(o.out.Get(at))
+              << ", expected +0";
         }
       }
     }
-  }
+    std::vector<bool> in_view(static_cast<size_t>(o.out.storage().size()), false);
+    for (int64_t i = 0; i < o.out.numel(); ++i) in_view[o.out.StorageIndex(i)] = true;
+    const std::vector<uint8_t> after = o.out.storage().Snapshot();
+    const size_t es = DTypeSize(t);
+    for (size_t e = 0; e < in_view.size(); ++e) {
+      ASSERT_TRUE(in_view[e] || std::equal(after.begin() + e * es, after.begin() + (e + 1) * es,
+                                           before.begin() + e * es))
+          << "storage element " << e << " outside gradXOut's view was written";
+    }
+    EXPECT_TRUE(o.out.storage().GuardsIntact());
+  });
 }
 
 // Interleaved: x of any layout whose last dims hold a strided run of an even count, gradY
