@@ -430,9 +430,11 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
                        : AdmitsInt32(taken)    ? ACL_INT8
                                                : ACL_INT32;
     ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, name(s));
-    test::Case rank = Default();
-    rank.v[s].shape = {1, 1, 1, 1, 1, 1, 1, 2, 3};
-    ExpectRefused(op(), rank, ACLNN_ERR_PARAM_INVALID, name(s));
+    if (MaxRank(op()) <= kMaxDims) {  // the others take any rank (any_rank_test.cc)
+      test::Case rank = Default();
+      rank.v[s].shape = {1, 1, 1, 1, 1, 1, 1, 2, 3};
+      ExpectRefused(op(), rank, ACLNN_ERR_PARAM_INVALID, name(s));
+    }
     test::Case storage = Default();
     storage.v[s].storage = {2};
     ExpectRefused(op(), storage, ACLNN_ERR_PARAM_INVALID, name(s));

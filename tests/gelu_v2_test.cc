@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_gelu.h"
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "aclnnop/aclnn_gelu_v2.h"
@@ -39,10 +40,10 @@ aclnnStatus RunTwoPhase(Phase1 phase1,
   return r;
 }
 
-std::vector<float> GeluV2(int64_t approximate) {
+// kX's 9 elements in `shape`.
+std::vector<float> GeluV2(int64_t approximate, const std::vector<int64_t>& shape = {9}) {
   std::vector<float> x = kX;
   std::vector<float> y(kX.size(), -99.0f);
-  const std::vector<int64_t> shape{static_cast<int64_t>(kX.size())};
   TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, shape);
   TensorPtr ty = MakeDense(y.data(), ACL_FLOAT, shape);
   EXPECT_EQ(RunTwoPhase(
@@ -55,11 +56,11 @@ std::vector<float> GeluV2(int64_t approximate) {
   return y;
 }
 
-std::vector<float> GeluBackwardV2(const char* approximate) {
+std::vector<float> GeluBackwardV2(const char* approximate,
+                                  const std::vector<int64_t>& shape = {9}) {
   std::vector<float> dy = kDy;
   std::vector<float> x = kX;
   std::vector<float> dx(kX.size(), -99.0f);
-  const std::vector<int64_t> shape{static_cast<int64_t>(kX.size())};
   TensorPtr tdy = MakeDense(dy.data(), ACL_FLOAT, shape);
   TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, shape);
   TensorPtr tdx = MakeDense(dx.data(), ACL_FLOAT, shape);
@@ -101,6 +102,42 @@ TEST(GeluBackwardV2, NoneRunsTheErfFormAndTanhTheTanhForm) {
         << "x = " << kX[i] << ": got " << tanh[i];
   }
   EXPECT_NE(erf[7], tanh[7]);
+}
+
+// The V2 op_api files check no rank (no OP_CHECK_MAX_DIM), Gelu's and GeluBackward's check
+// 8: ten dims run through the V2 entry points in either form and are refused by the others.
+TEST(GeluV2, TensorsOfAnyRankRunWhereGeluRefusesThem) {
+  const std::vector<int64_t> ten = {3, 1, 1, 1, 1, 1, 1, 1, 1, 3};
+  const std::vector<float> erf = GeluV2(0, ten), tanh = GeluV2(1, ten);
+  const std::vector<float> derf = GeluBackwardV2("none", ten);
+  const std::vector<float> dtanh = GeluBackwardV2("tanh", ten);
+  for (size_t i = 0; i < kX.size(); ++i) {
+    EXPECT_TRUE(ForwardEltwiseWithinTolerance(DType::kFloat32, erf[i],
+                                              ForwardEltwiseRef(Op::kGeluErf, kX[i])))
+        << "x = " << kX[i] << ": got " << erf[i];
+    EXPECT_TRUE(ForwardEltwiseWithinTolerance(DType::kFloat32, tanh[i],
+                                              ForwardEltwiseRef(Op::kGelu, kX[i])))
+        << "x = " << kX[i] << ": got " << tanh[i];
+    EXPECT_TRUE(EltwiseWithinTolerance(DType::kFloat32, derf[i],
+                                       EltwiseRef(Op::kGeluErfBackward, kDy[i], kX[i]), kDy[i]))
+        << "x = " << kX[i] << ": got " << derf[i];
+    EXPECT_TRUE(EltwiseWithinTolerance(DType::kFloat32, dtanh[i],
+                                       EltwiseRef(Op::kGeluBackward, kDy[i], kX[i]), kDy[i]))
+        << "x = " << kX[i] << ": got " << dtanh[i];
+  }
+  std::vector<float> x = kX, y(kX.size(), -99.0f);
+  TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, ten);
+  TensorPtr ty = MakeDense(y.data(), ACL_FLOAT, ten);
+  uint64_t ws = kWsSentinel;
+  aclOpExecutor* exec = ExecSentinel();
+  EXPECT_EQ(aclnnGeluGetWorkspaceSize(tx.get(), ty.get(), &ws, &exec), ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("rank"), std::string::npos)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(aclnnGeluBackwardGetWorkspaceSize(tx.get(), tx.get(), ty.get(), &ws, &exec),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_EQ(ws, kWsSentinel);
+  EXPECT_EQ(exec, ExecSentinel());
+  EXPECT_EQ(y, std::vector<float>(kX.size(), -99.0f));
 }
 
 TEST(GeluV2, RefusesAnApproximateOtherThanZeroOrOneAndWritesNothing) {

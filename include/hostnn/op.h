@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hostnn/dtype.h"
+#include "hostnn/tensor.h"
 
 namespace hostnn {
 
@@ -127,6 +128,19 @@ constexpr bool EmptyInputSkipsChecks(Op op) {
 // the shapes are compared (and nothing is written, whatever the output's shape): CANN's
 // op_api returns there, before its broadcast check (HardshrinkBackward).
 constexpr bool EmptyInputSkipsShapes(Op op) { return op == Op::kHardshrinkBackward; }
+
+// The most dims an operator's tensors may have. CANN's op_api refuses more than 8 (its
+// OP_CHECK_MAX_DIM) but for the operators whose files have no such check: those take any
+// rank, and a view of more than 8 dims runs as one flat row (CANN reshapes it to 1-D). An
+// entry point over another operator's checks sets its own (OpArgs::max_rank: GeluV2).
+constexpr int kAnyRank = 1 << 30;
+constexpr int MaxRank(Op op) {
+  return op == Op::kSelu || op == Op::kInplaceSelu || op == Op::kSeluBackward || op == Op::kSilu ||
+                 op == Op::kHardswish || op == Op::kInplaceHardswish || op == Op::kLogSigmoid ||
+                 op == Op::kLogSigmoidForward || op == Op::kLogSigmoidBackward || op == Op::kShrink
+             ? kAnyRank
+             : kMaxDims;
+}
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
 // and BFLOAT16; "any float" adds DOUBLE. An integer dtype is computed in f32 and

@@ -44,6 +44,9 @@ struct OpArgs {
   const TensorView* out[kMaxOut] = {};
   int64_t dim = 0;
   OpScalar scalars[kMaxScalars];
+  // The most dims a tensor may have; 0: the operator's own (MaxRank(op)). An entry point
+  // that checks its tensors by another operator's rules sets its own (aclnnGeluV2: any).
+  int max_rank = 0;
 };
 
 

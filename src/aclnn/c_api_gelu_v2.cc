@@ -82,6 +82,15 @@ aclnnStatus InV2Words(aclnnStatus st, const char* v2, std::initializer_list<Op> 
   return st;
 }
 
+// Phase 1 of `op` (Gelu, GeluErf or their gradients) by its own checks but for the rank:
+// the V2 op_api files have no OP_CHECK_MAX_DIM, so a tensor of any rank is taken.
+aclnnStatus AnyRankPhase1(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* out,
+                          uint64_t* workspaceSize, aclOpExecutor** executor) {
+  hostnn::OpArgs args = hostnn::capi::MakeArgs(op, in0, in1, nullptr, out, nullptr, 0);
+  args.max_rank = hostnn::kAnyRank;
+  return hostnn::capi::GetWorkspaceSize(args, workspaceSize, executor);
+}
+
 }  // namespace
 
 extern "C" {
@@ -95,15 +104,15 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* x, int64_t approximate,
                           std::to_string(approximate)),
           workspaceSize, executor, [&](uint64_t* ws, aclOpExecutor** ex) {
             // The erf form's checks: the same rule as the tanh form's, with GeluV2's names.
-            return InV2Words(aclnnGeluErfGetWorkspaceSize(x, y, ws, ex), "GeluV2",
+            return InV2Words(AnyRankPhase1(Op::kGeluErf, x, nullptr, y, ws, ex), "GeluV2",
                              {Op::kGeluErf});
           });
     }
     return approximate == kApproximateTanh
-               ? InV2Words(aclnnGeluGetWorkspaceSize(x, y, workspaceSize, executor), "GeluV2",
-                           {Op::kGelu}, {{"self", "x"}, {"out", "y"}})
-               : InV2Words(aclnnGeluErfGetWorkspaceSize(x, y, workspaceSize, executor), "GeluV2",
-                           {Op::kGeluErf});
+               ? InV2Words(AnyRankPhase1(Op::kGelu, x, nullptr, y, workspaceSize, executor),
+                           "GeluV2", {Op::kGelu}, {{"self", "x"}, {"out", "y"}})
+               : InV2Words(AnyRankPhase1(Op::kGeluErf, x, nullptr, y, workspaceSize, executor),
+                           "GeluV2", {Op::kGeluErf});
   });
 }
 
@@ -122,7 +131,7 @@ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, con
   return hostnn::runtime::Entry("aclnnGeluBackwardV2GetWorkspaceSize", ACLNN_ERR_INNER, [&] {
     // Checked as the tanh form (CANN's op_api checks the promoted dtypes for both forms).
     auto tensor_checks = [&](uint64_t* ws, aclOpExecutor** ex) {
-      return InV2Words(aclnnGeluBackwardGetWorkspaceSize(gradOutput, self, gradInput, ws, ex),
+      return InV2Words(AnyRankPhase1(Op::kGeluBackward, gradOutput, self, gradInput, ws, ex),
                        "GeluBackwardV2", {Op::kGeluBackward});
     };
     if (approximate == nullptr) {
@@ -160,8 +169,8 @@ aclnnStatus aclnnGeluBackwardV2GetWorkspaceSize(const aclTensor* gradOutput, con
           workspaceSize, executor, tensor_checks);
     }
     return tanh ? tensor_checks(workspaceSize, executor)
-                : InV2Words(aclnnGeluErfBackwardGetWorkspaceSize(gradOutput, self, gradInput,
-                                                                 workspaceSize, executor),
+                : InV2Words(AnyRankPhase1(Op::kGeluErfBackward, gradOutput, self, gradInput,
+                                          workspaceSize, executor),
                             "GeluBackwardV2", {Op::kGeluErfBackward});
   });
 }

@@ -375,7 +375,10 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
   HOSTNN_RETURN_IF_ERROR(CheckScalarDTypes(info, args));
   HOSTNN_RETURN_IF_ERROR(CheckPromotedCasts(info, all, args));
-  for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
+  const int max_rank = args.max_rank > 0 ? args.max_rank : MaxRank(args.op);
+  for (const Operand* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, max_rank));
+  }
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   if (EmptyInputSkipsShapes(args.op) && (core::CheckedNumel(in0.view->shape) == 0 ||
                                          (has_in1 && core::CheckedNumel(in1.view->shape) == 0))) {

@@ -51,10 +51,10 @@ Status CheckDType(const char* op, const char* param, DType got,
                       "dtype: expected " + DTypeList(allowed) + ", got " + DTypeText(got));
 }
 
-Status CheckRank(const char* op, const char* param, const TensorView& v) {
-  if (v.shape.size() > static_cast<size_t>(kMaxDims)) {
+Status CheckRank(const char* op, const char* param, const TensorView& v, int max_rank) {
+  if (v.shape.size() > static_cast<size_t>(max_rank)) {
     return InvalidParam(op, param,
-                        "rank: expected at most 8 dimensions, got " +
+                        "rank: expected at most " + std::to_string(max_rank) + " dimensions, got " +
                             std::to_string(v.shape.size()) + " " + ShapeString(v.shape));
   }
   if (!v.strides.empty() && v.strides.size() != v.shape.size()) {

@@ -32,8 +32,8 @@ Status InvalidParam(const char* op, const char* param, const std::string& what);
 
 Status CheckDType(const char* op, const char* param, DType got,
                   std::initializer_list<DType> allowed);
-// Rank <= 8, strides / storage counts consistent.
-Status CheckRank(const char* op, const char* param, const TensorView& v);
+// Rank <= max_rank, strides / storage counts consistent.
+Status CheckRank(const char* op, const char* param, const TensorView& v, int max_rank = kMaxDims);
 // Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0.
 Status CheckDims(const char* op, const char* param, const TensorView& v);
 // A double parameter as CANN's ToFloat reads it: rounded to nearest even, past f32's range

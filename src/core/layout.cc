@@ -37,8 +37,8 @@ bool BroadcastStrides(const std::vector<int64_t>& in_shape, const std::vector<in
   return true;
 }
 
-FusedLayout Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firsts,
-                 const DType* dtypes, const std::vector<int64_t>* strides) {
+bool Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firsts,
+          const DType* dtypes, const std::vector<int64_t>* strides, FusedLayout* layout) {
   FusedLayout l;
   l.num_operands = num_operands;
   l.numel = 1;
@@ -49,8 +49,8 @@ FusedLayout Fuse(const std::vector<int64_t>& shape, int num_operands, char* cons
   }
   // Walk dims from the innermost out, keeping dims of extent > 1 and merging a dim into
   // the current innermost fused dim when every operand steps over it contiguously.
-  int64_t rev_shape[8];
-  int64_t rev_strides[kMaxOperands][8];
+  int64_t rev_shape[kMaxFusedDims];
+  int64_t rev_strides[kMaxOperands][kMaxFusedDims];
   int rank = 0;
   for (int i = static_cast<int>(shape.size()) - 1; i >= 0; --i) {
     if (shape[i] == 1) continue;
@@ -61,6 +61,7 @@ FusedLayout Fuse(const std::vector<int64_t>& shape, int num_operands, char* cons
     if (merge) {
       rev_shape[rank - 1] *= shape[i];
     } else {
+      if (rank == kMaxFusedDims) return false;
       rev_shape[rank] = shape[i];
       for (int k = 0; k < num_operands; ++k) rev_strides[k][rank] = strides[k][i];
       ++rank;
@@ -76,7 +77,8 @@ FusedLayout Fuse(const std::vector<int64_t>& shape, int num_operands, char* cons
     l.dense = true;
     for (int k = 0; k < num_operands; ++k) l.dense = l.dense && l.operands[k].strides[0] == 1;
   }
-  return l;
+  *layout = l;
+  return true;
 }
 
 }  // namespace core

@@ -17,16 +17,18 @@ namespace core {
 // The elementwise path: two inputs and an output; the gated gradients: four inputs (dy, a,
 // b, gelu) and two outputs (the halves of the gradient).
 constexpr int kMaxOperands = 6;
+// The most dims a fused layout keeps (a view of more dims must merge into this many).
+constexpr int kMaxFusedDims = 8;
 
 struct FusedOperand {
   char* first = nullptr;  // element (0, ..., 0)
   DType dtype = DType::kFloat32;
-  int64_t strides[8] = {0};  // elements, over the fused dims
+  int64_t strides[kMaxFusedDims] = {0};  // elements, over the fused dims
 };
 
 struct FusedLayout {
   int rank = 0;  // fused rank (0 for a single element)
-  int64_t shape[8] = {0};
+  int64_t shape[kMaxFusedDims] = {0};
   int64_t numel = 0;
   int num_operands = 0;  // inputs first, output last
   FusedOperand operands[kMaxOperands];
@@ -53,9 +55,10 @@ inline int64_t RowOffset(const FusedLayout& layout, int k, int64_t row) {
   return off;
 }
 
-// Fuses `shape` with per-operand strides (each of shape.size()).
-FusedLayout Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firsts,
-                 const DType* dtypes, const std::vector<int64_t>* strides);
+// Fuses `shape` (any rank) with per-operand strides (each of shape.size()) into *layout.
+// False, and *layout untouched, when more than kMaxFusedDims dims remain after merging.
+bool Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firsts,
+          const DType* dtypes, const std::vector<int64_t>* strides, FusedLayout* layout);
 
 }  // namespace core
 }  // namespace hostnn

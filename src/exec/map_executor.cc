@@ -404,6 +404,17 @@ Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::O
   return Status::Ok();
 }
 
+Status FuseOperands(Op op, const std::vector<int64_t>& shape, int num, char* const* firsts,
+                    const DType* dtypes, const std::vector<int64_t>* strides,
+                    core::FusedLayout* layout) {
+  if (core::Fuse(shape, num, firsts, dtypes, strides, layout)) return Status::Ok();
+  return Status::Invalid(std::string(GetOpInfo(op).name) + ": rank: the view of shape " +
+                         core::ShapeString(shape) +
+                         " keeps more than 8 dims after its adjacent dims are merged; a view "
+                         "of more than 8 dims is taken when its strides merge into 8 or "
+                         "fewer dims (a contiguous one merges into 1)");
+}
+
 Status PrepareMap(Op op, const Operands& operands, const tiling::Options& options,
                   uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);
@@ -424,7 +435,12 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
     same_dtype = same_dtype && dtypes[k] == dtypes[0];
   }
   const bool own_plan_shape = !operands.plan_shape.empty();
-  tiling::Problem problem{op, widest, own_plan_shape ? operands.plan_shape : out.shape,
+  // A tensor of more than 8 dims (an operator that takes any rank) is planned as one flat
+  // row, as CANN reshapes it to 1-D for its kernel.
+  const std::vector<int64_t> flat_shape = {out_span.numel};
+  const std::vector<int64_t>& map_shape =
+      out.shape.size() > static_cast<size_t>(kMaxDims) ? flat_shape : out.shape;
+  tiling::Problem problem{op, widest, own_plan_shape ? operands.plan_shape : map_shape,
                           own_plan_shape ? operands.plan_dim : 0, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
@@ -442,7 +458,8 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
       return Status::Inner(std::string(info.name) + ": operands do not broadcast to the output");
     }
   }
-  const core::FusedLayout layout = core::Fuse(out.shape, num, firsts, dtypes, strides);
+  core::FusedLayout layout;
+  HOSTNN_RETURN_IF_ERROR(FuseOperands(op, out.shape, num, firsts, dtypes, strides, &layout));
 
   // The dtype the result is in before out's: self's for the operators that compute in it
   // and then cast (FLOAT for an integer self cast to it, or for integers computed in f32).

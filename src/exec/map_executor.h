@@ -12,6 +12,7 @@
 
 #include "hostnn/ops.h"
 #include "src/core/check.h"
+#include "src/core/layout.h"
 
 namespace hostnn {
 namespace exec {
@@ -63,6 +64,13 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
 // cache (tiling::MakeSharedPlan). Errors carry the operator's name.
 Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
               std::shared_ptr<const tiling::Plan>* plan);
+
+// core::Fuse of the operands' strides over `shape`, or kInvalid naming the operator when
+// more than 8 dims remain: an operator that takes any rank (MaxRank) walks a view of more
+// than 8 dims only where they merge into 8 or fewer (a contiguous view merges into one).
+Status FuseOperands(Op op, const std::vector<int64_t>& shape, int num, char* const* firsts,
+                    const DType* dtypes, const std::vector<int64_t>* strides,
+                    core::FusedLayout* layout);
 
 }  // namespace exec
 }  // namespace hostnn

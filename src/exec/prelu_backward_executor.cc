@@ -27,11 +27,11 @@ namespace exec {
 namespace {
 
 // One operand over its own shape (the weight, gradWeight).
-core::FusedLayout OwnLayout(const Operand& o) {
+Status OwnLayout(Op op, const Operand& o, core::FusedLayout* layout) {
   char* first = o.span->first;
   const DType dtype = o.view->dtype;
   const std::vector<int64_t> strides = o.span->strides;
-  return core::Fuse(o.view->shape, 1, &first, &dtype, &strides);
+  return FuseOperands(op, o.view->shape, 1, &first, &dtype, &strides, layout);
 }
 
 class PreluBackwardExecutor final : public Executor {
@@ -136,9 +136,12 @@ Status PreparePreluBackward(Op op, const PreluBackwardOperands& o, const tiling:
                            ": gradOutput does not broadcast to self");
     }
   }
-  const core::FusedLayout layout = core::Fuse(shape, 3, firsts, dtypes, strides);
-  auto* exec = new PreluBackwardExecutor(op, std::move(plan), layout, OwnLayout(o.w),
-                                         OwnLayout(o.grad_weight), dtype, o.w.span->numel);
+  core::FusedLayout layout, w_layout, grad_weight_layout;
+  HOSTNN_RETURN_IF_ERROR(FuseOperands(op, shape, 3, firsts, dtypes, strides, &layout));
+  HOSTNN_RETURN_IF_ERROR(OwnLayout(op, o.w, &w_layout));
+  HOSTNN_RETURN_IF_ERROR(OwnLayout(op, o.grad_weight, &grad_weight_layout));
+  auto* exec = new PreluBackwardExecutor(op, std::move(plan), layout, w_layout, grad_weight_layout,
+                                         dtype, o.w.span->numel);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

@@ -326,7 +326,8 @@ Status PrepareRows(Op op, const Operands& operands, int64_t dim, const tiling::O
     firsts[k] = v.span->first;
     dtypes[k] = v.view->dtype;
   }
-  const core::FusedLayout layout = core::Fuse(shape, num, firsts, dtypes, strides);
+  core::FusedLayout layout;
+  HOSTNN_RETURN_IF_ERROR(FuseOperands(op, shape, num, firsts, dtypes, strides, &layout));
   auto* exec = new RowsExecutor(op, std::move(plan), layout, in0.dtype, out.dtype);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
