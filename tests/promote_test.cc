@@ -191,6 +191,14 @@ std::vector<Op> IntToFloatOps() {
   return test::OpsWhereRule([](DTypeRule r) { return r == DTypeRule::kIntToFloatThenCast; });
 }
 
+// The operators whose op_api lists integer and BOOL selfs and casts them to FLOAT (Sigmoid
+// casts them to out's float dtype, which rounds to the same result).
+TEST(IntToFloatOps, AreErfinvAndSigmoid) {
+  std::vector<std::string> names;
+  for (Op op : IntToFloatOps()) names.push_back(GetOpInfo(op).name);
+  EXPECT_EQ(names, (std::vector<std::string>{"Sigmoid", "Erfinv"}));
+}
+
 // self of every dtype into every out dtype: an integer or a float self into any compute out
 // (a float self's result cast: tests/result_cast_test.cc); refusals write nothing.
 TEST(IntToFloatOps, TakeIntegerSelfIntoAnyComputeOut) {
