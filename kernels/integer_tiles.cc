@@ -5,7 +5,8 @@
 // 2^24 included), as Ascend's integer kernels do; nothing is widened to f32.
 // The two-input operators of rule PromoteIntExact (AddRelu) have integer tiles too
 // (GetPromotedInt): their inputs widened to int64, computed modulo 2^64 by the functor's
-// BoundPromotedInt and wrapped to the promoted dtype's width (kernels/int_lanes-inl.h).
+// BoundPromotedInt and wrapped to the promoted dtype's width (kernels/int_lanes-inl.h); so
+// do those of rule AllSameOrSelectInt (ThresholdBackward), whose result is an input's value.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/integer_tiles.cc"
@@ -139,7 +140,10 @@ HWY_INLINE void PromotedIntEntry([[maybe_unused]] const int64_t* a,
                                  [[maybe_unused]] size_t n,
                                  [[maybe_unused]] const OpParams& p,
                                  [[maybe_unused]] const IntWrap& w) {
-  if constexpr (PromotesToExactInt(GetOpInfo(kOp).dtypes)) PromotedIntTile<F>(a, b, o, n, p, w);
+  constexpr DTypeRule kRule = GetOpInfo(kOp).dtypes;
+  if constexpr (PromotesToExactInt(kRule) || SelectsIntExactly(kRule)) {
+    PromotedIntTile<F>(a, b, o, n, p, w);
+  }
 }
 #define HOSTNN_KIND_Binary(Name)                                                   \
   void PromotedInt##Name(const int64_t* a, const int64_t* b, int64_t* o, size_t n, \
@@ -193,7 +197,8 @@ MapFn GetExactIntMap(Op op, DType dtype) {
 }
 
 PromotedIntFn GetPromotedInt(Op op) {
-  if (!PromotesToExactInt(GetOpInfo(op).dtypes)) return nullptr;
+  const DTypeRule rule = GetOpInfo(op).dtypes;
+  if (!PromotesToExactInt(rule) && !SelectsIntExactly(rule)) return nullptr;
   switch (op) {
 #define HOSTNN_KIND_Binary(Name) \
   case Op::k##Name:              \

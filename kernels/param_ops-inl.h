@@ -179,6 +179,10 @@ using InplaceThresholdOp = ThresholdOp;
 // ThresholdBackwardParams). NaN in either
 // input gives NaN (SPEC; PyTorch passes dy for a NaN x).
 // Lanes: f32. Exact (a selection). Valid range: all floats.
+//
+// The integer form (rule AllSameOrSelectInt; kernels/integer_tiles.cc): INT32, INT8 or
+// UINT8 widened to int64 lanes, dy where x > keep_above (x's FLOAT value above the
+// threshold), else 0. Exact: dy's value, every bit of it.
 struct ThresholdBackwardOp {
   using Params = ThresholdBackwardParams;
   template <class D>
@@ -188,6 +192,16 @@ struct ThresholdBackwardOp {
     HWY_INLINE hn::Vec<D> Apply(D /*d*/, hn::Vec<D> dy, hn::Vec<D> x) const {
       const hn::Vec<D> dx = hn::IfThenElseZero(hn::Gt(x, threshold), dy);
       return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenElse(hn::IsNaN(dy), dy, dx));
+    }
+  };
+  template <class D>
+  struct BoundPromotedInt {
+    hn::Vec<hn::RebindToSigned<D>> keep_above;
+    BoundPromotedInt(D /*d*/, const Params& p, const WrapToWidth<D>& /*w*/)
+        : keep_above(hn::Set(hn::RebindToSigned<D>(), p.keep_above)) {}
+    HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> dy, hn::Vec<D> x) const {
+      const hn::RebindToSigned<D> di;
+      return hn::IfThenElseZero(hn::RebindMask(d, hn::Gt(hn::BitCast(di, x), keep_above)), dy);
     }
   };
 };

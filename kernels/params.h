@@ -109,12 +109,26 @@ struct ThresholdParams {
   }
 };
 // ThresholdBackward: a threshold within FLT_EPSILON of 0 is 0, as CANN's op_api takes
-// ReluGrad's path there.
+// ReluGrad's path there. An integer self is compared as its FLOAT value, as CANN's kernels
+// cast it: float(self) <= threshold exactly where self <= keep_above, the largest integer
+// whose FLOAT value is at most the threshold (float rounding never decreases), so the
+// integer path compares integers.
 struct ThresholdBackwardParams {
   float threshold;
+  int64_t keep_above;
   static ThresholdBackwardParams Init(const ParamValues& v) {
     const float t = v.Number("threshold");
-    return {std::fabs(t) <= 1.1920929e-07f ? 0.0f : t};
+    const float flushed = std::fabs(t) <= 1.1920929e-07f ? 0.0f : t;
+    return {flushed, KeepAbove(flushed)};
+  }
+  // Past +-2^32 (beyond every INT32) the threshold keeps all or none; NaN keeps all.
+  static int64_t KeepAbove(float t) {
+    constexpr float kEdge = 4294967296.0f;
+    if (!(t >= -kEdge)) return -(int64_t{1} << 33);  // -inf, NaN, far below: keep every one
+    if (t >= kEdge) return int64_t{1} << 33;
+    auto n = static_cast<int64_t>(std::floor(t));
+    while (static_cast<float>(n + 1) <= t) ++n;  // FLOAT values that round down onto t
+    return n;
   }
 };
 // AddRelu, InplaceAddRelu: alpha as f32, and exactly for the integer path.

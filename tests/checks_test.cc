@@ -77,10 +77,11 @@ class ChecksTest : public ::testing::TestWithParam<Op> {
  protected:
   const CApiOp& op() const { return GetCApiOp(GetParam()); }
   const char* name(Slot s) const { return op().params[s]; }
-  // A dtype no operand takes: INT32, or UINT16 where integer inputs are taken.
+  // A dtype no operand takes: INT32, or UINT16 where integer operands are taken.
   aclDataType Unsupported() const {
     const DTypeRule rule = GetOpInfo(GetParam()).dtypes;
-    return CastsIntInputs(rule) || RoundsIntResults(rule) ? ACL_UINT16 : ACL_INT32;
+    return CastsIntInputs(rule) || RoundsIntResults(rule) || SelectsIntExactly(rule) ? ACL_UINT16
+                                                                                     : ACL_INT32;
   }
   // LogSoftmaxBackward's dim 1 on the default 2x3 shape; ignored by the others.
   Case Default() const {

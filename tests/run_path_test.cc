@@ -88,7 +88,8 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         if (GetOpInfo(op).shapes != ShapeRule::kBroadcast && !l.x_shape.empty()) continue;
         const DTypeRule rule = GetOpInfo(op).dtypes;
         if ((rule == DTypeRule::kAllSame || rule == DTypeRule::kAllSameOrInt32 ||
-             rule == DTypeRule::kAllSameOrExactInt || RoundsIntResults(rule)) &&
+             rule == DTypeRule::kAllSameOrExactInt || SelectsIntExactly(rule) ||
+             RoundsIntResults(rule)) &&
             l.mixed)
           continue;
         if (l.mixed && dtype == DType::kFloat32) continue;

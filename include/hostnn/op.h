@@ -156,6 +156,9 @@ enum class DTypeRule {
                            // saturated back (SeluBackward's CAST_RINT)
   kAllSameOrExactInt,      // every operand one compute dtype, or every operand one of
                            // INT8, UINT8, INT32, INT64, computed exactly in that type
+  kAllSameOrSelectInt,     // every operand one compute dtype, or every operand one of
+                           // INT32, INT8, UINT8: the result selects an input's value or 0,
+                           // exactly, in int64 lanes (ThresholdBackward)
   kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
   kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
@@ -238,6 +241,12 @@ constexpr bool AdmitsInt8Lanes(DTypeRule rule) { return rule == DTypeRule::kInt3
 // Whether an operator's operands may be integers computed exactly in their own type (the
 // functor's ApplyInt in integer lanes): INT8, UINT8, INT32, INT64.
 constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSameOrExactInt; }
+// Whether an operator's INT32, INT8 and UINT8 operands (all of one dtype) run on the Binary
+// integer path (int64 lanes, the functor's BoundPromotedInt) without a promotion: its result
+// selects one of its inputs' values.
+constexpr bool SelectsIntExactly(DTypeRule rule) {
+  return rule == DTypeRule::kAllSameOrSelectInt;
+}
 
 // A scalar parameter of an operator (op_list.def, "Scalars"), in CANN's parameter order:
 // a number passed as an aclScalar (read as CANN's op_api reads it, aclScalar::ToFloat: the

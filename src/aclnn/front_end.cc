@@ -43,6 +43,9 @@ constexpr std::initializer_list<DType> kComputeOrInt32Int8Types = {
 constexpr std::initializer_list<DType> kComputeOrExactIntTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
     DType::kUInt8,   DType::kInt32,   DType::kInt64};
+constexpr std::initializer_list<DType> kComputeOrInt32Int8UInt8Types = {
+    DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt32, DType::kInt8,
+    DType::kUInt8};
 constexpr std::initializer_list<DType> kComputeOrIntTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
     DType::kUInt8,   DType::kInt16,   DType::kInt32,    DType::kInt64};
@@ -92,6 +95,8 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                                                 ? kComputeOrInt32Int8Types
                                             : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
                                             : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
+                                            : SelectsIntExactly(info.dtypes)
+                                                ? kComputeOrInt32Int8UInt8Types
                                             : info.dtypes == DTypeRule::kFloatOrHalfThenCast
                                                 ? kFloatOrHalfTypes
                                                 : kComputeTypes));
@@ -106,6 +111,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kAllSameOrInt32:
     case DTypeRule::kAllSameOrInt32Int8Rint:
     case DTypeRule::kAllSameOrExactInt:
+    case DTypeRule::kAllSameOrSelectInt:
       for (const Operand* v : all) {
         if (v->view->dtype != in0.view->dtype) {
           return core::InvalidParam(op, v->param,

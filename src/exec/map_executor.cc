@@ -473,7 +473,9 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   // Rule PromoteIntExact: inputs promoting to an integer are computed exactly in it.
   const DType promoted = PromotedInputs(layout, num_in);
   const DType promoted_int =
-      PromotesToExactInt(info.dtypes) && !IsFloatType(promoted) ? promoted : DType::kUndefined;
+      (PromotesToExactInt(info.dtypes) || SelectsIntExactly(info.dtypes)) && !IsFloatType(promoted)
+          ? promoted
+          : DType::kUndefined;
   const bool int_path = promoted_int != DType::kUndefined;
   const bool casts_result = result_dtype != out.dtype;
   const bool direct = layout.dense && same_dtype && !casts_result && !int_path;
