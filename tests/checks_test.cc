@@ -137,7 +137,9 @@ TEST_P(ChecksTest, UnsupportedDTypeInEachSlotIsInvalid) {
       Case c = Default();
       c.v[s].dtype = dt;
       const bool bool_refused = PromotesToExactInt(rule) && dt == ACL_BOOL;
-      if (promotes && s != kOut && IsPromotableIntType(static_cast<DType>(dt)) && !bool_refused) {
+      // SoftplusBackward takes an integer self only.
+      const bool int_slot = s != kOut && (rule != DTypeRule::kInputsAnyIntSelfOutAny || s == kSelf);
+      if (promotes && int_slot && IsPromotableIntType(static_cast<DType>(dt)) && !bool_refused) {
         ExpectAccepted(op(), c);
       } else {
         ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});

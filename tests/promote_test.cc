@@ -259,5 +259,54 @@ TEST(IntToFloatOps, IntegerSelfIsCastToFloatFirst) {
   }
 }
 
+std::vector<Op> IntSelfOps() {
+  return test::OpsWhereRule([](DTypeRule r) { return r == DTypeRule::kInputsAnyIntSelfOutAny; });
+}
+
+// SoftplusBackward's op_api lists integer and BOOL dtypes for self only, and casts both
+// inputs to FLOAT then: self of each integer dtype (values that round in FLOAT, strided with
+// an offset) beside a gradOutput of each compute dtype, into each compute out, against the
+// reference of self cast to FLOAT. An integer gradOutput or out is refused, nothing written.
+TEST(IntSelfOps, IntegerSelfIsCastToFloatBesideAnyGradOutput) {
+  ASSERT_EQ(IntSelfOps(), std::vector<Op>{Op::kSoftplusBackward});
+  std::mt19937_64 rng(0x9E02);
+  for (Op op : IntSelfOps()) {
+    for (DType it : kInts) {
+      for (DType ft : kCompute) {
+        for (DType ot : kCompute) {
+          SCOPED_TRACE(std::string(GetOpInfo(op).name) + " self " + DTypeName(it) +
+                       ", gradOutput " + DTypeName(ft) + ", out " + DTypeName(ot));
+          const std::vector<double> iv = IntValues(it);
+          const int64_t n = static_cast<int64_t>(iv.size());
+          TestTensor x = TestTensor::Strided(it, {n}, {2}, 1, {2 * n + 1});
+          for (int64_t i = 0; i < n; ++i) x.Set(i, iv[i]);
+          TestTensor dy = TestTensor::Dense(ft, {n});
+          test::FillRandom(&dy, rng, -4, 4);
+          TestTensor out = TestTensor::Dense(ot, {n});
+          test::RunChecked(op, dy, x, out);
+          std::vector<double> vx(n);
+          for (int64_t i = 0; i < n; ++i) vx[i] = test::RoundTo(DType::kFloat32, iv[i]);
+          test::CheckEltwiseValues(op, dy.Values(), vx, out, "self cast to FLOAT");
+        }
+      }
+    }
+    for (DType it : kInts) {
+      for (bool int_out : {false, true}) {
+        SCOPED_TRACE(std::string(DTypeName(it)) + (int_out ? " out" : " gradOutput"));
+        TestTensor ints = TestTensor::Dense(it, {4}), floats = TestTensor::Dense(DType::kFloat32, {4});
+        ints.storage().Fill(0);
+        floats.storage().Fill(0);
+        TestTensor out = TestTensor::Dense(int_out ? it : DType::kFloat32, {4});
+        out.storage().FillBytes(0x5A);
+        const std::vector<uint8_t> before = out.storage().Snapshot();
+        const test::RunResult r =
+            test::RunOp(test::MakeArgs(op, int_out ? floats : ints, floats, out));
+        EXPECT_EQ(r.status.code(), StatusCode::kInvalid);
+        EXPECT_EQ(out.storage().Snapshot(), before) << "written on failure";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hostnn

@@ -164,6 +164,8 @@ enum class DTypeRule {
   kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
   kAnyFloat,               // every operand any float dtype; inputs are cast to out's first
   kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
+  kInputsAnyIntSelfOutAny, // the same, and in1 (self) may be an integer or BOOL, cast to
+                           // FLOAT first (SoftplusBackward, as CANN casts both inputs)
   kFloatThenCast,          // self and out each a compute dtype: computed in self's, then
                            // cast to out's (CANN's op_api appends a Cast)
   kFloatOrHalfThenCast,    // the same, FLOAT and FLOAT16 only (Shrink's op_api list)
@@ -210,7 +212,7 @@ constexpr bool PromotesInputs(DTypeRule rule) { return rule == DTypeRule::kPromo
 // promoted one, or FLOAT).
 constexpr bool CastsIntInputs(DTypeRule rule) {
   return PromotesInputs(rule) || rule == DTypeRule::kIntToFloatThenCast ||
-         rule == DTypeRule::kPromoteIntExact;
+         rule == DTypeRule::kPromoteIntExact || rule == DTypeRule::kInputsAnyIntSelfOutAny;
 }
 // Whether an operator computes integer inputs whose promotion is an integer exactly in that
 // promoted dtype (and casts a float promotion's integer inputs to FLOAT).

@@ -81,12 +81,16 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   const bool promotes = PromotesInputs(info.dtypes);
   const bool int_to_float = info.dtypes == DTypeRule::kIntToFloatThenCast;
   const bool all_any_float = info.dtypes == DTypeRule::kAnyFloat;
+  // SoftplusBackward's self (in1) may be an integer or BOOL.
+  const Operand* int_self =
+      info.dtypes == DTypeRule::kInputsAnyIntSelfOutAny ? all.begin()[1] : nullptr;
   for (const Operand* v : all) {
     const bool is_out = v == &out;
     const bool any_float = all_any_float || (is_out && out_any_float);
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
                                             any_float                     ? kFloatTypes
-                                            : promotes || (int_to_float && !is_out)
+                                            : promotes || (int_to_float && !is_out) ||
+                                                      v == int_self
                                                 ? kPromotableTypes
                                             : PromotesToExactInt(info.dtypes)
                                                 ? kComputeOrIntTypes
@@ -137,6 +141,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kInputsAnyOutAnyFloat:
     case DTypeRule::kAnyFloat:  // every pair: CANN casts self to out's dtype, which any takes
     case DTypeRule::kInputsAnyOutAny:
+    case DTypeRule::kInputsAnyIntSelfOutAny:
     case DTypeRule::kPromoteIntExact:  // the promotion's casts: CheckPromotedCasts
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
