@@ -377,11 +377,15 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
     }
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
   }
-  if (EmptyInputSkipsChecks(args.op) &&
-      (IsWellFormedEmpty(op, in0) || (has_in1 && IsWellFormedEmpty(op, in1)))) {
+  // An empty input that succeeds before the remaining checks (CANN's early returns).
+  const auto empty_success = [&] {
     *workspace_size = 0;
     executor->reset(new EmptyExecutor(args.op, DTypeName(in0.view->dtype)));
     return Status::Ok();
+  };
+  if (EmptyInputSkipsChecks(args.op) &&
+      (IsWellFormedEmpty(op, in0) || (has_in1 && IsWellFormedEmpty(op, in1)))) {
+    return empty_success();
   }
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
   HOSTNN_RETURN_IF_ERROR(CheckScalarDTypes(info, args));
@@ -393,9 +397,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   if (EmptyInputSkipsShapes(args.op) && (core::CheckedNumel(in0.view->shape) == 0 ||
                                          (has_in1 && core::CheckedNumel(in1.view->shape) == 0))) {
-    *workspace_size = 0;
-    executor->reset(new EmptyExecutor(args.op, DTypeName(in0.view->dtype)));
-    return Status::Ok();
+    return empty_success();
   }
   HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, has_in1 ? &in1 : nullptr));
   float scalars[kMaxScalars] = {};  // CANN's ToFloat; unset: the default
