@@ -13,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "aclnnop/aclnn_selu.h"
 #include "hostnn/hostnn.h"
 #include "tests/reference/forward_reference.h"
 #include "tests/reference/reference.h"
+#include "tests/util/acl_test_util.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/test_util.h"
 
@@ -197,6 +199,30 @@ TEST(AnyRank, MaxRankOfTheArgumentsOverridesTheOperators) {
   EXPECT_EQ(CheckValues(Op::kGelu, x.Values(), x.Values(), out, "max_rank"), 0);
   a.max_rank = 9;
   EXPECT_EQ(RunOp(a).status.code(), StatusCode::kInvalid);
+}
+
+// "Any rank" stops where aclCreateTensor does: 1024 dims. A Selu of 1024 dims (two of them
+// 2 and 3) runs through the C API; aclCreateTensor refuses 1025.
+TEST(AnyRank, UpToTheThousandAndTwentyFourDimsOfAclCreateTensor) {
+  std::vector<int64_t> shape(1024, 1);
+  shape[5] = 2;
+  shape[1023] = 3;
+  std::vector<float> x = {-3.0f, -1.0f, -0.25f, 0.0f, 0.5f, 2.0f}, y(6, -9.0f);
+  TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, shape);
+  TensorPtr ty = MakeDense(y.data(), ACL_FLOAT, shape);
+  ASSERT_NE(tx, nullptr);
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  ASSERT_EQ(aclnnSeluGetWorkspaceSize(tx.get(), ty.get(), &ws, &exec), ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ASSERT_EQ(aclnnSelu(nullptr, ws, exec, nullptr), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_TRUE(
+        ForwardEltwiseWithinTolerance(DType::kFloat32, y[i], ForwardEltwiseRef(Op::kSelu, x[i])))
+        << "x = " << x[i] << ": got " << y[i];
+  }
+  shape.push_back(1);
+  EXPECT_EQ(MakeDense(x.data(), ACL_FLOAT, shape), nullptr);
 }
 
 }  // namespace

@@ -129,6 +129,23 @@ constexpr bool EmptyInputSkipsChecks(Op op) {
 // op_api returns there, before its broadcast check (HardshrinkBackward).
 constexpr bool EmptyInputSkipsShapes(Op op) { return op == Op::kHardshrinkBackward; }
 
+// What an operator's op_api asks of its tensors' formats (aclFormat), beyond being an
+// aclFormat value, which every entry point asks (core::CheckDims). hostnn computes every
+// format as the view its shape and strides describe, as the op_api hands it to the kernel.
+enum class FormatRule {
+  kAny,        // any format (a private one too: most op_api files check none)
+  kNoPrivate,  // no private format, checked after the dtypes, before the ranks (Gelu)
+  kOneFormat,  // every tensor in in0's format, checked after the shapes and the scalar
+               // parameters' values (FastGelu, FastGeluBackward, Hardsigmoid, Shrink)
+};
+constexpr FormatRule FormatRuleOf(Op op) {
+  return op == Op::kGelu ? FormatRule::kNoPrivate
+         : op == Op::kFastGelu || op == Op::kFastGeluBackward || op == Op::kHardsigmoid ||
+                 op == Op::kInplaceHardsigmoid || op == Op::kShrink
+             ? FormatRule::kOneFormat
+             : FormatRule::kAny;
+}
+
 // The most dims an operator's tensors may have. CANN's op_api refuses more than 8 (its
 // OP_CHECK_MAX_DIM) but for the operators whose files have no such check: those take any
 // rank, and a view of more than 8 dims runs as one flat row (CANN reshapes it to 1-D). An

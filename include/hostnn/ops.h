@@ -47,6 +47,9 @@ struct OpArgs {
   // The most dims a tensor may have; 0: the operator's own (MaxRank(op)). An entry point
   // that checks its tensors by another operator's rules sets its own (aclnnGeluV2: any).
   int max_rank = 0;
+  // Set: the formats are not checked by the operator's FormatRuleOf (such an entry point:
+  // aclnnGeluV2, whose op_api checks no format, over Gelu's checks).
+  bool any_format = false;
 };
 
 

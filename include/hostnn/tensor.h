@@ -20,6 +20,10 @@ struct TensorView {
   std::vector<int64_t> strides;        // elements; empty = row-major contiguous
   int64_t offset = 0;                  // elements from data to the view's first element
   std::vector<int64_t> storage_shape;  // the allocation, in elements; empty = just the view
+  // CANN's aclFormat value (2: ND). The elements are where shape, strides and offset say
+  // in every format (no private layout is modelled); operators check the value as their
+  // op_api does (docs/errors.md).
+  int32_t format = 2;
 
   // A dense row-major view over `data`.
   static TensorView Dense(void* data, DType dtype, std::vector<int64_t> shape) {

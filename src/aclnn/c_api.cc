@@ -159,6 +159,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     if (stride != nullptr) t->view.strides.assign(stride, stride + viewDimsNum);
     t->view.offset = offset;
     t->format = format;
+    t->view.format = static_cast<int32_t>(format);
     t->view.storage_shape.assign(storageDims, storageDims + storageDimsNum);
     if (storageDims != nullptr && storageDimsNum == 0)
       t->view.storage_shape = {1};  // a 0-d storage holds one element

@@ -82,12 +82,14 @@ aclnnStatus InV2Words(aclnnStatus st, const char* v2, std::initializer_list<Op> 
   return st;
 }
 
-// Phase 1 of `op` (Gelu, GeluErf or their gradients) by its own checks but for the rank:
-// the V2 op_api files have no OP_CHECK_MAX_DIM, so a tensor of any rank is taken.
+// Phase 1 of `op` (Gelu, GeluErf or their gradients) by its own checks but for the rank and
+// the format: the V2 op_api files have no OP_CHECK_MAX_DIM and no format check, so a tensor
+// of any rank and format is taken.
 aclnnStatus AnyRankPhase1(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* out,
                           uint64_t* workspaceSize, aclOpExecutor** executor) {
   hostnn::OpArgs args = hostnn::capi::MakeArgs(op, in0, in1, nullptr, out, nullptr, 0);
   args.max_rank = hostnn::kAnyRank;
+  args.any_format = true;
   return hostnn::capi::GetWorkspaceSize(args, workspaceSize, executor);
 }
 

@@ -324,6 +324,34 @@ Status CheckScalarValues(const OpInfo& info, const float* values) {
   return Status::Ok();
 }
 
+// Gelu's op_api refuses a private (blocked) format for any of its tensors.
+Status CheckNoPrivateFormat(const OpInfo& info, const OperandList& all) {
+  for (const Operand* v : all) {
+    if (core::IsPrivateFormat(v->view->format)) {
+      return core::InvalidParam(info.name, v->param,
+                                std::string("format: ") + core::FormatName(v->view->format) +
+                                    " is a private format, which " + info.name +
+                                    " does not take (ND, NCHW, NHWC and the other plain ones)");
+    }
+  }
+  return Status::Ok();
+}
+
+// FastGelu's, FastGeluBackward's, Hardsigmoid's and Shrink's op_api ask every tensor for
+// in0's format.
+Status CheckOneFormat(const OpInfo& info, const OperandList& all) {
+  const Operand& in0 = all.front();
+  for (const Operand* v : all) {
+    if (v->view->format != in0.view->format) {
+      return core::InvalidParam(info.name, v->param,
+                                std::string("format: expected ") +
+                                    core::FormatName(in0.view->format) + " like " + in0.param +
+                                    ", got " + core::FormatName(v->view->format));
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckDim(const OpInfo& info, const std::vector<int64_t>& shape, int64_t dim) {
   const int64_t n = std::max<int64_t>(static_cast<int64_t>(shape.size()), 1);
   if (dim < -n || dim >= n) {
@@ -390,6 +418,8 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
   HOSTNN_RETURN_IF_ERROR(CheckScalarDTypes(info, args));
   HOSTNN_RETURN_IF_ERROR(CheckPromotedCasts(info, all, args));
+  const FormatRule formats = args.any_format ? FormatRule::kAny : FormatRuleOf(args.op);
+  if (formats == FormatRule::kNoPrivate) HOSTNN_RETURN_IF_ERROR(CheckNoPrivateFormat(info, all));
   const int max_rank = args.max_rank > 0 ? args.max_rank : MaxRank(args.op);
   for (const Operand* v : all) {
     HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, max_rank));
@@ -409,6 +439,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
                      : core::ToFloat(v);
   }
   HOSTNN_RETURN_IF_ERROR(CheckScalarValues(info, scalars));
+  if (formats == FormatRule::kOneFormat) HOSTNN_RETURN_IF_ERROR(CheckOneFormat(info, all));
   if (info.is_reduction) HOSTNN_RETURN_IF_ERROR(CheckDim(info, in0.view->shape, args.dim));
   for (Operand* v : all) {
     HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));

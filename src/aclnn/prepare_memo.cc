@@ -62,12 +62,15 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
   key_[w++] = args.dim;
   key_[w++] = launch::TeamSize();
   key_[w++] = exec::TargetsStamp();
+  key_[w++] = args.max_rank;
+  key_[w++] = args.any_format;
   for (const TensorView* v : {args.in[0], args.in[1], args.in[2], args.out[0], args.out[1]}) {
     key_[w++] = v != nullptr;
     if (v == nullptr) continue;
     key_[w++] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->data));
     key_[w++] = static_cast<int64_t>(v->dtype);
     key_[w++] = v->offset;
+    key_[w++] = v->format;
     if (!PushDims(v->shape, key_, &w) || !PushDims(v->strides, key_, &w) ||
         !PushDims(v->storage_shape, key_, &w)) {
       return;

@@ -89,7 +89,53 @@ Status CheckDims(const char* op, const char* param, const TensorView& v) {
           "storage shape: expected non-negative dims, got " + ShapeString(v.storage_shape));
     }
   }
+  if (FormatName(v.format) == nullptr) {
+    return InvalidParam(
+        op, param,
+        "format: " + std::to_string(v.format) + " is no aclFormat value (ND is 2, NCHW 0, NHWC 1)");
+  }
   return Status::Ok();
+}
+
+const char* FormatName(int32_t format) {
+  switch (format) {
+    case -1:
+      return "UNDEFINED";
+    case 0:
+      return "NCHW";
+    case 1:
+      return "NHWC";
+    case 2:
+      return "ND";
+    case 3:
+      return "NC1HWC0";
+    case 4:
+      return "FRACTAL_Z";
+    case 12:
+      return "NC1HWC0_C04";
+    case 16:
+      return "HWCN";
+    case 27:
+      return "NDHWC";
+    case 29:
+      return "FRACTAL_NZ";
+    case 30:
+      return "NCDHW";
+    case 32:
+      return "NDC1HWC0";
+    case 33:
+      return "FRACTAL_Z_3D";
+    case 35:
+      return "NC";
+    case 47:
+      return "NCL";
+    default:
+      return nullptr;
+  }
+}
+
+bool IsPrivateFormat(int32_t format) {
+  return format == 3 || format == 4 || format == 12 || format == 29 || format == 32 || format == 33;
 }
 
 float ToFloat(double v) {

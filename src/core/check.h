@@ -34,8 +34,14 @@ Status CheckDType(const char* op, const char* param, DType got,
                   std::initializer_list<DType> allowed);
 // Rank <= max_rank, strides / storage counts consistent.
 Status CheckRank(const char* op, const char* param, const TensorView& v, int max_rank = kMaxDims);
-// Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0.
+// Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0, a format that is an
+// aclFormat value.
 Status CheckDims(const char* op, const char* param, const TensorView& v);
+// aclFormat's name of a format value ("ND", "FRACTAL_NZ"; nullptr for no aclFormat value),
+// and whether it is one of CANN's private (blocked) formats: NC1HWC0, FRACTAL_Z,
+// NC1HWC0_C04, FRACTAL_NZ, NDC1HWC0, FRACTAL_Z_3D.
+const char* FormatName(int32_t format);
+bool IsPrivateFormat(int32_t format);
 // A double parameter as CANN's ToFloat reads it: rounded to nearest even, past f32's range
 // to +-inf or +-FLT_MAX as that rounding says (a plain cast of such a double is undefined).
 float ToFloat(double v);

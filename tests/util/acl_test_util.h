@@ -117,10 +117,11 @@ using TensorPtr = std::unique_ptr<aclTensor, TensorDeleter>;
 // An aclTensor over data. strides empty: passes NULL (row-major); storage as given.
 inline TensorPtr MakeTensor(void* data, aclDataType dtype, const std::vector<int64_t>& shape,
                             const std::vector<int64_t>& strides, int64_t offset,
-                            const std::vector<int64_t>& storage) {
+                            const std::vector<int64_t>& storage,
+                            aclFormat format = ACL_FORMAT_ND) {
   return TensorPtr(aclCreateTensor(shape.data(), shape.size(), dtype,
-                                   strides.empty() ? nullptr : strides.data(), offset,
-                                   ACL_FORMAT_ND, storage.data(), storage.size(), data));
+                                   strides.empty() ? nullptr : strides.data(), offset, format,
+                                   storage.data(), storage.size(), data));
 }
 
 // A dense row-major tensor over data (storage = the view's shape).
@@ -145,6 +146,7 @@ struct Operand {
   bool null_tensor = false;      // pass NULL instead of an aclTensor
   bool null_data = false;        // an aclTensor with a NULL data address
   int share = -1;                // lies in the storage of this slot instead of its own
+  aclFormat format = ACL_FORMAT_ND;
 };
 
 // One call: four operands (unused slots are ignored) and the other phase-1 arguments.
@@ -188,7 +190,7 @@ class Call {
       std::vector<int64_t> storage = o.storage;
       if (storage.empty()) storage = {ReachElems(o.shape, o.strides, o.offset)};
       void* data = o.null_data ? nullptr : storage_[o.share >= 0 ? o.share : s].data();
-      tensor_[s] = MakeTensor(data, o.dtype, o.shape, o.strides, o.offset, storage);
+      tensor_[s] = MakeTensor(data, o.dtype, o.shape, o.strides, o.offset, storage, o.format);
       EXPECT_NE(tensor_[s], nullptr) << "aclCreateTensor refused slot " << s;
     }
     TakeSnapshot();
