@@ -76,9 +76,8 @@ std::vector<float> GeluBackwardV2(const char* approximate,
   return dx;
 }
 
-TEST(GeluV2, ApproximateZeroRunsTheErfFormAndOneTheTanhForm) {
-  const std::vector<float> erf = GeluV2(0);
-  const std::vector<float> tanh = GeluV2(1);
+// GeluV2's results of kX by the erf form (approximate 0) and the tanh form (1).
+void ExpectForms(const std::vector<float>& erf, const std::vector<float>& tanh) {
   for (size_t i = 0; i < kX.size(); ++i) {
     EXPECT_TRUE(ForwardEltwiseWithinTolerance(DType::kFloat32, erf[i],
                                               ForwardEltwiseRef(Op::kGeluErf, kX[i])))
@@ -87,12 +86,10 @@ TEST(GeluV2, ApproximateZeroRunsTheErfFormAndOneTheTanhForm) {
                                               ForwardEltwiseRef(Op::kGelu, kX[i])))
         << "x = " << kX[i] << ": got " << tanh[i];
   }
-  EXPECT_NE(erf[7], tanh[7]);  // x = 1.5: 1.39978 and 1.39960
 }
 
-TEST(GeluBackwardV2, NoneRunsTheErfFormAndTanhTheTanhForm) {
-  const std::vector<float> erf = GeluBackwardV2("none");
-  const std::vector<float> tanh = GeluBackwardV2("tanh");
+// GeluBackwardV2's results of (kDy, kX) by "none" and "tanh".
+void ExpectGradForms(const std::vector<float>& erf, const std::vector<float>& tanh) {
   for (size_t i = 0; i < kX.size(); ++i) {
     EXPECT_TRUE(EltwiseWithinTolerance(DType::kFloat32, erf[i],
                                        EltwiseRef(Op::kGeluErfBackward, kDy[i], kX[i]), kDy[i]))
@@ -101,6 +98,19 @@ TEST(GeluBackwardV2, NoneRunsTheErfFormAndTanhTheTanhForm) {
                                        EltwiseRef(Op::kGeluBackward, kDy[i], kX[i]), kDy[i]))
         << "x = " << kX[i] << ": got " << tanh[i];
   }
+}
+
+TEST(GeluV2, ApproximateZeroRunsTheErfFormAndOneTheTanhForm) {
+  const std::vector<float> erf = GeluV2(0);
+  const std::vector<float> tanh = GeluV2(1);
+  ExpectForms(erf, tanh);
+  EXPECT_NE(erf[7], tanh[7]);  // x = 1.5: 1.39978 and 1.39960
+}
+
+TEST(GeluBackwardV2, NoneRunsTheErfFormAndTanhTheTanhForm) {
+  const std::vector<float> erf = GeluBackwardV2("none");
+  const std::vector<float> tanh = GeluBackwardV2("tanh");
+  ExpectGradForms(erf, tanh);
   EXPECT_NE(erf[7], tanh[7]);
 }
 
@@ -108,23 +118,8 @@ TEST(GeluBackwardV2, NoneRunsTheErfFormAndTanhTheTanhForm) {
 // 8: ten dims run through the V2 entry points in either form and are refused by the others.
 TEST(GeluV2, TensorsOfAnyRankRunWhereGeluRefusesThem) {
   const std::vector<int64_t> ten = {3, 1, 1, 1, 1, 1, 1, 1, 1, 3};
-  const std::vector<float> erf = GeluV2(0, ten), tanh = GeluV2(1, ten);
-  const std::vector<float> derf = GeluBackwardV2("none", ten);
-  const std::vector<float> dtanh = GeluBackwardV2("tanh", ten);
-  for (size_t i = 0; i < kX.size(); ++i) {
-    EXPECT_TRUE(ForwardEltwiseWithinTolerance(DType::kFloat32, erf[i],
-                                              ForwardEltwiseRef(Op::kGeluErf, kX[i])))
-        << "x = " << kX[i] << ": got " << erf[i];
-    EXPECT_TRUE(ForwardEltwiseWithinTolerance(DType::kFloat32, tanh[i],
-                                              ForwardEltwiseRef(Op::kGelu, kX[i])))
-        << "x = " << kX[i] << ": got " << tanh[i];
-    EXPECT_TRUE(EltwiseWithinTolerance(DType::kFloat32, derf[i],
-                                       EltwiseRef(Op::kGeluErfBackward, kDy[i], kX[i]), kDy[i]))
-        << "x = " << kX[i] << ": got " << derf[i];
-    EXPECT_TRUE(EltwiseWithinTolerance(DType::kFloat32, dtanh[i],
-                                       EltwiseRef(Op::kGeluBackward, kDy[i], kX[i]), kDy[i]))
-        << "x = " << kX[i] << ": got " << dtanh[i];
-  }
+  ExpectForms(GeluV2(0, ten), GeluV2(1, ten));
+  ExpectGradForms(GeluBackwardV2("none", ten), GeluBackwardV2("tanh", ten));
   std::vector<float> x = kX, y(kX.size(), -99.0f);
   TensorPtr tx = MakeDense(x.data(), ACL_FLOAT, ten);
   TensorPtr ty = MakeDense(y.data(), ACL_FLOAT, ten);
