@@ -20,6 +20,7 @@
 
 #include "kernels/eltwise_ops-inl.h"  // ExpNonPositive
 #include "kernels/expm1-inl.h"
+#include "kernels/f64_lanes-inl.h"  // ExpM1F64 (EluF64Op)
 #include "kernels/params.h"
 #include "kernels/unary_ops-inl.h"  // SiluOp, LogSigmoidOp
 
@@ -29,6 +30,45 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Elu of a DOUBLE self, in f64 lanes: scale * x for x > 0, alpha * scale * expm1(x *
+// inputScale) otherwise, the parameters as CANN's op_api reads them (f32 values, so alpha *
+// scale is exact in double), x * inputScale carried as hi + lo (ExpM1F64). With an
+// infinite or NaN alpha or inputScale, CANN casts self to FLOAT and computes in f32 (its
+// Threshold and Muls): so does this form, scale * (x > 0 ? x : -alpha) on x rounded to
+// f32, rounded to f32. NaN x gives NaN. Max error about 2.5 ULP (double).
+struct EluF64Op {
+  using Params = EluParams;
+  template <class D>
+  struct Bound {
+    using V = hn::Vec<D>;
+    V scale, input_scale, alpha_scale, neg_alpha;
+    bool special;
+    Bound(D d, const Params& p)
+        : scale(hn::Set(d, p.scale)),
+          input_scale(hn::Set(d, p.input_scale)),
+          alpha_scale(hn::Set(d, static_cast<double>(p.alpha) * p.scale)),
+          neg_alpha(hn::Set(d, -static_cast<double>(p.alpha))),
+          special(!std::isfinite(p.alpha) || !std::isfinite(p.input_scale)) {}
+    // v rounded to f32 and widened back.
+    static HWY_INLINE V ToF32(D d, V v) {
+      const hn::Rebind<float, D> df;
+      return hn::PromoteTo(d, DemoteF64(df, v));
+    }
+    HWY_INLINE V Apply(D d, V x) const {
+      if (special) {
+        const V x32 = ToF32(d, x);
+        const V kept = hn::IfThenElse(hn::Gt(x32, hn::Zero(d)), x32, neg_alpha);
+        return hn::IfThenElse(hn::IsNaN(x), x, ToF32(d, hn::Mul(kept, scale)));
+      }
+      const V t = hn::Mul(x, input_scale);
+      V tail = hn::Mul(alpha_scale, ExpM1F64(d, t, ProductErrorF64(d, x, input_scale, t)));
+      tail = hn::IfThenElse(hn::IsNaN(t), t, tail);  // -inf * 0: NaN, as the exact formula
+      const V out = hn::IfThenElse(hn::Gt(x, hn::Zero(d)), hn::Mul(x, scale), tail);
+      return hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+  };
+};
+
 // Elu: scale * x for x > 0, alpha * scale * expm1(x * inputScale) for x <= 0 (EluParams),
 // as PyTorch's elu and CANN's kernel. With an infinite or NaN
 // alpha or inputScale, CANN's op_api computes scale * (x > 0 ? x : -alpha) instead, and so
@@ -37,6 +77,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Valid range: all floats and parameters.
 struct EluOp {
   using Params = EluParams;
+  using F64Form = EluF64Op;  // a DOUBLE self (ComputesDouble)
   template <class D>
   struct Bound {
     using V = hn::Vec<D>;

@@ -104,6 +104,82 @@ HWY_INLINE VD SigmoidF64(DD d, VD g, VD* one_minus = nullptr) {
   return hn::IfNegativeThenElse(g, er, r);
 }
 
+// x * y - prod exactly, for prod = x * y rounded (f64 lanes): one fused operation where
+// the target fuses, else Dekker's product of halves (2^27 + 1 splits a 53-bit mantissa).
+template <class DD, class VD = hn::Vec<DD>>
+HWY_INLINE VD ProductErrorF64(DD d, VD x, VD y, VD prod) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulSub(x, y, prod);
+#else
+  const VD split = hn::Set(d, 134217729.0);
+  const VD cx = hn::Mul(split, x), cy = hn::Mul(split, y);
+  const VD xh = hn::Sub(cx, hn::Sub(cx, x)), yh = hn::Sub(cy, hn::Sub(cy, y));
+  const VD xl = hn::Sub(x, xh), yl = hn::Sub(y, yh);
+  VD err = hn::Sub(hn::Mul(xh, yh), prod);
+  err = hn::Add(hn::Add(err, hn::Mul(xh, yl)), hn::Mul(xl, yh));
+  return hn::Add(err, hn::Mul(xl, yl));
+#endif
+}
+
+// 2^j for j an integer-valued lane in [-1022, 1023], from its exponent field.
+template <class DD, class VD = hn::Vec<DD>>
+HWY_INLINE VD Pow2F64(DD d, VD j) {
+  const hn::RebindToSigned<DD> di;
+  const VD biased = hn::Add(j, hn::Set(d, 6755399441055744.0 + 1023.0));  // 1.5 * 2^52 + bias
+  return hn::BitCast(d, hn::ShiftLeft<52>(hn::BitCast(di, biased)));
+}
+
+// expm1(v + lo), f64 lanes, where lo is a correction far below v's ULP (the rounding error
+// of the product that made v, ProductErrorF64; zero for none): exp's growth multiplies v's
+// relative error by |v|, so a product's rounding must be carried to keep a few ULP up to
+// v = 709. k = rint(v / ln2), r = v - k ln2 (ln2 in two parts, as ExpF64) + lo, expm1(r)
+// = r + r^2 (1/2! + r/3! + ... + r^12/14!) on |r| <= ln2/2 (truncation below 2^-60
+// relative), then 2^k (1 + p) - 1 formed as 2^k p + (2^k - 1), whose subtraction is exact
+// for k <= 53, in one fused rounding; past k = 53 as 2 (2^(k-1) p + 2^(k-1)), so that 2^k
+// overflows only where the result does. v is clamped to [-40, 710]: expm1 is -1 in double
+// below -38 and +inf past 709.79. Max error about 1.5 ULP; -inf -> -1, +inf -> +inf, NaN ->
+// NaN.
+template <class DD, class VD = hn::Vec<DD>>
+HWY_INLINE VD ExpM1F64(DD d, VD v, VD lo) {
+  constexpr double kLn2Hi = 6.93147180369123816490e-01;
+  constexpr double kLn2Lo = 1.90821492927058770002e-10;
+  const VD one = hn::Set(d, 1.0);
+  const VD vc = hn::Min(hn::Max(v, hn::Set(d, -40.0)), hn::Set(d, 710.0));
+  const VD round = hn::Set(d, 6755399441055744.0);  // 1.5 * 2^52: rounds to an integer
+  const VD k = hn::Sub(hn::MulAdd(vc, hn::Set(d, 1.4426950408889634), round), round);
+  VD r = hn::NegMulAdd(k, hn::Set(d, kLn2Hi), vc);
+  r = hn::NegMulAdd(k, hn::Set(d, kLn2Lo), r);
+  // lo where v is in range: an infinite v's lo is NaN, and a product past 2^996 overflows
+  // the split of targets without FMA (ProductErrorF64), where the clamp decides anyway.
+  r = hn::Add(
+      r, hn::IfThenElseZero(hn::And(hn::Lt(hn::Abs(v), hn::Set(d, 710.0)), hn::IsFinite(lo)), lo));
+  // 1/14!, 1/13!, ..., 1/2!.
+  static constexpr double kInvFact[13] = {1.1470745597729725e-11,
+                                          1.6059043836821613e-10,
+                                          2.08767569878681e-09,
+                                          2.505210838544172e-08,
+                                          2.755731922398589e-07,
+                                          2.7557319223985893e-06,
+                                          2.48015873015873e-05,
+                                          1.984126984126984e-04,
+                                          1.388888888888889e-03,
+                                          8.333333333333333e-03,
+                                          4.1666666666666664e-02,
+                                          1.6666666666666666e-01,
+                                          0.5};
+  VD q = hn::Set(d, kInvFact[0]);
+  for (int i = 1; i < 13; ++i) q = hn::MulAdd(q, r, hn::Set(d, kInvFact[i]));
+  const VD p = hn::MulAdd(hn::Mul(r, r), q, r);
+  const VD big = hn::Set(d, 53.0);
+  const VD s = Pow2F64(d, hn::Min(k, big));
+  const VD near = hn::MulAdd(s, p, hn::Sub(s, one));
+  const VD h = Pow2F64(d, hn::Max(hn::Sub(k, one), big));
+  const VD far = hn::Mul(hn::MulAdd(h, p, h), hn::Set(d, 2.0));
+  const VD out = hn::IfThenElse(hn::Gt(k, big), far, near);
+  return hn::IfThenElse(hn::IsNaN(v), v, out);
+}
+
 // f64 lanes rounded to f32 as IEEE rounds them: Highway's EMU128 and SCALAR demotions
 // saturate at +-FLT_MAX (infinities included), so those targets put back the infinities
 // of the lanes at or past FLT_MAX + half its ULP (2^128 - 2^103), where rounding overflows;

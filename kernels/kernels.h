@@ -40,6 +40,10 @@ enum class StoreMode { kCached, kStream };
 // Alt form (PicksAltForm). kStream: non-temporal stores, the same bits; an operator with
 // no streaming form (the gated units) is null for it. Null for another operator or dtype.
 MapFn GetMap(Op op, DType dtype, const OpParams& params, StoreMode mode = StoreMode::kCached);
+// The DOUBLE kernel of an operator CANN computes in double (ComputesDouble): its Map entry
+// on n doubles of each input (f64 lanes, kernels/f64_tiles.cc); params as GetMap's. Null
+// for another operator.
+MapFn GetF64Map(Op op);
 // kStream when an output of out_bytes is at least min_bytes (>= 0): the plan's
 // stream_min_bytes (tiling resolves it: HOSTNN_STREAM_MIN_BYTES, else a third of the
 // last-level cache).

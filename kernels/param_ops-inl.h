@@ -36,6 +36,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // -inf -> -inf * slope (NaN for a slope of 0, as PyTorch).
 struct LeakyReluOp {
   using Params = LeakyReluParams;
+  using F64Form = LeakyReluOp;  // a DOUBLE self: the same selection in f64 lanes
   template <class D>
   struct Bound {
     hn::Vec<D> slope;
@@ -55,6 +56,7 @@ using InplaceLeakyReluOp = LeakyReluOp;
 // Lanes: f32. Max error: 0.5 ULP. Valid range: all floats.
 struct LeakyReluBackwardOp {
   using Params = LeakyReluBackwardParams;
+  using F64Form = LeakyReluBackwardOp;  // DOUBLE inputs: the same selection in f64 lanes
   template <class D>
   struct Bound {
     hn::Vec<D> slope;

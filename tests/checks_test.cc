@@ -148,23 +148,30 @@ TEST_P(ChecksTest, UnsupportedDTypeInEachSlotIsInvalid) {
   }
 }
 
-TEST_P(ChecksTest, DoubleInputIsInvalid) {
+// DOUBLE inputs are refused but by the operators computed in double (ComputesDouble:
+// tests/double_test.cc), where any input may be DOUBLE and the inputs promote to it.
+TEST_P(ChecksTest, DoubleInputIsInvalidUnlessComputedInDouble) {
   for (Slot s : InputSlots(op())) {
     SCOPED_TRACE(name(s));
     Case c = Default();
     c.v[s].dtype = ACL_DOUBLE;
-    ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+    if (ComputesDouble(GetParam())) {
+      ExpectAccepted(op(), c);
+    } else {
+      ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
+    }
   }
 }
 
 TEST_P(ChecksTest, DoubleOutput) {
   // DOUBLE is an output dtype of the operators whose rule allows any float output
-  // (HardsigmoidBackward and LogSoftmaxBackward).
+  // (HardsigmoidBackward and LogSoftmaxBackward), and of those that take it beside a
+  // narrower self (OutTakesDouble).
   Case c = Default();
   c.v[kOut].dtype = ACL_DOUBLE;
   const DTypeRule rule = GetOpInfo(GetParam()).dtypes;
   if (rule == DTypeRule::kInputsAnyOutAnyFloat || rule == DTypeRule::kInputsSameOutAnyFloat ||
-      rule == DTypeRule::kPromoteOutAnyFloat) {
+      rule == DTypeRule::kPromoteOutAnyFloat || OutTakesDouble(GetParam())) {
     ExpectAccepted(op(), c);
   } else {
     ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kOut)});

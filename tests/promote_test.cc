@@ -200,7 +200,8 @@ TEST(IntToFloatOps, AreErfinvAndSigmoid) {
 }
 
 // self of every dtype into every out dtype: an integer or a float self into any compute out
-// (a float self's result cast: tests/result_cast_test.cc); refusals write nothing.
+// (a float self's result cast: tests/result_cast_test.cc), and DOUBLE where the operator
+// takes it (tests/double_test.cc); refusals write nothing.
 TEST(IntToFloatOps, TakeIntegerSelfIntoAnyComputeOut) {
   ASSERT_FALSE(IntToFloatOps().empty());
   for (Op op : IntToFloatOps()) {
@@ -217,7 +218,11 @@ TEST(IntToFloatOps, TakeIntegerSelfIntoAnyComputeOut) {
         a.in[0] = &x.view();
         a.out[0] = &out.view();
         const test::RunResult r = test::RunOp(a);
-        const bool taken = IsComputeType(ot) && (IsPromotableIntType(in) || IsComputeType(in));
+        // DOUBLE: a self computed in double (ComputesDouble), and an out op_api's list holds.
+        const bool self_ok = IsPromotableIntType(in) || IsComputeType(in) ||
+                             (in == DType::kFloat64 && ComputesDouble(op));
+        const bool out_ok = IsComputeType(ot) || (ot == DType::kFloat64 && OutTakesDouble(op));
+        const bool taken = self_ok && out_ok;
         if (taken) {
           EXPECT_TRUE(r.status.ok()) << r.status.message();
         } else {

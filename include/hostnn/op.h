@@ -159,6 +159,21 @@ constexpr int MaxRank(Op op) {
              : kMaxDims;
 }
 
+// The operators whose op_api lists DOUBLE for self (and every input) on Atlas A2, which
+// CANN runs on the AI CPU in double: inputs promoting to DOUBLE are computed in f64 lanes
+// (the functor's F64Form, kernels/f64_tiles.cc) and the result cast to out's dtype once.
+// Their out may be DOUBLE whatever the inputs' dtypes (OutTakesDouble).
+constexpr bool ComputesDouble(Op op) {
+  return op == Op::kLeakyRelu || op == Op::kInplaceLeakyRelu || op == Op::kLeakyReluBackward ||
+         op == Op::kElu || op == Op::kInplaceElu || op == Op::kSigmoid || op == Op::kInplaceSigmoid;
+}
+// The operators whose out may be DOUBLE beside a 16- or 32-bit self: op_api checks out by
+// CanCast from self (LeakyRelu, Elu, Celu, Softplus) or by a list holding DOUBLE (Sigmoid).
+// The result, computed in self's dtype, is widened exactly.
+constexpr bool OutTakesDouble(Op op) {
+  return ComputesDouble(op) || op == Op::kCelu || op == Op::kSoftplus;
+}
+
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16
 // and BFLOAT16; "any float" adds DOUBLE. An integer dtype is computed in f32 and
 // truncated back (kernels/convert-inl.h, the I32 storage tag).

@@ -87,23 +87,23 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   for (const Operand* v : all) {
     const bool is_out = v == &out;
     const bool any_float = all_any_float || (is_out && out_any_float);
-    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
-                                            any_float                     ? kFloatTypes
-                                            : promotes || (int_to_float && !is_out) ||
-                                                      v == int_self
-                                                ? kPromotableTypes
-                                            : PromotesToExactInt(info.dtypes)
-                                                ? kComputeOrIntTypes
-                                            : AdmitsInt8Lanes(info.dtypes) ||
-                                                      RoundsIntResults(info.dtypes)
-                                                ? kComputeOrInt32Int8Types
-                                            : AdmitsInt32(info.dtypes)    ? kComputeOrInt32Types
-                                            : AdmitsExactInt(info.dtypes) ? kComputeOrExactIntTypes
-                                            : SelectsIntExactly(info.dtypes)
-                                                ? kComputeOrInt32Int8UInt8Types
-                                            : info.dtypes == DTypeRule::kFloatOrHalfThenCast
-                                                ? kFloatOrHalfTypes
-                                                : kComputeTypes));
+    // DOUBLE beside the rule's list: every operand of an operator computed in double
+    // (ComputesDouble), and out where op_api's CanCast lets a wider result through.
+    const DType also = (is_out ? OutTakesDouble(info.op) : ComputesDouble(info.op))
+                           ? DType::kFloat64
+                           : DType::kUndefined;
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(
+        op, v->param, v->view->dtype,
+        any_float                                                       ? kFloatTypes
+        : promotes || (int_to_float && !is_out) || v == int_self        ? kPromotableTypes
+        : PromotesToExactInt(info.dtypes)                               ? kComputeOrIntTypes
+        : AdmitsInt8Lanes(info.dtypes) || RoundsIntResults(info.dtypes) ? kComputeOrInt32Int8Types
+        : AdmitsInt32(info.dtypes)                                      ? kComputeOrInt32Types
+        : AdmitsExactInt(info.dtypes)                                   ? kComputeOrExactIntTypes
+        : SelectsIntExactly(info.dtypes)                 ? kComputeOrInt32Int8UInt8Types
+        : info.dtypes == DTypeRule::kFloatOrHalfThenCast ? kFloatOrHalfTypes
+                                                         : kComputeTypes,
+        also));
   }
   switch (info.dtypes) {
     case DTypeRule::kFloatThenCast:  // computed in self's dtype (or FLOAT), then cast

@@ -21,15 +21,17 @@ std::string ShapeString(const std::vector<int64_t>& dims) {
   return s + "]";
 }
 
-std::string DTypeList(std::initializer_list<DType> dtypes) {
+static std::string DTypeList(const DType* dtypes, size_t n) {
   std::string s;
-  size_t i = 0;
-  for (DType d : dtypes) {
-    if (i > 0) s += (i + 1 == dtypes.size()) ? " or " : ", ";
-    s += DTypeName(d);
-    ++i;
+  for (size_t i = 0; i < n; ++i) {
+    if (i > 0) s += (i + 1 == n) ? " or " : ", ";
+    s += DTypeName(dtypes[i]);
   }
   return s;
+}
+
+std::string DTypeList(std::initializer_list<DType> dtypes) {
+  return DTypeList(dtypes.begin(), dtypes.size());
 }
 
 static std::string DTypeText(DType d) {
@@ -43,12 +45,16 @@ Status InvalidParam(const char* op, const char* param, const std::string& what) 
 }
 
 Status CheckDType(const char* op, const char* param, DType got,
-                  std::initializer_list<DType> allowed) {
+                  std::initializer_list<DType> allowed, DType also) {
+  if (also != DType::kUndefined && got == also) return Status::Ok();
   for (DType d : allowed) {
     if (d == got) return Status::Ok();
   }
-  return InvalidParam(op, param,
-                      "dtype: expected " + DTypeList(allowed) + ", got " + DTypeText(got));
+  std::vector<DType> expected(allowed);
+  if (also != DType::kUndefined) expected.push_back(also);
+  return InvalidParam(
+      op, param,
+      "dtype: expected " + DTypeList(expected.data(), expected.size()) + ", got " + DTypeText(got));
 }
 
 Status CheckRank(const char* op, const char* param, const TensorView& v, int max_rank) {

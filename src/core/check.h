@@ -31,7 +31,7 @@ std::string DTypeList(std::initializer_list<DType> dtypes);
 Status InvalidParam(const char* op, const char* param, const std::string& what);
 
 Status CheckDType(const char* op, const char* param, DType got,
-                  std::initializer_list<DType> allowed);
+                  std::initializer_list<DType> allowed, DType also = DType::kUndefined);
 // Rank <= max_rank, strides / storage counts consistent.
 Status CheckRank(const char* op, const char* param, const TensorView& v, int max_rank = kMaxDims);
 // Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0, a format that is an

@@ -7,7 +7,9 @@
 // into a run of the core's scratch once per row. Anything else (strides, mixed dtypes) is
 // gathered into the core's f32 scratch in the workspace, computed, and scattered to the
 // outputs. Integer inputs that promote to an integer (rule PromoteIntExact: AddRelu) are
-// widened to int64 tiles, computed exactly and cast to out's dtype. Each element's result
+// widened to int64 tiles, computed exactly and cast to out's dtype; inputs that promote to
+// DOUBLE, of an operator CANN computes in double (ComputesDouble), are widened to f64
+// tiles, computed in f64 lanes and rounded once to out's dtype. Each element's result
 // depends on its inputs only, so the bits do not depend on the path, the tiling or the
 // thread count. The tiles are the plan's (tiling::ElementwisePlan): this file walks them,
 // it never cuts its own.
@@ -124,6 +126,27 @@ class MapExecutor final : public Executor {
         ResultCast(DType::kInt64, layout_.operands[num_in_].dtype, FloatToInt::kTruncate);
   }
 
+  // The double path (ComputesDouble with inputs promoting to DOUBLE): the f64 kernel on
+  // the operands themselves when all are dense DOUBLE, else on f64 tiles in scratch.
+  void InitF64(bool direct, int64_t scratch_elems, uint64_t scratch_per_core,
+               const Operands& operands) {
+    params_ =
+        kernels::InitParams(op_, kernels::ParamValues(op_, operands.scalars, operands.int_scalars));
+    target_ = kernels::ChosenTargetName();
+    f64_ = true;
+    direct_ = direct;
+    elem_bytes_ = sizeof(double);
+    scratch_elems_ = scratch_elems;
+    scratch_per_core_ = scratch_per_core;
+    workspace_bytes_ = direct ? 0 : scratch_per_core * plan_->elementwise.block_dim;
+    fn_ = kernels::GetF64Map(op_);
+    const DType out_dtype = layout_.operands[num_in_].dtype;
+    if (out_dtype != DType::kFloat64) {
+      from_f64_ = kernels::GetToF32Via(DType::kFloat64, out_dtype);
+      to_result_ = kernels::GetFromF32(out_dtype);
+    }
+  }
+
   int num_out() const { return layout_.num_operands - num_in_; }
 
   // The row counts' elements (an INT64 view: first element, count, stride in elements),
@@ -143,7 +166,8 @@ class MapExecutor final : public Executor {
     DType dtypes[core::kMaxOperands];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
     return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_) +
-           (rows_ ? ", by rows" : "") + (promoted_fn_ != nullptr ? ", in int64 lanes" : "");
+           (rows_ ? ", by rows" : "") + (promoted_fn_ != nullptr ? ", in int64 lanes" : "") +
+           (f64_ ? ", in f64 lanes" : "");
   }
 
   void Run(char* workspace) const override {
@@ -273,6 +297,46 @@ class MapExecutor final : public Executor {
     }
   }
 
+  // The double path, gathered: each input tile gathered in its dtype and widened to
+  // double (exactly), computed, and stored to out: as it is for a DOUBLE out, else rounded
+  // once to out's dtype (CANN's Cast of the double result).
+  void RunF64(int64_t core, char* workspace, int64_t limit) const {
+    const tiling::ElementwisePlan& p = plan_->elementwise;
+    const core::FusedOperand& out_op = layout_.operands[num_in_];
+    double* tiles = reinterpret_cast<double*>(workspace + core * scratch_per_core_);
+    double* result = tiles + num_in_ * scratch_elems_;
+    char* raw = reinterpret_cast<char*>(result + scratch_elems_);
+    for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+      const int64_t s = p.TileBegin(core, t);
+      int64_t len = p.TileLen(core, t);
+      if (!Clip(limit, s, &len)) break;
+      const size_t n = static_cast<size_t>(len);
+      const void* in[kMaxMapInputs] = {};
+      for (int k = 0; k < num_in_; ++k) {
+        const core::FusedOperand& op = layout_.operands[k];
+        double* tile = tiles + k * scratch_elems_;
+        if (op.dtype == DType::kFloat64) {
+          GatherRaw(layout_, op, sizeof(double), s, len, tile);
+        } else {
+          GatherRaw(layout_, op, DTypeSize(op.dtype), s, len, raw);
+          kernels::GetToF64(op.dtype)(raw, tile, n);
+        }
+        in[k] = tile;
+      }
+      void* out[kMaxMapOutputs] = {result};
+      Compute(in, out, len);
+      if (from_f64_ == nullptr) {
+        ScatterRaw(layout_, out_op, sizeof(double), s, len, result);
+        continue;
+      }
+      // Rounded once to out's dtype, held exactly in f32, then stored in it.
+      float* rounded = reinterpret_cast<float*>(raw);
+      from_f64_(result, rounded, n);
+      to_result_(rounded, result, n);
+      ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, result);
+    }
+  }
+
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
@@ -280,6 +344,10 @@ class MapExecutor final : public Executor {
     if (zero_rest_ && limit < layout_.numel) ZeroPastLimit(core, limit);
     if (promoted_fn_ != nullptr) {
       RunPromotedInt(core, workspace, limit);
+      return;
+    }
+    if (f64_ && !direct_) {
+      RunF64(core, workspace, limit);
       return;
     }
     if (rows_) {
@@ -379,7 +447,11 @@ class MapExecutor final : public Executor {
   kernels::OpParams params_;  // the operator's parameters (kernels/params.h)
   ResultCast result_cast_;    // inactive unless out's dtype differs; the integer path's INT64
                               // result to out's dtype
-  kernels::FromF32Fn to_result_ = nullptr;        // f32 to the result's dtype (null: f32)
+  kernels::FromF32Fn to_result_ = nullptr;  // f32 to the result's dtype (null: f32); on the
+                                            // double path, to out's
+  bool f64_ = false;                        // the double path (InitF64)
+  kernels::ToF32Fn from_f64_ = nullptr;     // the double path: its result rounded to out's dtype
+                                            // (as f32); null for a DOUBLE out
   kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
   kernels::IntWrap int_wrap_;                     // the promoted dtype's width
   bool has_counts_ = false;       // row counts given (SetRowCounts); else every element
@@ -461,6 +533,31 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   core::FusedLayout layout;
   HOSTNN_RETURN_IF_ERROR(FuseOperands(op, out.shape, num, firsts, dtypes, strides, &layout));
 
+  // A core's scratch holds one tile per operand (f32, the operands' own dtype on the exact
+  // integer path, f64 on the double path), of its longest tile: the plan's tile length, or
+  // all the core owns when that is less (a small tensor, or a large UB, must not ask for
+  // the UB).
+  const tiling::ElementwisePlan& ep = plan->elementwise;
+  int64_t most = 0;  // elements of the busiest core
+  for (int64_t core = 0; core < ep.block_dim; ++core) most = std::max(most, ep.CoreLen(core));
+  const int64_t scratch_elems = std::min(ep.tile_len, most);
+
+  // An operator CANN computes in double (ComputesDouble) whose inputs promote to DOUBLE:
+  // the f64 kernel, on the operands when all are dense DOUBLE, else on f64 tiles (one per
+  // input and one for the result, and one of raw bytes for the conversions).
+  if (ComputesDouble(op) && PromotedInputs(layout, num_in) == DType::kFloat64) {
+    const bool direct = layout.dense && same_dtype;
+    auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);
+    exec->InitF64(direct, scratch_elems,
+                  direct ? 0
+                         : AlignWorkspace((static_cast<uint64_t>(num_in) + 2) * scratch_elems *
+                                          sizeof(double)),
+                  operands);
+    *workspace_size = exec->workspace_bytes();
+    executor->reset(exec);
+    return Status::Ok();
+  }
+
   // The dtype the result is in before out's: self's for the operators that compute in it
   // and then cast (FLOAT for an integer self cast to it, or for integers computed in f32).
   DType result_dtype = out.dtype;
@@ -493,21 +590,18 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
     fills = fills || last == 0;
   }
   rows = rows && (!fills || layout.shape[layout.rank - 1] >= kMinRowRun);
-  // A core's scratch holds one f32 tile per operand (one of the operands' own dtype on the
-  // exact integer path), of its longest tile: the plan's tile length, or all the core owns
-  // when that is less (a small tensor, or a large UB, must not ask for the UB).
-  const tiling::ElementwisePlan& ep = plan->elementwise;
-  int64_t most = 0;  // elements of the busiest core
-  for (int64_t core = 0; core < ep.block_dim; ++core) most = std::max(most, ep.CoreLen(core));
-  const int64_t scratch_elems = std::min(ep.tile_len, most);
-  // A cast result needs two more tiles of at most 4 bytes an element: the result in its own
-  // dtype, and cast to out's.
+  // A cast result needs two more tiles: the result in its own dtype (at most 4 bytes an
+  // element), and cast to out's (8 for a DOUBLE out).
   // The integer path: an int64 tile per operand, and one of the inputs' and out's own dtypes.
   const uint64_t tiles_bytes =
-      int_path ? (static_cast<uint64_t>(num) + 1) * scratch_elems * sizeof(int64_t)
-               : static_cast<uint64_t>(num) * scratch_elems *
-                         (exact_int || rows ? DTypeSize(dtypes[0]) : sizeof(float)) +
-                     (casts_result ? 2 * sizeof(float) * scratch_elems : 0);
+      int_path
+          ? (static_cast<uint64_t>(num) + 1) * scratch_elems * sizeof(int64_t)
+          : static_cast<uint64_t>(num) * scratch_elems *
+                    (exact_int || rows ? DTypeSize(dtypes[0]) : sizeof(float)) +
+                (casts_result
+                     ? (sizeof(float) + std::max<size_t>(sizeof(float), DTypeSize(out.dtype))) *
+                           scratch_elems
+                     : 0);
   // Rows every operand walks in place need no scratch at all.
   const uint64_t scratch =
       rows && !fills ? 0 : AlignWorkspace(tiles_bytes);
