@@ -49,6 +49,21 @@ struct PreluOp {
   }
 };
 
+// SigmoidBackward in f64 lanes (inputs promoting to DOUBLE): dy (y (1 - y)), or (dy y)
+// (1 - y) where |y| > 2^500 (y (1 - y) alone could overflow). Max error about 2 ULP
+// (double). NaN in either input -> that NaN.
+struct SigmoidBackwardF64Op {
+  template <class D, class V>
+  static HWY_INLINE V Apply(D d, V dy, V y) {
+    const V one_minus_y = hn::Sub(hn::Set(d, 1.0), y);
+    V dx = hn::Mul(dy, hn::Mul(y, one_minus_y));
+    const auto huge = hn::Gt(hn::Abs(y), hn::Set(d, 0x1p500));
+    dx = hn::IfThenElse(huge, hn::Mul(hn::Mul(dy, y), one_minus_y), dx);
+    dx = hn::IfThenElse(hn::IsNaN(dy), dy, dx);
+    return hn::IfThenElse(hn::IsNaN(y), y, dx);
+  }
+};
+
 // SigmoidBackward: dx = dy * y * (1 - y), y the forward output (CANN's second input is
 // Sigmoid's result, not x). Plain products, no fused steps, so every target gives the same
 // bits: 1 - y is exact for y in [0.5, 2] (Sterbenz) and within half an ULP of a result >= 0.5
@@ -59,6 +74,7 @@ struct PreluOp {
 // holding such lanes compute (dy y) (1 - y) there; y = +-inf gives dy * -inf (NaN for dy = 0,
 // as the formula). NaN y -> y itself, NaN dy -> NaN.
 struct SigmoidBackwardOp {
+  using F64Form = SigmoidBackwardF64Op;  // inputs promoting to DOUBLE (ComputesDouble)
   template <class D, class V>
   static HWY_INLINE V Apply(D d, V dy, V y) {
     const V one_minus_y = hn::Sub(hn::Set(d, 1.0f), y);

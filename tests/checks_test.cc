@@ -148,14 +148,14 @@ TEST_P(ChecksTest, UnsupportedDTypeInEachSlotIsInvalid) {
   }
 }
 
-// DOUBLE inputs are refused but by the operators computed in double (ComputesDouble:
-// tests/double_test.cc), where any input may be DOUBLE and the inputs promote to it.
-TEST_P(ChecksTest, DoubleInputIsInvalidUnlessComputedInDouble) {
+// DOUBLE inputs are refused but by the operators whose op_api lists them
+// (TakesDoubleInputs: tests/double_test.cc), where any input may be DOUBLE.
+TEST_P(ChecksTest, DoubleInputIsInvalidUnlessOpApiListsIt) {
   for (Slot s : InputSlots(op())) {
     SCOPED_TRACE(name(s));
     Case c = Default();
     c.v[s].dtype = ACL_DOUBLE;
-    if (ComputesDouble(GetParam())) {
+    if (TakesDoubleInputs(GetParam())) {
       ExpectAccepted(op(), c);
     } else {
       ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});

@@ -1,11 +1,12 @@
 // DOUBLE through the C API, as a CANN program calls it: the operators whose op_api lists
 // DT_DOUBLE for self on Atlas A2 (ComputesDouble: LeakyRelu, LeakyReluBackward, Elu,
-// Sigmoid and their in-place forms) compute a DOUBLE input in double, held to SPEC 4's
-// DOUBLE bound (4 ULP, or 2^-50 absolute, times |dy| for a gradient) against a long-double
-// reference on every SIMD target, over exp's whole range and its specials; a narrower out
-// is that double result rounded once. The operators whose op_api checks out by CanCast
-// from self (or by a list holding DOUBLE) widen their result to a DOUBLE out exactly.
-// Then the refusals: DOUBLE where op_api's list has none, and nothing written.
+// Sigmoid, SigmoidBackward and the in-place forms) compute a DOUBLE input in double, held
+// to SPEC 4's DOUBLE bound (4 ULP, or 2^-50 absolute, times |dy| for a gradient) against a
+// long-double reference on every SIMD target, over exp's whole range and its specials; a
+// narrower out is that double result rounded once. SoftplusBackward casts DOUBLE inputs to
+// FLOAT, as its op_api. The operators whose op_api checks out by CanCast from self (or by
+// a list holding DOUBLE) widen their result to a DOUBLE out exactly. Then the refusals:
+// DOUBLE where op_api's list has none, and nothing written.
 
 #include <gtest/gtest.h>
 
@@ -24,7 +25,9 @@
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_leaky_relu_backward.h"
 #include "aclnnop/aclnn_sigmoid.h"
+#include "aclnnop/aclnn_sigmoid_backward.h"
 #include "aclnnop/aclnn_softplus.h"
+#include "aclnnop/aclnn_softplus_backward.h"
 #include "tests/util/acl_test_util.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/test_util.h"
@@ -40,9 +43,9 @@ TEST(DoubleOps, AreThoseWhoseOpApiListsDouble) {
   for (Op op : AllOps()) {
     if (ComputesDouble(op)) names.push_back(GetOpInfo(op).name);
   }
-  const std::vector<std::string> expected = {"Sigmoid",          "InplaceSigmoid",    "LeakyRelu",
-                                             "InplaceLeakyRelu", "LeakyReluBackward", "Elu",
-                                             "InplaceElu"};
+  const std::vector<std::string> expected = {"Sigmoid",   "InplaceSigmoid",   "SigmoidBackward",
+                                             "LeakyRelu", "InplaceLeakyRelu", "LeakyReluBackward",
+                                             "Elu",       "InplaceElu"};
   EXPECT_EQ(names, expected);
 }
 
@@ -93,6 +96,20 @@ aclnnStatus LeakyReluBackward(aclTensor* dy, aclTensor* x, aclTensor* out, doubl
   aclOpExecutor* e = nullptr;
   return RunPhases(aclnnLeakyReluBackwardGetWorkspaceSize(dy, x, s.s, false, out, &ws, &e), ws, e,
                    aclnnLeakyReluBackward);
+}
+aclnnStatus SigmoidBackward(aclTensor* dy, aclTensor* y, aclTensor* out) {
+  uint64_t ws = 0;
+  aclOpExecutor* e = nullptr;
+  return RunPhases(aclnnSigmoidBackwardGetWorkspaceSize(dy, y, out, &ws, &e), ws, e,
+                   aclnnSigmoidBackward);
+}
+aclnnStatus SoftplusBackward(aclTensor* dy, aclTensor* x, aclTensor* out, double beta,
+                             double threshold) {
+  Scalar b(beta), t(threshold);
+  uint64_t ws = 0;
+  aclOpExecutor* e = nullptr;
+  return RunPhases(aclnnSoftplusBackwardGetWorkspaceSize(dy, x, b.s, t.s, out, &ws, &e), ws, e,
+                   aclnnSoftplusBackward);
 }
 aclnnStatus Celu(aclTensor* x, aclTensor* out, double alpha) {
   Scalar a(alpha);
@@ -278,6 +295,80 @@ TEST(DoubleCompute, LeakyReluBackwardPromotesToDoubleBroadcastAndStrided) {
       }
     }
   });
+}
+
+// SigmoidBackward: inputs promoting to DOUBLE (both DOUBLE, or a FLOAT16 gradOutput beside
+// a DOUBLE output) are computed in double; output over the whole double range, huge and
+// infinite values included (the formula, not a sigmoid's range).
+TEST(DoubleCompute, SigmoidBackwardWithinTheDoubleBoundOnEveryTarget) {
+  const std::vector<double> ys = DoubleInputs();
+  const int64_t n = static_cast<int64_t>(ys.size());
+  std::mt19937_64 rng(0x51B);
+  ForEachTarget([&](int64_t) {
+    for (DType dy_t : {DType::kFloat64, DType::kFloat16}) {
+      for (DType out_t : {DType::kFloat64, DType::kFloat32}) {
+        SCOPED_TRACE(std::string("gradOutput ") + DTypeName(dy_t) + ", gradInput " +
+                     DTypeName(out_t));
+        Buffer bdy(dy_t, n), by(DType::kFloat64, n), bout(out_t, n), wide(DType::kFloat64, n);
+        for (int64_t i = 0; i < n; ++i) {
+          bdy.Set(i, i % 17 == 0 ? 0.0 : RandomValue(dy_t, rng, -100.0, 100.0));
+          by.Set(i, ys[i]);
+        }
+        TensorPtr tdy = MakeDense(bdy.data(), static_cast<aclDataType>(dy_t), {n});
+        TensorPtr ty = MakeDense(by.data(), ACL_DOUBLE, {n});
+        TensorPtr tout = MakeDense(bout.data(), static_cast<aclDataType>(out_t), {n});
+        TensorPtr twide = MakeDense(wide.data(), ACL_DOUBLE, {n});
+        ASSERT_EQ(SigmoidBackward(tdy.get(), ty.get(), tout.get()), ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        ASSERT_EQ(SigmoidBackward(tdy.get(), ty.get(), twide.get()), ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        int bad = 0;
+        for (int64_t i = 0; i < n && bad < 5; ++i) {
+          const Ld y = ys[i], dy = bdy.Get(i);
+          const Ld exact = dy * (y * (1.0L - y));
+          const bool ok = WithinDoubleBound(wide.Get(i), exact, std::fabs(bdy.Get(i)));
+          bad += !ok;
+          EXPECT_TRUE(ok) << "dy " << Num(bdy.Get(i)) << ", y " << Num(ys[i]) << ": got "
+                          << Num(wide.Get(i)) << ", exact " << Num(static_cast<double>(exact));
+          const double want =
+              out_t == DType::kFloat32 ? static_cast<float>(wide.Get(i)) : wide.Get(i);
+          const double got = bout.Get(i);
+          EXPECT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << "y " << Num(ys[i]);
+        }
+      }
+    }
+  });
+}
+
+// SoftplusBackward's op_api casts DOUBLE inputs to FLOAT and computes in f32: the result of
+// the FLOAT call on the inputs rounded to FLOAT, widened to a DOUBLE gradInput.
+TEST(DoubleInputs, SoftplusBackwardCastsThemToFloat) {
+  std::mt19937_64 rng(0x5F7);
+  std::uniform_real_distribution<double> any(-30.0, 30.0);
+  const int64_t n = 257;
+  Buffer bdy(DType::kFloat64, n), bx(DType::kFloat64, n), bout(DType::kFloat64, n);
+  Buffer fdy(DType::kFloat32, n), fx(DType::kFloat32, n), fout(DType::kFloat32, n);
+  for (int64_t i = 0; i < n; ++i) {
+    bdy.Set(i, any(rng));
+    bx.Set(i, i % 9 == 0 ? 1e-300 * i : any(rng));
+    fdy.Set(i, static_cast<float>(bdy.Get(i)));
+    fx.Set(i, static_cast<float>(bx.Get(i)));
+  }
+  TensorPtr tdy = MakeDense(bdy.data(), ACL_DOUBLE, {n}),
+            tx = MakeDense(bx.data(), ACL_DOUBLE, {n});
+  TensorPtr tout = MakeDense(bout.data(), ACL_DOUBLE, {n});
+  TensorPtr sdy = MakeDense(fdy.data(), ACL_FLOAT, {n}), sx = MakeDense(fx.data(), ACL_FLOAT, {n});
+  TensorPtr sout = MakeDense(fout.data(), ACL_FLOAT, {n});
+  for (double beta : {1.0, 0.5, -2.0}) {
+    SCOPED_TRACE("beta " + Num(beta));
+    ASSERT_EQ(SoftplusBackward(tdy.get(), tx.get(), tout.get(), beta, 20.0), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(SoftplusBackward(sdy.get(), sx.get(), sout.get(), beta, 20.0), ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    for (int64_t i = 0; i < n; ++i) {
+      EXPECT_EQ(bout.Get(i), fout.Get(i)) << "dy " << Num(bdy.Get(i)) << ", x " << Num(bx.Get(i));
+    }
+  }
 }
 
 // A DOUBLE self with a FLOAT, FLOAT16 or BFLOAT16 out: the double result rounded once (CANN

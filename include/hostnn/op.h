@@ -165,13 +165,20 @@ constexpr int MaxRank(Op op) {
 // Their out may be DOUBLE whatever the inputs' dtypes (OutTakesDouble).
 constexpr bool ComputesDouble(Op op) {
   return op == Op::kLeakyRelu || op == Op::kInplaceLeakyRelu || op == Op::kLeakyReluBackward ||
-         op == Op::kElu || op == Op::kInplaceElu || op == Op::kSigmoid || op == Op::kInplaceSigmoid;
+         op == Op::kElu || op == Op::kInplaceElu || op == Op::kSigmoid ||
+         op == Op::kInplaceSigmoid || op == Op::kSigmoidBackward;
 }
-// The operators whose out may be DOUBLE beside a 16- or 32-bit self: op_api checks out by
-// CanCast from self (LeakyRelu, Elu, Celu, Softplus) or by a list holding DOUBLE (Sigmoid).
-// The result, computed in self's dtype, is widened exactly.
+// The operators whose op_api lists DOUBLE for its inputs but hands its kernel FLOAT: a
+// DOUBLE input is cast to FLOAT first (one rounding), computed in f32, and the result cast
+// to out's dtype (SoftplusBackward, whose op_api casts both inputs to FLOAT).
+constexpr bool CastsDoubleToFloat(Op op) { return op == Op::kSoftplusBackward; }
+// Whether an operator's inputs may be DOUBLE.
+constexpr bool TakesDoubleInputs(Op op) { return ComputesDouble(op) || CastsDoubleToFloat(op); }
+// The operators whose out may be DOUBLE beside 16- or 32-bit inputs: op_api checks out by
+// CanCast from self (LeakyRelu, Elu, Celu, Softplus) or by a list holding DOUBLE (Sigmoid,
+// SoftplusBackward). The result, computed in self's dtype, is widened exactly.
 constexpr bool OutTakesDouble(Op op) {
-  return ComputesDouble(op) || op == Op::kCelu || op == Op::kSoftplus;
+  return TakesDoubleInputs(op) || op == Op::kCelu || op == Op::kSoftplus;
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16

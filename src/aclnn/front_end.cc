@@ -87,9 +87,9 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
   for (const Operand* v : all) {
     const bool is_out = v == &out;
     const bool any_float = all_any_float || (is_out && out_any_float);
-    // DOUBLE beside the rule's list: every operand of an operator computed in double
-    // (ComputesDouble), and out where op_api's CanCast lets a wider result through.
-    const DType also = (is_out ? OutTakesDouble(info.op) : ComputesDouble(info.op))
+    // DOUBLE beside the rule's list: every operand of an operator whose op_api lists it
+    // (TakesDoubleInputs), and out where op_api's CanCast lets a wider result through.
+    const DType also = (is_out ? OutTakesDouble(info.op) : TakesDoubleInputs(info.op))
                            ? DType::kFloat64
                            : DType::kUndefined;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(

@@ -104,8 +104,10 @@ class MapExecutor final : public Executor {
       const DType via = PromotesInputs(rule) ? PromotedInputs(layout_, num_in_) : DType::kFloat32;
       for (int k = 0; k < layout_.num_operands; ++k) {
         const DType d = layout_.operands[k].dtype;
-        const bool cast = k < num_in_ && (CastsIntInputs(rule) || RoundsIntResults(rule)) &&
-                          IsPromotableIntType(d);
+        const bool cast =
+            k < num_in_ &&
+            (((CastsIntInputs(rule) || RoundsIntResults(rule)) && IsPromotableIntType(d)) ||
+             (CastsDoubleToFloat(op_) && d == DType::kFloat64));
         codecs_[k] = MakeCodec(d, cast ? via : DType::kUndefined);
       }
     }
@@ -575,7 +577,9 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
           : DType::kUndefined;
   const bool int_path = promoted_int != DType::kUndefined;
   const bool casts_result = result_dtype != out.dtype;
-  const bool direct = layout.dense && same_dtype && !casts_result && !int_path;
+  // (DOUBLE operands here are cast to FLOAT: CastsDoubleToFloat.)
+  const bool direct =
+      layout.dense && same_dtype && !casts_result && !int_path && dtypes[0] != DType::kFloat64;
   const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0])) ||
                          (AdmitsInt8Lanes(info.dtypes) && dtypes[0] == DType::kInt8);
   // Rows: one compute dtype, every output and every input with stride 1 along the last
