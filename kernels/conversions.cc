@@ -80,6 +80,15 @@ void FromF32_F64(const float* s, void* d, size_t n) {
   double* out = static_cast<double*>(d);
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(s[i]);
 }
+// A real value as a complex one (real, +0), each part in the complex dtype's float.
+void FromF32_C64(const float* s, void* d, size_t n) {
+  float* out = static_cast<float*>(d);
+  for (size_t i = 0; i < n; ++i) out[2 * i] = s[i], out[2 * i + 1] = 0.0f;
+}
+void FromF32_C128(const float* s, void* d, size_t n) {
+  double* out = static_cast<double*>(d);
+  for (size_t i = 0; i < n; ++i) out[2 * i] = static_cast<double>(s[i]), out[2 * i + 1] = 0.0;
+}
 
 // ---- casts through a narrower dtype, and to double ----------------------------------------
 
@@ -171,6 +180,8 @@ HWY_EXPORT(FromF32_F32);
 HWY_EXPORT(FromF32_F16);
 HWY_EXPORT(FromF32_BF16);
 HWY_EXPORT(FromF32_F64);
+HWY_EXPORT(FromF32_C64);
+HWY_EXPORT(FromF32_C128);
 HWY_EXPORT(ToF32_I32);
 HWY_EXPORT(FromF32_I32);
 HWY_EXPORT(F64ToF32);
@@ -210,6 +221,10 @@ FromF32Fn GetFromF32(DType dst) {
       return HOSTNN_PICK(FromF32_BF16);
     case DType::kFloat64:
       return HOSTNN_PICK(FromF32_F64);
+    case DType::kComplex64:
+      return HOSTNN_PICK(FromF32_C64);
+    case DType::kComplex128:
+      return HOSTNN_PICK(FromF32_C128);
     case DType::kInt32:
       return HOSTNN_PICK(FromF32_I32);
     default:

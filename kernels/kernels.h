@@ -50,8 +50,8 @@ MapFn GetF64Map(Op op);
 StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes);
 
 // Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16; INT32 rounded to nearest even) /
-// narrow from f32 with RNE (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE; INT32 truncated toward
-// zero, saturating). Null for other dtypes.
+// narrow from f32 with RNE (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE; COMPLEX64 and COMPLEX128
+// as (value, +0); INT32 truncated toward zero, saturating). Null for other dtypes.
 using ToF32Fn = void (*)(const void* src, float* dst, size_t n);
 using FromF32Fn = void (*)(const float* src, void* dst, size_t n);
 ToF32Fn GetToF32(DType src);

@@ -22,6 +22,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_celu.h"
 #include "aclnnop/aclnn_elu.h"
+#include "aclnnop/aclnn_erfinv.h"
 #include "aclnnop/aclnn_leaky_relu.h"
 #include "aclnnop/aclnn_leaky_relu_backward.h"
 #include "aclnnop/aclnn_sigmoid.h"
@@ -110,6 +111,11 @@ aclnnStatus SoftplusBackward(aclTensor* dy, aclTensor* x, aclTensor* out, double
   aclOpExecutor* e = nullptr;
   return RunPhases(aclnnSoftplusBackwardGetWorkspaceSize(dy, x, b.s, t.s, out, &ws, &e), ws, e,
                    aclnnSoftplusBackward);
+}
+aclnnStatus Erfinv(aclTensor* x, aclTensor* out) {
+  uint64_t ws = 0;
+  aclOpExecutor* e = nullptr;
+  return RunPhases(aclnnErfinvGetWorkspaceSize(x, out, &ws, &e), ws, e, aclnnErfinv);
 }
 aclnnStatus Celu(aclTensor* x, aclTensor* out, double alpha) {
   Scalar a(alpha);
@@ -410,8 +416,8 @@ TEST(DoubleCompute, NarrowOrStridedOutIsTheDoubleResultRoundedOnce) {
   }
 }
 
-// A 16- or 32-bit self with a DOUBLE out, where op_api lets it through (CanCast from self,
-// or Sigmoid's out list): the result in self's dtype, widened exactly.
+// A 16- or 32-bit self with a DOUBLE out, where op_api lets it through (CanCast from the
+// dtype it computes in, or Sigmoid's out list): the result in self's dtype, widened exactly.
 TEST(DoubleOut, IsTheSelfDTypeResultWidened) {
   using Run = std::function<aclnnStatus(aclTensor*, aclTensor*)>;
   const std::vector<std::pair<std::string, Run>> ops = {
@@ -419,14 +425,16 @@ TEST(DoubleOut, IsTheSelfDTypeResultWidened) {
       {"LeakyRelu", [](aclTensor* x, aclTensor* o) { return LeakyRelu(x, o, 0.2); }},
       {"Elu", [](aclTensor* x, aclTensor* o) { return Elu(x, o, 1.5, 1.0, 0.5); }},
       {"Celu", [](aclTensor* x, aclTensor* o) { return Celu(x, o, 2.0); }},
-      {"Softplus", [](aclTensor* x, aclTensor* o) { return Softplus(x, o, 1.0, 20.0); }}};
+      {"Softplus", [](aclTensor* x, aclTensor* o) { return Softplus(x, o, 1.0, 20.0); }},
+      {"Erfinv", Erfinv}};
   std::mt19937_64 rng(0x0D0B);
   const int64_t n = 77;
   for (const auto& [name, run] : ops) {
     for (DType self_t : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       SCOPED_TRACE(name + " self " + DTypeName(self_t));
       Buffer bx(self_t, n), narrow(self_t, n), bout(DType::kFloat64, n);
-      for (int64_t i = 0; i < n; ++i) bx.Set(i, RandomValue(self_t, rng, -12.0, 12.0));
+      const double range = name == "Erfinv" ? 1.0 : 12.0;
+      for (int64_t i = 0; i < n; ++i) bx.Set(i, RandomValue(self_t, rng, -range, range));
       TensorPtr tx = MakeDense(bx.data(), static_cast<aclDataType>(self_t), {n});
       TensorPtr tn = MakeDense(narrow.data(), static_cast<aclDataType>(self_t), {n});
       TensorPtr tout = MakeDense(bout.data(), ACL_DOUBLE, {n});

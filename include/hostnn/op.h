@@ -174,11 +174,22 @@ constexpr bool ComputesDouble(Op op) {
 constexpr bool CastsDoubleToFloat(Op op) { return op == Op::kSoftplusBackward; }
 // Whether an operator's inputs may be DOUBLE.
 constexpr bool TakesDoubleInputs(Op op) { return ComputesDouble(op) || CastsDoubleToFloat(op); }
-// The operators whose out may be DOUBLE beside 16- or 32-bit inputs: op_api checks out by
-// CanCast from self (LeakyRelu, Elu, Celu, Softplus) or by a list holding DOUBLE (Sigmoid,
-// SoftplusBackward). The result, computed in self's dtype, is widened exactly.
-constexpr bool OutTakesDouble(Op op) {
-  return TakesDoubleInputs(op) || op == Op::kCelu || op == Op::kSoftplus;
+// The operators whose op_api checks out only by CanCast from the dtype it computes in
+// (self's, or the inputs' promotion), with no list: out may be any float dtype or complex.
+constexpr bool OutCheckedByCanCast(Op op) {
+  return op == Op::kLeakyRelu || op == Op::kLeakyReluBackward || op == Op::kElu ||
+         op == Op::kEluBackward || op == Op::kCelu || op == Op::kSoftplus || op == Op::kErfinv ||
+         op == Op::kHardsigmoidBackward;
+}
+// The operators whose out may be DOUBLE beside 16- or 32-bit inputs: those, and those
+// whose out list holds DOUBLE (Sigmoid, SigmoidBackward, SoftplusBackward). A result
+// computed in f32 is widened exactly.
+constexpr bool OutTakesDouble(Op op) { return TakesDoubleInputs(op) || OutCheckedByCanCast(op); }
+// The operators whose out may be COMPLEX64 or COMPLEX128: a real result cast to complex,
+// its imaginary part +0 (CANN's Cast). Those checked by CanCast, and Sigmoid and
+// SigmoidBackward, whose out lists hold the complex dtypes.
+constexpr bool OutTakesComplex(Op op) {
+  return OutCheckedByCanCast(op) || op == Op::kSigmoid || op == Op::kSigmoidBackward;
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16

@@ -46,6 +46,10 @@ constexpr std::initializer_list<DType> kComputeOrExactIntTypes = {
 constexpr std::initializer_list<DType> kComputeOrInt32Int8UInt8Types = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt32, DType::kInt8,
     DType::kUInt8};
+constexpr std::initializer_list<DType> kNoTypes = {};
+constexpr std::initializer_list<DType> kDoubleOnly = {DType::kFloat64};
+constexpr std::initializer_list<DType> kDoubleOrComplex = {DType::kFloat64, DType::kComplex64,
+                                                           DType::kComplex128};
 constexpr std::initializer_list<DType> kComputeOrIntTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
     DType::kUInt8,   DType::kInt16,   DType::kInt32,    DType::kInt64};
@@ -88,10 +92,12 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     const bool is_out = v == &out;
     const bool any_float = all_any_float || (is_out && out_any_float);
     // DOUBLE beside the rule's list: every operand of an operator whose op_api lists it
-    // (TakesDoubleInputs), and out where op_api's CanCast lets a wider result through.
-    const DType also = (is_out ? OutTakesDouble(info.op) : TakesDoubleInputs(info.op))
-                           ? DType::kFloat64
-                           : DType::kUndefined;
+    // (TakesDoubleInputs), and out where op_api's CanCast or list lets a wider result
+    // through, complex too (OutTakesComplex).
+    const std::initializer_list<DType> also =
+        is_out && OutTakesComplex(info.op)                                ? kDoubleOrComplex
+        : (is_out ? OutTakesDouble(info.op) : TakesDoubleInputs(info.op)) ? kDoubleOnly
+                                                                          : kNoTypes;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(
         op, v->param, v->view->dtype,
         any_float                                                       ? kFloatTypes

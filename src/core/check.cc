@@ -45,13 +45,14 @@ Status InvalidParam(const char* op, const char* param, const std::string& what) 
 }
 
 Status CheckDType(const char* op, const char* param, DType got,
-                  std::initializer_list<DType> allowed, DType also) {
-  if (also != DType::kUndefined && got == also) return Status::Ok();
-  for (DType d : allowed) {
-    if (d == got) return Status::Ok();
+                  std::initializer_list<DType> allowed, std::initializer_list<DType> also) {
+  for (std::initializer_list<DType> list : {allowed, also}) {
+    for (DType d : list) {
+      if (d == got) return Status::Ok();
+    }
   }
   std::vector<DType> expected(allowed);
-  if (also != DType::kUndefined) expected.push_back(also);
+  expected.insert(expected.end(), also.begin(), also.end());
   return InvalidParam(
       op, param,
       "dtype: expected " + DTypeList(expected.data(), expected.size()) + ", got " + DTypeText(got));

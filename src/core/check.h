@@ -30,8 +30,9 @@ std::string DTypeList(std::initializer_list<DType> dtypes);
 // "<op>: <param> <what>" as an invalid-parameter status.
 Status InvalidParam(const char* op, const char* param, const std::string& what);
 
+// `also`: dtypes taken beside `allowed` (an operator's own additions to its rule's list).
 Status CheckDType(const char* op, const char* param, DType got,
-                  std::initializer_list<DType> allowed, DType also = DType::kUndefined);
+                  std::initializer_list<DType> allowed, std::initializer_list<DType> also = {});
 // Rank <= max_rank, strides / storage counts consistent.
 Status CheckRank(const char* op, const char* param, const TensorView& v, int max_rank = kMaxDims);
 // Dims >= 0, strides >= 0 (negative strides are refused), offset >= 0, a format that is an

@@ -31,6 +31,8 @@ namespace {
 
 // Strided runs are converted this many elements at a time through a packed stack buffer.
 constexpr int64_t kChunk = 256;
+// The widest element an output may have: COMPLEX128.
+constexpr int64_t kMaxElemBytes = 16;
 
 // m elements of `es` bytes from src (src_step bytes apart) to dst (dst_step bytes apart).
 void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step, int64_t m,
@@ -196,7 +198,7 @@ void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& opera
                if (stride == 1) {
                  codec.from_f32(s, q, static_cast<size_t>(count));
                } else {
-                 alignas(64) char packed[kChunk * sizeof(double)];
+                 alignas(64) char packed[kChunk * kMaxElemBytes];
                  const int64_t step = stride * static_cast<int64_t>(es);
                  for (int64_t k0 = 0; k0 < count; k0 += kChunk) {
                    const int64_t m = std::min(kChunk, count - k0);

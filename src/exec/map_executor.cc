@@ -142,9 +142,12 @@ class MapExecutor final : public Executor {
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct ? 0 : scratch_per_core * plan_->elementwise.block_dim;
     fn_ = kernels::GetF64Map(op_);
+    // A narrower out: the result rounded once to it (a COMPLEX64's real part to FLOAT),
+    // held in f32, then stored; COMPLEX128 takes the double as its real part.
     const DType out_dtype = layout_.operands[num_in_].dtype;
-    if (out_dtype != DType::kFloat64) {
-      from_f64_ = kernels::GetToF32Via(DType::kFloat64, out_dtype);
+    if (out_dtype != DType::kFloat64 && out_dtype != DType::kComplex128) {
+      const DType via = out_dtype == DType::kComplex64 ? DType::kFloat32 : out_dtype;
+      from_f64_ = kernels::GetToF32Via(DType::kFloat64, via);
       to_result_ = kernels::GetFromF32(out_dtype);
     }
   }
@@ -327,8 +330,14 @@ class MapExecutor final : public Executor {
       }
       void* out[kMaxMapOutputs] = {result};
       Compute(in, out, len);
-      if (from_f64_ == nullptr) {
+      if (out_op.dtype == DType::kFloat64) {
         ScatterRaw(layout_, out_op, sizeof(double), s, len, result);
+        continue;
+      }
+      if (out_op.dtype == DType::kComplex128) {  // (result, +0)
+        double* pairs = reinterpret_cast<double*>(raw);
+        for (size_t i = 0; i < n; ++i) pairs[2 * i] = result[i], pairs[2 * i + 1] = 0.0;
+        ScatterRaw(layout_, out_op, 2 * sizeof(double), s, len, pairs);
         continue;
       }
       // Rounded once to out's dtype, held exactly in f32, then stored in it.
@@ -452,8 +461,8 @@ class MapExecutor final : public Executor {
   kernels::FromF32Fn to_result_ = nullptr;  // f32 to the result's dtype (null: f32); on the
                                             // double path, to out's
   bool f64_ = false;                        // the double path (InitF64)
-  kernels::ToF32Fn from_f64_ = nullptr;     // the double path: its result rounded to out's dtype
-                                            // (as f32); null for a DOUBLE out
+  kernels::ToF32Fn from_f64_ = nullptr;     // the double path: its result rounded to out's
+                                            // dtype (as f32); null for DOUBLE, COMPLEX128
   kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
   kernels::IntWrap int_wrap_;                     // the promoted dtype's width
   bool has_counts_ = false;       // row counts given (SetRowCounts); else every element
@@ -501,11 +510,17 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   const TensorView& out = *operands.out[0].view;
   const core::ViewSpan& out_span = *operands.out[0].span;
   DType dtypes[core::kMaxOperands];
-  DType widest = out.dtype;  // the plan counts elements of the widest storage dtype
+  // The plan counts elements of the widest storage dtype the operator computes from or
+  // into: a complex out is planned as its real part's dtype, as CANN's Cast to it is an
+  // operator of its own.
+  const auto planned = [](DType d) {
+    return d == DType::kComplex64 ? DType::kFloat32 : d == DType::kComplex128 ? DType::kFloat64 : d;
+  };
+  DType widest = planned(out.dtype);
   bool same_dtype = true;
   for (int k = 0; k < num; ++k) {
     dtypes[k] = all[k]->view->dtype;
-    if (DTypeSize(dtypes[k]) > DTypeSize(widest)) widest = dtypes[k];
+    if (DTypeSize(planned(dtypes[k])) > DTypeSize(widest)) widest = planned(dtypes[k]);
     same_dtype = same_dtype && dtypes[k] == dtypes[0];
   }
   const bool own_plan_shape = !operands.plan_shape.empty();
@@ -546,14 +561,16 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
 
   // An operator CANN computes in double (ComputesDouble) whose inputs promote to DOUBLE:
   // the f64 kernel, on the operands when all are dense DOUBLE, else on f64 tiles (one per
-  // input and one for the result, and one of raw bytes for the conversions).
+  // input and one for the result, and one of raw bytes for the conversions, as wide as the
+  // widest of a DOUBLE input and out's element).
   if (ComputesDouble(op) && PromotedInputs(layout, num_in) == DType::kFloat64) {
     const bool direct = layout.dense && same_dtype;
     auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);
     exec->InitF64(direct, scratch_elems,
                   direct ? 0
-                         : AlignWorkspace((static_cast<uint64_t>(num_in) + 2) * scratch_elems *
-                                          sizeof(double)),
+                         : AlignWorkspace(((static_cast<uint64_t>(num_in) + 1) * sizeof(double) +
+                                           std::max(sizeof(double), DTypeSize(out.dtype))) *
+                                          scratch_elems),
                   operands);
     *workspace_size = exec->workspace_bytes();
     executor->reset(exec);

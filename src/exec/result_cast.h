@@ -2,7 +2,8 @@
 // in (Selu and Erfinv compute in self's dtype, then cast; SeluBackward's integer kernel
 // rounds its f32 result back): a tile of the computed dtype converted to out's dtype, as
 // CANN's Cast converts it:
-// - float to float: rounded once to nearest even (widening is exact);
+// - float to float: rounded once to nearest even (widening is exact); to complex, the real
+//   part so, the imaginary part +0;
 // - integer to float: rounded once to nearest even from the integer itself (an INT32
 //   above 2^24 to FLOAT's 24 bits; past FLOAT16's range, infinite);
 // - float to integer: toward zero (kTruncate, aclnnCast's rule) or to nearest even
@@ -24,7 +25,8 @@ enum class FloatToInt { kTruncate, kNearestEven };
 class ResultCast {
  public:
   ResultCast() = default;
-  // from and to: FLOAT, FLOAT16, BFLOAT16, INT8, UINT8, INT16, INT32 or INT64.
+  // from: FLOAT, FLOAT16, BFLOAT16, INT8, UINT8, INT16, INT32 or INT64; to: those, or
+  // DOUBLE, COMPLEX64 or COMPLEX128 from a float (widened; a complex's imaginary part +0).
   ResultCast(DType from, DType to, FloatToInt rounding);
   bool active() const { return from_ != to_; }
   // n elements of `from` at src to n of `to` at dst (no overlap).

@@ -39,6 +39,8 @@ inline size_t ElemSize(aclDataType dt) {
     case ACL_UINT64:
     case ACL_COMPLEX64:
       return 8;
+    case ACL_COMPLEX128:
+      return 16;
     case ACL_INT8:
     case ACL_UINT8:
     case ACL_BOOL:
