@@ -19,9 +19,12 @@ namespace bench {
 const char* ShortDTypeName(DType dtype);
 bool ParseShortDType(const std::string& text, DType* dtype);
 // Whether op computes dtype (f64: the operators whose rule takes DOUBLE everywhere,
-// LogSoftmax; bf16: all but Shrink); the tools skip the other pairs of their grids.
+// LogSoftmax, and those computed in double, ComputesDouble; bf16: all but Shrink); the
+// tools skip the other pairs of their grids.
 inline bool BenchTakes(Op op, DType dtype) {
-  if (dtype == DType::kFloat64) return GetOpInfo(op).dtypes == DTypeRule::kAnyFloat;
+  if (dtype == DType::kFloat64) {
+    return GetOpInfo(op).dtypes == DTypeRule::kAnyFloat || ComputesDouble(op);
+  }
   return TakesComputeType(GetOpInfo(op).dtypes, dtype);
 }
 

@@ -66,7 +66,9 @@ std::string Usage() {
          "  --ops       " +
          ops +
          "\n"
-         "  --dtypes    f32, f16, bf16, f64 (LogSoftmax only) (default: f32, f16, bf16)\n"
+         "  --dtypes    f32, f16, bf16, f64 (LogSoftmax and the operators computed in double:\n"
+         "              Sigmoid, SigmoidBackward, LeakyRelu, LeakyReluBackward, Elu and their\n"
+         "              in-place forms) (default: f32, f16, bf16)\n"
          "  --sizes     elements per tensor; K and M suffixes are powers of two (default\n"
          "              4K,256K,4M). A reduction (LogSoftmax) runs [n/1024,1024] dim -1 and\n"
          "              [1024,n/1024] dim 0; a gated unit (Glu) self [n/1024,2048] dim -1.\n"
