@@ -141,7 +141,7 @@ HWY_INLINE void PromotedIntEntry([[maybe_unused]] const int64_t* a,
                                  [[maybe_unused]] const OpParams& p,
                                  [[maybe_unused]] const IntWrap& w) {
   constexpr DTypeRule kRule = GetOpInfo(kOp).dtypes;
-  if constexpr (PromotesToExactInt(kRule) || SelectsIntExactly(kRule)) {
+  if constexpr (RunsIntLanes(kRule)) {
     PromotedIntTile<F>(a, b, o, n, p, w);
   }
 }
@@ -198,7 +198,7 @@ MapFn GetExactIntMap(Op op, DType dtype) {
 
 PromotedIntFn GetPromotedInt(Op op) {
   const DTypeRule rule = GetOpInfo(op).dtypes;
-  if (!PromotesToExactInt(rule) && !SelectsIntExactly(rule)) return nullptr;
+  if (!RunsIntLanes(rule)) return nullptr;
   switch (op) {
 #define HOSTNN_KIND_Binary(Name) \
   case Op::k##Name:              \

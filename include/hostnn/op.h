@@ -299,6 +299,12 @@ constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSa
 constexpr bool SelectsIntExactly(DTypeRule rule) {
   return rule == DTypeRule::kAllSameOrSelectInt;
 }
+// Whether an operator's integer inputs (whose promotion is an integer) run on the Binary
+// integer path in int64 lanes: the exact promotions (PromotesToExactInt) and the
+// selections (SelectsIntExactly).
+constexpr bool RunsIntLanes(DTypeRule rule) {
+  return PromotesToExactInt(rule) || SelectsIntExactly(rule);
+}
 
 // A scalar parameter of an operator (op_list.def, "Scalars"), in CANN's parameter order:
 // a number passed as an aclScalar (read as CANN's op_api reads it, aclScalar::ToFloat: the

@@ -524,13 +524,13 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
     same_dtype = same_dtype && dtypes[k] == dtypes[0];
   }
   const bool own_plan_shape = !operands.plan_shape.empty();
+  tiling::Problem problem{op, widest, own_plan_shape ? operands.plan_shape : out.shape,
+                          own_plan_shape ? operands.plan_dim : 0, launch::TeamSize()};
   // A tensor of more than 8 dims (an operator that takes any rank) is planned as one flat
   // row, as CANN reshapes it to 1-D for its kernel.
-  const std::vector<int64_t> flat_shape = {out_span.numel};
-  const std::vector<int64_t>& map_shape =
-      out.shape.size() > static_cast<size_t>(kMaxDims) ? flat_shape : out.shape;
-  tiling::Problem problem{op, widest, own_plan_shape ? operands.plan_shape : map_shape,
-                          own_plan_shape ? operands.plan_dim : 0, launch::TeamSize()};
+  if (!own_plan_shape && out.shape.size() > static_cast<size_t>(kMaxDims)) {
+    problem.shape = {out_span.numel};
+  }
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
@@ -589,9 +589,7 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   // Rule PromoteIntExact: inputs promoting to an integer are computed exactly in it.
   const DType promoted = PromotedInputs(layout, num_in);
   const DType promoted_int =
-      (PromotesToExactInt(info.dtypes) || SelectsIntExactly(info.dtypes)) && !IsFloatType(promoted)
-          ? promoted
-          : DType::kUndefined;
+      RunsIntLanes(info.dtypes) && !IsFloatType(promoted) ? promoted : DType::kUndefined;
   const bool int_path = promoted_int != DType::kUndefined;
   const bool casts_result = result_dtype != out.dtype;
   // (DOUBLE operands here are cast to FLOAT: CastsDoubleToFloat.)
