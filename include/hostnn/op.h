@@ -154,7 +154,8 @@ constexpr int kAnyRank = 1 << 30;
 constexpr int MaxRank(Op op) {
   return op == Op::kSelu || op == Op::kInplaceSelu || op == Op::kSeluBackward || op == Op::kSilu ||
                  op == Op::kHardswish || op == Op::kInplaceHardswish || op == Op::kLogSigmoid ||
-                 op == Op::kLogSigmoidForward || op == Op::kLogSigmoidBackward || op == Op::kShrink
+                 op == Op::kLogSigmoidForward || op == Op::kLogSigmoidBackward ||
+                 op == Op::kShrink || op == Op::kGeGluBackward || op == Op::kGeGluV3Backward
              ? kAnyRank
              : kMaxDims;
 }

@@ -1,7 +1,8 @@
 // The gated linear units' checks, in CANN's order (docs/activation_family3.md): null
-// operands (161001); dtypes; ranks (at most 8; self at least 1: a 0-d tensor has no dim to
-// split); dim in [-rank, rank - 1]; self's extent along dim even; the half-shaped operands
-// (the forwards' out and outGelu, the gradients' incoming gradient and gelu) equal to
+// operands (161001); dtypes; ranks (at most 8, but any for GeGluBackward and
+// GeGluV3Backward, whose op_api checks none: MaxRank; self at least 1: a 0-d tensor has no
+// dim to split); dim in [-rank, rank - 1]; self's extent along dim even; the half-shaped
+// operands (the forwards' out and outGelu, the gradients' incoming gradient and gelu) equal to
 // self's shape with that extent halved, the gradients' out equal to self's; GeGlu's
 // approximate 0 or 1; then storage, overlap and aliasing (161002). An empty self passes
 // the checks and runs nothing. GeluMul and FatreluMul have no dim (they split the last) and
@@ -343,7 +344,10 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
       }
     }
   }
-  for (const SplitOperand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
+  // GeGluBackward's op_api checks no rank (MaxRank); the others' refuse a ninth dim.
+  for (const SplitOperand* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, MaxRank(args.op)));
+  }
   for (const SplitOperand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   const std::vector<int64_t>& shape = self.view->shape;
   const int64_t rank = static_cast<int64_t>(shape.size());
@@ -499,6 +503,13 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   }
   operands.plan_shape = shape;  // the planner halves it along dim (tiling/plan.cc)
   operands.plan_dim = dim;
+  if (rank > kMaxDims) {  // planned as [before dim, dim, after dim], the same split
+    int64_t before = 1, after = 1;
+    for (int64_t i = 0; i < dim; ++i) before *= shape[i];
+    for (int64_t i = dim + 1; i < rank; ++i) after *= shape[i];
+    operands.plan_shape = {before, shape[dim], after};
+    operands.plan_dim = 1;
+  }
   return exec::PrepareMap(args.op, operands, options, workspace_size, executor);
 }
 
