@@ -50,12 +50,14 @@ TEST(DoubleOps, AreThoseWhoseOpApiListsDouble) {
   EXPECT_EQ(names, expected);
 }
 
-// Both phases; the status of the first that fails.
-aclnnStatus RunPhases(aclnnStatus phase1, uint64_t ws, aclOpExecutor* exec,
+// Both phases; the status of the first that fails. ws and exec are read once phase 1 has
+// returned (through pointers: a by-value argument could be read before the call beside it
+// writes it, in whichever order the compiler evaluates arguments).
+aclnnStatus RunPhases(aclnnStatus phase1, const uint64_t* ws, aclOpExecutor* const* exec,
                       aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
   if (phase1 != ACLNN_SUCCESS) return phase1;
-  std::vector<uint64_t> workspace(static_cast<size_t>((ws + 7) / 8));
-  return phase2(ws ? workspace.data() : nullptr, ws, exec, nullptr);
+  std::vector<uint64_t> workspace(static_cast<size_t>((*ws + 7) / 8));
+  return phase2(*ws ? workspace.data() : nullptr, *ws, *exec, nullptr);
 }
 
 // An aclScalar of a double value, destroyed with the holder.
@@ -69,39 +71,39 @@ aclnnStatus Sigmoid(aclTensor* x, aclTensor* out) {
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
   if (x == out)
-    return RunPhases(aclnnInplaceSigmoidGetWorkspaceSize(x, &ws, &e), ws, e, aclnnInplaceSigmoid);
-  return RunPhases(aclnnSigmoidGetWorkspaceSize(x, out, &ws, &e), ws, e, aclnnSigmoid);
+    return RunPhases(aclnnInplaceSigmoidGetWorkspaceSize(x, &ws, &e), &ws, &e, aclnnInplaceSigmoid);
+  return RunPhases(aclnnSigmoidGetWorkspaceSize(x, out, &ws, &e), &ws, &e, aclnnSigmoid);
 }
 aclnnStatus LeakyRelu(aclTensor* x, aclTensor* out, double slope) {
   Scalar s(slope);
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
   if (x == out)
-    return RunPhases(aclnnInplaceLeakyReluGetWorkspaceSize(x, s.s, &ws, &e), ws, e,
+    return RunPhases(aclnnInplaceLeakyReluGetWorkspaceSize(x, s.s, &ws, &e), &ws, &e,
                      aclnnInplaceLeakyRelu);
-  return RunPhases(aclnnLeakyReluGetWorkspaceSize(x, s.s, out, &ws, &e), ws, e, aclnnLeakyRelu);
+  return RunPhases(aclnnLeakyReluGetWorkspaceSize(x, s.s, out, &ws, &e), &ws, &e, aclnnLeakyRelu);
 }
 aclnnStatus Elu(aclTensor* x, aclTensor* out, double alpha, double scale, double input_scale) {
   Scalar a(alpha), sc(scale), is(input_scale);
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
   if (x == out) {
-    return RunPhases(aclnnInplaceEluGetWorkspaceSize(x, a.s, sc.s, is.s, &ws, &e), ws, e,
+    return RunPhases(aclnnInplaceEluGetWorkspaceSize(x, a.s, sc.s, is.s, &ws, &e), &ws, &e,
                      aclnnInplaceElu);
   }
-  return RunPhases(aclnnEluGetWorkspaceSize(x, a.s, sc.s, is.s, out, &ws, &e), ws, e, aclnnElu);
+  return RunPhases(aclnnEluGetWorkspaceSize(x, a.s, sc.s, is.s, out, &ws, &e), &ws, &e, aclnnElu);
 }
 aclnnStatus LeakyReluBackward(aclTensor* dy, aclTensor* x, aclTensor* out, double slope) {
   Scalar s(slope);
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
-  return RunPhases(aclnnLeakyReluBackwardGetWorkspaceSize(dy, x, s.s, false, out, &ws, &e), ws, e,
+  return RunPhases(aclnnLeakyReluBackwardGetWorkspaceSize(dy, x, s.s, false, out, &ws, &e), &ws, &e,
                    aclnnLeakyReluBackward);
 }
 aclnnStatus SigmoidBackward(aclTensor* dy, aclTensor* y, aclTensor* out) {
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
-  return RunPhases(aclnnSigmoidBackwardGetWorkspaceSize(dy, y, out, &ws, &e), ws, e,
+  return RunPhases(aclnnSigmoidBackwardGetWorkspaceSize(dy, y, out, &ws, &e), &ws, &e,
                    aclnnSigmoidBackward);
 }
 aclnnStatus SoftplusBackward(aclTensor* dy, aclTensor* x, aclTensor* out, double beta,
@@ -109,25 +111,26 @@ aclnnStatus SoftplusBackward(aclTensor* dy, aclTensor* x, aclTensor* out, double
   Scalar b(beta), t(threshold);
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
-  return RunPhases(aclnnSoftplusBackwardGetWorkspaceSize(dy, x, b.s, t.s, out, &ws, &e), ws, e,
+  return RunPhases(aclnnSoftplusBackwardGetWorkspaceSize(dy, x, b.s, t.s, out, &ws, &e), &ws, &e,
                    aclnnSoftplusBackward);
 }
 aclnnStatus Erfinv(aclTensor* x, aclTensor* out) {
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
-  return RunPhases(aclnnErfinvGetWorkspaceSize(x, out, &ws, &e), ws, e, aclnnErfinv);
+  return RunPhases(aclnnErfinvGetWorkspaceSize(x, out, &ws, &e), &ws, &e, aclnnErfinv);
 }
 aclnnStatus Celu(aclTensor* x, aclTensor* out, double alpha) {
   Scalar a(alpha);
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
-  return RunPhases(aclnnCeluGetWorkspaceSize(x, a.s, out, &ws, &e), ws, e, aclnnCelu);
+  return RunPhases(aclnnCeluGetWorkspaceSize(x, a.s, out, &ws, &e), &ws, &e, aclnnCelu);
 }
 aclnnStatus Softplus(aclTensor* x, aclTensor* out, double beta, double threshold) {
   Scalar b(beta), t(threshold);
   uint64_t ws = 0;
   aclOpExecutor* e = nullptr;
-  return RunPhases(aclnnSoftplusGetWorkspaceSize(x, b.s, t.s, out, &ws, &e), ws, e, aclnnSoftplus);
+  return RunPhases(aclnnSoftplusGetWorkspaceSize(x, b.s, t.s, out, &ws, &e), &ws, &e,
+                   aclnnSoftplus);
 }
 
 // The references, in long double (64-bit significands), from the DOUBLE inputs and the
