@@ -63,6 +63,7 @@ size_t ElemSize(int dtype) {
       return 2;
     case 11:
     case 9:
+    case 16:  // COMPLEX64: an out some operators take (OutTakesComplex)
       return 8;
     default:
       return 1;
