@@ -142,9 +142,13 @@ TEST_P(ExactIntOpTest, StridedOperands) {
 }
 
 // self and out share one dtype; an integer dtype outside the list is refused naming it, and
-// nothing is written.
+// nothing is written. (Threshold's rule, ExactIntThenCast, casts its result to out's dtype
+// and takes INT16: threshold_cast_test.cc.)
 TEST_P(ExactIntOpTest, MixedAndOtherDTypesAreRefused) {
   const Op op = GetParam();
+  if (GetOpInfo(op).dtypes == DTypeRule::kExactIntThenCast) {
+    GTEST_SKIP() << "casts to out's dtype: threshold_cast_test.cc";
+  }
   struct Case {
     aclDataType self, out;
     const char* says;

@@ -425,10 +425,11 @@ TEST_P(ForwardChecksTest, DTypesRanksShapesAndStorage) {
     SCOPED_TRACE(name(s));
     test::Case dtype = Default();  // a dtype the operator does not take at all
     const DTypeRule taken = GetOpInfo(op()).dtypes;
-    dtype.v[s].dtype = CastsIntInputs(taken)   ? ACL_UINT16
-                       : AdmitsExactInt(taken) || AdmitsInt8Lanes(taken) ? ACL_INT16
-                       : AdmitsInt32(taken)    ? ACL_INT8
-                                               : ACL_INT32;
+    // (Threshold's rule, ExactIntThenCast, takes INT16 too: threshold_cast_test.cc.)
+    dtype.v[s].dtype = CastsIntInputs(taken) || taken == DTypeRule::kExactIntThenCast ? ACL_UINT16
+                       : AdmitsExactInt(taken) || AdmitsInt8Lanes(taken)              ? ACL_INT16
+                       : AdmitsInt32(taken)                                           ? ACL_INT8
+                                                                                      : ACL_INT32;
     ExpectRefused(op(), dtype, ACLNN_ERR_PARAM_INVALID, name(s));
     if (MaxRank(op()) <= kMaxDims) {  // the others take any rank (any_rank_test.cc)
       test::Case rank = Default();

@@ -197,40 +197,45 @@ constexpr bool OutTakesComplex(Op op) {
 // and BFLOAT16; "any float" adds DOUBLE. An integer dtype is computed in f32 and
 // truncated back (kernels/convert-inl.h, the I32 storage tag).
 enum class DTypeRule {
-  kAllSame,                // every operand one compute dtype
-  kAllSameOrInt32,         // every operand one compute dtype, or every operand INT32
-  kInt32Int8ThenCast,      // self and out each a compute dtype, INT32 or INT8: computed in
-                           // self's dtype (INT32 in f32, truncated; INT8 by the functor's
-                           // ApplyInt8 in int8 lanes), then cast to out's (Selu, as CANN)
-  kAllSameOrInt32Int8Rint, // every operand one compute dtype, or all INT32, or all INT8:
-                           // cast to FLOAT, computed in f32, rounded to nearest even and
-                           // saturated back (SeluBackward's CAST_RINT)
-  kAllSameOrExactInt,      // every operand one compute dtype, or every operand one of
-                           // INT8, UINT8, INT32, INT64, computed exactly in that type
-  kAllSameOrSelectInt,     // every operand one compute dtype, or every operand one of
-                           // INT32, INT8, UINT8: the result selects an input's value or 0,
-                           // exactly, in int64 lanes (ThresholdBackward)
-  kAllSameOrFloatOut,      // every operand a compute dtype: all the same, or a FLOAT out
-  kInputsAnyOutAnyFloat,   // inputs: any compute dtypes; out: any float dtype
-  kInputsSameOutAnyFloat,  // inputs: one compute dtype; out: any float dtype
-  kAnyFloat,               // every operand any float dtype; inputs are cast to out's first
-  kInputsAnyOutAny,        // inputs and out: any compute dtypes (CANN's promote, then cast)
-  kInputsAnyIntSelfOutAny, // the same, and in1 (self) may be an integer or BOOL, cast to
-                           // FLOAT first (SoftplusBackward, as CANN casts both inputs)
-  kFloatThenCast,          // self and out each a compute dtype: computed in self's, then
-                           // cast to out's (CANN's op_api appends a Cast)
-  kFloatOrHalfThenCast,    // the same, FLOAT and FLOAT16 only (Shrink's op_api list)
-  kIntToFloatThenCast,     // self: a compute dtype (computed in it), or an integer or BOOL
-                           // (cast to FLOAT first); then cast to out's compute dtype
-  kPromoteIntExact,        // inputs: a compute dtype or INT8, UINT8, INT16, INT32, INT64,
-                           // promoted (PromoteType). A float promotion is computed in f32
-                           // (an integer input cast to FLOAT first); an integer one exactly
-                           // in the promoted dtype, wrapping (AddRelu, as CANN). out: any of
-                           // those dtypes the promoted one casts to (CanCast: a float never
-                           // to an integer)
-  kPromoteOutAnyFloat,     // inputs: any float or integer dtypes whose PromoteType is a
-                           // compute dtype (an integer input is cast to it first, as CANN
-                           // casts to the promoted type); out: any float dtype
+  kAllSame,                 // every operand one compute dtype
+  kAllSameOrInt32,          // every operand one compute dtype, or every operand INT32
+  kInt32Int8ThenCast,       // self and out each a compute dtype, INT32 or INT8: computed in
+                            // self's dtype (INT32 in f32, truncated; INT8 by the functor's
+                            // ApplyInt8 in int8 lanes), then cast to out's (Selu, as CANN)
+  kAllSameOrInt32Int8Rint,  // every operand one compute dtype, or all INT32, or all INT8:
+                            // cast to FLOAT, computed in f32, rounded to nearest even and
+                            // saturated back (SeluBackward's CAST_RINT)
+  kAllSameOrExactInt,       // every operand one compute dtype, or every operand one of
+                            // INT8, UINT8, INT32, INT64, computed exactly in that type
+  kExactIntThenCast,        // self a compute dtype, computed in it, or INT8, UINT8, INT16,
+                            // INT32, INT64, computed exactly in its own lanes (INT16 in
+                            // INT32's, as op_api casts it); then cast to out's dtype, any of
+                            // those self casts to (CanCast: a float to a float; an integer
+                            // to an integer or a float) (Threshold, as CANN)
+  kAllSameOrSelectInt,      // every operand one compute dtype, or every operand one of
+                            // INT32, INT8, UINT8: the result selects an input's value or 0,
+                            // exactly, in int64 lanes (ThresholdBackward)
+  kAllSameOrFloatOut,       // every operand a compute dtype: all the same, or a FLOAT out
+  kInputsAnyOutAnyFloat,    // inputs: any compute dtypes; out: any float dtype
+  kInputsSameOutAnyFloat,   // inputs: one compute dtype; out: any float dtype
+  kAnyFloat,                // every operand any float dtype; inputs are cast to out's first
+  kInputsAnyOutAny,         // inputs and out: any compute dtypes (CANN's promote, then cast)
+  kInputsAnyIntSelfOutAny,  // the same, and in1 (self) may be an integer or BOOL, cast to
+                            // FLOAT first (SoftplusBackward, as CANN casts both inputs)
+  kFloatThenCast,           // self and out each a compute dtype: computed in self's, then
+                            // cast to out's (CANN's op_api appends a Cast)
+  kFloatOrHalfThenCast,     // the same, FLOAT and FLOAT16 only (Shrink's op_api list)
+  kIntToFloatThenCast,      // self: a compute dtype (computed in it), or an integer or BOOL
+                            // (cast to FLOAT first); then cast to out's compute dtype
+  kPromoteIntExact,         // inputs: a compute dtype or INT8, UINT8, INT16, INT32, INT64,
+                            // promoted (PromoteType). A float promotion is computed in f32
+                            // (an integer input cast to FLOAT first); an integer one exactly
+                            // in the promoted dtype, wrapping (AddRelu, as CANN). out: any of
+                            // those dtypes the promoted one casts to (CanCast: a float never
+                            // to an integer)
+  kPromoteOutAnyFloat,      // inputs: any float or integer dtypes whose PromoteType is a
+                            // compute dtype (an integer input is cast to it first, as CANN
+                            // casts to the promoted type); out: any float dtype
 };
 
 // How the operands' shapes relate.
@@ -272,7 +277,8 @@ constexpr bool PromotesToExactInt(DTypeRule rule) { return rule == DTypeRule::kP
 // then casts the result to out's dtype, as CANN appends a Cast (exec/result_cast.h).
 constexpr bool CastsResultToOut(DTypeRule rule) {
   return rule == DTypeRule::kFloatThenCast || rule == DTypeRule::kFloatOrHalfThenCast ||
-         rule == DTypeRule::kInt32Int8ThenCast || rule == DTypeRule::kIntToFloatThenCast;
+         rule == DTypeRule::kInt32Int8ThenCast || rule == DTypeRule::kIntToFloatThenCast ||
+         rule == DTypeRule::kExactIntThenCast;
 }
 // Whether an operator's operands may take the compute dtype t: every rule takes FLOAT,
 // FLOAT16 and BFLOAT16 but FloatOrHalfThenCast, whose list stops at FLOAT16.
@@ -293,7 +299,14 @@ constexpr bool AdmitsInt32(DTypeRule rule) {
 constexpr bool AdmitsInt8Lanes(DTypeRule rule) { return rule == DTypeRule::kInt32Int8ThenCast; }
 // Whether an operator's operands may be integers computed exactly in their own type (the
 // functor's ApplyInt in integer lanes): INT8, UINT8, INT32, INT64.
-constexpr bool AdmitsExactInt(DTypeRule rule) { return rule == DTypeRule::kAllSameOrExactInt; }
+constexpr bool AdmitsExactInt(DTypeRule rule) {
+  return rule == DTypeRule::kAllSameOrExactInt || rule == DTypeRule::kExactIntThenCast;
+}
+// The dtype an operator computes a self of dtype t in: INT32 for an INT16 self of rule
+// ExactIntThenCast (op_api casts it), else t.
+constexpr DType ComputedSelfDType(DTypeRule rule, DType t) {
+  return rule == DTypeRule::kExactIntThenCast && t == DType::kInt16 ? DType::kInt32 : t;
+}
 // Whether an operator's INT32, INT8 and UINT8 operands (all of one dtype) run on the Binary
 // integer path (int64 lanes, the functor's BoundPromotedInt) without a promotion: its result
 // selects one of its inputs' values.

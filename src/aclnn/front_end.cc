@@ -100,9 +100,10 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
                                                                           : kNoTypes;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(
         op, v->param, v->view->dtype,
-        any_float                                                       ? kFloatTypes
-        : promotes || (int_to_float && !is_out) || v == int_self        ? kPromotableTypes
-        : PromotesToExactInt(info.dtypes)                               ? kComputeOrIntTypes
+        any_float                                                ? kFloatTypes
+        : promotes || (int_to_float && !is_out) || v == int_self ? kPromotableTypes
+        : PromotesToExactInt(info.dtypes) || info.dtypes == DTypeRule::kExactIntThenCast
+            ? kComputeOrIntTypes
         : AdmitsInt8Lanes(info.dtypes) || RoundsIntResults(info.dtypes) ? kComputeOrInt32Int8Types
         : AdmitsInt32(info.dtypes)                                      ? kComputeOrInt32Types
         : AdmitsExactInt(info.dtypes)                                   ? kComputeOrExactIntTypes
@@ -112,6 +113,14 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
         also));
   }
   switch (info.dtypes) {
+    case DTypeRule::kExactIntThenCast:  // CanCast: a float self never to an integer out
+      if (IsFloatType(in0.view->dtype) && !IsFloatType(out.view->dtype)) {
+        return core::InvalidParam(op, out.param,
+                                  std::string("dtype: ") + in0.param + "'s " +
+                                      DTypeName(in0.view->dtype) + " cannot be cast to " +
+                                      DTypeName(out.view->dtype));
+      }
+      return Status::Ok();
     case DTypeRule::kFloatThenCast:  // computed in self's dtype (or FLOAT), then cast
     case DTypeRule::kFloatOrHalfThenCast:
     case DTypeRule::kIntToFloatThenCast:
@@ -440,8 +449,9 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   for (int k = 0; k < info.num_scalars(); ++k) {
     const OpScalar& s = args.scalars[k];
     const double v = s.given ? s.value : info.scalars[k].default_value;
+    // In the dtype self is computed in (an INT16 self of Threshold in INT32's).
     scalars[k] = info.scalars[k].conversion == ScalarConversion::kToSelfDType
-                     ? ScalarInDType(v, in0.view->dtype)
+                     ? ScalarInDType(v, ComputedSelfDType(info.dtypes, in0.view->dtype))
                      : core::ToFloat(v);
   }
   HOSTNN_RETURN_IF_ERROR(CheckScalarValues(info, scalars));

@@ -87,7 +87,11 @@ class MapExecutor final : public Executor {
     scratch_elems_ = scratch_elems;
     scratch_per_core_ = scratch_per_core;
     workspace_bytes_ = direct && !rows ? 0 : scratch_per_core * plan.elementwise.block_dim;
-    const DType dtype = direct || exact_int ? layout_.operands[0].dtype : DType::kFloat32;
+    const DType self_dtype = layout_.operands[0].dtype;
+    const DType dtype = direct      ? self_dtype
+                        : exact_int ? ComputedSelfDType(GetOpInfo(op_).dtypes, self_dtype)
+                                    : DType::kFloat32;
+    widen_int16_ = exact_int && dtype != self_dtype;  // an INT16 self computed in INT32
     if (exact_int) elem_bytes_ = DTypeSize(dtype);
     if (direct) {
       elem_bytes_ = DTypeSize(dtype);
@@ -184,6 +188,17 @@ class MapExecutor final : public Executor {
   // the outputs out[].
   void Compute(const void* const* in, void* const* out, int64_t n) const {
     fn_(in, out, static_cast<size_t>(n), params_);
+  }
+
+  // n INT16 values at the start of tile widened to INT32 over the whole tile, from the last
+  // one down: element i's four bytes cover only INT16 elements at i and above, read already.
+  static void WidenInt16InPlace(char* tile, int64_t n) {
+    for (int64_t i = n - 1; i >= 0; --i) {
+      int16_t v;
+      std::memcpy(&v, tile + i * 2, sizeof(v));
+      const int32_t w = v;
+      std::memcpy(tile + i * 4, &w, sizeof(w));
+    }
   }
 
   // n copies of the es-byte element at `value` (a compute dtype: 2 or 4 bytes) into run.
@@ -390,8 +405,14 @@ class MapExecutor final : public Executor {
         if (!Clip(limit, s, &len)) break;
         const void* in[kMaxMapInputs] = {};
         for (int k = 0; k < num_in_; ++k) {
-          GatherRaw(layout_, layout_.operands[k], elem_bytes_, s, len, scratch + k * tile_bytes);
-          in[k] = scratch + k * tile_bytes;
+          char* tile = scratch + k * tile_bytes;
+          if (widen_int16_) {
+            GatherRaw(layout_, layout_.operands[k], sizeof(int16_t), s, len, tile);
+            WidenInt16InPlace(tile, len);
+          } else {
+            GatherRaw(layout_, layout_.operands[k], elem_bytes_, s, len, tile);
+          }
+          in[k] = tile;
         }
         char* o = scratch + num_in_ * tile_bytes;  // one output: the exact integer operators
         void* out[kMaxMapOutputs] = {o};
@@ -448,6 +469,7 @@ class MapExecutor final : public Executor {
   bool direct_ = false;
   bool rows_ = false;
   bool exact_int_ = false;
+  bool widen_int16_ = false;  // the exact integer path gathers INT16 and computes INT32
   bool stream_ = false;
   const char* target_ = "";
   size_t elem_bytes_ = 0;
@@ -581,8 +603,9 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   // and then cast (FLOAT for an integer self cast to it, or for integers computed in f32).
   DType result_dtype = out.dtype;
   if (CastsResultToOut(info.dtypes)) {
-    result_dtype =
-        CastsIntInputs(info.dtypes) && IsPromotableIntType(dtypes[0]) ? DType::kFloat32 : dtypes[0];
+    result_dtype = CastsIntInputs(info.dtypes) && IsPromotableIntType(dtypes[0])
+                       ? DType::kFloat32
+                       : ComputedSelfDType(info.dtypes, dtypes[0]);
   } else if (RoundsIntResults(info.dtypes) && !IsComputeType(out.dtype)) {
     result_dtype = DType::kFloat32;
   }
@@ -595,7 +618,10 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   // (DOUBLE operands here are cast to FLOAT: CastsDoubleToFloat.)
   const bool direct =
       layout.dense && same_dtype && !casts_result && !int_path && dtypes[0] != DType::kFloat64;
-  const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(dtypes[0])) ||
+  // An INT16 self of rule ExactIntThenCast is gathered and widened to INT32 (its computed
+  // dtype), as op_api casts it.
+  const DType computed = ComputedSelfDType(info.dtypes, dtypes[0]);
+  const bool exact_int = (AdmitsExactInt(info.dtypes) && kernels::IsExactIntDType(computed)) ||
                          (AdmitsInt8Lanes(info.dtypes) && dtypes[0] == DType::kInt8);
   // Rows: one compute dtype, every output and every input with stride 1 along the last
   // fused dim but for inputs constant along it (stride 0), which need rows of at least
@@ -616,7 +642,7 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
       int_path
           ? (static_cast<uint64_t>(num) + 1) * scratch_elems * sizeof(int64_t)
           : static_cast<uint64_t>(num) * scratch_elems *
-                    (exact_int || rows ? DTypeSize(dtypes[0]) : sizeof(float)) +
+                    (exact_int || rows ? DTypeSize(computed) : sizeof(float)) +
                 (casts_result
                      ? (sizeof(float) + std::max<size_t>(sizeof(float), DTypeSize(out.dtype))) *
                            scratch_elems
