@@ -78,6 +78,28 @@ TEST(PromoteType, EveryPairOfTheTable) {
   EXPECT_EQ(PromoteType(DType::kFloat32, DType::kComplex64), DType::kUndefined);
 }
 
+// CanCast, as CANN's: a float never to an integer or BOOL, an integer never to BOOL, a
+// complex never to a real dtype; everything else may.
+TEST(CanCast, FollowsTheKindOrder) {
+  const DType kFloats[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kFloat64};
+  const DType kInts[] = {DType::kInt8, DType::kUInt8, DType::kInt16, DType::kInt32, DType::kInt64};
+  for (DType f : kFloats) {
+    for (DType g : kFloats) EXPECT_TRUE(CanCast(f, g)) << DTypeName(f) << " -> " << DTypeName(g);
+    for (DType i : kInts) EXPECT_FALSE(CanCast(f, i)) << DTypeName(f) << " -> " << DTypeName(i);
+    EXPECT_FALSE(CanCast(f, DType::kBool)) << DTypeName(f);
+    EXPECT_TRUE(CanCast(f, DType::kComplex64)) << DTypeName(f);
+    EXPECT_FALSE(CanCast(DType::kComplex128, f)) << DTypeName(f);
+  }
+  for (DType i : kInts) {
+    for (DType j : kInts) EXPECT_TRUE(CanCast(i, j)) << DTypeName(i) << " -> " << DTypeName(j);
+    for (DType f : kFloats) EXPECT_TRUE(CanCast(i, f)) << DTypeName(i) << " -> " << DTypeName(f);
+    EXPECT_FALSE(CanCast(i, DType::kBool)) << DTypeName(i);
+    EXPECT_TRUE(CanCast(DType::kBool, i)) << DTypeName(i);
+  }
+  EXPECT_TRUE(CanCast(DType::kBool, DType::kBool));
+  EXPECT_TRUE(CanCast(DType::kComplex64, DType::kComplex128));
+}
+
 // Every pair of input dtypes into a FLOAT out: taken where the promotion is a compute
 // dtype; otherwise 161002 naming the pair, and out untouched.
 TEST(PromotingOps, TakeThePairsThatPromoteToAComputeDType) {

@@ -49,6 +49,9 @@ bool IsPromotableIntType(DType dtype);
 // FLOAT, INT8 with UINT8 gives INT16, BOOL yields to anything. kUndefined for a pair it
 // does not cover (unsigned 16-64 bit, complex, strings).
 DType PromoteType(DType a, DType b);
+// Whether a value of `from` may be cast to `to` (CANN's CanCast, PyTorch's canCast): never
+// a complex to a real dtype, a float to an integer or BOOL, or an integer to BOOL.
+bool CanCast(DType from, DType to);
 
 }  // namespace hostnn
 

@@ -113,8 +113,8 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
         also));
   }
   switch (info.dtypes) {
-    case DTypeRule::kExactIntThenCast:  // CanCast: a float self never to an integer out
-      if (IsFloatType(in0.view->dtype) && !IsFloatType(out.view->dtype)) {
+    case DTypeRule::kExactIntThenCast:  // op_api's CanCast from self to out
+      if (!CanCast(in0.view->dtype, out.view->dtype)) {
         return core::InvalidParam(op, out.param,
                                   std::string("dtype: ") + in0.param + "'s " +
                                       DTypeName(in0.view->dtype) + " cannot be cast to " +
@@ -290,16 +290,16 @@ Status CheckPromotedCasts(const OpInfo& info, const OperandList& all, const OpAr
   for (const Operand* v : all) {
     if (v != &out) promoted = PromoteType(promoted, v->view->dtype);
   }
-  if (IsFloatType(promoted)) {
-    if (IsFloatType(out.view->dtype)) return Status::Ok();
+  if (!CanCast(promoted, out.view->dtype)) {
     return core::InvalidParam(info.name, out.param,
                               std::string("dtype: the inputs promote to ") +
                                   DTypeName(promoted) + ", which cannot be cast to " +
                                   DTypeName(out.view->dtype));
   }
+  if (IsFloatType(promoted)) return Status::Ok();
   for (int k = 0; k < info.num_scalars(); ++k) {
     const OpScalar& s = args.scalars[k];
-    if (info.scalars[k].kind == ScalarKind::kNumber && s.given && IsFloatType(s.dtype)) {
+    if (info.scalars[k].kind == ScalarKind::kNumber && s.given && !CanCast(s.dtype, promoted)) {
       return core::InvalidParam(info.name, info.scalars[k].name,
                                 std::string("dtype: ") + DTypeName(s.dtype) +
                                     " cannot be cast to the inputs' promoted " +

@@ -126,4 +126,14 @@ DType PromoteType(DType a, DType b) {
   return ra == 2 ? DType::kInt16 : DType::kFloat32;
 }
 
+bool CanCast(DType from, DType to) {
+  const auto is_complex = [](DType d) {
+    return d == DType::kComplex32 || d == DType::kComplex64 || d == DType::kComplex128;
+  };
+  if (is_complex(from)) return is_complex(to);
+  if (IsFloatType(from)) return IsFloatType(to) || is_complex(to);
+  if (to == DType::kBool) return from == DType::kBool;
+  return true;
+}
+
 }  // namespace hostnn
