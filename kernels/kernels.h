@@ -263,31 +263,33 @@ inline double RowStat(const SoftmaxForwardKernels& k, const void* x, size_t n, s
 SoftmaxForwardKernels GetSoftmaxForward(RowFunction fn, DType in, DType out,
                                         StoreMode mode = StoreMode::kCached);
 
-// LogSoftmax forward in double (out DOUBLE; self cast to DOUBLE first, exactly), f64 lanes:
-// exp(x - max) by a polynomial of its own (about 1.5 ULP), summed as compensated (sum,
-// error) pairs: a row (AR) in kRowPartials pairs (element i to pair i % 16 whatever the
-// SIMD width) combined in index order; a column (ARA) down its rows in order. The log of
-// the sum is std::log (std::log1p below 2, so a sum of 1 + 1e-30 keeps its 1e-30). So
-// the results do not depend on the tiling or the thread count, and error stays within
-// 2^-50 (|x - max| + 1) plus a few ULP for rows of any length. NaN and +inf in a row, or
-// a row of -inf only, give NaN throughout; -inf beside a finite max gives -inf. Every
-// output may be its input exactly (in place).
-struct LogSoftmaxF64Kernels {
+// LogSoftmax and Softmax forward in double, f64 lanes (LogSoftmax into a DOUBLE out, self
+// cast to DOUBLE first, exactly; Softmax of a DOUBLE self): exp(x - max) by a polynomial of
+// its own (about 1.5 ULP), summed as compensated (sum, error) pairs: a row (AR) in
+// kRowPartials pairs (element i to pair i % 16 whatever the SIMD width) combined in index
+// order; a column (ARA) down its rows in order. The statistic of the sum is LogSoftmax's
+// std::log of it (std::log1p below 2, so a sum of 1 + 1e-30 keeps its 1e-30) or Softmax's
+// sum itself, each output exp(x - max) divided by it once. So the results do not depend on
+// the tiling or the thread count, and error stays within 2^-50 (|x - max| + 1) plus a few
+// ULP (LogSoftmax), 4 ULP plus 2^-50 max(y) (Softmax), for rows of any length. NaN and +inf
+// in a row, or a row of -inf only, give NaN throughout; -inf beside a finite max gives -inf
+// (0 for Softmax). Every output may be its input exactly (in place).
+struct SoftmaxF64Kernels {
   // A whole row of n elements.
   void (*row)(const double* x, size_t n, double* out);
   // An (R x w) block whose rows are row_stride elements apart: max[c] the column's max,
-  // ls[c] the log of its sum of exp(x - max[c]), c < w.
+  // stat[c] the statistic of its sum of exp(x - max[c]), c < w.
   void (*ara_stats)(const double* x, size_t r, size_t row_stride, size_t w, double* max,
-                    double* ls);
-  // out[c] = (x[c] - max[c]) - ls[c], c < w: one row of a block's output.
-  void (*cols_out)(const double* x, const double* max, const double* ls, double* out, size_t w);
+                    double* stat);
+  // out[c] from x[c], max[c] and stat[c], c < w: one row of a block's output.
+  void (*cols_out)(const double* x, const double* max, const double* stat, double* out, size_t w);
   // ara_stats, then every row of the block through cols_out.
   void (*ara_block)(const double* x, double* out, size_t r, size_t row_stride, size_t w,
-                    double* max, double* ls);
+                    double* max, double* stat);
   // The exp the sums use, out[i] = exp(v[i]) for v[i] <= 0 or NaN (for tests).
   void (*exp)(const double* v, double* out, size_t n);
 };
-LogSoftmaxF64Kernels GetLogSoftmaxF64();
+SoftmaxF64Kernels GetSoftmaxF64(RowFunction fn);
 
 // PreluBackward over n contiguous f32 elements of one channel (weight w): gi[i] = x[i] > 0 ?
 // dy[i] : w * dy[i], and the return value, the sum in double of dy[i] * x[i] where x[i] is

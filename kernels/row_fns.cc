@@ -1,7 +1,7 @@
 // The Rows operators' row functions in the one form the row executor calls (RowFns): each
 // says which passes a row or a block of columns takes and what it keeps between them, over
 // its family's SIMD kernels (softmax_forward_kernels.cc, softmax_backward_kernels.cc,
-// logsoftmax_f64_kernels.cc). Target-independent: the SIMD code is in those units, chosen
+// softmax_f64_kernels.cc). Target-independent: the SIMD code is in those units, chosen
 // once by their getters. A new Rows operator is a row function here and a list line.
 
 #include <algorithm>
@@ -90,7 +90,7 @@ void BackwardColsOut(const RowFns& f, const void* const* in, const void* const* 
   f.backward.cols_out(in[0], in[1], static_cast<const float*>(stats[0]), out, w);
 }
 
-// ---- LogSoftmax into DOUBLE, f64 lanes ---------------------------------------------------
+// ---- LogSoftmax into DOUBLE and Softmax of DOUBLE, f64 lanes ------------------------------
 // A row is taken whole (its compensated sums do not depend on chunks).
 void F64Row(const RowFns& f, const void* const* in, void* out, size_t r, size_t) {
   f.f64.row(static_cast<const double*>(in[0]), r, static_cast<double*>(out));
@@ -120,8 +120,11 @@ RowFunction SoftmaxRowFunction(Op op) {
 
 }  // namespace
 
-size_t RowLaneBytes(Op op, DType out) {
-  return op == Op::kLogSoftmax && out == DType::kFloat64 ? sizeof(double) : sizeof(float);
+size_t RowLaneBytes(Op op, DType in, DType out) {
+  // LogSoftmax computes in out's dtype, Softmax in self's (CANN casts the result to out's).
+  const bool f64 = (op == Op::kLogSoftmax && out == DType::kFloat64) ||
+                   (op == Op::kSoftmax && in == DType::kFloat64);
+  return f64 ? sizeof(double) : sizeof(float);
 }
 
 RowFns GetRowFns(Op op, DType in, DType out, StoreMode mode) {
@@ -129,10 +132,10 @@ RowFns GetRowFns(Op op, DType in, DType out, StoreMode mode) {
   if (GetOpInfo(op).kind != Kind::kRows) return f;
   f.in_bytes = DTypeSize(in);
   f.out_bytes = DTypeSize(out);
-  if (RowLaneBytes(op, out) == sizeof(double)) {
-    if (in != DType::kFloat64) return f;
-    f.f64 = GetLogSoftmaxF64();
-    f.num_stats = 2;  // each column's max and log-sum
+  if (RowLaneBytes(op, in, out) == sizeof(double)) {
+    if (in != DType::kFloat64 || out != DType::kFloat64) return f;
+    f.f64 = GetSoftmaxF64(SoftmaxRowFunction(op));
+    f.num_stats = 2;  // each column's max and statistic (log-sum, or sum)
     f.stat_bytes = sizeof(double);
     f.row = F64Row;
     f.ara_block = F64Block;

@@ -51,11 +51,12 @@ struct RowFns {
   // The tables the functions call (one of them set).
   SoftmaxForwardKernels forward{};
   SoftmaxBackwardKernels backward{};
-  LogSoftmaxF64Kernels f64{};
+  SoftmaxF64Kernels f64{};
 };
-// The element size of the lanes op's row function computes in for an out of `out`: 8 for
-// LogSoftmax into a DOUBLE out (its f64 kernels), 4 otherwise.
-size_t RowLaneBytes(Op op, DType out);
+// The element size of the lanes op's row function computes in for a first input of `in`
+// and an out of `out`: 8 for LogSoftmax into a DOUBLE out and Softmax of a DOUBLE self
+// (their f64 kernels), 4 otherwise.
+size_t RowLaneBytes(Op op, DType in, DType out);
 // op's row function over inputs of `in` and an out of `out` as RowLaneBytes says: f32 lanes
 // read and write FLOAT, FLOAT16, BFLOAT16 (the forward one dtype; the backward a DOUBLE out
 // too), f64 lanes DOUBLE only. All null when unsupported. StoreMode::kStream: the output

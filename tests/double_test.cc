@@ -46,7 +46,7 @@ TEST(DoubleOps, AreThoseWhoseOpApiListsDouble) {
   }
   const std::vector<std::string> expected = {"Sigmoid",   "InplaceSigmoid",   "SigmoidBackward",
                                              "LeakyRelu", "InplaceLeakyRelu", "LeakyReluBackward",
-                                             "Elu",       "InplaceElu"};
+                                             "Elu",       "InplaceElu",       "Softmax"};
   EXPECT_EQ(names, expected);
 }
 

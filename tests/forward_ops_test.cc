@@ -353,7 +353,9 @@ TEST(ForwardCApi, DTypeRules) {
       {Op::kLogSoftmax, ACL_FLOAT, ACL_INT32, false},
       {Op::kSoftmax, ACL_FLOAT, ACL_FLOAT16, true},  // computed in self's dtype, then cast
       {Op::kSoftmax, ACL_BF16, ACL_FLOAT, true},
-      {Op::kSoftmax, ACL_DOUBLE, ACL_DOUBLE, false},  // DOUBLE: not taken (docs/)
+      {Op::kSoftmax, ACL_DOUBLE, ACL_DOUBLE, true},  // op_api's A2 list has DOUBLE
+      {Op::kSoftmax, ACL_DOUBLE, ACL_BF16, true},
+      {Op::kSoftmax, ACL_FLOAT, ACL_INT32, false},
       {Op::kSoftmax, ACL_INT32, ACL_FLOAT, false},
   };
   for (const Case& c : cases) {

@@ -416,7 +416,7 @@ TEST(LogSoftmaxDouble, ExpKernelOnEveryTarget) {
   for (double s : {0.0, -0.0, -0.34657359027997264, -0.34657359027997270, -708.0, -709.5, -744.0})
     v.push_back(s);
   test::ForEachTarget([&](int64_t) {
-    const kernels::LogSoftmaxF64Kernels k = kernels::GetLogSoftmaxF64();
+    const kernels::SoftmaxF64Kernels k = kernels::GetSoftmaxF64(kernels::RowFunction::kLogSoftmax);
     std::vector<double> got(v.size());
     k.exp(v.data(), got.data(), v.size());
     int64_t bad = 0;

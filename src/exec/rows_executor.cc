@@ -11,9 +11,9 @@
 //   cores storing to disjoint lines of the same pages ran 16 to 25 times slower than alone,
 //   and [1024, 256] dim 0 ran 1.2x to 3x slower on two threads than on one.
 // - Strided or mixed-dtype operands are gathered to the lanes' type (f32, or f64 for a
-//   DOUBLE LogSoftmax) in the workspace first and the result scattered back after. The
-//   forward computes in out's dtype, self cast to it first as CANN does (Softmax: in self's,
-//   the result cast to out's, as CANN's op_api appends a Cast).
+//   LogSoftmax into DOUBLE and a Softmax of DOUBLE) in the workspace first and the result
+//   scattered back after. LogSoftmax computes in out's dtype, self cast to it first as CANN
+//   does; Softmax in self's, the result cast to out's, as CANN's op_api appends a Cast.
 
 #include "src/exec/rows_executor.h"
 
@@ -56,12 +56,17 @@ class RowsExecutor final : public Executor {
                DType in, DType out)
       : Executor(op, std::move(plan)), layout_(layout), num_in_(layout.num_operands - 1) {
     const bool forward = GetOpInfo(op).is_forward;
-    lane_bytes_ = kernels::RowLaneBytes(op, out);
+    lane_bytes_ = kernels::RowLaneBytes(op, in, out);
     target_ = kernels::ChosenTargetName();
     if (lane_bytes_ == sizeof(double)) {
-      // Widened exactly to double and computed in place in the scratch.
-      gathered_ = !layout.dense || layout.operands[0].dtype != DType::kFloat64;
+      // Widened exactly to double and computed in place in the scratch; a narrower out
+      // (Softmax's) takes the double result rounded once to its dtype.
+      gathered_ = !layout.dense || in != DType::kFloat64 || out != DType::kFloat64;
       if (gathered_) codecs_[0] = MakeCodec(layout.operands[0].dtype);
+      if (out != DType::kFloat64) {
+        narrow_f64_ = kernels::GetToF32Via(DType::kFloat64, out);
+        codecs_[num_in_] = MakeCodec(out);
+      }
       out_slot_ = 0;
     } else {
       // The forward kernels read and write one dtype: another output dtype goes through f32.
@@ -114,7 +119,10 @@ class RowsExecutor final : public Executor {
       std::string s = std::string(target_) + (gathered_ ? ", gathered to f64" : ", direct");
       if (in == DType::kFloat16 || in == DType::kBFloat16)
         s += std::string(", ") + kernels::ConversionName(in);
-      return s + ", f64 lanes";
+      s += ", f64 lanes";
+      if (narrow_f64_ != nullptr)
+        s += std::string(", rounded to ") + DTypeName(layout_.operands[num_in_].dtype);
+      return s;
     }
     DType dtypes[3];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
@@ -199,7 +207,18 @@ class RowsExecutor final : public Executor {
     plan_->reduction.ElementPart(layout_.numel, core, &b, &len);
     const core::FusedOperand& out = layout_.operands[num_in_];
     if (lane_bytes_ == sizeof(double)) {
-      ScatterF64(layout_, out, b, len, reinterpret_cast<const double*>(result) + b);
+      const double* r64 = reinterpret_cast<const double*>(result) + b;
+      if (narrow_f64_ == nullptr) {
+        ScatterF64(layout_, out, b, len, r64);
+        return;
+      }
+      constexpr int64_t kChunk = 1024;
+      alignas(64) float narrowed[kChunk];
+      for (int64_t k0 = 0; k0 < len; k0 += kChunk) {
+        const int64_t m = std::min(kChunk, len - k0);
+        narrow_f64_(r64 + k0, narrowed, static_cast<size_t>(m));
+        ScatterF32(layout_, out, codecs_[num_in_], b + k0, m, narrowed);
+      }
       return;
     }
     float* out32 = reinterpret_cast<float*>(result);  // this executor's scratch
@@ -293,6 +312,7 @@ class RowsExecutor final : public Executor {
   const char* target_ = "";
   OperandCodec codecs_[3];
   kernels::ToF32Fn round_result_ = nullptr;  // the result rounded to self's dtype, or null
+  kernels::ToF32Fn narrow_f64_ = nullptr;    // a double result rounded to out's, or null
 };
 
 }  // namespace

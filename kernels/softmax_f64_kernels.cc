@@ -1,11 +1,13 @@
-// LogSoftmax forward in double (DOUBLE out: self is cast to DOUBLE first, as CANN does) for
-// every compiled SIMD target, and its dispatch table (GetLogSoftmaxF64). f64 lanes
-// throughout: an exp of its own (about 1.5 ULP), sums of exp(x - max) kept as compensated
-// (sum, error) pairs in a fixed order, and the log in the C library's double precision.
-// See LogSoftmaxF64Kernels in kernels.h for the order of the sums.
+// LogSoftmax and Softmax forward in double for every compiled SIMD target, and their
+// dispatch table (GetSoftmaxF64): LogSoftmax into a DOUBLE out (self cast to DOUBLE first,
+// as CANN does), Softmax of a DOUBLE self (computed in self's dtype; the executor casts
+// the result to out's). f64 lanes throughout: an exp of its own (about 1.5 ULP), sums of
+// exp(x - max) kept as compensated (sum, error) pairs in a fixed order; LogSoftmax takes
+// the log of the sum in the C library's double precision, Softmax divides each exp by it.
+// See SoftmaxF64Kernels in kernels.h for the order of the sums.
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "kernels/logsoftmax_f64_kernels.cc"
+#define HWY_TARGET_INCLUDE "kernels/softmax_f64_kernels.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
 #include <hwy/highway.h>
@@ -54,6 +56,27 @@ HWY_INLINE double LogOfSum(double s, double c) {
   return std::log(s) + c / s;
 }
 
+// The statistic of a compensated sum (s, c) of exp(x - max): LogSoftmax's log of it,
+// Softmax's sum itself (each output divides by it once).
+template <RowFunction kFn>
+HWY_INLINE double StatOfSum(double s, double c) {
+  if constexpr (kFn == RowFunction::kLogSoftmax) {
+    return LogOfSum(s, c);
+  } else {
+    return s + c;
+  }
+}
+// An output vector from x, its row's (or column's) max and statistic: (x - max) - log sum
+// (x - max first, exact where it cancels), or exp(x - max) / sum.
+template <RowFunction kFn>
+HWY_INLINE VD OutOf(DD d, VD x, VD max, VD stat) {
+  if constexpr (kFn == RowFunction::kLogSoftmax) {
+    return hn::Sub(hn::Sub(x, max), stat);
+  } else {
+    return hn::Div(ExpF64(d, hn::Sub(x, max)), stat);
+  }
+}
+
 // ---- AR: along a contiguous row ---------------------------------------------------------
 
 HWY_INLINE double RowMax(const double* x, size_t n) {
@@ -78,10 +101,11 @@ HWY_INLINE double RowMax(const double* x, size_t n) {
   return m;
 }
 
-// The row's log of sum exp(x - max): element i goes to partial i % kRowPartials (a
+// The row's statistic of sum exp(x - max): element i goes to partial i % kRowPartials (a
 // compensated pair per partial, whatever the SIMD width), and the partials are combined
 // in index order by TwoSum. A short last group is padded with exps of 0.
-HWY_INLINE double RowLogSumF64(const double* x, size_t n, double max) {
+template <RowFunction kFn>
+HWY_INLINE double RowStatF64(const double* x, size_t n, double max) {
   const DD d;
   constexpr size_t kN = HWY_LANES(double);
   static_assert(kRowPartials % kN == 0, "the partials must be whole f64 vectors");
@@ -114,23 +138,31 @@ HWY_INLINE double RowLogSumF64(const double* x, size_t n, double max) {
     TwoSumInto(ps[p], &sum, &err);
     err += pc[p];
   }
-  return LogOfSum(sum, err);
+  return StatOfSum<kFn>(sum, err);
 }
 
-// out[i] = (x[i] - max) - ls, i < n: x - max first, exact where it cancels.
-HWY_INLINE void RowOutF64(const double* x, double max, double ls, double* out, size_t n) {
+// out[i] from x[i], i < n, and the row's max and statistic; a short last vector through a
+// padded copy (the same lane operations).
+template <RowFunction kFn>
+HWY_INLINE void RowOutF64(const double* x, double max, double stat, double* out, size_t n) {
   const DD d;
   const size_t N = hn::Lanes(d);
-  const VD m = hn::Set(d, max), l = hn::Set(d, ls);
+  const VD m = hn::Set(d, max), st = hn::Set(d, stat);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hn::Sub(hn::Sub(hn::LoadU(d, x + i), m), l), d, out + i);
-  for (; i < n; ++i) out[i] = (x[i] - max) - ls;
+  for (; i + N <= n; i += N) hn::StoreU(OutOf<kFn>(d, hn::LoadU(d, x + i), m, st), d, out + i);
+  if (i < n) {
+    HWY_ALIGN double pad[kMaxF64Lanes] = {};
+    for (size_t j = 0; j < n - i; ++j) pad[j] = x[i + j];
+    hn::Store(OutOf<kFn>(d, hn::Load(d, pad), m, st), d, pad);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = pad[j];
+  }
 }
 
-void LsdRow(const double* x, size_t n, double* out) {
+// out may be x: a vector is read before it is written.
+template <RowFunction kFn>
+void RowF64(const double* x, size_t n, double* out) {
   const double max = RowMax(x, n);
-  const double ls = RowLogSumF64(x, n, max);
-  RowOutF64(x, max, ls, out, n);  // out may be x: read element by element before it is written
+  RowOutF64<kFn>(x, max, RowStatF64<kFn>(x, n, max), out, n);
 }
 
 // ---- ARA: along the rows of an (R x w) block ----------------------------------------------
@@ -157,10 +189,11 @@ HWY_INLINE void ForRowVectors(const double* row, size_t w, Fn fn) {
   }
 }
 
-// max[c] and ls[c] (the log of the column's sum of exp(x - max)), c < w: each column's max
-// over the rows, then its compensated sum down the rows in order, lane by lane (the bits do
-// not depend on how the columns were cut into blocks, chunks or vectors).
-void LsdAraStats(const double* x, size_t r, size_t stride, size_t w, double* max, double* ls) {
+// max[c] and stat[c] (the statistic of the column's sum of exp(x - max)), c < w: each
+// column's max over the rows, then its compensated sum down the rows in order, lane by lane
+// (the bits do not depend on how the columns were cut into blocks, chunks or vectors).
+template <RowFunction kFn>
+void AraStatsF64(const double* x, size_t r, size_t stride, size_t w, double* max, double* stat) {
   const DD d;
   const size_t N = hn::Lanes(d);
   // The chunk's statistics in whole vectors (its last one padded).
@@ -202,29 +235,62 @@ void LsdAraStats(const double* x, size_t r, size_t stride, size_t w, double* max
     }
     for (size_t c = 0; c < cw; ++c) {
       max[c0 + c] = m[c];
-      ls[c0 + c] = LogOfSum(sum[c], err[c]);
+      stat[c0 + c] = StatOfSum<kFn>(sum[c], err[c]);
     }
   }
 }
 
-// out[c] = (x[c] - max[c]) - ls[c], c < w: one row of a block's output.
-void LsdColsOut(const double* x, const double* max, const double* ls, double* out, size_t w) {
+// out[c] from x[c] and column c's max and statistic, c < w: one row of a block's output.
+template <RowFunction kFn>
+void ColsOutF64(const double* x, const double* max, const double* stat, double* out, size_t w) {
   const DD d;
   const size_t N = hn::Lanes(d);
   size_t c = 0;
   for (; c + N <= w; c += N) {
-    const VD v = hn::Sub(hn::Sub(hn::LoadU(d, x + c), hn::LoadU(d, max + c)), hn::LoadU(d, ls + c));
-    hn::StoreU(v, d, out + c);
+    hn::StoreU(OutOf<kFn>(d, hn::LoadU(d, x + c), hn::LoadU(d, max + c), hn::LoadU(d, stat + c)), d,
+               out + c);
   }
-  for (; c < w; ++c) out[c] = (x[c] - max[c]) - ls[c];
+  if (c < w) {
+    HWY_ALIGN double px[kMaxF64Lanes] = {}, pm[kMaxF64Lanes] = {}, ps[kMaxF64Lanes];
+    for (size_t j = 0; j < N; ++j) ps[j] = 1.0;
+    for (size_t j = 0; j < w - c; ++j) px[j] = x[c + j], pm[j] = max[c + j], ps[j] = stat[c + j];
+    hn::Store(OutOf<kFn>(d, hn::Load(d, px), hn::Load(d, pm), hn::Load(d, ps)), d, px);
+    for (size_t j = 0; j < w - c; ++j) out[c + j] = px[j];
+  }
 }
 
 // A whole (R x w) block: its columns' statistics, then its rows (out may be x: a row is
 // written only after every column's statistics were taken).
+template <RowFunction kFn>
+void AraBlockF64(const double* x, double* out, size_t r, size_t stride, size_t w, double* max,
+                 double* stat) {
+  AraStatsF64<kFn>(x, r, stride, w, max, stat);
+  for (size_t row = 0; row < r; ++row) {
+    ColsOutF64<kFn>(x + row * stride, max, stat, out + row * stride, w);
+  }
+}
+
+void LsdRow(const double* x, size_t n, double* out) { RowF64<RowFunction::kLogSoftmax>(x, n, out); }
+void LsdAraStats(const double* x, size_t r, size_t stride, size_t w, double* max, double* ls) {
+  AraStatsF64<RowFunction::kLogSoftmax>(x, r, stride, w, max, ls);
+}
+void LsdColsOut(const double* x, const double* max, const double* ls, double* out, size_t w) {
+  ColsOutF64<RowFunction::kLogSoftmax>(x, max, ls, out, w);
+}
 void LsdAraBlock(const double* x, double* out, size_t r, size_t stride, size_t w, double* max,
                  double* ls) {
-  LsdAraStats(x, r, stride, w, max, ls);
-  for (size_t row = 0; row < r; ++row) LsdColsOut(x + row * stride, max, ls, out + row * stride, w);
+  AraBlockF64<RowFunction::kLogSoftmax>(x, out, r, stride, w, max, ls);
+}
+void SmdRow(const double* x, size_t n, double* out) { RowF64<RowFunction::kSoftmax>(x, n, out); }
+void SmdAraStats(const double* x, size_t r, size_t stride, size_t w, double* max, double* sum) {
+  AraStatsF64<RowFunction::kSoftmax>(x, r, stride, w, max, sum);
+}
+void SmdColsOut(const double* x, const double* max, const double* sum, double* out, size_t w) {
+  ColsOutF64<RowFunction::kSoftmax>(x, max, sum, out, w);
+}
+void SmdAraBlock(const double* x, double* out, size_t r, size_t stride, size_t w, double* max,
+                 double* sum) {
+  AraBlockF64<RowFunction::kSoftmax>(x, out, r, stride, w, max, sum);
 }
 
 // For tests: exp(v) of ExpF64 for n values (v <= 0 or NaN).
@@ -256,13 +322,18 @@ HWY_EXPORT(LsdAraStats);
 HWY_EXPORT(LsdColsOut);
 HWY_EXPORT(LsdAraBlock);
 HWY_EXPORT(LsdExp);
+HWY_EXPORT(SmdRow);
+HWY_EXPORT(SmdAraStats);
+HWY_EXPORT(SmdColsOut);
+HWY_EXPORT(SmdAraBlock);
 
-LogSoftmaxF64Kernels GetLogSoftmaxF64() {
-  LogSoftmaxF64Kernels k;
-  k.row = HOSTNN_PICK(LsdRow);
-  k.ara_stats = HOSTNN_PICK(LsdAraStats);
-  k.cols_out = HOSTNN_PICK(LsdColsOut);
-  k.ara_block = HOSTNN_PICK(LsdAraBlock);
+SoftmaxF64Kernels GetSoftmaxF64(RowFunction fn) {
+  SoftmaxF64Kernels k;
+  const bool log = fn == RowFunction::kLogSoftmax;
+  k.row = log ? HOSTNN_PICK(LsdRow) : HOSTNN_PICK(SmdRow);
+  k.ara_stats = log ? HOSTNN_PICK(LsdAraStats) : HOSTNN_PICK(SmdAraStats);
+  k.cols_out = log ? HOSTNN_PICK(LsdColsOut) : HOSTNN_PICK(SmdColsOut);
+  k.ara_block = log ? HOSTNN_PICK(LsdAraBlock) : HOSTNN_PICK(SmdAraBlock);
   k.exp = HOSTNN_PICK(LsdExp);
   return k;
 }
