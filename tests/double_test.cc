@@ -46,7 +46,8 @@ TEST(DoubleOps, AreThoseWhoseOpApiListsDouble) {
   }
   const std::vector<std::string> expected = {"Sigmoid",   "InplaceSigmoid",   "SigmoidBackward",
                                              "LeakyRelu", "InplaceLeakyRelu", "LeakyReluBackward",
-                                             "Elu",       "InplaceElu",       "Softmax"};
+                                             "Elu",       "InplaceElu",       "Softmax",
+                                             "Glu",       "GluBackward"};
   EXPECT_EQ(names, expected);
 }
 

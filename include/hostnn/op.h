@@ -162,13 +162,14 @@ constexpr int MaxRank(Op op) {
 
 // The operators whose op_api lists DOUBLE for self (and every input) on Atlas A2, which
 // CANN runs on the AI CPU in double: inputs promoting to DOUBLE are computed in f64 lanes
-// (an elementwise functor's F64Form, kernels/f64_tiles.cc; Softmax's f64 row functions,
-// kernels/softmax_f64_kernels.cc) and the result cast to out's dtype once. Their out may
+// (an elementwise or gated functor's F64Form, kernels/f64_tiles.cc; Softmax's f64 row
+// functions, kernels/softmax_f64_kernels.cc) and the result cast to out's dtype once. Their out may
 // be DOUBLE whatever the inputs' dtypes (OutTakesDouble).
 constexpr bool ComputesDouble(Op op) {
   return op == Op::kLeakyRelu || op == Op::kInplaceLeakyRelu || op == Op::kLeakyReluBackward ||
          op == Op::kElu || op == Op::kInplaceElu || op == Op::kSigmoid ||
-         op == Op::kInplaceSigmoid || op == Op::kSigmoidBackward || op == Op::kSoftmax;
+         op == Op::kInplaceSigmoid || op == Op::kSigmoidBackward || op == Op::kSoftmax ||
+         op == Op::kGlu || op == Op::kGluBackward;
 }
 // The operators whose op_api lists DOUBLE for its inputs but hands its kernel FLOAT: a
 // DOUBLE input is cast to FLOAT first (one rounding), computed in f32, and the result cast

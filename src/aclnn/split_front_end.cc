@@ -38,6 +38,8 @@ namespace {
 
 constexpr std::initializer_list<DType> kComputeTypes = {DType::kFloat32, DType::kFloat16,
                                                         DType::kBFloat16};
+constexpr std::initializer_list<DType> kDoubleOnly = {DType::kFloat64};
+constexpr std::initializer_list<DType> kNoTypes = {};
 
 // One operand: its CANN name, its view, whether it has self's full shape (else the half
 // shape; or any shape with one element: `one`), whether it is written, and where it lies
@@ -327,13 +329,14 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
   for (const SplitOperand* v : all) {
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
   }
-  // Dtypes: self FLOAT, FLOAT16 or BFLOAT16 (CANN's DOUBLE for Glu runs on its AI CPU;
-  // hostnn refuses it). Glu's out any of them (computed in self's, then cast); every other
-  // operand self's; ClippedSwiglu's row counts INT64.
+  // Dtypes: self FLOAT, FLOAT16 or BFLOAT16, and DOUBLE where op_api lists it (Glu and
+  // GluBackward: computed in double, ComputesDouble). Glu's out any of them (computed in
+  // self's, then cast); every other operand self's; ClippedSwiglu's row counts INT64.
   for (const SplitOperand* v : all) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype,
-                                            v->counts ? std::initializer_list<DType>{DType::kInt64}
-                                                      : kComputeTypes));
+    HOSTNN_RETURN_IF_ERROR(
+        core::CheckDType(op, v->param, v->view->dtype,
+                         v->counts ? std::initializer_list<DType>{DType::kInt64} : kComputeTypes,
+                         !v->counts && TakesDoubleInputs(args.op) ? kDoubleOnly : kNoTypes));
   }
   if (info.dtypes != DTypeRule::kFloatThenCast) {
     for (const SplitOperand* v : all) {

@@ -320,12 +320,15 @@ class MapExecutor final : public Executor {
   // The double path, gathered: each input tile gathered in its dtype and widened to
   // double (exactly), computed, and stored to out: as it is for a DOUBLE out, else rounded
   // once to out's dtype (CANN's Cast of the double result).
+  // A gated gradient's two outputs (GluBackward's da and db) are both DOUBLE, as its
+  // inputs.
   void RunF64(int64_t core, char* workspace, int64_t limit) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
+    const int outs = num_out();
     double* tiles = reinterpret_cast<double*>(workspace + core * scratch_per_core_);
     double* result = tiles + num_in_ * scratch_elems_;
-    char* raw = reinterpret_cast<char*>(result + scratch_elems_);
+    char* raw = reinterpret_cast<char*>(result + outs * scratch_elems_);
     for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
       const int64_t s = p.TileBegin(core, t);
       int64_t len = p.TileLen(core, t);
@@ -343,10 +346,13 @@ class MapExecutor final : public Executor {
         }
         in[k] = tile;
       }
-      void* out[kMaxMapOutputs] = {result};
+      void* out[kMaxMapOutputs] = {};
+      for (int j = 0; j < outs; ++j) out[j] = result + j * scratch_elems_;
       Compute(in, out, len);
       if (out_op.dtype == DType::kFloat64) {
-        ScatterRaw(layout_, out_op, sizeof(double), s, len, result);
+        for (int j = 0; j < outs; ++j) {
+          ScatterRaw(layout_, layout_.operands[num_in_ + j], sizeof(double), s, len, out[j]);
+        }
         continue;
       }
       if (out_op.dtype == DType::kComplex128) {  // (result, +0)
@@ -583,14 +589,14 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
 
   // An operator CANN computes in double (ComputesDouble) whose inputs promote to DOUBLE:
   // the f64 kernel, on the operands when all are dense DOUBLE, else on f64 tiles (one per
-  // input and one for the result, and one of raw bytes for the conversions, as wide as the
+  // input and one per output, and one of raw bytes for the conversions, as wide as the
   // widest of a DOUBLE input and out's element).
   if (ComputesDouble(op) && PromotedInputs(layout, num_in) == DType::kFloat64) {
     const bool direct = layout.dense && same_dtype;
     auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);
     exec->InitF64(direct, scratch_elems,
                   direct ? 0
-                         : AlignWorkspace(((static_cast<uint64_t>(num_in) + 1) * sizeof(double) +
+                         : AlignWorkspace((static_cast<uint64_t>(num) * sizeof(double) +
                                            std::max(sizeof(double), DTypeSize(out.dtype))) *
                                           scratch_elems),
                   operands);
