@@ -8,7 +8,9 @@
 #   BUILD_DIR   the build tree to configure with HOSTNN_TORCH_DIR (default build)
 #   OPS, DTYPES space-separated subsets (default: every operator of the operator list,
 #               `hostnn_torch_peer --list-ops`, f32 f16 bf16; an operator without an ATen
-#               call in bench/torch_peer_calls.cc is skipped with a note)
+#               call in bench/torch_peer_calls.cc is skipped with a note; DTYPES=f64 runs
+#               the operators hostnn computes in double (ComputesDouble in
+#               hostnn/op.h) and LogSoftmax, and skips the others silently)
 # Further arguments go to hostnn_torch_peer (--sizes, --threads, --samples, --sample-ms,
 # --param name=value for the operators with scalar parameters, --csv FILE). Bench only:
 # nothing of hostnn depends on PyTorch.
