@@ -683,9 +683,10 @@ TEST(SiluBackwardEmpty, BroadcastToAnEmptyGradInput) {
 }
 
 // Null operands and malformed descriptors are refused for every operator. Dtypes and shapes
-// are checked too, except by Softmax and SoftmaxBackward, which succeed at once on an empty
-// input as CANN's op_api does (EmptyInputSkipsChecks), and shapes but by HardshrinkBackward
-// (EmptyInputSkipsShapes).
+// are checked too, except by Softmax, SoftmaxBackward and LogSoftmaxBackward, which succeed
+// at once on an empty input as CANN's op_api does (EmptyInputSkipsChecks: ops-nn's
+// case_016_input_emptytensor_normal, an empty [2, 0] gradOutput beside a [2, 3] out), and
+// shapes but by HardshrinkBackward (EmptyInputSkipsShapes).
 TEST_P(ChecksTest, EmptyTensorsAreStillChecked) {
   const bool skips = EmptyInputSkipsChecks(GetParam());
   const bool skips_shapes = skips || EmptyInputSkipsShapes(GetParam());

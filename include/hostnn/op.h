@@ -118,11 +118,12 @@ constexpr bool ScalarsBeforeIn1(Signature s) {
   return s == Signature::kGradEltwiseScalarsBetween;
 }
 
-// Whether an empty input succeeds before any dtype, dim or shape check. CANN's Softmax and
-// SoftmaxBackward return at once when self (or gradOutput or output) is empty, so an out of
-// another shape or dtype is taken; every other operator checks first. Nothing runs either way.
+// Whether an empty input succeeds before any dtype, dim or shape check. CANN's Softmax,
+// SoftmaxBackward and LogSoftmaxBackward return at once when self (or gradOutput or output)
+// is empty, so an out of another shape or dtype is taken; every other operator checks
+// first. Nothing runs either way.
 constexpr bool EmptyInputSkipsChecks(Op op) {
-  return op == Op::kSoftmax || op == Op::kSoftmaxBackward;
+  return op == Op::kSoftmax || op == Op::kSoftmaxBackward || op == Op::kLogSoftmaxBackward;
 }
 // Whether an empty input succeeds after the null, dtype, promotion and rank checks, before
 // the shapes are compared (and nothing is written, whatever the output's shape): CANN's
