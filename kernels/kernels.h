@@ -44,6 +44,10 @@ MapFn GetMap(Op op, DType dtype, const OpParams& params, StoreMode mode = StoreM
 // on n doubles of each input (f64 lanes, kernels/f64_tiles.cc); params as GetMap's. Null
 // for another operator.
 MapFn GetF64Map(Op op);
+// The complex kernel of an operator whose op_api takes complex inputs (TakesComplexInputs):
+// its Map entry on n complex<double> (interleaved re, im) of each input, in C99's complex
+// arithmetic (kernels/complex_tiles.cc). Null for another operator.
+MapFn GetComplexMap(Op op);
 // kStream when an output of out_bytes is at least min_bytes (>= 0): the plan's
 // stream_min_bytes (tiling resolves it: HOSTNN_STREAM_MIN_BYTES, else a third of the
 // last-level cache).

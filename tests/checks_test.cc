@@ -141,9 +141,14 @@ TEST_P(ChecksTest, UnsupportedDTypeInEachSlotIsInvalid) {
       const bool int_slot = s != kOut && (rule != DTypeRule::kInputsAnyIntSelfOutAny || s == kSelf);
       // A complex out where op_api's CanCast or list lets a real result into it.
       const bool complex_out = s == kOut && dt == ACL_COMPLEX64 && OutTakesComplex(GetParam());
+      // A complex input where op_api's list has one (SigmoidBackward): taken, but its
+      // complex promotion cannot be cast to the FLOAT out, which is named.
+      const bool complex_in = s != kOut && dt == ACL_COMPLEX64 && TakesComplexInputs(GetParam());
       if ((promotes && int_slot && IsPromotableIntType(static_cast<DType>(dt)) && !bool_refused) ||
           complex_out) {
         ExpectAccepted(op(), c);
+      } else if (complex_in) {
+        ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(kOut)});
       } else {
         ExpectRefused(op(), c, ACLNN_ERR_PARAM_INVALID, {name(s)});
       }

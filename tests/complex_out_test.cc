@@ -5,8 +5,8 @@
 // CANN's Cast of the real one: its real part the value (rounded once to FLOAT for
 // COMPLEX64), its imaginary part +0. Checked against the same call with a FLOAT (or, for
 // DOUBLE inputs, a DOUBLE) out, dense and strided. Every other operator refuses a complex
-// out, and a complex input (but Sigmoid and SigmoidBackward, whose lists hold one: not
-// taken yet), writing nothing.
+// out, and a complex input (but Sigmoid and SigmoidBackward, whose lists hold one:
+// tests/complex_sigmoid_test.cc), writing nothing.
 
 #include <gtest/gtest.h>
 
@@ -31,9 +31,8 @@ TEST(ComplexOutOps, AreThoseOpApiLetsThrough) {
     if (OutTakesComplex(op)) names.push_back(GetOpInfo(op).name);
   }
   const std::vector<std::string> expected = {
-      "HardsigmoidBackward", "Sigmoid",          "SigmoidBackward", "Erfinv",
-      "LeakyRelu",           "LeakyReluBackward", "Elu",            "Celu",
-      "EluBackward",         "Softplus"};
+      "HardsigmoidBackward", "Sigmoid", "InplaceSigmoid", "SigmoidBackward", "Erfinv",  "LeakyRelu",
+      "LeakyReluBackward",   "Elu",     "Celu",           "EluBackward",     "Softplus"};
   EXPECT_EQ(names, expected);
 }
 
@@ -98,7 +97,8 @@ void ExpectComplexOutIsTheRealResult(Op op, DType in_t, DType real_t) {
 
 TEST(ComplexOut, IsTheRealResultWithAZeroImaginaryPart) {
   for (Op op : AllOps()) {
-    if (!OutTakesComplex(op)) continue;
+    // (InplaceSigmoid's complex selfRef is its input too: tests/complex_sigmoid_test.cc.)
+    if (!OutTakesComplex(op) || GetCApiOp(op).in_place()) continue;
     for (DType in_t : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
       ExpectComplexOutIsTheRealResult(op, in_t, DType::kFloat32);
     }
@@ -131,11 +131,9 @@ TEST(ComplexOut, RefusedElsewhereAndNeverAnInput) {
         ExpectRefused(c, k, kOut);
       }
       // Sigmoid's and SigmoidBackward's lists hold complex inputs, computed in complex
-      // arithmetic by CANN: not taken yet (docs/activation_family.md, "DOUBLE and complex outs").
-      const bool complex_inputs_listed = op == Op::kSigmoid || op == Op::kInplaceSigmoid ||
-                                         op == Op::kSigmoidBackward;
+      // arithmetic (TakesComplexInputs: tests/complex_sigmoid_test.cc).
       for (Slot s : InputSlots(c)) {
-        if (complex_inputs_listed) break;
+        if (TakesComplexInputs(op)) break;
         Case k;
         k.v[s].dtype = static_cast<aclDataType>(cx);
         ExpectRefused(c, k, s);

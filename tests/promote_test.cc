@@ -75,7 +75,21 @@ TEST(PromoteType, EveryPairOfTheTable) {
     }
   }
   EXPECT_EQ(PromoteType(DType::kUInt16, DType::kFloat32), DType::kUndefined);
-  EXPECT_EQ(PromoteType(DType::kFloat32, DType::kComplex64), DType::kUndefined);
+  EXPECT_EQ(PromoteType(DType::kUInt16, DType::kComplex64), DType::kUndefined);
+}
+
+// A complex beats a real: the complex dtype over the promotion of the real parts, as
+// PyTorch's and CANN's tables (COMPLEX64 with DOUBLE gives COMPLEX128).
+TEST(PromoteType, ComplexOverThePromotionOfTheParts) {
+  const DType c64 = DType::kComplex64, c128 = DType::kComplex128;
+  for (DType a : kAll) {
+    const bool wide = a == DType::kFloat64;
+    EXPECT_EQ(PromoteType(a, c64), wide ? c128 : c64) << DTypeName(a);
+    EXPECT_EQ(PromoteType(c64, a), wide ? c128 : c64) << DTypeName(a);
+    EXPECT_EQ(PromoteType(a, c128), c128) << DTypeName(a);
+  }
+  EXPECT_EQ(PromoteType(c64, c128), c128);
+  EXPECT_EQ(PromoteType(c64, c64), c64);
 }
 
 // CanCast, as CANN's: a float never to an integer or BOOL, an integer never to BOOL, a

@@ -44,10 +44,14 @@ bool IsComputeType(DType dtype);
 bool IsFloatType(DType dtype);
 // True for BOOL, INT8, UINT8, INT16, INT32, INT64: the integer dtypes a promotion takes.
 bool IsPromotableIntType(DType dtype);
+// True for COMPLEX64 and COMPLEX128 (and COMPLEX32, which hostnn never computes).
+bool IsComplexType(DType dtype);
 // The dtype two operands are computed in, by PyTorch's promotion rule (CANN's PromoteType):
 // a float beats an integer, the wider float or integer wins, FLOAT16 with BFLOAT16 gives
-// FLOAT, INT8 with UINT8 gives INT16, BOOL yields to anything. kUndefined for a pair it
-// does not cover (unsigned 16-64 bit, complex, strings).
+// FLOAT, INT8 with UINT8 gives INT16, BOOL yields to anything; a complex beats a real, as
+// the complex dtype whose part is the promotion of the two real parts (COMPLEX64 with
+// DOUBLE gives COMPLEX128). kUndefined for a pair it does not cover (unsigned 16-64 bit,
+// COMPLEX32, strings).
 DType PromoteType(DType a, DType b);
 // Whether a value of `from` may be cast to `to` (CANN's CanCast, PyTorch's canCast): never
 // a complex to a real dtype, a float to an integer or BOOL, or an integer to BOOL.

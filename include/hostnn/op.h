@@ -178,22 +178,31 @@ constexpr bool ComputesDouble(Op op) {
 constexpr bool CastsDoubleToFloat(Op op) { return op == Op::kSoftplusBackward; }
 // Whether an operator's inputs may be DOUBLE.
 constexpr bool TakesDoubleInputs(Op op) { return ComputesDouble(op) || CastsDoubleToFloat(op); }
-// The operators whose op_api checks out only by CanCast from the dtype it computes in
-// (self's, or the inputs' promotion), with no list: out may be any float dtype or complex.
+// The operators whose op_api checks out by CanCast from the dtype it computes in (self's,
+// or the inputs' promotion): out may be any float dtype or complex, and a complex
+// promotion (SigmoidBackward's) only a complex out. SigmoidBackward's list holds the same
+// dtypes.
 constexpr bool OutCheckedByCanCast(Op op) {
   return op == Op::kLeakyRelu || op == Op::kLeakyReluBackward || op == Op::kElu ||
          op == Op::kEluBackward || op == Op::kCelu || op == Op::kSoftplus || op == Op::kErfinv ||
-         op == Op::kHardsigmoidBackward;
+         op == Op::kHardsigmoidBackward || op == Op::kSigmoidBackward;
+}
+// The operators whose op_api lists COMPLEX64 and COMPLEX128 for its inputs, which CANN
+// computes in complex arithmetic on its AI CPU (Sigmoid: 1 / (1 + exp(-z)); SigmoidBackward:
+// dy * y * (1 - y)): computed in complex<double> (kernels/complex_tiles.cc) and cast to
+// out's dtype (a real out takes the real part).
+constexpr bool TakesComplexInputs(Op op) {
+  return op == Op::kSigmoid || op == Op::kInplaceSigmoid || op == Op::kSigmoidBackward;
 }
 // The operators whose out may be DOUBLE beside 16- or 32-bit inputs: those, and those
 // whose out list holds DOUBLE (Sigmoid, SigmoidBackward, SoftplusBackward). A result
 // computed in f32 is widened exactly.
 constexpr bool OutTakesDouble(Op op) { return TakesDoubleInputs(op) || OutCheckedByCanCast(op); }
 // The operators whose out may be COMPLEX64 or COMPLEX128: a real result cast to complex,
-// its imaginary part +0 (CANN's Cast). Those checked by CanCast, and Sigmoid and
-// SigmoidBackward, whose out lists hold the complex dtypes.
+// its imaginary part +0 (CANN's Cast). Those checked by CanCast, and those whose out
+// lists hold the complex dtypes (Sigmoid, InplaceSigmoid's selfRef).
 constexpr bool OutTakesComplex(Op op) {
-  return OutCheckedByCanCast(op) || op == Op::kSigmoid || op == Op::kSigmoidBackward;
+  return OutCheckedByCanCast(op) || op == Op::kSigmoid || op == Op::kInplaceSigmoid;
 }
 
 // Which dtypes an operator's operands may take. The compute dtypes are FLOAT, FLOAT16

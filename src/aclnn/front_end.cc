@@ -95,7 +95,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     // (TakesDoubleInputs), and out where op_api's CanCast or list lets a wider result
     // through, complex too (OutTakesComplex).
     const std::initializer_list<DType> also =
-        is_out && OutTakesComplex(info.op)                                ? kDoubleOrComplex
+        (is_out ? OutTakesComplex(info.op) : TakesComplexInputs(info.op)) ? kDoubleOrComplex
         : (is_out ? OutTakesDouble(info.op) : TakesDoubleInputs(info.op)) ? kDoubleOnly
                                                                           : kNoTypes;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(
@@ -284,7 +284,7 @@ Status CheckScalarDTypes(const OpInfo& info, const OpArgs& args) {
 // promoted dtype (a float number to an integer promotion does not), and so must the
 // promoted dtype to out's (a float promotion to an integer out does not).
 Status CheckPromotedCasts(const OpInfo& info, const OperandList& all, const OpArgs& args) {
-  if (!PromotesToExactInt(info.dtypes)) return Status::Ok();
+  if (!PromotesToExactInt(info.dtypes) && !OutCheckedByCanCast(info.op)) return Status::Ok();
   const Operand& out = all.back();
   DType promoted = all.front().view->dtype;
   for (const Operand* v : all) {
@@ -296,7 +296,7 @@ Status CheckPromotedCasts(const OpInfo& info, const OperandList& all, const OpAr
                                   DTypeName(promoted) + ", which cannot be cast to " +
                                   DTypeName(out.view->dtype));
   }
-  if (IsFloatType(promoted)) return Status::Ok();
+  if (IsFloatType(promoted) || IsComplexType(promoted)) return Status::Ok();
   for (int k = 0; k < info.num_scalars(); ++k) {
     const OpScalar& s = args.scalars[k];
     if (info.scalars[k].kind == ScalarKind::kNumber && s.given && !CanCast(s.dtype, promoted)) {

@@ -117,7 +117,23 @@ int PromotionRank(DType d) {
 }
 }  // namespace
 
+bool IsComplexType(DType d) {
+  return d == DType::kComplex32 || d == DType::kComplex64 || d == DType::kComplex128;
+}
+
 DType PromoteType(DType a, DType b) {
+  if (a == DType::kComplex64 || a == DType::kComplex128 || b == DType::kComplex64 ||
+      b == DType::kComplex128) {
+    // The complex dtype over the promotion of the real parts.
+    const auto part = [](DType d) {
+      return d == DType::kComplex64    ? DType::kFloat32
+             : d == DType::kComplex128 ? DType::kFloat64
+                                       : d;
+    };
+    const DType p = PromoteType(part(a), part(b));
+    if (p == DType::kUndefined) return p;
+    return p == DType::kFloat64 ? DType::kComplex128 : DType::kComplex64;
+  }
   const int ra = PromotionRank(a), rb = PromotionRank(b);
   if (ra == 0 || rb == 0) return DType::kUndefined;
   if (a == b) return a;
@@ -127,11 +143,8 @@ DType PromoteType(DType a, DType b) {
 }
 
 bool CanCast(DType from, DType to) {
-  const auto is_complex = [](DType d) {
-    return d == DType::kComplex32 || d == DType::kComplex64 || d == DType::kComplex128;
-  };
-  if (is_complex(from)) return is_complex(to);
-  if (IsFloatType(from)) return IsFloatType(to) || is_complex(to);
+  if (IsComplexType(from)) return IsComplexType(to);
+  if (IsFloatType(from)) return IsFloatType(to) || IsComplexType(to);
   if (to == DType::kBool) return from == DType::kBool;
   return true;
 }

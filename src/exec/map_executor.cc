@@ -9,7 +9,9 @@
 // outputs. Integer inputs that promote to an integer (rule PromoteIntExact: AddRelu) are
 // widened to int64 tiles, computed exactly and cast to out's dtype; inputs that promote to
 // DOUBLE, of an operator CANN computes in double (ComputesDouble), are widened to f64
-// tiles, computed in f64 lanes and rounded once to out's dtype. Each element's result
+// tiles, computed in f64 lanes and rounded once to out's dtype; inputs that promote to a
+// complex dtype (TakesComplexInputs) to complex<double> tiles, cast to out's dtype after
+// (a real out takes the real part). Each element's result
 // depends on its inputs only, so the bits do not depend on the path, the tiling or the
 // thread count. The tiles are the plan's (tiling::ElementwisePlan): this file walks them,
 // it never cuts its own.
@@ -156,6 +158,25 @@ class MapExecutor final : public Executor {
     }
   }
 
+  // The complex path (TakesComplexInputs with inputs promoting to a complex dtype): always
+  // gathered, to complex<double> tiles in scratch (scratch_per_core holds one per input and
+  // one for the result, and one of raw bytes).
+  void InitComplex(int64_t scratch_elems, uint64_t scratch_per_core) {
+    target_ = kernels::ChosenTargetName();
+    complex_ = true;
+    elem_bytes_ = 2 * sizeof(double);
+    scratch_elems_ = scratch_elems;
+    scratch_per_core_ = scratch_per_core;
+    workspace_bytes_ = scratch_per_core * plan_->elementwise.block_dim;
+    fn_ = kernels::GetComplexMap(op_);
+    // A real out narrower than DOUBLE: the real part rounded once to it, held in f32.
+    const DType out_dtype = layout_.operands[num_in_].dtype;
+    if (!IsComplexType(out_dtype) && out_dtype != DType::kFloat64) {
+      from_f64_ = kernels::GetToF32Via(DType::kFloat64, out_dtype);
+      to_result_ = kernels::GetFromF32(out_dtype);
+    }
+  }
+
   int num_out() const { return layout_.num_operands - num_in_; }
 
   // The row counts' elements (an INT64 view: first element, count, stride in elements),
@@ -176,7 +197,7 @@ class MapExecutor final : public Executor {
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
     return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_) +
            (rows_ ? ", by rows" : "") + (promoted_fn_ != nullptr ? ", in int64 lanes" : "") +
-           (f64_ ? ", in f64 lanes" : "");
+           (f64_ ? ", in f64 lanes" : "") + (complex_ ? ", in complex<double>" : "");
   }
 
   void Run(char* workspace) const override {
@@ -369,6 +390,66 @@ class MapExecutor final : public Executor {
     }
   }
 
+  // The complex path: each input tile gathered in its dtype and widened to complex<double>
+  // (exactly; a real input with an imaginary part of +0), computed, and stored to out: as
+  // it is for COMPLEX128, each part rounded once for COMPLEX64, the real part for a real
+  // out (CANN's Cast of a complex to a real dtype), rounded once to it.
+  void RunComplex(int64_t core, char* workspace, int64_t limit) const {
+    const tiling::ElementwisePlan& p = plan_->elementwise;
+    const core::FusedOperand& out_op = layout_.operands[num_in_];
+    double* tiles = reinterpret_cast<double*>(workspace + core * scratch_per_core_);
+    const int64_t pair_elems = 2 * scratch_elems_;  // doubles of one complex tile
+    double* result = tiles + num_in_ * pair_elems;
+    char* raw = reinterpret_cast<char*>(result + pair_elems);
+    for (int64_t t = 0; t < p.CoreTiles(core); ++t) {
+      const int64_t s = p.TileBegin(core, t);
+      int64_t len = p.TileLen(core, t);
+      if (!Clip(limit, s, &len)) break;
+      const size_t n = static_cast<size_t>(len);
+      const void* in[kMaxMapInputs] = {};
+      for (int k = 0; k < num_in_; ++k) {
+        const core::FusedOperand& op = layout_.operands[k];
+        double* tile = tiles + k * pair_elems;
+        if (op.dtype == DType::kComplex128) {
+          GatherRaw(layout_, op, 2 * sizeof(double), s, len, tile);
+        } else if (op.dtype == DType::kComplex64) {
+          GatherRaw(layout_, op, 2 * sizeof(float), s, len, raw);
+          const float* parts = reinterpret_cast<const float*>(raw);
+          for (size_t i = 0; i < 2 * n; ++i) tile[i] = parts[i];
+        } else {
+          // The real values into the tile's first n doubles, then spread to (value, +0)
+          // from the last one down (pair i covers doubles 2i and 2i + 1, at or past i).
+          GatherRaw(layout_, op, DTypeSize(op.dtype), s, len, raw);
+          kernels::GetToF64(op.dtype)(raw, tile, n);
+          for (size_t i = n; i-- > 0;) tile[2 * i + 1] = 0.0, tile[2 * i] = tile[i];
+        }
+        in[k] = tile;
+      }
+      void* out[kMaxMapOutputs] = {result};
+      Compute(in, out, len);
+      const DType od = out_op.dtype;
+      if (od == DType::kComplex128) {
+        ScatterRaw(layout_, out_op, 2 * sizeof(double), s, len, result);
+        continue;
+      }
+      if (od == DType::kComplex64) {
+        float* parts = reinterpret_cast<float*>(raw);
+        for (size_t i = 0; i < 2 * n; ++i) parts[i] = static_cast<float>(result[i]);
+        ScatterRaw(layout_, out_op, 2 * sizeof(float), s, len, raw);
+        continue;
+      }
+      for (size_t i = 0; i < n; ++i) result[i] = result[2 * i];  // the real parts
+      if (od == DType::kFloat64) {
+        ScatterRaw(layout_, out_op, sizeof(double), s, len, result);
+        continue;
+      }
+      float* rounded = reinterpret_cast<float*>(raw);
+      from_f64_(result, rounded, n);
+      to_result_(rounded, result, n);
+      ScatterRaw(layout_, out_op, DTypeSize(od), s, len, result);
+    }
+  }
+
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const core::FusedOperand& out_op = layout_.operands[num_in_];
@@ -380,6 +461,10 @@ class MapExecutor final : public Executor {
     }
     if (f64_ && !direct_) {
       RunF64(core, workspace, limit);
+      return;
+    }
+    if (complex_) {
+      RunComplex(core, workspace, limit);
       return;
     }
     if (rows_) {
@@ -489,6 +574,7 @@ class MapExecutor final : public Executor {
   kernels::FromF32Fn to_result_ = nullptr;  // f32 to the result's dtype (null: f32); on the
                                             // double path, to out's
   bool f64_ = false;                        // the double path (InitF64)
+  bool complex_ = false;                    // the complex path (InitComplex)
   kernels::ToF32Fn from_f64_ = nullptr;     // the double path: its result rounded to out's
                                             // dtype (as f32); null for DOUBLE, COMPLEX128
   kernels::PromotedIntFn promoted_fn_ = nullptr;  // set: the integer path (RunPromotedInt)
@@ -591,6 +677,17 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   // the f64 kernel, on the operands when all are dense DOUBLE, else on f64 tiles (one per
   // input and one per output, and one of raw bytes for the conversions, as wide as the
   // widest of a DOUBLE input and out's element).
+  // An operator CANN computes in complex arithmetic (TakesComplexInputs) whose inputs
+  // promote to a complex dtype: complex<double> tiles, one per input and one for the
+  // result, and one of raw bytes for the conversions (at most 16 bytes an element).
+  if (TakesComplexInputs(op) && IsComplexType(PromotedInputs(layout, num_in))) {
+    auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);
+    exec->InitComplex(scratch_elems, AlignWorkspace((static_cast<uint64_t>(num_in) + 2) * 2 *
+                                                    sizeof(double) * scratch_elems));
+    *workspace_size = exec->workspace_bytes();
+    executor->reset(exec);
+    return Status::Ok();
+  }
   if (ComputesDouble(op) && PromotedInputs(layout, num_in) == DType::kFloat64) {
     const bool direct = layout.dense && same_dtype;
     auto* exec = new MapExecutor(op, std::move(plan), layout, num_in);

@@ -32,7 +32,7 @@ class Reader {
   size_t n_, i_ = 0;
 };
 
-const int kDTypes[] = {0, 1, 27, 11, 3, 9, 12, -1, 2, 99, 16, 13, 29};
+const int kDTypes[] = {0, 1, 27, 11, 3, 9, 12, -1, 2, 99, 16, 17, 13, 29};
 const int64_t kDims[] = {0,
                          1,
                          2,
@@ -63,8 +63,13 @@ size_t ElemSize(int dtype) {
       return 2;
     case 11:
     case 9:
-    case 16:  // COMPLEX64: an out some operators take (OutTakesComplex)
       return 8;
+    // COMPLEX64 and COMPLEX128: outs some operators take (OutTakesComplex), and inputs of
+    // the complex Sigmoids (TakesComplexInputs).
+    case 16:
+      return 8;
+    case 17:
+      return 16;
     default:
       return 1;
   }
