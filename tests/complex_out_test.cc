@@ -30,9 +30,10 @@ TEST(ComplexOutOps, AreThoseOpApiLetsThrough) {
   for (Op op : AllOps()) {
     if (OutTakesComplex(op)) names.push_back(GetOpInfo(op).name);
   }
-  const std::vector<std::string> expected = {
-      "HardsigmoidBackward", "Sigmoid", "InplaceSigmoid", "SigmoidBackward", "Erfinv",  "LeakyRelu",
-      "LeakyReluBackward",   "Elu",     "Celu",           "EluBackward",     "Softplus"};
+  const std::vector<std::string> expected = {"HardsigmoidBackward", "Sigmoid",  "InplaceSigmoid",
+                                             "SigmoidBackward",     "Erfinv",   "LeakyRelu",
+                                             "LeakyReluBackward",   "Elu",      "Celu",
+                                             "EluBackward",         "Softplus", "Threshold"};
   EXPECT_EQ(names, expected);
 }
 

@@ -4,8 +4,8 @@
 // exactly and the result cast to out's dtype; out may be any dtype self casts to (CanCast:
 // an integer to any integer or float, wrapping or rounding once; a float to a float,
 // rounding once). Checked through the C API on every SIMD target against a reference that
-// does the same in int64 and double, then the refusals (a float self into an integer out,
-// BOOL), nothing written.
+// does the same in int64 and double; DOUBLE and complex outs; then the refusals (a float
+// self into an integer out, BOOL), nothing written.
 
 #include <gtest/gtest.h>
 
@@ -181,6 +181,73 @@ TEST(ThresholdCast, OutIsTheSelfDTypeResultCast) {
   }
 }
 
+// A DOUBLE or complex out (op_api checks out only by CanCast from self, and every dtype
+// casts to those): the self-dtype result rounded once from itself, an integer never
+// through FLOAT (an INT32 16777217 stays 16777217 in a DOUBLE out, 16777216 in a
+// COMPLEX64's real part), the imaginary part +0; dense and strided.
+TEST(ThresholdCast, DoubleAndComplexOutsTakeTheResultRoundedOnce) {
+  const DType selfs[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
+                         DType::kUInt8,   DType::kInt16,   DType::kInt32,    DType::kInt64};
+  std::mt19937_64 rng(0x7E60);
+  const int64_t n = 61;
+  for (DType self_t : selfs) {
+    Buffer bx(self_t, n), same(self_t, n);
+    const bool is_int = IsIntDType(self_t);
+    const double lo = self_t == DType::kUInt8 ? 0 : is_int ? -120 : -3, hi = is_int ? 120 : 3;
+    for (int64_t i = 0; i < n; ++i) {
+      bx.Set(i, is_int ? std::floor(std::uniform_real_distribution<double>(lo, hi)(rng))
+                       : RandomValue(self_t, rng, lo, hi));
+    }
+    if (self_t == DType::kInt32) bx.Set(0, 16777217.0);
+    if (self_t == DType::kInt64) bx.Set(0, 9007199254740993.0);  // 2^53 + 1: rounds in DOUBLE
+    TensorPtr tx = MakeDense(bx.data(), static_cast<aclDataType>(self_t), {n});
+    TensorPtr ts = MakeDense(same.data(), static_cast<aclDataType>(self_t), {n});
+    ASSERT_EQ(RunThreshold(tx.get(), 0.5, -7.0, ts.get()), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+    for (DType out_t : {DType::kFloat64, DType::kComplex64, DType::kComplex128}) {
+      for (bool strided : {false, true}) {
+        SCOPED_TRACE(std::string(DTypeName(self_t)) + " -> " + DTypeName(out_t) +
+                     (strided ? ", strided" : ""));
+        const size_t es = DTypeSize(out_t);
+        std::vector<uint8_t> out(static_cast<size_t>(2 * n) * es, 0xA5);
+        const std::vector<int64_t> stride = {strided ? 2 : 1};
+        TensorPtr to =
+            MakeTensor(out.data(), static_cast<aclDataType>(out_t), {n}, stride, 0, {2 * n});
+        ASSERT_EQ(RunThreshold(tx.get(), 0.5, -7.0, to.get()), ACLNN_SUCCESS)
+            << aclGetRecentErrMsg();
+        for (int64_t i = 0; i < n; ++i) {
+          // The self-dtype result, exactly (an INT64 read from its bits, not through double).
+          int64_t r_int = 0;
+          if (self_t == DType::kInt64)
+            std::memcpy(&r_int, static_cast<const char*>(same.data()) + i * 8, 8);
+          const double r = same.Get(i);
+          const char* at = reinterpret_cast<const char*>(out.data()) + (strided ? 2 * i : i) * es;
+          double re = 0, im = 0;
+          if (out_t == DType::kComplex64) {
+            float v[2];
+            std::memcpy(v, at, 8);
+            re = v[0], im = v[1];
+            const float want =
+                self_t == DType::kInt64 ? static_cast<float>(r_int) : static_cast<float>(r);
+            EXPECT_EQ(re, static_cast<double>(want)) << "element " << i;
+          } else {
+            double v[2] = {0, 0};
+            std::memcpy(v, at, out_t == DType::kFloat64 ? 8 : 16);
+            re = v[0], im = v[1];
+            const double want = self_t == DType::kInt64 ? static_cast<double>(r_int) : r;
+            EXPECT_EQ(re, want) << "element " << i;
+          }
+          EXPECT_TRUE(im == 0.0 && !std::signbit(im)) << "element " << i;
+        }
+        if (self_t == DType::kInt32 && out_t == DType::kFloat64) {
+          double v0;
+          std::memcpy(&v0, out.data(), 8);
+          EXPECT_EQ(v0, 16777217.0);
+        }
+      }
+    }
+  }
+}
+
 // 161002 naming `param`, nothing written.
 void ExpectRefused(DType self_t, DType out_t, const std::string& param) {
   SCOPED_TRACE(std::string(DTypeName(self_t)) + " -> " + DTypeName(out_t));
@@ -195,8 +262,8 @@ void ExpectRefused(DType self_t, DType out_t, const std::string& param) {
   EXPECT_EQ(bout.Snapshot(), before);
 }
 
-// CanCast refuses a float self into an integer out; UINT32 is in no list; BOOL (in
-// op_api's list) is not taken yet, nor is a BOOL out.
+// CanCast refuses a float self into an integer out, and anything but BOOL into a BOOL out;
+// UINT32 and BOOL are in no list of self (Atlas A2's list has no BOOL).
 TEST(ThresholdCast, RefusalsAsCANNsOpApi) {
   ExpectRefused(DType::kFloat32, DType::kInt32, "out");
   ExpectRefused(DType::kFloat16, DType::kInt8, "out");

@@ -179,13 +179,13 @@ constexpr bool CastsDoubleToFloat(Op op) { return op == Op::kSoftplusBackward; }
 // Whether an operator's inputs may be DOUBLE.
 constexpr bool TakesDoubleInputs(Op op) { return ComputesDouble(op) || CastsDoubleToFloat(op); }
 // The operators whose op_api checks out by CanCast from the dtype it computes in (self's,
-// or the inputs' promotion): out may be any float dtype or complex, and a complex
-// promotion (SigmoidBackward's) only a complex out. SigmoidBackward's list holds the same
-// dtypes.
+// or the inputs' promotion): out may be any float dtype or complex (Threshold's integers
+// any integer too, rule ExactIntThenCast), and a complex promotion (SigmoidBackward's) only
+// a complex out. SigmoidBackward's list holds the same dtypes.
 constexpr bool OutCheckedByCanCast(Op op) {
   return op == Op::kLeakyRelu || op == Op::kLeakyReluBackward || op == Op::kElu ||
          op == Op::kEluBackward || op == Op::kCelu || op == Op::kSoftplus || op == Op::kErfinv ||
-         op == Op::kHardsigmoidBackward || op == Op::kSigmoidBackward;
+         op == Op::kHardsigmoidBackward || op == Op::kSigmoidBackward || op == Op::kThreshold;
 }
 // The operators whose op_api lists COMPLEX64 and COMPLEX128 for its inputs, which CANN
 // computes in complex arithmetic on its AI CPU (Sigmoid: 1 / (1 + exp(-z)); SigmoidBackward:

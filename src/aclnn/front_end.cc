@@ -282,7 +282,9 @@ Status CheckScalarDTypes(const OpInfo& info, const OpArgs& args) {
 
 // Rule PromoteIntExact, as CANN's AddRelu: the number parameters must cast to the inputs'
 // promoted dtype (a float number to an integer promotion does not), and so must the
-// promoted dtype to out's (a float promotion to an integer out does not).
+// promoted dtype to out's (a float promotion to an integer out does not). The operators
+// whose op_api checks out by CanCast (OutCheckedByCanCast) ask the second only: a complex
+// promotion (SigmoidBackward's) into a real out is refused.
 Status CheckPromotedCasts(const OpInfo& info, const OperandList& all, const OpArgs& args) {
   if (!PromotesToExactInt(info.dtypes) && !OutCheckedByCanCast(info.op)) return Status::Ok();
   const Operand& out = all.back();
@@ -296,7 +298,8 @@ Status CheckPromotedCasts(const OpInfo& info, const OperandList& all, const OpAr
                                   DTypeName(promoted) + ", which cannot be cast to " +
                                   DTypeName(out.view->dtype));
   }
-  if (IsFloatType(promoted) || IsComplexType(promoted)) return Status::Ok();
+  // An integer promotion (AddRelu's) takes its numbers only where CanCast allows.
+  if (!PromotesToExactInt(info.dtypes) || IsFloatType(promoted)) return Status::Ok();
   for (int k = 0; k < info.num_scalars(); ++k) {
     const OpScalar& s = args.scalars[k];
     if (info.scalars[k].kind == ScalarKind::kNumber && s.given && !CanCast(s.dtype, promoted)) {

@@ -77,6 +77,22 @@ void ResultCast::Run(const void* src, void* dst, size_t n) const {
     for (size_t i = 0; i < n; ++i) StoreWrapped(to_, LoadInt(from_, src, i), dst, i);
     return;
   }
+  if (IsInt(from_) && (to_ == DType::kFloat64 || to_ == DType::kComplex128)) {
+    // Rounded once from the integer itself (exact below 2^53), never through f32.
+    const size_t step = to_ == DType::kComplex128 ? 2 : 1;
+    for (size_t i = 0; i < n; ++i) {
+      const double v[2] = {static_cast<double>(LoadInt(from_, src, i)), 0.0};
+      std::memcpy(static_cast<char*>(dst) + i * step * sizeof(double), v, step * sizeof(double));
+    }
+    return;
+  }
+  if (IsInt(from_) && to_ == DType::kComplex64) {
+    for (size_t i = 0; i < n; ++i) {
+      const float v[2] = {static_cast<float>(LoadInt(from_, src, i)), 0.0f};
+      std::memcpy(static_cast<char*>(dst) + i * sizeof(v), v, sizeof(v));
+    }
+    return;
+  }
   // Everything else passes through f32: exact for a float, and for an integer rounded
   // once to `to`'s precision (int_to_float.h) before the exact narrowing.
   const kernels::ToF32Fn to_f32 =

@@ -5,7 +5,8 @@
 // - float to float: rounded once to nearest even (widening is exact); to complex, the real
 //   part so, the imaginary part +0;
 // - integer to float: rounded once to nearest even from the integer itself (an INT32
-//   above 2^24 to FLOAT's 24 bits; past FLOAT16's range, infinite);
+//   above 2^24 to FLOAT's 24 bits; past FLOAT16's range, infinite; DOUBLE exact below
+//   2^53); to complex, the real part so, the imaginary part +0;
 // - float to integer: toward zero (kTruncate, aclnnCast's rule) or to nearest even
 //   (kNearestEven, a kernel's CAST_RINT), saturated to the integer's range, NaN to 0;
 // - integer to integer: the low bits kept (two's complement wrap, as PyTorch's .to()).
@@ -26,7 +27,7 @@ class ResultCast {
  public:
   ResultCast() = default;
   // from: FLOAT, FLOAT16, BFLOAT16, INT8, UINT8, INT16, INT32 or INT64; to: those, or
-  // DOUBLE, COMPLEX64 or COMPLEX128 from a float (widened; a complex's imaginary part +0).
+  // DOUBLE, COMPLEX64 or COMPLEX128 (a complex's imaginary part +0).
   ResultCast(DType from, DType to, FloatToInt rounding);
   bool active() const { return from_ != to_; }
   // n elements of `from` at src to n of `to` at dst (no overlap).
