@@ -390,8 +390,44 @@ bool IsWellFormedEmpty(const char* op, const Operand& v) {
 
 }  // namespace
 
+namespace {
+
+// The first operand whose elements lie behind a null data address, as phase 2's refusal
+// words it; empty when none does.
+std::string UnboundOperand(const OpArgs& args) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const auto unbound = [](const TensorView* v) {
+    return v != nullptr && v->data == nullptr && core::CheckedNumel(v->shape) > 0;
+  };
+  for (int k = 0; k < kMaxIn + kMaxOut; ++k) {
+    const bool in = k < kMaxIn;
+    const TensorView* v = in ? args.in[k] : args.out[k - kMaxIn];
+    const char* param = in ? info.in_names[k] : info.out_names[k - kMaxIn];
+    if (param == nullptr || !unbound(v)) continue;
+    return std::string(param) + " data: null address behind a view of " +
+           std::to_string(core::CheckedNumel(v->shape)) +
+           " elements (phase 1 takes it, as CANN's; nothing can run on it)";
+  }
+  return std::string();
+}
+
+Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
+                           uint64_t* workspace_size, ExecutorPtr* executor);
+
+}  // namespace
+
 Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
                       ExecutorPtr* executor) {
+  HOSTNN_RETURN_IF_ERROR(PrepareCheckedViews(args, options, workspace_size, executor));
+  std::string unbound = UnboundOperand(args);
+  if (!unbound.empty()) (*executor)->set_unbound(std::move(unbound));
+  return Status::Ok();
+}
+
+namespace {
+
+Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
+                           uint64_t* workspace_size, ExecutorPtr* executor) {
   if (!IsValidOp(args.op)) {
     return Status::Invalid("unknown operator " + std::to_string(static_cast<int>(args.op)));
   }
@@ -503,5 +539,7 @@ Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64
   }
   return exec::PrepareRows(args.op, operands, args.dim, options, workspace_size, executor);
 }
+
+}  // namespace
 
 }  // namespace hostnn

@@ -12,7 +12,9 @@
 namespace hostnn {
 
 // Checks every operand in SPEC order (src/aclnn/front_end.cc), then plans and builds the
-// executor (src/exec/). Nothing is written on failure.
+// executor (src/exec/). Nothing is written on failure. An operand whose elements lie
+// behind a null data address is taken (CANN's phase 1 never reads the address); its
+// executor refuses to run (Executor::unbound).
 Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
                       ExecutorPtr* executor);
 
@@ -30,8 +32,9 @@ struct ApiName {
 Status CheckPhase1Outputs(const ApiName& api, const uint64_t* workspace_size,
                           const ExecutorPtr* executor_ptr, const void* executor_handle);
 
-// Phase 2's one workspace rule, for both APIs: at least the bytes phase 1 asked for, and
-// null only when both the need and the size given are 0.
+// Phase 2's checks, for both APIs: an executor over a null data address (taken by phase 1,
+// as CANN's) does not run; the workspace holds at least the bytes phase 1 asked for, and
+// is null only when both the need and the size given are 0.
 Status CheckWorkspace(const ApiName& api, const Executor& executor, const void* workspace,
                       uint64_t workspace_size);
 

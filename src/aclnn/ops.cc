@@ -36,6 +36,9 @@ Status CheckPhase1Outputs(const ApiName& api, const uint64_t* workspace_size,
 
 Status CheckWorkspace(const ApiName& api, const Executor& executor, const void* workspace,
                       uint64_t workspace_size) {
+  if (!executor.unbound().empty()) {
+    return Status::Invalid(FunctionName(api) + ": " + executor.unbound());
+  }
   const uint64_t need = executor.workspace_bytes();
   if (workspace_size >= need && (workspace != nullptr || (need == 0 && workspace_size == 0))) {
     return Status::Ok();

@@ -450,7 +450,7 @@ Status PrepareSplitChecked(const OpArgs& args, const tiling::Options& options,
       if (v == o) continue;
       HOSTNN_RETURN_IF_ERROR(
           core::CheckAliasing(op, o->param, *o->view, o->span, v->param, *v->view, v->span));
-      if (v->output && o->span.numel > 0 && o->span.first == v->span.first) {
+      if (v->output && o->span.numel > 0 && !o->span.unbound && o->span.first == v->span.first) {
         return core::InvalidParam(
             op, o->param,
             std::string("overlaps ") + v->param + ": the two outputs may not share an element");

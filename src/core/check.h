@@ -22,6 +22,9 @@ struct ViewSpan {
   int64_t numel = 0;
   std::vector<int64_t> strides;  // effective strides (elements)
   uintptr_t lo = 0, hi = 0;      // byte range [lo, hi) its elements touch (empty if numel 0)
+  // Elements behind a null data address: CANN's phase 1 never reads the address, so the
+  // view is taken (first null, the range empty) and phase 2 refuses to run on it.
+  bool unbound = false;
 };
 
 std::string ShapeString(const std::vector<int64_t>& dims);

@@ -33,6 +33,10 @@ class Executor {
   // executor to several handles made by identical calls: their runs, which write the same
   // output, are serialised the same way.)
   std::mutex& run_mutex() const { return run_mu_; }
+  // Non-empty when an operand's elements lie behind a null data address: phase 1 takes
+  // such a call, as CANN's never reads the address, and phase 2 refuses it with this.
+  const std::string& unbound() const { return unbound_; }
+  void set_unbound(std::string what) { unbound_ = std::move(what); }
 
  protected:
   Executor(Op op, std::shared_ptr<const tiling::Plan> plan) : op_(op), plan_(std::move(plan)) {}
@@ -42,6 +46,7 @@ class Executor {
 
  private:
   mutable std::mutex run_mu_;
+  std::string unbound_;
 };
 
 // An executor for an empty problem: runs nothing, needs no workspace.

@@ -16,8 +16,9 @@
 # Environment: CXX (default clang++, else g++), OPSNN_UT_JOBS (parallel builds, default 2),
 # OPSNN_UT_WORK (work directory, default HOSTNN_BUILD_DIR/opsnn_ut), OPSNN_UT_TIMEOUT
 # (seconds per test binary, default 600), OPSNN_UT_FILTER (a regex on the test files'
-# paths: only those run), HOSTNN_PLATFORM (default atlas-a2), OPSNN_UT_NULL_DATA=1 (create
-# the tests' tensors without storage, as the framework asks, instead of with a buffer).
+# paths: only those run), HOSTNN_PLATFORM (default atlas-a2), OPSNN_UT_STORAGE=1 (give
+# the tensors the framework creates without data a host buffer; by default NULL passes
+# through, as CANN receives it).
 set -euo pipefail
 export LC_ALL=C  # plain quotes in compiler messages, byte order in sorts
 

@@ -1,7 +1,8 @@
-// Harness shim: storage for the tensors the framework creates without data (see
-// opdev/common_types.h). Each gets a zeroed host buffer covering its storage shape (8 bytes
-// an element for a dtype without a fixed size), freed when the framework destroys it. A
-// storage over 1 GiB keeps NULL data.
+// Harness shim: optional storage for the tensors the framework creates without data (see
+// opdev/common_types.h). By default NULL passes through, as CANN receives it (hostnn's
+// phase 1 takes it, as CANN's). With OPSNN_UT_STORAGE=1 each gets a zeroed host buffer
+// covering its storage shape (8 bytes an element for a dtype without a fixed size), freed
+// when the framework destroys it; a storage over 1 GiB keeps NULL data.
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -18,8 +19,8 @@ std::mutex g_mu;
 std::map<const aclTensor*, void*> g_buffers;
 
 bool NullDataWanted() {
-  const char* v = std::getenv("OPSNN_UT_NULL_DATA");
-  return v != nullptr && v[0] == '1';
+  const char* v = std::getenv("OPSNN_UT_STORAGE");
+  return v == nullptr || v[0] != '1';
 }
 }  // namespace
 

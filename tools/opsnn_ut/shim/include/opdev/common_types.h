@@ -41,10 +41,10 @@ aclnnStatus aclDestroyBoolArray(const aclBoolArray* array);
 }
 
 // The framework creates every tensor without storage (data NULL), which CANN's phase 1
-// accepts and hostnn's refuses ("null address behind a view"). Its aclCreateTensor and
-// aclDestroyTensor calls are routed to the harness (shim/src/storage.cpp), which gives a
-// tensor created without data a zeroed host buffer of its storage shape and frees it with
-// the tensor. OPSNN_UT_NULL_DATA=1 in the environment passes NULL through instead.
+// and hostnn's accept. Its aclCreateTensor and aclDestroyTensor calls are routed to the
+// harness (shim/src/storage.cpp), which passes NULL through, or with OPSNN_UT_STORAGE=1 in
+// the environment gives such a tensor a zeroed host buffer of its storage shape and frees
+// it with the tensor.
 aclTensor* OpsnnUtCreateTensor(const int64_t* view_dims, uint64_t view_dims_num, aclDataType data_type,
                                const int64_t* stride, int64_t offset, aclFormat format,
                                const int64_t* storage_dims, uint64_t storage_dims_num, void* tensor_data);
