@@ -42,27 +42,13 @@ void SigmoidRef(double b, Ld* s, Ld* ds) {
   *ds = e / ((1 + e) * (1 + e));
 }
 
-// v rounded once to `to` (CANN's Cast of the double result).
-double CastTo(DType to, double v) {
-  switch (to) {
-    case DType::kFloat32:
-      return static_cast<double>(static_cast<float>(v));
-    case DType::kFloat16:
-      return test::F16ToDouble(test::DoubleToF16(v));
-    case DType::kBFloat16:
-      return test::BF16ToDouble(test::DoubleToBF16(v));
-    default:
-      return v;
-  }
-}
-
 // got within `ulps` ULP of exact plus `abs`; a narrower out half an ULP of it more (rounded
 // once from the double result), an exact value beyond its range that range's infinity.
 // NaN only for NaN.
 bool Within(DType t, double got, Ld exact, double ulps, double abs) {
   const double e = static_cast<double>(exact);
   if (std::isnan(e)) return std::isnan(got);
-  const double rounded = CastTo(t, e);
+  const double rounded = test::RoundTo(t, e);
   if (std::isinf(got) || std::isinf(rounded)) return got == rounded;
   double bound = ulps * test::UlpOf(DType::kFloat64, e) + abs;
   if (t != DType::kFloat64) bound += 0.5 * test::UlpOf(t, e);

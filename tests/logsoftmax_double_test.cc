@@ -33,20 +33,6 @@ using test::TestTensor;
 constexpr DType kFloatTypes[] = {DType::kFloat64, DType::kFloat32, DType::kFloat16,
                                  DType::kBFloat16};
 
-// v cast to `to` with one rounding to nearest even (CANN's Cast of self to out's dtype).
-double CastTo(DType to, double v) {
-  switch (to) {
-    case DType::kFloat32:
-      return static_cast<double>(static_cast<float>(v));
-    case DType::kFloat16:
-      return test::F16ToDouble(test::DoubleToF16(v));
-    case DType::kBFloat16:
-      return test::BF16ToDouble(test::DoubleToBF16(v));
-    default:
-      return v;
-  }
-}
-
 // LogSoftmax of one row in long double, PyTorch CPU's limits: NaN or +inf in the row, or a
 // row of -inf only, is NaN throughout. The sum of exp(x - max) is compensated (Neumaier)
 // and keeps the max's own 1s apart, so rows of any length and sums of 1 + 1e-30 are exact
@@ -101,7 +87,7 @@ bool Within(DType t, double got, long double exact_ld, double x_minus_max) {
   const double exact = static_cast<double>(exact_ld);
   if (std::isnan(got) || std::isnan(exact)) return std::isnan(got) && std::isnan(exact);
   // An exact value beyond the type's range rounds to an infinity.
-  const double rounded = CastTo(t, exact);
+  const double rounded = test::RoundTo(t, exact);
   if (std::isinf(got) || std::isinf(rounded)) return got == rounded;
   return std::fabs(static_cast<long double>(got) - exact_ld) <= Bound(t, exact, x_minus_max);
 }
@@ -116,7 +102,7 @@ int64_t Check(const TestTensor& x, const TestTensor& out, int64_t dim, const std
   std::vector<long double> ref, xmm;
   for (int64_t i = 0; i < a1; ++i) {
     for (int64_t k = 0; k < a0; ++k) {
-      for (int64_t j = 0; j < r; ++j) row[j] = CastTo(t, x.Get((i * r + j) * a0 + k));
+      for (int64_t j = 0; j < r; ++j) row[j] = test::RoundTo(t, x.Get((i * r + j) * a0 + k));
       RefRow(row, &ref, &xmm);
       for (int64_t j = 0; j < r; ++j) {
         const double got = out.Get((i * r + j) * a0 + k);
