@@ -104,8 +104,10 @@ HWY_INLINE double RowMax(const double* x, size_t n) {
 // The row's statistic of sum exp(x - max): element i goes to partial i % kRowPartials (a
 // compensated pair per partial, whatever the SIMD width), and the partials are combined
 // in index order by TwoSum. A short last group is padded with exps of 0.
-template <RowFunction kFn>
-HWY_INLINE double RowStatF64(const double* x, size_t n, double max) {
+// kKeep: each exp(x - max) is also stored to keep[i] (Softmax's row, whose output pass
+// then divides them: one exp per element; keep may be x).
+template <RowFunction kFn, bool kKeep = false>
+HWY_INLINE double RowStatF64(const double* x, size_t n, double max, double* keep = nullptr) {
   const DD d;
   constexpr size_t kN = HWY_LANES(double);
   static_assert(kRowPartials % kN == 0, "the partials must be whole f64 vectors");
@@ -116,7 +118,9 @@ HWY_INLINE double RowStatF64(const double* x, size_t n, double max) {
   size_t i = 0;
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kVecs; ++k) {
-      TwoSumInto(ExpF64(d, hn::Sub(hn::LoadU(d, x + i + k * kN), m)), &s[k], &c[k]);
+      const VD e = ExpF64(d, hn::Sub(hn::LoadU(d, x + i + k * kN), m));
+      if constexpr (kKeep) hn::StoreU(e, d, keep + i + k * kN);
+      TwoSumInto(e, &s[k], &c[k]);
     }
   }
   if (i < n) {
@@ -125,7 +129,11 @@ HWY_INLINE double RowStatF64(const double* x, size_t n, double max) {
     for (size_t k = 0; k < kVecs; ++k) {
       const size_t lanes = n - i > k * kN ? std::min(kN, n - i - k * kN) : 0;
       const VD e = ExpF64(d, hn::Sub(hn::Load(d, pad + k * kN), m));
+      if constexpr (kKeep) hn::Store(e, d, pad + k * kN);  // pad's lanes were read
       TwoSumInto(hn::IfThenElseZero(hn::FirstN(d, lanes), e), &s[k], &c[k]);
+    }
+    if constexpr (kKeep) {
+      for (size_t j = 0; j < n - i; ++j) keep[i + j] = pad[j];
     }
   }
   HWY_ALIGN double ps[kRowPartials], pc[kRowPartials];
@@ -162,7 +170,19 @@ HWY_INLINE void RowOutF64(const double* x, double max, double stat, double* out,
 template <RowFunction kFn>
 void RowF64(const double* x, size_t n, double* out) {
   const double max = RowMax(x, n);
-  RowOutF64<kFn>(x, max, RowStatF64<kFn>(x, n, max), out, n);
+  if constexpr (kFn == RowFunction::kSoftmax) {
+    // The sum pass keeps each exp in out, the output pass divides them by the sum: the
+    // bits of OutOf's exp(x - max) / sum, with one exp an element instead of two.
+    const double sum = RowStatF64<kFn, true>(x, n, max, out);
+    const DD d;
+    const size_t N = hn::Lanes(d);
+    const VD st = hn::Set(d, sum);
+    size_t i = 0;
+    for (; i + N <= n; i += N) hn::StoreU(hn::Div(hn::LoadU(d, out + i), st), d, out + i);
+    for (; i < n; ++i) out[i] = out[i] / sum;
+  } else {
+    RowOutF64<kFn>(x, max, RowStatF64<kFn>(x, n, max), out, n);
+  }
 }
 
 // ---- ARA: along the rows of an (R x w) block ----------------------------------------------
