@@ -95,8 +95,9 @@ test::RunResult RunGluBackward(const TestTensor& dy, const TestTensor& x, const 
 int64_t At(int64_t j, int64_t i, int64_t k, int64_t r, int64_t a0) { return (i * r + j) * a0 + k; }
 
 // Glu's out against CANN's composition, Sigmoid's double result times a (so a = inf beside
-// a sigmoid that is 0 in double is NaN): 4 ULP plus 2^-1074 (a subnormal product's own
-// rounding).
+// a sigmoid that is 0 in double is NaN): 4 ULP, plus 4 * 2^-1074 times max(1, |a|): a
+// sigmoid below double's normal range (b < -708) carries its error in units of 2^-1074,
+// which a huge a scales (1e300 times a sigmoid of 3e-309 is a normal 3e-9).
 int64_t CheckGlu(const TestTensor& x, const TestTensor& out, int64_t dim, const std::string& what) {
   int64_t a1, r, a0;
   test::SplitAroundDim(x.shape(), dim, &a1, &r, &a0);
@@ -110,7 +111,8 @@ int64_t CheckGlu(const TestTensor& x, const TestTensor& out, int64_t dim, const 
         SigmoidRef(b, &s, &ds);
         const Ld exact = static_cast<Ld>(a) * static_cast<double>(s);
         const double got = out.Get(At(j, i, k, h, a0));
-        if (Within(out.dtype(), got, exact, 4.0, std::ldexp(1.0, -1074))) continue;
+        if (Within(out.dtype(), got, exact, 4.0, std::ldexp(std::max(1.0, std::fabs(a)), -1072)))
+          continue;
         if (++bad <= test::kMaxReported) {
           ADD_FAILURE() << what << ": a " << test::Num(a) << ", b " << test::Num(b) << ": got "
                         << test::Num(got) << ", exact " << test::Num(static_cast<double>(exact));
@@ -188,6 +190,22 @@ TEST(GluDouble, EveryTargetLayoutAndOutDType) {
         }
       }
     }
+  });
+}
+
+// A huge a beside a sigmoid below double's normal range (b in [-745, -708]): the product is
+// a normal number that inherits the subnormal sigmoid's error, within the bound above.
+TEST(GluDouble, HugeATimesASubnormalSigmoid) {
+  constexpr int64_t kN = 4096;  // b across [-745, -708]
+  TestTensor x = TestTensor::Dense(DType::kFloat64, {kN, 2});
+  for (int64_t i = 0; i < kN; ++i) {
+    x.Set(2 * i, i % 2 ? -1e300 : 1e300);
+    x.Set(2 * i + 1, -708.0 - 37.0 * static_cast<double>(i) / kN);
+  }
+  test::ForEachTarget([&](int64_t) {
+    TestTensor out = TestTensor::Dense(DType::kFloat64, {kN, 1});
+    ASSERT_TRUE(RunGlu(x, out, 1).status.ok());
+    EXPECT_EQ(CheckGlu(x, out, 1, "huge a"), 0);
   });
 }
 
