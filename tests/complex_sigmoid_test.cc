@@ -316,7 +316,8 @@ TEST(ComplexSigmoid, BackwardPromotionsAndBroadcast) {
 }
 
 // Refused, with nothing written: a complex promotion into a real gradInput (CanCast), and
-// a complex self of the operators whose lists have none.
+// a complex self into an integer out (Sigmoid's out list). The operators whose lists have
+// no complex input refuse one in complex_out_test.
 TEST(ComplexSigmoid, Refusals) {
   for (aclDataType real : {ACL_FLOAT, ACL_DOUBLE, ACL_FLOAT16}) {
     Tensor dy(ACL_COMPLEX64, {4}), y(ACL_FLOAT, {4}), out(real, {4});

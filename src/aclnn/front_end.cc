@@ -419,7 +419,8 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
 Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
                       ExecutorPtr* executor) {
   HOSTNN_RETURN_IF_ERROR(PrepareCheckedViews(args, options, workspace_size, executor));
-  std::string unbound = UnboundOperand(args);
+  // (An empty problem runs nothing and reads no address: it succeeds, as CANN's.)
+  std::string unbound = (*executor)->runs_nothing() ? std::string() : UnboundOperand(args);
   if (!unbound.empty()) (*executor)->set_unbound(std::move(unbound));
   return Status::Ok();
 }

@@ -71,11 +71,12 @@ void MakeHalf(const SplitOperand& v, const std::vector<int64_t>& half_shape, int
   h->span.numel = 1;
   for (int64_t d : half_shape) h->span.numel *= d;
   h->span.first = v.span.first;
+  h->span.unbound = v.span.unbound;
   if (v.one) {  // its one element under every index
     h->span.strides.assign(half_shape.size(), 0);
     return;
   }
-  if (h->span.numel > 0) {
+  if (h->span.numel > 0 && !h->span.unbound) {  // (no address to move from a null one)
     h->span.first += start * v.span.strides[static_cast<size_t>(dim)] *
                      static_cast<int64_t>(DTypeSize(v.view->dtype));
   }
@@ -127,7 +128,8 @@ void MakePairs(const SplitOperand& x, const std::vector<int64_t>& pair_shape, in
   h->span.numel = 1;
   for (int64_t e : pair_shape) h->span.numel *= e;
   h->span.first = x.span.first;
-  if (h->span.numel > 0) {
+  h->span.unbound = x.span.unbound;
+  if (h->span.numel > 0 && !h->span.unbound) {
     h->span.first += start * stride * static_cast<int64_t>(DTypeSize(x.view->dtype));
   }
 }

@@ -385,7 +385,12 @@ Status CheckNoSelfOverlap(const char* op, const char* param, const TensorView& v
   // A stride-0 dim, or more elements than the span has room for, overlap for certain;
   // otherwise the exact test decides (and, should it run out of steps on a small view,
   // listing the addresses).
-  const int64_t room = static_cast<int64_t>((span.hi - span.lo) / DTypeSize(v.dtype));
+  // (A view over a null address has no byte range: its room is the extent of its strides.)
+  int64_t room = static_cast<int64_t>((span.hi - span.lo) / DTypeSize(v.dtype));
+  if (span.unbound) {
+    room = 1;
+    for (size_t i = 0; i < v.shape.size(); ++i) room += (v.shape[i] - 1) * span.strides[i];
+  }
   const char* why = "elements overlap each other";
   if (dims.front().first != 0 && span.numel <= room) {
     const BoxedEquation::Answer a = SelfOverlaps(dims);

@@ -33,6 +33,8 @@ class Executor {
   // executor to several handles made by identical calls: their runs, which write the same
   // output, are serialised the same way.)
   std::mutex& run_mutex() const { return run_mu_; }
+  // Whether a run does nothing (an empty problem): no address is ever read or written.
+  virtual bool runs_nothing() const { return false; }
   // Non-empty when an operand's elements lie behind a null data address: phase 1 takes
   // such a call, as CANN's never reads the address, and phase 2 refuses it with this.
   const std::string& unbound() const { return unbound_; }
@@ -55,6 +57,7 @@ class EmptyExecutor final : public Executor {
   EmptyExecutor(Op op, const char* dtype) : Executor(op, EmptyPlan(op, dtype)) {}
   void Run(char*) const override {}
   std::string KernelPath() const override { return "empty: nothing runs"; }
+  bool runs_nothing() const override { return true; }
 
  private:
   static std::shared_ptr<const tiling::Plan> EmptyPlan(Op op, const char* dtype) {
