@@ -338,6 +338,32 @@ class MapExecutor final : public Executor {
     }
   }
 
+  // n elements of operand `op` from element s into tile as doubles (exactly), through raw
+  // for a dtype other than DOUBLE.
+  void GatherToF64(const core::FusedOperand& op, int64_t s, int64_t len, double* tile,
+                   char* raw) const {
+    if (op.dtype == DType::kFloat64) {
+      GatherRaw(layout_, op, sizeof(double), s, len, tile);
+      return;
+    }
+    GatherRaw(layout_, op, DTypeSize(op.dtype), s, len, raw);
+    kernels::GetToF64(op.dtype)(raw, tile, static_cast<size_t>(len));
+  }
+  // len real doubles to `op`, a DOUBLE out as they are, a narrower one rounded once to its
+  // dtype (held exactly in f32 in raw, then written over values).
+  void ScatterRealF64(const core::FusedOperand& op, int64_t s, int64_t len, double* values,
+                      char* raw) const {
+    if (op.dtype == DType::kFloat64) {
+      ScatterRaw(layout_, op, sizeof(double), s, len, values);
+      return;
+    }
+    const size_t n = static_cast<size_t>(len);
+    float* rounded = reinterpret_cast<float*>(raw);
+    from_f64_(values, rounded, n);
+    to_result_(rounded, values, n);
+    ScatterRaw(layout_, op, DTypeSize(op.dtype), s, len, values);
+  }
+
   // The double path, gathered: each input tile gathered in its dtype and widened to
   // double (exactly), computed, and stored to out: as it is for a DOUBLE out, else rounded
   // once to out's dtype (CANN's Cast of the double result).
@@ -357,36 +383,23 @@ class MapExecutor final : public Executor {
       const size_t n = static_cast<size_t>(len);
       const void* in[kMaxMapInputs] = {};
       for (int k = 0; k < num_in_; ++k) {
-        const core::FusedOperand& op = layout_.operands[k];
         double* tile = tiles + k * scratch_elems_;
-        if (op.dtype == DType::kFloat64) {
-          GatherRaw(layout_, op, sizeof(double), s, len, tile);
-        } else {
-          GatherRaw(layout_, op, DTypeSize(op.dtype), s, len, raw);
-          kernels::GetToF64(op.dtype)(raw, tile, n);
-        }
+        GatherToF64(layout_.operands[k], s, len, tile, raw);
         in[k] = tile;
       }
       void* out[kMaxMapOutputs] = {};
       for (int j = 0; j < outs; ++j) out[j] = result + j * scratch_elems_;
       Compute(in, out, len);
-      if (out_op.dtype == DType::kFloat64) {
-        for (int j = 0; j < outs; ++j) {
-          ScatterRaw(layout_, layout_.operands[num_in_ + j], sizeof(double), s, len, out[j]);
-        }
-        continue;
-      }
       if (out_op.dtype == DType::kComplex128) {  // (result, +0)
         double* pairs = reinterpret_cast<double*>(raw);
         for (size_t i = 0; i < n; ++i) pairs[2 * i] = result[i], pairs[2 * i + 1] = 0.0;
         ScatterRaw(layout_, out_op, 2 * sizeof(double), s, len, pairs);
         continue;
       }
-      // Rounded once to out's dtype, held exactly in f32, then stored in it.
-      float* rounded = reinterpret_cast<float*>(raw);
-      from_f64_(result, rounded, n);
-      to_result_(rounded, result, n);
-      ScatterRaw(layout_, out_op, DTypeSize(out_op.dtype), s, len, result);
+      // (A narrower out is the only output: two outputs are both DOUBLE.)
+      for (int j = 0; j < outs; ++j) {
+        ScatterRealF64(layout_.operands[num_in_ + j], s, len, static_cast<double*>(out[j]), raw);
+      }
     }
   }
 
@@ -419,8 +432,7 @@ class MapExecutor final : public Executor {
         } else {
           // The real values into the tile's first n doubles, then spread to (value, +0)
           // from the last one down (pair i covers doubles 2i and 2i + 1, at or past i).
-          GatherRaw(layout_, op, DTypeSize(op.dtype), s, len, raw);
-          kernels::GetToF64(op.dtype)(raw, tile, n);
+          GatherToF64(op, s, len, tile, raw);
           for (size_t i = n; i-- > 0;) tile[2 * i + 1] = 0.0, tile[2 * i] = tile[i];
         }
         in[k] = tile;
@@ -439,14 +451,7 @@ class MapExecutor final : public Executor {
         continue;
       }
       for (size_t i = 0; i < n; ++i) result[i] = result[2 * i];  // the real parts
-      if (od == DType::kFloat64) {
-        ScatterRaw(layout_, out_op, sizeof(double), s, len, result);
-        continue;
-      }
-      float* rounded = reinterpret_cast<float*>(raw);
-      from_f64_(result, rounded, n);
-      to_result_(rounded, result, n);
-      ScatterRaw(layout_, out_op, DTypeSize(od), s, len, result);
+      ScatterRealF64(out_op, s, len, result, raw);
     }
   }
 
