@@ -388,10 +388,6 @@ bool IsWellFormedEmpty(const char* op, const Operand& v) {
          core::CheckedNumel(v.view->shape) == 0;
 }
 
-}  // namespace
-
-namespace {
-
 // The first operand whose elements lie behind a null data address, as phase 2's refusal
 // words it; empty when none does.
 std::string UnboundOperand(const OpArgs& args) {
@@ -410,22 +406,6 @@ std::string UnboundOperand(const OpArgs& args) {
   }
   return std::string();
 }
-
-Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
-                           uint64_t* workspace_size, ExecutorPtr* executor);
-
-}  // namespace
-
-Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
-                      ExecutorPtr* executor) {
-  HOSTNN_RETURN_IF_ERROR(PrepareCheckedViews(args, options, workspace_size, executor));
-  // (An empty problem runs nothing and reads no address: it succeeds, as CANN's.)
-  std::string unbound = (*executor)->runs_nothing() ? std::string() : UnboundOperand(args);
-  if (!unbound.empty()) (*executor)->set_unbound(std::move(unbound));
-  return Status::Ok();
-}
-
-namespace {
 
 Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
                            uint64_t* workspace_size, ExecutorPtr* executor) {
@@ -542,5 +522,14 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
 }
 
 }  // namespace
+
+Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
+                      ExecutorPtr* executor) {
+  HOSTNN_RETURN_IF_ERROR(PrepareCheckedViews(args, options, workspace_size, executor));
+  // (An empty problem runs nothing and reads no address: it succeeds, as CANN's.)
+  std::string unbound = (*executor)->runs_nothing() ? std::string() : UnboundOperand(args);
+  if (!unbound.empty()) (*executor)->set_unbound(std::move(unbound));
+  return Status::Ok();
+}
 
 }  // namespace hostnn
