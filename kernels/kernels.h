@@ -304,6 +304,32 @@ using PreluBackwardSegmentFn = double (*)(const float* dy, const float* x, float
                                           size_t n);
 PreluBackwardSegmentFn GetPreluBackwardSegment();
 
+// ---- RReluWithNoise (Kind NoiseMap) ------------------------------------------------------
+// The stream of uniform numbers: number k (k a uint64, wrapping) is word k % 4 of the block
+// Philox4x32-10(counter = (lo32(k / 4), hi32(k / 4), 0, 0), key = (key0, key1)) (Salmon et
+// al., SC'11; the words as Random123 numbers them), read as u = (word >> 8) * 2^-24 in
+// [0, 1) and scaled to lower + (upper - lower) * u in f32 (each operation rounded, no
+// fused multiply-add), then rounded once to the tile's dtype. The same bits on every target.
+constexpr uint32_t kPhiloxM0 = 0xD2511F53u, kPhiloxM1 = 0xCD9E8D57u;
+constexpr uint32_t kPhiloxW0 = 0x9E3779B9u, kPhiloxW1 = 0xBB67AE85u;
+enum class NoiseDType { kF32, kF16, kBF16 };
+struct NoiseDraw {
+  uint32_t key0 = 0, key1 = 0;  // the seed's low and high 32 bits
+  float lower = 0.0f, upper = 0.0f;
+  NoiseDType dtype = NoiseDType::kF32;
+};
+struct NoiseTiles {
+  // u[j] = number position + j of the stream, j < n.
+  void (*draw)(const NoiseDraw& p, uint64_t position, float* u, size_t n);
+  // The training tile of n contiguous f32 elements, x[0] being number `position` of the
+  // stream: noise[i] = x[i] < 0 ? u : 1 (u its number), out[i] = x[i] * noise[i].
+  void (*train)(const NoiseDraw& p, uint64_t position, const float* x, float* out, float* noise,
+                size_t n);
+  // The evaluation tile: out[i] = x[i] > 0 ? x[i] : x[i] * slope.
+  void (*eval)(float slope, const float* x, float* out, size_t n);
+};
+NoiseTiles GetNoiseTiles();
+
 }  // namespace kernels
 }  // namespace hostnn
 

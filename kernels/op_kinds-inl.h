@@ -26,6 +26,10 @@
 #define HOSTNN_KIND_Rows(Name)
 #define HOSTNN_KIND_Rows_DEFAULTED
 #endif
+#ifndef HOSTNN_KIND_NoiseMap
+#define HOSTNN_KIND_NoiseMap(Name)
+#define HOSTNN_KIND_NoiseMap_DEFAULTED
+#endif
 #ifndef HOSTNN_KIND_MapColumnSums
 #define HOSTNN_KIND_MapColumnSums(Name)
 #define HOSTNN_KIND_MapColumnSums_DEFAULTED
@@ -58,4 +62,8 @@
 #ifdef HOSTNN_KIND_MapColumnSums_DEFAULTED
 #undef HOSTNN_KIND_MapColumnSums
 #undef HOSTNN_KIND_MapColumnSums_DEFAULTED
+#endif
+#ifdef HOSTNN_KIND_NoiseMap_DEFAULTED
+#undef HOSTNN_KIND_NoiseMap
+#undef HOSTNN_KIND_NoiseMap_DEFAULTED
 #endif

@@ -222,6 +222,18 @@ struct ClippedSwigluParams {
   }
 };
 
+// RReluWithNoise, InplaceRReluWithNoise: the uniform's bounds (CANN's ToFloat), the mode,
+// and the generator's key and first position (exact int64 values, taken as unsigned).
+struct RReluNoiseParams {
+  float lower, upper;
+  bool training;
+  uint64_t seed, offset;
+  static RReluNoiseParams Init(const ParamValues& v) {
+    return {v.Number("lower"), v.Number("upper"), v.Flag("training"),
+            static_cast<uint64_t>(v.Exact("seed")), static_cast<uint64_t>(v.Exact("offset"))};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -235,6 +247,8 @@ struct ParamsOf {
 HOSTNN_PARAMS_OF(LeakyRelu, LeakyReluParams)
 HOSTNN_PARAMS_OF(InplaceLeakyRelu, LeakyReluParams)
 HOSTNN_PARAMS_OF(LeakyReluBackward, LeakyReluBackwardParams)
+HOSTNN_PARAMS_OF(RReluWithNoise, RReluNoiseParams)
+HOSTNN_PARAMS_OF(InplaceRReluWithNoise, RReluNoiseParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

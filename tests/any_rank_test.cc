@@ -29,7 +29,7 @@ namespace {
 std::vector<Op> AnyRankOps() {
   std::vector<Op> v;
   for (int i = 0; i < kNumOps; ++i) {
-    if (MaxRank(static_cast<Op>(i)) > kMaxDims) v.push_back(static_cast<Op>(i));
+    if (MaxRank(static_cast<Op>(i)) == kAnyRank) v.push_back(static_cast<Op>(i));
   }
   return v;
 }

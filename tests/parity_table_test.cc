@@ -472,6 +472,20 @@ const std::vector<OpApiRow>& OpApiRows() {
        true,
        {},
        "equal"},
+      {Op::kRReluWithNoise,
+       nullptr,
+       "activation/leaky_relu/op_api/aclnn_rrelu_with_noise.cpp",
+       true,
+       {},
+       "the numbers drawn differ: CANN's come from the device's random unit, hostnn's from its "
+       "documented Philox4x32-10 stream (the same bits for a seed and offset on every machine); "
+       "noise is written where self is below 0 (op_api's Less; the document says at or below)"},
+      {Op::kInplaceRReluWithNoise,
+       nullptr,
+       "activation/leaky_relu/op_api/aclnn_rrelu_with_noise.cpp",
+       true,
+       {},
+       "as RReluWithNoise"},
   };
   return *rows;
 }

@@ -111,6 +111,9 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           args.out[1] = &vgw;
         } else if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) {
           args.in[1] = &vw;
+        } else if (GetOpInfo(op).kind == Kind::kNoiseMap) {  // RReluWithNoise, training
+          args.in[1] = &vdy;
+          args.scalars[2] = OpScalar{true, 1.0, DType::kBool};
         }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);

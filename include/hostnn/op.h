@@ -25,16 +25,16 @@ constexpr int kNumOps = 0
 
 // The shape of an operator's phase-1 parameter list (op_list.def, "Signature").
 enum class Signature {
-  kGradEltwise,        // (in0, in1, out): out = f(in0, in1) elementwise
-  kGradEltwiseConstOut,  // the same, declared as CANN's const aclTensor* out (GeluBackward)
-  kGradEltwiseBuffer,  // (in0, in1, in2, out): the same; in2 is checked and never read
-  kGradSoftmax,        // (in0, in1, dim, out): a reduction along dim
-  kEltwise,            // (in0, out): out = f(in0) elementwise
-  kEltwiseConstOut,    // the same, declared as CANN's const aclTensor* out (Relu, ...)
-  kEltwiseBuffer,      // (in0, out, buffer): the same; buffer is neither checked nor written
-  kInplaceEltwise,     // (in0): in0 = f(in0) elementwise, in place
-  kInplaceEltwiseRef,  // the same, declared as CANN's aclTensor* selfRef (not const)
-  kSoftmax,            // (in0, dim, out): a reduction along dim
+  kGradEltwise,            // (in0, in1, out): out = f(in0, in1) elementwise
+  kGradEltwiseConstOut,    // the same, declared as CANN's const aclTensor* out (GeluBackward)
+  kGradEltwiseBuffer,      // (in0, in1, in2, out): the same; in2 is checked and never read
+  kGradSoftmax,            // (in0, in1, dim, out): a reduction along dim
+  kEltwise,                // (in0, out): out = f(in0) elementwise
+  kEltwiseConstOut,        // the same, declared as CANN's const aclTensor* out (Relu, ...)
+  kEltwiseBuffer,          // (in0, out, buffer): the same; buffer is neither checked nor written
+  kInplaceEltwise,         // (in0): in0 = f(in0) elementwise, in place
+  kInplaceEltwiseRef,      // the same, declared as CANN's aclTensor* selfRef (not const)
+  kSoftmax,                // (in0, dim, out): a reduction along dim
   kEltwiseScalar,          // (in0, s0, out): out = f(in0; s0) elementwise, s0 an aclScalar
   kInplaceEltwiseScalar,   // (in0, s0): the same in place, CANN's aclTensor* selfRef
   kGradEltwiseScalarFlag,  // (in0, in1, s0, f0, out): out = f(in0, in1; s0, f0), f0 a bool
@@ -46,29 +46,34 @@ enum class Signature {
   kInplaceEltwiseScalar3,  // (in0, s0, s1, s2): the same in place (aclTensor* selfRef)
   kGradEltwiseScalarsBetween,  // (in0, s0, s1, s2, f0, in1, out): out = f(in0, in1; s0, s1,
                                // s2, f0), the parameters between the two inputs (EluBackward)
-  kBinaryScalar,           // (in0, in1, s0, out): out = f(in0, in1; s0), CANN's aclScalar* s0
-  kInplaceBinaryScalar,    // (in0, in1, s0): in0 = f(in0, in1; s0) (aclTensor* selfRef)
+  kBinaryScalar,               // (in0, in1, s0, out): out = f(in0, in1; s0), CANN's aclScalar* s0
+  kInplaceBinaryScalar,        // (in0, in1, s0): in0 = f(in0, in1; s0) (aclTensor* selfRef)
   // The gated linear units: in0 (self) split along dim into halves a (first) and b.
-  kSplit,            // (in0, dim, out): out = f(a, b), half of in0's shape (const out)
-  kGradSplit,        // (in0, in1, dim, out): out = the gradient of in1 (self) from in0 (the
-                     // forward's gradient, half shape): both halves, in1's shape (const out)
-  kSplitGelu,        // (in0, dim, i0, out, out1): out = f(a, b) and out1 = the gate's gelu,
-                     // i0 an int64_t attribute (GeGlu's approximate)
-  kSplitGeluFlag,    // (in0, dim, i0, f0, out, out1): the same with a bool flag (activateLeft)
-  kGradSplitGelu,    // (in0, in1, in2, dim, i0, out): GeGlu's gradient, in2 the forward's gelu
-  kGradSplitGeluFlag,  // (in0, in1, in2, dim, i0, f0, out): the same with the flag
-  kSplitLastString,  // (in0, c0, out): in0 split along its last dim (no dim parameter),
-                     // c0 a char* attribute (GeluMul's approximateOptional); out half in0's
-                     // shape (const out)
+  kSplit,                 // (in0, dim, out): out = f(a, b), half of in0's shape (const out)
+  kGradSplit,             // (in0, in1, dim, out): out = the gradient of in1 (self) from in0 (the
+                          // forward's gradient, half shape): both halves, in1's shape (const out)
+  kSplitGelu,             // (in0, dim, i0, out, out1): out = f(a, b) and out1 = the gate's gelu,
+                          // i0 an int64_t attribute (GeGlu's approximate)
+  kSplitGeluFlag,         // (in0, dim, i0, f0, out, out1): the same with a bool flag (activateLeft)
+  kGradSplitGelu,         // (in0, in1, in2, dim, i0, out): GeGlu's gradient, in2 the forward's gelu
+  kGradSplitGeluFlag,     // (in0, in1, in2, dim, i0, f0, out): the same with the flag
+  kSplitLastString,       // (in0, c0, out): in0 split along its last dim (no dim parameter),
+                          // c0 a char* attribute (GeluMul's approximateOptional); out half in0's
+                          // shape (const out)
   kSplitDoublesFlag,      // (in0, dim, d0, d1, f0, out): d0, d1 double attributes, f0 a bool
                           // (SituGlu's beta, linearBeta, activateLeft; const out)
   kGradSplitDoublesFlag,  // (in0, in1, dim, d0, d1, f0, out): its gradient (const out)
-  kSplitGroupDoublesFlag,  // (in0, in1, dim, d0, d1, d2, f0, out): in1 an optional tensor
-                           // (ClippedSwiglu's groupIndexOptional), d0-d2 double attributes
+  kSplitGroupDoublesFlag,      // (in0, in1, dim, d0, d1, d2, f0, out): in1 an optional tensor
+                               // (ClippedSwiglu's groupIndexOptional), d0-d2 double attributes
   kGradSplitGroupDoublesFlag,  // (in0, in1, in2, dim, d0, d1, d2, f0, out): its gradient, in2
                                // the optional tensor (const out)
-  kGradEltwise2Out,        // (in0, in1, in2, out, out1): two outputs, out elementwise and
-                           // out1 reduced per channel (PreluBackward: OpArgs::out[1])
+  kGradEltwise2Out,            // (in0, in1, in2, out, out1): two outputs, out elementwise and
+                               // out1 reduced per channel (PreluBackward: OpArgs::out[1])
+  kEltwiseNoise,               // (in0, in1, s0, s1, f0, i0, i1, out): out = f(in0; s0, s1, f0)
+                               // with in1 written too (RReluWithNoise: noise, lower, upper,
+                               // training, seed, offset)
+  kInplaceEltwiseNoise,        // (in0, in1, s0, s1, f0, i0, i1): the same in place (CANN
+                               // declares in0 const: const aclTensor* self)
 };
 
 // What an operator computes, and so the engine and kernel form it runs on (op_list.def,
@@ -80,6 +85,10 @@ enum class Kind {
   kGatedGrad,      // their gradients: da, db from in0 (the forward's gradient) and in1's halves
   kRows,           // statistics along dim, then each element from its row's (the softmaxes)
   kMapColumnSums,  // out[0] elementwise and out[1] summed per channel (PreluBackward)
+  kNoiseMap,       // a Map of in0 whose elements draw a uniform number each, from a
+                   // counter-based generator keyed by the element's index, written to in1
+                   // as well as used (RReluWithNoise's training mode; its evaluation mode
+                   // is a LeakyRelu)
 };
 // The kinds that split self along dim into two halves: the front end makes them views of
 // their own (src/aclnn/split_front_end.cc) for the Map executor.
@@ -110,7 +119,8 @@ constexpr bool TilingChecksSplit(Signature s) {
 constexpr bool IsInplace(Signature s) {
   return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef ||
          s == Signature::kInplaceEltwiseScalar || s == Signature::kInplaceEltwiseScalar2 ||
-         s == Signature::kInplaceEltwiseScalar3 || s == Signature::kInplaceBinaryScalar;
+         s == Signature::kInplaceEltwiseScalar3 || s == Signature::kInplaceBinaryScalar ||
+         s == Signature::kInplaceEltwiseNoise;
 }
 // True for the signatures whose scalar parameters come before their second input (CANN
 // checks them for null in that order).
@@ -149,14 +159,18 @@ constexpr FormatRule FormatRuleOf(Op op) {
 
 // The most dims an operator's tensors may have. CANN's op_api refuses more than 8 (its
 // OP_CHECK_MAX_DIM) but for the operators whose files have no such check: those take any
-// rank, and a view of more than 8 dims runs as one flat row (CANN reshapes it to 1-D). An
-// entry point over another operator's checks sets its own (OpArgs::max_rank: GeluV2).
+// rank, and a view of more than 8 dims runs as one flat row (CANN reshapes it to 1-D); and
+// RReluWithNoise, whose op_api checks 32. An entry point over another operator's checks
+// sets its own (OpArgs::max_rank: GeluV2).
 constexpr int kAnyRank = 1 << 30;
+constexpr int kNoiseMaxRank = 32;
 constexpr int MaxRank(Op op) {
-  return op == Op::kSelu || op == Op::kInplaceSelu || op == Op::kSeluBackward || op == Op::kSilu ||
-                 op == Op::kHardswish || op == Op::kInplaceHardswish || op == Op::kLogSigmoid ||
-                 op == Op::kLogSigmoidForward || op == Op::kLogSigmoidBackward ||
-                 op == Op::kShrink || op == Op::kGeGluBackward || op == Op::kGeGluV3Backward
+  return op == Op::kRReluWithNoise || op == Op::kInplaceRReluWithNoise ? kNoiseMaxRank
+         : op == Op::kSelu || op == Op::kInplaceSelu || op == Op::kSeluBackward ||
+                 op == Op::kSilu || op == Op::kHardswish || op == Op::kInplaceHardswish ||
+                 op == Op::kLogSigmoid || op == Op::kLogSigmoidForward ||
+                 op == Op::kLogSigmoidBackward || op == Op::kShrink || op == Op::kGeGluBackward ||
+                 op == Op::kGeGluV3Backward
              ? kAnyRank
              : kMaxDims;
 }
@@ -252,8 +266,8 @@ enum class DTypeRule {
 
 // How the operands' shapes relate.
 enum class ShapeRule {
-  kBroadcast,  // in0 and in1 broadcast to out's shape
-  kEqual,      // every shape equals in0's
+  kBroadcast,      // in0 and in1 broadcast to out's shape
+  kEqual,          // every shape equals in0's
   kChannelWeight,  // a weight of 1 or C = in0.size(1) elements (1 for in0 of rank <= 1),
                    // any rank, applied along dim 1 (Prelu's in1, PreluBackward's in2)
   kGroupRows,      // a gated unit's last input, optional, is a 1-D INT64 tensor of row
@@ -262,6 +276,9 @@ enum class ShapeRule {
                    // (ClippedSwiglu's in1 and ClippedSwigluGrad's in2, groupIndexOptional)
   kOneElement,     // a gated unit's in1 holds one element, any rank (0 to 8), the same for
                    // every output element (FatreluMul's threshold); out is in0's half
+  kFlatNoise,      // out equals in0; in1 (RReluWithNoise's noise) has any shape, and in
+                   // training mode at least in0's element count: its first numel(in0)
+                   // elements in row-major order pair with in0's in row-major order
 };
 
 // The SPEC §4 rule results are held to (tests/reference/).
@@ -367,7 +384,7 @@ struct ScalarParam {
   // ("none tanh": none 0, tanh 1); nullptr for the other kinds.
   const char* modes = nullptr;
 };
-constexpr int kMaxScalars = 4;
+constexpr int kMaxScalars = 5;
 
 // A string parameter's modes (ScalarParam::modes): mode k's name, "" past the last; and
 // the number of the mode `name` names exactly ("Tanh" and "none " name none), -1 for none.
@@ -411,7 +428,7 @@ struct OpInfo {
   bool is_reduction;  // kind Rows: the reduction planner and executor
   bool is_forward;    // one input tensor, `self` (one name in Inputs), rather than (dy, x);
                       // or self and a one-element parameter (ShapeRule::kOneElement) or
-                      // row counts (kGroupRows)
+                      // row counts (kGroupRows), or self and its noise (Kind NoiseMap)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -441,25 +458,24 @@ constexpr OpInfo kOpInfos[] = {
 #define HOSTNN_OP_SECOND_(first, second, ...) second
 #define HOSTNN_OP_IN1_(...) HOSTNN_OP_SECOND_(__VA_ARGS__, nullptr, nullptr)
 #define HOSTNN_OP(Name, snake, sig, kind, ins, outs, dtypes, shapes, temps, domain, tol, scalars) \
-  {Op::k##Name,                                                                 \
-   #Name,                                                                       \
-   #snake,                                                                      \
-   Signature::k##sig,                                                           \
-   Kind::k##kind,                                                               \
-   {HOSTNN_OP_UNPACK ins},                                                      \
-   {HOSTNN_OP_UNPACK outs},                                                     \
-   DTypeRule::k##dtypes,                                                        \
-   ShapeRule::k##shapes,                                                        \
-   temps,                                                                       \
-   HOSTNN_OP_UNPACK domain,                                                     \
-   Tolerance::k##tol,                                                           \
-   Kind::k##kind == Kind::kRows,                                                \
-   IsAbsent(HOSTNN_OP_IN1_ ins) ||                                              \
-       (Kind::k##kind == Kind::kGated &&                                        \
-        (ShapeRule::k##shapes == ShapeRule::kOneElement ||                      \
-         ShapeRule::k##shapes == ShapeRule::kGroupRows)),                       \
-   ScalarsBeforeIn1(Signature::k##sig),                                         \
-   IsSplit(Kind::k##kind),                                                      \
+  {Op::k##Name,                                                                                   \
+   #Name,                                                                                         \
+   #snake,                                                                                        \
+   Signature::k##sig,                                                                             \
+   Kind::k##kind,                                                                                 \
+   {HOSTNN_OP_UNPACK ins},                                                                        \
+   {HOSTNN_OP_UNPACK outs},                                                                       \
+   DTypeRule::k##dtypes,                                                                          \
+   ShapeRule::k##shapes,                                                                          \
+   temps,                                                                                         \
+   HOSTNN_OP_UNPACK domain,                                                                       \
+   Tolerance::k##tol,                                                                             \
+   Kind::k##kind == Kind::kRows,                                                                  \
+   IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
+       (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
+                                          ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
+   ScalarsBeforeIn1(Signature::k##sig),                                                           \
+   IsSplit(Kind::k##kind),                                                                        \
    {HOSTNN_OP_UNPACK scalars}},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP

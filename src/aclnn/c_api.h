@@ -79,22 +79,23 @@ inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
 // A call's operands by slot: the prototype's inputs in0, in1, in2 go to OpArgs::in[0..2] and
 // its outputs out, out1 to OpArgs::out[0..1] (src/aclnn/signatures.h says which C parameter
 // is which; null where the prototype has none), and its scalar parameters: the aclScalars
-// s0, s1, s2 go to the operator's numbers (an int64_t or char* attribute among them, as
+// s0, s1, s2, s3 go to the operator's numbers (an int64_t or char* attribute among them, as
 // Attr made it) and the bool f0 to its flag, in the order of its Scalars
 // column.
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
                        const aclTensor* out0, const aclTensor* out1, int64_t dim,
                        const aclScalar* s0 = nullptr, const aclScalar* s1 = nullptr,
-                       const aclScalar* s2 = nullptr, bool f0 = false) {
+                       const aclScalar* s2 = nullptr, const aclScalar* s3 = nullptr,
+                       bool f0 = false) {
   OpArgs a;
   a.op = op;
-  const aclScalar* numbers[] = {s0, s1, s2};
+  const aclScalar* numbers[] = {s0, s1, s2, s3};
   int next = 0;
   const OpInfo& info = GetOpInfo(op);
   for (int k = 0; k < info.num_scalars(); ++k) {
     if (info.scalars[k].kind == ScalarKind::kFlag) {
       a.scalars[k] = OpScalar{true, f0 ? 1.0 : 0.0, DType::kBool};
-    } else if (next < 3) {
+    } else if (next < 4) {
       const aclScalar* s = numbers[next++];
       a.scalars[k] = info.scalars[k].kind == ScalarKind::kString ? StringArg(info.scalars[k], s)
                                                                  : ScalarArg(s);

@@ -16,14 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "src/aclnn/noise_front_end.h"
 #include "src/aclnn/prelu_front_end.h"
+#include "src/aclnn/split_front_end.h"
 #include "src/core/check.h"
 #include "src/core/layout.h"
-#include "src/exec/map_executor.h"
 #include "src/exec/executor.h"
-#include "src/exec/scalar_conversion.h"
-#include "src/aclnn/split_front_end.h"
+#include "src/exec/map_executor.h"
 #include "src/exec/rows_executor.h"
+#include "src/exec/scalar_conversion.h"
 
 namespace hostnn {
 namespace {
@@ -223,6 +224,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
                                       out.param, *out.view);
     case ShapeRule::kOneElement:  // a gated unit's: src/aclnn/split_front_end.cc
     case ShapeRule::kGroupRows:
+    case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
       break;
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");
@@ -419,6 +421,10 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   // A Map with per-channel sums (PreluBackward): checks and middle end of their own.
   if (info.kind == Kind::kMapColumnSums) {
     return PreparePreluBackward(args, options, workspace_size, executor);
+  }
+  // A Map drawing random numbers (RReluWithNoise): checks and middle end of its own.
+  if (info.kind == Kind::kNoiseMap) {
+    return PrepareNoiseChecked(args, options, workspace_size, executor);
   }
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};

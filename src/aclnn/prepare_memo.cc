@@ -77,8 +77,9 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
     }
   }
   for (const OpScalar& s : args.scalars) {
-    int64_t bits;
-    std::memcpy(&bits, &s.value, sizeof(bits));
+    // An INT64 scalar by its exact value: past 2^53 two values share one double (seeds).
+    int64_t bits = s.int_value;
+    if (s.dtype != DType::kInt64) std::memcpy(&bits, &s.value, sizeof(bits));
     key_[w++] = s.given + 2 * s.null;
     key_[w++] = static_cast<int64_t>(s.dtype);
     key_[w++] = bits;

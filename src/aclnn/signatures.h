@@ -1,17 +1,18 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
  * input tensors named in0, in1, in2 and the outputs out, out1 (OpArgs::in[k], out[k]), the
- * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attribute i0,
+ * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attributes i0, i1,
  * the double attributes d0, d1 and the char* attribute c0;
  * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the three input slots
  * and HOSTNN_SIG_OUTS_ the two output slots, null where the prototype has none (an in-place
  * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
  * gated unit without one); HOSTNN_SIG_SCALARS_ gives
- * s0, s1, s2 (null where absent) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
- * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more: what
- * the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so
- * a new prototype is a block here and a line in hostnn/op.h's enum. Plain macros, so that
- * C (src/cann/forward.c) expands them too. */
+ * the four numbers s0, s1, s2, s3 (null where absent; an attribute among them as
+ * HOSTNN_SIG_ATTR makes it) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
+ * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more:
+ * what the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so a
+ * new prototype is a block here and a line in hostnn/op.h's enum. Plain macros, so that C
+ * (src/cann/forward.c) expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
 #define HOSTNN_SRC_ACLNN_SIGNATURES_H_
 
@@ -20,7 +21,7 @@
 #define HOSTNN_SIG_INS_GradEltwise in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradEltwise out, 0
 #define HOSTNN_SIG_DIM_GradEltwise 0
-#define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise 0
 
 /* The same, where CANN's prototype declares the output const (aclnnGeluBackward). */
@@ -30,7 +31,7 @@
 #define HOSTNN_SIG_INS_GradEltwiseConstOut in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradEltwiseConstOut out, 0
 #define HOSTNN_SIG_DIM_GradEltwiseConstOut 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseConstOut 0
 
 #define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
@@ -39,7 +40,7 @@
 #define HOSTNN_SIG_INS_GradEltwiseBuffer in0, in1, in2
 #define HOSTNN_SIG_OUTS_GradEltwiseBuffer out, 0
 #define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseBuffer 0
 
 #define HOSTNN_SIG_PARAMS_GradSoftmax \
@@ -48,7 +49,7 @@
 #define HOSTNN_SIG_INS_GradSoftmax in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradSoftmax out, 0
 #define HOSTNN_SIG_DIM_GradSoftmax dim
-#define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSoftmax 0
 
 #define HOSTNN_SIG_PARAMS_Eltwise const aclTensor *in0, aclTensor *out
@@ -56,7 +57,7 @@
 #define HOSTNN_SIG_INS_Eltwise in0, 0, 0
 #define HOSTNN_SIG_OUTS_Eltwise out, 0
 #define HOSTNN_SIG_DIM_Eltwise 0
-#define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0
+#define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Eltwise 0
 
 /* The same, where CANN's prototype declares the output const (aclnnRelu, aclnnHardswish,
@@ -66,7 +67,7 @@
 #define HOSTNN_SIG_INS_EltwiseConstOut in0, 0, 0
 #define HOSTNN_SIG_OUTS_EltwiseConstOut out, 0
 #define HOSTNN_SIG_DIM_EltwiseConstOut 0
-#define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0
+#define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseConstOut 0
 
 /* CANN's LogSigmoidForward: `buffer` is documented as unused; it is neither
@@ -76,7 +77,7 @@
 #define HOSTNN_SIG_INS_EltwiseBuffer in0, 0, ((void)buffer, (const aclTensor*)0)
 #define HOSTNN_SIG_OUTS_EltwiseBuffer out, 0
 #define HOSTNN_SIG_DIM_EltwiseBuffer 0
-#define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0
+#define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseBuffer 0
 
 #define HOSTNN_SIG_PARAMS_InplaceEltwise const aclTensor* in0
@@ -84,7 +85,7 @@
 #define HOSTNN_SIG_INS_InplaceEltwise in0, 0, 0
 #define HOSTNN_SIG_OUTS_InplaceEltwise in0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwise 0
 
 /* The same, where CANN's prototype takes a non-const aclTensor* selfRef. */
@@ -93,7 +94,7 @@
 #define HOSTNN_SIG_INS_InplaceEltwiseRef in0, 0, 0
 #define HOSTNN_SIG_OUTS_InplaceEltwiseRef in0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseRef 0
 
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
@@ -101,7 +102,7 @@
 #define HOSTNN_SIG_INS_Softmax in0, 0, 0
 #define HOSTNN_SIG_OUTS_Softmax out, 0
 #define HOSTNN_SIG_DIM_Softmax dim
-#define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0
+#define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Softmax 0
 
 /* aclnnLeakyRelu(self, negativeSlope, out) and its kind: one aclScalar parameter. */
@@ -110,7 +111,7 @@
 #define HOSTNN_SIG_INS_EltwiseScalar in0, 0, 0
 #define HOSTNN_SIG_OUTS_EltwiseScalar out, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar 0
-#define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar 0
 
 /* aclnnInplaceLeakyRelu(selfRef, negativeSlope) and its kind. */
@@ -119,7 +120,7 @@
 #define HOSTNN_SIG_INS_InplaceEltwiseScalar in0, 0, 0
 #define HOSTNN_SIG_OUTS_InplaceEltwiseScalar in0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar 0
 
 /* aclnnLeakyReluBackward(gradOutput, self, negativeSlope, selfIsResult, out) and its kind. */
@@ -129,7 +130,7 @@
 #define HOSTNN_SIG_INS_GradEltwiseScalarFlag in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradEltwiseScalarFlag out, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalarFlag 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarFlag f0
 
 /* aclnnHardshrinkBackward(gradOutput, self, lambd, gradInput) and its kind. */
@@ -139,7 +140,7 @@
 #define HOSTNN_SIG_INS_GradEltwiseScalar in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradEltwiseScalar out, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalar 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar 0
 
 /* aclnnHardtanhBackward(gradOutput, self, min, max, out) and its kind. */
@@ -149,7 +150,7 @@
 #define HOSTNN_SIG_INS_GradEltwiseScalar2 in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradEltwiseScalar2 out, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalar2 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar2 0
 
 /* aclnnSoftplus(self, beta, threshold, out) and its kind: two aclScalar parameters. */
@@ -159,7 +160,7 @@
 #define HOSTNN_SIG_INS_EltwiseScalar2 in0, 0, 0
 #define HOSTNN_SIG_OUTS_EltwiseScalar2 out, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar2 0
-#define HOSTNN_SIG_SCALARS_EltwiseScalar2 s0, s1, 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar2 s0, s1, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar2 0
 
 /* aclnnInplaceThreshold(selfRef, threshold, value) and its kind. */
@@ -169,7 +170,7 @@
 #define HOSTNN_SIG_INS_InplaceEltwiseScalar2 in0, 0, 0
 #define HOSTNN_SIG_OUTS_InplaceEltwiseScalar2 in0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar2 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar2 s0, s1, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar2 s0, s1, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar2 0
 
 /* aclnnElu(self, alpha, scale, inputScale, out) and its kind: three aclScalar parameters. */
@@ -179,7 +180,7 @@
 #define HOSTNN_SIG_INS_EltwiseScalar3 in0, 0, 0
 #define HOSTNN_SIG_OUTS_EltwiseScalar3 out, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar3 0
-#define HOSTNN_SIG_SCALARS_EltwiseScalar3 s0, s1, s2
+#define HOSTNN_SIG_SCALARS_EltwiseScalar3 s0, s1, s2, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar3 0
 
 /* aclnnInplaceElu(selfRef, alpha, scale, inputScale) and its kind. */
@@ -189,7 +190,7 @@
 #define HOSTNN_SIG_INS_InplaceEltwiseScalar3 in0, 0, 0
 #define HOSTNN_SIG_OUTS_InplaceEltwiseScalar3 in0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar3 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar3 s0, s1, s2
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar3 s0, s1, s2, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar3 0
 
 /* aclnnEluBackward(gradOutput, alpha, scale, inputScale, isResult, selfOrResult, gradInput):
@@ -201,7 +202,7 @@
 #define HOSTNN_SIG_INS_GradEltwiseScalarsBetween in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradEltwiseScalarsBetween out, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalarsBetween 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalarsBetween s0, s1, s2
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalarsBetween s0, s1, s2, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarsBetween f0
 
 /* aclnnAddRelu(self, other, alpha, out): two inputs and a number, which CANN declares
@@ -212,7 +213,7 @@
 #define HOSTNN_SIG_INS_BinaryScalar in0, in1, 0
 #define HOSTNN_SIG_OUTS_BinaryScalar out, 0
 #define HOSTNN_SIG_DIM_BinaryScalar 0
-#define HOSTNN_SIG_SCALARS_BinaryScalar s0, 0, 0
+#define HOSTNN_SIG_SCALARS_BinaryScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_BinaryScalar 0
 
 /* aclnnInplaceAddRelu(selfRef, other, alpha): the same, the result written to selfRef, whose
@@ -222,7 +223,7 @@
 #define HOSTNN_SIG_INS_InplaceBinaryScalar in0, in1, 0
 #define HOSTNN_SIG_OUTS_InplaceBinaryScalar in0, 0
 #define HOSTNN_SIG_DIM_InplaceBinaryScalar 0
-#define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceBinaryScalar 0
 
 /* The gated linear units (Kind Gated, GatedGrad): self split along dim into halves. Glu and
@@ -233,7 +234,7 @@
 #define HOSTNN_SIG_INS_Split in0, 0, 0
 #define HOSTNN_SIG_OUTS_Split out, 0
 #define HOSTNN_SIG_DIM_Split dim
-#define HOSTNN_SIG_SCALARS_Split 0, 0, 0
+#define HOSTNN_SIG_SCALARS_Split 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Split 0
 
 #define HOSTNN_SIG_PARAMS_GradSplit \
@@ -242,7 +243,7 @@
 #define HOSTNN_SIG_INS_GradSplit in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradSplit out, 0
 #define HOSTNN_SIG_DIM_GradSplit dim
-#define HOSTNN_SIG_SCALARS_GradSplit 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradSplit 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplit 0
 
 #define HOSTNN_SIG_PARAMS_SplitGelu \
@@ -251,7 +252,7 @@
 #define HOSTNN_SIG_INS_SplitGelu in0, 0, 0
 #define HOSTNN_SIG_OUTS_SplitGelu out, out1
 #define HOSTNN_SIG_DIM_SplitGelu dim
-#define HOSTNN_SIG_SCALARS_SplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_SCALARS_SplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitGelu 0
 
 #define HOSTNN_SIG_PARAMS_SplitGeluFlag \
@@ -260,7 +261,7 @@
 #define HOSTNN_SIG_INS_SplitGeluFlag in0, 0, 0
 #define HOSTNN_SIG_OUTS_SplitGeluFlag out, out1
 #define HOSTNN_SIG_DIM_SplitGeluFlag dim
-#define HOSTNN_SIG_SCALARS_SplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_SCALARS_SplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitGeluFlag f0
 
 #define HOSTNN_SIG_PARAMS_GradSplitGelu                                                   \
@@ -270,7 +271,7 @@
 #define HOSTNN_SIG_INS_GradSplitGelu in0, in1, in2
 #define HOSTNN_SIG_OUTS_GradSplitGelu out, 0
 #define HOSTNN_SIG_DIM_GradSplitGelu dim
-#define HOSTNN_SIG_SCALARS_GradSplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_SCALARS_GradSplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGelu 0
 
 #define HOSTNN_SIG_PARAMS_GradSplitGeluFlag                                               \
@@ -280,7 +281,7 @@
 #define HOSTNN_SIG_INS_GradSplitGeluFlag in0, in1, in2
 #define HOSTNN_SIG_OUTS_GradSplitGeluFlag out, 0
 #define HOSTNN_SIG_DIM_GradSplitGeluFlag dim
-#define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGeluFlag f0
 
 /* aclnnGeluMul(input, approximateOptional, out): no dim (the last is split); the char*
@@ -291,7 +292,7 @@
 #define HOSTNN_SIG_INS_SplitLastString in0, 0, 0
 #define HOSTNN_SIG_OUTS_SplitLastString out, 0
 #define HOSTNN_SIG_DIM_SplitLastString (-1)
-#define HOSTNN_SIG_SCALARS_SplitLastString HOSTNN_SIG_STRING_ATTR(c0), 0, 0
+#define HOSTNN_SIG_SCALARS_SplitLastString HOSTNN_SIG_STRING_ATTR(c0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitLastString 0
 
 /* aclnnSituGlu(x, dim, beta, linearBeta, activateLeft, out): the double attributes d0, d1
@@ -302,7 +303,7 @@
 #define HOSTNN_SIG_INS_SplitDoublesFlag in0, 0, 0
 #define HOSTNN_SIG_OUTS_SplitDoublesFlag out, 0
 #define HOSTNN_SIG_DIM_SplitDoublesFlag dim
-#define HOSTNN_SIG_SCALARS_SplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0
+#define HOSTNN_SIG_SCALARS_SplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0
 #define HOSTNN_SIG_FLAG_SplitDoublesFlag f0
 
 /* aclnnSituGluGrad(gradY, x, dim, beta, linearBeta, activateLeft, out). */
@@ -313,7 +314,7 @@
 #define HOSTNN_SIG_INS_GradSplitDoublesFlag in0, in1, 0
 #define HOSTNN_SIG_OUTS_GradSplitDoublesFlag out, 0
 #define HOSTNN_SIG_DIM_GradSplitDoublesFlag dim
-#define HOSTNN_SIG_SCALARS_GradSplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0
+#define HOSTNN_SIG_SCALARS_GradSplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitDoublesFlag f0
 
 /* aclnnClippedSwiglu(x, groupIndexOptional, dim, alpha, limit, bias, interleaved, out). */
@@ -325,7 +326,7 @@
 #define HOSTNN_SIG_OUTS_SplitGroupDoublesFlag out, 0
 #define HOSTNN_SIG_DIM_SplitGroupDoublesFlag dim
 #define HOSTNN_SIG_SCALARS_SplitGroupDoublesFlag \
-  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2)
+  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0
 #define HOSTNN_SIG_FLAG_SplitGroupDoublesFlag f0
 
 /* aclnnClippedSwigluGrad(gradY, x, groupIndexOptional, dim, alpha, limit, bias, interleaved,
@@ -338,7 +339,7 @@
 #define HOSTNN_SIG_OUTS_GradSplitGroupDoublesFlag out, 0
 #define HOSTNN_SIG_DIM_GradSplitGroupDoublesFlag dim
 #define HOSTNN_SIG_SCALARS_GradSplitGroupDoublesFlag \
-  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2)
+  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0
 #define HOSTNN_SIG_FLAG_GradSplitGroupDoublesFlag f0
 
 /* An int64_t, double or char* attribute as the aclScalar the numbers travel in (C++ only). */
@@ -354,8 +355,33 @@
 #define HOSTNN_SIG_INS_GradEltwise2Out in0, in1, in2
 #define HOSTNN_SIG_OUTS_GradEltwise2Out out, out1
 #define HOSTNN_SIG_DIM_GradEltwise2Out 0
-#define HOSTNN_SIG_SCALARS_GradEltwise2Out 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwise2Out 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise2Out 0
+
+/* aclnnRReluWithNoise(self, noise, lower, upper, training, seed, offset, out): noise is
+ * declared const and written (training mode), seed and offset are int64_t attributes. */
+#define HOSTNN_SIG_PARAMS_EltwiseNoise                                                           \
+  const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, const aclScalar *s1, bool f0, \
+      int64_t i0, int64_t i1, aclTensor *out
+#define HOSTNN_SIG_ARGS_EltwiseNoise in0, in1, s0, s1, f0, i0, i1, out
+#define HOSTNN_SIG_INS_EltwiseNoise in0, in1, 0
+#define HOSTNN_SIG_OUTS_EltwiseNoise out, 0
+#define HOSTNN_SIG_DIM_EltwiseNoise 0
+#define HOSTNN_SIG_SCALARS_EltwiseNoise s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1)
+#define HOSTNN_SIG_FLAG_EltwiseNoise f0
+
+/* aclnnInplaceRReluWithNoise(self, noise, lower, upper, training, seed, offset): self is
+ * declared const, as CANN declares it, and written. */
+#define HOSTNN_SIG_PARAMS_InplaceEltwiseNoise                                                    \
+  const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, const aclScalar *s1, bool f0, \
+      int64_t i0, int64_t i1
+#define HOSTNN_SIG_ARGS_InplaceEltwiseNoise in0, in1, s0, s1, f0, i0, i1
+#define HOSTNN_SIG_INS_InplaceEltwiseNoise in0, in1, 0
+#define HOSTNN_SIG_OUTS_InplaceEltwiseNoise in0, 0
+#define HOSTNN_SIG_DIM_InplaceEltwiseNoise 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseNoise \
+  s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1)
+#define HOSTNN_SIG_FLAG_InplaceEltwiseNoise f0
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

@@ -1,7 +1,8 @@
 // libFuzzer target: decodes random bytes into tensor descriptions (rank 0-10; dims 0, 1,
 // small and huge; strides 0, negative, huge; offsets; every dtype value; dims for
 // LogSoftmaxBackward; inputs aliasing the output) over exactly-sized heap buffers that the
-// sanitizers guard, and calls both phases of every operator through the C API. It aborts
+// sanitizers guard, and calls both phases of every operator through the C API (RReluWithNoise
+// in either mode). It aborts
 // when a failed first phase wrote anything or a successful one is followed by a failing
 // run; reads or writes outside a buffer are the sanitizers' to catch.
 
@@ -141,8 +142,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (auto* b : buffers) before.emplace_back(b, b + kBufBytes);
   uint64_t ws = 0x5EED;
   aclOpExecutor* exec = reinterpret_cast<aclOpExecutor*>(0x1);
-  // t[2] is the output and t[3] the third input of the operators that take one.
-  aclnnStatus st = api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
+  // t[2] is the output and t[3] the third input of the operators that take one. A
+  // NoiseMap operator (RReluWithNoise) runs in training mode, writing its noise (t[1]),
+  // where the next byte is odd.
+  const hostnn::Op op = api.op;
+  const bool training = hostnn::GetOpInfo(op).kind == hostnn::Kind::kNoiseMap && (in.U8() & 1);
+  namespace defaults = hostnn::test::capi_ops_internal;
+  aclnnStatus st =
+      training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
+                                 defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
+               : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
   if (st != ACLNN_SUCCESS) {
     // A refused call writes nothing: not the buffers, not the out-parameters.
     for (int k = 0; k < kBuffers; ++k) {

@@ -261,6 +261,7 @@ double CallRef(F ref, double dy, double x, const double* scalars) {
 #define HOSTNN_REF_Gated(Name) HOSTNN_REF_Unary(Name)
 #define HOSTNN_REF_GatedGrad(Name) HOSTNN_REF_Unary(Name)
 #define HOSTNN_REF_MapColumnSums(Name) HOSTNN_REF_Unary(Name)
+#define HOSTNN_REF_NoiseMap(Name) HOSTNN_REF_MapColumnSums(Name)
 double EltwiseRef(Op op, double dy, double x, const double* scalars) {
   switch (op) {
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_REF_##kind(Name)
@@ -276,6 +277,7 @@ double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, Def
 #undef HOSTNN_REF_Gated
 #undef HOSTNN_REF_GatedGrad
 #undef HOSTNN_REF_MapColumnSums
+#undef HOSTNN_REF_NoiseMap
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
                            const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,

@@ -122,27 +122,28 @@ inline int64_t DefaultInt(Op op) {
 
 // The unused operands of a signature are named and dropped. Phase1<Name>With takes the
 // operator's numbers (s0, s1, s2) and flag (f0); Phase1<Name> passes their defaults.
-#define HOSTNN_OP(Name, snake, sig, ...)                                                      \
-  inline aclnnStatus Phase1##Name##With(                                                      \
-      const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d, \
-      const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                 \
-      uint64_t* workspace_size, aclOpExecutor** executor) {                                   \
-    aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */         \
-    aclScalar* s0 = const_cast<aclScalar*>(q0);  /* AddRelu's aclScalar* alpha */              \
-    const aclTensor* in1 = a1;                                                                \
-    aclTensor* in2 = const_cast<aclTensor*>(a2);                                              \
-    aclTensor* buffer = in2; /* LogSigmoidForward's */                                        \
-    aclTensor* out = o;                                                                       \
-    /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                       \
-    aclTensor* out1 = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr : in2;    \
-    const int64_t dim = d;                                                                    \
-    const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                    \
-    char* c0 = nullptr; /* GeluMul's approximateOptional: null, its default ("none") */        \
-    const double d0 = NumberOf(s0), d1 = NumberOf(s1), d2 = NumberOf(s2); /* SituGlu's */    \
-    (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)dim, (void)s0, (void)s1,  \
-        (void)s2, (void)f0, (void)i0, (void)c0, (void)d0, (void)d1, (void)d2;                 \
-    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);    \
-  }                                                                                           \
+#define HOSTNN_OP(Name, snake, sig, ...)                                                         \
+  inline aclnnStatus Phase1##Name##With(                                                         \
+      const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d,    \
+      const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                    \
+      uint64_t* workspace_size, aclOpExecutor** executor) {                                      \
+    aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */            \
+    aclScalar* s0 = const_cast<aclScalar*>(q0);  /* AddRelu's aclScalar* alpha */                \
+    const aclTensor* in1 = a1;                                                                   \
+    aclTensor* in2 = const_cast<aclTensor*>(a2);                                                 \
+    aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
+    aclTensor* out = o;                                                                          \
+    /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                          \
+    aclTensor* out1 = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr : in2;       \
+    const int64_t dim = d;                                                                       \
+    const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                        \
+    const int64_t i1 = 0;                       /* RReluWithNoise's offset */                    \
+    char* c0 = nullptr; /* GeluMul's approximateOptional: null, its default ("none") */          \
+    const double d0 = NumberOf(s0), d1 = NumberOf(s1), d2 = NumberOf(s2); /* SituGlu's */        \
+    (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)dim, (void)s0, (void)s1,    \
+        (void)s2, (void)f0, (void)i0, (void)i1, (void)c0, (void)d0, (void)d1, (void)d2;          \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
+  }                                                                                              \
   inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
                                   aclTensor* o, int64_t d, uint64_t* workspace_size,             \
                                   aclOpExecutor** executor) {                                    \
@@ -171,9 +172,12 @@ inline const CApiOp& GetCApiOp(Op op) {
 // The operators the list-driven suites run, in list order: every one but the gated linear
 // units (IsSplit: tests/split_ops_test.cc, split_checks_test.cc) and Prelu and
 // PreluBackward (a weight of C elements applied along dim 1, a second output:
-// tests/prelu_test.cc, prelu_backward_test.cc), whose operands those suites cannot build.
+// tests/prelu_test.cc, prelu_backward_test.cc) and RReluWithNoise (random numbers, a noise
+// tensor written: tests/rrelu_with_noise_test.cc), whose operands or results those suites
+// cannot build.
 inline bool InListSuites(Op op) {
-  return !GetOpInfo(op).is_split && GetOpInfo(op).shapes != ShapeRule::kChannelWeight;
+  return !GetOpInfo(op).is_split && GetOpInfo(op).shapes != ShapeRule::kChannelWeight &&
+         GetOpInfo(op).kind != Kind::kNoiseMap;
 }
 inline bool HasOwnSuite(Op op) { return !InListSuites(op); }
 inline std::vector<Op> SuiteOps() {
