@@ -330,8 +330,8 @@ const std::vector<OpApiRow>& OpApiRows() {
        "activation/threshold/op_host/op_api/aclnn_threshold.cpp",
        true,
        {},
-       "an unsigned 16-64 bit out, which op_api's CanCast from an integer self lets through, "
-       "is refused (161002): hostnn writes none of those dtypes"},
+       "equal (an integer self into UINT16, UINT32 or UINT64 out keeps the low bits, which the "
+       "probe's FLOAT self does not show)"},
       {Op::kInplaceThreshold,
        nullptr,
        "activation/threshold/op_host/op_api/aclnn_threshold.cpp",

@@ -181,6 +181,45 @@ TEST(ThresholdCast, OutIsTheSelfDTypeResultCast) {
   }
 }
 
+// An integer self into an unsigned out of 16 to 64 bits (CanCast takes every integer to
+// every integer; no input list holds those dtypes): the self-dtype result's low bits, as
+// CANN's Cast wraps; dense and strided.
+TEST(ThresholdCast, WideUnsignedOutsKeepTheLowBits) {
+  const DType selfs[] = {DType::kInt8, DType::kUInt8, DType::kInt16, DType::kInt32,
+                         DType::kInt64};
+  std::mt19937_64 rng(0x7E61);
+  const int64_t n = 53;
+  for (DType self_t : selfs) {
+    for (DType out_t : {DType::kUInt16, DType::kUInt32, DType::kUInt64}) {
+      SCOPED_TRACE(std::string(DTypeName(self_t)) + " -> " + DTypeName(out_t));
+      Buffer bx(self_t, n), same(self_t, n), bout(out_t, 2 * n);
+      const double lo = self_t == DType::kUInt8 ? 0 : -120;
+      for (int64_t i = 0; i < n; ++i) {
+        bx.Set(i, std::floor(std::uniform_real_distribution<double>(lo, 120)(rng)));
+      }
+      bout.FillBytes(0xA5);
+      TensorPtr tx = MakeDense(bx.data(), static_cast<aclDataType>(self_t), {n});
+      TensorPtr ts = MakeDense(same.data(), static_cast<aclDataType>(self_t), {n});
+      // out: every other element of its storage.
+      TensorPtr to = MakeTensor(bout.data(), static_cast<aclDataType>(out_t), {n}, {2}, 0, {2 * n});
+      ASSERT_EQ(RunThreshold(tx.get(), 0.5, -7.0, ts.get()), ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      ASSERT_EQ(RunThreshold(tx.get(), 0.5, -7.0, to.get()), ACLNN_SUCCESS)
+          << aclGetRecentErrMsg();
+      const size_t es = DTypeSize(out_t);
+      for (int64_t i = 0; i < n; ++i) {
+        const uint64_t want = static_cast<uint64_t>(static_cast<int64_t>(same.Get(i)));
+        uint64_t got = 0, skipped = 0;
+        std::memcpy(&got, static_cast<const char*>(bout.data()) + 2 * i * es, es);
+        std::memcpy(&skipped, static_cast<const char*>(bout.data()) + (2 * i + 1) * es, es);
+        const uint64_t mask = es == 8 ? ~0ull : (1ull << (8 * es)) - 1;
+        EXPECT_EQ(got, want & mask) << "self " << Num(bx.Get(i));
+        EXPECT_EQ(skipped, 0xA5A5A5A5A5A5A5A5ull & mask) << "element " << i << " untouched";
+      }
+    }
+  }
+}
+
 // A DOUBLE or complex out (op_api checks out only by CanCast from self, and every dtype
 // casts to those): the self-dtype result rounded once from itself, an integer never
 // through FLOAT (an INT32 16777217 stays 16777217 in a DOUBLE out, 16777216 in a
@@ -266,6 +305,8 @@ void ExpectRefused(DType self_t, DType out_t, const std::string& param) {
 // UINT32 and BOOL are in no list of self (Atlas A2's list has no BOOL).
 TEST(ThresholdCast, RefusalsAsCANNsOpApi) {
   ExpectRefused(DType::kFloat32, DType::kInt32, "out");
+  ExpectRefused(DType::kFloat32, DType::kUInt16, "out");
+  ExpectRefused(DType::kBFloat16, DType::kUInt64, "out");
   ExpectRefused(DType::kFloat16, DType::kInt8, "out");
   ExpectRefused(DType::kBFloat16, DType::kInt16, "out");
   ExpectRefused(DType::kBool, DType::kBool, "self");

@@ -51,6 +51,11 @@ constexpr std::initializer_list<DType> kNoTypes = {};
 constexpr std::initializer_list<DType> kDoubleOnly = {DType::kFloat64};
 constexpr std::initializer_list<DType> kDoubleOrComplex = {DType::kFloat64, DType::kComplex64,
                                                            DType::kComplex128};
+// Threshold's out beside those: an integer self casts to any integer (CanCast), the wide
+// unsigned ones included, which no input list holds.
+constexpr std::initializer_list<DType> kDoubleComplexOrWideUnsigned = {
+    DType::kFloat64, DType::kComplex64, DType::kComplex128,
+    DType::kUInt16,  DType::kUInt32,    DType::kUInt64};
 constexpr std::initializer_list<DType> kComputeOrIntTypes = {
     DType::kFloat32, DType::kFloat16, DType::kBFloat16, DType::kInt8,
     DType::kUInt8,   DType::kInt16,   DType::kInt32,    DType::kInt64};
@@ -96,7 +101,8 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     // (TakesDoubleInputs), and out where op_api's CanCast or list lets a wider result
     // through, complex too (OutTakesComplex).
     const std::initializer_list<DType> also =
-        (is_out ? OutTakesComplex(info.op) : TakesComplexInputs(info.op)) ? kDoubleOrComplex
+        is_out && info.dtypes == DTypeRule::kExactIntThenCast ? kDoubleComplexOrWideUnsigned
+        : (is_out ? OutTakesComplex(info.op) : TakesComplexInputs(info.op)) ? kDoubleOrComplex
         : (is_out ? OutTakesDouble(info.op) : TakesDoubleInputs(info.op)) ? kDoubleOnly
                                                                           : kNoTypes;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(

@@ -631,9 +631,17 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   DType dtypes[core::kMaxOperands];
   // The plan counts elements of the widest storage dtype the operator computes from or
   // into: a complex out is planned as its real part's dtype, as CANN's Cast to it is an
-  // operator of its own.
+  // operator of its own, and an unsigned out of 16 to 64 bits (Threshold's) as the signed
+  // dtype of its width.
   const auto planned = [](DType d) {
-    return d == DType::kComplex64 ? DType::kFloat32 : d == DType::kComplex128 ? DType::kFloat64 : d;
+    switch (d) {
+      case DType::kComplex64: return DType::kFloat32;
+      case DType::kComplex128: return DType::kFloat64;
+      case DType::kUInt16: return DType::kInt16;
+      case DType::kUInt32: return DType::kInt32;
+      case DType::kUInt64: return DType::kInt64;
+      default: return d;
+    }
   };
   DType widest = planned(out.dtype);
   bool same_dtype = true;

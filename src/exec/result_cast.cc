@@ -21,6 +21,11 @@ bool IsInt(DType d) {
   return d == DType::kInt8 || d == DType::kUInt8 || d == DType::kInt16 || d == DType::kInt32 ||
          d == DType::kInt64;
 }
+// An integer result dtype: those, and the unsigned ones no kernel computes in (Threshold's
+// out, where CanCast lets an integer self through), reached only from an integer.
+bool IsIntResult(DType d) {
+  return IsInt(d) || d == DType::kUInt16 || d == DType::kUInt32 || d == DType::kUInt64;
+}
 
 template <typename T>
 int64_t Load(const void* p, size_t i) {
@@ -73,7 +78,7 @@ ResultCast::ResultCast(DType from, DType to, FloatToInt rounding)
     : from_(from), to_(to), rounding_(rounding) {}
 
 void ResultCast::Run(const void* src, void* dst, size_t n) const {
-  if (IsInt(from_) && IsInt(to_)) {
+  if (IsInt(from_) && IsIntResult(to_)) {
     for (size_t i = 0; i < n; ++i) StoreWrapped(to_, LoadInt(from_, src, i), dst, i);
     return;
   }

@@ -27,7 +27,8 @@ class ResultCast {
  public:
   ResultCast() = default;
   // from: FLOAT, FLOAT16, BFLOAT16, INT8, UINT8, INT16, INT32 or INT64; to: those, or
-  // DOUBLE, COMPLEX64 or COMPLEX128 (a complex's imaginary part +0).
+  // DOUBLE, COMPLEX64 or COMPLEX128 (a complex's imaginary part +0), or from an integer
+  // UINT16, UINT32 or UINT64 (the low bits kept).
   ResultCast(DType from, DType to, FloatToInt rounding);
   bool active() const { return from_ != to_; }
   // n elements of `from` at src to n of `to` at dst (no overlap).
