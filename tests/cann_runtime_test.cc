@@ -279,6 +279,68 @@ TEST(IntArray, CopiesItsValues) {
   EXPECT_TRUE(MessageNames(primed, "aclCreateIntArray"));
 }
 
+// The bool and float arrays (the norms' outputMask and its kin): copies, sizes, refusals.
+TEST(BoolAndFloatArrays, CopyTheirValuesAndReportTheirSize) {
+  bool mask[3] = {true, false, true};
+  aclBoolArray* b = aclCreateBoolArray(mask, 3);
+  ASSERT_NE(b, nullptr);
+  mask[0] = false;
+  EXPECT_EQ(b->values, (std::vector<bool>{true, false, true}));
+  float values[2] = {0.5f, -2.0f};
+  aclFloatArray* f = aclCreateFloatArray(values, 2);
+  ASSERT_NE(f, nullptr);
+  values[1] = 0.0f;
+  EXPECT_EQ(f->values, (std::vector<float>{0.5f, -2.0f}));
+  int64_t ints[4] = {1, 2, 3, 4};
+  aclIntArray* i = aclCreateIntArray(ints, 4);
+  uint64_t size = 99;
+  EXPECT_EQ(aclGetBoolArraySize(b, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 3u);
+  EXPECT_EQ(aclGetFloatArraySize(f, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 2u);
+  EXPECT_EQ(aclGetIntArraySize(i, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 4u);
+  // Null arguments: 161001 naming them, nothing written.
+  size = 99;
+  std::string primed = PrimeErrorMessage();
+  EXPECT_EQ(aclGetBoolArraySize(nullptr, &size), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_TRUE(MessageNames(primed, "aclGetBoolArraySize"));
+  EXPECT_EQ(aclGetFloatArraySize(f, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclGetIntArraySize(nullptr, &size), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(size, 99u);
+  primed = PrimeErrorMessage();
+  EXPECT_EQ(aclCreateBoolArray(nullptr, 2), nullptr);
+  EXPECT_TRUE(MessageNames(primed, "aclCreateBoolArray"));
+  primed = PrimeErrorMessage();
+  EXPECT_EQ(aclCreateFloatArray(nullptr, 1), nullptr);
+  EXPECT_TRUE(MessageNames(primed, "aclCreateFloatArray"));
+  aclBoolArray* empty = aclCreateBoolArray(nullptr, 0);
+  ASSERT_NE(empty, nullptr);
+  EXPECT_EQ(aclGetBoolArraySize(empty, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 0u);
+  EXPECT_EQ(aclDestroyBoolArray(empty), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyBoolArray(b), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyFloatArray(f), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyIntArray(i), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyBoolArray(nullptr), ACLNN_SUCCESS);
+  EXPECT_EQ(aclDestroyFloatArray(nullptr), ACLNN_SUCCESS);
+}
+
+TEST(TensorList, ReportsItsSize) {
+  float a[6] = {};
+  const int64_t sa[2] = {2, 3};
+  const aclTensor* tensors[1] = {
+      aclCreateTensor(sa, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, sa, 2, a)};
+  aclTensorList* list = aclCreateTensorList(tensors, 1);
+  ASSERT_NE(list, nullptr);
+  uint64_t size = 0;
+  EXPECT_EQ(aclGetTensorListSize(list, &size), ACLNN_SUCCESS);
+  EXPECT_EQ(size, 1u);
+  EXPECT_EQ(aclGetTensorListSize(nullptr, &size), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclGetTensorListSize(list, nullptr), ACLNN_ERR_PARAM_NULLPTR);
+  EXPECT_EQ(aclDestroyTensorList(list), ACLNN_SUCCESS);
+}
+
 TEST(Scalar, CopiesOneValueOfItsType) {
   float f = 0.25f;
   double d = -3.5;
@@ -331,7 +393,7 @@ TEST(Float16Conversions, EveryPatternDecodesExactlyAndRoundTrips) {
       continue;
     }
     const double value = exp == 0 ? sign * std::ldexp(frac, -24)
-                                   : sign * std::ldexp(1024.0 + frac, static_cast<int>(exp) - 25);
+                                  : sign * std::ldexp(1024.0 + frac, static_cast<int>(exp) - 25);
     ASSERT_EQ(static_cast<double>(got), value) << h;
     ASSERT_EQ(aclFloatToFloat16(got), h) << h;
   }
@@ -339,12 +401,12 @@ TEST(Float16Conversions, EveryPatternDecodesExactlyAndRoundTrips) {
 
 // float to binary16 rounds to nearest, ties to even, and overflows to infinity.
 TEST(Float16Conversions, FloatRoundsToNearestEven) {
-  EXPECT_EQ(aclFloatToFloat16(1.0f + 0x1p-11f), 0x3C00);           // tie: to 1.0 (even)
-  EXPECT_EQ(aclFloatToFloat16(1.0f + 3 * 0x1p-11f), 0x3C02);       // tie: up to even
+  EXPECT_EQ(aclFloatToFloat16(1.0f + 0x1p-11f), 0x3C00);             // tie: to 1.0 (even)
+  EXPECT_EQ(aclFloatToFloat16(1.0f + 3 * 0x1p-11f), 0x3C02);         // tie: up to even
   EXPECT_EQ(aclFloatToFloat16(1.0f + 0x1p-11f + 0x1p-20f), 0x3C01);  // above the tie
-  EXPECT_EQ(aclFloatToFloat16(65520.0f), 0x7C00);                  // past the largest: inf
+  EXPECT_EQ(aclFloatToFloat16(65520.0f), 0x7C00);                    // past the largest: inf
   EXPECT_EQ(aclFloatToFloat16(65519.0f), 0x7BFF);
-  EXPECT_EQ(aclFloatToFloat16(0x1p-25f), 0x0000);                  // half the least: to 0
+  EXPECT_EQ(aclFloatToFloat16(0x1p-25f), 0x0000);  // half the least: to 0
   EXPECT_EQ(aclFloatToFloat16(-0x1p-24f), 0x8001);
 }
 

@@ -1,5 +1,6 @@
 /* CANN-compatible tensor descriptions (aclTensor), the other argument objects of aclnn
- * operators (aclTensorList, aclIntArray, aclScalar) and executors (aclOpExecutor).
+ * operators (aclTensorList, aclIntArray, aclBoolArray, aclFloatArray, aclScalar) and
+ * executors (aclOpExecutor).
  * offset and strides count elements; storageDims describes the whole allocation. */
 #ifndef HOSTNN_ACLNN_ACL_META_H_
 #define HOSTNN_ACLNN_ACL_META_H_
@@ -13,6 +14,8 @@ extern "C" {
 typedef struct aclTensor aclTensor;
 typedef struct aclTensorList aclTensorList;
 typedef struct aclIntArray aclIntArray;
+typedef struct aclBoolArray aclBoolArray;
+typedef struct aclFloatArray aclFloatArray;
 typedef struct aclScalar aclScalar;
 typedef struct aclOpExecutor aclOpExecutor;
 typedef int32_t aclnnStatus;
@@ -55,11 +58,23 @@ ACL_FUNC_VISIBILITY aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat*
 ACL_FUNC_VISIBILITY aclTensorList* aclCreateTensorList(const aclTensor* const* value,
                                                        uint64_t size);
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyTensorList(const aclTensorList* array);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList,
+                                                     uint64_t* size);
 
 /* A copy of size int64 values. Returns NULL (message set) when value is NULL with a
  * non-zero size. */
 ACL_FUNC_VISIBILITY aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size);
 ACL_FUNC_VISIBILITY aclnnStatus aclDestroyIntArray(const aclIntArray* array);
+/* The same for bool values (the norms' and losses' outputMask) and float values. */
+ACL_FUNC_VISIBILITY aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyBoolArray(const aclBoolArray* array);
+ACL_FUNC_VISIBILITY aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size);
+ACL_FUNC_VISIBILITY aclnnStatus aclDestroyFloatArray(const aclFloatArray* array);
+/* An array's element count. A null array or size -> ACLNN_ERR_PARAM_NULLPTR, nothing
+ * written. */
+ACL_FUNC_VISIBILITY aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size);
+ACL_FUNC_VISIBILITY aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size);
 
 /* A copy of the one value of dataType at `value`. Returns NULL (message set) when value is
  * NULL or dataType has no fixed element size. */

@@ -25,6 +25,14 @@ struct aclIntArray {
   std::vector<int64_t> values;
 };
 
+struct aclBoolArray {
+  std::vector<bool> values;
+};
+
+struct aclFloatArray {
+  std::vector<float> values;
+};
+
 // One value of `dtype`, copied: the bytes of the caller's value, at most 16 (COMPLEX128).
 struct aclScalar {
   aclDataType dtype = ACL_FLOAT;

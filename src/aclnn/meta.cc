@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "src/aclnn/c_api.h"
 #include "base/entry_alias.h"
+#include "src/aclnn/c_api.h"
 #include "src/runtime/runtime.h"
 
 namespace hostnn {
@@ -83,6 +83,40 @@ using hostnn::capi::CheckQuery;
 using hostnn::capi::CopyOut;
 using hostnn::capi::Refuse;
 using hostnn::runtime::Entry;
+
+namespace {
+
+// A new array object holding a copy of size values (aclCreateIntArray and its kin); null,
+// with the message set, for a null value with a non-zero size or a size past what memory
+// holds (value + size would wrap).
+template <class Array, class T>
+Array* CreateArray(const char* fn, const T* value, uint64_t size) {
+  if (value == nullptr && size > 0) {
+    Refuse(ACLNN_ERR_PARAM_NULLPTR,
+           std::string(fn) + ": value is null with size " + std::to_string(size));
+    return nullptr;
+  }
+  if (size > static_cast<uint64_t>(PTRDIFF_MAX) / sizeof(T)) {
+    Refuse(ACLNN_ERR_PARAM_INVALID,
+           std::string(fn) + ": size " + std::to_string(size) + " is more than memory holds");
+    return nullptr;
+  }
+  auto array = std::make_unique<Array>();  // freed if filling it throws
+  array->values.assign(value, value + size);
+  return array.release();
+}
+
+// An array's element count into *size; a null argument is refused, nothing written.
+template <class Array>
+aclnnStatus GetSize(const char* fn, const char* param, const Array* array, uint64_t* size) {
+  if (array == nullptr)
+    return Refuse(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": " + param + " is null");
+  if (size == nullptr) return Refuse(ACLNN_ERR_PARAM_NULLPTR, std::string(fn) + ": size is null");
+  *size = array->values.size();
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -189,26 +223,63 @@ aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
 }
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
-  return Entry("aclCreateIntArray", nullptr, [&]() -> aclIntArray* {
-    if (value == nullptr && size > 0) {
-      Refuse(ACLNN_ERR_PARAM_NULLPTR,
-             "aclCreateIntArray: value is null with size " + std::to_string(size));
-      return nullptr;
-    }
-    if (size > static_cast<uint64_t>(PTRDIFF_MAX) / sizeof(int64_t)) {  // value + size would wrap
-      Refuse(ACLNN_ERR_PARAM_INVALID,
-             "aclCreateIntArray: size " + std::to_string(size) + " is more than memory holds");
-      return nullptr;
-    }
-    auto array = std::make_unique<aclIntArray>();  // freed if filling it throws
-    array->values.assign(value, value + size);
-    return array.release();
-  });
+  return Entry("aclCreateIntArray", nullptr,
+               [&] { return CreateArray<aclIntArray>("aclCreateIntArray", value, size); });
 }
 
 aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
   return Entry("aclDestroyIntArray", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
     delete array;
+    return ACLNN_SUCCESS;
+  });
+}
+
+aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
+  return Entry("aclCreateBoolArray", nullptr,
+               [&] { return CreateArray<aclBoolArray>("aclCreateBoolArray", value, size); });
+}
+
+aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
+  return Entry("aclDestroyBoolArray", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    delete array;
+    return ACLNN_SUCCESS;
+  });
+}
+
+aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
+  return Entry("aclCreateFloatArray", nullptr,
+               [&] { return CreateArray<aclFloatArray>("aclCreateFloatArray", value, size); });
+}
+
+aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) {
+  return Entry("aclDestroyFloatArray", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    delete array;
+    return ACLNN_SUCCESS;
+  });
+}
+
+aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
+  return Entry("aclGetIntArraySize", ACLNN_ERR_INNER,
+               [&] { return GetSize("aclGetIntArraySize", "array", array, size); });
+}
+
+aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) {
+  return Entry("aclGetBoolArraySize", ACLNN_ERR_INNER,
+               [&] { return GetSize("aclGetBoolArraySize", "array", array, size); });
+}
+
+aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size) {
+  return Entry("aclGetFloatArraySize", ACLNN_ERR_INNER,
+               [&] { return GetSize("aclGetFloatArraySize", "array", array, size); });
+}
+
+aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size) {
+  return Entry("aclGetTensorListSize", ACLNN_ERR_INNER, [&]() -> aclnnStatus {
+    if (tensorList == nullptr)
+      return Refuse(ACLNN_ERR_PARAM_NULLPTR, "aclGetTensorListSize: tensorList is null");
+    if (size == nullptr)
+      return Refuse(ACLNN_ERR_PARAM_NULLPTR, "aclGetTensorListSize: size is null");
+    *size = tensorList->tensors.size();
     return ACLNN_SUCCESS;
   });
 }
@@ -251,6 +322,14 @@ HOSTNN_ENTRY_ALIAS(aclCreateTensorList)
 HOSTNN_ENTRY_ALIAS(aclDestroyTensorList)
 HOSTNN_ENTRY_ALIAS(aclCreateIntArray)
 HOSTNN_ENTRY_ALIAS(aclDestroyIntArray)
+HOSTNN_ENTRY_ALIAS(aclCreateBoolArray)
+HOSTNN_ENTRY_ALIAS(aclDestroyBoolArray)
+HOSTNN_ENTRY_ALIAS(aclCreateFloatArray)
+HOSTNN_ENTRY_ALIAS(aclDestroyFloatArray)
+HOSTNN_ENTRY_ALIAS(aclGetIntArraySize)
+HOSTNN_ENTRY_ALIAS(aclGetBoolArraySize)
+HOSTNN_ENTRY_ALIAS(aclGetFloatArraySize)
+HOSTNN_ENTRY_ALIAS(aclGetTensorListSize)
 HOSTNN_ENTRY_ALIAS(aclCreateScalar)
 HOSTNN_ENTRY_ALIAS(aclDestroyScalar)
 

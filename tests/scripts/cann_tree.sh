@@ -55,7 +55,7 @@ case "$mode" in
     # What each library must define, and nothing else (CANN's split of the API).
     declare -A want
     want[ascendcl]="aclFinalize aclFloat16ToFloat aclFloatToFloat16 aclGetRecentErrMsg aclInit aclrtCreateStream aclrtDestroyStream aclrtFree aclrtFreeHost aclrtGetDeviceCount aclrtGetSocName aclrtMalloc aclrtMallocHost aclrtMemcpy aclrtMemcpyAsync aclrtMemset aclrtResetDevice aclrtSetDevice aclrtSynchronizeStream"
-    want[nnopbase]="aclCreateIntArray aclCreateScalar aclCreateTensor aclCreateTensorList aclDestroyAclOpExecutor aclDestroyIntArray aclDestroyScalar aclDestroyTensor aclDestroyTensorList aclGetDataType aclGetFormat aclGetRecentErrMsg aclGetStorageShape aclGetViewOffset aclGetViewShape aclGetViewStrides aclSetAclOpExecutorRepeatable"
+    want[nnopbase]="aclCreateBoolArray aclCreateFloatArray aclCreateIntArray aclCreateScalar aclCreateTensor aclCreateTensorList aclDestroyAclOpExecutor aclDestroyBoolArray aclDestroyFloatArray aclDestroyIntArray aclDestroyScalar aclDestroyTensor aclDestroyTensorList aclGetBoolArraySize aclGetDataType aclGetFloatArraySize aclGetFormat aclGetIntArraySize aclGetRecentErrMsg aclGetStorageShape aclGetTensorListSize aclGetViewOffset aclGetViewShape aclGetViewStrides aclSetAclOpExecutorRepeatable"
     ops=""  # every operator of the list: its two entry points
     for name in $(bash "$src/scripts/op_list.sh" name); do
       ops="$ops aclnn$name aclnn${name}GetWorkspaceSize"
