@@ -1,6 +1,8 @@
 // hostnn-scale's plot layout (tools/scale/svg_plot.cc) on synthetic rows: how many
 // figures a sweep gets, that each fits one screen and names the machine, the SIMD target
-// and the roofline, and that the index links every figure. Times nothing.
+// and the roofline, that the index links every figure, that panels are titled by the
+// sizes each group ran, and which cells are marked noise (measure.h) and how. Times
+// nothing.
 
 #include <gtest/gtest.h>
 
@@ -95,6 +97,135 @@ TEST(ScalePlot, EmptySweepStillWritesAFigure) {
   const auto files = RenderPlots({}, kContext, "s.svg");
   ASSERT_EQ(files.size(), 1u);
   EXPECT_NE(files[0].svg.find("</svg>"), std::string::npos);
+}
+
+// Panel titles, from the text of the bold titles after the figure's own.
+std::vector<std::string> Titles(const std::string& svg) {
+  std::vector<std::string> titles;
+  const std::regex re("font-weight=\"bold\">([^<]*)</text>");
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), re); it != std::sregex_iterator();
+       ++it) {
+    titles.push_back((*it)[1]);
+  }
+  if (!titles.empty()) titles.erase(titles.begin());  // the figure's title
+  return titles;
+}
+
+Row Cell(const std::string& group, const char* dtype, int64_t n, int threads) {
+  Row r;
+  r.op = r.group = group;
+  r.dtype = dtype;
+  r.elements = n;
+  r.threads = threads;
+  r.bytes = 8.0 * n;
+  r.timing.op_ns = r.timing.op_best_ns = 1.0 * n / threads;
+  r.timing.roofline_ns = r.timing.roofline_median_ns = 0.5 * n / threads;
+  return r;
+}
+
+// scripts/main.sh's sweep (--sizes 4K,256K,4M) gives Glu's self twice the elements; a
+// group run on one thread only has its size panel at 1 thread.
+TEST(ScalePlot, PanelsAreTitledByTheSizesEachGroupRan) {
+  std::vector<Row> rows;
+  for (int t : {1, 2}) {
+    for (int64_t n : {4096, 262144, 4194304}) {
+      rows.push_back(Cell("relu", "f32", n, t));
+      rows.push_back(Cell("glu", "f32", 2 * n, t));
+    }
+  }
+  for (int64_t n : {4096, 65536}) rows.push_back(Cell("softmax dim 0", "bf16", n, 1));
+  const CellExtent relu = GroupExtent(rows, "relu");
+  EXPECT_EQ(relu.elements, 4194304);
+  EXPECT_EQ(relu.threads, 2);
+  EXPECT_EQ(GroupExtent(rows, "glu").elements, 8388608);
+  EXPECT_EQ(GroupExtent(rows, "softmax dim 0").threads, 1);
+  EXPECT_EQ(GroupExtent(rows, "absent").elements, 0);
+
+  const auto files = RenderPlots(rows, kContext, "s.svg");
+  ASSERT_EQ(files.size(), 1u);
+  const std::string& svg = files[0].svg;
+  EXPECT_EQ(Titles(svg),
+            (std::vector<std::string>{"relu, 4M", "relu, 2 threads", "glu, 8M", "glu, 2 threads",
+                                      "softmax dim 0, 64K", "softmax dim 0, 1 thread"}));
+  EXPECT_EQ(svg.find("no data"), std::string::npos);
+  // Every panel drew its one dtype's operator and roofline lines.
+  EXPECT_EQ(Count(svg, "<polyline"), 12);
+}
+
+TEST(ScaleNoise, CellIsNoiseWhenItsMedianRoundTrailsTheBest) {
+  Row r = Cell("relu", "f32", 4096, 2);
+  EXPECT_EQ(r.Noise(), "");
+  EXPECT_DOUBLE_EQ(r.OpSpread(), 0);
+
+  r.timing.op_best_ns = 95;
+  r.timing.op_ns = 100;
+  EXPECT_NEAR(r.OpSpread(), 0.05, 1e-12);
+  EXPECT_EQ(r.Noise(), "");  // within kNoiseSpread
+  r.timing.op_best_ns = 80;
+  EXPECT_EQ(r.Noise(), "op");
+
+  r.timing.op_best_ns = 100;
+  r.timing.roofline_ns = 40;  // best
+  r.timing.roofline_median_ns = 50;
+  EXPECT_NEAR(r.RooflineSpread(), 0.2, 1e-12);
+  EXPECT_EQ(r.Noise(), "roof");
+  r.timing.op_best_ns = 50;
+  EXPECT_EQ(r.Noise(), "op+roof");
+
+  // Just over and just under the threshold.
+  r.timing.roofline_median_ns = r.timing.roofline_ns = 50;
+  r.timing.op_ns = 100;
+  r.timing.op_best_ns = 100 * (1 - kNoiseSpread) - 0.01;
+  EXPECT_EQ(r.Noise(), "op");
+  r.timing.op_best_ns = 100 * (1 - kNoiseSpread) + 0.01;
+  EXPECT_EQ(r.Noise(), "");
+
+  // Rounds not measured (0) are never noise.
+  EXPECT_DOUBLE_EQ(RoundSpread(0, 100), 0);
+  EXPECT_DOUBLE_EQ(RoundSpread(100, 0), 0);
+  EXPECT_DOUBLE_EQ(RoundSpread(100, 90), 0);  // a median under the best: no spread
+}
+
+TEST(ScaleNoise, NoisyCellsAreHollowAndListedInTheirFigure) {
+  std::vector<Row> rows = Sweep(2);
+  const std::string hollow = "fill=\"white\" stroke=";
+  {
+    const std::string svg = RenderPlots(rows, kContext, "s.svg")[0].svg;
+    EXPECT_EQ(Count(svg, hollow), 0);
+    EXPECT_NE(svg.find("no cell is noise"), std::string::npos);
+  }
+  // op1 f32 at 256K on 2 threads: the largest size and thread count, so a point of both
+  // panels of op1's cell.
+  for (Row& r : rows) {
+    if (r.group == "op1" && r.dtype == "f32" && r.elements == 262144 && r.threads == 2) {
+      r.timing.op_best_ns = 0.5 * r.timing.op_ns;
+    }
+  }
+  const std::string svg = RenderPlots(rows, kContext, "s.svg")[0].svg;
+  EXPECT_EQ(Count(svg, hollow), 2);
+  EXPECT_NE(svg.find("1 of 16 cells: op1 f32 256K x2 (op)"), std::string::npos);
+  EXPECT_EQ(svg.find("no cell is noise"), std::string::npos);
+}
+
+TEST(ScaleNoise, NoteCountsItsFigureAndFitsItsLine) {
+  std::vector<Row> rows = Sweep(3);
+  for (Row& r : rows) r.timing.op_best_ns = 0.5 * r.timing.op_ns;  // every cell noise
+  const std::vector<std::string> page = {"op0", "op2"};
+  const std::string all = NoiseNote(rows, page, 100000);
+  EXPECT_NE(all.find("16 of 16 cells: "), std::string::npos);
+  EXPECT_EQ(all.find("op1"), std::string::npos);  // another figure's group
+  EXPECT_EQ(Count(all, " (op)"), 16);
+  EXPECT_EQ(all.find("more"), std::string::npos);
+
+  for (size_t width : {size_t{200}, size_t{150}}) {
+    SCOPED_TRACE(width);
+    const std::string note = NoiseNote(rows, page, width);
+    EXPECT_LE(note.size(), width);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(note, m, std::regex("and ([0-9]+) more$"))) << note;
+    EXPECT_EQ(Count(note, " (op)") + std::stoi(m[1]), 16) << note;
+    EXPECT_GT(Count(note, " (op)"), 0) << note;
+  }
 }
 
 }  // namespace

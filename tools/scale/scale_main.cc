@@ -1,8 +1,9 @@
 // hostnn-scale: times every operator x dtype x size x thread count against the memory
-// roofline (a read-two-write-one kernel over the same buffers, same threads, interleaved),
-// prints a table and writes CSV and an SVG plot. Thread counts go through
-// omp_set_num_threads, whose team size the operators hand the host profile at Prepare
-// time. The command line is parsed by CLI11; operators come from the operator list.
+// roofline (a read-two-write-one kernel over the same buffers, interleaved; measure.cc says
+// how), prints a table and writes CSV and an SVG plot, marking the cells that are noise.
+// Thread counts go through omp_set_num_threads, whose team size the operators hand the
+// host profile at Prepare time. The command line is parsed by CLI11; operators come from
+// the operator list.
 
 #include <omp.h>
 #include <sys/utsname.h>
@@ -60,8 +61,13 @@ std::string Usage() {
          "                    [--threads 1,2,...] [--samples N] [--sample-ms MS] [--no-call]\n"
          "                    [--param name=value]... [--csv FILE] [--svg FILE]\n"
          "\n"
-         "Times each case interleaved with the roofline kernel (reads two arrays, writes one,\n"
-         "plain stores; same bytes, same threads) and reports medians. Flags take their value\n"
+         "Times each case in rounds interleaved with the roofline kernel (reads two arrays,\n"
+         "writes one, plain stores; same bytes) after one untimed round, and reports the\n"
+         "operator's median round and the roofline's best, on the row's threads or on 1 where\n"
+         "that is faster. A cell whose median round is over " +
+         std::to_string(static_cast<int>(100 * kNoiseSpread + 0.5)) +
+         "% slower than its best (op or\n"
+         "roof) is noise: marked in the table, the CSV and the plot. Flags take their value\n"
          "as --flag value or --flag=value.\n"
          "  --ops       " +
          ops +
@@ -77,18 +83,20 @@ std::string Usage() {
          "  --dim       a reduction's or a gated unit's dim for the --shape just before it\n"
          "              (default -1)\n"
          "  --threads   OpenMP thread counts (default 1..cores, doubling past 4)\n"
-         "  --samples   timed samples per case, median reported (default 11)\n"
+         "  --samples   timed rounds per case (default 11)\n"
          "  --sample-ms length of one sample in ms (default 4)\n"
          "  --no-call   skip timing both phases of one C API call (done for <= 1M elements)\n"
          "  --csv       write one line per case: op,dtype,shape,elements,threads,ns_per_elem,\n"
          "              gbps,roofline_ns_per_elem,roofline_gbps,pct_of_roofline,"
          "speedup_vs_1t,call_us,\n"
-         "              kernel_path (SIMD target, direct or gathered, conversions, stores)\n"
+         "              kernel_path (SIMD target, direct or gathered, conversions, stores),\n"
+         "              roofline_threads,op_spread_pct,roofline_spread_pct,noise\n"
          "  --param     name=value: a scalar parameter of the operators of --ops that have it\n"
          "              (negativeSlope=0.2; repeatable; default: each operator's, PyTorch's)\n"
-         "  --svg       plot GB/s against threads (per op, largest size) and against size\n"
-         "              (largest thread count), rooflines dashed; 8 ops a figure; more ops\n"
-         "              write FILE-1.svg, FILE-2.svg, ... and an index at FILE\n";
+         "  --svg       plot GB/s against threads (per op, at its largest size) and against\n"
+         "              size (its largest thread count), rooflines dashed, noise hollow; 8\n"
+         "              ops a figure; more write FILE-1.svg, FILE-2.svg, ... and an index at\n"
+         "              FILE\n";
 }
 
 struct Args {
@@ -248,22 +256,26 @@ void PrintHeader(const Args& args) {
       kernels::ActiveTargetName().c_str(), bench::RooflineTarget(), omp_get_max_threads(),
       sysconf(_SC_NPROCESSORS_ONLN));
   std::printf(
-      "median of %d samples of >= %.1f ms each, interleaved with the roofline over the same "
-      "buffers;\n%%roof = roofline time / op time (over 100%%: faster than the roofline)\n\n",
-      args.measure.samples, args.measure.sample_ms);
-  std::printf("%-21s %-5s %-20s %3s %9s %9s %7s %9s %6s %8s %9s  %s\n", "op", "dtype", "shape",
-              "thr", "ns/elem", "roof ns", "GB/s", "roof GB/s", "%roof", "speedup", "call us",
-              "kernel path");
+      "%d rounds of >= %.1f ms samples after an untimed one, the roofline interleaved over the "
+      "same buffers;\nop: median round; roof: best round, on rthr threads (the row's, or 1 "
+      "where faster);\n%%roof = roofline time / op time (over 100%%: faster than the "
+      "roofline);\nnoise: median round over %.0f%% slower than the best (op, roof): the cell "
+      "may move by as much\n\n",
+      args.measure.samples, args.measure.sample_ms, 100 * kNoiseSpread);
+  std::printf("%-21s %-5s %-20s %3s %9s %9s %4s %7s %9s %6s %7s %8s %9s  %s\n", "op", "dtype",
+              "shape", "thr", "ns/elem", "roof ns", "rthr", "GB/s", "roof GB/s", "%roof", "noise",
+              "speedup", "call us", "kernel path");
 }
 
 void PrintRow(const Row& r) {
   char speedup[16] = "-", call[16] = "-";
   if (r.speedup > 0) std::snprintf(speedup, sizeof(speedup), "%.2fx", r.speedup);
   if (r.timing.call_ns > 0) std::snprintf(call, sizeof(call), "%.2f", r.timing.call_ns / 1000);
-  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %7.1f %9.1f %5.0f%% %8s %9s  %s\n", r.op.c_str(),
-              r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(), r.RooflineNsPerElem(),
-              r.Gbps(), r.RooflineGbps(), r.PercentOfRoofline(), speedup, call,
-              r.timing.kernel_path.c_str());
+  const std::string noise = r.Noise().empty() ? "-" : r.Noise();
+  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %4d %7.1f %9.1f %5.0f%% %7s %8s %9s  %s\n",
+              r.op.c_str(), r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(),
+              r.RooflineNsPerElem(), r.timing.roofline_threads, r.Gbps(), r.RooflineGbps(),
+              r.PercentOfRoofline(), noise.c_str(), speedup, call, r.timing.kernel_path.c_str());
   std::fflush(stdout);
 }
 
@@ -271,14 +283,17 @@ bool WriteCsv(const std::string& path, const std::vector<Row>& rows) {
   std::ofstream f(path);
   if (!f) return false;
   f << "op,dtype,shape,elements,threads,ns_per_elem,gbps,roofline_ns_per_elem,roofline_gbps,"
-       "pct_of_roofline,speedup_vs_1t,call_us,kernel_path\n";
+       "pct_of_roofline,speedup_vs_1t,call_us,kernel_path,roofline_threads,op_spread_pct,"
+       "roofline_spread_pct,noise\n";
   char line[512];
   for (const Row& r : rows) {
     std::snprintf(
-        line, sizeof(line), "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f,\"%s\"\n",
+        line, sizeof(line),
+        "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f,\"%s\",%d,%.1f,%.1f,%s\n",
         r.op.c_str(), r.dtype.c_str(), r.shape.c_str(), static_cast<long long>(r.elements),
         r.threads, r.NsPerElem(), r.Gbps(), r.RooflineNsPerElem(), r.RooflineGbps(),
-        r.PercentOfRoofline(), r.speedup, r.timing.call_ns / 1000, r.timing.kernel_path.c_str());
+        r.PercentOfRoofline(), r.speedup, r.timing.call_ns / 1000, r.timing.kernel_path.c_str(),
+        r.timing.roofline_threads, 100 * r.OpSpread(), 100 * r.RooflineSpread(), r.Noise().c_str());
     f << line;
   }
   return static_cast<bool>(f);

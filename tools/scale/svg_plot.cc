@@ -16,6 +16,7 @@ namespace {
 
 struct Point {
   double x, y;
+  bool noise = false;  // drawn hollow
 };
 struct Series {
   std::string name;
@@ -140,8 +141,12 @@ void DrawChart(std::ostringstream& svg, const Chart& chart, double x0, double y0
     svg << "\"><title>" << Escape(s.name) << "</title></polyline>\n";
     if (!s.dashed) {
       for (const Point& p : pts) {
-        svg << "<circle cx=\"" << Num(fx(p.x)) << "\" cy=\"" << Num(fy(p.y))
-            << "\" r=\"2.5\" fill=\"" << s.color << "\"/>\n";
+        svg << "<circle cx=\"" << Num(fx(p.x)) << "\" cy=\"" << Num(fy(p.y));
+        if (p.noise) {
+          svg << "\" r=\"3\" fill=\"white\" stroke=\"" << s.color << "\" stroke-width=\"1.5\"/>\n";
+        } else {
+          svg << "\" r=\"2.5\" fill=\"" << s.color << "\"/>\n";
+        }
       }
     }
   }
@@ -152,7 +157,8 @@ void DrawChart(std::ostringstream& svg, const Chart& chart, double x0, double y0
 // grid of kCellColumns x kCellRows cells.
 constexpr double kCellWidth = 290, kPanelHeight = 205, kHeader = 78;
 constexpr const char* kRooflineText =
-    "roofline: reads 2 arrays, writes 1, plain stores; same bytes, threads and run";
+    "roofline: reads 2 arrays, writes 1, plain stores; same bytes and run; best round, "
+    "on the row's threads or on 1 where faster";
 
 std::string SvgOpen(double width, double height) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -163,10 +169,10 @@ std::string SvgOpen(double width, double height) {
          "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
 }
 
-// Title, the machine and SIMD target, and the legend: one swatch per dtype and the
-// roofline's dash with what it measures.
+// Title, the machine and SIMD target, the legend (one swatch per dtype, the roofline's
+// dash with what it measures) and, on a figure, the note on its noisy cells.
 void DrawHeader(std::ostringstream& svg, const std::string& title, const PlotContext& context,
-                const std::vector<std::string>& dtypes) {
+                const std::vector<std::string>& dtypes, const std::string& note = "") {
   svg << "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">" << Escape(title)
       << "</text>\n";
   svg << "<text x=\"10\" y=\"40\" font-size=\"12\">machine: " << Escape(context.machine)
@@ -182,12 +188,17 @@ void DrawHeader(std::ostringstream& svg, const std::string& title, const PlotCon
   svg << "<line x1=\"" << Num(lx) << "\" x2=\"" << Num(lx + 20)
       << "\" y1=\"58\" y2=\"58\" stroke=\"#333\" stroke-dasharray=\"5,3\"/><text x=\""
       << Num(lx + 24) << "\" y=\"62\" font-size=\"11\">" << kRooflineText << "</text>\n";
+  if (!note.empty()) {
+    svg << "<text x=\"10\" y=\"76\" font-size=\"10\" fill=\"#555\">" << Escape(note) << "</text>\n";
+  }
 }
 
-// The two panels of one operator group.
+// The two panels of one operator group, at the sizes its own rows ran.
 void DrawCell(std::ostringstream& svg, const std::vector<Row>& rows, const std::string& group,
-              const std::vector<std::string>& dtypes, int64_t max_elems, int max_threads,
-              double x0, double y0) {
+              const std::vector<std::string>& dtypes, double x0, double y0) {
+  const CellExtent extent = GroupExtent(rows, group);
+  const int64_t max_elems = extent.elements;
+  const int max_threads = extent.threads;
   Chart by_threads, by_size;
   by_threads.title = group + ", " + SizeLabel(static_cast<double>(max_elems));
   by_threads.x_label = "threads";
@@ -202,12 +213,13 @@ void DrawCell(std::ostringstream& svg, const std::vector<Row>& rows, const std::
     Series s_op{d, DTypeColor(d), false, {}}, s_roof{d + " roofline", DTypeColor(d), true, {}};
     for (const Row& r : rows) {
       if (r.group != group || r.dtype != d) continue;
+      const bool noise = !r.Noise().empty();
       if (r.elements == max_elems) {
-        t_op.points.push_back({static_cast<double>(r.threads), r.Gbps()});
+        t_op.points.push_back({static_cast<double>(r.threads), r.Gbps(), noise});
         t_roof.points.push_back({static_cast<double>(r.threads), r.RooflineGbps()});
       }
       if (r.threads == max_threads) {
-        s_op.points.push_back({static_cast<double>(r.elements), r.Gbps()});
+        s_op.points.push_back({static_cast<double>(r.elements), r.Gbps(), noise});
         s_roof.points.push_back({static_cast<double>(r.elements), r.RooflineGbps()});
       }
     }
@@ -260,18 +272,54 @@ std::string RenderIndex(const std::vector<std::vector<std::string>>& pages,
 
 }  // namespace
 
+CellExtent GroupExtent(const std::vector<Row>& rows, const std::string& group) {
+  CellExtent extent;
+  for (const Row& r : rows) {
+    if (r.group != group) continue;
+    extent.elements = std::max(extent.elements, r.elements);
+    extent.threads = std::max(extent.threads, r.threads);
+  }
+  return extent;
+}
+
+std::string NoiseNote(const std::vector<Row>& rows, const std::vector<std::string>& groups,
+                      size_t max_chars) {
+  const std::string pct = std::to_string(static_cast<int>(100 * kNoiseSpread + 0.5)) + "%";
+  std::vector<std::string> noisy;
+  size_t cells = 0;
+  for (const Row& r : rows) {
+    if (std::find(groups.begin(), groups.end(), r.group) == groups.end()) continue;
+    ++cells;
+    if (r.Noise().empty()) continue;
+    noisy.push_back(r.group + " " + r.dtype + " " + SizeLabel(static_cast<double>(r.elements)) +
+                    " x" + std::to_string(r.threads) + " (" + r.Noise() + ")");
+  }
+  if (noisy.empty()) return "no cell is noise (median rounds within " + pct + " of the best)";
+  std::string note = "hollow = noise (median round over " + pct +
+                     " slower than the best): " + std::to_string(noisy.size()) + " of " +
+                     std::to_string(cells) + " cells: ";
+  // As many cells as fit, keeping room for the count of those left out.
+  for (size_t i = 0; i < noisy.size(); ++i) {
+    const std::string item = (i ? ", " : "") + noisy[i];
+    const size_t after = noisy.size() - i - 1;
+    const std::string tail = after ? ", and " + std::to_string(after) + " more" : "";
+    if (note.size() + item.size() + tail.size() > max_chars) {
+      note += i ? ", and " + std::to_string(noisy.size() - i) + " more" : "see the table";
+      break;
+    }
+    note += item;
+  }
+  return note;
+}
+
 std::vector<PlotFile> RenderPlots(const std::vector<Row>& rows, const PlotContext& context,
                                   const std::string& path) {
   std::vector<std::string> groups;
   std::set<std::string> dtypes_seen;
   std::vector<std::string> dtypes;
-  int64_t max_elems = 0;
-  int max_threads = 0;
   for (const Row& r : rows) {
     if (std::find(groups.begin(), groups.end(), r.group) == groups.end()) groups.push_back(r.group);
     if (dtypes_seen.insert(r.dtype).second) dtypes.push_back(r.dtype);
-    max_elems = std::max(max_elems, r.elements);
-    max_threads = std::max(max_threads, r.threads);
   }
   std::vector<std::vector<std::string>> pages;
   for (size_t g = 0; g < groups.size(); g += kCellsPerFigure) {
@@ -293,15 +341,16 @@ std::vector<PlotFile> RenderPlots(const std::vector<Row>& rows, const PlotContex
     if (indexed) {
       title += " (figure " + std::to_string(p + 1) + " of " + std::to_string(pages.size()) + ")";
     }
-    DrawHeader(svg, title, context, dtypes);
+    // The note takes one line: about 5.4 px a character at font-size 10.
+    DrawHeader(svg, title, context, dtypes,
+               NoiseNote(rows, page, static_cast<size_t>(columns * kCellWidth / 5.4)));
     for (size_t r = 1; r < grid_rows; ++r) {  // a rule between rows of cells
       const double y = kHeader + r * 2 * kPanelHeight - 2;
       svg << "<line x1=\"4\" x2=\"" << Num(columns * kCellWidth - 4) << "\" y1=\"" << Num(y)
           << "\" y2=\"" << Num(y) << "\" stroke=\"#999\"/>\n";
     }
     for (size_t c = 0; c < page.size(); ++c) {
-      DrawCell(svg, rows, page[c], dtypes, max_elems, max_threads,
-               (c % kCellColumns) * kCellWidth,
+      DrawCell(svg, rows, page[c], dtypes, (c % kCellColumns) * kCellWidth,
                kHeader + (c / kCellColumns) * 2 * kPanelHeight);
     }
     svg << "</svg>\n";
