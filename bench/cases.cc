@@ -121,6 +121,10 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
   }
   if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
   if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
+  // LayerNorm normalises its last dim (normalizedShape [1024]): rows of 1024 only.
+  if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {
+    return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}}};
+  }
   return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}},
           CaseSpec{op, dtype, {kRow, n / kRow}, 0, {}}};
 }
@@ -215,6 +219,10 @@ OpArgs CaseData::Args() const {
     a.in[2] = &x_view_;
   }
   a.dim = spec_.dim;
+  if (info.shapes == ShapeRule::kTrailingDims) {  // LayerNorm: the last dim, no weight or bias
+    a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
+    a.int_array_given = true;
+  }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;
     a.scalars[k].value = spec_.scalars[k];
@@ -275,6 +283,22 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
                          uint64_t* ws, aclOpExecutor** exec) {
   if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
     return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
+  }
+  if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {  // LayerNorm over x's last dim
+    int64_t* dims = nullptr;
+    uint64_t rank = 0;
+    if (aclGetViewShape(x, &dims, &rank) != ACLNN_SUCCESS) return ACLNN_ERR_INNER;
+    const int64_t last = rank > 0 ? dims[rank - 1] : 1;
+    delete[] dims;
+    aclIntArray* norm = aclCreateIntArray(&last, 1);
+    const aclnnStatus st =
+        op == Op::kLayerNorm
+            ? aclnnLayerNormGetWorkspaceSize(x, norm, nullptr, nullptr, 1e-5, out, nullptr, nullptr,
+                                             ws, exec)
+            : aclnnLayerNormWithImplModeGetWorkspaceSize(x, norm, nullptr, nullptr, 1e-5, out,
+                                                         nullptr, nullptr, 0, ws, exec);
+    aclDestroyIntArray(norm);
+    return st;
   }
   if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) x = w;
   const auto* s0 = static_cast<const aclScalar*>(s[0]);

@@ -304,6 +304,18 @@ using PreluBackwardSegmentFn = double (*)(const float* dy, const float* x, float
                                           size_t n);
 PreluBackwardSegmentFn GetPreluBackwardSegment();
 
+// ---- The normalisations' rows (ShapeRule TrailingDims) -------------------------------
+// LayerNorm over one row of n >= 1 contiguous f32 elements (kernels/norm_kernels.cc): the
+// mean and the centred sum of squares in double, in a fixed order (element i to partial
+// i % kRowPartials); mean and rstd = 1 / sqrt(var + eps) rounded once to f32 into *mean and
+// *rstd; y = (x - mean) * rstd * gamma + beta in double, rounded once (gamma, beta null: 1 and
+// 0; per column, n elements). y may be x exactly. The same bits on every target.
+struct NormRows {
+  void (*layer_norm)(const float* x, const float* gamma, const float* beta, float* y, size_t n,
+                     float eps, float* mean, float* rstd);
+};
+NormRows GetNormRows();
+
 // ---- RReluWithNoise (Kind NoiseMap) ------------------------------------------------------
 // The stream of uniform numbers: number k (k a uint64, wrapping) is word k % 4 of the block
 // Philox4x32-10(counter = (lo32(k / 4), hi32(k / 4), 0, 0), key = (key0, key1)) (Salmon et

@@ -234,6 +234,21 @@ struct RReluNoiseParams {
   }
 };
 
+// LayerNorm: eps as CANN's kernel takes it (an f32 attribute).
+struct LayerNormParams {
+  float eps;
+  static LayerNormParams Init(const ParamValues& v) { return {v.Number("eps")}; }
+};
+// LayerNormWithImplMode: the same, and implMode (checked by the front end; every mode is
+// computed alike).
+struct LayerNormImplModeParams {
+  float eps;
+  int64_t impl_mode;
+  static LayerNormImplModeParams Init(const ParamValues& v) {
+    return {v.Number("eps"), v.Exact("implMode")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -249,6 +264,8 @@ HOSTNN_PARAMS_OF(InplaceLeakyRelu, LeakyReluParams)
 HOSTNN_PARAMS_OF(LeakyReluBackward, LeakyReluBackwardParams)
 HOSTNN_PARAMS_OF(RReluWithNoise, RReluNoiseParams)
 HOSTNN_PARAMS_OF(InplaceRReluWithNoise, RReluNoiseParams)
+HOSTNN_PARAMS_OF(LayerNorm, LayerNormParams)
+HOSTNN_PARAMS_OF(LayerNormWithImplMode, LayerNormImplModeParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -114,6 +114,9 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         } else if (GetOpInfo(op).kind == Kind::kNoiseMap) {  // RReluWithNoise, training
           args.in[1] = &vdy;
           args.scalars[2] = OpScalar{true, 1.0, DType::kBool};
+        } else if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {  // LayerNorm: rows of 300
+          args.int_array = {300};
+          args.int_array_given = true;
         }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);

@@ -74,7 +74,15 @@ enum class Signature {
                                // training, seed, offset)
   kInplaceEltwiseNoise,        // (in0, in1, s0, s1, f0, i0, i1): the same in place (CANN
                                // declares in0 const: const aclTensor* self)
+  kLayerNorm,                  // (in0, ia0, in1, in2, d0, out, out1, out2): ia0 an aclIntArray
+                               // (normalizedShape), in1 and in2 optional, d0 a double (eps),
+                               // out1 and out2 optional statistics outputs
+  kLayerNormImplMode,          // the same and an int32_t i0 (implMode)
 };
+// Whether a prototype has an aclIntArray (OpArgs::int_array).
+constexpr bool HasIntArray(Signature s) {
+  return s == Signature::kLayerNorm || s == Signature::kLayerNormImplMode;
+}
 
 // What an operator computes, and so the engine and kernel form it runs on (op_list.def,
 // "Kind"; docs/design.md, "One engine per kind").
@@ -259,6 +267,9 @@ enum class DTypeRule {
                             // in the promoted dtype, wrapping (AddRelu, as CANN). out: any of
                             // those dtypes the promoted one casts to (CanCast: a float never
                             // to an integer)
+  kNormFloat,               // in0 a compute dtype; in1, in2 (optional) FLOAT or in0's, and
+                            // each other's when both are given; every output any compute
+                            // dtype (LayerNorm: computed in f32 with double statistics)
   kPromoteOutAnyFloat,      // inputs: any float or integer dtypes whose PromoteType is a
                             // compute dtype (an integer input is cast to it first, as CANN
                             // casts to the promoted type); out: any float dtype
@@ -276,6 +287,10 @@ enum class ShapeRule {
                    // (ClippedSwiglu's in1 and ClippedSwigluGrad's in2, groupIndexOptional)
   kOneElement,     // a gated unit's in1 holds one element, any rank (0 to 8), the same for
                    // every output element (FatreluMul's threshold); out is in0's half
+  kTrailingDims,   // the normalised dims are in0's last len(int_array) (LayerNorm's
+                   // normalizedShape, which they equal); in1 and in2, optional, have those
+                   // dims (per-column operands); out equals in0; out1 and out2, optional,
+                   // hold one statistic per row
   kFlatNoise,      // out equals in0; in1 (RReluWithNoise's noise) has any shape, and in
                    // training mode at least in0's element count: its first numel(in0)
                    // elements in row-major order pair with in0's in row-major order
@@ -289,6 +304,8 @@ enum class Tolerance {
   kLogSoftmaxForward,  // 2^-21 (|x - max| + 1) + 4 ULP; 16-bit: that plus 1 ULP
   kSoftmaxForward,     // 4 ULP + 2^-21 max(y of the row); 16-bit: that plus half an ULP
   kSoftmax,            // SoftmaxBackward: 2^-21 (|dy| y + y sum|dy y|) + 4 ULP; 16-bit: + 1 ULP
+  kNormForward,        // LayerNorm: mean, rstd 4 ULP; y 4 ULP or 2^-21 (|x - mean| rstd |gamma|
+                       // + |beta|); 16-bit: that plus half an ULP
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -408,7 +425,7 @@ inline int ModeIndex(const ScalarParam& p, const char* name) {
 
 // The most tensors an operator reads and writes (op_list.def's Inputs and Outputs).
 constexpr int kMaxIn = 3;
-constexpr int kMaxOut = 2;
+constexpr int kMaxOut = 3;
 
 struct OpInfo {
   Op op;
@@ -428,7 +445,8 @@ struct OpInfo {
   bool is_reduction;  // kind Rows: the reduction planner and executor
   bool is_forward;    // one input tensor, `self` (one name in Inputs), rather than (dy, x);
                       // or self and a one-element parameter (ShapeRule::kOneElement) or
-                      // row counts (kGroupRows), or self and its noise (Kind NoiseMap)
+                      // row counts (kGroupRows), or self and its noise (Kind NoiseMap),
+                      // or a norm's input and its optional weight and bias (kTrailingDims)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -472,6 +490,7 @@ constexpr OpInfo kOpInfos[] = {
    Tolerance::k##tol,                                                                             \
    Kind::k##kind == Kind::kRows,                                                                  \
    IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
+       ShapeRule::k##shapes == ShapeRule::kTrailingDims ||                                        \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
@@ -43,6 +44,10 @@ struct OpArgs {
   const TensorView* in[kMaxIn] = {};
   const TensorView* out[kMaxOut] = {};
   int64_t dim = 0;
+  // An aclIntArray parameter (LayerNorm's normalizedShape): its values, and whether one was
+  // given (CANN's null aclIntArray is refused, kNullptr).
+  std::vector<int64_t> int_array;
+  bool int_array_given = false;
   OpScalar scalars[kMaxScalars];
   // The most dims a tensor may have; 0: the operator's own (MaxRank(op)). An entry point
   // that checks its tensors by another operator's rules sets its own (aclnnGeluV2: any).

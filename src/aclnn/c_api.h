@@ -85,13 +85,14 @@ inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
 }
 
 // A call's operands by slot: the prototype's inputs in0, in1, in2 go to OpArgs::in[0..2] and
-// its outputs out, out1 to OpArgs::out[0..1] (src/aclnn/signatures.h says which C parameter
-// is which; null where the prototype has none), and its scalar parameters: the aclScalars
-// s0, s1, s2, s3 go to the operator's numbers (an int64_t or char* attribute among them, as
-// Attr made it) and the bool f0 to its flag, in the order of its Scalars
-// column.
+// its outputs out, out1, out2 to OpArgs::out[0..2], its aclIntArray to OpArgs::int_array
+// (src/aclnn/signatures.h says which C parameter is which; null where the prototype has none), and
+// its scalar parameters: the aclScalars s0, s1, s2, s3 go to the operator's numbers (an int64_t or
+// char* attribute among them, as Attr made it) and the bool f0 to its flag, in the order of its
+// Scalars column.
 inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
-                       const aclTensor* out0, const aclTensor* out1, int64_t dim,
+                       const aclTensor* out0, const aclTensor* out1, const aclTensor* out2,
+                       int64_t dim, const aclIntArray* array = nullptr,
                        const aclScalar* s0 = nullptr, const aclScalar* s1 = nullptr,
                        const aclScalar* s2 = nullptr, const aclScalar* s3 = nullptr,
                        bool f0 = false) {
@@ -114,7 +115,12 @@ inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const 
   a.in[2] = ViewOf(in2);
   a.out[0] = ViewOf(out0);
   a.out[1] = ViewOf(out1);
+  a.out[2] = ViewOf(out2);
   a.dim = dim;
+  if (array != nullptr) {
+    a.int_array = array->values;
+    a.int_array_given = true;
+  }
   return a;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "src/aclnn/noise_front_end.h"
+#include "src/aclnn/norm_front_end.h"
 #include "src/aclnn/prelu_front_end.h"
 #include "src/aclnn/split_front_end.h"
 #include "src/core/check.h"
@@ -165,6 +166,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kInputsAnyOutAny:
     case DTypeRule::kInputsAnyIntSelfOutAny:
     case DTypeRule::kPromoteIntExact:  // the promotion's casts: CheckPromotedCasts
+    case DTypeRule::kNormFloat:        // LayerNorm's own checks: src/aclnn/norm_front_end.cc
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -231,6 +233,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kOneElement:  // a gated unit's: src/aclnn/split_front_end.cc
     case ShapeRule::kGroupRows:
     case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
+    case ShapeRule::kTrailingDims:  // LayerNorm's: src/aclnn/norm_front_end.cc
       break;
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");
@@ -431,6 +434,10 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   // A Map drawing random numbers (RReluWithNoise): checks and middle end of its own.
   if (info.kind == Kind::kNoiseMap) {
     return PrepareNoiseChecked(args, options, workspace_size, executor);
+  }
+  // A normalisation over trailing dims (LayerNorm): optional operands, statistics outputs.
+  if (info.shapes == ShapeRule::kTrailingDims) {
+    return PrepareTrailingNormChecked(args, options, workspace_size, executor);
   }
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};

@@ -18,17 +18,6 @@ struct Item {
   core::ViewSpan span;
 };
 
-// Whether two checked views share a byte (a conservative test on their extents).
-bool Apart(const core::ViewSpan& a, const core::ViewSpan& b) {
-  return a.numel == 0 || b.numel == 0 || a.hi <= b.lo || b.hi <= a.lo;
-}
-
-// A double's integer value where it has one in int64's range (seed and offset given as
-// another dtype through the C++ API), 0 otherwise: never an undefined conversion.
-int64_t ExactOf(double v) {
-  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? static_cast<int64_t>(v) : 0;
-}
-
 }  // namespace
 
 Status PrepareNoiseChecked(const OpArgs& args, const tiling::Options& options,
@@ -124,7 +113,7 @@ Status PrepareNoiseChecked(const OpArgs& args, const tiling::Options& options,
   if (training) {
     HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, noise.param, *noise.view, noise.span));
     for (const Item* v : {&self, &out}) {
-      if (!Apart(noise.span, v->span)) {
+      if (!core::SpansApart(noise.span, v->span)) {
         return core::InvalidParam(op, noise.param,
                                   std::string("must not share memory with ") + v->param +
                                       " (it is written in training mode)");
@@ -139,7 +128,7 @@ Status PrepareNoiseChecked(const OpArgs& args, const tiling::Options& options,
     const OpScalar& s = args.scalars[k];
     const double value = s.given ? s.value : info.scalars[k].default_value;
     o.numbers[k] = core::ToFloat(value);
-    o.exact[k] = s.given && s.dtype == DType::kInt64 ? s.int_value : ExactOf(value);
+    o.exact[k] = s.given && s.dtype == DType::kInt64 ? s.int_value : core::ToInt64(value);
   }
   o.self = {self.view, &self.span};
   o.noise = {noise.view, &noise.span};

@@ -29,7 +29,7 @@ Status CheckWeightNumel(const char* op, const char* weight_param, const TensorVi
 // Outputs of one call must not share a byte (a conservative test on their extents).
 Status CheckOutputsApart(const char* op, const char* a_param, const core::ViewSpan& a,
                          const char* b_param, const core::ViewSpan& b) {
-  if (a.numel == 0 || b.numel == 0 || a.hi <= b.lo || b.hi <= a.lo) return Status::Ok();
+  if (core::SpansApart(a, b)) return Status::Ok();
   return core::InvalidParam(op, b_param, std::string("must not overlap ") + a_param);
 }
 

@@ -64,7 +64,12 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
   key_[w++] = exec::TargetsStamp();
   key_[w++] = args.max_rank;
   key_[w++] = args.any_format;
-  for (const TensorView* v : {args.in[0], args.in[1], args.in[2], args.out[0], args.out[1]}) {
+  // The int array (at most 8 values are keyed; a longer one is not cacheable).
+  if (args.int_array.size() > static_cast<size_t>(kMaxDims)) return;
+  key_[w++] = args.int_array_given ? static_cast<int64_t>(args.int_array.size()) : -1;
+  for (const int64_t v : args.int_array) key_[w++] = v;
+  for (const TensorView* v :
+       {args.in[0], args.in[1], args.in[2], args.out[0], args.out[1], args.out[2]}) {
     key_[w++] = v != nullptr;
     if (v == nullptr) continue;
     key_[w++] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->data));

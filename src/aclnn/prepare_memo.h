@@ -20,10 +20,12 @@ namespace hostnn {
 class PrepareMemo {
  public:
   // Words of a key: op, dim, team, targets, the entry point's rank limit and format flag,
-  // then per operand (5) a presence flag, data, dtype, offset, format and rank, shape,
-  // stride and storage counts with their values (<= 8 each), then per scalar parameter
-  // whether it is given, its dtype and its value's bits (an INT64 one's exact value).
-  static constexpr int kMaxWords = 6 + 5 * (5 + 3 * (1 + kMaxDims)) + 3 * kMaxScalars;
+  // the int array's length and values (<= 8), then per operand (6) a presence flag, data, dtype,
+  // offset, format and rank, shape, stride and storage counts with their values (<= 8 each), then
+  // per scalar parameter whether it is given, its dtype and its value's bits (an INT64 one's exact
+  // value).
+  static constexpr int kMaxWords =
+      6 + (1 + kMaxDims) + 6 * (5 + 3 * (1 + kMaxDims)) + 3 * kMaxScalars;
 
   // Builds the key of `args` (not cacheable: rank or storage over 8 dims, options other
   // than the defaults, or a plan read from a file).

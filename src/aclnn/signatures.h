@@ -4,9 +4,9 @@
  * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attributes i0, i1,
  * the double attributes d0, d1 and the char* attribute c0;
  * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the three input slots
- * and HOSTNN_SIG_OUTS_ the two output slots, null where the prototype has none (an in-place
+ * and HOSTNN_SIG_OUTS_ the three output slots, null where the prototype has none (an in-place
  * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
- * gated unit without one); HOSTNN_SIG_SCALARS_ gives
+ * gated unit without one), HOSTNN_SIG_ARRAY_ the aclIntArray ia0 or 0; HOSTNN_SIG_SCALARS_ gives
  * the four numbers s0, s1, s2, s3 (null where absent; an attribute among them as
  * HOSTNN_SIG_ATTR makes it) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
  * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more:
@@ -19,8 +19,9 @@
 #define HOSTNN_SIG_PARAMS_GradEltwise const aclTensor *in0, const aclTensor *in1, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwise in0, in1, out
 #define HOSTNN_SIG_INS_GradEltwise in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradEltwise out, 0
+#define HOSTNN_SIG_OUTS_GradEltwise out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwise 0
+#define HOSTNN_SIG_ARRAY_GradEltwise 0
 #define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise 0
 
@@ -29,8 +30,9 @@
   const aclTensor *in0, const aclTensor *in1, const aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseConstOut in0, in1, out
 #define HOSTNN_SIG_INS_GradEltwiseConstOut in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradEltwiseConstOut out, 0
+#define HOSTNN_SIG_OUTS_GradEltwiseConstOut out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseConstOut 0
+#define HOSTNN_SIG_ARRAY_GradEltwiseConstOut 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseConstOut 0
 
@@ -38,8 +40,9 @@
   const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseBuffer in0, in1, in2, out
 #define HOSTNN_SIG_INS_GradEltwiseBuffer in0, in1, in2
-#define HOSTNN_SIG_OUTS_GradEltwiseBuffer out, 0
+#define HOSTNN_SIG_OUTS_GradEltwiseBuffer out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
+#define HOSTNN_SIG_ARRAY_GradEltwiseBuffer 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseBuffer 0
 
@@ -47,16 +50,18 @@
   const aclTensor *in0, const aclTensor *in1, int64_t dim, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradSoftmax in0, in1, dim, out
 #define HOSTNN_SIG_INS_GradSoftmax in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradSoftmax out, 0
+#define HOSTNN_SIG_OUTS_GradSoftmax out, 0, 0
 #define HOSTNN_SIG_DIM_GradSoftmax dim
+#define HOSTNN_SIG_ARRAY_GradSoftmax 0
 #define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSoftmax 0
 
 #define HOSTNN_SIG_PARAMS_Eltwise const aclTensor *in0, aclTensor *out
 #define HOSTNN_SIG_ARGS_Eltwise in0, out
 #define HOSTNN_SIG_INS_Eltwise in0, 0, 0
-#define HOSTNN_SIG_OUTS_Eltwise out, 0
+#define HOSTNN_SIG_OUTS_Eltwise out, 0, 0
 #define HOSTNN_SIG_DIM_Eltwise 0
+#define HOSTNN_SIG_ARRAY_Eltwise 0
 #define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Eltwise 0
 
@@ -65,8 +70,9 @@
 #define HOSTNN_SIG_PARAMS_EltwiseConstOut const aclTensor *in0, const aclTensor *out
 #define HOSTNN_SIG_ARGS_EltwiseConstOut in0, out
 #define HOSTNN_SIG_INS_EltwiseConstOut in0, 0, 0
-#define HOSTNN_SIG_OUTS_EltwiseConstOut out, 0
+#define HOSTNN_SIG_OUTS_EltwiseConstOut out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseConstOut 0
+#define HOSTNN_SIG_ARRAY_EltwiseConstOut 0
 #define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseConstOut 0
 
@@ -75,16 +81,18 @@
 #define HOSTNN_SIG_PARAMS_EltwiseBuffer const aclTensor *in0, aclTensor *out, aclTensor *buffer
 #define HOSTNN_SIG_ARGS_EltwiseBuffer in0, out, buffer
 #define HOSTNN_SIG_INS_EltwiseBuffer in0, 0, ((void)buffer, (const aclTensor*)0)
-#define HOSTNN_SIG_OUTS_EltwiseBuffer out, 0
+#define HOSTNN_SIG_OUTS_EltwiseBuffer out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseBuffer 0
+#define HOSTNN_SIG_ARRAY_EltwiseBuffer 0
 #define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseBuffer 0
 
 #define HOSTNN_SIG_PARAMS_InplaceEltwise const aclTensor* in0
 #define HOSTNN_SIG_ARGS_InplaceEltwise in0
 #define HOSTNN_SIG_INS_InplaceEltwise in0, 0, 0
-#define HOSTNN_SIG_OUTS_InplaceEltwise in0, 0
+#define HOSTNN_SIG_OUTS_InplaceEltwise in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
+#define HOSTNN_SIG_ARRAY_InplaceEltwise 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwise 0
 
@@ -92,16 +100,18 @@
 #define HOSTNN_SIG_PARAMS_InplaceEltwiseRef aclTensor* in0
 #define HOSTNN_SIG_ARGS_InplaceEltwiseRef in0
 #define HOSTNN_SIG_INS_InplaceEltwiseRef in0, 0, 0
-#define HOSTNN_SIG_OUTS_InplaceEltwiseRef in0, 0
+#define HOSTNN_SIG_OUTS_InplaceEltwiseRef in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
+#define HOSTNN_SIG_ARRAY_InplaceEltwiseRef 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseRef 0
 
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
 #define HOSTNN_SIG_ARGS_Softmax in0, dim, out
 #define HOSTNN_SIG_INS_Softmax in0, 0, 0
-#define HOSTNN_SIG_OUTS_Softmax out, 0
+#define HOSTNN_SIG_OUTS_Softmax out, 0, 0
 #define HOSTNN_SIG_DIM_Softmax dim
+#define HOSTNN_SIG_ARRAY_Softmax 0
 #define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Softmax 0
 
@@ -109,8 +119,9 @@
 #define HOSTNN_SIG_PARAMS_EltwiseScalar const aclTensor *in0, const aclScalar *s0, aclTensor *out
 #define HOSTNN_SIG_ARGS_EltwiseScalar in0, s0, out
 #define HOSTNN_SIG_INS_EltwiseScalar in0, 0, 0
-#define HOSTNN_SIG_OUTS_EltwiseScalar out, 0
+#define HOSTNN_SIG_OUTS_EltwiseScalar out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar 0
+#define HOSTNN_SIG_ARRAY_EltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar 0
 
@@ -118,8 +129,9 @@
 #define HOSTNN_SIG_PARAMS_InplaceEltwiseScalar aclTensor *in0, const aclScalar *s0
 #define HOSTNN_SIG_ARGS_InplaceEltwiseScalar in0, s0
 #define HOSTNN_SIG_INS_InplaceEltwiseScalar in0, 0, 0
-#define HOSTNN_SIG_OUTS_InplaceEltwiseScalar in0, 0
+#define HOSTNN_SIG_OUTS_InplaceEltwiseScalar in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar 0
+#define HOSTNN_SIG_ARRAY_InplaceEltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar 0
 
@@ -128,8 +140,9 @@
   const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, bool f0, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseScalarFlag in0, in1, s0, f0, out
 #define HOSTNN_SIG_INS_GradEltwiseScalarFlag in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradEltwiseScalarFlag out, 0
+#define HOSTNN_SIG_OUTS_GradEltwiseScalarFlag out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalarFlag 0
+#define HOSTNN_SIG_ARRAY_GradEltwiseScalarFlag 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarFlag f0
 
@@ -138,8 +151,9 @@
   const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseScalar in0, in1, s0, out
 #define HOSTNN_SIG_INS_GradEltwiseScalar in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradEltwiseScalar out, 0
+#define HOSTNN_SIG_OUTS_GradEltwiseScalar out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalar 0
+#define HOSTNN_SIG_ARRAY_GradEltwiseScalar 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar 0
 
@@ -148,8 +162,9 @@
   const aclTensor *in0, const aclTensor *in1, const aclScalar *s0, const aclScalar *s1, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseScalar2 in0, in1, s0, s1, out
 #define HOSTNN_SIG_INS_GradEltwiseScalar2 in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradEltwiseScalar2 out, 0
+#define HOSTNN_SIG_OUTS_GradEltwiseScalar2 out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalar2 0
+#define HOSTNN_SIG_ARRAY_GradEltwiseScalar2 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar2 0
 
@@ -158,8 +173,9 @@
   const aclTensor *in0, const aclScalar *s0, const aclScalar *s1, aclTensor *out
 #define HOSTNN_SIG_ARGS_EltwiseScalar2 in0, s0, s1, out
 #define HOSTNN_SIG_INS_EltwiseScalar2 in0, 0, 0
-#define HOSTNN_SIG_OUTS_EltwiseScalar2 out, 0
+#define HOSTNN_SIG_OUTS_EltwiseScalar2 out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar2 0
+#define HOSTNN_SIG_ARRAY_EltwiseScalar2 0
 #define HOSTNN_SIG_SCALARS_EltwiseScalar2 s0, s1, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar2 0
 
@@ -168,8 +184,9 @@
   aclTensor *in0, const aclScalar *s0, const aclScalar *s1
 #define HOSTNN_SIG_ARGS_InplaceEltwiseScalar2 in0, s0, s1
 #define HOSTNN_SIG_INS_InplaceEltwiseScalar2 in0, 0, 0
-#define HOSTNN_SIG_OUTS_InplaceEltwiseScalar2 in0, 0
+#define HOSTNN_SIG_OUTS_InplaceEltwiseScalar2 in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar2 0
+#define HOSTNN_SIG_ARRAY_InplaceEltwiseScalar2 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar2 s0, s1, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar2 0
 
@@ -178,8 +195,9 @@
   const aclTensor *in0, const aclScalar *s0, const aclScalar *s1, const aclScalar *s2, aclTensor *out
 #define HOSTNN_SIG_ARGS_EltwiseScalar3 in0, s0, s1, s2, out
 #define HOSTNN_SIG_INS_EltwiseScalar3 in0, 0, 0
-#define HOSTNN_SIG_OUTS_EltwiseScalar3 out, 0
+#define HOSTNN_SIG_OUTS_EltwiseScalar3 out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar3 0
+#define HOSTNN_SIG_ARRAY_EltwiseScalar3 0
 #define HOSTNN_SIG_SCALARS_EltwiseScalar3 s0, s1, s2, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar3 0
 
@@ -188,8 +206,9 @@
   aclTensor *in0, const aclScalar *s0, const aclScalar *s1, const aclScalar *s2
 #define HOSTNN_SIG_ARGS_InplaceEltwiseScalar3 in0, s0, s1, s2
 #define HOSTNN_SIG_INS_InplaceEltwiseScalar3 in0, 0, 0
-#define HOSTNN_SIG_OUTS_InplaceEltwiseScalar3 in0, 0
+#define HOSTNN_SIG_OUTS_InplaceEltwiseScalar3 in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar3 0
+#define HOSTNN_SIG_ARRAY_InplaceEltwiseScalar3 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar3 s0, s1, s2, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar3 0
 
@@ -200,8 +219,9 @@
       bool f0, const aclTensor *in1, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradEltwiseScalarsBetween in0, s0, s1, s2, f0, in1, out
 #define HOSTNN_SIG_INS_GradEltwiseScalarsBetween in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradEltwiseScalarsBetween out, 0
+#define HOSTNN_SIG_OUTS_GradEltwiseScalarsBetween out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalarsBetween 0
+#define HOSTNN_SIG_ARRAY_GradEltwiseScalarsBetween 0
 #define HOSTNN_SIG_SCALARS_GradEltwiseScalarsBetween s0, s1, s2, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarsBetween f0
 
@@ -211,8 +231,9 @@
   const aclTensor *in0, const aclTensor *in1, aclScalar *s0, aclTensor *out
 #define HOSTNN_SIG_ARGS_BinaryScalar in0, in1, s0, out
 #define HOSTNN_SIG_INS_BinaryScalar in0, in1, 0
-#define HOSTNN_SIG_OUTS_BinaryScalar out, 0
+#define HOSTNN_SIG_OUTS_BinaryScalar out, 0, 0
 #define HOSTNN_SIG_DIM_BinaryScalar 0
+#define HOSTNN_SIG_ARRAY_BinaryScalar 0
 #define HOSTNN_SIG_SCALARS_BinaryScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_BinaryScalar 0
 
@@ -221,8 +242,9 @@
 #define HOSTNN_SIG_PARAMS_InplaceBinaryScalar aclTensor *in0, const aclTensor *in1, aclScalar *s0
 #define HOSTNN_SIG_ARGS_InplaceBinaryScalar in0, in1, s0
 #define HOSTNN_SIG_INS_InplaceBinaryScalar in0, in1, 0
-#define HOSTNN_SIG_OUTS_InplaceBinaryScalar in0, 0
+#define HOSTNN_SIG_OUTS_InplaceBinaryScalar in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceBinaryScalar 0
+#define HOSTNN_SIG_ARRAY_InplaceBinaryScalar 0
 #define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceBinaryScalar 0
 
@@ -232,8 +254,9 @@
 #define HOSTNN_SIG_PARAMS_Split const aclTensor *in0, int64_t dim, const aclTensor *out
 #define HOSTNN_SIG_ARGS_Split in0, dim, out
 #define HOSTNN_SIG_INS_Split in0, 0, 0
-#define HOSTNN_SIG_OUTS_Split out, 0
+#define HOSTNN_SIG_OUTS_Split out, 0, 0
 #define HOSTNN_SIG_DIM_Split dim
+#define HOSTNN_SIG_ARRAY_Split 0
 #define HOSTNN_SIG_SCALARS_Split 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Split 0
 
@@ -241,8 +264,9 @@
   const aclTensor *in0, const aclTensor *in1, int64_t dim, const aclTensor *out
 #define HOSTNN_SIG_ARGS_GradSplit in0, in1, dim, out
 #define HOSTNN_SIG_INS_GradSplit in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradSplit out, 0
+#define HOSTNN_SIG_OUTS_GradSplit out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplit dim
+#define HOSTNN_SIG_ARRAY_GradSplit 0
 #define HOSTNN_SIG_SCALARS_GradSplit 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplit 0
 
@@ -250,8 +274,9 @@
   const aclTensor *in0, int64_t dim, int64_t i0, aclTensor *out, aclTensor *out1
 #define HOSTNN_SIG_ARGS_SplitGelu in0, dim, i0, out, out1
 #define HOSTNN_SIG_INS_SplitGelu in0, 0, 0
-#define HOSTNN_SIG_OUTS_SplitGelu out, out1
+#define HOSTNN_SIG_OUTS_SplitGelu out, out1, 0
 #define HOSTNN_SIG_DIM_SplitGelu dim
+#define HOSTNN_SIG_ARRAY_SplitGelu 0
 #define HOSTNN_SIG_SCALARS_SplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitGelu 0
 
@@ -259,8 +284,9 @@
   const aclTensor *in0, int64_t dim, int64_t i0, bool f0, aclTensor *out, aclTensor *out1
 #define HOSTNN_SIG_ARGS_SplitGeluFlag in0, dim, i0, f0, out, out1
 #define HOSTNN_SIG_INS_SplitGeluFlag in0, 0, 0
-#define HOSTNN_SIG_OUTS_SplitGeluFlag out, out1
+#define HOSTNN_SIG_OUTS_SplitGeluFlag out, out1, 0
 #define HOSTNN_SIG_DIM_SplitGeluFlag dim
+#define HOSTNN_SIG_ARRAY_SplitGeluFlag 0
 #define HOSTNN_SIG_SCALARS_SplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitGeluFlag f0
 
@@ -269,8 +295,9 @@
       aclTensor *out
 #define HOSTNN_SIG_ARGS_GradSplitGelu in0, in1, in2, dim, i0, out
 #define HOSTNN_SIG_INS_GradSplitGelu in0, in1, in2
-#define HOSTNN_SIG_OUTS_GradSplitGelu out, 0
+#define HOSTNN_SIG_OUTS_GradSplitGelu out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplitGelu dim
+#define HOSTNN_SIG_ARRAY_GradSplitGelu 0
 #define HOSTNN_SIG_SCALARS_GradSplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGelu 0
 
@@ -279,8 +306,9 @@
       bool f0, aclTensor *out
 #define HOSTNN_SIG_ARGS_GradSplitGeluFlag in0, in1, in2, dim, i0, f0, out
 #define HOSTNN_SIG_INS_GradSplitGeluFlag in0, in1, in2
-#define HOSTNN_SIG_OUTS_GradSplitGeluFlag out, 0
+#define HOSTNN_SIG_OUTS_GradSplitGeluFlag out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplitGeluFlag dim
+#define HOSTNN_SIG_ARRAY_GradSplitGeluFlag 0
 #define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGeluFlag f0
 
@@ -290,8 +318,9 @@
 #define HOSTNN_SIG_PARAMS_SplitLastString const aclTensor *in0, char *c0, const aclTensor *out
 #define HOSTNN_SIG_ARGS_SplitLastString in0, c0, out
 #define HOSTNN_SIG_INS_SplitLastString in0, 0, 0
-#define HOSTNN_SIG_OUTS_SplitLastString out, 0
+#define HOSTNN_SIG_OUTS_SplitLastString out, 0, 0
 #define HOSTNN_SIG_DIM_SplitLastString (-1)
+#define HOSTNN_SIG_ARRAY_SplitLastString 0
 #define HOSTNN_SIG_SCALARS_SplitLastString HOSTNN_SIG_STRING_ATTR(c0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitLastString 0
 
@@ -301,8 +330,9 @@
   const aclTensor *in0, int64_t dim, double d0, double d1, bool f0, const aclTensor *out
 #define HOSTNN_SIG_ARGS_SplitDoublesFlag in0, dim, d0, d1, f0, out
 #define HOSTNN_SIG_INS_SplitDoublesFlag in0, 0, 0
-#define HOSTNN_SIG_OUTS_SplitDoublesFlag out, 0
+#define HOSTNN_SIG_OUTS_SplitDoublesFlag out, 0, 0
 #define HOSTNN_SIG_DIM_SplitDoublesFlag dim
+#define HOSTNN_SIG_ARRAY_SplitDoublesFlag 0
 #define HOSTNN_SIG_SCALARS_SplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0
 #define HOSTNN_SIG_FLAG_SplitDoublesFlag f0
 
@@ -312,8 +342,9 @@
       const aclTensor *out
 #define HOSTNN_SIG_ARGS_GradSplitDoublesFlag in0, in1, dim, d0, d1, f0, out
 #define HOSTNN_SIG_INS_GradSplitDoublesFlag in0, in1, 0
-#define HOSTNN_SIG_OUTS_GradSplitDoublesFlag out, 0
+#define HOSTNN_SIG_OUTS_GradSplitDoublesFlag out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplitDoublesFlag dim
+#define HOSTNN_SIG_ARRAY_GradSplitDoublesFlag 0
 #define HOSTNN_SIG_SCALARS_GradSplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitDoublesFlag f0
 
@@ -323,8 +354,9 @@
       bool f0, const aclTensor *out
 #define HOSTNN_SIG_ARGS_SplitGroupDoublesFlag in0, in1, dim, d0, d1, d2, f0, out
 #define HOSTNN_SIG_INS_SplitGroupDoublesFlag in0, in1, 0
-#define HOSTNN_SIG_OUTS_SplitGroupDoublesFlag out, 0
+#define HOSTNN_SIG_OUTS_SplitGroupDoublesFlag out, 0, 0
 #define HOSTNN_SIG_DIM_SplitGroupDoublesFlag dim
+#define HOSTNN_SIG_ARRAY_SplitGroupDoublesFlag 0
 #define HOSTNN_SIG_SCALARS_SplitGroupDoublesFlag \
   HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0
 #define HOSTNN_SIG_FLAG_SplitGroupDoublesFlag f0
@@ -336,8 +368,9 @@
       double d1, double d2, bool f0, const aclTensor *out
 #define HOSTNN_SIG_ARGS_GradSplitGroupDoublesFlag in0, in1, in2, dim, d0, d1, d2, f0, out
 #define HOSTNN_SIG_INS_GradSplitGroupDoublesFlag in0, in1, in2
-#define HOSTNN_SIG_OUTS_GradSplitGroupDoublesFlag out, 0
+#define HOSTNN_SIG_OUTS_GradSplitGroupDoublesFlag out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplitGroupDoublesFlag dim
+#define HOSTNN_SIG_ARRAY_GradSplitGroupDoublesFlag 0
 #define HOSTNN_SIG_SCALARS_GradSplitGroupDoublesFlag \
   HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0
 #define HOSTNN_SIG_FLAG_GradSplitGroupDoublesFlag f0
@@ -353,8 +386,9 @@
   const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *out, aclTensor *out1
 #define HOSTNN_SIG_ARGS_GradEltwise2Out in0, in1, in2, out, out1
 #define HOSTNN_SIG_INS_GradEltwise2Out in0, in1, in2
-#define HOSTNN_SIG_OUTS_GradEltwise2Out out, out1
+#define HOSTNN_SIG_OUTS_GradEltwise2Out out, out1, 0
 #define HOSTNN_SIG_DIM_GradEltwise2Out 0
+#define HOSTNN_SIG_ARRAY_GradEltwise2Out 0
 #define HOSTNN_SIG_SCALARS_GradEltwise2Out 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise2Out 0
 
@@ -365,8 +399,9 @@
       int64_t i0, int64_t i1, aclTensor *out
 #define HOSTNN_SIG_ARGS_EltwiseNoise in0, in1, s0, s1, f0, i0, i1, out
 #define HOSTNN_SIG_INS_EltwiseNoise in0, in1, 0
-#define HOSTNN_SIG_OUTS_EltwiseNoise out, 0
+#define HOSTNN_SIG_OUTS_EltwiseNoise out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseNoise 0
+#define HOSTNN_SIG_ARRAY_EltwiseNoise 0
 #define HOSTNN_SIG_SCALARS_EltwiseNoise s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1)
 #define HOSTNN_SIG_FLAG_EltwiseNoise f0
 
@@ -377,11 +412,38 @@
       int64_t i0, int64_t i1
 #define HOSTNN_SIG_ARGS_InplaceEltwiseNoise in0, in1, s0, s1, f0, i0, i1
 #define HOSTNN_SIG_INS_InplaceEltwiseNoise in0, in1, 0
-#define HOSTNN_SIG_OUTS_InplaceEltwiseNoise in0, 0
+#define HOSTNN_SIG_OUTS_InplaceEltwiseNoise in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseNoise 0
+#define HOSTNN_SIG_ARRAY_InplaceEltwiseNoise 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseNoise \
   s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1)
 #define HOSTNN_SIG_FLAG_InplaceEltwiseNoise f0
+
+/* aclnnLayerNorm(input, normalizedShape, weightOptional, biasOptional, eps, out,
+ * meanOutOptional, rstdOutOptional): an aclIntArray, optional tensors (null is no tensor), a
+ * double attribute and three outputs. */
+#define HOSTNN_SIG_PARAMS_LayerNorm                                                         \
+  const aclTensor *in0, const aclIntArray *ia0, const aclTensor *in1, const aclTensor *in2, \
+      double d0, aclTensor *out, aclTensor *out1, aclTensor *out2
+#define HOSTNN_SIG_ARGS_LayerNorm in0, ia0, in1, in2, d0, out, out1, out2
+#define HOSTNN_SIG_INS_LayerNorm in0, in1, in2
+#define HOSTNN_SIG_OUTS_LayerNorm out, out1, out2
+#define HOSTNN_SIG_DIM_LayerNorm 0
+#define HOSTNN_SIG_ARRAY_LayerNorm ia0
+#define HOSTNN_SIG_SCALARS_LayerNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_FLAG_LayerNorm 0
+
+/* aclnnLayerNormWithImplMode: the same and an int32_t implMode. */
+#define HOSTNN_SIG_PARAMS_LayerNormImplMode                                                 \
+  const aclTensor *in0, const aclIntArray *ia0, const aclTensor *in1, const aclTensor *in2, \
+      double d0, aclTensor *out, aclTensor *out1, aclTensor *out2, int32_t i0
+#define HOSTNN_SIG_ARGS_LayerNormImplMode in0, ia0, in1, in2, d0, out, out1, out2, i0
+#define HOSTNN_SIG_INS_LayerNormImplMode in0, in1, in2
+#define HOSTNN_SIG_OUTS_LayerNormImplMode out, out1, out2
+#define HOSTNN_SIG_DIM_LayerNormImplMode 0
+#define HOSTNN_SIG_ARRAY_LayerNormImplMode ia0
+#define HOSTNN_SIG_SCALARS_LayerNormImplMode HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_FLAG_LayerNormImplMode 0
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

@@ -150,9 +150,16 @@ float ToFloat(double v) {
   // (FLT_MAX's last significand bit is odd, so the tie goes up).
   constexpr double kRoundsToInf = 0x1.ffffffp+127;
   if (!(std::fabs(v) > static_cast<double>(FLT_MAX))) return static_cast<float>(v);  // NaN too
-  const float big = std::fabs(v) >= kRoundsToInf ? std::numeric_limits<float>::infinity()
-                                                 : FLT_MAX;
+  const float big = std::fabs(v) >= kRoundsToInf ? std::numeric_limits<float>::infinity() : FLT_MAX;
   return std::signbit(v) ? -big : big;
+}
+
+int64_t ToInt64(double v) {
+  return v >= -9223372036854775808.0 && v < 9223372036854775808.0 ? static_cast<int64_t>(v) : 0;
+}
+
+bool SpansApart(const ViewSpan& a, const ViewSpan& b) {
+  return a.numel == 0 || b.numel == 0 || a.hi <= b.lo || b.hi <= a.lo;
 }
 
 int64_t CheckedNumel(const std::vector<int64_t>& dims) {

@@ -49,6 +49,12 @@ bool IsPrivateFormat(int32_t format);
 // A double parameter as CANN's ToFloat reads it: rounded to nearest even, past f32's range
 // to +-inf or +-FLT_MAX as that rounding says (a plain cast of such a double is undefined).
 float ToFloat(double v);
+// A double's integer part where it lies in int64's range, 0 otherwise (NaN too): never an
+// undefined conversion (an int64 attribute given as another dtype through the C++ API).
+int64_t ToInt64(double v);
+// Whether two checked views share no byte (a conservative test on their extents: outputs of
+// one call that must be apart).
+bool SpansApart(const ViewSpan& a, const ViewSpan& b);
 // Product of dims without overflow; -1 on overflow.
 int64_t CheckedNumel(const std::vector<int64_t>& dims);
 // The view lies inside its storage, its data is non-null when it has elements, every

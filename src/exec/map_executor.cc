@@ -617,6 +617,13 @@ Status FuseOperands(Op op, const std::vector<int64_t>& shape, int num, char* con
                          "fewer dims (a contiguous one merges into 1)");
 }
 
+Status FuseOwn(Op op, const Operand& o, core::FusedLayout* layout) {
+  char* first = o.span->first;
+  const DType dtype = o.view->dtype;
+  const std::vector<int64_t> strides = o.span->strides;
+  return FuseOperands(op, o.view->shape, 1, &first, &dtype, &strides, layout);
+}
+
 Status PrepareMap(Op op, const Operands& operands, const tiling::Options& options,
                   uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);

@@ -65,6 +65,10 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
 Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
               std::shared_ptr<const tiling::Plan>* plan);
 
+// One operand over its own shape (a weight, a per-column or per-row operand): FuseOperands
+// of it alone.
+Status FuseOwn(Op op, const Operand& operand, core::FusedLayout* layout);
+
 // core::Fuse of the operands' strides over `shape`, or kInvalid naming the operator when
 // more than 8 dims remain: an operator that takes any rank (MaxRank) walks a view of more
 // than 8 dims only where they merge into 8 or fewer (a contiguous view merges into one).

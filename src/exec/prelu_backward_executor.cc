@@ -26,14 +26,6 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-// One operand over its own shape (the weight, gradWeight).
-Status OwnLayout(Op op, const Operand& o, core::FusedLayout* layout) {
-  char* first = o.span->first;
-  const DType dtype = o.view->dtype;
-  const std::vector<int64_t> strides = o.span->strides;
-  return FuseOperands(op, o.view->shape, 1, &first, &dtype, &strides, layout);
-}
-
 class PreluBackwardExecutor final : public Executor {
  public:
   PreluBackwardExecutor(Op op, std::shared_ptr<const tiling::Plan> plan,
@@ -50,9 +42,11 @@ class PreluBackwardExecutor final : public Executor {
     target_ = kernels::ChosenTargetName();
     const tiling::ChannelSumsPlan& units = sums_.units();
     w_bytes_ = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(units.channels));
-    core_bytes_ = AlignWorkspace(3 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
+    core_bytes_ =
+        AlignWorkspace(3 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
     // The weights, the segments' sums, each core's three tiles, the channels' totals.
-    totals_at_ = w_bytes_ + sums_.slots_bytes() + core_bytes_ * static_cast<uint64_t>(units.block_dim);
+    totals_at_ =
+        w_bytes_ + sums_.slots_bytes() + core_bytes_ * static_cast<uint64_t>(units.block_dim);
     workspace_bytes_ = totals_at_ + sums_.totals_bytes();
   }
 
@@ -80,8 +74,8 @@ class PreluBackwardExecutor final : public Executor {
     const tiling::ChannelSumsPlan& units = sums_.units();
     const float* w = reinterpret_cast<const float*>(workspace);
     double* slots = reinterpret_cast<double*>(workspace + w_bytes_);
-    float* dy = reinterpret_cast<float*>(workspace + w_bytes_ + sums_.slots_bytes() +
-                                         core * core_bytes_);
+    float* dy =
+        reinterpret_cast<float*>(workspace + w_bytes_ + sums_.slots_bytes() + core * core_bytes_);
     float* x = dy + tiling::kChannelSumSegment;
     float* gi = x + tiling::kChannelSumSegment;
     for (int64_t u = units.UnitBegin(core); u < units.UnitEnd(core); ++u) {
@@ -91,8 +85,7 @@ class PreluBackwardExecutor final : public Executor {
       GatherF32(layout_, layout_.operands[0], codec_, start, len, dy);
       GatherF32(layout_, layout_.operands[1], codec_, start, len, x);
       sums_.ForEachSegment(start, len, [&](int64_t s, int64_t n, int64_t slot, int64_t r) {
-        slots[slot] =
-            kernel_(dy + s, x + s, w[r % units.channels], gi + s, static_cast<size_t>(n));
+        slots[slot] = kernel_(dy + s, x + s, w[r % units.channels], gi + s, static_cast<size_t>(n));
       });
       ScatterF32(layout_, layout_.operands[2], codec_, start, len, gi);
     }
@@ -138,8 +131,8 @@ Status PreparePreluBackward(Op op, const PreluBackwardOperands& o, const tiling:
   }
   core::FusedLayout layout, w_layout, grad_weight_layout;
   HOSTNN_RETURN_IF_ERROR(FuseOperands(op, shape, 3, firsts, dtypes, strides, &layout));
-  HOSTNN_RETURN_IF_ERROR(OwnLayout(op, o.w, &w_layout));
-  HOSTNN_RETURN_IF_ERROR(OwnLayout(op, o.grad_weight, &grad_weight_layout));
+  HOSTNN_RETURN_IF_ERROR(FuseOwn(op, o.w, &w_layout));
+  HOSTNN_RETURN_IF_ERROR(FuseOwn(op, o.grad_weight, &grad_weight_layout));
   auto* exec = new PreluBackwardExecutor(op, std::move(plan), layout, w_layout, grad_weight_layout,
                                          dtype, o.w.span->numel);
   *workspace_size = exec->workspace_bytes();

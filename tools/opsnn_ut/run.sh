@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs ops-nn's own op_api unit tests of the activation family against hostnn's C API.
+# Runs ops-nn's own op_api unit tests of the activation family (and of the other families
+# OPSNN_UT_FAMILIES names) against hostnn's C API.
 #
 #   tools/opsnn_ut/run.sh OPS_NN_PATH [HOSTNN_BUILD_DIR]
 #
@@ -16,7 +17,9 @@
 # Environment: CXX (default clang++, else g++), OPSNN_UT_JOBS (parallel builds, default 2),
 # OPSNN_UT_WORK (work directory, default HOSTNN_BUILD_DIR/opsnn_ut), OPSNN_UT_TIMEOUT
 # (seconds per test binary, default 600), OPSNN_UT_FILTER (a regex on the test files'
-# paths: only those run), HOSTNN_PLATFORM (default atlas-a2), OPSNN_UT_STORAGE=1 (give
+# paths: only those run), OPSNN_UT_FAMILIES (the ops-nn folders whose operators' tests run,
+# space-separated, default "activation"; "activation norm" adds the normalisations),
+# HOSTNN_PLATFORM (default atlas-a2), OPSNN_UT_STORAGE=1 (give
 # the tensors the framework creates without data a host buffer; by default NULL passes
 # through, as CANN receives it).
 set -euo pipefail
@@ -69,14 +72,18 @@ rm -rf "$work"
 mkdir -p "$work/gen" "$work/obj" "$work/bin" "$work/res" "$work/run"
 touch "$work/.opsnn_ut"
 
-# The test files: op_api tests of every activation operator, in path order.
-mapfile -t tests < <(cd "$ops" && ls activation/*/tests/ut/op_api/test_*.cpp \
-  activation/*/tests/ut/op_host/op_api/test_*.cpp 2> /dev/null | sort)
+# The test files: op_api tests of every operator of the families, in path order.
+families=${OPSNN_UT_FAMILIES:-activation}
+globs=()
+for family in $families; do
+  globs+=("$family/*/tests/ut/op_api/test_*.cpp" "$family/*/tests/ut/op_host/op_api/test_*.cpp")
+done
+mapfile -t tests < <(cd "$ops" && ls ${globs[@]} 2> /dev/null | sort)
 if [[ -n "${OPSNN_UT_FILTER:-}" ]]; then
   mapfile -t tests < <(printf '%s\n' "${tests[@]}" | grep -E -- "$OPSNN_UT_FILTER" || true)
 fi
 if [[ ${#tests[@]} -eq 0 ]]; then
-  echo "opsnn_ut: no activation op_api test files in $ops" >&2
+  echo "opsnn_ut: no op_api test files of $families in $ops" >&2
   exit 2
 fi
 

@@ -48,13 +48,15 @@ inline std::string OpsTable() {
     // The signature's argument names (in0, in1, in2, out, out1, s0.., f0, dim), each replaced by
     // the operator's CANN name: its operands, its numbers in order, its flag.
     std::string params;
-    std::vector<const char*> numbers;
+    std::vector<const char*> numbers, ints, doubles;
     const char* flag = "f0";
     for (int k = 0; k < info.num_scalars(); ++k) {
       if (info.scalars[k].kind == ScalarKind::kFlag) {
         flag = info.scalars[k].name;
       } else {
         numbers.push_back(info.scalars[k].name);
+        // The attributes by their C type: int64_t (i0, i1), double (d0, ...).
+        (info.scalars[k].kind == ScalarKind::kInt ? ints : doubles).push_back(info.scalars[k].name);
       }
     }
     std::string args = row.args;
@@ -69,11 +71,14 @@ inline std::string OpsTable() {
       if (a == "in2") name = info.in_names[2];
       if (a == "out") name = info.out_names[0];
       if (a == "out1") name = info.out_names[1];
+      if (a == "out2") name = info.out_names[2];
       if (a == "f0") name = flag;
-      if (a.size() == 2 && a[0] == 's' && a[1] >= '0' && a[1] <= '9') {
-        const size_t k = static_cast<size_t>(a[1] - '0');
-        name = k < numbers.size() ? numbers[k] : a.c_str();
-      }
+      if (a == "ia0") name = "normalizedShape";  // the one aclIntArray parameter (LayerNorm's)
+      const bool indexed = a.size() == 2 && a[1] >= '0' && a[1] <= '9';
+      const size_t k = indexed ? static_cast<size_t>(a[1] - '0') : 0;
+      if (indexed && a[0] == 's') name = k < numbers.size() ? numbers[k] : a.c_str();
+      if (indexed && a[0] == 'i') name = k < ints.size() ? ints[k] : a.c_str();
+      if (indexed && a[0] == 'd') name = k < doubles.size() ? doubles[k] : a.c_str();
       params += std::string(params.empty() ? "" : ", ") + name;
       pos = end + 1;
     }

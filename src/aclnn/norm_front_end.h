@@ -1,0 +1,27 @@
+// The front end of the normalisations over trailing dims (ShapeRule TrailingDims: LayerNorm,
+// LayerNormWithImplMode): their checks in the order of CANN's op_api
+// (norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp), then the norm rows middle end
+// (src/exec/norm_rows_executor.h). docs/norm_family.md lists them.
+#ifndef HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
+#define HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
+
+#include <cstdint>
+
+#include "hostnn/ops.h"
+
+namespace hostnn {
+
+// Null input, normalizedShape, out (161001); the dtypes of input, weight, bias (each FLOAT,
+// FLOAT16 or BFLOAT16; weight and bias FLOAT or input's, and each other's when both are
+// given), then of out, mean and rstd (each any of the three); ranks (at most 8, and 1 to 8
+// normalised dims, no more than input has), weight's and bias's rank, the trailing dims of
+// input, weight and bias equal to normalizedShape, out's shape equal to input's;
+// implMode 0, 1 or 2 (2 only with FLOAT16 inputs). Then an empty leading extent succeeds and
+// runs nothing; mean and rstd, when given, hold one element per row; storage and overlap.
+// 161002 otherwise. Nothing is written on failure.
+Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
+                                  uint64_t* workspace_size, ExecutorPtr* executor);
+
+}  // namespace hostnn
+
+#endif  // HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
