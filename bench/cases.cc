@@ -202,6 +202,7 @@ OpArgs CaseData::Args() const {
   if (info.is_forward) {
     a.in[0] = &x_view_;
     if (info.shapes == ShapeRule::kOneElement) a.in[1] = &w_view_;
+    if (info.kind == Kind::kNoiseMap) a.in[1] = &dy_view_;  // RReluWithNoise's noise
   } else {
     a.in[0] = &dy_view_;
     a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
@@ -215,7 +216,7 @@ OpArgs CaseData::Args() const {
   } else if (info.kind == Kind::kMapColumnSums) {  // PreluBackward: weight in, gradWeight out
     a.in[2] = &w_view_;
     a.out[1] = &gw_view_;
-  } else if (info.num_in() > 2) {  // LogSigmoidBackward's buffer, checked and never read
+  } else if (info.num_in() > 2 && !info.is_forward) {  // LogSigmoidBackward's buffer
     a.in[2] = &x_view_;
   }
   a.dim = spec_.dim;
@@ -308,7 +309,9 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
   // with a one-element threshold (FatreluMul: w). A gated unit's in2 is its half-shaped
   // second operand (act).
   if (GetOpInfo(op).is_forward) {
-    const aclTensor* in1 = GetOpInfo(op).shapes == ShapeRule::kOneElement ? w : nullptr;
+    const aclTensor* in1 = GetOpInfo(op).shapes == ShapeRule::kOneElement ? w
+                           : GetOpInfo(op).kind == Kind::kNoiseMap        ? dy  // the noise
+                                                                          : nullptr;
     return test::GetCApiOp(op).phase1_with(x, in1, act, out, dim, s0, s1, s2, flag, ws, exec);
   }
   // ClippedSwigluGrad's in2 is its optional groupIndexOptional: null, every row.
