@@ -62,11 +62,7 @@ constexpr std::initializer_list<DType> kComputeOrIntTypes = {
     DType::kUInt8,   DType::kInt16,   DType::kInt32,    DType::kInt64};
 
 // One operand of a call: its CANN name, its view and, once checked, where it lies.
-struct Operand {
-  const char* param = nullptr;
-  const TensorView* view = nullptr;
-  core::ViewSpan span;
-};
+using Operand = CheckedOperand;
 
 // The operands a call takes, inputs first and the output last (no allocation).
 class OperandList {
@@ -460,14 +456,9 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
     if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
   }
   // An empty input that succeeds before the remaining checks (CANN's early returns).
-  const auto empty_success = [&] {
-    *workspace_size = 0;
-    executor->reset(new EmptyExecutor(args.op, DTypeName(in0.view->dtype)));
-    return Status::Ok();
-  };
   if (EmptyInputSkipsChecks(args.op) &&
       (IsWellFormedEmpty(op, in0) || (has_in1 && IsWellFormedEmpty(op, in1)))) {
-    return empty_success();
+    return PrepareEmpty(args.op, in0.view->dtype, workspace_size, executor);
   }
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(info, all));
   HOSTNN_RETURN_IF_ERROR(CheckScalarDTypes(info, args));
@@ -481,7 +472,7 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   for (const Operand* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
   if (EmptyInputSkipsShapes(args.op) && (core::CheckedNumel(in0.view->shape) == 0 ||
                                          (has_in1 && core::CheckedNumel(in1.view->shape) == 0))) {
-    return empty_success();
+    return PrepareEmpty(args.op, in0.view->dtype, workspace_size, executor);
   }
   HOSTNN_RETURN_IF_ERROR(CheckShapes(info, all, has_in1 ? &in1 : nullptr));
   float scalars[kMaxScalars] = {};  // CANN's ToFloat; unset: the default
@@ -541,6 +532,16 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
 }
 
 }  // namespace
+
+void ScalarValuesOf(const OpArgs& args, float* numbers, int64_t* exact) {
+  const OpInfo& info = GetOpInfo(args.op);
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    const OpScalar& s = args.scalars[k];
+    const double value = s.given ? s.value : info.scalars[k].default_value;
+    numbers[k] = core::ToFloat(value);
+    exact[k] = s.given && s.dtype == DType::kInt64 ? s.int_value : core::ToInt64(value);
+  }
+}
 
 Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
                       ExecutorPtr* executor) {

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hostnn/ops.h"
+#include "src/core/check.h"
 
 namespace hostnn {
 
@@ -17,6 +18,22 @@ namespace hostnn {
 // executor refuses to run (Executor::unbound).
 Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
                       ExecutorPtr* executor);
+
+// An operand of a call while its checks run: its CANN name (every message names it), its
+// view (null: not given, for an optional one) and, once core::CheckStorage has passed,
+// where its elements lie. Every front end's checks walk these.
+struct CheckedOperand {
+  const char* param = nullptr;
+  const TensorView* view = nullptr;
+  core::ViewSpan span;
+  bool given() const { return view != nullptr; }
+};
+
+// The operator's scalar parameters as a middle end that reads them by name takes them
+// (kernels/params.h, ParamValues), in the list's order: numbers[k] CANN's ToFloat of the
+// value (the list's default where not given), exact[k] its integer value (an INT64
+// scalar's own, exact past 2^53; another's integer part, 0 outside int64's range).
+void ScalarValuesOf(const OpArgs& args, float* numbers, int64_t* exact);
 
 // The function a message names: prefix + the operator's name + suffix ("aclnn",
 // kSiluBackward, "GetWorkspaceSize"). Spelled out only when there is a message, so the

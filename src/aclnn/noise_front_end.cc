@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "src/aclnn/front_end.h"
 #include "src/core/check.h"
 #include "src/exec/executor.h"
 #include "src/exec/noise_executor.h"
@@ -12,11 +13,7 @@
 namespace hostnn {
 namespace {
 
-struct Item {
-  const char* param;
-  const TensorView* view;
-  core::ViewSpan span;
-};
+using Item = CheckedOperand;
 
 }  // namespace
 
@@ -96,9 +93,7 @@ Status PrepareNoiseChecked(const OpArgs& args, const tiling::Options& options,
   // 5. An empty self or noise: success, nothing runs (CANN returns before computing, in
   // evaluation mode too).
   if (self_numel == 0 || noise_numel == 0) {
-    *workspace_size = 0;
-    executor->reset(new EmptyExecutor(args.op, DTypeName(self.view->dtype)));
-    return Status::Ok();
+    return PrepareEmpty(args.op, self.view->dtype, workspace_size, executor);
   }
 
   // 6. Storage and overlap.
@@ -124,12 +119,7 @@ Status PrepareNoiseChecked(const OpArgs& args, const tiling::Options& options,
   // The parameters in the list's order: the numbers read with CANN's ToFloat, seed and
   // offset exactly (an INT64 past 2^53 too); the executor reads them by name.
   exec::NoiseMapOperands o;
-  for (int k = 0; k < info.num_scalars(); ++k) {
-    const OpScalar& s = args.scalars[k];
-    const double value = s.given ? s.value : info.scalars[k].default_value;
-    o.numbers[k] = core::ToFloat(value);
-    o.exact[k] = s.given && s.dtype == DType::kInt64 ? s.int_value : core::ToInt64(value);
-  }
+  ScalarValuesOf(args, o.numbers, o.exact);
   o.self = {self.view, &self.span};
   o.noise = {noise.view, &noise.span};
   o.out = {out.view, inplace ? &self.span : &out.span};

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "src/aclnn/front_end.h"
 #include "src/core/check.h"
 #include "src/exec/executor.h"
 #include "src/exec/norm_rows_executor.h"
@@ -12,12 +13,7 @@
 namespace hostnn {
 namespace {
 
-struct Item {
-  const char* param;
-  const TensorView* view;
-  core::ViewSpan span;
-  bool given() const { return view != nullptr; }
-};
+using Item = CheckedOperand;
 
 constexpr std::initializer_list<DType> kNormTypes = {DType::kFloat16, DType::kFloat32,
                                                      DType::kBFloat16};
@@ -112,11 +108,10 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
 
   // 4. implMode (LayerNormWithImplMode): 0 high precision, 1 high performance, 2 keep
   // FLOAT16, which asks for FLOAT16 inputs. Every mode is computed alike.
+  exec::NormRowsOperands o;
+  ScalarValuesOf(args, o.numbers, o.exact);  // eps; implMode
   if (info.num_scalars() > 1) {
-    const OpScalar& s = args.scalars[1];
-    const int64_t mode = !s.given                   ? 0
-                         : s.dtype == DType::kInt64 ? s.int_value
-                                                    : core::ToInt64(s.value);
+    const int64_t mode = o.exact[1];
     if (mode < 0 || mode > 2) {
       return core::InvalidParam(op, "implMode", "must be 0, 1 or 2, got " + std::to_string(mode));
     }
@@ -141,9 +136,7 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
     return core::InvalidParam(op, input.param, "has more rows or columns than int64 holds");
   }
   if (rows == 0) {
-    *workspace_size = 0;
-    executor->reset(new EmptyExecutor(args.op, DTypeName(input.view->dtype)));
-    return Status::Ok();
+    return PrepareEmpty(args.op, input.view->dtype, workspace_size, executor);
   }
   for (const Item* v : {&mean, &rstd}) {
     if (v->given() && core::CheckedNumel(v->view->shape) != rows) {
@@ -176,7 +169,6 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
     }
   }
 
-  exec::NormRowsOperands o;
   o.x = {input.view, &input.span};
   o.y = {out.view, &out.span};
   if (weight.given()) o.gamma = {weight.view, &weight.span};
@@ -185,12 +177,6 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
   if (rstd.given()) o.rstd = {rstd.view, &rstd.span};
   o.rows = rows;
   o.cols = cols;
-  for (int i = 0; i < info.num_scalars(); ++i) {
-    const OpScalar& s = args.scalars[i];
-    const double value = s.given ? s.value : info.scalars[i].default_value;
-    o.numbers[i] = core::ToFloat(value);
-    o.exact[i] = s.given && s.dtype == DType::kInt64 ? s.int_value : core::ToInt64(value);
-  }
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "src/aclnn/front_end.h"
 #include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/map_executor.h"
@@ -116,11 +117,7 @@ Status PreparePreluBackward(const OpArgs& args, const tiling::Options& options,
                             uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
   const char* op = info.name;
-  struct Item {
-    const char* param;
-    const TensorView* view;
-    core::ViewSpan span;
-  };
+  using Item = CheckedOperand;
   Item dy{info.in_names[0], args.in[0], {}}, x{info.in_names[1], args.in[1], {}},
       w{info.in_names[2], args.in[2], {}}, gi{info.out_names[0], args.out[0], {}},
       gw{info.out_names[1], args.out[1], {}};

@@ -70,6 +70,14 @@ class EmptyExecutor final : public Executor {
   }
 };
 
+// Phase 1's result for an empty problem: an EmptyExecutor (its plan named by `dtype`) and no
+// workspace. Every middle end and front end that succeeds without running returns this.
+inline Status PrepareEmpty(Op op, DType dtype, uint64_t* workspace_size, ExecutorPtr* executor) {
+  executor->reset(new EmptyExecutor(op, DTypeName(dtype)));
+  *workspace_size = 0;
+  return Status::Ok();
+}
+
 }  // namespace hostnn
 
 #endif  // HOSTNN_SRC_EXEC_EXECUTOR_H_

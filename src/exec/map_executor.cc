@@ -668,9 +668,7 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
-    executor->reset(new EmptyExecutor(op, DTypeName(own_plan_shape ? dtypes[0] : out.dtype)));
-    *workspace_size = 0;
-    return Status::Ok();
+    return PrepareEmpty(op, own_plan_shape ? dtypes[0] : out.dtype, workspace_size, executor);
   }
   std::vector<int64_t> strides[core::kMaxOperands];
   char* firsts[core::kMaxOperands];

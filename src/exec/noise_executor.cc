@@ -114,9 +114,7 @@ Status PrepareNoiseMap(Op op, const NoiseMapOperands& o, const tiling::Options& 
   const bool empty = o.self.span->numel == 0;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, empty, options, &plan));
   if (empty) {
-    executor->reset(new EmptyExecutor(op, DTypeName(dtype)));
-    *workspace_size = 0;
-    return Status::Ok();
+    return PrepareEmpty(op, dtype, workspace_size, executor);
   }
   char* firsts[2] = {o.self.span->first, o.out.span->first};
   const DType dtypes[2] = {dtype, dtype};

@@ -113,9 +113,7 @@ Status PreparePreluBackward(Op op, const PreluBackwardOperands& o, const tiling:
   const bool empty = o.x.span->numel == 0;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, empty, options, &plan));
   if (empty) {
-    executor->reset(new EmptyExecutor(op, DTypeName(dtype)));
-    *workspace_size = 0;
-    return Status::Ok();
+    return PrepareEmpty(op, dtype, workspace_size, executor);
   }
   const Operand* all[3] = {&o.dy, &o.x, &o.grad_input};
   std::vector<int64_t> strides[3];

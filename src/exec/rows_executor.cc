@@ -332,9 +332,7 @@ Status PrepareRows(Op op, const Operands& operands, int64_t dim, const tiling::O
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, out_span.numel == 0, options, &plan));
   if (out_span.numel == 0) {
-    executor->reset(new EmptyExecutor(op, DTypeName(compute)));
-    *workspace_size = 0;
-    return Status::Ok();
+    return PrepareEmpty(op, compute, workspace_size, executor);
   }
   const int num = operands.num_in + 1;
   std::vector<int64_t> strides[3];
