@@ -121,7 +121,8 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
   }
   if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
   if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
-  // LayerNorm normalises its last dim (normalizedShape [1024]): rows of 1024 only.
+  // A norm normalises the last dim (LayerNorm's normalizedShape, RmsNorm's gamma [1024]):
+  // rows of 1024 only.
   if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {
     return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}}};
   }
@@ -160,6 +161,12 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   acl_out_ = MakeAclTensor(out_view_);
   w_view_ = TensorView::Dense(x_, spec.dtype, {1});
   gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
+  if (info.shapes == ShapeRule::kTrailingDims && spec.shape.size() == 2) {
+    // A norm's per-column operand over x's first row (RmsNorm's gamma), and its per-row
+    // statistic (rstd, FLOAT) in dy's array, which a forward norm does not read.
+    w_view_ = TensorView::Dense(x_, spec.dtype, {spec.shape[1]});
+    gw_view_ = TensorView::Dense(dy_, DType::kFloat32, {spec.shape[0], 1});
+  }
   acl_w_ = MakeAclTensor(w_view_);
   acl_gw_ = MakeAclTensor(gw_view_);
   // The scalar parameters: the spec's or the defaults, as a CANN client passes them.
@@ -220,9 +227,15 @@ OpArgs CaseData::Args() const {
     a.in[2] = &x_view_;
   }
   a.dim = spec_.dim;
-  if (info.shapes == ShapeRule::kTrailingDims) {  // LayerNorm: the last dim, no weight or bias
-    a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
-    a.int_array_given = true;
+  if (info.shapes == ShapeRule::kTrailingDims) {  // a norm over the last dim
+    if (HasIntArray(info.signature)) {            // LayerNorm's normalizedShape
+      a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
+      a.int_array_given = true;
+    }
+    // The operands the prototype requires (RmsNorm's gamma and rstdOut); none of the
+    // optional ones (LayerNorm's).
+    if (test::IsRequired(info.in_names[1])) a.in[1] = &w_view_;
+    if (test::IsRequired(info.out_names[1])) a.out[1] = &gw_view_;
   }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;
@@ -285,20 +298,22 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
   if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
     return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
   }
-  if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {  // LayerNorm over x's last dim
+  const OpInfo& info = GetOpInfo(op);
+  if (info.shapes == ShapeRule::kTrailingDims) {  // a norm over x's last dim (as Args)
+    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
     int64_t* dims = nullptr;
     uint64_t rank = 0;
     if (aclGetViewShape(x, &dims, &rank) != ACLNN_SUCCESS) return ACLNN_ERR_INNER;
     const int64_t last = rank > 0 ? dims[rank - 1] : 1;
     delete[] dims;
-    aclIntArray* norm = aclCreateIntArray(&last, 1);
-    const aclnnStatus st =
-        op == Op::kLayerNorm
-            ? aclnnLayerNormGetWorkspaceSize(x, norm, nullptr, nullptr, 1e-5, out, nullptr, nullptr,
-                                             ws, exec)
-            : aclnnLayerNormWithImplModeGetWorkspaceSize(x, norm, nullptr, nullptr, 1e-5, out,
-                                                         nullptr, nullptr, 0, ws, exec);
-    aclDestroyIntArray(norm);
+    aclIntArray* norm = HasIntArray(info.signature) ? aclCreateIntArray(&last, 1) : nullptr;
+    call.in[0] = x;
+    call.in[1] = test::IsRequired(info.in_names[1]) ? w : nullptr;
+    call.out[0] = out;
+    call.out[1] = test::IsRequired(info.out_names[1]) ? gw : nullptr;
+    call.int_array = norm;
+    const aclnnStatus st = test::GetCApiOp(op).phase1_call(call, ws, exec);
+    if (norm != nullptr) aclDestroyIntArray(norm);
     return st;
   }
   if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) x = w;

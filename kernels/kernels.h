@@ -304,17 +304,21 @@ using PreluBackwardSegmentFn = double (*)(const float* dy, const float* x, float
                                           size_t n);
 PreluBackwardSegmentFn GetPreluBackwardSegment();
 
-// ---- The normalisations' rows (ShapeRule TrailingDims) -------------------------------
-// LayerNorm over one row of n >= 1 contiguous f32 elements (kernels/norm_kernels.cc): the
-// mean and the centred sum of squares in double, in a fixed order (element i to partial
-// i % kRowPartials); mean and rstd = 1 / sqrt(var + eps) rounded once to f32 into *mean and
-// *rstd; y = (x - mean) * rstd * gamma + beta in double, rounded once (gamma, beta null: 1 and
-// 0; per column, n elements). y may be x exactly. The same bits on every target.
-struct NormRows {
-  void (*layer_norm)(const float* x, const float* gamma, const float* beta, float* y, size_t n,
-                     float eps, float* mean, float* rstd);
-};
-NormRows GetNormRows();
+// ---- The normalisations' rows (Kind Rows, ShapeRule TrailingDims) ------------------------
+// A normalisation over one row of n >= 1 contiguous f32 elements (kernels/norm_kernels.cc):
+// cols[0] and cols[1] are its per-column operands (n elements each, null where not given),
+// stat0 and stat1 its row's statistics, rounded once to f32, in the order of its list line's
+// outputs after y (stat1 unused by a normalisation with one). Every sum is taken in double
+// in a fixed order (element i to partial i % kRowPartials), every other operation in double
+// without a fused multiply-add, y rounded once to f32. y may be x exactly. The same bits on
+// every target.
+//   LayerNorm: stat0 the mean, stat1 rstd = 1 / sqrt(var + eps) (the biased, centred
+//     variance); y = (x - mean) * rstd * cols[0] + cols[1] (null: 1 and 0).
+//   RmsNorm: stat0 rstd = 1 / sqrt(sum(x^2) / n + eps); y = x * rstd * cols[0] (given).
+using NormRowFn = void (*)(const float* x, const float* const* cols, float* y, size_t n, float eps,
+                           float* stat0, float* stat1);
+// The row function of a normalisation; null for any other operator.
+NormRowFn GetNormRow(Op op);
 
 // ---- RReluWithNoise (Kind NoiseMap) ------------------------------------------------------
 // The stream of uniform numbers: number k (k a uint64, wrapping) is word k % 4 of the block

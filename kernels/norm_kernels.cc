@@ -1,9 +1,9 @@
 // The normalisations' row kernels for every compiled SIMD target, and their dispatch entry
-// (GetNormRows): LayerNorm's row in three passes over n contiguous f32 elements, every sum in
-// double with element i added to partial i % kRowPartials whatever the vector width (the
-// partials combined by CombinePartials), every other operation in double lanes without a
-// fused multiply-add. So a row's statistics and outputs have the same bits on every target
-// and for any thread count.
+// (GetNormRow): a row of n contiguous f32 elements, every sum in double with element i added
+// to partial i % kRowPartials whatever the vector width (the partials combined by
+// CombinePartials), every other operation in double lanes without a fused multiply-add. So a
+// row's statistics and outputs have the same bits on every target and for any thread count.
+// A normalisation is its row function here and its line in GetNormRow.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/norm_kernels.cc"
@@ -57,8 +57,10 @@ HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT x, size_t n, Term term
 // eps), all in double and rounded once to f32 for the statistics outputs; then
 // y = (x - mean) * rstd * gamma + beta in double lanes, rounded once to f32 (gamma, beta null:
 // 1 and 0). n >= 1.
-void LayerNormRow(const float* x, const float* HWY_RESTRICT gamma, const float* HWY_RESTRICT beta,
-                  float* y, size_t n, float eps, float* mean_out, float* rstd_out) {
+void LayerNormRow(const float* x, const float* const* cols, float* y, size_t n, float eps,
+                  float* mean_out, float* rstd_out) {
+  const float* HWY_RESTRICT gamma = cols[0];
+  const float* HWY_RESTRICT beta = cols[1];
   const double sum = AccumulateRow(x, n, [](auto, auto v) { return v; });
   const double mean = sum / static_cast<double>(n);
   const double sq = AccumulateRow(x, n, [mean](auto d, auto v) {
@@ -90,6 +92,31 @@ void LayerNormRow(const float* x, const float* HWY_RESTRICT gamma, const float* 
   }
 }
 
+// RmsNorm's row: ms = sum(x^2) / n in double, rstd = 1 / sqrt(ms + eps) rounded once to f32
+// for the statistics output; y = x * rstd * gamma in double lanes, rounded once to f32.
+// Unlike LayerNorm nothing is centred: the row's scale alone is taken out. n >= 1.
+void RmsNormRow(const float* x, const float* const* cols, float* y, size_t n, float eps,
+                float* rstd_out, float* /*unused*/) {
+  const float* HWY_RESTRICT gamma = cols[0];
+  const double sq = AccumulateRow(x, n, [](auto, auto v) { return hn::Mul(v, v); });
+  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(eps));
+  *rstd_out = static_cast<float>(rstd);
+
+  const hn::CappedTag<double, kRowPartials> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const size_t N = hn::Lanes(dd);
+  const auto vrstd = hn::Set(dd, rstd);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto r = hn::Mul(hn::Mul(hn::PromoteTo(dd, hn::LoadU(df, x + i)), vrstd),
+                           hn::PromoteTo(dd, hn::LoadU(df, gamma + i)));
+    hn::StoreU(hn::DemoteTo(df, r), df, y + i);
+  }
+  for (; i < n; ++i) {
+    y[i] = static_cast<float>(static_cast<double>(x[i]) * rstd * static_cast<double>(gamma[i]));
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -102,8 +129,19 @@ namespace hostnn {
 namespace kernels {
 
 HWY_EXPORT(LayerNormRow);
+HWY_EXPORT(RmsNormRow);
 
-NormRows GetNormRows() { return {HOSTNN_PICK(LayerNormRow)}; }
+NormRowFn GetNormRow(Op op) {
+  switch (op) {
+    case Op::kLayerNorm:
+    case Op::kLayerNormWithImplMode:
+      return HOSTNN_PICK(LayerNormRow);
+    case Op::kRmsNorm:
+      return HOSTNN_PICK(RmsNormRow);
+    default:
+      return nullptr;
+  }
+}
 
 }  // namespace kernels
 }  // namespace hostnn

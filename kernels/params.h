@@ -249,6 +249,12 @@ struct LayerNormImplModeParams {
   }
 };
 
+// RmsNorm: epsilon as CANN's kernel takes it (an f32 attribute).
+struct RmsNormParams {
+  float eps;
+  static RmsNormParams Init(const ParamValues& v) { return {v.Number("epsilon")}; }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -266,6 +272,7 @@ HOSTNN_PARAMS_OF(RReluWithNoise, RReluNoiseParams)
 HOSTNN_PARAMS_OF(InplaceRReluWithNoise, RReluNoiseParams)
 HOSTNN_PARAMS_OF(LayerNorm, LayerNormParams)
 HOSTNN_PARAMS_OF(LayerNormWithImplMode, LayerNormImplModeParams)
+HOSTNN_PARAMS_OF(RmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

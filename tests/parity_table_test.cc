@@ -666,6 +666,8 @@ const char* RuleName(DTypeRule r) {
       return "PromoteOutAnyFloat";
     case DTypeRule::kNormFloat:
       return "NormFloat";
+    case DTypeRule::kNormOutLikeInput:
+      return "NormOutLikeInput";
   }
   return "?";
 }
@@ -715,6 +717,9 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kNormFloat:
       return "input a compute dtype, weight and bias FLOAT or input's, computed in f32 with double "
              "statistics; each output any compute dtype";
+    case DTypeRule::kNormOutLikeInput:
+      return "x a compute dtype, gamma FLOAT or x's, y x's, rstd FLOAT; computed in f32 with "
+             "double statistics";
     case DTypeRule::kPromoteOutAnyFloat:
       return "PromoteType of the inputs (integer inputs cast to it), computed in f32, cast to "
              "out's dtype";

@@ -106,6 +106,8 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vw = TensorView::Dense(x.data(), dtype, {300});
         std::vector<float> gw(300, 0.0f);
         TensorView vgw = TensorView::Dense(gw.data(), dtype, {300});
+        std::vector<float> rstd(64, 0.0f);
+        TensorView vrstd = TensorView::Dense(rstd.data(), DType::kFloat32, {64, 1});
         if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
           args.in[2] = &vw;
           args.out[1] = &vgw;
@@ -114,9 +116,14 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         } else if (GetOpInfo(op).kind == Kind::kNoiseMap) {  // RReluWithNoise, training
           args.in[1] = &vdy;
           args.scalars[2] = OpScalar{true, 1.0, DType::kBool};
-        } else if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {  // LayerNorm: rows of 300
-          args.int_array = {300};
-          args.int_array_given = true;
+        } else if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {  // norms: rows of 300
+          if (HasIntArray(GetOpInfo(op).signature)) {  // LayerNorm's normalizedShape
+            args.int_array = {300};
+            args.int_array_given = true;
+          } else {  // RmsNorm: gamma's 300 elements, a FLOAT rstd per row
+            args.in[1] = &vw;
+            args.out[1] = &vrstd;
+          }
         }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);

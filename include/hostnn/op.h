@@ -78,6 +78,8 @@ enum class Signature {
                                // (normalizedShape), in1 and in2 optional, d0 a double (eps),
                                // out1 and out2 optional statistics outputs
   kLayerNormImplMode,          // the same and an int32_t i0 (implMode)
+  kRmsNorm,                    // (in0, in1, d0, out, out1): in1 the weight, d0 a double
+                               // (epsilon), out1 a statistics output
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -270,6 +272,9 @@ enum class DTypeRule {
   kNormFloat,               // in0 a compute dtype; in1, in2 (optional) FLOAT or in0's, and
                             // each other's when both are given; every output any compute
                             // dtype (LayerNorm: computed in f32 with double statistics)
+  kNormOutLikeInput,        // in0 a compute dtype; in1 FLOAT or in0's; out in0's; out1
+                            // FLOAT (RmsNorm's five combinations: computed in f32 with double
+                            // statistics)
   kPromoteOutAnyFloat,      // inputs: any float or integer dtypes whose PromoteType is a
                             // compute dtype (an integer input is cast to it first, as CANN
                             // casts to the promoted type); out: any float dtype
@@ -288,9 +293,10 @@ enum class ShapeRule {
   kOneElement,     // a gated unit's in1 holds one element, any rank (0 to 8), the same for
                    // every output element (FatreluMul's threshold); out is in0's half
   kTrailingDims,   // the normalised dims are in0's last len(int_array) (LayerNorm's
-                   // normalizedShape, which they equal); in1 and in2, optional, have those
-                   // dims (per-column operands); out equals in0; out1 and out2, optional,
-                   // hold one statistic per row
+                   // normalizedShape, which they equal), or in1's rank where the prototype
+                   // has no aclIntArray (RmsNorm's gamma); in1 and in2 have those dims
+                   // (per-column operands; LayerNorm's optional); out equals in0; out1 and
+                   // out2 hold one statistic per row (LayerNorm's optional)
   kFlatNoise,      // out equals in0; in1 (RReluWithNoise's noise) has any shape, and in
                    // training mode at least in0's element count: its first numel(in0)
                    // elements in row-major order pair with in0's in row-major order
@@ -304,8 +310,9 @@ enum class Tolerance {
   kLogSoftmaxForward,  // 2^-21 (|x - max| + 1) + 4 ULP; 16-bit: that plus 1 ULP
   kSoftmaxForward,     // 4 ULP + 2^-21 max(y of the row); 16-bit: that plus half an ULP
   kSoftmax,            // SoftmaxBackward: 2^-21 (|dy| y + y sum|dy y|) + 4 ULP; 16-bit: + 1 ULP
-  kNormForward,        // LayerNorm: mean, rstd 4 ULP; y 4 ULP or 2^-21 (|x - mean| rstd |gamma|
-                       // + |beta|); 16-bit: that plus half an ULP
+  kNormForward,        // LayerNorm, RmsNorm: mean, rstd 4 ULP; y 4 ULP or 2^-21 (|x - mean|
+                       // rstd |gamma| + |beta|; RmsNorm's mean and beta 0); 16-bit: that
+                       // plus half an ULP
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.

@@ -162,7 +162,8 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kInputsAnyOutAny:
     case DTypeRule::kInputsAnyIntSelfOutAny:
     case DTypeRule::kPromoteIntExact:  // the promotion's casts: CheckPromotedCasts
-    case DTypeRule::kNormFloat:        // LayerNorm's own checks: src/aclnn/norm_front_end.cc
+    case DTypeRule::kNormFloat:        // the norms' own checks: src/aclnn/norm_front_end.cc
+    case DTypeRule::kNormOutLikeInput:
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -229,7 +230,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kOneElement:  // a gated unit's: src/aclnn/split_front_end.cc
     case ShapeRule::kGroupRows:
     case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
-    case ShapeRule::kTrailingDims:  // LayerNorm's: src/aclnn/norm_front_end.cc
+    case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
       break;
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");
@@ -431,7 +432,7 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   if (info.kind == Kind::kNoiseMap) {
     return PrepareNoiseChecked(args, options, workspace_size, executor);
   }
-  // A normalisation over trailing dims (LayerNorm): optional operands, statistics outputs.
+  // A normalisation over trailing dims (LayerNorm, RmsNorm): statistics outputs.
   if (info.shapes == ShapeRule::kTrailingDims) {
     return PrepareTrailingNormChecked(args, options, workspace_size, executor);
   }

@@ -1,7 +1,9 @@
-// LayerNorm's checks (src/aclnn/norm_front_end.h), in the order of CANN's op_api.
+// The normalisations' checks (src/aclnn/norm_front_end.h): LayerNorm's in the order of its
+// op_api, RmsNorm's in the order of its generated entry point and kernel tiling.
 
 #include "src/aclnn/norm_front_end.h"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -19,11 +21,172 @@ constexpr std::initializer_list<DType> kNormTypes = {DType::kFloat16, DType::kFl
                                                      DType::kBFloat16};
 constexpr int kMaxNormDims = 8;
 
+// Storage, then overlap: out (the first output) may be the first input exactly (in place);
+// no other output may share memory with an input, and no two outputs share a byte.
+Status CheckNormStorage(const char* op, std::initializer_list<Item*> ins,
+                        std::initializer_list<Item*> outs) {
+  for (std::initializer_list<Item*> list : {ins, outs}) {
+    for (Item* v : list) {
+      if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
+    }
+  }
+  for (const Item* o : outs) {
+    if (!o->given()) continue;
+    HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, o->param, *o->view, o->span));
+    for (const Item* in : ins) {
+      if (!in->given()) continue;
+      HOSTNN_RETURN_IF_ERROR(
+          core::CheckAliasing(op, o->param, *o->view, o->span, in->param, *in->view, in->span));
+    }
+  }
+  for (auto a = outs.begin(); a != outs.end(); ++a) {
+    for (auto b = a + 1; b != outs.end(); ++b) {
+      if ((*a)->given() && (*b)->given() && !core::SpansApart((*a)->span, (*b)->span)) {
+        return core::InvalidParam(op, (*b)->param, std::string("must not overlap ") + (*a)->param);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+// What CANN's RmsNorm tiling refuses (561002), in its words' order.
+Status TilingRefuses(const char* op, const char* param, const std::string& what) {
+  return Status::InnerTiling(std::string(op) + ": " + param + " " + what);
+}
+
+// RmsNorm (no aclIntArray: the normalised dims are gamma's). CANN generates its entry point
+// from the kernel's definition: nulls (161001) and the five dtype combinations (161002) are
+// checked there, the shapes and epsilon by its A2 tiling (561002).
+Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
+                             uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item x{info.in_names[0], args.in[0], {}}, gamma{info.in_names[1], args.in[1], {}};
+  Item y{info.out_names[0], args.out[0], {}}, rstd{info.out_names[1], args.out[1], {}};
+  Item* all[] = {&x, &gamma, &y, &rstd};
+
+  // 1. Null tensors, in the prototype's order: every one is required.
+  for (const Item* v : all) {
+    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  // 2. Dtypes: each FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations:
+  // gamma FLOAT or x's, yOut x's, rstdOut FLOAT.
+  for (const Item* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
+  }
+  const DType xt = x.view->dtype;
+  if (gamma.view->dtype != DType::kFloat32 && gamma.view->dtype != xt) {
+    return core::InvalidParam(op, gamma.param,
+                              std::string("dtype: expected FLOAT or ") + DTypeName(xt) +
+                                  " like x, got " + DTypeName(gamma.view->dtype));
+  }
+  if (y.view->dtype != xt) {
+    return core::InvalidParam(op, y.param,
+                              std::string("dtype: expected ") + DTypeName(xt) + " like x, got " +
+                                  DTypeName(y.view->dtype));
+  }
+  if (rstd.view->dtype != DType::kFloat32) {
+    return core::InvalidParam(
+        op, rstd.param, std::string("dtype: expected FLOAT, got ") + DTypeName(rstd.view->dtype));
+  }
+  for (const Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+
+  // 3. The tiling's shape checks: x and gamma of 1 to 8 dims, gamma no more than x, yOut as
+  // many as x; gamma not empty and equal to x's last dims; yOut's dims x's; each of rstdOut's
+  // dims 1 or x's (as many as x at most); then epsilon >= 0.
+  const std::vector<int64_t>&xs = x.view->shape, &gs = gamma.view->shape, &ys = y.view->shape,
+        &rs = rstd.view->shape;
+  for (const Item* v : {&x, &gamma}) {
+    const size_t r = v->view->shape.size();
+    if (r < 1 || r > static_cast<size_t>(kMaxNormDims)) {
+      return TilingRefuses(op, v->param,
+                           "must have 1 to 8 dims, got " + std::to_string(r) + " (" +
+                               core::ShapeString(v->view->shape) + ")");
+    }
+  }
+  HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, y.param, *y.view, kMaxNormDims));
+  HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, rstd.param, *rstd.view, kMaxNormDims));
+  for (const Item* v : {&x, &gamma}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, kMaxNormDims));
+  }
+  if (gs.size() > xs.size()) {
+    return TilingRefuses(
+        op, gamma.param,
+        "has " + std::to_string(gs.size()) + " dims, more than x's " + std::to_string(xs.size()));
+  }
+  if (ys.size() != xs.size()) {
+    return TilingRefuses(
+        op, y.param, "shape " + core::ShapeString(ys) + ": expected x's " + core::ShapeString(xs));
+  }
+  const size_t begin = xs.size() - gs.size();
+  for (size_t i = 0; i < gs.size(); ++i) {
+    if (gs[i] == 0) {
+      return TilingRefuses(op, gamma.param, "must not be empty, got " + core::ShapeString(gs));
+    }
+    if (gs[i] != xs[begin + i]) {
+      return TilingRefuses(op, gamma.param,
+                           "shape " + core::ShapeString(gs) + ": expected x's last " +
+                               std::to_string(gs.size()) + " dims (x " + core::ShapeString(xs) +
+                               ")");
+    }
+  }
+  if (ys != xs) {
+    return TilingRefuses(
+        op, y.param, "shape " + core::ShapeString(ys) + ": expected x's " + core::ShapeString(xs));
+  }
+  if (rs.size() > xs.size()) {
+    return TilingRefuses(
+        op, rstd.param,
+        "shape " + core::ShapeString(rs) + ": at most x's " + std::to_string(xs.size()) + " dims");
+  }
+  for (size_t i = 0; i < rs.size(); ++i) {
+    if (rs[i] != 1 && rs[i] != xs[i]) {
+      return TilingRefuses(op, rstd.param,
+                           "shape " + core::ShapeString(rs) + ": dim " + std::to_string(i) +
+                               " must be 1 or x's " + std::to_string(xs[i]) + " (x " +
+                               core::ShapeString(xs) + ")");
+    }
+  }
+  exec::NormRowsOperands o;
+  ScalarValuesOf(args, o.numbers, o.exact);  // epsilon
+  if (o.numbers[0] < 0.0f) {
+    return TilingRefuses(op, "epsilon", "must be >= 0, got " + std::to_string(o.numbers[0]));
+  }
+
+  // 4. The rows: rows x cols, cols gamma's element count. An empty x (an empty leading dim)
+  // succeeds and writes nothing, as the document takes empty x, yOut and rstdOut; otherwise
+  // rstdOut holds one element per row.
+  const int64_t rows = core::CheckedNumel(std::vector<int64_t>(xs.begin(), xs.begin() + begin));
+  const int64_t cols = core::CheckedNumel(gs);
+  if (rows < 0 || cols < 0) {
+    return core::InvalidParam(op, x.param, "has more rows or columns than int64 holds");
+  }
+  if (rows == 0) return PrepareEmpty(args.op, xt, workspace_size, executor);
+  if (core::CheckedNumel(rs) != rows) {
+    return TilingRefuses(op, rstd.param,
+                         "must hold one element per row: " + std::to_string(rows) +
+                             " elements, got " + core::ShapeString(rs));
+  }
+
+  // 5. Storage and overlap.
+  HOSTNN_RETURN_IF_ERROR(CheckNormStorage(op, {&x, &gamma}, {&y, &rstd}));
+  o.x = {x.view, &x.span};
+  o.y = {y.view, &y.span};
+  o.cols_in[0] = {gamma.view, &gamma.span};
+  o.stats[0] = {rstd.view, &rstd.span};
+  o.rows = rows;
+  o.cols = cols;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
 }  // namespace
 
 Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
                                   uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
+  if (!HasIntArray(info.signature)) {
+    return PrepareRmsNormChecked(args, options, workspace_size, executor);
+  }
   const char* op = info.name;
   Item input{info.in_names[0], args.in[0], {}}, weight{info.in_names[1], args.in[1], {}},
       bias{info.in_names[2], args.in[2], {}};
@@ -146,35 +309,14 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
     }
   }
 
-  // 6. Storage and overlap: out may be input exactly; the outputs share no byte.
-  for (Item* v : {&input, &out, &weight, &bias, &mean, &rstd}) {
-    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
-  }
-  for (const Item* o : {&out, &mean, &rstd}) {
-    if (!o->given()) continue;
-    HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, o->param, *o->view, o->span));
-    for (const Item* in : {&input, &weight, &bias}) {
-      if (!in->given()) continue;
-      HOSTNN_RETURN_IF_ERROR(
-          core::CheckAliasing(op, o->param, *o->view, o->span, in->param, *in->view, in->span));
-    }
-  }
-  const Item* outs[] = {&out, &mean, &rstd};
-  for (size_t a = 0; a < 3; ++a) {
-    for (size_t b = a + 1; b < 3; ++b) {
-      if (outs[a]->given() && outs[b]->given() && !core::SpansApart(outs[a]->span, outs[b]->span)) {
-        return core::InvalidParam(op, outs[b]->param,
-                                  std::string("must not overlap ") + outs[a]->param);
-      }
-    }
-  }
-
+  // 6. Storage and overlap.
+  HOSTNN_RETURN_IF_ERROR(CheckNormStorage(op, {&input, &weight, &bias}, {&out, &mean, &rstd}));
   o.x = {input.view, &input.span};
   o.y = {out.view, &out.span};
-  if (weight.given()) o.gamma = {weight.view, &weight.span};
-  if (bias.given()) o.beta = {bias.view, &bias.span};
-  if (mean.given()) o.mean = {mean.view, &mean.span};
-  if (rstd.given()) o.rstd = {rstd.view, &rstd.span};
+  if (weight.given()) o.cols_in[0] = {weight.view, &weight.span};
+  if (bias.given()) o.cols_in[1] = {bias.view, &bias.span};
+  if (mean.given()) o.stats[0] = {mean.view, &mean.span};
+  if (rstd.given()) o.stats[1] = {rstd.view, &rstd.span};
   o.rows = rows;
   o.cols = cols;
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);

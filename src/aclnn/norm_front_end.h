@@ -1,7 +1,8 @@
 // The front end of the normalisations over trailing dims (ShapeRule TrailingDims: LayerNorm,
-// LayerNormWithImplMode): their checks in the order of CANN's op_api
-// (norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp), then the norm rows middle end
-// (src/exec/norm_rows_executor.h). docs/norm_family.md lists them.
+// LayerNormWithImplMode, RmsNorm): their checks in the order of CANN's op_api
+// (norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp) or, for RmsNorm, which has none,
+// of its generated entry point and A2 tiling (norm/rms_norm/op_host/rms_norm_tiling.cpp); then
+// the norm rows middle end (src/exec/norm_rows_executor.h). docs/norm_family.md lists them.
 #ifndef HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
 
@@ -18,7 +19,12 @@ namespace hostnn {
 // input, weight and bias equal to normalizedShape, out's shape equal to input's;
 // implMode 0, 1 or 2 (2 only with FLOAT16 inputs). Then an empty leading extent succeeds and
 // runs nothing; mean and rstd, when given, hold one element per row; storage and overlap.
-// 161002 otherwise. Nothing is written on failure.
+// 161002 otherwise.
+// RmsNorm: null x, gamma, yOut, rstdOut (161001); their dtypes, one of the five combinations
+// (161002); then, as its tiling (561002): x and gamma of 1 to 8 dims, gamma no more than x
+// and equal to x's last dims (not empty), yOut x's shape, each rstdOut dim 1 or x's, epsilon
+// >= 0. An empty x runs nothing; rstdOut holds one element per row (561002); storage and
+// overlap (161002). Nothing is written on failure.
 Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
                                   uint64_t* workspace_size, ExecutorPtr* executor);
 

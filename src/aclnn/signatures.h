@@ -445,6 +445,18 @@
 #define HOSTNN_SIG_SCALARS_LayerNormImplMode HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_INT_ATTR(i0), 0, 0
 #define HOSTNN_SIG_FLAG_LayerNormImplMode 0
 
+/* aclnnRmsNorm(x, gamma, epsilon, yOut, rstdOut): CANN generates it from the kernel's
+ * definition; every tensor is required. */
+#define HOSTNN_SIG_PARAMS_RmsNorm \
+  const aclTensor *in0, const aclTensor *in1, double d0, const aclTensor *out, const aclTensor *out1
+#define HOSTNN_SIG_ARGS_RmsNorm in0, in1, d0, out, out1
+#define HOSTNN_SIG_INS_RmsNorm in0, in1, 0
+#define HOSTNN_SIG_OUTS_RmsNorm out, out1, 0
+#define HOSTNN_SIG_DIM_RmsNorm 0
+#define HOSTNN_SIG_ARRAY_RmsNorm 0
+#define HOSTNN_SIG_SCALARS_RmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_FLAG_RmsNorm 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

@@ -1,13 +1,14 @@
 // The normalisations' executor: the AR units of the reduction plan of [rows, cols] (dim 1),
 // one row per unit, on the plan's cores. A row of x is gathered to f32 (or read in place when
-// x and y are dense FLOAT), normalised by the row kernel with gamma and beta (gathered to f32
-// once per run), and scattered to y; its statistics land in the workspace and are written to
-// their outputs, in their dtypes, once every core is done.
+// x and y are dense FLOAT), normalised by the operator's row function with its per-column
+// operands (gathered to f32 once per run), and scattered to y; its statistics land in the
+// workspace and are written to their outputs, in their dtypes, once every core is done.
 
 #include "src/exec/norm_rows_executor.h"
 
 #include <algorithm>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "kernels/kernels.h"
@@ -22,10 +23,17 @@ namespace hostnn {
 namespace exec {
 namespace {
 
+// A normalisation's eps, as its kernel takes it (an f32 attribute).
 float EpsOf(Op op, const NormRowsOperands& o) {
   const kernels::OpParams p = kernels::InitParams(op, kernels::ParamValues(op, o.numbers, o.exact));
-  return op == Op::kLayerNorm ? p.As<kernels::LayerNormParams>().eps
-                              : p.As<kernels::LayerNormImplModeParams>().eps;
+  switch (op) {
+    case Op::kLayerNorm:
+      return p.As<kernels::LayerNormParams>().eps;
+    case Op::kLayerNormWithImplMode:
+      return p.As<kernels::LayerNormImplModeParams>().eps;
+    default:
+      return p.As<kernels::RmsNormParams>().eps;
+  }
 }
 
 // An optional operand's layout and codec.
@@ -49,14 +57,12 @@ void WriteStats(const Optional& o, const float* values, int64_t n) {
 class NormRowsExecutor final : public Executor {
  public:
   NormRowsExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const NormRowsOperands& o,
-                   const core::FusedLayout& layout, Optional gamma, Optional beta, Optional mean,
-                   Optional rstd)
+                   const core::FusedLayout& layout, const Optional (&cols)[2],
+                   const Optional (&stats)[2])
       : Executor(op, std::move(plan)),
         layout_(layout),
-        gamma_(gamma),
-        beta_(beta),
-        mean_(mean),
-        rstd_(rstd),
+        cols_in_{cols[0], cols[1]},
+        stats_{stats[0], stats[1]},
         rows_(o.rows),
         cols_(o.cols),
         eps_(EpsOf(op, o)) {
@@ -64,33 +70,36 @@ class NormRowsExecutor final : public Executor {
     y_codec_ = MakeCodec(o.y.view->dtype);
     direct_ =
         layout.dense && o.x.view->dtype == DType::kFloat32 && o.y.view->dtype == DType::kFloat32;
-    rows_fn_ = kernels::GetNormRows();
+    row_fn_ = kernels::GetNormRow(op);
     target_ = kernels::ChosenTargetName();
     dtypes_[0] = o.x.view->dtype;
     dtypes_[1] = o.y.view->dtype;
-    // gamma and beta (f32), the statistics of every row (f32), each core's row of x and y.
+    // The per-column operands (f32), the statistics of every row (f32), each core's row of x
+    // and y.
     const uint64_t col_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(cols_));
     const uint64_t row_stats = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows_));
-    gamma_at_ = 0;
-    beta_at_ = col_bytes;
-    mean_at_ = 2 * col_bytes;
-    rstd_at_ = mean_at_ + row_stats;
-    cores_at_ = rstd_at_ + row_stats;
+    cols_at_[0] = 0;
+    cols_at_[1] = col_bytes;
+    stats_at_[0] = 2 * col_bytes;
+    stats_at_[1] = stats_at_[0] + row_stats;
+    cores_at_ = stats_at_[1] + row_stats;
     core_bytes_ = direct_ ? 0 : 2 * col_bytes;
     workspace_bytes_ = cores_at_ + core_bytes_ * static_cast<uint64_t>(plan_->reduction.block_dim);
   }
 
   std::string KernelPath() const override {
-    return DescribeKernelPath(target_, direct_, dtypes_, 2, false) +
-           ", LayerNorm rows (double statistics)";
+    return DescribeKernelPath(target_, direct_, dtypes_, 2, false) + ", " + GetOpInfo(op_).name +
+           " rows (double statistics)";
   }
 
   void Run(char* workspace) const override {
-    if (gamma_.given) Gather(gamma_, workspace + gamma_at_);
-    if (beta_.given) Gather(beta_, workspace + beta_at_);
+    for (int k = 0; k < 2; ++k) {
+      if (cols_in_[k].given) Gather(cols_in_[k], workspace + cols_at_[k]);
+    }
     launch::LaunchRunCore(plan_->reduction.block_dim, this, &NormRowsExecutor::RunCore, workspace);
-    WriteStats(mean_, reinterpret_cast<const float*>(workspace + mean_at_), rows_);
-    WriteStats(rstd_, reinterpret_cast<const float*>(workspace + rstd_at_), rows_);
+    for (int k = 0; k < 2; ++k) {
+      WriteStats(stats_[k], reinterpret_cast<const float*>(workspace + stats_at_[k]), rows_);
+    }
   }
 
  private:
@@ -100,12 +109,13 @@ class NormRowsExecutor final : public Executor {
 
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ReductionPlan& p = plan_->reduction;
-    const float* gamma =
-        gamma_.given ? reinterpret_cast<const float*>(workspace + gamma_at_) : nullptr;
-    const float* beta =
-        beta_.given ? reinterpret_cast<const float*>(workspace + beta_at_) : nullptr;
-    float* mean = reinterpret_cast<float*>(workspace + mean_at_);
-    float* rstd = reinterpret_cast<float*>(workspace + rstd_at_);
+    const float* cols[2];
+    for (int k = 0; k < 2; ++k) {
+      cols[k] =
+          cols_in_[k].given ? reinterpret_cast<const float*>(workspace + cols_at_[k]) : nullptr;
+    }
+    float* stat0 = reinterpret_cast<float*>(workspace + stats_at_[0]);
+    float* stat1 = reinterpret_cast<float*>(workspace + stats_at_[1]);
     float* x = reinterpret_cast<float*>(workspace + cores_at_ + core * core_bytes_);
     float* y = x + cols_;
     const size_t n = static_cast<size_t>(cols_);
@@ -122,30 +132,31 @@ class NormRowsExecutor final : public Executor {
         if (direct_) {
           const float* xr = reinterpret_cast<const float*>(layout_.operands[0].first) + s;
           float* yr = reinterpret_cast<float*>(layout_.operands[1].first) + s;
-          rows_fn_.layer_norm(xr, gamma, beta, yr, n, eps_, mean + row, rstd + row);
+          row_fn_(xr, cols, yr, n, eps_, stat0 + row, stat1 + row);
           continue;
         }
         GatherF32(layout_, layout_.operands[0], x_codec_, s, cols_, x);
-        rows_fn_.layer_norm(x, gamma, beta, y, n, eps_, mean + row, rstd + row);
+        row_fn_(x, cols, y, n, eps_, stat0 + row, stat1 + row);
         ScatterF32(layout_, layout_.operands[1], y_codec_, s, cols_, y);
       }
     }
   }
 
   core::FusedLayout layout_;  // x, y over x's shape
-  Optional gamma_, beta_, mean_, rstd_;
+  Optional cols_in_[2], stats_[2];
   int64_t rows_, cols_;
   float eps_;
   bool direct_ = false;
   OperandCodec x_codec_, y_codec_;
-  kernels::NormRows rows_fn_{};
+  kernels::NormRowFn row_fn_ = nullptr;
   const char* target_ = "";
   DType dtypes_[2] = {};
-  uint64_t gamma_at_ = 0, beta_at_ = 0, mean_at_ = 0, rstd_at_ = 0, cores_at_ = 0;
+  uint64_t cols_at_[2] = {}, stats_at_[2] = {}, cores_at_ = 0;
   uint64_t core_bytes_ = 0;
 };
 
-// An empty row (cols == 0): every mean is 0 and every rstd NaN, as CANN fills them.
+// An empty row (cols == 0, LayerNorm's only): every mean (stats[0]) is 0 and every rstd
+// (stats[1]) NaN, as CANN fills them.
 class EmptyRowsExecutor final : public Executor {
  public:
   EmptyRowsExecutor(Op op, const char* dtype, Optional mean, Optional rstd, int64_t rows)
@@ -179,17 +190,18 @@ class EmptyRowsExecutor final : public Executor {
 Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& options,
                        uint64_t* workspace_size, ExecutorPtr* executor) {
   const DType dtype = o.x.view->dtype;
-  Optional gamma, beta, mean, rstd;
-  HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.mean, &mean));
-  HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.rstd, &rstd));
+  Optional cols[2], stats[2];
+  for (int k = 0; k < 2; ++k) HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.stats[k], &stats[k]));
   if (o.cols == 0) {
-    auto* exec = new EmptyRowsExecutor(op, DTypeName(dtype), mean, rstd, o.rows);
+    auto* exec = new EmptyRowsExecutor(op, DTypeName(dtype), stats[0], stats[1], o.rows);
     *workspace_size = exec->workspace_bytes();
     executor->reset(exec);
     return Status::Ok();
   }
-  HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.gamma, &gamma));
-  HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.beta, &beta));
+  if (kernels::GetNormRow(op) == nullptr) {
+    return Status::Inner(std::string(GetOpInfo(op).name) + ": no row function");
+  }
+  for (int k = 0; k < 2; ++k) HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.cols_in[k], &cols[k]));
   const tiling::Problem problem{op, dtype, {o.rows, o.cols}, 1, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
@@ -198,7 +210,7 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
   const std::vector<int64_t> strides[2] = {o.x.span->strides, o.y.span->strides};
   core::FusedLayout layout;
   HOSTNN_RETURN_IF_ERROR(FuseOperands(op, o.x.view->shape, 2, firsts, dtypes, strides, &layout));
-  auto* exec = new NormRowsExecutor(op, std::move(plan), o, layout, gamma, beta, mean, rstd);
+  auto* exec = new NormRowsExecutor(op, std::move(plan), o, layout, cols, stats);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

@@ -2,9 +2,9 @@
 // small and huge; strides 0, negative, huge; offsets; every dtype value; dims for
 // LogSoftmaxBackward; inputs aliasing the output) over exactly-sized heap buffers that the
 // sanitizers guard, and calls both phases of every operator through the C API (RReluWithNoise
-// in either mode, LayerNorm with its normalizedShape, optional operands and statistics). It aborts
-// when a failed first phase wrote anything or a successful one is followed by a failing
-// run; reads or writes outside a buffer are the sanitizers' to catch.
+// in either mode, the norms with their normalizedShape, optional operands and statistics). It
+// aborts when a failed first phase wrote anything or a successful one is followed by a failing run;
+// reads or writes outside a buffer are the sanitizers' to catch.
 
 #include <cstdint>
 #include <cstdlib>
@@ -148,33 +148,40 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const hostnn::Op op = api.op;
   const bool training = hostnn::GetOpInfo(op).kind == hostnn::Kind::kNoiseMap && (in.U8() & 1);
   namespace defaults = hostnn::test::capi_ops_internal;
-  // LayerNorm (ShapeRule TrailingDims): a normalizedShape of 0 to 9 values (or null) from the
-  // next bytes, t[1] and t[3] its weight and bias, and two more tensors for mean and rstd,
-  // each left out where a byte says so.
-  const bool norm = hostnn::GetOpInfo(op).shapes == hostnn::ShapeRule::kTrailingDims;
+  // The norms (ShapeRule TrailingDims): a normalizedShape of 0 to 9 values (or null) from the
+  // next bytes where the prototype takes one (LayerNorm), t[1] and t[3] the per-column
+  // operands, and two more tensors for the statistics, each left out where a byte says so;
+  // called through the generic caller with every C parameter by its slot.
+  const hostnn::OpInfo& info = hostnn::GetOpInfo(op);
+  const bool norm = info.shapes == hostnn::ShapeRule::kTrailingDims;
   aclIntArray* norm_shape = nullptr;
   aclTensor* stats[2] = {nullptr, nullptr};
   if (norm) {
     const uint8_t len = in.U8() % 11;  // 10: a null array
     std::vector<int64_t> values;
     for (uint8_t k = 0; k < len && len < 10; ++k) values.push_back(in.Pick(kDims));
-    if (len < 10) norm_shape = aclCreateIntArray(values.data(), values.size());
+    if (len < 10 && hostnn::HasIntArray(info.signature)) {
+      norm_shape = aclCreateIntArray(values.data(), values.size());
+    }
     for (auto& s : stats) s = in.U8() % 3 == 0 ? nullptr : DecodeTensor(in, buffers.data());
   }
-  const uint8_t optional = norm ? in.U8() : 0;
-  const aclTensor* weight = optional & 1 ? nullptr : t[1];
-  const aclTensor* bias = optional & 2 ? nullptr : t[3];
-  const int32_t impl_mode = static_cast<int32_t>(optional >> 2) % 4 - 1;
+  hostnn::test::CApiCall call = defaults::DefaultCall(op);
+  if (norm) {
+    const uint8_t optional = in.U8();
+    call.in[0] = t[0];
+    call.in[1] = optional & 1 ? nullptr : t[1];
+    call.in[2] = optional & 2 ? nullptr : t[3];
+    call.out[0] = t[2];
+    call.out[1] = stats[0];
+    call.out[2] = stats[1];
+    call.int_array = norm_shape;
+    call.ints[0] = static_cast<int32_t>(optional >> 2) % 4 - 1;  // implMode
+  }
   aclnnStatus st =
-      !norm
-          ? (training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
-                                        defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
-                      : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec))
-      : op == hostnn::Op::kLayerNorm
-          ? aclnnLayerNormGetWorkspaceSize(t[0], norm_shape, weight, bias, 1e-5, t[2], stats[0],
-                                           stats[1], &ws, &exec)
-          : aclnnLayerNormWithImplModeGetWorkspaceSize(t[0], norm_shape, weight, bias, 1e-5, t[2],
-                                                       stats[0], stats[1], impl_mode, &ws, &exec);
+      norm       ? api.phase1_call(call, &ws, &exec)
+      : training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
+                                   defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
+                 : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
   if (st != ACLNN_SUCCESS) {
     // A refused call writes nothing: not the buffers, not the out-parameters.
     for (int k = 0; k < kBuffers; ++k) {

@@ -38,6 +38,23 @@ constexpr const char* SlotName(const OpInfo& info, Slot s) {
                                        : nullptr;
 }
 
+// One call's C parameters by the names of src/aclnn/signatures.h: the tensors in0-in2 and
+// out, out1, out2 (OpArgs::in[], out[]), the dim, the aclIntArray ia0, the aclScalars s0-s2,
+// the flag f0, the int attributes i0, i1, the double attributes d0-d2 and the string c0.
+// An operator reads those its prototype has (CApiOp::phase1_call); DefaultCall fills the
+// attributes with the list's defaults.
+struct CApiCall {
+  const aclTensor* in[3] = {};
+  aclTensor* out[3] = {};
+  int64_t dim = 0;
+  const aclIntArray* int_array = nullptr;
+  const aclScalar* scalars[3] = {};
+  bool flag = false;
+  int64_t ints[2] = {};
+  double doubles[3] = {};
+  const char* string = nullptr;
+};
+
 struct CApiOp {
   Op op;
   const char* name;               // "SiluBackward"
@@ -53,6 +70,10 @@ struct CApiOp {
                              aclTensor* out, int64_t dim, const aclScalar* s0,
                              const aclScalar* s1, const aclScalar* s2, bool f0,
                              uint64_t* workspace_size, aclOpExecutor** executor);
+  // phase 1 with every C parameter as a CApiCall names it (the norms' aclIntArray, optional
+  // operands and statistics outputs too).
+  aclnnStatus (*phase1_call)(const CApiCall& call, uint64_t* workspace_size,
+                             aclOpExecutor** executor);
 
   bool has(Slot s) const { return params[s] != nullptr; }
   // An in-place operator's result is its in0: it has no separate out operand.
@@ -120,32 +141,64 @@ inline int64_t DefaultInt(Op op) {
   return 0;
 }
 
-// The unused operands of a signature are named and dropped. Phase1<Name>With takes the
-// operator's numbers (s0, s1, s2) and flag (f0); Phase1<Name> passes their defaults.
+// A call with no operands and every attribute at the list's default: the int attributes
+// (GeGlu's approximate, LayerNormWithImplMode's implMode; RReluWithNoise's seed and offset)
+// in order, the numbers as the double attributes d0, d1, d2 (SituGlu's beta, LayerNorm's eps)
+// and as s0, s1, s2, and the flag.
+inline CApiCall DefaultCall(Op op) {
+  CApiCall c;
+  int ints = 0, numbers = 0;
+  for (int i = 0; i < GetOpInfo(op).num_scalars(); ++i) {
+    const ScalarParam& p = GetOpInfo(op).scalars[i];
+    if (p.kind == ScalarKind::kInt && ints < 2) {
+      c.ints[ints++] = static_cast<int64_t>(p.default_value);
+    }
+    if (p.kind == ScalarKind::kNumber && numbers < 3) {
+      c.scalars[numbers] = DefaultNumber(op, numbers);
+      c.doubles[numbers++] = p.default_value;
+    }
+  }
+  c.flag = DefaultFlag(op);
+  return c;
+}
+
+// Phase1<Name>Call: the generic caller. Every C parameter of every Signature is named
+// (src/aclnn/signatures.h) and taken from a CApiCall; those the prototype lacks are
+// dropped. Phase1<Name>With takes the operator's numbers (s0, s1, s2) and flag (f0), with an
+// int attribute at its default and no aclIntArray or third output; Phase1<Name> passes the
+// numbers' defaults too.
 #define HOSTNN_OP(Name, snake, sig, ...)                                                         \
+  inline aclnnStatus Phase1##Name##Call(const CApiCall& c, uint64_t* workspace_size,             \
+                                        aclOpExecutor** executor) {                              \
+    aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */       \
+    const aclTensor* in1 = c.in[1];                                                              \
+    aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                            \
+    aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
+    aclTensor *out = c.out[0], *out1 = c.out[1], *out2 = c.out[2];                               \
+    aclScalar* s0 = const_cast<aclScalar*>(c.scalars[0]); /* AddRelu's aclScalar* alpha */       \
+    const aclScalar *s1 = c.scalars[1], *s2 = c.scalars[2];                                      \
+    const bool f0 = c.flag;                                                                      \
+    const int64_t dim = c.dim, i0 = c.ints[0], i1 = c.ints[1];                                   \
+    const aclIntArray* ia0 = c.int_array;                                                        \
+    const double d0 = c.doubles[0], d1 = c.doubles[1], d2 = c.doubles[2];                        \
+    char* c0 = const_cast<char*>(c.string);                                                      \
+    (void)in0, (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)out2, (void)s0,  \
+        (void)s1, (void)s2, (void)f0, (void)dim, (void)i0, (void)i1, (void)ia0, (void)d0,        \
+        (void)d1, (void)d2, (void)c0;                                                            \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
+  }                                                                                              \
   inline aclnnStatus Phase1##Name##With(                                                         \
       const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d,    \
       const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                    \
       uint64_t* workspace_size, aclOpExecutor** executor) {                                      \
-    aclTensor* in0 = const_cast<aclTensor*>(a0); /* an in-place operator's selfRef */            \
-    aclScalar* s0 = const_cast<aclScalar*>(q0);  /* AddRelu's aclScalar* alpha */                \
-    const aclTensor* in1 = a1;                                                                   \
-    aclTensor* in2 = const_cast<aclTensor*>(a2);                                                 \
-    aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
-    aclTensor* out = o;                                                                          \
+    CApiCall c = DefaultCall(Op::k##Name);                                                       \
+    c.in[0] = a0, c.in[1] = a1, c.in[2] = a2, c.out[0] = o, c.dim = d;                           \
     /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                          \
-    aclTensor* out1 = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr : in2;       \
-    const int64_t dim = d;                                                                       \
-    const int64_t i0 = DefaultInt(Op::k##Name); /* GeGlu's approximate */                        \
-    const int64_t i1 = 0;                       /* RReluWithNoise's offset */                    \
-    const aclIntArray* ia0 = nullptr;           /* LayerNorm's normalizedShape: its own suite */ \
-    aclTensor* out2 = nullptr;                  /* LayerNorm's rstdOutOptional */                \
-    char* c0 = nullptr; /* GeluMul's approximateOptional: null, its default ("none") */          \
-    const double d0 = NumberOf(s0), d1 = NumberOf(s1), d2 = NumberOf(s2); /* SituGlu's */        \
-    (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)dim, (void)s0, (void)s1,    \
-        (void)s2, (void)f0, (void)i0, (void)i1, (void)ia0, (void)out2, (void)c0, (void)d0,       \
-        (void)d1, (void)d2;                                                                      \
-    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
+    c.out[1] = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr                     \
+                                                                   : const_cast<aclTensor*>(a2); \
+    c.scalars[0] = q0, c.scalars[1] = s1, c.scalars[2] = s2, c.flag = f0;                        \
+    c.doubles[0] = NumberOf(q0), c.doubles[1] = NumberOf(s1), c.doubles[2] = NumberOf(s2);       \
+    return Phase1##Name##Call(c, workspace_size, executor);                                      \
   }                                                                                              \
   inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
                                   aclTensor* o, int64_t d, uint64_t* workspace_size,             \
@@ -160,16 +213,28 @@ inline int64_t DefaultInt(Op op) {
 
 inline const CApiOp& GetCApiOp(Op op) {
   static const CApiOp kOps[] = {
-#define HOSTNN_OP(Name, ...)                                                          \
-  {Op::k##Name,                                                                       \
-   #Name,                                                                             \
-   {SlotName(GetOpInfo(Op::k##Name), kDy), SlotName(GetOpInfo(Op::k##Name), kSelf),   \
+#define HOSTNN_OP(Name, ...)                                                            \
+  {Op::k##Name,                                                                         \
+   #Name,                                                                               \
+   {SlotName(GetOpInfo(Op::k##Name), kDy), SlotName(GetOpInfo(Op::k##Name), kSelf),     \
     SlotName(GetOpInfo(Op::k##Name), kBuffer), SlotName(GetOpInfo(Op::k##Name), kOut)}, \
-   capi_ops_internal::Phase1##Name, aclnn##Name, capi_ops_internal::Phase1##Name##With},
+   capi_ops_internal::Phase1##Name,                                                     \
+   aclnn##Name,                                                                         \
+   capi_ops_internal::Phase1##Name##With,                                               \
+   capi_ops_internal::Phase1##Name##Call},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
   };
   return kOps[static_cast<int>(op)];
+}
+
+// Whether a CANN parameter name is of a required operand: CANN names every optional one
+// "...Optional" (LayerNorm's weightOptional, meanOutOptional); null is no operand.
+inline bool IsRequired(const char* name) {
+  if (name == nullptr) return false;
+  const std::string n(name);
+  const std::string tail = "Optional";
+  return n.size() < tail.size() || n.compare(n.size() - tail.size(), tail.size(), tail) != 0;
 }
 
 // The operators the list-driven suites run, in list order: every one but the gated linear
@@ -177,8 +242,8 @@ inline const CApiOp& GetCApiOp(Op op) {
 // PreluBackward (a weight of C elements applied along dim 1, a second output:
 // tests/prelu_test.cc, prelu_backward_test.cc) and RReluWithNoise (random numbers, a noise
 // tensor written: tests/rrelu_with_noise_test.cc), whose operands or results those suites
-// cannot build, and LayerNorm (an aclIntArray, optional operands, statistics outputs:
-// tests/layer_norm_test.cc).
+// cannot build, and the norms (per-column operands, statistics outputs, LayerNorm's
+// aclIntArray: tests/layer_norm_test.cc, rms_norm_test.cc).
 inline bool InListSuites(Op op) {
   return !GetOpInfo(op).is_split && GetOpInfo(op).shapes != ShapeRule::kChannelWeight &&
          GetOpInfo(op).kind != Kind::kNoiseMap && GetOpInfo(op).shapes != ShapeRule::kTrailingDims;

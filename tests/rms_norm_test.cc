@@ -1,0 +1,337 @@
+// RmsNorm: each row of x over gamma's dims (x's last gamma.dim() dims) divided by its root
+// mean square, rstd = 1 / sqrt(sum(x^2) / n + epsilon), and scaled by gamma; the rows' rstd
+// written to rstdOut (FLOAT). The list-driven suites cannot build its operands
+// (tests/util/capi_ops.h, HasOwnSuite): this suite checks values of CANN's five dtype
+// combinations against a long-double reference on every SIMD target (SPEC §4: rstd within 4
+// ULP, y within 4 ULP or 2^-21 |x| rstd |gamma|, 16-bit outputs that plus half an ULP), rows
+// of any length and gammas of several dims, the rstdOut shapes CANN's tiling takes, strided
+// and in-place operands, epsilon from 0 to 1, rows far outside f32's square range, NaN and
+// infinities, the bits for any team and core count, empty inputs, and every refusal in the
+// order of the generated entry point and the tiling, with nothing written.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "aclnnop/aclnn_rms_norm.h"
+#include "tests/util/numeric_harness.h"
+#include "tests/util/strided_tensor.h"
+
+namespace hostnn {
+namespace test {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Both phases on the null stream.
+aclnnStatus RunRmsNorm(const aclTensor* x, const aclTensor* gamma, double eps, const aclTensor* y,
+                       const aclTensor* rstd) {
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  const aclnnStatus st = aclnnRmsNormGetWorkspaceSize(x, gamma, eps, y, rstd, &ws, &exec);
+  if (st != ACLNN_SUCCESS) return st;
+  std::vector<char> workspace(ws);
+  return aclnnRmsNorm(ws ? workspace.data() : nullptr, ws, exec, nullptr);
+}
+aclnnStatus RunT(HostTensor& x, HostTensor& g, HostTensor& y, HostTensor& rstd, double eps) {
+  return RunRmsNorm(x.acl(), g.acl(), eps, y.acl(), rstd.acl());
+}
+
+double Ulp32(double v) { return UlpOf(DType::kFloat32, v); }
+// The bound of an output of dtype `d` whose f32 bound is `f32_bound`: that plus half an ULP
+// of d (the f32 result rounded once).
+double Bound(DType d, double exact, double f32_bound) {
+  return d == DType::kFloat32 ? f32_bound : f32_bound + 0.5 * UlpOf(d, exact);
+}
+
+// y and rstd against the long-double reference of the inputs' values, epsilon as the f32
+// value CANN's kernel takes.
+void ExpectRmsNorm(HostTensor& g, HostTensor& y, HostTensor& rstd, const std::vector<double>& x,
+                   int64_t cols, double eps) {
+  const int64_t rows = static_cast<int64_t>(x.size()) / cols;
+  const long double e = static_cast<float>(eps);
+  const std::vector<double> gv = g.Values();
+  for (int64_t r = 0; r < rows; ++r) {
+    long double sq = 0;
+    for (int64_t c = 0; c < cols; ++c)
+      sq += static_cast<long double>(x[r * cols + c]) * x[r * cols + c];
+    const long double s = 1.0L / std::sqrt(sq / cols + e);
+    const double sd = static_cast<double>(s);
+    if (std::isnan(sd)) {
+      ASSERT_TRUE(std::isnan(rstd.Get(r))) << "rstd of row " << r;
+    } else {
+      const double got = rstd.Get(r);
+      ASSERT_LE(std::fabs(got - sd), 4 * Ulp32(sd))
+          << "rstd of row " << r << ": got " << Num(got) << ", exact " << Num(sd);
+    }
+    for (int64_t c = 0; c < cols; ++c) {
+      const int64_t i = r * cols + c;
+      const long double scaled = x[i] * s;
+      const double exact = static_cast<double>(scaled * gv[c]);
+      const double got = y.Get(i);
+      if (std::isnan(exact)) {
+        ASSERT_TRUE(std::isnan(got)) << "y " << i << ": got " << Num(got);
+        continue;
+      }
+      const double f32_bound =
+          std::max(4 * Ulp32(exact),
+                   std::ldexp(std::fabs(static_cast<double>(scaled)) * std::fabs(gv[c]), -21));
+      ASSERT_LE(std::fabs(got - exact), Bound(y.dtype(), exact, f32_bound))
+          << "y " << i << " (row " << r << "): x " << Num(x[i]) << " got " << Num(got) << ", exact "
+          << Num(exact);
+    }
+  }
+}
+
+// x's shape with gamma's dims 1: the rstdOut shape of CANN's document.
+std::vector<int64_t> StatsShape(const std::vector<int64_t>& x, size_t gamma_dims) {
+  std::vector<int64_t> s = x;
+  for (size_t i = x.size() - gamma_dims; i < x.size(); ++i) s[i] = 1;
+  return s;
+}
+
+struct ShapeCase {
+  std::vector<int64_t> x, gamma;
+};
+const ShapeCase kShapes[] = {
+    {{2, 16}, {16}},           {{4, 8}, {8}},           {{3, 5}, {5}},
+    {{2, 3, 17}, {3, 17}},     {{7, 1}, {1}},           {{9}, {9}},
+    {{2, 2, 3, 4}, {2, 3, 4}}, {{3, 1000}, {1000}},     {{2, 4099}, {4099}},
+    {{37, 64}, {64}},          {{1, 1, 1, 17}, {1, 17}}};
+
+// CANN's five (x, gamma) combinations; y is x's dtype, rstd FLOAT.
+struct DTypeCase {
+  DType x, gamma;
+};
+const DTypeCase kDTypes[] = {{DType::kFloat16, DType::kFloat32},
+                             {DType::kBFloat16, DType::kFloat32},
+                             {DType::kFloat16, DType::kFloat16},
+                             {DType::kBFloat16, DType::kBFloat16},
+                             {DType::kFloat32, DType::kFloat32}};
+
+TEST(RmsNorm, EveryShapeAndDTypeOnEveryTarget) {
+  std::mt19937_64 rng(0x125u);
+  ForEachTarget([&](int64_t) {
+    for (const DTypeCase& d : kDTypes) {
+      for (const ShapeCase& c : kShapes) {
+        SCOPED_TRACE(ShapeText(c.x) + " gamma " + ShapeText(c.gamma) + " x " + DTypeName(d.x) +
+                     " gamma " + DTypeName(d.gamma));
+        int64_t cols = 1;
+        for (int64_t v : c.gamma) cols *= v;
+        HostTensor x(d.x, c.x), g(d.gamma, c.gamma), y(d.x, c.x),
+            rstd(DType::kFloat32, StatsShape(c.x, c.gamma.size()));
+        x.Fill(rng, -3.0, 5.0);
+        g.Fill(rng, -2.0, 2.0);
+        ASSERT_EQ(RunT(x, g, y, rstd, 1e-6), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        ExpectRmsNorm(g, y, rstd, x.Values(), cols, 1e-6);
+      }
+    }
+  });
+}
+
+// Strided and transposed views, in place (yOut is x), the rstdOut shapes the tiling takes
+// (each dim 1 or x's, as many dims as x or fewer), and epsilon from 0 to 1.
+TEST(RmsNorm, StridesInPlaceStatsShapesAndEpsilon) {
+  std::mt19937_64 rng(0x126u);
+  const DType f = DType::kFloat32;
+  const std::vector<int64_t> shape{5, 3, 7}, gamma{3, 7};
+  const std::vector<std::vector<int64_t>> stats_shapes{{5, 1, 1}, {5}, {5, 1}, {1, 1, 1, 1, 5}};
+  int k = 0;
+  for (const Strides lx : {Strides::kDense, Strides::kStep2, Strides::kTransposed}) {
+    for (const Strides ly : {Strides::kDense, Strides::kStep2}) {
+      for (const std::vector<int64_t>& ss : stats_shapes) {
+        // {1, 1, 1, 1, 5} has more dims than x: refused below, not here.
+        if (ss.size() > shape.size()) continue;
+        SCOPED_TRACE("layouts " + std::to_string(static_cast<int>(lx)) + "/" +
+                     std::to_string(static_cast<int>(ly)) + " rstd " + ShapeText(ss));
+        HostTensor x(f, shape, lx), g(f, gamma, ly), y(f, shape, ly), rstd(f, ss);
+        x.Fill(rng, -4.0, 4.0);
+        g.Fill(rng, -2.0, 2.0);
+        const double eps = (k++ % 5) / 4.0;
+        ASSERT_EQ(RunT(x, g, y, rstd, eps), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+        ExpectRmsNorm(g, y, rstd, x.Values(), 21, eps);
+      }
+    }
+  }
+  HostTensor x(f, {6, 9}), g(f, {9}), rstd(f, {6, 1});
+  x.Fill(rng, -4.0, 4.0);
+  g.Fill(rng, -1.0, 1.0);
+  const std::vector<double> before = x.Values();
+  ASSERT_EQ(RunT(x, g, x, rstd, 1e-6), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ExpectRmsNorm(g, x, rstd, before, 9, 1e-6);
+}
+
+// Squares outside f32's range (1e30, 1e-30) are exact in the double sums; a zero row with
+// epsilon 0 has rstd +inf and y NaN (0 * inf); NaN gives a NaN row; an infinity gives rstd 0,
+// y 0 at the row's finite elements and NaN at the infinite one (inf * 0).
+TEST(RmsNorm, FarRangesZeroRowsAndSpecialValues) {
+  const DType f = DType::kFloat32;
+  HostTensor x(f, {5, 33}), g(f, {33}), y(f, {5, 33}), rstd(f, {5, 1});
+  for (int c = 0; c < 33; ++c) {
+    g.Set(c, 0.5 + c / 32.0);
+    x.Set(c, (c % 2 ? -1.0 : 1.0) * 1.0e30 * (1 + c / 64.0));
+    x.Set(33 + c, 1.0e-30 * (c + 1));
+    x.Set(66 + c, 0.0);
+    x.Set(99 + c, c == 7 ? kNaN : c);
+    x.Set(132 + c, c == 3 ? HUGE_VAL : c);
+  }
+  ASSERT_EQ(RunT(x, g, y, rstd, 0.0), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  std::vector<double> v = x.Values();
+  v.resize(66);
+  HostTensor y2(f, {2, 33}), r2(f, {2, 1});
+  for (int i = 0; i < 66; ++i) y2.Set(i, y.Get(i));
+  for (int r = 0; r < 2; ++r) r2.Set(r, rstd.Get(r));
+  ExpectRmsNorm(g, y2, r2, v, 33, 0.0);
+  EXPECT_EQ(rstd.Get(2), HUGE_VAL);
+  EXPECT_TRUE(std::isnan(rstd.Get(3)));
+  EXPECT_EQ(rstd.Get(4), 0.0);
+  for (int c = 0; c < 33; ++c) {
+    EXPECT_TRUE(std::isnan(y.Get(66 + c))) << c;
+    EXPECT_TRUE(std::isnan(y.Get(99 + c))) << c;
+    if (c == 3) {
+      EXPECT_TRUE(std::isnan(y.Get(132 + c)));
+    } else {
+      EXPECT_EQ(y.Get(132 + c), 0.0) << c;
+    }
+  }
+}
+
+// The bits of y and rstd for 1, 2 and 3 threads and 1 or 48 logical cores.
+TEST(RmsNorm, SameBitsForAnyTeamAndCoreCount) {
+  const int threads = omp_get_max_threads();
+  std::mt19937_64 rng(0x127u);
+  const DType f = DType::kFloat32;
+  HostTensor x(f, {97, 1031}), g(f, {1031});
+  x.Fill(rng, -3.0, 3.0);
+  g.Fill(rng, -1.0, 1.0);
+  std::vector<uint8_t> first_y, first_r;
+  for (int team : {1, 2, 3}) {
+    for (int cores : {0, 1, 48}) {
+      SCOPED_TRACE("threads " + std::to_string(team) + " cores " + std::to_string(cores));
+      omp_set_num_threads(team);
+      HostTensor y(f, {97, 1031}), rstd(f, {97, 1});
+      OpArgs a;
+      a.op = Op::kRmsNorm;
+      a.in[0] = &x.view();
+      a.in[1] = &g.view();
+      a.out[0] = &y.view();
+      a.out[1] = &rstd.view();
+      a.scalars[0] = OpScalar{true, 1e-6, DType::kFloat64};
+      tiling::Options options;
+      options.num_cores = cores;
+      const Status s = hostnn::Run(a, options);
+      ASSERT_TRUE(s.ok()) << s.message();
+      if (first_y.empty()) {
+        first_y = y.Snapshot(), first_r = rstd.Snapshot();
+        ExpectRmsNorm(g, y, rstd, x.Values(), 1031, 1e-6);
+      }
+      EXPECT_EQ(y.Snapshot(), first_y);
+      EXPECT_EQ(rstd.Snapshot(), first_r);
+    }
+  }
+  omp_set_num_threads(threads);
+}
+
+// An empty x (an empty leading dim), as the document takes it: success, nothing written.
+TEST(RmsNorm, EmptyInputs) {
+  const DType f = DType::kFloat32;
+  HostTensor x(f, {0, 4}), g(f, {4}), y(f, {0, 4}), rstd(f, {0, 1});
+  ASSERT_EQ(RunT(x, g, y, rstd, 1e-6), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  HostTensor x2(f, {2, 0, 4}), y2(f, {2, 0, 4}), rstd2(f, {2, 1, 1});
+  const std::vector<uint8_t> r0 = rstd2.Snapshot();
+  ASSERT_EQ(RunT(x2, g, y2, rstd2, 1e-6), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  EXPECT_EQ(rstd2.Snapshot(), r0);
+}
+
+// Every refusal: its status, a message naming what is wrong, nothing written.
+TEST(RmsNorm, RefusalsWriteNothing) {
+  const DType f = DType::kFloat32, h = DType::kFloat16, bf = DType::kBFloat16, d = DType::kFloat64;
+  struct Case {
+    const char* what;
+    DType x, g, y, r;
+    std::vector<int64_t> xs, gs, ys, rs;
+    double eps;
+    aclnnStatus status;
+    const char* names;
+  };
+  const std::vector<int64_t> s{2, 3, 4}, n{4}, st{2, 3, 1};
+  const aclnnStatus kInvalid = ACLNN_ERR_PARAM_INVALID, kTiling = ACLNN_ERR_INNER_TILING_ERROR;
+  const Case cases[] = {
+      // The generated entry point: dtypes, then the definition's combinations (161002).
+      {"DOUBLE x", d, f, d, f, s, n, s, st, 1e-6, kInvalid, "x"},
+      {"gamma neither FLOAT nor x's", h, bf, h, f, s, n, s, st, 1e-6, kInvalid, "gamma"},
+      {"yOut unlike x", h, h, f, f, s, n, s, st, 1e-6, kInvalid, "yOut"},
+      {"FLOAT16 rstdOut", f, f, f, h, s, n, s, st, 1e-6, kInvalid, "rstdOut"},
+      // The tiling's (561002).
+      {"x of no dim", f, f, f, f, {}, n, {}, {}, 1e-6, kTiling, "x"},
+      {"9 dims",
+       f,
+       f,
+       f,
+       f,
+       {1, 1, 1, 1, 1, 1, 1, 2, 4},
+       n,
+       {1, 1, 1, 1, 1, 1, 1, 2, 4},
+       {2},
+       1e-6,
+       kTiling,
+       "x"},
+      {"gamma of more dims than x", f, f, f, f, {4}, {1, 4}, {4}, {1}, 1e-6, kTiling, "gamma"},
+      {"gamma unlike x's last dims", f, f, f, f, s, {3}, s, st, 1e-6, kTiling, "gamma"},
+      {"empty gamma", f, f, f, f, {2, 0}, {0}, {2, 0}, {2, 1}, 1e-6, kTiling, "gamma"},
+      {"yOut rank", f, f, f, f, s, n, {6, 4}, st, 1e-6, kTiling, "yOut"},
+      {"yOut shape", f, f, f, f, s, n, {2, 4, 3}, st, 1e-6, kTiling, "yOut"},
+      {"rstdOut dim neither 1 nor x's", f, f, f, f, s, n, s, {2, 2, 1}, 1e-6, kTiling, "rstdOut"},
+      {"rstdOut of more dims than x", f, f, f, f, s, n, s, {1, 2, 3, 1}, 1e-6, kTiling, "rstdOut"},
+      {"rstdOut of too few elements", f, f, f, f, s, n, s, {1, 3, 1}, 1e-6, kTiling, "rstdOut"},
+      {"negative epsilon", f, f, f, f, s, n, s, st, -1e-6, kTiling, "epsilon"},
+      // Two faults: the dtype is checked before the shapes, as the generated entry point.
+      {"dtype before shape", d, f, d, f, s, {3}, s, st, 1e-6, kInvalid, "x"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    HostTensor x(c.x, c.xs), g(c.g, c.gs), y(c.y, c.ys), rstd(c.r, c.rs);
+    const std::vector<uint8_t> y0 = y.Snapshot(), r0 = rstd.Snapshot();
+    EXPECT_EQ(RunT(x, g, y, rstd, c.eps), c.status);
+    const std::string m = aclGetRecentErrMsg();
+    EXPECT_NE(m.find(c.names), std::string::npos) << m;
+    EXPECT_EQ(y.Snapshot(), y0);
+    EXPECT_EQ(rstd.Snapshot(), r0);
+  }
+  // Nulls: every tensor is required (161001), named.
+  HostTensor x(f, s), g(f, n), y(f, s), rstd(f, st);
+  const char* names[] = {"x", "gamma", "yOut", "rstdOut"};
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(RunRmsNorm(k == 0 ? nullptr : x.acl(), k == 1 ? nullptr : g.acl(), 1e-6,
+                         k == 2 ? nullptr : y.acl(), k == 3 ? nullptr : rstd.acl()),
+              ACLNN_ERR_PARAM_NULLPTR)
+        << names[k];
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find(names[k]), std::string::npos) << names[k];
+  }
+  // rstdOut may not overlap yOut: here its six elements are yOut's first six.
+  HostTensor both(f, {2, 3, 4});
+  const std::vector<uint8_t> b0 = both.Snapshot();
+  TensorView alias = both.view();
+  alias.shape = {2, 3, 1};
+  alias.strides = {3, 1, 1};
+  alias.storage_shape = {24};
+  OpArgs a;
+  a.op = Op::kRmsNorm;
+  a.in[0] = &x.view();
+  a.in[1] = &g.view();
+  a.out[0] = &both.view();
+  a.out[1] = &alias;
+  const Status overlap = hostnn::Run(a, tiling::Options());
+  EXPECT_EQ(overlap.code(), StatusCode::kInvalid) << overlap.message();
+  EXPECT_NE(overlap.message().find("rstdOut"), std::string::npos) << overlap.message();
+  EXPECT_EQ(both.Snapshot(), b0);
+}
+
+}  // namespace
+}  // namespace test
+}  // namespace hostnn
