@@ -162,10 +162,14 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   w_view_ = TensorView::Dense(x_, spec.dtype, {1});
   gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
   if (info.shapes == ShapeRule::kTrailingDims && spec.shape.size() == 2) {
-    // A norm's per-column operand over x's first row (RmsNorm's gamma), and its per-row
-    // statistic (rstd, FLOAT) in dy's array, which a forward norm does not read.
-    w_view_ = TensorView::Dense(x_, spec.dtype, {spec.shape[1]});
-    gw_view_ = TensorView::Dense(dy_, DType::kFloat32, {spec.shape[0], 1});
+    // A norm's per-column operand over x's first row (gamma), its per-row values (rstd: 1.0
+    // for a gradient to read) and a gradient's column sums (dgamma), FLOAT.
+    const int64_t rows = spec.shape[0], cols = spec.shape[1];
+    norm_aux_.assign(static_cast<size_t>(rows + cols), 1.0f);
+    w_view_ = TensorView::Dense(x_, spec.dtype, {cols});
+    gw_view_ = TensorView::Dense(norm_aux_.data(), DType::kFloat32, {rows, 1});
+    sums_view_ = TensorView::Dense(norm_aux_.data() + rows, DType::kFloat32, {cols});
+    acl_sums_ = MakeAclTensor(sums_view_);
   }
   acl_w_ = MakeAclTensor(w_view_);
   acl_gw_ = MakeAclTensor(gw_view_);
@@ -191,6 +195,7 @@ CaseData::~CaseData() {
   if (acl_act_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_act_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_w_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_gw_));
+  if (acl_sums_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_sums_));
   for (void* s : acl_scalars_) {
     if (s != nullptr) aclDestroyScalar(static_cast<aclScalar*>(s));
   }
@@ -232,10 +237,16 @@ OpArgs CaseData::Args() const {
       a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
       a.int_array_given = true;
     }
-    // The operands the prototype requires (RmsNorm's gamma and rstdOut); none of the
-    // optional ones (LayerNorm's).
-    if (test::IsRequired(info.in_names[1])) a.in[1] = &w_view_;
-    if (test::IsRequired(info.out_names[1])) a.out[1] = &gw_view_;
+    if (info.is_forward) {
+      // The operands the prototype requires (RmsNorm's gamma and rstdOut); none of the
+      // optional ones (LayerNorm's).
+      if (test::IsRequired(info.in_names[1])) a.in[1] = &w_view_;
+      if (test::IsRequired(info.out_names[1])) a.out[1] = &gw_view_;
+    } else {  // a gradient (RmsNormGrad): dy, x, rstd, gamma; dx and dgamma
+      a.in[2] = &gw_view_;
+      a.in[3] = &w_view_;
+      a.out[1] = &sums_view_;
+    }
   }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;
@@ -293,8 +304,8 @@ namespace {
 // numbers, flag the flag. A channel weight (Prelu's second input, PreluBackward's third)
 // is w, PreluBackward's gradWeight gw; a gated unit's half-shaped second operand act.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, aclTensor* w,
-                         aclTensor* gw, int64_t dim, aclTensor* out, void* const* s, bool flag,
-                         uint64_t* ws, aclOpExecutor** exec) {
+                         aclTensor* gw, aclTensor* sums, int64_t dim, aclTensor* out,
+                         void* const* s, bool flag, uint64_t* ws, aclOpExecutor** exec) {
   if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
     return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
   }
@@ -307,10 +318,18 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
     const int64_t last = rank > 0 ? dims[rank - 1] : 1;
     delete[] dims;
     aclIntArray* norm = HasIntArray(info.signature) ? aclCreateIntArray(&last, 1) : nullptr;
-    call.in[0] = x;
-    call.in[1] = test::IsRequired(info.in_names[1]) ? w : nullptr;
     call.out[0] = out;
-    call.out[1] = test::IsRequired(info.out_names[1]) ? gw : nullptr;
+    if (info.is_forward) {
+      call.in[0] = x;
+      call.in[1] = test::IsRequired(info.in_names[1]) ? w : nullptr;
+      call.out[1] = test::IsRequired(info.out_names[1]) ? gw : nullptr;
+    } else {  // a gradient: dy, x, rstd, gamma; dx and dgamma
+      call.in[0] = dy;
+      call.in[1] = x;
+      call.in[2] = gw;
+      call.in[3] = w;
+      call.out[1] = sums;
+    }
     call.int_array = norm;
     const aclnnStatus st = test::GetCApiOp(op).phase1_call(call, ws, exec);
     if (norm != nullptr) aclDestroyIntArray(norm);
@@ -343,8 +362,8 @@ int CaseData::RunCApiPrepare() {
   const aclnnStatus s =
       GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
                    static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-                   static_cast<aclTensor*>(acl_gw_), spec_.dim, static_cast<aclTensor*>(acl_out_),
-                   acl_scalars_, flag_, &ws, &exec);
+                   static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), spec_.dim,
+                   static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
@@ -357,10 +376,10 @@ int CaseData::RunCApiCall() {
   auto* out = static_cast<aclTensor*>(acl_out_);
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s =
-      GetWorkspace(spec_.op, dy, x, static_cast<aclTensor*>(acl_act_),
-                   static_cast<aclTensor*>(acl_w_), static_cast<aclTensor*>(acl_gw_), spec_.dim,
-                   out, acl_scalars_, flag_, &ws, &exec);
+  const aclnnStatus s = GetWorkspace(
+      spec_.op, dy, x, static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
+      static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), spec_.dim, out,
+      acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

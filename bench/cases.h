@@ -129,6 +129,11 @@ class CaseData {
   // first, and PreluBackward's gradWeight of one element.
   double grad_weight_[1] = {};
   TensorView w_view_, gw_view_;
+  // A norm's per-row values (a forward's statistic written, a gradient's rstd read: gw_view_)
+  // and a gradient's column sums (sums_view_, dgamma), FLOAT, in norm_aux_.
+  std::vector<float> norm_aux_;
+  TensorView sums_view_;
+  void* acl_sums_ = nullptr;
   PreparedCall prepared_;
   // CANN tensors for RunCApiCall, made once.
   void* acl_dy_ = nullptr;

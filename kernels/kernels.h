@@ -305,20 +305,35 @@ using PreluBackwardSegmentFn = double (*)(const float* dy, const float* x, float
 PreluBackwardSegmentFn GetPreluBackwardSegment();
 
 // ---- The normalisations' rows (Kind Rows, ShapeRule TrailingDims) ------------------------
-// A normalisation over one row of n >= 1 contiguous f32 elements (kernels/norm_kernels.cc):
-// cols[0] and cols[1] are its per-column operands (n elements each, null where not given),
-// stat0 and stat1 its row's statistics, rounded once to f32, in the order of its list line's
-// outputs after y (stat1 unused by a normalisation with one). Every sum is taken in double
-// in a fixed order (element i to partial i % kRowPartials), every other operation in double
-// without a fused multiply-add, y rounded once to f32. y may be x exactly. The same bits on
-// every target.
-//   LayerNorm: stat0 the mean, stat1 rstd = 1 / sqrt(var + eps) (the biased, centred
-//     variance); y = (x - mean) * rstd * cols[0] + cols[1] (null: 1 and 0).
-//   RmsNorm: stat0 rstd = 1 / sqrt(sum(x^2) / n + eps); y = x * rstd * cols[0] (given).
-using NormRowFn = void (*)(const float* x, const float* const* cols, float* y, size_t n, float eps,
-                           float* stat0, float* stat1);
-// The row function of a normalisation; null for any other operator.
-NormRowFn GetNormRow(Op op);
+// One row of a normalisation as its functions take it (kernels/norm_kernels.cc): n >= 1
+// contiguous f32 elements per row operand. Every sum is taken in double in a fixed order
+// (element i to partial i % kRowPartials), every other operation in double without a fused
+// multiply-add, each output rounded once to f32: the same bits on every target.
+struct NormRow {
+  const float* in[2] = {};    // the row's operands: x; a gradient's dy, x
+  const float* cols[2] = {};  // per-column operands, n elements each; null: not given
+  float row_in[2] = {};       // per-row inputs (a gradient's saved rstd)
+  float* out = nullptr;       // the row's result, n elements; may be in[0] or in[1] exactly
+  float* stats[2] = {};       // per-row outputs, one element each (null past the norm's own)
+  size_t n = 0;
+  float eps = 0.0f;
+};
+// A normalisation's row function:
+//   LayerNorm: stats mean and rstd = 1 / sqrt(var + eps) (the biased, centred variance);
+//     out = (x - mean) * rstd * cols[0] + cols[1] (null: 1 and 0).
+//   RmsNorm: stats[0] rstd = 1 / sqrt(sum(x^2) / n + eps); out = x * rstd * cols[0].
+//   RmsNormGrad: rstd = row_in[0], m = rstd * sum(dy * gamma * x) / n;
+//     out = dx = (dy * gamma - x * rstd * m) * rstd.
+using NormRowFn = void (*)(const NormRow& row);
+// A gradient's column terms of one row, added to its column sums in double: sums[k][j] for
+// column j of sum k (RmsNormGrad: sums[0][j] += dy[j] * x[j] * rstd, dgamma's terms).
+using NormColumnsFn = void (*)(const NormRow& row, double* const* sums);
+struct NormFns {
+  NormRowFn row = nullptr;
+  NormColumnsFn columns = nullptr;  // null: no column sums
+};
+// A normalisation's functions; null for any other operator.
+NormFns GetNorm(Op op);
 
 // ---- RReluWithNoise (Kind NoiseMap) ------------------------------------------------------
 // The stream of uniform numbers: number k (k a uint64, wrapping) is word k % 4 of the block

@@ -1,9 +1,10 @@
 // The normalisations' row kernels for every compiled SIMD target, and their dispatch entry
-// (GetNormRow): a row of n contiguous f32 elements, every sum in double with element i added
-// to partial i % kRowPartials whatever the vector width (the partials combined by
+// (GetNorm): a row of n contiguous f32 elements, every sum in double with element i added to
+// partial i % kRowPartials whatever the vector width (the partials combined by
 // CombinePartials), every other operation in double lanes without a fused multiply-add. So a
 // row's statistics and outputs have the same bits on every target and for any thread count.
-// A normalisation is its row function here and its line in GetNormRow.
+// A normalisation is its row function here (and, for a gradient, its column terms) and its
+// line in GetNorm.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/norm_kernels.cc"
@@ -21,100 +22,148 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The generic accumulation of a row: the sum of term(x[i]) over n elements in double, element
-// i into partial i % kRowPartials (vectors of at most 16 f64 lanes, so a block of 16 is whole
-// vectors on every target); a short last block's missing elements add nothing. term works
-// on f64 vectors.
+using DD = hn::CappedTag<double, kRowPartials>;
+using DF = hn::Rebind<float, DD>;
+
+// The generic accumulation of a row: the sum of term(a[i], b[i], c[i]) over n elements in
+// double, element i into partial i % kRowPartials (vectors of at most 16 f64 lanes, so a
+// block of 16 is whole vectors on every target); a short last block's missing elements add
+// nothing. term works on f64 vectors; b and c may be null when term does not read them.
 template <class Term>
-HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT x, size_t n, Term term) {
-  const hn::CappedTag<double, kRowPartials> dd;
-  const hn::Rebind<float, decltype(dd)> df;
+HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
+                                const float* HWY_RESTRICT c, size_t n, Term term) {
+  const DD dd;
+  const DF df;
   const size_t N = hn::Lanes(dd);
   HWY_ALIGN double partials[kRowPartials] = {0};
-  HWY_ALIGN float tail[kRowPartials] = {0};
+  HWY_ALIGN float tails[3][kRowPartials] = {{0}};
+  const auto load = [&](const float* p, size_t at) {
+    return p == nullptr ? hn::Zero(dd) : hn::PromoteTo(dd, hn::LoadU(df, p + at));
+  };
   size_t i = 0;
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kRowPartials; k += N) {
-      const auto v = hn::PromoteTo(dd, hn::LoadU(df, x + i + k));
-      hn::Store(hn::Add(hn::Load(dd, partials + k), term(dd, v)), dd, partials + k);
+      const auto t = term(dd, load(a, i + k), load(b, i + k), load(c, i + k));
+      hn::Store(hn::Add(hn::Load(dd, partials + k), t), dd, partials + k);
     }
   }
   if (i < n) {
     const size_t rest = n - i;
-    for (size_t j = 0; j < rest; ++j) tail[j] = x[i + j];
+    const float* src[3] = {a, b, c};
+    for (int s = 0; s < 3; ++s) {
+      if (src[s] == nullptr) continue;
+      for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
+    }
     for (size_t k = 0; k < kRowPartials; k += N) {
       const size_t valid = rest > k ? HWY_MIN(rest - k, N) : 0;
-      const auto v = hn::PromoteTo(dd, hn::LoadU(df, tail + k));
-      const auto t = hn::IfThenElseZero(hn::FirstN(dd, valid), term(dd, v));
-      hn::Store(hn::Add(hn::Load(dd, partials + k), t), dd, partials + k);
+      const auto t = term(dd, load(tails[0], k), load(b ? tails[1] : nullptr, k),
+                          load(c ? tails[2] : nullptr, k));
+      const auto masked = hn::IfThenElseZero(hn::FirstN(dd, valid), t);
+      hn::Store(hn::Add(hn::Load(dd, partials + k), masked), dd, partials + k);
     }
   }
   return CombinePartials(partials);
 }
 
+// f(i, vectors...) -> an f64 vector, stored rounded once to f32 at out + i, over n elements:
+// whole vectors, then the tail one element at a time through a one-lane tag (the same
+// operations, so the same bits).
+template <class F>
+HWY_INLINE void ForEachOut(float* out, size_t n, F f) {
+  const DD dd;
+  const DF df;
+  const size_t N = hn::Lanes(dd);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::DemoteTo(df, f(dd, df, i)), df, out + i);
+  const hn::CappedTag<double, 1> d1;
+  const hn::Rebind<float, decltype(d1)> f1;
+  for (; i < n; ++i) hn::StoreU(hn::DemoteTo(f1, f(d1, f1, i)), f1, out + i);
+}
+
+template <class D, class F>
+HWY_INLINE hn::Vec<D> Load64(D d, F f, const float* p, size_t at) {
+  return hn::PromoteTo(d, hn::LoadU(f, p + at));
+}
+
 // LayerNorm's row: mean = sum(x) / n, var = sum((x - mean)^2) / n (the biased variance, the
 // centred sum taken in a second pass so a large mean costs no accuracy), rstd = 1 / sqrt(var +
-// eps), all in double and rounded once to f32 for the statistics outputs; then
-// y = (x - mean) * rstd * gamma + beta in double lanes, rounded once to f32 (gamma, beta null:
-// 1 and 0). n >= 1.
-void LayerNormRow(const float* x, const float* const* cols, float* y, size_t n, float eps,
-                  float* mean_out, float* rstd_out) {
-  const float* HWY_RESTRICT gamma = cols[0];
-  const float* HWY_RESTRICT beta = cols[1];
-  const double sum = AccumulateRow(x, n, [](auto, auto v) { return v; });
+// eps), all in double and rounded once to f32 for the statistics; then y = (x - mean) * rstd *
+// gamma + beta in double lanes, rounded once to f32 (gamma, beta null: 1 and 0).
+void LayerNormRow(const NormRow& r) {
+  const float* x = r.in[0];
+  const float* HWY_RESTRICT gamma = r.cols[0];
+  const float* HWY_RESTRICT beta = r.cols[1];
+  const size_t n = r.n;
+  const double sum =
+      AccumulateRow(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
   const double mean = sum / static_cast<double>(n);
-  const double sq = AccumulateRow(x, n, [mean](auto d, auto v) {
+  const double sq = AccumulateRow(x, nullptr, nullptr, n, [mean](auto d, auto v, auto, auto) {
     const auto c = hn::Sub(v, hn::Set(d, mean));
     return hn::Mul(c, c);
   });
-  const double var = sq / static_cast<double>(n);
-  const double rstd = 1.0 / std::sqrt(var + static_cast<double>(eps));
-  *mean_out = static_cast<float>(mean);
-  *rstd_out = static_cast<float>(rstd);
-
-  const hn::CappedTag<double, kRowPartials> dd;
-  const hn::Rebind<float, decltype(dd)> df;
-  const size_t N = hn::Lanes(dd);
-  const auto vmean = hn::Set(dd, mean), vrstd = hn::Set(dd, rstd);
-  size_t i = 0;
-  const auto out = [&](auto vx, size_t at) {
-    auto r = hn::Mul(hn::Sub(vx, vmean), vrstd);
-    if (gamma != nullptr) r = hn::Mul(r, hn::PromoteTo(dd, hn::LoadU(df, gamma + at)));
-    if (beta != nullptr) r = hn::Add(r, hn::PromoteTo(dd, hn::LoadU(df, beta + at)));
-    return hn::DemoteTo(df, r);
-  };
-  for (; i + N <= n; i += N) hn::StoreU(out(hn::PromoteTo(dd, hn::LoadU(df, x + i)), i), df, y + i);
-  for (; i < n; ++i) {
-    double r = (static_cast<double>(x[i]) - mean) * rstd;
-    if (gamma != nullptr) r = r * static_cast<double>(gamma[i]);
-    if (beta != nullptr) r = r + static_cast<double>(beta[i]);
-    y[i] = static_cast<float>(r);
-  }
+  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
+  *r.stats[0] = static_cast<float>(mean);
+  *r.stats[1] = static_cast<float>(rstd);
+  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+    auto v = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, rstd));
+    if (gamma != nullptr) v = hn::Mul(v, Load64(d, f, gamma, i));
+    if (beta != nullptr) v = hn::Add(v, Load64(d, f, beta, i));
+    return v;
+  });
 }
 
-// RmsNorm's row: ms = sum(x^2) / n in double, rstd = 1 / sqrt(ms + eps) rounded once to f32
-// for the statistics output; y = x * rstd * gamma in double lanes, rounded once to f32.
-// Unlike LayerNorm nothing is centred: the row's scale alone is taken out. n >= 1.
-void RmsNormRow(const float* x, const float* const* cols, float* y, size_t n, float eps,
-                float* rstd_out, float* /*unused*/) {
-  const float* HWY_RESTRICT gamma = cols[0];
-  const double sq = AccumulateRow(x, n, [](auto, auto v) { return hn::Mul(v, v); });
-  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(eps));
-  *rstd_out = static_cast<float>(rstd);
+// RmsNorm's row: rstd = 1 / sqrt(sum(x^2) / n + eps) in double, rounded once to f32 for the
+// statistics output; y = x * rstd * gamma in double lanes, rounded once to f32. Unlike
+// LayerNorm nothing is centred: the row's scale alone is taken out.
+void RmsNormRow(const NormRow& r) {
+  const float* x = r.in[0];
+  const float* HWY_RESTRICT gamma = r.cols[0];
+  const size_t n = r.n;
+  const double sq =
+      AccumulateRow(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return hn::Mul(v, v); });
+  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
+  *r.stats[0] = static_cast<float>(rstd);
+  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+    return hn::Mul(hn::Mul(Load64(d, f, x, i), hn::Set(d, rstd)), Load64(d, f, gamma, i));
+  });
+}
 
-  const hn::CappedTag<double, kRowPartials> dd;
-  const hn::Rebind<float, decltype(dd)> df;
+// RmsNormGrad's row, from the forward's rstd (row_in[0]): with m = rstd * sum(dy * gamma * x)
+// / n (the mean of dy * gamma times the normalised x * rstd), dx = (dy * gamma - x * rstd * m)
+// * rstd, in double, rounded once to f32.
+void RmsNormGradRow(const NormRow& r) {
+  const float* dy = r.in[0];
+  const float* x = r.in[1];
+  const float* HWY_RESTRICT gamma = r.cols[0];
+  const size_t n = r.n;
+  const double rstd = static_cast<double>(r.row_in[0]);
+  const double s = AccumulateRow(dy, gamma, x, n, [](auto, auto vdy, auto vg, auto vx) {
+    return hn::Mul(hn::Mul(vdy, vg), vx);
+  });
+  const double rstd_m = rstd * (rstd * s / static_cast<double>(n));
+  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+    const auto dyg = hn::Mul(Load64(d, f, dy, i), Load64(d, f, gamma, i));
+    return hn::Mul(hn::Sub(dyg, hn::Mul(Load64(d, f, x, i), hn::Set(d, rstd_m))), hn::Set(d, rstd));
+  });
+}
+
+// RmsNormGrad's column terms: dgamma[j] += dy[j] * x[j] * rstd, in double lanes (the tail
+// through a one-lane tag: the same operations, never contracted to a fused multiply-add).
+void RmsNormGradColumns(const NormRow& r, double* const* sums) {
+  double* HWY_RESTRICT dgamma = sums[0];
+  const auto add = [&](auto d, auto f, size_t i) {
+    const auto t = hn::Mul(hn::Mul(Load64(d, f, r.in[0], i), Load64(d, f, r.in[1], i)),
+                           hn::Set(d, static_cast<double>(r.row_in[0])));
+    hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), t), d, dgamma + i);
+  };
+  const DD dd;
+  const DF df;
   const size_t N = hn::Lanes(dd);
-  const auto vrstd = hn::Set(dd, rstd);
   size_t i = 0;
-  for (; i + N <= n; i += N) {
-    const auto r = hn::Mul(hn::Mul(hn::PromoteTo(dd, hn::LoadU(df, x + i)), vrstd),
-                           hn::PromoteTo(dd, hn::LoadU(df, gamma + i)));
-    hn::StoreU(hn::DemoteTo(df, r), df, y + i);
-  }
-  for (; i < n; ++i) {
-    y[i] = static_cast<float>(static_cast<double>(x[i]) * rstd * static_cast<double>(gamma[i]));
-  }
+  for (; i + N <= r.n; i += N) add(dd, df, i);
+  const hn::CappedTag<double, 1> d1;
+  const hn::Rebind<float, decltype(d1)> f1;
+  for (; i < r.n; ++i) add(d1, f1, i);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -130,16 +179,20 @@ namespace kernels {
 
 HWY_EXPORT(LayerNormRow);
 HWY_EXPORT(RmsNormRow);
+HWY_EXPORT(RmsNormGradRow);
+HWY_EXPORT(RmsNormGradColumns);
 
-NormRowFn GetNormRow(Op op) {
+NormFns GetNorm(Op op) {
   switch (op) {
     case Op::kLayerNorm:
     case Op::kLayerNormWithImplMode:
-      return HOSTNN_PICK(LayerNormRow);
+      return {HOSTNN_PICK(LayerNormRow), nullptr};
     case Op::kRmsNorm:
-      return HOSTNN_PICK(RmsNormRow);
+      return {HOSTNN_PICK(RmsNormRow), nullptr};
+    case Op::kRmsNormGrad:
+      return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
     default:
-      return nullptr;
+      return {};
   }
 }
 

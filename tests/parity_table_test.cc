@@ -668,6 +668,8 @@ const char* RuleName(DTypeRule r) {
       return "NormFloat";
     case DTypeRule::kNormOutLikeInput:
       return "NormOutLikeInput";
+    case DTypeRule::kNormGradLikeDy:
+      return "NormGradLikeDy";
   }
   return "?";
 }
@@ -720,6 +722,9 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kNormOutLikeInput:
       return "x a compute dtype, gamma FLOAT or x's, y x's, rstd FLOAT; computed in f32 with "
              "double statistics";
+    case DTypeRule::kNormGradLikeDy:
+      return "dy, x and dxOut one compute dtype, gamma FLOAT or that, rstd and dgammaOut FLOAT; "
+             "computed in f32 with double sums";
     case DTypeRule::kPromoteOutAnyFloat:
       return "PromoteType of the inputs (integer inputs cast to it), computed in f32, cast to "
              "out's dtype";

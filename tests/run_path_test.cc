@@ -108,6 +108,7 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vgw = TensorView::Dense(gw.data(), dtype, {300});
         std::vector<float> rstd(64, 0.0f);
         TensorView vrstd = TensorView::Dense(rstd.data(), DType::kFloat32, {64, 1});
+        TensorView vdgamma = TensorView::Dense(gw.data(), DType::kFloat32, {300});
         if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
           args.in[2] = &vw;
           args.out[1] = &vgw;
@@ -120,9 +121,13 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           if (HasIntArray(GetOpInfo(op).signature)) {  // LayerNorm's normalizedShape
             args.int_array = {300};
             args.int_array_given = true;
-          } else {  // RmsNorm: gamma's 300 elements, a FLOAT rstd per row
+          } else if (GetOpInfo(op).is_forward) {  // RmsNorm: gamma, a FLOAT rstd per row
             args.in[1] = &vw;
             args.out[1] = &vrstd;
+          } else {  // RmsNormGrad: rstd and gamma read, dgamma (FLOAT) written
+            args.in[2] = &vrstd;
+            args.in[3] = &vw;
+            args.out[1] = &vdgamma;
           }
         }
         for (int threads : {1, 2}) {

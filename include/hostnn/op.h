@@ -80,6 +80,8 @@ enum class Signature {
   kLayerNormImplMode,          // the same and an int32_t i0 (implMode)
   kRmsNorm,                    // (in0, in1, d0, out, out1): in1 the weight, d0 a double
                                // (epsilon), out1 a statistics output
+  kRmsNormGrad,                // (in0, in1, in2, in3, out, out1): four inputs (dy, x, rstd,
+                               // gamma), two outputs (every tensor const, as CANN declares)
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -275,6 +277,9 @@ enum class DTypeRule {
   kNormOutLikeInput,        // in0 a compute dtype; in1 FLOAT or in0's; out in0's; out1
                             // FLOAT (RmsNorm's five combinations: computed in f32 with double
                             // statistics)
+  kNormGradLikeDy,          // in0, in1 and out one compute dtype; in3 FLOAT or that one; in2
+                            // and out1 FLOAT (RmsNormGrad's five combinations: computed in f32
+                            // with double sums)
   kPromoteOutAnyFloat,      // inputs: any float or integer dtypes whose PromoteType is a
                             // compute dtype (an integer input is cast to it first, as CANN
                             // casts to the promoted type); out: any float dtype
@@ -313,6 +318,9 @@ enum class Tolerance {
   kNormForward,        // LayerNorm, RmsNorm: mean, rstd 4 ULP; y 4 ULP or 2^-21 (|x - mean|
                        // rstd |gamma| + |beta|; RmsNorm's mean and beta 0); 16-bit: that
                        // plus half an ULP
+  kNormBackward,       // RmsNormGrad: dx and the column sums within 2^-21 times the sum of
+                       // the magnitudes of their terms, or 4 ULP; 16-bit: that plus half an
+                       // ULP
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -431,7 +439,7 @@ inline int ModeIndex(const ScalarParam& p, const char* name) {
 }
 
 // The most tensors an operator reads and writes (op_list.def's Inputs and Outputs).
-constexpr int kMaxIn = 3;
+constexpr int kMaxIn = 4;
 constexpr int kMaxOut = 3;
 
 struct OpInfo {
@@ -453,7 +461,8 @@ struct OpInfo {
   bool is_forward;    // one input tensor, `self` (one name in Inputs), rather than (dy, x);
                       // or self and a one-element parameter (ShapeRule::kOneElement) or
                       // row counts (kGroupRows), or self and its noise (Kind NoiseMap),
-                      // or a norm's input and its optional weight and bias (kTrailingDims)
+                      // or a forward norm's input and its per-column operands
+                      // (Tolerance kNormForward)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -497,7 +506,7 @@ constexpr OpInfo kOpInfos[] = {
    Tolerance::k##tol,                                                                             \
    Kind::k##kind == Kind::kRows,                                                                  \
    IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
-       ShapeRule::k##shapes == ShapeRule::kTrailingDims ||                                        \
+       Tolerance::k##tol == Tolerance::kNormForward ||                                            \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <vector>
 
 #include "aclnn/aclnn_base.h"
@@ -84,18 +85,17 @@ inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
   return r;
 }
 
-// A call's operands by slot: the prototype's inputs in0, in1, in2 go to OpArgs::in[0..2] and
-// its outputs out, out1, out2 to OpArgs::out[0..2], its aclIntArray to OpArgs::int_array
+// A call's operands by slot: the prototype's inputs in0 .. in3 go to OpArgs::in[] and its
+// outputs out, out1, out2 to OpArgs::out[], its aclIntArray to OpArgs::int_array
 // (src/aclnn/signatures.h says which C parameter is which; null where the prototype has none), and
 // its scalar parameters: the aclScalars s0, s1, s2, s3 go to the operator's numbers (an int64_t or
 // char* attribute among them, as Attr made it) and the bool f0 to its flag, in the order of its
 // Scalars column.
-inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* in2,
-                       const aclTensor* out0, const aclTensor* out1, const aclTensor* out2,
-                       int64_t dim, const aclIntArray* array = nullptr,
-                       const aclScalar* s0 = nullptr, const aclScalar* s1 = nullptr,
-                       const aclScalar* s2 = nullptr, const aclScalar* s3 = nullptr,
-                       bool f0 = false) {
+inline OpArgs MakeArgs(Op op, std::initializer_list<const aclTensor*> ins,
+                       std::initializer_list<const aclTensor*> outs, int64_t dim,
+                       const aclIntArray* array = nullptr, const aclScalar* s0 = nullptr,
+                       const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,
+                       const aclScalar* s3 = nullptr, bool f0 = false) {
   OpArgs a;
   a.op = op;
   const aclScalar* numbers[] = {s0, s1, s2, s3};
@@ -110,12 +110,14 @@ inline OpArgs MakeArgs(Op op, const aclTensor* in0, const aclTensor* in1, const 
                                                                  : ScalarArg(s);
     }
   }
-  a.in[0] = ViewOf(in0);
-  a.in[1] = ViewOf(in1);
-  a.in[2] = ViewOf(in2);
-  a.out[0] = ViewOf(out0);
-  a.out[1] = ViewOf(out1);
-  a.out[2] = ViewOf(out2);
+  int k = 0;
+  for (const aclTensor* t : ins) {
+    if (k < kMaxIn) a.in[k++] = ViewOf(t);
+  }
+  k = 0;
+  for (const aclTensor* t : outs) {
+    if (k < kMaxOut) a.out[k++] = ViewOf(t);
+  }
   a.dim = dim;
   if (array != nullptr) {
     a.int_array = array->values;

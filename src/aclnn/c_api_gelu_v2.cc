@@ -87,7 +87,7 @@ aclnnStatus InV2Words(aclnnStatus st, const char* v2, std::initializer_list<Op> 
 // of any rank and format is taken.
 aclnnStatus AnyRankPhase1(Op op, const aclTensor* in0, const aclTensor* in1, const aclTensor* out,
                           uint64_t* workspaceSize, aclOpExecutor** executor) {
-  hostnn::OpArgs args = hostnn::capi::MakeArgs(op, in0, in1, nullptr, out, nullptr, nullptr, 0);
+  hostnn::OpArgs args = hostnn::capi::MakeArgs(op, {in0, in1}, {out}, 0);
   args.max_rank = hostnn::kAnyRank;
   args.any_format = true;
   return hostnn::capi::GetWorkspaceSize(args, workspaceSize, executor);

@@ -14,23 +14,24 @@
 
 extern "C" {
 
-#define HOSTNN_OP(Name, snake, sig, ...)                                                           \
-  aclnnStatus aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_PARAMS_##sig, uint64_t* workspaceSize,      \
-                                            aclOpExecutor** executor) {                            \
-    return hostnn::runtime::Entry("aclnn" #Name "GetWorkspaceSize", ACLNN_ERR_INNER, [&] {         \
-      return hostnn::capi::GetWorkspaceSize(                                                       \
-          hostnn::capi::MakeArgs(hostnn::Op::k##Name, HOSTNN_SIG_INS_##sig, HOSTNN_SIG_OUTS_##sig, \
-                                 HOSTNN_SIG_DIM_##sig, HOSTNN_SIG_ARRAY_##sig,                     \
-                                 HOSTNN_SIG_SCALARS_##sig, HOSTNN_SIG_FLAG_##sig),                 \
-          workspaceSize, executor);                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  aclnnStatus aclnn##Name(HOSTNN_PHASE2_PARAMS) {                                                  \
-    return hostnn::runtime::Entry("aclnn" #Name, ACLNN_ERR_INNER, [&] {                            \
-      return hostnn::capi::Launch(hostnn::Op::k##Name, HOSTNN_PHASE2_ARGS);                        \
-    });                                                                                            \
-  }                                                                                                \
-  HOSTNN_ENTRY_ALIAS(aclnn##Name##GetWorkspaceSize)                                                \
+#define HOSTNN_OP(Name, snake, sig, ...)                                                      \
+  aclnnStatus aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_PARAMS_##sig, uint64_t* workspaceSize, \
+                                            aclOpExecutor** executor) {                       \
+    return hostnn::runtime::Entry("aclnn" #Name "GetWorkspaceSize", ACLNN_ERR_INNER, [&] {    \
+      return hostnn::capi::GetWorkspaceSize(                                                  \
+          hostnn::capi::MakeArgs(hostnn::Op::k##Name, {HOSTNN_SIG_INS_##sig},                 \
+                                 {HOSTNN_SIG_OUTS_##sig}, HOSTNN_SIG_DIM_##sig,               \
+                                 HOSTNN_SIG_ARRAY_##sig, HOSTNN_SIG_SCALARS_##sig,            \
+                                 HOSTNN_SIG_FLAG_##sig),                                      \
+          workspaceSize, executor);                                                           \
+    });                                                                                       \
+  }                                                                                           \
+  aclnnStatus aclnn##Name(HOSTNN_PHASE2_PARAMS) {                                             \
+    return hostnn::runtime::Entry("aclnn" #Name, ACLNN_ERR_INNER, [&] {                       \
+      return hostnn::capi::Launch(hostnn::Op::k##Name, HOSTNN_PHASE2_ARGS);                   \
+    });                                                                                       \
+  }                                                                                           \
+  HOSTNN_ENTRY_ALIAS(aclnn##Name##GetWorkspaceSize)                                           \
   HOSTNN_ENTRY_ALIAS(aclnn##Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP

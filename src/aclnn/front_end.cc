@@ -164,6 +164,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kPromoteIntExact:  // the promotion's casts: CheckPromotedCasts
     case DTypeRule::kNormFloat:        // the norms' own checks: src/aclnn/norm_front_end.cc
     case DTypeRule::kNormOutLikeInput:
+    case DTypeRule::kNormGradLikeDy:
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.

@@ -3,6 +3,7 @@
 
 #include "src/aclnn/norm_front_end.h"
 
+#include <algorithm>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -54,9 +55,23 @@ Status TilingRefuses(const char* op, const char* param, const std::string& what)
   return Status::InnerTiling(std::string(op) + ": " + param + " " + what);
 }
 
+// The generated norms' first tiling check: x and gamma of 1 to 8 dims.
+Status CheckTilingRanks(const char* op, const Item& x, const Item& gamma) {
+  for (const Item* v : {&x, &gamma}) {
+    const size_t r = v->view->shape.size();
+    if (r < 1 || r > static_cast<size_t>(kMaxNormDims)) {
+      return TilingRefuses(op, v->param,
+                           "must have 1 to 8 dims, got " + std::to_string(r) + " (" +
+                               core::ShapeString(v->view->shape) + ")");
+    }
+  }
+  return Status::Ok();
+}
+
 // RmsNorm (no aclIntArray: the normalised dims are gamma's). CANN generates its entry point
 // from the kernel's definition: nulls (161001) and the five dtype combinations (161002) are
-// checked there, the shapes and epsilon by its A2 tiling (561002).
+// checked there, the shapes (no empty tensor: the A2 tiling refuses a zero dim) and epsilon
+// by its A2 tiling (561002).
 Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
                              uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
@@ -92,18 +107,11 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
   for (const Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
 
   // 3. The tiling's shape checks: x and gamma of 1 to 8 dims, gamma no more than x, yOut as
-  // many as x; gamma not empty and equal to x's last dims; yOut's dims x's; each of rstdOut's
-  // dims 1 or x's (as many as x at most); then epsilon >= 0.
+  // many as x; gamma not empty and equal to x's last dims; x not empty, yOut's dims x's; each
+  // of rstdOut's dims 1 or x's, not 0 (as many as x at most); then epsilon >= 0.
   const std::vector<int64_t>&xs = x.view->shape, &gs = gamma.view->shape, &ys = y.view->shape,
         &rs = rstd.view->shape;
-  for (const Item* v : {&x, &gamma}) {
-    const size_t r = v->view->shape.size();
-    if (r < 1 || r > static_cast<size_t>(kMaxNormDims)) {
-      return TilingRefuses(op, v->param,
-                           "must have 1 to 8 dims, got " + std::to_string(r) + " (" +
-                               core::ShapeString(v->view->shape) + ")");
-    }
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckTilingRanks(op, x, gamma));
   HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, y.param, *y.view, kMaxNormDims));
   HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, rstd.param, *rstd.view, kMaxNormDims));
   for (const Item* v : {&x, &gamma}) {
@@ -130,6 +138,11 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
                                ")");
     }
   }
+  for (size_t i = 0; i < xs.size(); ++i) {
+    if (xs[i] == 0) {
+      return TilingRefuses(op, x.param, "must not be empty, got " + core::ShapeString(xs));
+    }
+  }
   if (ys != xs) {
     return TilingRefuses(
         op, y.param, "shape " + core::ShapeString(ys) + ": expected x's " + core::ShapeString(xs));
@@ -140,7 +153,7 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
         "shape " + core::ShapeString(rs) + ": at most x's " + std::to_string(xs.size()) + " dims");
   }
   for (size_t i = 0; i < rs.size(); ++i) {
-    if (rs[i] != 1 && rs[i] != xs[i]) {
+    if (rs[i] == 0 || (rs[i] != 1 && rs[i] != xs[i])) {
       return TilingRefuses(op, rstd.param,
                            "shape " + core::ShapeString(rs) + ": dim " + std::to_string(i) +
                                " must be 1 or x's " + std::to_string(xs[i]) + " (x " +
@@ -153,15 +166,13 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
     return TilingRefuses(op, "epsilon", "must be >= 0, got " + std::to_string(o.numbers[0]));
   }
 
-  // 4. The rows: rows x cols, cols gamma's element count. An empty x (an empty leading dim)
-  // succeeds and writes nothing, as the document takes empty x, yOut and rstdOut; otherwise
-  // rstdOut holds one element per row.
+  // 4. The rows: rows x cols, cols gamma's element count (x has no empty dim); rstdOut
+  // holds one element per row, as the kernel writes one.
   const int64_t rows = core::CheckedNumel(std::vector<int64_t>(xs.begin(), xs.begin() + begin));
   const int64_t cols = core::CheckedNumel(gs);
   if (rows < 0 || cols < 0) {
     return core::InvalidParam(op, x.param, "has more rows or columns than int64 holds");
   }
-  if (rows == 0) return PrepareEmpty(args.op, xt, workspace_size, executor);
   if (core::CheckedNumel(rs) != rows) {
     return TilingRefuses(op, rstd.param,
                          "must hold one element per row: " + std::to_string(rows) +
@@ -170,10 +181,138 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
 
   // 5. Storage and overlap.
   HOSTNN_RETURN_IF_ERROR(CheckNormStorage(op, {&x, &gamma}, {&y, &rstd}));
-  o.x = {x.view, &x.span};
+  o.rows_in[0] = {x.view, &x.span};
   o.y = {y.view, &y.span};
   o.cols_in[0] = {gamma.view, &gamma.span};
   o.stats[0] = {rstd.view, &rstd.span};
+  o.rows = rows;
+  o.cols = cols;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
+// RmsNormGrad (dy, x, rstd, gamma -> dxOut, dgammaOut), generated from its kernel's
+// definition like RmsNorm: nulls (161001) and the five dtype combinations (161002) there, the
+// shapes by its A2 tiling (CheckInputShape4RmsNormGrad, 561002), which also refuses an empty
+// dy and an rstd of another element count than the rows.
+Status PrepareRmsNormGradChecked(const OpArgs& args, const tiling::Options& options,
+                                 uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item dy{info.in_names[0], args.in[0], {}}, x{info.in_names[1], args.in[1], {}},
+      rstd{info.in_names[2], args.in[2], {}}, gamma{info.in_names[3], args.in[3], {}};
+  Item dx{info.out_names[0], args.out[0], {}}, dgamma{info.out_names[1], args.out[1], {}};
+  Item* all[] = {&dy, &x, &rstd, &gamma, &dx, &dgamma};
+
+  // 1. Null tensors, in the prototype's order: every one is required.
+  for (const Item* v : all) {
+    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  // 2. Dtypes: each FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations:
+  // x and dxOut dy's, gamma FLOAT or dy's, rstd and dgammaOut FLOAT.
+  for (const Item* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
+  }
+  const DType t = dy.view->dtype;
+  for (const Item* v : {&x, &dx}) {
+    if (v->view->dtype != t) {
+      return core::InvalidParam(op, v->param,
+                                std::string("dtype: expected ") + DTypeName(t) + " like dy, got " +
+                                    DTypeName(v->view->dtype));
+    }
+  }
+  if (gamma.view->dtype != DType::kFloat32 && gamma.view->dtype != t) {
+    return core::InvalidParam(op, gamma.param,
+                              std::string("dtype: expected FLOAT or ") + DTypeName(t) +
+                                  " like dy, got " + DTypeName(gamma.view->dtype));
+  }
+  for (const Item* v : {&rstd, &dgamma}) {
+    if (v->view->dtype != DType::kFloat32) {
+      return core::InvalidParam(
+          op, v->param, std::string("dtype: expected FLOAT, got ") + DTypeName(v->view->dtype));
+    }
+  }
+  for (const Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+
+  // 3. The tiling's shape checks, in its order: x and gamma of 1 to 8 dims, gamma no more
+  // than x, dy as many as x; dxOut as many as dy, dgammaOut as many as gamma; dy's dims x's
+  // and dxOut's dy's, dy's last not 0; rstd's dims x's leading ones (fewer dims: the leading
+  // dims it lacks 1); gamma's and dgammaOut's dims dy's last.
+  const std::vector<int64_t>&dys = dy.view->shape, &xs = x.view->shape, &rs = rstd.view->shape,
+        &gs = gamma.view->shape, &dxs = dx.view->shape, &dgs = dgamma.view->shape;
+  HOSTNN_RETURN_IF_ERROR(CheckTilingRanks(op, x, gamma));
+  for (const Item* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, kMaxNormDims));
+  }
+  const auto rank_mismatch = [&](const Item& a, const Item& b) {
+    return TilingRefuses(op, a.param,
+                         "has " + std::to_string(a.view->shape.size()) + " dims, " + b.param + " " +
+                             std::to_string(b.view->shape.size()) + ": they must be as many");
+  };
+  if (gs.size() > xs.size()) {
+    return TilingRefuses(
+        op, gamma.param,
+        "has " + std::to_string(gs.size()) + " dims, more than x's " + std::to_string(xs.size()));
+  }
+  if (dys.size() != xs.size()) return rank_mismatch(dy, x);
+  if (dxs.size() != dys.size()) return rank_mismatch(dx, dy);
+  if (dgs.size() != gs.size()) return rank_mismatch(dgamma, gamma);
+  for (const Item* v : {&x, &dx}) {
+    if (v->view->shape != dys) {
+      return TilingRefuses(op, v->param,
+                           "shape " + core::ShapeString(v->view->shape) + ": expected dy's " +
+                               core::ShapeString(dys));
+    }
+  }
+  if (dys.back() == 0) {
+    return TilingRefuses(op, dy.param, "last dim must not be 0, got " + core::ShapeString(dys));
+  }
+  const size_t lead = xs.size() - gs.size();
+  const size_t checked = std::min(rs.size(), lead);
+  for (size_t i = 0; i < lead; ++i) {
+    const bool bad = i < checked ? rs[i] != xs[i] : xs[i] != 1;
+    if (bad) {
+      return TilingRefuses(op, rstd.param,
+                           "shape " + core::ShapeString(rs) + ": its first dims must be x's " +
+                               std::to_string(lead) + " leading dims (x " + core::ShapeString(xs) +
+                               ", gamma " + core::ShapeString(gs) + ")");
+    }
+  }
+  for (const Item* v : {&gamma, &dgamma}) {
+    for (size_t i = 0; i < gs.size(); ++i) {
+      if (v->view->shape[i] != dys[lead + i]) {
+        return TilingRefuses(op, v->param,
+                             "shape " + core::ShapeString(v->view->shape) +
+                                 ": expected dy's last " + std::to_string(gs.size()) +
+                                 " dims (dy " + core::ShapeString(dys) + ")");
+      }
+    }
+  }
+
+  // 4. The rows: rows x cols, cols gamma's element count. No row: refused (the A2 tiling
+  // takes no empty dy); rstd holds one element per row.
+  const int64_t rows = core::CheckedNumel(std::vector<int64_t>(xs.begin(), xs.begin() + lead));
+  const int64_t cols = core::CheckedNumel(gs);
+  if (rows < 0 || cols < 0) {
+    return core::InvalidParam(op, x.param, "has more rows or columns than int64 holds");
+  }
+  if (rows == 0) {
+    return TilingRefuses(op, dy.param, "must not be empty, got " + core::ShapeString(dys));
+  }
+  if (core::CheckedNumel(rs) != rows) {
+    return TilingRefuses(op, rstd.param,
+                         "must hold one element per row: " + std::to_string(rows) +
+                             " elements, got " + core::ShapeString(rs));
+  }
+
+  // 5. Storage and overlap.
+  HOSTNN_RETURN_IF_ERROR(CheckNormStorage(op, {&dy, &x, &rstd, &gamma}, {&dx, &dgamma}));
+  exec::NormRowsOperands o;
+  o.rows_in[0] = {dy.view, &dy.span};
+  o.rows_in[1] = {x.view, &x.span};
+  o.y = {dx.view, &dx.span};
+  o.row_in[0] = {rstd.view, &rstd.span};
+  o.cols_in[0] = {gamma.view, &gamma.span};
+  o.col_sums[0] = {dgamma.view, &dgamma.span};
   o.rows = rows;
   o.cols = cols;
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
@@ -184,6 +323,9 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
 Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
                                   uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
+  if (info.signature == Signature::kRmsNormGrad) {
+    return PrepareRmsNormGradChecked(args, options, workspace_size, executor);
+  }
   if (!HasIntArray(info.signature)) {
     return PrepareRmsNormChecked(args, options, workspace_size, executor);
   }
@@ -311,7 +453,7 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
 
   // 6. Storage and overlap.
   HOSTNN_RETURN_IF_ERROR(CheckNormStorage(op, {&input, &weight, &bias}, {&out, &mean, &rstd}));
-  o.x = {input.view, &input.span};
+  o.rows_in[0] = {input.view, &input.span};
   o.y = {out.view, &out.span};
   if (weight.given()) o.cols_in[0] = {weight.view, &weight.span};
   if (bias.given()) o.cols_in[1] = {bias.view, &bias.span};

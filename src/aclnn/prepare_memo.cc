@@ -69,7 +69,7 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
   key_[w++] = args.int_array_given ? static_cast<int64_t>(args.int_array.size()) : -1;
   for (const int64_t v : args.int_array) key_[w++] = v;
   for (const TensorView* v :
-       {args.in[0], args.in[1], args.in[2], args.out[0], args.out[1], args.out[2]}) {
+       {args.in[0], args.in[1], args.in[2], args.in[3], args.out[0], args.out[1], args.out[2]}) {
     key_[w++] = v != nullptr;
     if (v == nullptr) continue;
     key_[w++] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->data));

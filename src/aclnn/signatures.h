@@ -1,10 +1,11 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
- * input tensors named in0, in1, in2 and the outputs out, out1 (OpArgs::in[k], out[k]), the
+ * input tensors named in0 .. in3 and the outputs out, out1, out2 (OpArgs::in[k], out[k]), the
  * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attributes i0, i1,
  * the double attributes d0, d1 and the char* attribute c0;
- * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the three input slots
- * and HOSTNN_SIG_OUTS_ the three output slots, null where the prototype has none (an in-place
+ * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the input slots (three,
+ * or four where the prototype has them) and HOSTNN_SIG_OUTS_ the three output slots, null where
+ * the prototype has none (an in-place
  * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
  * gated unit without one), HOSTNN_SIG_ARRAY_ the aclIntArray ia0 or 0; HOSTNN_SIG_SCALARS_ gives
  * the four numbers s0, s1, s2, s3 (null where absent; an attribute among them as
@@ -456,6 +457,19 @@
 #define HOSTNN_SIG_ARRAY_RmsNorm 0
 #define HOSTNN_SIG_SCALARS_RmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_RmsNorm 0
+
+/* aclnnRmsNormGrad(dy, x, rstd, gamma, dxOut, dgammaOut): generated from the kernel's
+ * definition; four inputs, two outputs, every tensor required. */
+#define HOSTNN_SIG_PARAMS_RmsNormGrad                                                     \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3, \
+      const aclTensor *out, const aclTensor *out1
+#define HOSTNN_SIG_ARGS_RmsNormGrad in0, in1, in2, in3, out, out1
+#define HOSTNN_SIG_INS_RmsNormGrad in0, in1, in2, in3
+#define HOSTNN_SIG_OUTS_RmsNormGrad out, out1, 0
+#define HOSTNN_SIG_DIM_RmsNormGrad 0
+#define HOSTNN_SIG_ARRAY_RmsNormGrad 0
+#define HOSTNN_SIG_SCALARS_RmsNormGrad 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_RmsNormGrad 0
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

@@ -1,8 +1,11 @@
-// The normalisations' executor: the AR units of the reduction plan of [rows, cols] (dim 1),
-// one row per unit, on the plan's cores. A row of x is gathered to f32 (or read in place when
-// x and y are dense FLOAT), normalised by the operator's row function with its per-column
-// operands (gathered to f32 once per run), and scattered to y; its statistics land in the
-// workspace and are written to their outputs, in their dtypes, once every core is done.
+// The normalisations' executor: the rows of [rows, cols] on the reduction plan's cores. A row
+// of each row operand is gathered to f32 (or read in place when every row operand and the
+// result are dense FLOAT), computed by the operator's row function with its per-column and
+// per-row inputs (gathered to f32 once per run), and scattered to the result; its statistics
+// land in the workspace and are written to their outputs, in their dtypes, once every core
+// is done. A forward norm walks the plan's AR units. A gradient with column sums walks fixed
+// blocks of kNormSumRows rows instead, a core's blocks contiguous: each block's column terms
+// go to the block's own slots, and Run adds the slots in block order once every core is done.
 
 #include "src/exec/norm_rows_executor.h"
 
@@ -23,7 +26,7 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-// A normalisation's eps, as its kernel takes it (an f32 attribute).
+// A normalisation's eps, as its kernel takes it (an f32 attribute); 0 for one without.
 float EpsOf(Op op, const NormRowsOperands& o) {
   const kernels::OpParams p = kernels::InitParams(op, kernels::ParamValues(op, o.numbers, o.exact));
   switch (op) {
@@ -31,12 +34,14 @@ float EpsOf(Op op, const NormRowsOperands& o) {
       return p.As<kernels::LayerNormParams>().eps;
     case Op::kLayerNormWithImplMode:
       return p.As<kernels::LayerNormImplModeParams>().eps;
-    default:
+    case Op::kRmsNorm:
       return p.As<kernels::RmsNormParams>().eps;
+    default:
+      return 0.0f;
   }
 }
 
-// An optional operand's layout and codec.
+// An operand over its own shape (per column or per row): its layout and codec.
 struct Optional {
   bool given = false;
   core::FusedLayout layout;
@@ -49,76 +54,161 @@ Status MakeOptional(Op op, const Operand& o, Optional* out) {
   return FuseOwn(op, o, &out->layout);
 }
 
-// Writes n values to an optional per-row output.
-void WriteStats(const Optional& o, const float* values, int64_t n) {
+// Gathers n values of an own-shape operand to f32; writes n values to one.
+void GatherOwn(const Optional& o, int64_t n, float* values) {
+  GatherF32(o.layout, o.layout.operands[0], o.codec, 0, n, values);
+}
+void WriteOwn(const Optional& o, const float* values, int64_t n) {
   if (o.given) ScatterF32(o.layout, o.layout.operands[0], o.codec, 0, n, values);
 }
+
+struct Parts {
+  Optional cols[2], row_in[2], stats[2], col_sums[2];
+};
 
 class NormRowsExecutor final : public Executor {
  public:
   NormRowsExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const NormRowsOperands& o,
-                   const core::FusedLayout& layout, const Optional (&cols)[2],
-                   const Optional (&stats)[2])
+                   int row_operands, const core::FusedLayout& layout, const Parts& parts)
       : Executor(op, std::move(plan)),
         layout_(layout),
-        cols_in_{cols[0], cols[1]},
-        stats_{stats[0], stats[1]},
+        parts_(parts),
+        row_operands_(row_operands),
         rows_(o.rows),
         cols_(o.cols),
-        eps_(EpsOf(op, o)) {
-    x_codec_ = MakeCodec(o.x.view->dtype);
-    y_codec_ = MakeCodec(o.y.view->dtype);
-    direct_ =
-        layout.dense && o.x.view->dtype == DType::kFloat32 && o.y.view->dtype == DType::kFloat32;
-    row_fn_ = kernels::GetNormRow(op);
+        eps_(EpsOf(op, o)),
+        fns_(kernels::GetNorm(op)) {
+    bool all_f32 = o.y.view->dtype == DType::kFloat32;
+    for (int k = 0; k < row_operands_; ++k) {
+      codecs_[k] = MakeCodec(o.rows_in[k].view->dtype);
+      dtypes_[k] = o.rows_in[k].view->dtype;
+      all_f32 = all_f32 && dtypes_[k] == DType::kFloat32;
+    }
+    codecs_[row_operands_] = MakeCodec(o.y.view->dtype);
+    dtypes_[row_operands_] = o.y.view->dtype;
+    direct_ = layout.dense && all_f32;
     target_ = kernels::ChosenTargetName();
-    dtypes_[0] = o.x.view->dtype;
-    dtypes_[1] = o.y.view->dtype;
-    // The per-column operands (f32), the statistics of every row (f32), each core's row of x
-    // and y.
+    num_sums_ = (parts.col_sums[0].given ? 1 : 0) + (parts.col_sums[1].given ? 1 : 0);
+    blocks_ = (rows_ + kNormSumRows - 1) / kNormSumRows;
+    // The per-column operands, the per-row inputs and statistics (f32), the column sums'
+    // slots (a row of cols doubles per block and sum), Run's f32 scratch of the sums, and each
+    // core's row of every row operand and of the result.
     const uint64_t col_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(cols_));
-    const uint64_t row_stats = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows_));
-    cols_at_[0] = 0;
-    cols_at_[1] = col_bytes;
-    stats_at_[0] = 2 * col_bytes;
-    stats_at_[1] = stats_at_[0] + row_stats;
-    cores_at_ = stats_at_[1] + row_stats;
-    core_bytes_ = direct_ ? 0 : 2 * col_bytes;
+    const uint64_t row_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows_));
+    uint64_t at = 0;
+    for (int k = 0; k < 2; ++k) cols_at_[k] = at, at += col_bytes;
+    for (int k = 0; k < 2; ++k) row_in_at_[k] = at, at += row_bytes;
+    for (int k = 0; k < 2; ++k) stats_at_[k] = at, at += row_bytes;
+    slots_at_ = at;
+    if (num_sums_ > 0) {
+      at += AlignWorkspace(sizeof(double) * static_cast<uint64_t>(num_sums_) *
+                           static_cast<uint64_t>(blocks_) * static_cast<uint64_t>(cols_));
+      at += col_bytes;  // the f32 scratch
+    }
+    cores_at_ = at;
+    core_bytes_ = direct_ ? 0 : static_cast<uint64_t>(row_operands_ + 1) * col_bytes;
     workspace_bytes_ = cores_at_ + core_bytes_ * static_cast<uint64_t>(plan_->reduction.block_dim);
   }
 
   std::string KernelPath() const override {
-    return DescribeKernelPath(target_, direct_, dtypes_, 2, false) + ", " + GetOpInfo(op_).name +
-           " rows (double statistics)";
+    std::string path = DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + 1, false) +
+                       ", " + GetOpInfo(op_).name + " rows (double statistics)";
+    if (num_sums_ > 0) {
+      path += ", column sums over blocks of " + std::to_string(kNormSumRows) + " rows";
+    }
+    return path;
   }
 
   void Run(char* workspace) const override {
     for (int k = 0; k < 2; ++k) {
-      if (cols_in_[k].given) Gather(cols_in_[k], workspace + cols_at_[k]);
+      if (parts_.cols[k].given) GatherOwn(parts_.cols[k], cols_, F32(workspace, cols_at_[k]));
+      if (parts_.row_in[k].given) {
+        GatherOwn(parts_.row_in[k], rows_, F32(workspace, row_in_at_[k]));
+      }
     }
     launch::LaunchRunCore(plan_->reduction.block_dim, this, &NormRowsExecutor::RunCore, workspace);
     for (int k = 0; k < 2; ++k) {
-      WriteStats(stats_[k], reinterpret_cast<const float*>(workspace + stats_at_[k]), rows_);
+      WriteOwn(parts_.stats[k], F32(workspace, stats_at_[k]), rows_);
     }
+    if (num_sums_ > 0) FinishSums(workspace);
   }
 
  private:
-  void Gather(const Optional& o, char* at) const {
-    GatherF32(o.layout, o.layout.operands[0], o.codec, 0, cols_, reinterpret_cast<float*>(at));
+  static float* F32(char* workspace, uint64_t at) {
+    return reinterpret_cast<float*>(workspace + at);
+  }
+  double* Slots(char* workspace, int k, int64_t block) const {
+    return reinterpret_cast<double*>(workspace + slots_at_) + (k * blocks_ + block) * cols_;
+  }
+
+  // The column sums: per column, the blocks' partial sums added in block order, rounded once.
+  void FinishSums(char* workspace) const {
+    float* out32 = F32(
+        workspace,
+        slots_at_ + AlignWorkspace(sizeof(double) * static_cast<uint64_t>(num_sums_) *
+                                   static_cast<uint64_t>(blocks_) * static_cast<uint64_t>(cols_)));
+    for (int k = 0; k < num_sums_; ++k) {
+      for (int64_t c = 0; c < cols_; ++c) {
+        double total = 0.0;
+        for (int64_t b = 0; b < blocks_; ++b) total += Slots(workspace, k, b)[c];
+        out32[c] = static_cast<float>(total);
+      }
+      WriteOwn(parts_.col_sums[k], out32, cols_);
+    }
+  }
+
+  // One row: gathered (or read in place), computed, its column terms added, scattered.
+  void RunRow(int64_t row, char* workspace, float* core_rows, double* const* sums) const {
+    kernels::NormRow r;
+    r.n = static_cast<size_t>(cols_);
+    r.eps = eps_;
+    for (int k = 0; k < 2; ++k) {
+      r.cols[k] = parts_.cols[k].given ? F32(workspace, cols_at_[k]) : nullptr;
+      if (parts_.row_in[k].given) r.row_in[k] = F32(workspace, row_in_at_[k])[row];
+      r.stats[k] = F32(workspace, stats_at_[k]) + row;
+    }
+    const int64_t s = row * cols_;
+    if (direct_) {
+      for (int k = 0; k < row_operands_; ++k) {
+        r.in[k] = reinterpret_cast<const float*>(layout_.operands[k].first) + s;
+      }
+      r.out = reinterpret_cast<float*>(layout_.operands[row_operands_].first) + s;
+    } else {
+      for (int k = 0; k < row_operands_; ++k) {
+        float* buffer = core_rows + k * cols_;
+        GatherF32(layout_, layout_.operands[k], codecs_[k], s, cols_, buffer);
+        r.in[k] = buffer;
+      }
+      r.out = core_rows + row_operands_ * cols_;
+    }
+    // The column terms read the row's inputs before the result may overwrite them (in place).
+    if (sums != nullptr) fns_.columns(r, sums);
+    fns_.row(r);
+    if (!direct_) {
+      ScatterF32(layout_, layout_.operands[row_operands_], codecs_[row_operands_], s, cols_, r.out);
+    }
   }
 
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ReductionPlan& p = plan_->reduction;
-    const float* cols[2];
-    for (int k = 0; k < 2; ++k) {
-      cols[k] =
-          cols_in_[k].given ? reinterpret_cast<const float*>(workspace + cols_at_[k]) : nullptr;
+    float* core_rows = F32(workspace, cores_at_ + static_cast<uint64_t>(core) * core_bytes_);
+    if (num_sums_ > 0) {
+      // Whole blocks, a core's contiguous: block b of sum k has its own slots.
+      const int64_t cores = p.block_dim;
+      const int64_t first = blocks_ * core / cores, last = blocks_ * (core + 1) / cores;
+      for (int64_t b = first; b < last; ++b) {
+        double* sums[2] = {};
+        for (int k = 0; k < num_sums_; ++k) {
+          sums[k] = Slots(workspace, k, b);
+          std::fill(sums[k], sums[k] + cols_, 0.0);
+        }
+        const int64_t end = std::min(rows_, (b + 1) * kNormSumRows);
+        for (int64_t row = b * kNormSumRows; row < end; ++row) {
+          RunRow(row, workspace, core_rows, sums);
+        }
+      }
+      return;
     }
-    float* stat0 = reinterpret_cast<float*>(workspace + stats_at_[0]);
-    float* stat1 = reinterpret_cast<float*>(workspace + stats_at_[1]);
-    float* x = reinterpret_cast<float*>(workspace + cores_at_ + core * core_bytes_);
-    float* y = x + cols_;
-    const size_t n = static_cast<size_t>(cols_);
     const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
     for (int64_t u = begin; u < end; ++u) {
       // An AR unit's rows are A1's; rows of one element (cols 1) are planned as one long A0
@@ -128,30 +218,24 @@ class NormRowsExecutor final : public Executor {
       const int64_t first = ar ? unit.a1_begin : unit.a0_begin;
       const int64_t count = ar ? unit.a1_len : unit.a0_len;
       for (int64_t row = first; row < first + count; ++row) {
-        const int64_t s = row * cols_;
-        if (direct_) {
-          const float* xr = reinterpret_cast<const float*>(layout_.operands[0].first) + s;
-          float* yr = reinterpret_cast<float*>(layout_.operands[1].first) + s;
-          row_fn_(xr, cols, yr, n, eps_, stat0 + row, stat1 + row);
-          continue;
-        }
-        GatherF32(layout_, layout_.operands[0], x_codec_, s, cols_, x);
-        row_fn_(x, cols, y, n, eps_, stat0 + row, stat1 + row);
-        ScatterF32(layout_, layout_.operands[1], y_codec_, s, cols_, y);
+        RunRow(row, workspace, core_rows, nullptr);
       }
     }
   }
 
-  core::FusedLayout layout_;  // x, y over x's shape
-  Optional cols_in_[2], stats_[2];
+  core::FusedLayout layout_;  // the row operands, then the result, over x's shape
+  Parts parts_;
+  int row_operands_;
   int64_t rows_, cols_;
   float eps_;
+  kernels::NormFns fns_;
   bool direct_ = false;
-  OperandCodec x_codec_, y_codec_;
-  kernels::NormRowFn row_fn_ = nullptr;
+  OperandCodec codecs_[3];
   const char* target_ = "";
-  DType dtypes_[2] = {};
-  uint64_t cols_at_[2] = {}, stats_at_[2] = {}, cores_at_ = 0;
+  DType dtypes_[3] = {};
+  int num_sums_ = 0;
+  int64_t blocks_ = 0;
+  uint64_t cols_at_[2] = {}, row_in_at_[2] = {}, stats_at_[2] = {}, slots_at_ = 0, cores_at_ = 0;
   uint64_t core_bytes_ = 0;
 };
 
@@ -167,9 +251,9 @@ class EmptyRowsExecutor final : public Executor {
   void Run(char* workspace) const override {
     float* values = reinterpret_cast<float*>(workspace);
     std::fill(values, values + rows_, 0.0f);
-    WriteStats(mean_, values, rows_);
+    WriteOwn(mean_, values, rows_);
     std::fill(values, values + rows_, std::numeric_limits<float>::quiet_NaN());
-    WriteStats(rstd_, values, rows_);
+    WriteOwn(rstd_, values, rows_);
   }
   bool runs_nothing() const override { return !mean_.given && !rstd_.given; }
 
@@ -189,28 +273,44 @@ class EmptyRowsExecutor final : public Executor {
 
 Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& options,
                        uint64_t* workspace_size, ExecutorPtr* executor) {
-  const DType dtype = o.x.view->dtype;
-  Optional cols[2], stats[2];
-  for (int k = 0; k < 2; ++k) HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.stats[k], &stats[k]));
+  const DType dtype = o.rows_in[0].view->dtype;
+  Parts parts;
+  for (int k = 0; k < 2; ++k) HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.stats[k], &parts.stats[k]));
   if (o.cols == 0) {
-    auto* exec = new EmptyRowsExecutor(op, DTypeName(dtype), stats[0], stats[1], o.rows);
+    auto* exec =
+        new EmptyRowsExecutor(op, DTypeName(dtype), parts.stats[0], parts.stats[1], o.rows);
     *workspace_size = exec->workspace_bytes();
     executor->reset(exec);
     return Status::Ok();
   }
-  if (kernels::GetNormRow(op) == nullptr) {
+  const kernels::NormFns fns = kernels::GetNorm(op);
+  if (fns.row == nullptr || ((o.col_sums[0].view != nullptr) && fns.columns == nullptr)) {
     return Status::Inner(std::string(GetOpInfo(op).name) + ": no row function");
   }
-  for (int k = 0; k < 2; ++k) HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.cols_in[k], &cols[k]));
+  for (int k = 0; k < 2; ++k) {
+    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.cols_in[k], &parts.cols[k]));
+    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.row_in[k], &parts.row_in[k]));
+    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.col_sums[k], &parts.col_sums[k]));
+  }
   const tiling::Problem problem{op, dtype, {o.rows, o.cols}, 1, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
-  char* firsts[2] = {o.x.span->first, o.y.span->first};
-  const DType dtypes[2] = {dtype, o.y.view->dtype};
-  const std::vector<int64_t> strides[2] = {o.x.span->strides, o.y.span->strides};
+  const int row_operands = o.rows_in[1].view != nullptr ? 2 : 1;
+  char* firsts[3] = {};
+  DType dtypes[3] = {};
+  std::vector<int64_t> strides[3];
+  for (int k = 0; k < row_operands; ++k) {
+    firsts[k] = o.rows_in[k].span->first;
+    dtypes[k] = o.rows_in[k].view->dtype;
+    strides[k] = o.rows_in[k].span->strides;
+  }
+  firsts[row_operands] = o.y.span->first;
+  dtypes[row_operands] = o.y.view->dtype;
+  strides[row_operands] = o.y.span->strides;
   core::FusedLayout layout;
-  HOSTNN_RETURN_IF_ERROR(FuseOperands(op, o.x.view->shape, 2, firsts, dtypes, strides, &layout));
-  auto* exec = new NormRowsExecutor(op, std::move(plan), o, layout, cols, stats);
+  HOSTNN_RETURN_IF_ERROR(FuseOperands(op, o.rows_in[0].view->shape, row_operands + 1, firsts,
+                                      dtypes, strides, &layout));
+  auto* exec = new NormRowsExecutor(op, std::move(plan), o, row_operands, layout, parts);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
   return Status::Ok();

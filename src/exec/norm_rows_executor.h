@@ -1,8 +1,9 @@
-// The normalisations' middle end (ShapeRule TrailingDims: LayerNorm, RmsNorm): the reduction
-// plan's AR rows of x viewed as [rows, cols] (cols the product of the normalised dims), each
-// row normalised by the operator's row function (kernels::GetNormRow) with the per-column
-// operands beside it, and its statistics written as outputs. A normalisation is its row
-// function and its list line: this executor knows none by name.
+// The normalisations' middle end (ShapeRule TrailingDims: LayerNorm, RmsNorm, RmsNormGrad):
+// the rows of [rows, cols] (cols the product of the normalised dims), each row computed by
+// the operator's row function (kernels::GetNorm) with its per-column and per-row operands
+// beside it; its statistics written as outputs, and a gradient's column terms summed over
+// the rows in a fixed order. A normalisation is its functions and its list line: this
+// executor knows none by name.
 #ifndef HOSTNN_SRC_EXEC_NORM_ROWS_EXECUTOR_H_
 #define HOSTNN_SRC_EXEC_NORM_ROWS_EXECUTOR_H_
 
@@ -14,13 +15,25 @@
 namespace hostnn {
 namespace exec {
 
+// The rows a gradient's column sums are taken over in one block: block b's partial sums (rows
+// [b * kNormSumRows, (b + 1) * kNormSumRows), in row order, in double) are one core's, and
+// the blocks are added in block order. A constant, so the sums' bits do not depend on the
+// plan or the team.
+constexpr int64_t kNormSumRows = 64;
+
 struct NormRowsOperands {
-  Operand x, y;  // input and out: one shape, [rows, cols] in row-major order
-  // Per-column operands of cols elements each (LayerNorm's weight and bias, RmsNorm's
-  // gamma), and per-row statistics outputs of rows elements each (LayerNorm's mean and rstd,
-  // RmsNorm's rstd), in the row function's order; view null: none.
+  // Row operands and the result, one shape, [rows, cols] in row-major order: x (a forward
+  // norm), or dy and x (a gradient); y is out[0] (y or dx).
+  Operand rows_in[2];
+  Operand y;
+  // Per-column operands of cols elements each (LayerNorm's weight and bias, RmsNorm's gamma),
+  // per-row inputs of rows elements each (RmsNormGrad's rstd), per-row statistics outputs
+  // of rows elements each (LayerNorm's mean and rstd, RmsNorm's rstd), and per-column outputs
+  // summed over the rows (RmsNormGrad's dgamma), in the functions' order; view null: none.
   Operand cols_in[2];
+  Operand row_in[2];
   Operand stats[2];
+  Operand col_sums[2];
   int64_t rows = 0, cols = 0;
   // The scalar parameters in the list's order (ToFloat values, exact integers); the
   // executor reads them by name once (kernels/params.h).
@@ -30,9 +43,10 @@ struct NormRowsOperands {
 
 // Pre: the front end checked every operand; rows > 0. cols == 0 (an empty row: LayerNorm's
 // only) writes 0 to every stats[0] (the mean) and NaN to every stats[1] (rstd), as CANN's
-// op_api fills them. Otherwise each row's y and statistics come from the row function,
-// computed in f32 and double and rounded once to each output's dtype; the bits do not depend
-// on the plan, the team or the SIMD target.
+// op_api fills them. Otherwise each row's result and statistics come from the row function,
+// computed in f32 and double and rounded once to each output's dtype, and the column sums
+// are added block by block (kNormSumRows) in block order, in double, and rounded once; the
+// bits do not depend on the plan, the team or the SIMD target.
 Status PrepareNormRows(Op op, const NormRowsOperands& operands, const tiling::Options& options,
                        uint64_t* workspace_size, ExecutorPtr* executor);
 

@@ -174,6 +174,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     call.out[0] = t[2];
     call.out[1] = stats[0];
     call.out[2] = stats[1];
+    if (info.num_in() > 3) call.in[3] = stats[1];  // RmsNormGrad's gamma
     call.int_array = norm_shape;
     call.ints[0] = static_cast<int32_t>(optional >> 2) % 4 - 1;  // implMode
   }

@@ -38,13 +38,13 @@ constexpr const char* SlotName(const OpInfo& info, Slot s) {
                                        : nullptr;
 }
 
-// One call's C parameters by the names of src/aclnn/signatures.h: the tensors in0-in2 and
+// One call's C parameters by the names of src/aclnn/signatures.h: the tensors in0-in3 and
 // out, out1, out2 (OpArgs::in[], out[]), the dim, the aclIntArray ia0, the aclScalars s0-s2,
 // the flag f0, the int attributes i0, i1, the double attributes d0-d2 and the string c0.
 // An operator reads those its prototype has (CApiOp::phase1_call); DefaultCall fills the
 // attributes with the list's defaults.
 struct CApiCall {
-  const aclTensor* in[3] = {};
+  const aclTensor* in[4] = {};
   aclTensor* out[3] = {};
   int64_t dim = 0;
   const aclIntArray* int_array = nullptr;
@@ -173,6 +173,7 @@ inline CApiCall DefaultCall(Op op) {
     aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */       \
     const aclTensor* in1 = c.in[1];                                                              \
     aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                            \
+    const aclTensor* in3 = c.in[3];                                                              \
     aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
     aclTensor *out = c.out[0], *out1 = c.out[1], *out2 = c.out[2];                               \
     aclScalar* s0 = const_cast<aclScalar*>(c.scalars[0]); /* AddRelu's aclScalar* alpha */       \
@@ -182,9 +183,9 @@ inline CApiCall DefaultCall(Op op) {
     const aclIntArray* ia0 = c.int_array;                                                        \
     const double d0 = c.doubles[0], d1 = c.doubles[1], d2 = c.doubles[2];                        \
     char* c0 = const_cast<char*>(c.string);                                                      \
-    (void)in0, (void)in1, (void)in2, (void)buffer, (void)out, (void)out1, (void)out2, (void)s0,  \
-        (void)s1, (void)s2, (void)f0, (void)dim, (void)i0, (void)i1, (void)ia0, (void)d0,        \
-        (void)d1, (void)d2, (void)c0;                                                            \
+    (void)in0, (void)in1, (void)in2, (void)in3, (void)buffer, (void)out, (void)out1, (void)out2, \
+        (void)s0, (void)s1, (void)s2, (void)f0, (void)dim, (void)i0, (void)i1, (void)ia0,        \
+        (void)d0, (void)d1, (void)d2, (void)c0;                                                  \
     return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
   }                                                                                              \
   inline aclnnStatus Phase1##Name##With(                                                         \
