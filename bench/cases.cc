@@ -242,10 +242,15 @@ OpArgs CaseData::Args() const {
       // optional ones (LayerNorm's).
       if (test::IsRequired(info.in_names[1])) a.in[1] = &w_view_;
       if (test::IsRequired(info.out_names[1])) a.out[1] = &gw_view_;
-    } else {  // a gradient (RmsNormGrad): dy, x, rstd, gamma; dx and dgamma
-      a.in[2] = &gw_view_;
-      a.in[3] = &w_view_;
+    } else {  // a gradient: dy, x, its per-row inputs, gamma where required; dx and dgamma
+      const int per_row = test::PerRowInputs(info);
+      for (int k = 0; k < per_row; ++k) a.in[2 + k] = &gw_view_;
+      if (test::IsRequired(info.in_names[2 + per_row])) a.in[2 + per_row] = &w_view_;
       a.out[1] = &sums_view_;
+      if (info.num_out() > 2) {  // an outputMask (LayerNormBackward's): dx and dgamma
+        a.bool_array = {true, true, false};
+        a.bool_array_given = true;
+      }
     }
   }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
@@ -323,16 +328,22 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
       call.in[0] = x;
       call.in[1] = test::IsRequired(info.in_names[1]) ? w : nullptr;
       call.out[1] = test::IsRequired(info.out_names[1]) ? gw : nullptr;
-    } else {  // a gradient: dy, x, rstd, gamma; dx and dgamma
+    } else {  // a gradient as Args gives it: dy, x, per-row inputs, gamma; dx and dgamma
       call.in[0] = dy;
       call.in[1] = x;
-      call.in[2] = gw;
-      call.in[3] = w;
+      const int per_row = test::PerRowInputs(info);
+      for (int k = 0; k < per_row; ++k) call.in[2 + k] = gw;
+      if (test::IsRequired(info.in_names[2 + per_row])) call.in[2 + per_row] = w;
       call.out[1] = sums;
     }
+    const bool mask_values[3] = {true, true, false};
+    aclBoolArray* mask =
+        info.num_out() > 2 && !info.is_forward ? aclCreateBoolArray(mask_values, 3) : nullptr;
     call.int_array = norm;
+    call.bool_array = mask;
     const aclnnStatus st = test::GetCApiOp(op).phase1_call(call, ws, exec);
     if (norm != nullptr) aclDestroyIntArray(norm);
+    if (mask != nullptr) aclDestroyBoolArray(mask);
     return st;
   }
   if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) x = w;

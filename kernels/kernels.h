@@ -324,9 +324,13 @@ struct NormRow {
 //   RmsNorm: stats[0] rstd = 1 / sqrt(sum(x^2) / n + eps); out = x * rstd * cols[0].
 //   RmsNormGrad: rstd = row_in[0], m = rstd * sum(dy * gamma * x) / n;
 //     out = dx = (dy * gamma - x * rstd * m) * rstd.
+//   LayerNormBackward: mean = row_in[0], rstd = row_in[1], xhat = (x - mean) * rstd, g =
+//     cols[0] (1 where null), a = sum(dy * g) / n, b = sum(dy * g * xhat) / n;
+//     out = dx = (dy * g - (a + xhat * b)) * rstd.
 using NormRowFn = void (*)(const NormRow& row);
 // A gradient's column terms of one row, added to its column sums in double: sums[k][j] for
-// column j of sum k (RmsNormGrad: sums[0][j] += dy[j] * x[j] * rstd, dgamma's terms).
+// column j of sum k, a null sums[k] not wanted (RmsNormGrad: sums[0][j] += dy[j] * x[j] *
+// rstd, dgamma's terms; LayerNormBackward: dgamma's dy * xhat, dbeta's dy).
 using NormColumnsFn = void (*)(const NormRow& row, double* const* sums);
 struct NormFns {
   NormRowFn row = nullptr;

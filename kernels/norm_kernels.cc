@@ -65,19 +65,27 @@ HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT a, const float* HWY_RE
   return CombinePartials(partials);
 }
 
-// f(i, vectors...) -> an f64 vector, stored rounded once to f32 at out + i, over n elements:
-// whole vectors, then the tail one element at a time through a one-lane tag (the same
-// operations, so the same bits).
+// f(d, f, i) for the elements i of [0, n): whole vectors of the f64 tag d (f its f32
+// rebind), then the tail one element at a time through a one-lane tag (the same operations,
+// so the same bits, and never contracted to a fused multiply-add).
 template <class F>
-HWY_INLINE void ForEachOut(float* out, size_t n, F f) {
+HWY_INLINE void ForEachLane(size_t n, F fn) {
   const DD dd;
   const DF df;
   const size_t N = hn::Lanes(dd);
   size_t i = 0;
-  for (; i + N <= n; i += N) hn::StoreU(hn::DemoteTo(df, f(dd, df, i)), df, out + i);
+  for (; i + N <= n; i += N) fn(dd, df, i);
   const hn::CappedTag<double, 1> d1;
   const hn::Rebind<float, decltype(d1)> f1;
-  for (; i < n; ++i) hn::StoreU(hn::DemoteTo(f1, f(d1, f1, i)), f1, out + i);
+  for (; i < n; ++i) fn(d1, f1, i);
+}
+
+// f(d, f, i) -> an f64 vector, stored rounded once to f32 at out + i, over n elements.
+template <class F>
+HWY_INLINE void ForEachOut(float* out, size_t n, F f) {
+  ForEachLane(n, [&](auto d, auto fl, size_t i) {
+    hn::StoreU(hn::DemoteTo(fl, f(d, fl, i)), fl, out + i);
+  });
 }
 
 template <class D, class F>
@@ -147,8 +155,7 @@ void RmsNormGradRow(const NormRow& r) {
   });
 }
 
-// RmsNormGrad's column terms: dgamma[j] += dy[j] * x[j] * rstd, in double lanes (the tail
-// through a one-lane tag: the same operations, never contracted to a fused multiply-add).
+// RmsNormGrad's column terms: dgamma[j] += dy[j] * x[j] * rstd, in double lanes.
 void RmsNormGradColumns(const NormRow& r, double* const* sums) {
   double* HWY_RESTRICT dgamma = sums[0];
   const auto add = [&](auto d, auto f, size_t i) {
@@ -156,14 +163,58 @@ void RmsNormGradColumns(const NormRow& r, double* const* sums) {
                            hn::Set(d, static_cast<double>(r.row_in[0])));
     hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), t), d, dgamma + i);
   };
-  const DD dd;
-  const DF df;
-  const size_t N = hn::Lanes(dd);
-  size_t i = 0;
-  for (; i + N <= r.n; i += N) add(dd, df, i);
-  const hn::CappedTag<double, 1> d1;
-  const hn::Rebind<float, decltype(d1)> f1;
-  for (; i < r.n; ++i) add(d1, f1, i);
+  ForEachLane(r.n, add);
+}
+
+// LayerNormBackward's row, from the forward's mean (row_in[0]) and rstd (row_in[1]): with
+// xhat = (x - mean) * rstd and g = gamma (1 where cols[0] is null), a = sum(dy * g) / n and
+// b = sum(dy * g * xhat) / n in double, dx = (dy * g - (a + xhat * b)) * rstd, rounded once.
+void LayerNormGradRow(const NormRow& r) {
+  const float* dy = r.in[0];
+  const float* x = r.in[1];
+  const float* HWY_RESTRICT gamma = r.cols[0];
+  const size_t n = r.n;
+  const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
+  const auto xhat = [mean, rstd](auto d, auto vx) {
+    return hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
+  };
+  double s1, s2;
+  if (gamma != nullptr) {
+    s1 = AccumulateRow(dy, gamma, nullptr, n,
+                       [](auto, auto vdy, auto vg, auto) { return hn::Mul(vdy, vg); });
+    s2 = AccumulateRow(dy, gamma, x, n, [&](auto d, auto vdy, auto vg, auto vx) {
+      return hn::Mul(hn::Mul(vdy, vg), xhat(d, vx));
+    });
+  } else {
+    s1 = AccumulateRow(dy, nullptr, nullptr, n, [](auto, auto vdy, auto, auto) { return vdy; });
+    s2 = AccumulateRow(dy, x, nullptr, n,
+                       [&](auto d, auto vdy, auto vx, auto) { return hn::Mul(vdy, xhat(d, vx)); });
+  }
+  const double a = s1 / static_cast<double>(n), b = s2 / static_cast<double>(n);
+  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+    auto dyg = Load64(d, f, dy, i);
+    if (gamma != nullptr) dyg = hn::Mul(dyg, Load64(d, f, gamma, i));
+    const auto inner = hn::Add(hn::Set(d, a), hn::Mul(xhat(d, Load64(d, f, x, i)), hn::Set(d, b)));
+    return hn::Mul(hn::Sub(dyg, inner), hn::Set(d, rstd));
+  });
+}
+
+// LayerNormBackward's column terms, each sum where it is wanted (null: not): dgamma[j] +=
+// dy[j] * xhat[j] (sums[0]), dbeta[j] += dy[j] (sums[1]), in double lanes.
+void LayerNormGradColumns(const NormRow& r, double* const* sums) {
+  double* HWY_RESTRICT dgamma = sums[0];
+  double* HWY_RESTRICT dbeta = sums[1];
+  const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
+  const auto add = [&](auto d, auto f, size_t i) {
+    const auto vdy = Load64(d, f, r.in[0], i);
+    if (dgamma != nullptr) {
+      const auto xhat =
+          hn::Mul(hn::Sub(Load64(d, f, r.in[1], i), hn::Set(d, mean)), hn::Set(d, rstd));
+      hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), hn::Mul(vdy, xhat)), d, dgamma + i);
+    }
+    if (dbeta != nullptr) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), vdy), d, dbeta + i);
+  };
+  ForEachLane(r.n, add);
 }
 
 }  // namespace HWY_NAMESPACE
@@ -181,6 +232,8 @@ HWY_EXPORT(LayerNormRow);
 HWY_EXPORT(RmsNormRow);
 HWY_EXPORT(RmsNormGradRow);
 HWY_EXPORT(RmsNormGradColumns);
+HWY_EXPORT(LayerNormGradRow);
+HWY_EXPORT(LayerNormGradColumns);
 
 NormFns GetNorm(Op op) {
   switch (op) {
@@ -191,6 +244,8 @@ NormFns GetNorm(Op op) {
       return {HOSTNN_PICK(RmsNormRow), nullptr};
     case Op::kRmsNormGrad:
       return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
+    case Op::kLayerNormBackward:
+      return {HOSTNN_PICK(LayerNormGradRow), HOSTNN_PICK(LayerNormGradColumns)};
     default:
       return {};
   }

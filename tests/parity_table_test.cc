@@ -670,6 +670,8 @@ const char* RuleName(DTypeRule r) {
       return "NormOutLikeInput";
     case DTypeRule::kNormGradLikeDy:
       return "NormGradLikeDy";
+    case DTypeRule::kNormGradAny:
+      return "NormGradAny";
   }
   return "?";
 }
@@ -725,6 +727,9 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kNormGradLikeDy:
       return "dy, x and dxOut one compute dtype, gamma FLOAT or that, rstd and dgammaOut FLOAT; "
              "computed in f32 with double sums";
+    case DTypeRule::kNormGradAny:
+      return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
+             "every output any compute dtype; computed in f32 with double sums";
     case DTypeRule::kPromoteOutAnyFloat:
       return "PromoteType of the inputs (integer inputs cast to it), computed in f32, cast to "
              "out's dtype";

@@ -18,6 +18,7 @@
 #include "aclnnop/aclnn_logsoftmax_backward.h"
 #include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/ops.h"
+#include "tests/util/capi_ops.h"
 #include "tests/util/op_args.h"
 
 namespace {
@@ -118,16 +119,21 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           args.in[1] = &vdy;
           args.scalars[2] = OpScalar{true, 1.0, DType::kBool};
         } else if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {  // norms: rows of 300
-          if (HasIntArray(GetOpInfo(op).signature)) {  // LayerNorm's normalizedShape
+          const OpInfo& info = GetOpInfo(op);
+          if (HasIntArray(info.signature)) {  // LayerNorm's normalizedShape
             args.int_array = {300};
             args.int_array_given = true;
-          } else if (GetOpInfo(op).is_forward) {  // RmsNorm: gamma, a FLOAT rstd per row
-            args.in[1] = &vw;
-            args.out[1] = &vrstd;
-          } else {  // RmsNormGrad: rstd and gamma read, dgamma (FLOAT) written
-            args.in[2] = &vrstd;
-            args.in[3] = &vw;
+          }
+          if (info.is_forward) {  // RmsNorm: gamma, a FLOAT rstd per row
+            if (hostnn::test::IsRequired(info.in_names[1])) args.in[1] = &vw;
+            if (hostnn::test::IsRequired(info.out_names[1])) args.out[1] = &vrstd;
+          } else {  // a gradient: its per-row inputs and gamma read, dgamma (FLOAT) written
+            const int per_row = hostnn::test::PerRowInputs(info);
+            for (int j = 0; j < per_row; ++j) args.in[2 + j] = &vrstd;
+            args.in[2 + per_row] = &vw;
             args.out[1] = &vdgamma;
+            args.bool_array = {true, true, false};  // LayerNormBackward's outputMask
+            args.bool_array_given = info.num_out() > 2;
           }
         }
         for (int threads : {1, 2}) {

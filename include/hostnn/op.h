@@ -82,10 +82,14 @@ enum class Signature {
                                // (epsilon), out1 a statistics output
   kRmsNormGrad,                // (in0, in1, in2, in3, out, out1): four inputs (dy, x, rstd,
                                // gamma), two outputs (every tensor const, as CANN declares)
+  kLayerNormBackward,          // (in0, in1, ia0, in2, in3, in4, in5, ba0, out, out1, out2): an
+                               // aclIntArray (normalizedShape) after in1, an aclBoolArray ba0
+                               // (outputMask) after in5; in4, in5 optional
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
-  return s == Signature::kLayerNorm || s == Signature::kLayerNormImplMode;
+  return s == Signature::kLayerNorm || s == Signature::kLayerNormImplMode ||
+         s == Signature::kLayerNormBackward;
 }
 
 // What an operator computes, and so the engine and kernel form it runs on (op_list.def,
@@ -280,6 +284,9 @@ enum class DTypeRule {
   kNormGradLikeDy,          // in0, in1 and out one compute dtype; in3 FLOAT or that one; in2
                             // and out1 FLOAT (RmsNormGrad's five combinations: computed in f32
                             // with double sums)
+  kNormGradAny,             // in0 and in1 one compute dtype; in2, in3, in5 and every output any
+                            // compute dtype; in4 FLOAT or in1's (LayerNormBackward: computed in
+                            // f32 with double sums, cast to each output's dtype)
   kPromoteOutAnyFloat,      // inputs: any float or integer dtypes whose PromoteType is a
                             // compute dtype (an integer input is cast to it first, as CANN
                             // casts to the promoted type); out: any float dtype
@@ -318,9 +325,8 @@ enum class Tolerance {
   kNormForward,        // LayerNorm, RmsNorm: mean, rstd 4 ULP; y 4 ULP or 2^-21 (|x - mean|
                        // rstd |gamma| + |beta|; RmsNorm's mean and beta 0); 16-bit: that
                        // plus half an ULP
-  kNormBackward,       // RmsNormGrad: dx and the column sums within 2^-21 times the sum of
-                       // the magnitudes of their terms, or 4 ULP; 16-bit: that plus half an
-                       // ULP
+  kNormBackward,  // RmsNormGrad, LayerNormBackward: dx and the column sums within 2^-21 times the
+                  // sum of the magnitudes of their terms, or 4 ULP; 16-bit: that plus half an ULP
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -439,7 +445,7 @@ inline int ModeIndex(const ScalarParam& p, const char* name) {
 }
 
 // The most tensors an operator reads and writes (op_list.def's Inputs and Outputs).
-constexpr int kMaxIn = 4;
+constexpr int kMaxIn = 6;
 constexpr int kMaxOut = 3;
 
 struct OpInfo {

@@ -48,6 +48,10 @@ struct OpArgs {
   // given (CANN's null aclIntArray is refused, kNullptr).
   std::vector<int64_t> int_array;
   bool int_array_given = false;
+  // An aclBoolArray parameter (LayerNormBackward's outputMask): its values, and whether one
+  // was given.
+  std::vector<bool> bool_array;
+  bool bool_array_given = false;
   OpScalar scalars[kMaxScalars];
   // The most dims a tensor may have; 0: the operator's own (MaxRank(op)). An entry point
   // that checks its tensors by another operator's rules sets its own (aclnnGeluV2: any).

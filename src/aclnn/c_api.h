@@ -86,14 +86,25 @@ inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
 }
 
 // A call's operands by slot: the prototype's inputs in0 .. in3 go to OpArgs::in[] and its
-// outputs out, out1, out2 to OpArgs::out[], its aclIntArray to OpArgs::int_array
+// outputs out, out1, out2 to OpArgs::out[], its aclIntArray to OpArgs::int_array and its
+// aclBoolArray to OpArgs::bool_array
 // (src/aclnn/signatures.h says which C parameter is which; null where the prototype has none), and
 // its scalar parameters: the aclScalars s0, s1, s2, s3 go to the operator's numbers (an int64_t or
 // char* attribute among them, as Attr made it) and the bool f0 to its flag, in the order of its
 // Scalars column.
+// A prototype's arrays (HOSTNN_SIG_ARRAY_: none, an aclIntArray, or an aclIntArray and an
+// aclBoolArray), as MakeArgs takes them.
+struct ArrayArgs {
+  const aclIntArray* ints = nullptr;
+  const aclBoolArray* bools = nullptr;
+};
+inline ArrayArgs Arrays(const aclIntArray* ints = nullptr, const aclBoolArray* bools = nullptr) {
+  return {ints, bools};
+}
+
 inline OpArgs MakeArgs(Op op, std::initializer_list<const aclTensor*> ins,
                        std::initializer_list<const aclTensor*> outs, int64_t dim,
-                       const aclIntArray* array = nullptr, const aclScalar* s0 = nullptr,
+                       ArrayArgs arrays = {}, const aclScalar* s0 = nullptr,
                        const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,
                        const aclScalar* s3 = nullptr, bool f0 = false) {
   OpArgs a;
@@ -119,9 +130,13 @@ inline OpArgs MakeArgs(Op op, std::initializer_list<const aclTensor*> ins,
     if (k < kMaxOut) a.out[k++] = ViewOf(t);
   }
   a.dim = dim;
-  if (array != nullptr) {
-    a.int_array = array->values;
+  if (arrays.ints != nullptr) {
+    a.int_array = arrays.ints->values;
     a.int_array_given = true;
+  }
+  if (arrays.bools != nullptr) {
+    a.bool_array = arrays.bools->values;
+    a.bool_array_given = true;
   }
   return a;
 }

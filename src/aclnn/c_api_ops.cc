@@ -21,8 +21,8 @@ extern "C" {
       return hostnn::capi::GetWorkspaceSize(                                                  \
           hostnn::capi::MakeArgs(hostnn::Op::k##Name, {HOSTNN_SIG_INS_##sig},                 \
                                  {HOSTNN_SIG_OUTS_##sig}, HOSTNN_SIG_DIM_##sig,               \
-                                 HOSTNN_SIG_ARRAY_##sig, HOSTNN_SIG_SCALARS_##sig,            \
-                                 HOSTNN_SIG_FLAG_##sig),                                      \
+                                 hostnn::capi::Arrays(HOSTNN_SIG_ARRAY_##sig),                \
+                                 HOSTNN_SIG_SCALARS_##sig, HOSTNN_SIG_FLAG_##sig),            \
           workspaceSize, executor);                                                           \
     });                                                                                       \
   }                                                                                           \

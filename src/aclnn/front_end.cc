@@ -165,6 +165,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormFloat:        // the norms' own checks: src/aclnn/norm_front_end.cc
     case DTypeRule::kNormOutLikeInput:
     case DTypeRule::kNormGradLikeDy:
+    case DTypeRule::kNormGradAny:
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.

@@ -318,6 +318,176 @@ Status PrepareRmsNormGradChecked(const OpArgs& args, const tiling::Options& opti
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
 }
 
+// LayerNormBackward, in the order of its op_api (norm/layer_norm_grad_v3/op_host/op_api/
+// aclnn_layer_norm_backward.cpp): nulls (gradOut, input, normalizedShape, mean, rstd,
+// outputMask; then each output outputMask asks for), outputMask's length, the dtypes, the
+// shapes; then no output asked for, or no row, or rows of no element, succeeds (no row: the
+// asked-for gradWeightOut and gradBiasOut are zeroed).
+Status PrepareLayerNormBackwardChecked(const OpArgs& args, const tiling::Options& options,
+                                       uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item dy{info.in_names[0], args.in[0], {}}, x{info.in_names[1], args.in[1], {}},
+      mean{info.in_names[2], args.in[2], {}}, rstd{info.in_names[3], args.in[3], {}},
+      weight{info.in_names[4], args.in[4], {}}, bias{info.in_names[5], args.in[5], {}};
+  Item outs[3] = {{info.out_names[0], args.out[0], {}},
+                  {info.out_names[1], args.out[1], {}},
+                  {info.out_names[2], args.out[2], {}}};
+  const std::vector<int64_t>& norm = args.int_array;
+
+  // 1. Null pointers, then outputMask's length and the outputs it asks for.
+  for (const Item* v : {&dy, &x}) {
+    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  if (!args.int_array_given) return Status::Nullptr(std::string(op) + ": normalizedShape is null");
+  for (const Item* v : {&mean, &rstd}) {
+    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  if (!args.bool_array_given) return Status::Nullptr(std::string(op) + ": outputMask is null");
+  if (args.bool_array.size() != 3) {
+    return core::InvalidParam(op, "outputMask",
+                              "must have 3 values, got " + std::to_string(args.bool_array.size()));
+  }
+  bool wanted[3];
+  for (int k = 0; k < 3; ++k) {
+    wanted[k] = args.bool_array[static_cast<size_t>(k)];
+    if (wanted[k] && !outs[k].given()) {
+      return Status::Nullptr(std::string(op) + ": " + outs[k].param +
+                             " is null where outputMask asks for it");
+    }
+  }
+
+  // 2. Dtypes: gradOut, input, mean, rstd in the list, gradOut input's; weight in the list and
+  // FLOAT or input's; bias in the list; every output given in the list.
+  for (const Item* v : {&dy, &x, &mean, &rstd}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
+  }
+  if (dy.view->dtype != x.view->dtype) {
+    return core::InvalidParam(op, dy.param,
+                              std::string("dtype: expected ") + DTypeName(x.view->dtype) +
+                                  " like input, got " + DTypeName(dy.view->dtype));
+  }
+  if (weight.given()) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, weight.param, weight.view->dtype, kNormTypes));
+    if (weight.view->dtype != DType::kFloat32 && weight.view->dtype != x.view->dtype) {
+      return core::InvalidParam(op, weight.param,
+                                std::string("dtype: expected FLOAT or ") +
+                                    DTypeName(x.view->dtype) + " like input, got " +
+                                    DTypeName(weight.view->dtype));
+    }
+  }
+  if (bias.given()) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, bias.param, bias.view->dtype, kNormTypes));
+  }
+  for (const Item& o : outs) {
+    if (o.given()) HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, o.param, o.view->dtype, kNormTypes));
+  }
+
+  // 3. Shapes: at most 8 dims (the inputs, normalizedShape, the outputs asked for); 1 to 8
+  // normalised dims, no more than input has; input's last dims, weight's and bias's dims
+  // (their rank normalizedShape's length) normalizedShape's values; gradOut input's shape;
+  // mean rstd's shape, one element per row; gradInputOut input's shape; gradWeightOut and
+  // gradBiasOut one element per normalised element.
+  Item* checked[] = {&dy, &x, &mean, &rstd, &weight, &bias, &outs[0], &outs[1], &outs[2]};
+  for (const Item* v : checked) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+  for (const Item* v : {&dy, &x, &mean, &rstd}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, kMaxNormDims));
+  }
+  const size_t k = norm.size(), rank = x.view->shape.size();
+  if (k > static_cast<size_t>(kMaxNormDims) || k < 1) {
+    return core::InvalidParam(op, "normalizedShape",
+                              "must have 1 to 8 values, got " + std::to_string(k));
+  }
+  for (int j = 0; j < 3; ++j) {
+    if (wanted[j]) {
+      HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, outs[j].param, *outs[j].view, kMaxNormDims));
+    }
+  }
+  if (rank < k) {
+    return core::InvalidParam(
+        op, x.param,
+        "has " + std::to_string(rank) + " dims, fewer than normalizedShape's " + std::to_string(k));
+  }
+  const size_t begin = rank - k;
+  for (size_t i = 0; i < k; ++i) {
+    if (x.view->shape[begin + i] != norm[i]) {
+      return core::InvalidParam(op, x.param,
+                                "shape " + core::ShapeString(x.view->shape) +
+                                    ": its last dims must equal normalizedShape " +
+                                    core::ShapeString(norm));
+    }
+  }
+  for (const Item* v : {&weight, &bias}) {
+    if (!v->given()) continue;
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, kMaxNormDims));
+    if (v->view->shape != norm) {
+      return core::InvalidParam(op, v->param,
+                                "shape: expected normalizedShape " + core::ShapeString(norm) +
+                                    ", got " + core::ShapeString(v->view->shape));
+    }
+  }
+  if (dy.view->shape != x.view->shape) {
+    return core::InvalidParam(op, dy.param,
+                              "shape: expected " + core::ShapeString(x.view->shape) +
+                                  " like input, got " + core::ShapeString(dy.view->shape));
+  }
+  if (mean.view->shape != rstd.view->shape) {
+    return core::InvalidParam(op, rstd.param,
+                              "shape: expected " + core::ShapeString(mean.view->shape) +
+                                  " like mean, got " + core::ShapeString(rstd.view->shape));
+  }
+  const std::vector<int64_t>& shape = x.view->shape;
+  const int64_t rows =
+      core::CheckedNumel(std::vector<int64_t>(shape.begin(), shape.begin() + begin));
+  const int64_t cols = core::CheckedNumel(std::vector<int64_t>(shape.begin() + begin, shape.end()));
+  if (rows < 0 || cols < 0) {
+    return core::InvalidParam(op, x.param, "has more rows or columns than int64 holds");
+  }
+  if (core::CheckedNumel(mean.view->shape) != rows) {
+    return core::InvalidParam(op, mean.param,
+                              "must hold one element per row: " + std::to_string(rows) +
+                                  " elements, got " + core::ShapeString(mean.view->shape));
+  }
+  if (wanted[0] && outs[0].view->shape != shape) {
+    return core::InvalidParam(op, outs[0].param,
+                              "shape: expected " + core::ShapeString(shape) + " like input, got " +
+                                  core::ShapeString(outs[0].view->shape));
+  }
+  for (int j = 1; j < 3; ++j) {
+    if (wanted[j] && core::CheckedNumel(outs[j].view->shape) != cols) {
+      return core::InvalidParam(
+          op, outs[j].param,
+          "must hold one element per normalised element: " + std::to_string(cols) +
+              " elements, got " + core::ShapeString(outs[j].view->shape));
+    }
+  }
+
+  // 4. Nothing asked for: success, nothing runs. Storage and overlap of what is used.
+  if (!wanted[0] && !wanted[1] && !wanted[2]) {
+    return PrepareEmpty(args.op, x.view->dtype, workspace_size, executor);
+  }
+  Item unused;  // an output outputMask leaves out: not checked, not written
+  HOSTNN_RETURN_IF_ERROR(
+      CheckNormStorage(op, {&dy, &x, &mean, &rstd, &weight, &bias},
+                       {wanted[0] ? &outs[0] : &unused, wanted[1] ? &outs[1] : &unused,
+                        wanted[2] ? &outs[2] : &unused}));
+  exec::NormRowsOperands o;
+  o.rows_in[0] = {dy.view, &dy.span};
+  o.rows_in[1] = {x.view, &x.span};
+  if (wanted[0]) o.y = {outs[0].view, &outs[0].span};
+  o.row_in[0] = {mean.view, &mean.span};
+  o.row_in[1] = {rstd.view, &rstd.span};
+  if (weight.given()) o.cols_in[0] = {weight.view, &weight.span};
+  for (int j = 1; j < 3; ++j) {
+    if (wanted[j]) o.col_sums[j - 1] = {outs[j].view, &outs[j].span};
+  }
+  o.rows = rows;
+  o.cols = cols;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
 }  // namespace
 
 Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
@@ -325,6 +495,9 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
   const OpInfo& info = GetOpInfo(args.op);
   if (info.signature == Signature::kRmsNormGrad) {
     return PrepareRmsNormGradChecked(args, options, workspace_size, executor);
+  }
+  if (info.signature == Signature::kLayerNormBackward) {
+    return PrepareLayerNormBackwardChecked(args, options, workspace_size, executor);
   }
   if (!HasIntArray(info.signature)) {
     return PrepareRmsNormChecked(args, options, workspace_size, executor);

@@ -68,8 +68,14 @@ PrepareMemo::PrepareMemo(const OpArgs& args, const tiling::Options& options) {
   if (args.int_array.size() > static_cast<size_t>(kMaxDims)) return;
   key_[w++] = args.int_array_given ? static_cast<int64_t>(args.int_array.size()) : -1;
   for (const int64_t v : args.int_array) key_[w++] = v;
-  for (const TensorView* v :
-       {args.in[0], args.in[1], args.in[2], args.in[3], args.out[0], args.out[1], args.out[2]}) {
+  // The bool array, the same way.
+  if (args.bool_array.size() > static_cast<size_t>(kMaxDims)) return;
+  key_[w++] = args.bool_array_given ? static_cast<int64_t>(args.bool_array.size()) : -1;
+  for (const bool v : args.bool_array) key_[w++] = v;
+  const TensorView* tensors[kMaxIn + kMaxOut];
+  for (int k = 0; k < kMaxIn; ++k) tensors[k] = args.in[k];
+  for (int k = 0; k < kMaxOut; ++k) tensors[kMaxIn + k] = args.out[k];
+  for (const TensorView* v : tensors) {
     key_[w++] = v != nullptr;
     if (v == nullptr) continue;
     key_[w++] = static_cast<int64_t>(reinterpret_cast<uintptr_t>(v->data));

@@ -25,7 +25,7 @@ class PrepareMemo {
   // per scalar parameter whether it is given, its dtype and its value's bits (an INT64 one's exact
   // value).
   static constexpr int kMaxWords =
-      6 + (1 + kMaxDims) + (kMaxIn + kMaxOut) * (5 + 3 * (1 + kMaxDims)) + 3 * kMaxScalars;
+      6 + 2 * (1 + kMaxDims) + (kMaxIn + kMaxOut) * (5 + 3 * (1 + kMaxDims)) + 3 * kMaxScalars;
 
   // Builds the key of `args` (not cacheable: rank or storage over 8 dims, options other
   // than the defaults, or a plan read from a file).

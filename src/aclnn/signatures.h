@@ -7,9 +7,9 @@
  * or four where the prototype has them) and HOSTNN_SIG_OUTS_ the three output slots, null where
  * the prototype has none (an in-place
  * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
- * gated unit without one), HOSTNN_SIG_ARRAY_ the aclIntArray ia0 or 0; HOSTNN_SIG_SCALARS_ gives
- * the four numbers s0, s1, s2, s3 (null where absent; an attribute among them as
- * HOSTNN_SIG_ATTR makes it) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
+ * gated unit without one), HOSTNN_SIG_ARRAY_ the aclIntArray ia0 (and the aclBoolArray ba0) or 0;
+ * HOSTNN_SIG_SCALARS_ gives the four numbers s0, s1, s2, s3 (null where absent; an attribute among
+ * them as HOSTNN_SIG_ATTR makes it) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
  * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more:
  * what the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so a
  * new prototype is a block here and a line in hostnn/op.h's enum. Plain macros, so that C
@@ -470,6 +470,22 @@
 #define HOSTNN_SIG_ARRAY_RmsNormGrad 0
 #define HOSTNN_SIG_SCALARS_RmsNormGrad 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_RmsNormGrad 0
+
+/* aclnnLayerNormBackward(gradOut, input, normalizedShape, mean, rstd, weightOptional,
+ * biasOptional, outputMask, gradInputOut, gradWeightOut, gradBiasOut): six inputs (two
+ * optional), an aclIntArray and an aclBoolArray, three outputs (each one written where
+ * outputMask says so). */
+#define HOSTNN_SIG_PARAMS_LayerNormBackward                                                      \
+  const aclTensor *in0, const aclTensor *in1, const aclIntArray *ia0, const aclTensor *in2,      \
+      const aclTensor *in3, const aclTensor *in4, const aclTensor *in5, const aclBoolArray *ba0, \
+      aclTensor *out, aclTensor *out1, aclTensor *out2
+#define HOSTNN_SIG_ARGS_LayerNormBackward in0, in1, ia0, in2, in3, in4, in5, ba0, out, out1, out2
+#define HOSTNN_SIG_INS_LayerNormBackward in0, in1, in2, in3, in4, in5
+#define HOSTNN_SIG_OUTS_LayerNormBackward out, out1, out2
+#define HOSTNN_SIG_DIM_LayerNormBackward 0
+#define HOSTNN_SIG_ARRAY_LayerNormBackward ia0, ba0
+#define HOSTNN_SIG_SCALARS_LayerNormBackward 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_LayerNormBackward 0
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

@@ -78,17 +78,22 @@ class NormRowsExecutor final : public Executor {
         cols_(o.cols),
         eps_(EpsOf(op, o)),
         fns_(kernels::GetNorm(op)) {
-    bool all_f32 = o.y.view->dtype == DType::kFloat32;
+    has_y_ = o.y.view != nullptr;
+    bool all_f32 = !has_y_ || o.y.view->dtype == DType::kFloat32;
     for (int k = 0; k < row_operands_; ++k) {
       codecs_[k] = MakeCodec(o.rows_in[k].view->dtype);
       dtypes_[k] = o.rows_in[k].view->dtype;
       all_f32 = all_f32 && dtypes_[k] == DType::kFloat32;
     }
-    codecs_[row_operands_] = MakeCodec(o.y.view->dtype);
-    dtypes_[row_operands_] = o.y.view->dtype;
+    if (has_y_) {
+      codecs_[row_operands_] = MakeCodec(o.y.view->dtype);
+      dtypes_[row_operands_] = o.y.view->dtype;
+    }
     direct_ = layout.dense && all_f32;
     target_ = kernels::ChosenTargetName();
-    num_sums_ = (parts.col_sums[0].given ? 1 : 0) + (parts.col_sums[1].given ? 1 : 0);
+    for (int k = 0; k < 2; ++k) {
+      if (parts.col_sums[k].given) sum_slot_[k] = num_sums_++;
+    }
     blocks_ = (rows_ + kNormSumRows - 1) / kNormSumRows;
     // The per-column operands, the per-row inputs and statistics (f32), the column sums'
     // slots (a row of cols doubles per block and sum), Run's f32 scratch of the sums, and each
@@ -111,8 +116,9 @@ class NormRowsExecutor final : public Executor {
   }
 
   std::string KernelPath() const override {
-    std::string path = DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + 1, false) +
-                       ", " + GetOpInfo(op_).name + " rows (double statistics)";
+    std::string path =
+        DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + (has_y_ ? 1 : 0), false) +
+        ", " + GetOpInfo(op_).name + " rows (double statistics)";
     if (num_sums_ > 0) {
       path += ", column sums over blocks of " + std::to_string(kNormSumRows) + " rows";
     }
@@ -137,8 +143,9 @@ class NormRowsExecutor final : public Executor {
   static float* F32(char* workspace, uint64_t at) {
     return reinterpret_cast<float*>(workspace + at);
   }
-  double* Slots(char* workspace, int k, int64_t block) const {
-    return reinterpret_cast<double*>(workspace + slots_at_) + (k * blocks_ + block) * cols_;
+  // The slots of block `block` of the slot-th column sum given.
+  double* Slots(char* workspace, int slot, int64_t block) const {
+    return reinterpret_cast<double*>(workspace + slots_at_) + (slot * blocks_ + block) * cols_;
   }
 
   // The column sums: per column, the blocks' partial sums added in block order, rounded once.
@@ -147,17 +154,19 @@ class NormRowsExecutor final : public Executor {
         workspace,
         slots_at_ + AlignWorkspace(sizeof(double) * static_cast<uint64_t>(num_sums_) *
                                    static_cast<uint64_t>(blocks_) * static_cast<uint64_t>(cols_)));
-    for (int k = 0; k < num_sums_; ++k) {
+    for (int k = 0; k < 2; ++k) {
+      if (sum_slot_[k] < 0) continue;
       for (int64_t c = 0; c < cols_; ++c) {
         double total = 0.0;
-        for (int64_t b = 0; b < blocks_; ++b) total += Slots(workspace, k, b)[c];
+        for (int64_t b = 0; b < blocks_; ++b) total += Slots(workspace, sum_slot_[k], b)[c];
         out32[c] = static_cast<float>(total);
       }
       WriteOwn(parts_.col_sums[k], out32, cols_);
     }
   }
 
-  // One row: gathered (or read in place), computed, its column terms added, scattered.
+  // One row: gathered (or read in place), its column terms added, computed and scattered
+  // (where the result is wanted: a gradient's dx may be masked out).
   void RunRow(int64_t row, char* workspace, float* core_rows, double* const* sums) const {
     kernels::NormRow r;
     r.n = static_cast<size_t>(cols_);
@@ -172,7 +181,7 @@ class NormRowsExecutor final : public Executor {
       for (int k = 0; k < row_operands_; ++k) {
         r.in[k] = reinterpret_cast<const float*>(layout_.operands[k].first) + s;
       }
-      r.out = reinterpret_cast<float*>(layout_.operands[row_operands_].first) + s;
+      if (has_y_) r.out = reinterpret_cast<float*>(layout_.operands[row_operands_].first) + s;
     } else {
       for (int k = 0; k < row_operands_; ++k) {
         float* buffer = core_rows + k * cols_;
@@ -183,6 +192,7 @@ class NormRowsExecutor final : public Executor {
     }
     // The column terms read the row's inputs before the result may overwrite them (in place).
     if (sums != nullptr) fns_.columns(r, sums);
+    if (!has_y_) return;
     fns_.row(r);
     if (!direct_) {
       ScatterF32(layout_, layout_.operands[row_operands_], codecs_[row_operands_], s, cols_, r.out);
@@ -198,8 +208,9 @@ class NormRowsExecutor final : public Executor {
       const int64_t first = blocks_ * core / cores, last = blocks_ * (core + 1) / cores;
       for (int64_t b = first; b < last; ++b) {
         double* sums[2] = {};
-        for (int k = 0; k < num_sums_; ++k) {
-          sums[k] = Slots(workspace, k, b);
+        for (int k = 0; k < 2; ++k) {
+          if (sum_slot_[k] < 0) continue;
+          sums[k] = Slots(workspace, sum_slot_[k], b);
           std::fill(sums[k], sums[k] + cols_, 0.0);
         }
         const int64_t end = std::min(rows_, (b + 1) * kNormSumRows);
@@ -229,33 +240,43 @@ class NormRowsExecutor final : public Executor {
   int64_t rows_, cols_;
   float eps_;
   kernels::NormFns fns_;
-  bool direct_ = false;
+  bool direct_ = false, has_y_ = true;
   OperandCodec codecs_[3];
   const char* target_ = "";
   DType dtypes_[3] = {};
   int num_sums_ = 0;
+  int sum_slot_[2] = {-1, -1};  // each column sum's slots, -1 where it is not wanted
   int64_t blocks_ = 0;
   uint64_t cols_at_[2] = {}, row_in_at_[2] = {}, stats_at_[2] = {}, slots_at_ = 0, cores_at_ = 0;
   uint64_t core_bytes_ = 0;
 };
 
-// An empty row (cols == 0, LayerNorm's only): every mean (stats[0]) is 0 and every rstd
-// (stats[1]) NaN, as CANN fills them.
+// An empty problem: rows of no element (cols == 0, LayerNorm's only) write 0 to every mean
+// (stats[0]) and NaN to every rstd (stats[1]), as CANN fills them; no row (rows == 0, a
+// gradient's) writes 0 to every column sum (cols elements), as CANN's op_api fills them.
 class EmptyRowsExecutor final : public Executor {
  public:
-  EmptyRowsExecutor(Op op, const char* dtype, Optional mean, Optional rstd, int64_t rows)
-      : Executor(op, EmptyPlan(op, dtype)), mean_(mean), rstd_(rstd), rows_(rows) {
-    workspace_bytes_ = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows));
+  EmptyRowsExecutor(Op op, const char* dtype, const Parts& parts, int64_t rows, int64_t cols)
+      : Executor(op, EmptyPlan(op, dtype)), parts_(parts), rows_(rows), cols_(cols) {
+    workspace_bytes_ = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(std::max(rows, cols)));
   }
   std::string KernelPath() const override { return "empty rows: statistics filled"; }
   void Run(char* workspace) const override {
     float* values = reinterpret_cast<float*>(workspace);
-    std::fill(values, values + rows_, 0.0f);
-    WriteOwn(mean_, values, rows_);
-    std::fill(values, values + rows_, std::numeric_limits<float>::quiet_NaN());
-    WriteOwn(rstd_, values, rows_);
+    if (cols_ == 0) {
+      std::fill(values, values + rows_, 0.0f);
+      WriteOwn(parts_.stats[0], values, rows_);
+      std::fill(values, values + rows_, std::numeric_limits<float>::quiet_NaN());
+      WriteOwn(parts_.stats[1], values, rows_);
+      return;
+    }
+    std::fill(values, values + cols_, 0.0f);
+    for (int k = 0; k < 2; ++k) WriteOwn(parts_.col_sums[k], values, cols_);
   }
-  bool runs_nothing() const override { return !mean_.given && !rstd_.given; }
+  bool runs_nothing() const override {
+    if (cols_ == 0) return !parts_.stats[0].given && !parts_.stats[1].given;
+    return !parts_.col_sums[0].given && !parts_.col_sums[1].given;
+  }
 
  private:
   static std::shared_ptr<const tiling::Plan> EmptyPlan(Op op, const char* dtype) {
@@ -265,8 +286,8 @@ class EmptyRowsExecutor final : public Executor {
     plan->kind = tiling::Plan::Kind::kReduction;
     return plan;
   }
-  Optional mean_, rstd_;
-  int64_t rows_;
+  Parts parts_;
+  int64_t rows_, cols_;
 };
 
 }  // namespace
@@ -275,41 +296,43 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
                        uint64_t* workspace_size, ExecutorPtr* executor) {
   const DType dtype = o.rows_in[0].view->dtype;
   Parts parts;
-  for (int k = 0; k < 2; ++k) HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.stats[k], &parts.stats[k]));
-  if (o.cols == 0) {
-    auto* exec =
-        new EmptyRowsExecutor(op, DTypeName(dtype), parts.stats[0], parts.stats[1], o.rows);
+  for (int k = 0; k < 2; ++k) {
+    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.stats[k], &parts.stats[k]));
+    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.col_sums[k], &parts.col_sums[k]));
+  }
+  if (o.cols == 0 || o.rows == 0) {
+    auto* exec = new EmptyRowsExecutor(op, DTypeName(dtype), parts, o.rows, o.cols);
     *workspace_size = exec->workspace_bytes();
     executor->reset(exec);
     return Status::Ok();
   }
   const kernels::NormFns fns = kernels::GetNorm(op);
-  if (fns.row == nullptr || ((o.col_sums[0].view != nullptr) && fns.columns == nullptr)) {
+  const bool sums = parts.col_sums[0].given || parts.col_sums[1].given;
+  if (fns.row == nullptr || (sums && fns.columns == nullptr)) {
     return Status::Inner(std::string(GetOpInfo(op).name) + ": no row function");
   }
   for (int k = 0; k < 2; ++k) {
     HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.cols_in[k], &parts.cols[k]));
     HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.row_in[k], &parts.row_in[k]));
-    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.col_sums[k], &parts.col_sums[k]));
   }
   const tiling::Problem problem{op, dtype, {o.rows, o.cols}, 1, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
+  // The row operands, then the result where it is wanted.
   const int row_operands = o.rows_in[1].view != nullptr ? 2 : 1;
   char* firsts[3] = {};
   DType dtypes[3] = {};
   std::vector<int64_t> strides[3];
-  for (int k = 0; k < row_operands; ++k) {
-    firsts[k] = o.rows_in[k].span->first;
-    dtypes[k] = o.rows_in[k].view->dtype;
-    strides[k] = o.rows_in[k].span->strides;
+  int fused = 0;
+  for (const Operand* v : {&o.rows_in[0], &o.rows_in[1], &o.y}) {
+    if (v->view == nullptr) continue;
+    firsts[fused] = v->span->first;
+    dtypes[fused] = v->view->dtype;
+    strides[fused++] = v->span->strides;
   }
-  firsts[row_operands] = o.y.span->first;
-  dtypes[row_operands] = o.y.view->dtype;
-  strides[row_operands] = o.y.span->strides;
   core::FusedLayout layout;
-  HOSTNN_RETURN_IF_ERROR(FuseOperands(op, o.rows_in[0].view->shape, row_operands + 1, firsts,
-                                      dtypes, strides, &layout));
+  HOSTNN_RETURN_IF_ERROR(
+      FuseOperands(op, o.rows_in[0].view->shape, fused, firsts, dtypes, strides, &layout));
   auto* exec = new NormRowsExecutor(op, std::move(plan), o, row_operands, layout, parts);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);

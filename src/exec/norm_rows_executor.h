@@ -23,13 +23,14 @@ constexpr int64_t kNormSumRows = 64;
 
 struct NormRowsOperands {
   // Row operands and the result, one shape, [rows, cols] in row-major order: x (a forward
-  // norm), or dy and x (a gradient); y is out[0] (y or dx).
+  // norm), or dy and x (a gradient); y is out[0] (y or dx; view null: not wanted).
   Operand rows_in[2];
   Operand y;
   // Per-column operands of cols elements each (LayerNorm's weight and bias, RmsNorm's gamma),
   // per-row inputs of rows elements each (RmsNormGrad's rstd), per-row statistics outputs
   // of rows elements each (LayerNorm's mean and rstd, RmsNorm's rstd), and per-column outputs
-  // summed over the rows (RmsNormGrad's dgamma), in the functions' order; view null: none.
+  // summed over the rows (RmsNormGrad's dgamma; LayerNormBackward's dgamma and dbeta), in the
+  // functions' order; view null: none.
   Operand cols_in[2];
   Operand row_in[2];
   Operand stats[2];
@@ -41,12 +42,13 @@ struct NormRowsOperands {
   int64_t exact[kMaxScalars] = {};
 };
 
-// Pre: the front end checked every operand; rows > 0. cols == 0 (an empty row: LayerNorm's
-// only) writes 0 to every stats[0] (the mean) and NaN to every stats[1] (rstd), as CANN's
-// op_api fills them. Otherwise each row's result and statistics come from the row function,
-// computed in f32 and double and rounded once to each output's dtype, and the column sums
-// are added block by block (kNormSumRows) in block order, in double, and rounded once; the
-// bits do not depend on the plan, the team or the SIMD target.
+// Pre: the front end checked every operand. cols == 0 (an empty row: LayerNorm's only) writes
+// 0 to every stats[0] (the mean) and NaN to every stats[1] (rstd), as CANN's op_api fills
+// them; rows == 0 (a gradient's) writes 0 to every column sum. Otherwise each row's result
+// (where y is given: a gradient's dx may be masked out) and statistics come from the row
+// function, computed in f32 and double and rounded once to each output's dtype, and the
+// column sums are added block by block (kNormSumRows) in block order, in double, and rounded
+// once; the bits do not depend on the plan, the team or the SIMD target.
 Status PrepareNormRows(Op op, const NormRowsOperands& operands, const tiling::Options& options,
                        uint64_t* workspace_size, ExecutorPtr* executor);
 

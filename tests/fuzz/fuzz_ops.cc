@@ -155,6 +155,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const hostnn::OpInfo& info = hostnn::GetOpInfo(op);
   const bool norm = info.shapes == hostnn::ShapeRule::kTrailingDims;
   aclIntArray* norm_shape = nullptr;
+  aclBoolArray* bool_array = nullptr;
   aclTensor* stats[2] = {nullptr, nullptr};
   if (norm) {
     const uint8_t len = in.U8() % 11;  // 10: a null array
@@ -174,7 +175,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     call.out[0] = t[2];
     call.out[1] = stats[0];
     call.out[2] = stats[1];
-    if (info.num_in() > 3) call.in[3] = stats[1];  // RmsNormGrad's gamma
+    // The gradients' further inputs (RmsNormGrad's gamma; LayerNormBackward's rstd, weight
+    // and bias) from the tensors already decoded, and an outputMask of 0 to 4 values (or
+    // null) from the next byte.
+    const aclTensor* more[] = {stats[1], stats[0], t[1]};
+    for (int k = 3; k < info.num_in() && k < 6; ++k) call.in[k] = more[k - 3];
+    const uint8_t mask = in.U8();
+    bool mask_values[4] = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0};
+    if (mask < 0xF0) bool_array = aclCreateBoolArray(mask_values, (mask >> 4) % 5);
+    call.bool_array = bool_array;
     call.int_array = norm_shape;
     call.ints[0] = static_cast<int32_t>(optional >> 2) % 4 - 1;  // implMode
   }
@@ -207,6 +216,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (auto* x : t) aclDestroyTensor(x);
       for (auto* x : stats) aclDestroyTensor(x);
       aclDestroyIntArray(norm_shape);
+      aclDestroyBoolArray(bool_array);
       for (auto* b : buffers) std::free(b);
       return 0;
     }
@@ -217,6 +227,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (auto* x : t) aclDestroyTensor(x);
   for (auto* x : stats) aclDestroyTensor(x);
   aclDestroyIntArray(norm_shape);
+  aclDestroyBoolArray(bool_array);
   for (auto* b : buffers) std::free(b);
   return 0;
 }

@@ -38,16 +38,18 @@ constexpr const char* SlotName(const OpInfo& info, Slot s) {
                                        : nullptr;
 }
 
-// One call's C parameters by the names of src/aclnn/signatures.h: the tensors in0-in3 and
-// out, out1, out2 (OpArgs::in[], out[]), the dim, the aclIntArray ia0, the aclScalars s0-s2,
-// the flag f0, the int attributes i0, i1, the double attributes d0-d2 and the string c0.
+// One call's C parameters by the names of src/aclnn/signatures.h: the tensors in0-in5 and
+// out, out1, out2 (OpArgs::in[], out[]), the dim, the aclIntArray ia0, the aclBoolArray ba0,
+// the aclScalars s0-s2, the flag f0, the int attributes i0, i1, the double attributes d0-d2
+// and the string c0.
 // An operator reads those its prototype has (CApiOp::phase1_call); DefaultCall fills the
 // attributes with the list's defaults.
 struct CApiCall {
-  const aclTensor* in[4] = {};
+  const aclTensor* in[6] = {};
   aclTensor* out[3] = {};
   int64_t dim = 0;
   const aclIntArray* int_array = nullptr;
+  const aclBoolArray* bool_array = nullptr;
   const aclScalar* scalars[3] = {};
   bool flag = false;
   int64_t ints[2] = {};
@@ -173,7 +175,7 @@ inline CApiCall DefaultCall(Op op) {
     aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */       \
     const aclTensor* in1 = c.in[1];                                                              \
     aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                            \
-    const aclTensor* in3 = c.in[3];                                                              \
+    const aclTensor *in3 = c.in[3], *in4 = c.in[4], *in5 = c.in[5];                              \
     aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
     aclTensor *out = c.out[0], *out1 = c.out[1], *out2 = c.out[2];                               \
     aclScalar* s0 = const_cast<aclScalar*>(c.scalars[0]); /* AddRelu's aclScalar* alpha */       \
@@ -181,11 +183,12 @@ inline CApiCall DefaultCall(Op op) {
     const bool f0 = c.flag;                                                                      \
     const int64_t dim = c.dim, i0 = c.ints[0], i1 = c.ints[1];                                   \
     const aclIntArray* ia0 = c.int_array;                                                        \
+    const aclBoolArray* ba0 = c.bool_array;                                                      \
     const double d0 = c.doubles[0], d1 = c.doubles[1], d2 = c.doubles[2];                        \
     char* c0 = const_cast<char*>(c.string);                                                      \
-    (void)in0, (void)in1, (void)in2, (void)in3, (void)buffer, (void)out, (void)out1, (void)out2, \
-        (void)s0, (void)s1, (void)s2, (void)f0, (void)dim, (void)i0, (void)i1, (void)ia0,        \
-        (void)d0, (void)d1, (void)d2, (void)c0;                                                  \
+    (void)in0, (void)in1, (void)in2, (void)in3, (void)in4, (void)in5, (void)ba0, (void)buffer,   \
+        (void)out, (void)out1, (void)out2, (void)s0, (void)s1, (void)s2, (void)f0, (void)dim,    \
+        (void)i0, (void)i1, (void)ia0, (void)d0, (void)d1, (void)d2, (void)c0;                   \
     return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
   }                                                                                              \
   inline aclnnStatus Phase1##Name##With(                                                         \
@@ -236,6 +239,17 @@ inline bool IsRequired(const char* name) {
   const std::string n(name);
   const std::string tail = "Optional";
   return n.size() < tail.size() || n.compare(n.size() - tail.size(), tail.size(), tail) != 0;
+}
+
+// A norm gradient's per-row inputs, the forward's statistics (CANN names them "mean" and
+// "rstd"), which follow its dy and x: RmsNormGrad's rstd, LayerNormBackward's mean and rstd.
+inline int PerRowInputs(const OpInfo& info) {
+  int n = 0;
+  for (int k = 2; k < info.num_in(); ++k) {
+    const std::string name = info.in_names[k];
+    if (name == "mean" || name == "rstd") ++n;
+  }
+  return n;
 }
 
 // The operators the list-driven suites run, in list order: every one but the gated linear

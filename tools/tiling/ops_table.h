@@ -66,14 +66,15 @@ inline std::string OpsTable() {
       std::string a = args.substr(pos, end - pos);
       a.erase(0, a.find_first_not_of(' '));
       const char* name = a.c_str();
-      if (a == "in0") name = info.in_names[0];
-      if (a == "in1") name = info.in_names[1];
-      if (a == "in2") name = info.in_names[2];
+      if (a.size() == 3 && a[0] == 'i' && a[1] == 'n' && a[2] >= '0' && a[2] < '0' + kMaxIn) {
+        name = info.in_names[a[2] - '0'];  // in0 .. in5
+      }
       if (a == "out") name = info.out_names[0];
       if (a == "out1") name = info.out_names[1];
       if (a == "out2") name = info.out_names[2];
       if (a == "f0") name = flag;
       if (a == "ia0") name = "normalizedShape";  // the one aclIntArray parameter (LayerNorm's)
+      if (a == "ba0") name = "outputMask";       // the one aclBoolArray (LayerNormBackward's)
       const bool indexed = a.size() == 2 && a[1] >= '0' && a[1] <= '9';
       const size_t k = indexed ? static_cast<size_t>(a[1] - '0') : 0;
       if (indexed && a[0] == 's') name = k < numbers.size() ? numbers[k] : a.c_str();
