@@ -13,6 +13,7 @@
 #include <hwy/highway.h>
 
 #include <cmath>
+#include <type_traits>
 
 #include "kernels/kernels.h"
 
@@ -28,36 +29,45 @@ using DF = hn::Rebind<float, DD>;
 // The generic accumulation of a row: the sum of term(a[i], b[i], c[i]) over n elements in
 // double, element i into partial i % kRowPartials (vectors of at most 16 f64 lanes, so a
 // block of 16 is whole vectors on every target); a short last block's missing elements add
-// nothing. term works on f64 vectors; b and c may be null when term does not read them.
-template <class Term>
+// nothing. term works on f64 vectors; only the first K of a, b, c are read (the others are
+// zero vectors, known at compile time, so an unused operand costs no load and no test).
+template <int K, class Term>
 HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
                                 const float* HWY_RESTRICT c, size_t n, Term term) {
   const DD dd;
   const DF df;
   const size_t N = hn::Lanes(dd);
   HWY_ALIGN double partials[kRowPartials] = {0};
-  HWY_ALIGN float tails[3][kRowPartials] = {{0}};
-  const auto load = [&](const float* p, size_t at) {
-    return p == nullptr ? hn::Zero(dd) : hn::PromoteTo(dd, hn::LoadU(df, p + at));
+  const float* src[3] = {a, b, c};
+  const auto load = [&](auto k, const float* const* from, size_t at) {
+    if constexpr (decltype(k)::value < K) {
+      return hn::PromoteTo(dd, hn::LoadU(df, from[decltype(k)::value] + at));
+    } else {
+      return hn::Zero(dd);
+    }
   };
+  using I0 = std::integral_constant<int, 0>;
+  using I1 = std::integral_constant<int, 1>;
+  using I2 = std::integral_constant<int, 2>;
   size_t i = 0;
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kRowPartials; k += N) {
-      const auto t = term(dd, load(a, i + k), load(b, i + k), load(c, i + k));
+      const auto t =
+          term(dd, load(I0(), src, i + k), load(I1(), src, i + k), load(I2(), src, i + k));
       hn::Store(hn::Add(hn::Load(dd, partials + k), t), dd, partials + k);
     }
   }
   if (i < n) {
     const size_t rest = n - i;
-    const float* src[3] = {a, b, c};
-    for (int s = 0; s < 3; ++s) {
-      if (src[s] == nullptr) continue;
+    HWY_ALIGN float tails[3][kRowPartials] = {{0}};
+    const float* tail_src[3] = {tails[0], tails[1], tails[2]};
+    for (int s = 0; s < K; ++s) {
       for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
     }
     for (size_t k = 0; k < kRowPartials; k += N) {
       const size_t valid = rest > k ? HWY_MIN(rest - k, N) : 0;
-      const auto t = term(dd, load(tails[0], k), load(b ? tails[1] : nullptr, k),
-                          load(c ? tails[2] : nullptr, k));
+      const auto t =
+          term(dd, load(I0(), tail_src, k), load(I1(), tail_src, k), load(I2(), tail_src, k));
       const auto masked = hn::IfThenElseZero(hn::FirstN(dd, valid), t);
       hn::Store(hn::Add(hn::Load(dd, partials + k), masked), dd, partials + k);
     }
@@ -103,9 +113,9 @@ void LayerNormRow(const NormRow& r) {
   const float* HWY_RESTRICT beta = r.cols[1];
   const size_t n = r.n;
   const double sum =
-      AccumulateRow(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
+      AccumulateRow<1>(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
   const double mean = sum / static_cast<double>(n);
-  const double sq = AccumulateRow(x, nullptr, nullptr, n, [mean](auto d, auto v, auto, auto) {
+  const double sq = AccumulateRow<1>(x, nullptr, nullptr, n, [mean](auto d, auto v, auto, auto) {
     const auto c = hn::Sub(v, hn::Set(d, mean));
     return hn::Mul(c, c);
   });
@@ -127,8 +137,8 @@ void RmsNormRow(const NormRow& r) {
   const float* x = r.in[0];
   const float* HWY_RESTRICT gamma = r.cols[0];
   const size_t n = r.n;
-  const double sq =
-      AccumulateRow(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return hn::Mul(v, v); });
+  const double sq = AccumulateRow<1>(x, nullptr, nullptr, n,
+                                     [](auto, auto v, auto, auto) { return hn::Mul(v, v); });
   const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
   *r.stats[0] = static_cast<float>(rstd);
   ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
@@ -145,7 +155,7 @@ void RmsNormGradRow(const NormRow& r) {
   const float* HWY_RESTRICT gamma = r.cols[0];
   const size_t n = r.n;
   const double rstd = static_cast<double>(r.row_in[0]);
-  const double s = AccumulateRow(dy, gamma, x, n, [](auto, auto vdy, auto vg, auto vx) {
+  const double s = AccumulateRow<3>(dy, gamma, x, n, [](auto, auto vdy, auto vg, auto vx) {
     return hn::Mul(hn::Mul(vdy, vg), vx);
   });
   const double rstd_m = rstd * (rstd * s / static_cast<double>(n));
@@ -180,15 +190,16 @@ void LayerNormGradRow(const NormRow& r) {
   };
   double s1, s2;
   if (gamma != nullptr) {
-    s1 = AccumulateRow(dy, gamma, nullptr, n,
-                       [](auto, auto vdy, auto vg, auto) { return hn::Mul(vdy, vg); });
-    s2 = AccumulateRow(dy, gamma, x, n, [&](auto d, auto vdy, auto vg, auto vx) {
+    s1 = AccumulateRow<2>(dy, gamma, nullptr, n,
+                          [](auto, auto vdy, auto vg, auto) { return hn::Mul(vdy, vg); });
+    s2 = AccumulateRow<3>(dy, gamma, x, n, [&](auto d, auto vdy, auto vg, auto vx) {
       return hn::Mul(hn::Mul(vdy, vg), xhat(d, vx));
     });
   } else {
-    s1 = AccumulateRow(dy, nullptr, nullptr, n, [](auto, auto vdy, auto, auto) { return vdy; });
-    s2 = AccumulateRow(dy, x, nullptr, n,
-                       [&](auto d, auto vdy, auto vx, auto) { return hn::Mul(vdy, xhat(d, vx)); });
+    s1 = AccumulateRow<1>(dy, nullptr, nullptr, n, [](auto, auto vdy, auto, auto) { return vdy; });
+    s2 = AccumulateRow<2>(dy, x, nullptr, n, [&](auto d, auto vdy, auto vx, auto) {
+      return hn::Mul(vdy, xhat(d, vx));
+    });
   }
   const double a = s1 / static_cast<double>(n), b = s2 / static_cast<double>(n);
   ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
