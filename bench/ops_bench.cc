@@ -4,12 +4,15 @@
 // layouts (layout/...). Counters: bytes/s, elements/s, time per element.
 //   hostnn_bench --benchmark_filter='silu_backward/f32/.*' --benchmark_min_time=0.5
 // Thread counts go through omp_set_num_threads; Prepare hands that team to the host profile.
+// HOSTNN_BENCH_TARGET=AVX2 (a compiled Highway target's name: AVX3, AVX2, SSE4, EMU128)
+// dispatches to that target alone, to time a narrower machine's code on this one.
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -19,6 +22,7 @@
 #include "bench/cases.h"
 #include "bench/gbench_util.h"
 #include "hostnn/hostnn.h"
+#include "kernels/kernels.h"
 
 namespace hostnn {
 namespace bench {
@@ -268,6 +272,20 @@ void RegisterAll() {
 }  // namespace hostnn
 
 int main(int argc, char** argv) {
+  const char* name = std::getenv("HOSTNN_BENCH_TARGET");
+  if (name != nullptr && *name != '\0') {
+    bool found = false;
+    for (int64_t target : hostnn::kernels::AvailableTargets()) {
+      if (hostnn::kernels::TargetName(target) != name) continue;
+      hostnn::kernels::ForceTarget(target);
+      found = true;
+    }
+    if (!found) {
+      std::fprintf(stderr, "HOSTNN_BENCH_TARGET=%s: not a target this build and CPU run\n", name);
+      return 2;
+    }
+    std::fprintf(stderr, "SIMD target: %s\n", hostnn::kernels::ActiveTargetName().c_str());
+  }
   hostnn::bench::RegisterAll();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -125,20 +125,70 @@ HWY_INLINE V ExpNonPositive16(D d, V na) {
 // exp(-190) is still a representable result. 2^k is applied in two factors around the
 // multiply by dy, 2^max(k, -126) first and the rest (down to 2^-149) last, so nothing
 // underflows before the final rounding. Lanes: f32. Max error: 3 ULP of a normal result.
-// Only called for vectors that hold such lanes (rare), and only those lanes are used.
+// Only called for vectors that hold such lanes (rare), and only those lanes are used; a is
+// clamped to [80, 192], so that the other lanes' scales stay normal numbers (an exponent
+// field wrapped from a large k made subnormal operands, each a slow microcoded operation).
 template <class D, class V>
 HWY_INLINE V MulExpFarTail(D d, V dy, V q, V a) {
   const hn::RebindToSigned<D> di;
   V t;
-  const V r = ReduceNonPositive(d, hn::Neg(hn::Min(a, hn::Set(d, 192.0f))), 0.0f, &t);
+  const V ac = hn::Min(hn::Max(a, hn::Set(d, 80.0f)), hn::Set(d, 192.0f));
+  const V r = ReduceNonPositive(d, hn::Neg(ac), 0.0f, &t);
   const auto k = hn::Sub(hn::BitCast(di, t), hn::BitCast(di, hn::Set(d, 12582912.0f)));
   const auto ka = hn::Max(k, hn::Set(di, -126));
   const auto kb = hn::Max(hn::Sub(k, ka), hn::Set(di, -149));
   const V scale_a = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(ka, hn::Set(di, 127))));
+  const V v = hn::Mul(dy, hn::Mul(hn::Mul(ExpReduced(d, r), q), scale_a));
+#if HOSTNN_HAVE_SCALEF
+  // The same single rounding of v 2^kb, without a subnormal factor or a microcoded multiply.
+  return ScaleByPow2(d, v, hn::ConvertTo(d, kb));
+#else
   // 2^kb for kb in [-149, 0]: 2^(kb + 64) is normal, and times 2^-64 exactly 2^kb.
   const V scale_b = hn::Mul(hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(kb, hn::Set(di, 191)))),
                             hn::Set(d, 5.42101086242752217e-20f));
-  return hn::Mul(hn::Mul(dy, hn::Mul(hn::Mul(ExpReduced(d, r), q), scale_a)), scale_b);
+  return hn::Mul(v, scale_b);
+#endif
+}
+
+// x * q * exp(-a) for 80 < a, with |x q| in [0.5, 256] (the forward tails of Gelu's tanh form
+// and FastGelu), rounded once: m = x q P(r) is a normal number and the result m 2^k, most
+// often subnormal, is rounded from it in one step. AVX-512 scales by vscalefps. Elsewhere
+// a subnormal result is formed from y = |m| 2^(k+149), the result in units of 2^-149 (exact:
+// a power-of-two scaling in the normal range): y + 2^23 rounds it to an integer (ties to
+// even) held in the low bits, which are the result's bits; a normal result is m 2^(k+64)
+// 2^-64, both products normal. No operation produces or reads a subnormal number: on x86,
+// each does in microcode, and the forward operators' far tails (below x = -9.7 for Gelu)
+// ran 2x to 4x slower for it. The same bits on every target: both round m 2^k once (k is
+// clamped at -190 off AVX-512: from there the result is 0 either way, |m| < 2^8).
+// Lanes: f32. Max error: m's (the polynomial and two products, about 2 ULP) and the final
+// rounding, subnormal results within half their ULP of m 2^k. Lanes with a < 80 (clamped
+// there) or |x q| outside that range give unspecified values: callers select the tail's
+// lanes, and keep |x| >= 1 elsewhere so that no lane is subnormal.
+template <class D, class V>
+HWY_INLINE V MulExpFarTailOnce(D d, V x, V q, V a) {
+  V t;
+  const V ac = hn::Min(hn::Max(a, hn::Set(d, 80.0f)), hn::Set(d, 192.0f));
+  const V r = ReduceNonPositive(d, hn::Neg(ac), 0.0f, &t);
+  const V m = hn::Mul(x, hn::Mul(ExpReduced(d, r), q));
+#if HOSTNN_HAVE_SCALEF
+  return ScaleByPow2(d, m, hn::Sub(t, hn::Set(d, 12582912.0f)));
+#else
+  const hn::RebindToSigned<D> di;
+  const auto k = hn::Max(hn::Sub(hn::BitCast(di, t), hn::BitCast(di, hn::Set(d, 12582912.0f))),
+                         hn::Set(di, -190));
+  const V am = hn::Abs(m);
+  const V y = hn::Mul(am, hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k, hn::Set(di, 276)))));
+  const V two23 = hn::Set(d, 8388608.0f);
+  const auto subnormal = hn::Lt(y, two23);
+  const V bits =
+      hn::BitCast(d, hn::Sub(hn::BitCast(di, hn::Add(y, two23)), hn::BitCast(di, two23)));
+  // |m| 2^(k+64) < 2^-62 exactly where the result is subnormal: the Max keeps those lanes'
+  // product normal (a select would not: compilers move the multiply past it).
+  const V scale = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k, hn::Set(di, 191))));  // 2^(k+64)
+  const V normal = hn::Mul(hn::Max(hn::Mul(am, scale), hn::Set(d, 2.16840434497100887e-19f)),
+                           hn::Set(d, 5.42101086242752217e-20f));  // 2^-62, 2^-64
+  return hn::CopySignToAbs(hn::IfThenElse(subnormal, bits, normal), m);
+#endif
 }
 
 // The rounding error of prod = fl(x * y): x * y - prod exactly (barring underflow), by the

@@ -100,6 +100,10 @@ struct SigmoidBackwardOp {
 // (unary_ops-inl.h: XSigmoidImpl) and the gradients below share them.
 constexpr float kGeluC1 = 1.5957691216057308f;    // 2 sqrt(2/pi)
 constexpr float kGeluC3 = 0.071354816272600253f;  // 2 sqrt(2/pi) 0.044715
+// The constants' remainders: C - float(C), in float (ZErrorFused).
+constexpr float kGeluC1Low = static_cast<float>(1.5957691216057308 - static_cast<double>(kGeluC1));
+constexpr float kGeluC3Low =
+    static_cast<float>(0.071354816272600246 - static_cast<double>(kGeluC3));
 struct GeluTanhZ {
   static constexpr float kClamp = 16.0f;  // |z(16)| = 318
   template <class D, class V>
@@ -112,6 +116,29 @@ struct GeluTanhZ {
     const VW p = hn::Add(hn::Mul(hn::Set(dw, 0.071354816272600246), hn::Mul(x, x)),
                          hn::Set(dw, 1.5957691216057308));
     return hn::Mul(x, p);
+  }
+  // Z(x) - z in f32 lanes where MulAdd is fused (see ZError), for x <= -1.17 (z < -2; the
+  // other lanes' values are unspecified), within about 2^-37 absolute (|x| <= 16): with the
+  // constants in two parts, C1 = c1 + c1l and C3 = c3 + c3l, and Z's own q = fl(x^2) and
+  // u = fl(c3 q + c1) (one rounding), Z(x) - z = (x u - z) + x (U - u), U = C1 + C3 x^2.
+  // x u - z, x^2 - q and c3 q - p (p = fl(c3 q)) are exact by MulSub. U - u = (c1 + p - u)
+  // + (c3 q - p) + c1l + c3 (x^2 - q) + c3l q, whose first term is computed exactly as
+  // (hi - u) + lo, hi and lo the larger and the smaller of c1 and p: u lies in [hi, 2 hi]
+  // and hi - u within 2^-18 of -lo relative (q >= 1.37, so p >= 0.098 is far above u's
+  // ULP), both differences exact by Sterbenz's lemma. The rest are small terms, rounded
+  // at about 2^-44.
+  template <class D, class V>
+  static HWY_INLINE V ZErrorFused(D d, V x, V z) {
+    const V c1 = hn::Set(d, kGeluC1), c3 = hn::Set(d, kGeluC3);
+    const V q = hn::Mul(x, x);
+    const V u = hn::MulAdd(c3, q, c1);
+    const V p = hn::Mul(c3, q);
+    const V c1_plus_p_minus_u = hn::Add(hn::Sub(hn::Max(c1, p), u), hn::Min(c1, p));
+    V ul = hn::Add(c1_plus_p_minus_u, hn::MulSub(c3, q, p));
+    ul = hn::Add(ul, hn::Set(d, kGeluC1Low));
+    ul = hn::MulAdd(hn::Set(d, kGeluC3Low), q, ul);
+    ul = hn::MulAdd(c3, hn::MulSub(x, x, q), ul);
+    return hn::MulAdd(x, ul, hn::MulSub(x, u, z));
   }
   template <class D, class V>
   static HWY_INLINE V Dz(D d, V x) {
@@ -128,20 +155,31 @@ struct FastGeluZ {
   static HWY_INLINE VW ZWide(DW dw, VW x) {
     return hn::Mul(x, hn::Set(dw, 1.702));
   }
+  // 1.702 = c + cl with c = fl(1.702): Z(x) - z = (c x - z) + cl x, the first term exact.
+  template <class D, class V>
+  static HWY_INLINE V ZErrorFused(D d, V x, V z) {
+    return hn::MulAdd(hn::Set(d, static_cast<float>(1.702 - static_cast<double>(1.702f))), x,
+                      hn::MulSub(hn::Set(d, 1.702f), x, z));
+  }
   template <class D, class V>
   static HWY_INLINE V Dz(D d, V /*x*/) {
     return hn::Set(d, 1.702f);
   }
 };
 
-// The rounding error of the f32 z: z(x) - z, with z(x) from Zf::ZWide in f64 lanes (plain
-// products and sums, so every target gives the same bits). exp(z) carries z's error times
-// |z| (up to 104); exp(z) (1 + ZError) undoes that to second order (ZError^2 < 2^-34). Targets
-// without f64 lanes give 0 (the error bound of the plain f32 z then holds); x86 and Arm
-// targets, SCALAR included, all have them.
+// The rounding error of the f32 z: Z(x) - z, Z the exact function. exp(z) carries z's error
+// times |z| (up to 192); exp(z) (1 + ZError) undoes that to second order (ZError^2 < 2^-30).
+// Where MulAdd is fused (AVX2, AVX3, NEON, SVE) Zf::ZErrorFused computes it in f32 lanes by
+// error-free products and sums, without the f64 lanes' conversions of both halves; the
+// unfused targets (SSE4, EMU128, SCALAR), where each exact product would take Dekker's
+// split, take Z(x) from Zf::ZWide in f64 lanes (plain products and sums, so each target of
+// one family gives the same bits). Targets without f64 lanes give 0 there (the error bound
+// of the plain f32 z then holds); x86 and Arm targets, SCALAR included, all have them.
 template <class Zf, class D, class V>
 HWY_INLINE V ZError(D d, V x, V z) {
-#if HWY_TARGET == HWY_SCALAR
+#if HWY_NATIVE_FMA
+  return Zf::ZErrorFused(d, x, z);
+#elif HWY_TARGET == HWY_SCALAR
   // One lane: the same double arithmetic without halves, so SCALAR gives SSE4's bits.
   const hn::Rebind<double, D> dw;
   return hn::DemoteTo(d, hn::Sub(Zf::ZWide(dw, hn::PromoteTo(dw, x)), hn::PromoteTo(dw, z)));
@@ -173,7 +211,10 @@ constexpr float kZErrorFrom = -2.0f;
 // there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor is a
 // negative real below f32's range), not inf * 0 = NaN. Vectors holding lanes with z < -2
 // carry z's rounding into e = exp(z) (1 + ZError) and into MulExpFarTail's factor, as the
-// forward functors do. Lanes: f32 (every dtype). Valid
+// forward functors do. e is computed for -|z| clamped to -80, where it is still a normal
+// number, so that only the far tail's lanes (which replace the rest) meet subnormals: each
+// operation on one is a slow microcoded step on x86 (from |z| = 80 on, 1 + e, s and
+// 1 - s round to what they were with the subnormal e). Lanes: f32 (every dtype). Valid
 // range: all floats; NaN x -> x itself, NaN dy -> NaN.
 template <class Zf>
 struct XSigmoidBackwardImpl {
@@ -183,7 +224,7 @@ struct XSigmoidBackwardImpl {
     const V xc = hn::Min(hn::Max(x, hn::Set(d, -Zf::kClamp)), hn::Set(d, Zf::kClamp));
     const V z = Zf::Z(d, xc);
     const V dz = Zf::Dz(d, xc);
-    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -80.0f)));
     const auto tail = hn::Lt(z, hn::Set(d, kZErrorFrom));
     V zerr = hn::Zero(d);
     if (HWY_UNLIKELY(!hn::AllFalse(d, tail))) {
@@ -202,7 +243,10 @@ struct XSigmoidBackwardImpl {
       const V q = hn::Mul(OnePlusProduct(d, xc, dz), hn::Add(one, zerr));
       const V far_dx = MulExpFarTail(d, dy, q, a);
       const auto far = hn::Lt(z, hn::Set(d, -80.0f));
-      dx = hn::IfThenElse(hn::And(far, hn::Lt(a, hn::Set(d, 192.0f))), far_dx, dx);
+      // From |z| = 192 on (x finite, or -inf) the product is dy times a factor that rounds
+      // to -0 (s = 0 times a negative factor).
+      const auto near = hn::Lt(a, hn::Set(d, 192.0f));
+      dx = hn::IfThenElse(far, hn::IfThenElse(near, far_dx, hn::Mul(dy, hn::Set(d, -0.0f))), dx);
       const auto huge = hn::And(hn::Ge(a, hn::Set(d, 192.0f)), hn::IsFinite(x));
       dx = hn::IfThenElse(hn::And(huge, hn::IsInf(dy)), hn::Neg(dy), dx);
       dx = hn::IfThenElse(hn::IsNaN(x), x, dx);

@@ -64,9 +64,9 @@ struct SwiGluOp {
 };
 
 // GeGlu: act = gelu(b), out = a * act, gelu the erf form (GeluErfOp, 2.1 ULP with a fused
-// MulAdd, 2.4 without) or the tanh form (GeluOp, 5.2 ULP at subnormal results, a few
-// elsewhere). activateLeft swaps the halves before the kernel (the front end's views,
-// src/aclnn/split_front_end.cc), so one functor serves both.
+// MulAdd, 2.4 without) or the tanh form (GeluOp, 3.4 ULP). activateLeft swaps the halves
+// before the kernel (the front end's views, src/aclnn/split_front_end.cc), so one functor
+// serves both.
 template <class Gelu>
 struct GeGluOpT {
   static constexpr bool kHasAct = true;

@@ -187,11 +187,15 @@ using InplaceSigmoidOp = SigmoidOp;
 
 // x * sigmoid(z(x)) for a Z policy of eltwise_ops-inl.h (Gelu's tanh form, FastGelu). With
 // e = exp(-|z|), out = x / (1 + e) for x >= 0 and (x e) / (1 + e) for x < 0 (z has x's
-// sign), one division. z is clamped to -104 for e (0 from there on); x is clamped to
-// -kClamp in x e, so -inf gives -0, not -inf * 0. Where x < 0 the result is small (above
-// -0.171 for Gelu, -0.164 for FastGelu) and exp's argument would carry z's rounding (a few
-// 2^-24 relative) times |z|, up to 104: vectors holding lanes with z < -2 take exp(z) (1 +
-// ZError) there, and MulExpFarTail for z < -80 (e subnormal, x e not).
+// sign), one division. x is clamped to -kClamp in x e, so -inf gives -0, not -inf * 0.
+// Where x < 0 the result is small (above -0.171 for Gelu, -0.164 for FastGelu) and exp's
+// argument would carry z's rounding (a few 2^-24 relative) times |z|: vectors holding lanes
+// with -192 < z < -2 take exp(z) (1 + ZError) there. For z < -80 the result is x q exp(z),
+// q = 1 + ZError, normal down to z = -87.3 - ln|x| and subnormal below, rounded once by
+// MulExpFarTailOnce (-0 from z = -192 on, where the exact value rounds to it). e is
+// computed for -|z| clamped to -80, so that no other operation meets a subnormal number
+// (each is a slow microcoded step on x86): from there x / (1 + e) = x for x >= 0, and the
+// far tail replaces the lanes below.
 // Lanes: f32 (every dtype). Valid range: all floats; +inf -> +inf, -inf -> -0, NaN -> x.
 template <class Zf>
 struct XSigmoidImpl {
@@ -199,32 +203,40 @@ struct XSigmoidImpl {
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     using V = hn::Vec<D>;
     const V z = Zf::Z(d, x);
-    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -104.0f)));
+    V e = ExpNonPositive(d, hn::Max(hn::Or(z, hn::Set(d, -0.0f)), hn::Set(d, -80.0f)));
     const V xn = hn::Max(x, hn::Set(d, -Zf::kClamp));
-    V num = hn::IfNegativeThenElse(x, hn::Mul(xn, e), x);
-    // Below -104 e is 0 and z may be infinite: no correction there. From -80 e is subnormal
-    // and x e a normal number: MulExpFarTail scales instead.
-    const auto tail = hn::And(hn::Lt(z, hn::Set(d, kZErrorFrom)), hn::Gt(z, hn::Set(d, -104.0f)));
+    // Below -192 the result is -0 and z may be infinite: no correction there.
+    const auto tail = hn::And(hn::Lt(z, hn::Set(d, kZErrorFrom)), hn::Gt(z, hn::Set(d, -192.0f)));
+    V zerr = hn::Zero(d);
     if (HWY_UNLIKELY(!hn::AllFalse(d, tail))) {
-      const V zerr = hn::IfThenElseZero(tail, ZError<Zf>(d, x, z));
+      zerr = hn::IfThenElseZero(tail, ZError<Zf>(d, x, z));
       e = hn::MulAdd(e, zerr, e);
-      num = hn::IfNegativeThenElse(x, hn::Mul(xn, e), x);
-      const V far = MulExpFarTail(d, xn, hn::Add(hn::Set(d, 1.0f), zerr), hn::Neg(z));
-      num = hn::IfThenElse(hn::And(tail, hn::Lt(z, hn::Set(d, -80.0f))), far, num);
     }
-    const V out = hn::Div(num, hn::Add(hn::Set(d, 1.0f), e));
-    return hn::IfThenElse(hn::IsNaN(x), x, out);
+    const V num = hn::IfNegativeThenElse(x, hn::Mul(xn, e), x);
+    V out = hn::Div(num, hn::Add(hn::Set(d, 1.0f), e));
+    // The far tail, or NaN x.
+    const auto rare = CompareUnordered<kNotGreaterEqual>(d, z, hn::Set(d, -80.0f));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
+      // |x| >= 1 in every lane keeps x q exp(-a) normal before its one rounding (the far
+      // lanes have x < -9.6).
+      const V far = MulExpFarTailOnce(d, hn::Min(xn, hn::Set(d, -1.0f)),
+                                      hn::Add(hn::Set(d, 1.0f), zerr), hn::Neg(z));
+      out = hn::IfThenElse(hn::Lt(z, hn::Set(d, -80.0f)), far, out);
+      out = hn::IfThenElse(hn::IsNaN(x), x, out);
+    }
+    return out;
   }
 };
 
 // Gelu, as CANN's kernel computes it: the tanh form, x / (1 + exp(-z)) (its document writes
-// x Phi(x) and equates it with the tanh approximation). Max error over every 257th float
-// (AVX3 and EMU128): 5.16 ULP at x = -10.68 (a result near -2^-146, subnormal); 16-bit
-// rounded once (every input, both target families).
+// x Phi(x) and equates it with the tanh approximation). Max error over every 257th float:
+// 3.40 ULP at x = -1.825 with a fused MulAdd (AVX3, AVX2), 3.33 at x = -2.503 without (SSE4,
+// EMU128); over the tail x in [-16, -1], every 13th float: 3.55 and 3.68 ULP, subnormal
+// results included (forward_kernels_test). 16-bit rounded once (every input, both target
+// families).
 struct GeluOp : XSigmoidImpl<GeluTanhZ> {};
-// FastGelu, CANN's formula: out = x / (1 + exp(-1.702 x)). Max error over every 257th float
-// (AVX3 and EMU128): 29.7 ULP at x = -61.1 (a subnormal result near -2^-144, within 2^-21
-// absolute); 16-bit as Gelu.
+// FastGelu, CANN's formula: out = x / (1 + exp(-1.702 x)). Max error over every 257th float:
+// 3.15 ULP at x = -3.19 with a fused MulAdd, 3.87 at x = -3.11 without; 16-bit as Gelu.
 struct FastGeluOp : XSigmoidImpl<FastGeluZ> {};
 // GeluErf (aclnnGeluV2 with approximate 0): out = x Phi(x) = x erfc(-x / sqrt 2) / 2, the
 // erf form, in f32 lanes (XPhi, kernels/normal_tail-inl.h): a series for |x| < 0.5, else
