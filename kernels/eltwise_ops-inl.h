@@ -150,44 +150,89 @@ HWY_INLINE V MulExpFarTail(D d, V dy, V q, V a) {
 #endif
 }
 
-// x * q * exp(-a) for 80 < a, with |x q| in [0.5, 256] (the forward tails of Gelu's tanh form
-// and FastGelu), rounded once: m = x q P(r) is a normal number and the result m 2^k, most
-// often subnormal, is rounded from it in one step. AVX-512 scales by vscalefps. Elsewhere
-// a subnormal result is formed from y = |m| 2^(k+149), the result in units of 2^-149 (exact:
-// a power-of-two scaling in the normal range): y + 2^23 rounds it to an integer (ties to
-// even) held in the low bits, which are the result's bits; a normal result is m 2^(k+64)
-// 2^-64, both products normal. No operation produces or reads a subnormal number: on x86,
-// each does in microcode, and the forward operators' far tails (below x = -9.7 for Gelu)
-// ran 2x to 4x slower for it. The same bits on every target: both round m 2^k once (k is
-// clamped at -190 off AVX-512: from there the result is 0 either way, |m| < 2^8).
-// Lanes: f32. Max error: m's (the polynomial and two products, about 2 ULP) and the final
-// rounding, subnormal results within half their ULP of m 2^k. Lanes with a < 80 (clamped
-// there) or |x q| outside that range give unspecified values: callers select the tail's
-// lanes, and keep |x| >= 1 elsewhere so that no lane is subnormal.
-template <class D, class V>
-HWY_INLINE V MulExpFarTailOnce(D d, V x, V q, V a) {
-  V t;
-  const V ac = hn::Min(hn::Max(a, hn::Set(d, 80.0f)), hn::Set(d, 192.0f));
-  const V r = ReduceNonPositive(d, hn::Neg(ac), 0.0f, &t);
-  const V m = hn::Mul(x, hn::Mul(ExpReduced(d, r), q));
-#if HOSTNN_HAVE_SCALEF
-  return ScaleByPow2(d, m, hn::Sub(t, hn::Set(d, 12582912.0f)));
-#else
+#if !HOSTNN_HAVE_SCALEF
+// m 2^k rounded once, for |m| in [0.5, 2^12) and k <= 40, without an operation that
+// produces or reads a subnormal number (on x86 each such vector operation is microcoded):
+// a subnormal result is formed from y = |m| 2^(k+149), the result in units of 2^-149
+// (exact: a power-of-two scaling in the normal range), whose rounding to an integer by
+// y + 2^23 (ties to even) leaves the result's bits in the low bits; a normal result is
+// |m| 2^(k+64) 2^-64, both products normal. k is clamped at -190 (from there the result
+// is 0 either way). The bits of AVX-512's vscalefps (ScaleByPow2), which rounds m 2^k once
+// too. Lanes with |m| below 0.5 give unspecified values (and no subnormal operation).
+template <class D, class V, class VI>
+HWY_INLINE V ScaleByPow2Once(D d, V m, VI k) {
   const hn::RebindToSigned<D> di;
-  const auto k = hn::Max(hn::Sub(hn::BitCast(di, t), hn::BitCast(di, hn::Set(d, 12582912.0f))),
-                         hn::Set(di, -190));
-  const V am = hn::Abs(m);
-  const V y = hn::Mul(am, hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k, hn::Set(di, 276)))));
+  const V am = hn::Max(hn::Abs(m), hn::Set(d, 0.5f));
+  const VI kc = hn::Min(hn::Max(k, hn::Set(di, -190)), hn::Set(di, 40));
+  // 2^(k+149) for k <= -30 (exponent field k + 276); above, y is past 2^23 either way.
+  const VI ky = hn::Add(hn::Min(kc, hn::Set(di, -30)), hn::Set(di, 276));
+  const V y = hn::Mul(am, hn::BitCast(d, hn::ShiftLeft<23>(ky)));
   const V two23 = hn::Set(d, 8388608.0f);
   const auto subnormal = hn::Lt(y, two23);
   const V bits =
       hn::BitCast(d, hn::Sub(hn::BitCast(di, hn::Add(y, two23)), hn::BitCast(di, two23)));
   // |m| 2^(k+64) < 2^-62 exactly where the result is subnormal: the Max keeps those lanes'
   // product normal (a select would not: compilers move the multiply past it).
-  const V scale = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(k, hn::Set(di, 191))));  // 2^(k+64)
+  const V scale = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(kc, hn::Set(di, 191))));  // 2^(k+64)
   const V normal = hn::Mul(hn::Max(hn::Mul(am, scale), hn::Set(d, 2.16840434497100887e-19f)),
                            hn::Set(d, 5.42101086242752217e-20f));  // 2^-62, 2^-64
   return hn::CopySignToAbs(hn::IfThenElse(subnormal, bits, normal), m);
+}
+#endif
+
+// x * q * exp(-a) for 80 < a, with |x q| in [0.5, 256] (the forward tails of Gelu's tanh form
+// and FastGelu), rounded once: m = x q P(r) is a normal number and the result m 2^k, most
+// often subnormal, is rounded from it in one step, by vscalefps on AVX-512 and by
+// ScaleByPow2Once elsewhere (the same bits), so that no operation produces or reads a
+// subnormal number: the forward operators' far tails (below x = -9.7 for Gelu) ran 2x to 4x
+// slower for them. Lanes: f32. Max error: m's (the polynomial and two products, about 2
+// ULP) and the final rounding, subnormal results within half their ULP of m 2^k. Lanes with
+// a < 80 (clamped there) or |x q| outside that range give unspecified values: callers
+// select the tail's lanes, and keep |x| >= 1 elsewhere so that no lane is subnormal.
+template <class D, class V>
+HWY_INLINE V MulExpFarTailOnce(D d, V x, V q, V a) {
+  const hn::RebindToSigned<D> di;
+  V t;
+  const V ac = hn::Min(hn::Max(a, hn::Set(d, 80.0f)), hn::Set(d, 192.0f));
+  const V r = ReduceNonPositive(d, hn::Neg(ac), 0.0f, &t);
+  const V m = hn::Mul(x, hn::Mul(ExpReduced(d, r), q));
+#if HOSTNN_HAVE_SCALEF
+  (void)di;
+  return ScaleByPow2(d, m, hn::Sub(t, hn::Set(d, 12582912.0f)));
+#else
+  return ScaleByPow2Once(d, m,
+                         hn::Sub(hn::BitCast(di, t), hn::BitCast(di, hn::Set(d, 12582912.0f))));
+#endif
+}
+
+// dy * q * exp(-a) as MulExpFarTail, for 1 <= |q| < 2^10 (the gradients of x sigmoid(z)),
+// rounded once and without a subnormal operation where AVX-512's vscalefps is missing: dy =
+// md 2^e with md in [1, 2) from dy's bits, m = md q P(r) (normal), and m 2^(k + e) rounded
+// by ScaleByPow2Once. dy = 0 or subnormal gives a zero of the product's sign (its exponent
+// field 0 puts k + e below -190), dy = +-inf or NaN gives dy q (a rare path). AVX-512 runs
+// MulExpFarTail, whose last step is vscalefps. Max error as MulExpFarTail's; only the
+// tail's lanes are used.
+template <class D, class V>
+HWY_INLINE V MulExpFarTailAnyDy(D d, V dy, V q, V a) {
+#if HOSTNN_HAVE_SCALEF
+  return MulExpFarTail(d, dy, q, a);
+#else
+  const hn::RebindToSigned<D> di;
+  V t;
+  const V ac = hn::Min(hn::Max(a, hn::Set(d, 80.0f)), hn::Set(d, 192.0f));
+  const V r = ReduceNonPositive(d, hn::Neg(ac), 0.0f, &t);
+  const auto k = hn::Sub(hn::BitCast(di, t), hn::BitCast(di, hn::Set(d, 12582912.0f)));
+  const auto dy_bits = hn::BitCast(di, dy);
+  const auto field = hn::And(hn::ShiftRight<23>(dy_bits), hn::Set(di, 0xFF));
+  // md: dy's sign and mantissa with the exponent of 1.
+  const V md =
+      hn::BitCast(d, hn::Or(hn::And(dy_bits, hn::Set(di, static_cast<int32_t>(0x807FFFFF))),
+                            hn::Set(di, 0x3F800000)));
+  const V m = hn::Mul(md, hn::Mul(ExpReduced(d, r), q));
+  V out = ScaleByPow2Once(d, m, hn::Add(k, hn::Sub(field, hn::Set(di, 127))));
+  const auto special = hn::RebindMask(d, hn::Eq(field, hn::Set(di, 255)));
+  if (HWY_UNLIKELY(!hn::AllFalse(d, special))) out = hn::IfThenElse(special, hn::Mul(dy, q), out);
+  return out;
 #endif
 }
 

@@ -207,14 +207,15 @@ constexpr float kZErrorFrom = -2.0f;
 // the gradient crosses 0: Gelu at x = -0.7518, FastGelu at x = -0.7512; the SPEC's
 // 2^-21 |dy| applies there). x is clamped to +-kClamp, so x = +inf gives
 // dy and x = -inf gives dy * -0. For -192 < z < -80, where e dy can be a normal number
-// although e is not, vectors holding such lanes take MulExpFarTail (s = e and 1 - s = 1
-// there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor is a
-// negative real below f32's range), not inf * 0 = NaN. Vectors holding lanes with z < -2
-// carry z's rounding into e = exp(z) (1 + ZError) and into MulExpFarTail's factor, as the
-// forward functors do. e is computed for -|z| clamped to -80, where it is still a normal
-// number, so that only the far tail's lanes (which replace the rest) meet subnormals: each
-// operation on one is a slow microcoded step on x86 (from |z| = 80 on, 1 + e, s and
-// 1 - s round to what they were with the subnormal e). Lanes: f32 (every dtype). Valid
+// although e is not, vectors holding such lanes take MulExpFarTailAnyDy (s = e and
+// 1 - s = 1 there); dy = +-inf at finite x with z <= -192 gives the limit -dy (the factor
+// is a negative real below f32's range), not inf * 0 = NaN. Vectors holding lanes with
+// z < -2 carry z's rounding into e = exp(z) (1 + ZError) and into the far tail's factor, as
+// the forward functors do. e is computed for -|z| clamped to -80, where it is still a
+// normal number, and the far tail rounds its subnormal results once without a subnormal
+// operation, so that none meets one but for subnormal inputs: each such operation is a
+// slow microcoded step on x86 (from |z| = 80 on, 1 + e, s and 1 - s round to what they
+// were with the subnormal e). Lanes: f32 (every dtype). Valid
 // range: all floats; NaN x -> x itself, NaN dy -> NaN.
 template <class Zf>
 struct XSigmoidBackwardImpl {
@@ -241,7 +242,7 @@ struct XSigmoidBackwardImpl {
     if (HWY_UNLIKELY(!hn::AllFalse(d, rare))) {
       const V a = hn::Neg(z);
       const V q = hn::Mul(OnePlusProduct(d, xc, dz), hn::Add(one, zerr));
-      const V far_dx = MulExpFarTail(d, dy, q, a);
+      const V far_dx = MulExpFarTailAnyDy(d, dy, q, a);
       const auto far = hn::Lt(z, hn::Set(d, -80.0f));
       // From |z| = 192 on (x finite, or -inf) the product is dy times a factor that rounds
       // to -0 (s = 0 times a negative factor).

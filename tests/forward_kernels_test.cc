@@ -593,6 +593,44 @@ TEST(ForwardUnary, GeluBackwardTailOnEveryTarget) {
   }
 }
 
+// GeluBackward's far tail (z < -80) with every kind of dy: zeros, subnormals, the extremes
+// of f32's range, infinities and NaN, against the double reference: NaN for NaN, the same
+// infinity, zeros (of the exact value's sign for finite x), the rest within 8 ULP
+// (subnormal results in units of 2^-149). The far tail takes dy apart into mantissa and
+// exponent where AVX-512's vscalefps is missing (MulExpFarTailAnyDy).
+TEST(ForwardUnary, GeluBackwardFarTailAnyDyOnEveryTarget) {
+  const float xs[] = {-9.7f, -10.0f, -10.7f, -11.7f, -12.5f, -13.3f, -16.0f, -100.0f, -INFINITY};
+  const float dys[] = {0.0f,     -0.0f,     1e-45f,  -1.1754942e-38f, 1.1754944e-38f,
+                       -0.75f,   3.0e-20f,  7.5e19f, 3.4028235e38f,   -3.4028235e38f,
+                       INFINITY, -INFINITY, NAN};
+  std::vector<float> dy, x;
+  for (float xv : xs) {
+    for (float dv : dys) {
+      x.push_back(xv);
+      dy.push_back(dv);
+    }
+  }
+  std::vector<float> out(x.size());
+  ForEachTarget([&](int64_t) {
+    test::RunMap(test::MapKernel(Op::kGeluBackward, DType::kFloat32), dy.data(), x.data(),
+                 out.data(), x.size(), test::KernelParams(Op::kGeluBackward));
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double exact = EltwiseRef(Op::kGeluBackward, dy[i], x[i]);
+      SCOPED_TRACE("dy " + Num(dy[i]) + ", x " + Num(x[i]) + ": got " + Num(out[i]) + ", exact " +
+                   Num(exact));
+      if (std::isnan(exact)) {
+        EXPECT_TRUE(std::isnan(out[i]));
+      } else if (std::isinf(exact) || static_cast<float>(exact) == 0.0f) {
+        EXPECT_EQ(out[i], static_cast<float>(exact));
+        // At x = -inf the factor's limit is a zero of either sign (the kernel's is -0).
+        if (std::isfinite(x[i])) EXPECT_EQ(std::signbit(out[i]), std::signbit(exact));
+      } else {
+        EXPECT_LE(TailUlp(out[i], exact), 8.0);
+      }
+    }
+  });
+}
+
 TEST(ForwardUnary, NullForOtherDTypes) {
   EXPECT_EQ(test::MapKernel(Op::kSilu, DType::kFloat64), nullptr);
   EXPECT_EQ(test::MapKernel(Op::kSilu, DType::kInt32), nullptr);
