@@ -38,10 +38,9 @@ HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT a, const float* HWY_RE
   const DF df;
   const size_t N = hn::Lanes(dd);
   HWY_ALIGN double partials[kRowPartials] = {0};
-  const float* src[3] = {a, b, c};
-  const auto load = [&](auto k, const float* const* from, size_t at) {
+  const auto load = [&](auto k, const float* p, size_t at) {
     if constexpr (decltype(k)::value < K) {
-      return hn::PromoteTo(dd, hn::LoadU(df, from[decltype(k)::value] + at));
+      return hn::PromoteTo(dd, hn::LoadU(df, p + at));
     } else {
       return hn::Zero(dd);
     }
@@ -52,22 +51,21 @@ HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT a, const float* HWY_RE
   size_t i = 0;
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kRowPartials; k += N) {
-      const auto t =
-          term(dd, load(I0(), src, i + k), load(I1(), src, i + k), load(I2(), src, i + k));
+      const auto t = term(dd, load(I0(), a, i + k), load(I1(), b, i + k), load(I2(), c, i + k));
       hn::Store(hn::Add(hn::Load(dd, partials + k), t), dd, partials + k);
     }
   }
   if (i < n) {
     const size_t rest = n - i;
     HWY_ALIGN float tails[3][kRowPartials] = {{0}};
-    const float* tail_src[3] = {tails[0], tails[1], tails[2]};
+    const float* src[3] = {a, b, c};
     for (int s = 0; s < K; ++s) {
       for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
     }
     for (size_t k = 0; k < kRowPartials; k += N) {
       const size_t valid = rest > k ? HWY_MIN(rest - k, N) : 0;
       const auto t =
-          term(dd, load(I0(), tail_src, k), load(I1(), tail_src, k), load(I2(), tail_src, k));
+          term(dd, load(I0(), tails[0], k), load(I1(), tails[1], k), load(I2(), tails[2], k));
       const auto masked = hn::IfThenElseZero(hn::FirstN(dd, valid), t);
       hn::Store(hn::Add(hn::Load(dd, partials + k), masked), dd, partials + k);
     }

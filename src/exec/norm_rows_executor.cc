@@ -167,12 +167,21 @@ class NormRowsExecutor final : public Executor {
 
   // One row: gathered (or read in place), its column terms added, computed and scattered
   // (where the result is wanted: a gradient's dx may be masked out).
-  void RunRow(int64_t row, char* workspace, float* core_rows, double* const* sums) const {
+  // What every row of a run shares: the length, eps, the per-column operands.
+  kernels::NormRow RowTemplate(char* workspace) const {
     kernels::NormRow r;
     r.n = static_cast<size_t>(cols_);
     r.eps = eps_;
     for (int k = 0; k < 2; ++k) {
       r.cols[k] = parts_.cols[k].given ? F32(workspace, cols_at_[k]) : nullptr;
+    }
+    return r;
+  }
+
+  void RunRow(int64_t row, const kernels::NormRow& shared, char* workspace, float* core_rows,
+              double* const* sums) const {
+    kernels::NormRow r = shared;
+    for (int k = 0; k < 2; ++k) {
       if (parts_.row_in[k].given) r.row_in[k] = F32(workspace, row_in_at_[k])[row];
       r.stats[k] = F32(workspace, stats_at_[k]) + row;
     }
@@ -202,6 +211,7 @@ class NormRowsExecutor final : public Executor {
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ReductionPlan& p = plan_->reduction;
     float* core_rows = F32(workspace, cores_at_ + static_cast<uint64_t>(core) * core_bytes_);
+    const kernels::NormRow shared = RowTemplate(workspace);
     if (num_sums_ > 0) {
       // Whole blocks, a core's contiguous: block b of sum k has its own slots.
       const int64_t cores = p.block_dim;
@@ -215,7 +225,7 @@ class NormRowsExecutor final : public Executor {
         }
         const int64_t end = std::min(rows_, (b + 1) * kNormSumRows);
         for (int64_t row = b * kNormSumRows; row < end; ++row) {
-          RunRow(row, workspace, core_rows, sums);
+          RunRow(row, shared, workspace, core_rows, sums);
         }
       }
       return;
@@ -229,7 +239,7 @@ class NormRowsExecutor final : public Executor {
       const int64_t first = ar ? unit.a1_begin : unit.a0_begin;
       const int64_t count = ar ? unit.a1_len : unit.a0_len;
       for (int64_t row = first; row < first + count; ++row) {
-        RunRow(row, workspace, core_rows, nullptr);
+        RunRow(row, shared, workspace, core_rows, nullptr);
       }
     }
   }
