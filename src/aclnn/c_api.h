@@ -85,13 +85,6 @@ inline OpScalar StringArg(const ScalarParam& p, const aclScalar* s) {
   return r;
 }
 
-// A call's operands by slot: the prototype's inputs in0 .. in3 go to OpArgs::in[] and its
-// outputs out, out1, out2 to OpArgs::out[], its aclIntArray to OpArgs::int_array and its
-// aclBoolArray to OpArgs::bool_array
-// (src/aclnn/signatures.h says which C parameter is which; null where the prototype has none), and
-// its scalar parameters: the aclScalars s0, s1, s2, s3 go to the operator's numbers (an int64_t or
-// char* attribute among them, as Attr made it) and the bool f0 to its flag, in the order of its
-// Scalars column.
 // A prototype's arrays (HOSTNN_SIG_ARRAY_: none, an aclIntArray, or an aclIntArray and an
 // aclBoolArray), as MakeArgs takes them.
 struct ArrayArgs {
@@ -102,6 +95,13 @@ inline ArrayArgs Arrays(const aclIntArray* ints = nullptr, const aclBoolArray* b
   return {ints, bools};
 }
 
+// A call's operands by slot: the prototype's inputs in0 .. in5 go to OpArgs::in[] and its
+// outputs out, out1, out2 to OpArgs::out[] (HOSTNN_SIG_INS_ and HOSTNN_SIG_OUTS_ list them),
+// its aclIntArray to OpArgs::int_array and its aclBoolArray to OpArgs::bool_array
+// (src/aclnn/signatures.h says which C parameter is which; null where the prototype has none), and
+// its scalar parameters: the aclScalars s0, s1, s2, s3 go to the operator's numbers (an int64_t or
+// char* attribute among them, as Attr made it) and the bool f0 to its flag, in the order of its
+// Scalars column.
 inline OpArgs MakeArgs(Op op, std::initializer_list<const aclTensor*> ins,
                        std::initializer_list<const aclTensor*> outs, int64_t dim,
                        ArrayArgs arrays = {}, const aclScalar* s0 = nullptr,
