@@ -22,6 +22,30 @@ constexpr std::initializer_list<DType> kNormTypes = {DType::kFloat16, DType::kFl
                                                      DType::kBFloat16};
 constexpr int kMaxNormDims = 8;
 
+// One of the norms' dtype combinations: v's dtype `like`'s (like_param names that tensor),
+// or FLOAT too where float_too. 161002 otherwise, naming v.
+Status CheckDTypeLike(const char* op, const Item& v, DType like, const char* like_param,
+                      bool float_too) {
+  const DType got = v.view->dtype;
+  if (got == like || (float_too && got == DType::kFloat32)) return Status::Ok();
+  return core::InvalidParam(op, v.param,
+                            std::string("dtype: expected ") + (float_too ? "FLOAT or " : "") +
+                                DTypeName(like) + " like " + like_param + ", got " +
+                                DTypeName(got));
+}
+// A FLOAT statistic (rstd, dgamma): 161002 otherwise, naming v.
+Status CheckFloatDType(const char* op, const Item& v) {
+  if (v.view->dtype == DType::kFloat32) return Status::Ok();
+  return core::InvalidParam(op, v.param,
+                            std::string("dtype: expected FLOAT, got ") + DTypeName(v.view->dtype));
+}
+// What a per-row tensor of the wrong size is told (its status is the caller's: the op_api's
+// 161002 or the tiling's 561002).
+std::string OnePerRow(int64_t rows, const std::vector<int64_t>& shape) {
+  return "must hold one element per row: " + std::to_string(rows) + " elements, got " +
+         core::ShapeString(shape);
+}
+
 // Storage, then overlap: out (the first output) may be the first input exactly (in place);
 // no other output may share memory with an input, and no two outputs share a byte.
 Status CheckNormStorage(const char* op, std::initializer_list<Item*> ins,
@@ -90,20 +114,9 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
   }
   const DType xt = x.view->dtype;
-  if (gamma.view->dtype != DType::kFloat32 && gamma.view->dtype != xt) {
-    return core::InvalidParam(op, gamma.param,
-                              std::string("dtype: expected FLOAT or ") + DTypeName(xt) +
-                                  " like x, got " + DTypeName(gamma.view->dtype));
-  }
-  if (y.view->dtype != xt) {
-    return core::InvalidParam(op, y.param,
-                              std::string("dtype: expected ") + DTypeName(xt) + " like x, got " +
-                                  DTypeName(y.view->dtype));
-  }
-  if (rstd.view->dtype != DType::kFloat32) {
-    return core::InvalidParam(
-        op, rstd.param, std::string("dtype: expected FLOAT, got ") + DTypeName(rstd.view->dtype));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, gamma, xt, x.param, true));
+  HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, y, xt, x.param, false));
+  HOSTNN_RETURN_IF_ERROR(CheckFloatDType(op, rstd));
   for (const Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
 
   // 3. The tiling's shape checks: x and gamma of 1 to 8 dims, gamma no more than x, yOut as
@@ -174,9 +187,7 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
     return core::InvalidParam(op, x.param, "has more rows or columns than int64 holds");
   }
   if (core::CheckedNumel(rs) != rows) {
-    return TilingRefuses(op, rstd.param,
-                         "must hold one element per row: " + std::to_string(rows) +
-                             " elements, got " + core::ShapeString(rs));
+    return TilingRefuses(op, rstd.param, OnePerRow(rows, rs));
   }
 
   // 5. Storage and overlap.
@@ -213,24 +224,10 @@ Status PrepareRmsNormGradChecked(const OpArgs& args, const tiling::Options& opti
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
   }
   const DType t = dy.view->dtype;
-  for (const Item* v : {&x, &dx}) {
-    if (v->view->dtype != t) {
-      return core::InvalidParam(op, v->param,
-                                std::string("dtype: expected ") + DTypeName(t) + " like dy, got " +
-                                    DTypeName(v->view->dtype));
-    }
-  }
-  if (gamma.view->dtype != DType::kFloat32 && gamma.view->dtype != t) {
-    return core::InvalidParam(op, gamma.param,
-                              std::string("dtype: expected FLOAT or ") + DTypeName(t) +
-                                  " like dy, got " + DTypeName(gamma.view->dtype));
-  }
-  for (const Item* v : {&rstd, &dgamma}) {
-    if (v->view->dtype != DType::kFloat32) {
-      return core::InvalidParam(
-          op, v->param, std::string("dtype: expected FLOAT, got ") + DTypeName(v->view->dtype));
-    }
-  }
+  for (const Item* v : {&x, &dx})
+    HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, *v, t, dy.param, false));
+  HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, gamma, t, dy.param, true));
+  for (const Item* v : {&rstd, &dgamma}) HOSTNN_RETURN_IF_ERROR(CheckFloatDType(op, *v));
   for (const Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
 
   // 3. The tiling's shape checks, in its order: x and gamma of 1 to 8 dims, gamma no more
@@ -299,9 +296,7 @@ Status PrepareRmsNormGradChecked(const OpArgs& args, const tiling::Options& opti
     return TilingRefuses(op, dy.param, "must not be empty, got " + core::ShapeString(dys));
   }
   if (core::CheckedNumel(rs) != rows) {
-    return TilingRefuses(op, rstd.param,
-                         "must hold one element per row: " + std::to_string(rows) +
-                             " elements, got " + core::ShapeString(rs));
+    return TilingRefuses(op, rstd.param, OnePerRow(rows, rs));
   }
 
   // 5. Storage and overlap.
@@ -362,19 +357,10 @@ Status PrepareLayerNormBackwardChecked(const OpArgs& args, const tiling::Options
   for (const Item* v : {&dy, &x, &mean, &rstd}) {
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
   }
-  if (dy.view->dtype != x.view->dtype) {
-    return core::InvalidParam(op, dy.param,
-                              std::string("dtype: expected ") + DTypeName(x.view->dtype) +
-                                  " like input, got " + DTypeName(dy.view->dtype));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, dy, x.view->dtype, x.param, false));
   if (weight.given()) {
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, weight.param, weight.view->dtype, kNormTypes));
-    if (weight.view->dtype != DType::kFloat32 && weight.view->dtype != x.view->dtype) {
-      return core::InvalidParam(op, weight.param,
-                                std::string("dtype: expected FLOAT or ") +
-                                    DTypeName(x.view->dtype) + " like input, got " +
-                                    DTypeName(weight.view->dtype));
-    }
+    HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, weight, x.view->dtype, x.param, true));
   }
   if (bias.given()) {
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, bias.param, bias.view->dtype, kNormTypes));
@@ -446,9 +432,7 @@ Status PrepareLayerNormBackwardChecked(const OpArgs& args, const tiling::Options
     return core::InvalidParam(op, x.param, "has more rows or columns than int64 holds");
   }
   if (core::CheckedNumel(mean.view->shape) != rows) {
-    return core::InvalidParam(op, mean.param,
-                              "must hold one element per row: " + std::to_string(rows) +
-                                  " elements, got " + core::ShapeString(mean.view->shape));
+    return core::InvalidParam(op, mean.param, OnePerRow(rows, mean.view->shape));
   }
   if (wanted[0] && outs[0].view->shape != shape) {
     return core::InvalidParam(op, outs[0].param,
@@ -519,12 +503,7 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
   for (const Item* v : {&weight, &bias}) {
     if (!v->given()) continue;
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
-    if (v->view->dtype != DType::kFloat32 && v->view->dtype != input.view->dtype) {
-      return core::InvalidParam(op, v->param,
-                                std::string("dtype: expected FLOAT or ") +
-                                    DTypeName(input.view->dtype) + " like input, got " +
-                                    DTypeName(v->view->dtype));
-    }
+    HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, *v, input.view->dtype, input.param, true));
   }
   if (weight.given() && bias.given() && weight.view->dtype != bias.view->dtype) {
     return core::InvalidParam(op, bias.param,
@@ -618,9 +597,7 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
   }
   for (const Item* v : {&mean, &rstd}) {
     if (v->given() && core::CheckedNumel(v->view->shape) != rows) {
-      return core::InvalidParam(op, v->param,
-                                "must hold one element per row: " + std::to_string(rows) +
-                                    " elements, got " + core::ShapeString(v->view->shape));
+      return core::InvalidParam(op, v->param, OnePerRow(rows, v->view->shape));
     }
   }
 
