@@ -162,14 +162,23 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   w_view_ = TensorView::Dense(x_, spec.dtype, {1});
   gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
   if (info.shapes == ShapeRule::kTrailingDims && spec.shape.size() == 2) {
-    // A norm's per-column operand over x's first row (gamma), its per-row values (rstd: 1.0
-    // for a gradient to read) and a gradient's column sums (dgamma), FLOAT.
+    // A norm's per-column operand (gamma), its per-row values (rstd: 1.0 for a gradient to
+    // read) and a gradient's column sums (dgamma), FLOAT.
     const int64_t rows = spec.shape[0], cols = spec.shape[1];
     norm_aux_.assign(static_cast<size_t>(rows + cols), 1.0f);
-    w_view_ = TensorView::Dense(x_, spec.dtype, {cols});
+    // gamma apart from x, which an in-place norm writes (InplaceAddRmsNorm).
+    norm_gamma_.assign(static_cast<size_t>(cols), 0.0f);
+    Fill(norm_gamma_.data(), spec.dtype, cols, 0.5f, 1.5f, 4);
+    w_view_ = TensorView::Dense(norm_gamma_.data(), spec.dtype, {cols});
     gw_view_ = TensorView::Dense(norm_aux_.data(), DType::kFloat32, {rows, 1});
     sums_view_ = TensorView::Dense(norm_aux_.data() + rows, DType::kFloat32, {cols});
     acl_sums_ = MakeAclTensor(sums_view_);
+    if (test::RowResults(info) > 1) {  // a second result of x's shape (AddRmsNorm's xOut)
+      act_ = AllocArray(bytes_per_array_);
+      std::memset(act_, 0, bytes_per_array_);
+      act_view_ = TensorView::Dense(act_, spec.dtype, spec.shape);
+      acl_act_ = MakeAclTensor(act_view_);
+    }
   }
   acl_w_ = MakeAclTensor(w_view_);
   acl_gw_ = MakeAclTensor(gw_view_);
@@ -237,20 +246,20 @@ OpArgs CaseData::Args() const {
       a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
       a.int_array_given = true;
     }
-    if (info.is_forward) {
-      // The operands the prototype requires (RmsNorm's gamma and rstdOut); none of the
-      // optional ones (LayerNorm's).
-      if (test::IsRequired(info.in_names[1])) a.in[1] = &w_view_;
-      if (test::IsRequired(info.out_names[1])) a.out[1] = &gw_view_;
-    } else {  // a gradient: dy, x, its per-row inputs, gamma where required; dx and dgamma
-      const int per_row = test::PerRowInputs(info);
-      for (int k = 0; k < per_row; ++k) a.in[2 + k] = &gw_view_;
-      if (test::IsRequired(info.in_names[2 + per_row])) a.in[2 + per_row] = &w_view_;
-      a.out[1] = &sums_view_;
-      if (info.num_out() > 2) {  // an outputMask (LayerNormBackward's): dx and dgamma
-        a.bool_array = {true, true, false};
-        a.bool_array_given = true;
-      }
+    // The operands the prototype requires, each by its role (RmsNorm's gamma and rstdOut,
+    // AddRmsNorm's x2 and xOut, a gradient's per-row inputs and dgamma); none of the optional
+    // ones (LayerNorm's).
+    test::NormOperands<const TensorView*, const TensorView*> v;
+    v.rows[0] = info.is_forward ? &x_view_ : &dy_view_;
+    v.rows[1] = info.is_forward ? &dy_view_ : &x_view_;
+    v.column = &w_view_;
+    v.per_row = v.per_row_out = &gw_view_;
+    v.column_sum = &sums_view_;
+    v.row_out = act_ != nullptr ? &act_view_ : nullptr;
+    test::FillNorm(info, v, a.in, a.out);
+    if (info.num_out() > 2 && !info.is_forward) {  // LayerNormBackward's outputMask
+      a.bool_array = {true, true, false};
+      a.bool_array_given = true;
     }
   }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
@@ -268,6 +277,11 @@ double CaseData::Bytes() const {
     const bool gelu = HasGeluOperand(info);
     const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (gelu ? 1.0 : 0.0);
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
+  }
+  // A norm reads and writes its rows (AddRmsNorm: x1 and x2 read, y and xOut written).
+  if (info.shapes == ShapeRule::kTrailingDims) {
+    return static_cast<double>(test::RowResults(info) + test::RowInputs(info)) *
+           static_cast<double>(bytes_per_array_);
   }
   // A gradient reads two arrays and writes one; a forward operator reads one and writes one.
   return (info.is_forward ? 2.0 : 3.0) * static_cast<double>(bytes_per_array_);
@@ -324,18 +338,14 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
     delete[] dims;
     aclIntArray* norm = HasIntArray(info.signature) ? aclCreateIntArray(&last, 1) : nullptr;
     call.out[0] = out;
-    if (info.is_forward) {
-      call.in[0] = x;
-      call.in[1] = test::IsRequired(info.in_names[1]) ? w : nullptr;
-      call.out[1] = test::IsRequired(info.out_names[1]) ? gw : nullptr;
-    } else {  // a gradient as Args gives it: dy, x, per-row inputs, gamma; dx and dgamma
-      call.in[0] = dy;
-      call.in[1] = x;
-      const int per_row = test::PerRowInputs(info);
-      for (int k = 0; k < per_row; ++k) call.in[2 + k] = gw;
-      if (test::IsRequired(info.in_names[2 + per_row])) call.in[2 + per_row] = w;
-      call.out[1] = sums;
-    }
+    test::NormOperands<const aclTensor*, aclTensor*> v;  // as Args gives them
+    v.rows[0] = info.is_forward ? x : dy;
+    v.rows[1] = info.is_forward ? dy : x;
+    v.column = w;
+    v.per_row = v.per_row_out = gw;
+    v.column_sum = sums;
+    v.row_out = act;
+    test::FillNorm(info, v, call.in, call.out);
     const bool mask_values[3] = {true, true, false};
     aclBoolArray* mask =
         info.num_out() > 2 && !info.is_forward ? aclCreateBoolArray(mask_values, 3) : nullptr;

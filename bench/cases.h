@@ -132,6 +132,7 @@ class CaseData {
   // A norm's per-row values (a forward's statistic written, a gradient's rstd read: gw_view_)
   // and a gradient's column sums (sums_view_, dgamma), FLOAT, in norm_aux_.
   std::vector<float> norm_aux_;
+  std::vector<float> norm_gamma_;  // a norm's gamma (room for any dtype)
   TensorView sums_view_;
   void* acl_sums_ = nullptr;
   PreparedCall prepared_;

@@ -310,10 +310,11 @@ PreluBackwardSegmentFn GetPreluBackwardSegment();
 // (element i to partial i % kRowPartials), every other operation in double without a fused
 // multiply-add, each output rounded once to f32: the same bits on every target.
 struct NormRow {
-  const float* in[2] = {};    // the row's operands: x; a gradient's dy, x
+  const float* in[2] = {};    // the row's operands: x; AddRmsNorm's x1, x2; a gradient's dy, x
   const float* cols[2] = {};  // per-column operands, n elements each; null: not given
   float row_in[2] = {};       // per-row inputs (a gradient's saved rstd)
   float* out = nullptr;       // the row's result, n elements; may be in[0] or in[1] exactly
+  float* out2 = nullptr;      // a second result (AddRmsNorm's x1 + x2), the same; null: none
   float* stats[2] = {};       // per-row outputs, one element each (null past the norm's own)
   size_t n = 0;
   float eps = 0.0f;
@@ -322,6 +323,7 @@ struct NormRow {
 //   LayerNorm: stats mean and rstd = 1 / sqrt(var + eps) (the biased, centred variance);
 //     out = (x - mean) * rstd * cols[0] + cols[1] (null: 1 and 0).
 //   RmsNorm: stats[0] rstd = 1 / sqrt(sum(x^2) / n + eps); out = x * rstd * cols[0].
+//   AddRmsNorm: x = in[0] + in[1], out2 = x where given, then RmsNorm's of x.
 //   RmsNormGrad: rstd = row_in[0], m = rstd * sum(dy * gamma * x) / n;
 //     out = dx = (dy * gamma - x * rstd * m) * rstd.
 //   LayerNormBackward: mean = row_in[0], rstd = row_in[1], xhat = (x - mean) * rstd, g =

@@ -144,6 +144,32 @@ void RmsNormRow(const NormRow& r) {
   });
 }
 
+// AddRmsNorm's row: x = x1 + x2 in double lanes (exact unless the two are more than 29
+// binades apart), rstd from x as RmsNormRow takes it; x rounded once to f32 for out2 (where
+// given) and y = x * rstd * gamma in double lanes, rounded once. With x2 zero the bits are
+// RmsNormRow's.
+void AddRmsNormRow(const NormRow& r) {
+  const float* x1 = r.in[0];
+  const float* x2 = r.in[1];
+  const float* HWY_RESTRICT gamma = r.cols[0];
+  float* y = r.out;
+  float* x_out = r.out2;
+  const size_t n = r.n;
+  const double sq = AccumulateRow<2>(x1, x2, nullptr, n, [](auto, auto a, auto b, auto) {
+    const auto x = hn::Add(a, b);
+    return hn::Mul(x, x);
+  });
+  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
+  *r.stats[0] = static_cast<float>(rstd);
+  ForEachLane(n, [&](auto d, auto f, size_t i) {
+    const auto x = hn::Add(Load64(d, f, x1, i), Load64(d, f, x2, i));
+    const auto v = hn::Mul(hn::Mul(x, hn::Set(d, rstd)), Load64(d, f, gamma, i));
+    // Every load before either store: y and x_out may be x1 and x2 themselves (in place).
+    if (x_out != nullptr) hn::StoreU(hn::DemoteTo(f, x), f, x_out + i);
+    hn::StoreU(hn::DemoteTo(f, v), f, y + i);
+  });
+}
+
 // RmsNormGrad's row, from the forward's rstd (row_in[0]): with m = rstd * sum(dy * gamma * x)
 // / n (the mean of dy * gamma times the normalised x * rstd), dx = (dy * gamma - x * rstd * m)
 // * rstd, in double, rounded once to f32.
@@ -239,6 +265,7 @@ namespace kernels {
 
 HWY_EXPORT(LayerNormRow);
 HWY_EXPORT(RmsNormRow);
+HWY_EXPORT(AddRmsNormRow);
 HWY_EXPORT(RmsNormGradRow);
 HWY_EXPORT(RmsNormGradColumns);
 HWY_EXPORT(LayerNormGradRow);
@@ -251,6 +278,9 @@ NormFns GetNorm(Op op) {
       return {HOSTNN_PICK(LayerNormRow), nullptr};
     case Op::kRmsNorm:
       return {HOSTNN_PICK(RmsNormRow), nullptr};
+    case Op::kAddRmsNorm:
+    case Op::kInplaceAddRmsNorm:
+      return {HOSTNN_PICK(AddRmsNormRow), nullptr};
     case Op::kRmsNormGrad:
       return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
     case Op::kLayerNormBackward:

@@ -249,7 +249,8 @@ struct LayerNormImplModeParams {
   }
 };
 
-// RmsNorm: epsilon as CANN's kernel takes it (an f32 attribute).
+// RmsNorm, AddRmsNorm, InplaceAddRmsNorm: epsilon as CANN's kernel takes it (an f32
+// attribute).
 struct RmsNormParams {
   float eps;
   static RmsNormParams Init(const ParamValues& v) { return {v.Number("epsilon")}; }
@@ -273,6 +274,8 @@ HOSTNN_PARAMS_OF(InplaceRReluWithNoise, RReluNoiseParams)
 HOSTNN_PARAMS_OF(LayerNorm, LayerNormParams)
 HOSTNN_PARAMS_OF(LayerNormWithImplMode, LayerNormImplModeParams)
 HOSTNN_PARAMS_OF(RmsNorm, RmsNormParams)
+HOSTNN_PARAMS_OF(AddRmsNorm, RmsNormParams)
+HOSTNN_PARAMS_OF(InplaceAddRmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -672,6 +672,8 @@ const char* RuleName(DTypeRule r) {
       return "NormGradLikeDy";
     case DTypeRule::kNormGradAny:
       return "NormGradAny";
+    case DTypeRule::kNormLikeInput:
+      return "NormLikeInput";
   }
   return "?";
 }
@@ -727,6 +729,9 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kNormGradLikeDy:
       return "dy, x and dxOut one compute dtype, gamma FLOAT or that, rstd and dgammaOut FLOAT; "
              "computed in f32 with double sums";
+    case DTypeRule::kNormLikeInput:
+      return "x1 a compute dtype, x2, gamma, yOut and xOut x1's, rstdOut FLOAT; computed in f32 "
+             "with double statistics";
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";

@@ -110,6 +110,10 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         std::vector<float> rstd(64, 0.0f);
         TensorView vrstd = TensorView::Dense(rstd.data(), DType::kFloat32, {64, 1});
         TensorView vdgamma = TensorView::Dense(gw.data(), DType::kFloat32, {300});
+        std::vector<float> gamma(300, 0.5f);  // room for any dtype
+        TensorView vgamma = TensorView::Dense(gamma.data(), dtype, {300});
+        std::vector<float> x_out(n, 0.0f);
+        TensorView vx_out = TensorView::Dense(x_out.data(), dtype, l.shape);
         if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
           args.in[2] = &vw;
           args.out[1] = &vgw;
@@ -124,17 +128,19 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
             args.int_array = {300};
             args.int_array_given = true;
           }
-          if (info.is_forward) {  // RmsNorm: gamma, a FLOAT rstd per row
-            if (hostnn::test::IsRequired(info.in_names[1])) args.in[1] = &vw;
-            if (hostnn::test::IsRequired(info.out_names[1])) args.out[1] = &vrstd;
-          } else {  // a gradient: its per-row inputs and gamma read, dgamma (FLOAT) written
-            const int per_row = hostnn::test::PerRowInputs(info);
-            for (int j = 0; j < per_row; ++j) args.in[2 + j] = &vrstd;
-            args.in[2 + per_row] = &vw;
-            args.out[1] = &vdgamma;
-            args.bool_array = {true, true, false};  // LayerNormBackward's outputMask
-            args.bool_array_given = info.num_out() > 2;
-          }
+          // Each operand the prototype requires by its role: gamma, a FLOAT rstd per row
+          // (read or written), dgamma (FLOAT), a second row operand and result (AddRmsNorm's
+          // x2 and xOut).
+          hostnn::test::NormOperands<const TensorView*, const TensorView*> v;
+          v.rows[0] = args.in[0];
+          v.rows[1] = args.in[1] != nullptr ? args.in[1] : &vdy;
+          v.column = &vgamma;  // apart from x, which InplaceAddRmsNorm writes
+          v.per_row = v.per_row_out = &vrstd;
+          v.column_sum = &vdgamma;
+          v.row_out = &vx_out;
+          hostnn::test::FillNorm(info, v, args.in, args.out);
+          args.bool_array = {true, true, false};  // LayerNormBackward's outputMask
+          args.bool_array_given = info.num_out() > 2 && !info.is_forward;
         }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);

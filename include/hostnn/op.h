@@ -85,6 +85,11 @@ enum class Signature {
   kLayerNormBackward,          // (in0, in1, ia0, in2, in3, in4, in5, ba0, out, out1, out2): an
                                // aclIntArray (normalizedShape) after in1, an aclBoolArray ba0
                                // (outputMask) after in5; in4, in5 optional
+  kAddRmsNorm,                 // (in0, in1, in2, d0, out, out1, out2): x1, x2 and the weight,
+                               // d0 a double (epsilon); out1 a statistics output and out2 a
+                               // second result of in0's shape (x1 + x2), both nullable
+  kInplaceAddRmsNorm,          // (in0, in1, in2, d0, out1): the same in place, in0 taking out
+                               // and in1 out2 (CANN's x1Ref and x2Ref)
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -131,12 +136,13 @@ constexpr bool TilingChecksSplit(Signature s) {
          s == Signature::kSplitGroupDoublesFlag || s == Signature::kGradSplitGroupDoublesFlag;
 }
 
-// True for the in-place signatures, whose output is their first input.
+// True for the in-place signatures, whose output is their first input (InplaceAddRmsNorm's
+// first output; its second is its second input).
 constexpr bool IsInplace(Signature s) {
   return s == Signature::kInplaceEltwise || s == Signature::kInplaceEltwiseRef ||
          s == Signature::kInplaceEltwiseScalar || s == Signature::kInplaceEltwiseScalar2 ||
          s == Signature::kInplaceEltwiseScalar3 || s == Signature::kInplaceBinaryScalar ||
-         s == Signature::kInplaceEltwiseNoise;
+         s == Signature::kInplaceEltwiseNoise || s == Signature::kInplaceAddRmsNorm;
 }
 // True for the signatures whose scalar parameters come before their second input (CANN
 // checks them for null in that order).
@@ -284,6 +290,9 @@ enum class DTypeRule {
   kNormGradLikeDy,          // in0, in1 and out one compute dtype; in3 FLOAT or that one; in2
                             // and out1 FLOAT (RmsNormGrad's five combinations: computed in f32
                             // with double sums)
+  kNormLikeInput,           // in0 a compute dtype; every other input and output in0's but
+                            // out1, FLOAT (AddRmsNorm's three combinations: computed in f32
+                            // with double statistics)
   kNormGradAny,             // in0 and in1 one compute dtype; in2, in3, in5 and every output any
                             // compute dtype; in4 FLOAT or in1's (LayerNormBackward: computed in
                             // f32 with double sums, cast to each output's dtype)
@@ -308,7 +317,8 @@ enum class ShapeRule {
                    // normalizedShape, which they equal), or in1's rank where the prototype
                    // has no aclIntArray (RmsNorm's gamma); in1 and in2 have those dims
                    // (per-column operands; LayerNorm's optional); out equals in0; out1 and
-                   // out2 hold one statistic per row (LayerNorm's optional)
+                   // out2 hold one statistic per row (LayerNorm's optional). AddRmsNorm:
+                   // in1 and out2 equal in0 (rows), in2 is the weight (gamma's dims)
   kFlatNoise,      // out equals in0; in1 (RReluWithNoise's noise) has any shape, and in
                    // training mode at least in0's element count: its first numel(in0)
                    // elements in row-major order pair with in0's in row-major order

@@ -166,6 +166,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormOutLikeInput:
     case DTypeRule::kNormGradLikeDy:
     case DTypeRule::kNormGradAny:
+    case DTypeRule::kNormLikeInput:
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.

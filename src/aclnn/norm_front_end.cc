@@ -1,5 +1,6 @@
-// The normalisations' checks (src/aclnn/norm_front_end.h): LayerNorm's in the order of its
-// op_api, RmsNorm's in the order of its generated entry point and kernel tiling.
+// The normalisations' checks (src/aclnn/norm_front_end.h): each in the order of its op_api
+// (LayerNorm, AddRmsNorm, LayerNormBackward), or of its generated entry point and kernel
+// tiling (RmsNorm, RmsNormGrad, InplaceAddRmsNorm).
 
 #include "src/aclnn/norm_front_end.h"
 
@@ -313,6 +314,180 @@ Status PrepareRmsNormGradChecked(const OpArgs& args, const tiling::Options& opti
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
 }
 
+// AddRmsNorm (x1, x2, gamma -> yOut, rstdOut, xOut) in the order of its op_api (norm/
+// add_rms_norm/op_host/op_api/aclnn_add_rms_norm.cpp), then of its A2 tiling (561002); and
+// InplaceAddRmsNorm (x1Ref, x2Ref, gamma -> rstdOut; x1Ref takes yOut, x2Ref xOut), which CANN
+// generates from the kernel's definition (every tensor required: 161001; the three dtype
+// combinations: 161002) and tiles alike. The op_api's mode is which outputs are given: both
+// rstdOut and xOut (0), xOut alone (1, "pre"), neither (2, "post"); modes 1 and 2 take 16-bit
+// dtypes only and a gamma of [1, x1's last dim], which the tiling reads as one row of it.
+Status PrepareAddRmsNormChecked(const OpArgs& args, const tiling::Options& options,
+                                uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  const bool inplace = IsInplace(info.signature);
+  Item x1{info.in_names[0], args.in[0], {}}, x2{info.in_names[1], args.in[1], {}},
+      gamma{info.in_names[2], args.in[2], {}};
+  // In place, x1Ref takes yOut and x2Ref xOut, whatever OpArgs::out says.
+  Item y{info.out_names[0], inplace ? args.in[0] : args.out[0], {}},
+      rstd{info.out_names[1], args.out[1], {}},
+      x_out{info.out_names[2], inplace ? args.in[1] : args.out[2], {}};
+  const auto null = [op](const Item& v) {
+    return Status::Nullptr(std::string(op) + ": " + v.param + " is null");
+  };
+
+  // 1. Null tensors: the inputs and yOut, then what the mode asks for (InplaceAddRmsNorm:
+  // its four tensors, in the prototype's order).
+  const int mode = rstd.given() ? 0 : x_out.given() ? 1 : 2;
+  if (inplace) {
+    for (const Item* v : {&x1, &x2, &gamma, &rstd}) {
+      if (!v->given()) return null(*v);
+    }
+  } else {
+    for (const Item* v : {&x1, &x2, &gamma, &y}) {
+      if (!v->given()) return null(*v);
+    }
+    if (mode == 0 && !x_out.given()) {
+      return Status::Nullptr(std::string(op) + ": xOut is null where rstdOut is given");
+    }
+  }
+
+  // 2. Dtypes: x1, x2, gamma in the mode's list (FLOAT, FLOAT16, BFLOAT16; the 16-bit ones
+  // without rstdOut), x2 and gamma x1's; yOut in the list and x1's; xOut in the list and
+  // yOut's; rstdOut FLOAT.
+  const auto in_list = [&](const Item& v) {
+    const DType t = v.view->dtype;
+    if (mode != 0 && t == DType::kFloat32) {
+      return core::InvalidParam(op, v.param,
+                                "dtype FLOAT asks for rstdOut and xOut (without rstdOut: FLOAT16 "
+                                "or BFLOAT16)");
+    }
+    return core::CheckDType(op, v.param, t, kNormTypes);
+  };
+  for (const Item* v : {&x1, &x2, &gamma}) HOSTNN_RETURN_IF_ERROR(in_list(*v));
+  const DType xt = x1.view->dtype;
+  for (const Item* v : {&x2, &gamma}) {
+    HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, *v, xt, x1.param, false));
+  }
+  if (!inplace) {
+    HOSTNN_RETURN_IF_ERROR(in_list(y));
+    HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, y, xt, x1.param, false));
+    if (x_out.given()) {
+      HOSTNN_RETURN_IF_ERROR(in_list(x_out));
+      HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, x_out, y.view->dtype, y.param, false));
+    }
+  }
+  if (rstd.given()) HOSTNN_RETURN_IF_ERROR(CheckFloatDType(op, rstd));
+  Item* all[] = {&x1, &x2, &gamma, &y, &rstd, &x_out};
+  for (const Item* v : all) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+
+  // 3. The op_api's shapes: x1, x2, gamma of 1 to 8 dims, x2 x1's shape; yOut and xOut x1's
+  // shape (each output at most 8 dims); gamma at most 2 dims in modes 1 and 2.
+  // InplaceAddRmsNorm: the tiling's ranks (561002) instead.
+  const std::vector<int64_t>&xs = x1.view->shape, &gs = gamma.view->shape;
+  const auto not_like_x1 = [&](const Item& v) {
+    return "shape " + core::ShapeString(v.view->shape) + ": expected " + x1.param + "'s " +
+           core::ShapeString(xs);
+  };
+  if (inplace) HOSTNN_RETURN_IF_ERROR(CheckTilingRanks(op, x1, gamma));
+  for (const Item* v : all) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, kMaxNormDims));
+  }
+  for (const Item* v : {&x1, &x2, &gamma}) {
+    if (!inplace && v->view->shape.empty()) {
+      return core::InvalidParam(op, v->param, "must have 1 to 8 dims, got 0");
+    }
+  }
+  for (const Item* v : {&x2, &y, &x_out}) {
+    if (!inplace && v->given() && v->view->shape != xs) {
+      return core::InvalidParam(op, v->param, not_like_x1(*v));
+    }
+  }
+  if (mode != 0 && gs.size() > 2) {
+    return core::InvalidParam(
+        op, gamma.param, "must have at most 2 dims without rstdOut, got " + core::ShapeString(gs));
+  }
+
+  // 4. An empty x1 or gamma: success, nothing runs (the op_api's; InplaceAddRmsNorm's tiling
+  // refuses an empty x1, and so a gamma of its dims).
+  const int64_t numel = core::CheckedNumel(xs), gamma_numel = core::CheckedNumel(gs);
+  if (numel < 0 || gamma_numel < 0) {
+    return core::InvalidParam(op, x1.param, "has more elements than int64 holds");
+  }
+  if (!inplace && (numel == 0 || gamma_numel == 0)) {
+    return PrepareEmpty(args.op, xt, workspace_size, executor);
+  }
+
+  // 5. The tiling's checks: mode 0, gamma no more dims than x1, rstdOut as many as x1; modes
+  // 1 and 2, gamma of 2 dims; x1 not empty; mode 0, rstdOut's first dims x1's leading ones,
+  // gamma x1's last dims and rstdOut's last dims 1; modes 1 and 2, gamma [1, x1's last
+  // dim]; then epsilon >= 0.
+  const std::vector<int64_t>& rs = rstd.given() ? rstd.view->shape : xs;
+  if (mode == 0 && gs.size() > xs.size()) {
+    return TilingRefuses(op, gamma.param,
+                         "has " + std::to_string(gs.size()) + " dims, more than " + x1.param +
+                             "'s " + std::to_string(xs.size()));
+  }
+  if (mode != 0 && gs.size() != 2) {
+    return TilingRefuses(op, gamma.param,
+                         "must have 2 dims ([1, " + std::string(x1.param) +
+                             "'s last dim]) without rstdOut, got " + core::ShapeString(gs));
+  }
+  if (mode == 0 && rs.size() != xs.size()) {
+    return TilingRefuses(op, rstd.param,
+                         "shape " + core::ShapeString(rs) + ": expected " +
+                             std::to_string(xs.size()) + " dims like " + x1.param);
+  }
+  if (numel == 0) {
+    return TilingRefuses(op, x1.param, "must not be empty, got " + core::ShapeString(xs));
+  }
+  if (x2.view->shape != xs) return TilingRefuses(op, x2.param, not_like_x1(x2));
+  const size_t lead = mode == 0 ? xs.size() - gs.size() : xs.size() - 1;
+  if (mode == 0) {
+    for (size_t i = 0; i < gs.size(); ++i) {
+      if (gs[i] != xs[lead + i]) {
+        return TilingRefuses(op, gamma.param,
+                             "shape " + core::ShapeString(gs) + ": expected " + x1.param +
+                                 "'s last " + std::to_string(gs.size()) + " dims (" + x1.param +
+                                 " " + core::ShapeString(xs) + ")");
+      }
+    }
+    for (size_t i = 0; i < rs.size(); ++i) {
+      if (rs[i] != (i < lead ? xs[i] : 1)) {
+        return TilingRefuses(op, rstd.param,
+                             "shape " + core::ShapeString(rs) + ": expected " + x1.param +
+                                 "'s first " + std::to_string(lead) +
+                                 " dims, then 1 for each normalised dim (" + x1.param + " " +
+                                 core::ShapeString(xs) + ", gamma " + core::ShapeString(gs) + ")");
+      }
+    }
+  } else if (gs[0] != 1 || gs[1] != xs.back()) {
+    return TilingRefuses(op, gamma.param,
+                         "shape " + core::ShapeString(gs) + ": expected [1, " +
+                             std::to_string(xs.back()) + "] without rstdOut");
+  }
+  exec::NormRowsOperands o;
+  ScalarValuesOf(args, o.numbers, o.exact);  // epsilon
+  if (o.numbers[0] < 0.0f) {
+    return TilingRefuses(op, "epsilon", "must be >= 0, got " + std::to_string(o.numbers[0]));
+  }
+
+  // 6. The rows: x1's leading dims by cols, the normalised dims' product; storage and overlap
+  // (an output may be an input exactly: InplaceAddRmsNorm's are).
+  HOSTNN_RETURN_IF_ERROR(CheckNormStorage(op, {&x1, &x2, &gamma}, {&y, &rstd, &x_out}));
+  o.rows_in[0] = {x1.view, &x1.span};
+  o.rows_in[1] = {x2.view, &x2.span};
+  o.y = {y.view, &y.span};
+  if (x_out.given()) o.y2 = {x_out.view, &x_out.span};
+  o.cols_in[0] = {gamma.view, &gamma.span};
+  if (rstd.given()) o.stats[0] = {rstd.view, &rstd.span};
+  o.rows = core::CheckedNumel(std::vector<int64_t>(xs.begin(), xs.begin() + lead));
+  o.cols = numel / o.rows;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
 // LayerNormBackward, in the order of its op_api (norm/layer_norm_grad_v3/op_host/op_api/
 // aclnn_layer_norm_backward.cpp): nulls (gradOut, input, normalizedShape, mean, rstd,
 // outputMask; then each output outputMask asks for), outputMask's length, the dtypes, the
@@ -479,6 +654,9 @@ Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& opt
   const OpInfo& info = GetOpInfo(args.op);
   if (info.signature == Signature::kRmsNormGrad) {
     return PrepareRmsNormGradChecked(args, options, workspace_size, executor);
+  }
+  if (info.signature == Signature::kAddRmsNorm || info.signature == Signature::kInplaceAddRmsNorm) {
+    return PrepareAddRmsNormChecked(args, options, workspace_size, executor);
   }
   if (info.signature == Signature::kLayerNormBackward) {
     return PrepareLayerNormBackwardChecked(args, options, workspace_size, executor);

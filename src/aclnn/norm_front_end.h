@@ -1,8 +1,10 @@
 // The front end of the normalisations over trailing dims (ShapeRule TrailingDims: LayerNorm,
-// LayerNormWithImplMode, RmsNorm): their checks in the order of CANN's op_api
-// (norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp) or, for RmsNorm, which has none,
-// of its generated entry point and A2 tiling (norm/rms_norm/op_host/rms_norm_tiling.cpp); then
-// the norm rows middle end (src/exec/norm_rows_executor.h). docs/norm_family.md lists them.
+// LayerNormWithImplMode, RmsNorm, AddRmsNorm, InplaceAddRmsNorm and the gradients): their
+// checks in the order of CANN's op_api (norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp,
+// norm/add_rms_norm/op_host/op_api/aclnn_add_rms_norm.cpp, ...) or, for an entry point CANN
+// generates from its kernel's definition (RmsNorm, RmsNormGrad, InplaceAddRmsNorm), of that
+// definition and the A2 tiling (norm/rms_norm/op_host/rms_norm_tiling.cpp, ...); then the
+// norm rows middle end (src/exec/norm_rows_executor.h). docs/norm_family.md lists them.
 #ifndef HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
 
@@ -23,8 +25,8 @@ namespace hostnn {
 // RmsNorm: null x, gamma, yOut, rstdOut (161001); their dtypes, one of the five combinations
 // (161002); then, as its tiling (561002): x and gamma of 1 to 8 dims, gamma no more than x
 // and equal to x's last dims (not empty), yOut x's shape, each rstdOut dim 1 or x's, epsilon
-// >= 0. An empty x runs nothing; rstdOut holds one element per row (561002); storage and
-// overlap (161002). Nothing is written on failure.
+// >= 0; rstdOut holds one element per row (561002); storage and overlap (161002).
+// AddRmsNorm, InplaceAddRmsNorm: docs/norm_family.md. Nothing is written on failure.
 Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
                                   uint64_t* workspace_size, ExecutorPtr* executor);
 

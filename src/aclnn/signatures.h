@@ -487,6 +487,31 @@
 #define HOSTNN_SIG_SCALARS_LayerNormBackward 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_LayerNormBackward 0
 
+/* aclnnAddRmsNorm(x1, x2, gamma, epsilon, yOut, rstdOut, xOut): rstdOut and xOut may be null
+ * (the op_api's three modes). */
+#define HOSTNN_SIG_PARAMS_AddRmsNorm                                                           \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, double d0, aclTensor *out, \
+      aclTensor *out1, aclTensor *out2
+#define HOSTNN_SIG_ARGS_AddRmsNorm in0, in1, in2, d0, out, out1, out2
+#define HOSTNN_SIG_INS_AddRmsNorm in0, in1, in2
+#define HOSTNN_SIG_OUTS_AddRmsNorm out, out1, out2
+#define HOSTNN_SIG_DIM_AddRmsNorm 0
+#define HOSTNN_SIG_ARRAY_AddRmsNorm 0
+#define HOSTNN_SIG_SCALARS_AddRmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_FLAG_AddRmsNorm 0
+
+/* aclnnInplaceAddRmsNorm(x1Ref, x2Ref, gamma, epsilon, rstdOut): generated from the kernel's
+ * definition; x1Ref takes yOut and x2Ref xOut (the outputs' slots name the inputs). */
+#define HOSTNN_SIG_PARAMS_InplaceAddRmsNorm \
+  aclTensor *in0, aclTensor *in1, const aclTensor *in2, double d0, const aclTensor *out1
+#define HOSTNN_SIG_ARGS_InplaceAddRmsNorm in0, in1, in2, d0, out1
+#define HOSTNN_SIG_INS_InplaceAddRmsNorm in0, in1, in2
+#define HOSTNN_SIG_OUTS_InplaceAddRmsNorm in0, out1, in1
+#define HOSTNN_SIG_DIM_InplaceAddRmsNorm 0
+#define HOSTNN_SIG_ARRAY_InplaceAddRmsNorm 0
+#define HOSTNN_SIG_SCALARS_InplaceAddRmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_FLAG_InplaceAddRmsNorm 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

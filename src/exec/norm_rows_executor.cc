@@ -1,7 +1,7 @@
 // The normalisations' executor: the rows of [rows, cols] on the reduction plan's cores. A row
-// of each row operand is gathered to f32 (or read in place when every row operand and the
-// result are dense FLOAT), computed by the operator's row function with its per-column and
-// per-row inputs (gathered to f32 once per run), and scattered to the result; its statistics
+// of each row operand is gathered to f32 (or read in place when every row operand and result
+// is dense FLOAT), computed by the operator's row function with its per-column and per-row
+// inputs (gathered to f32 once per run), and scattered to the results; its statistics
 // land in the workspace and are written to their outputs, in their dtypes, once every core
 // is done. A forward norm walks the plan's AR units. A gradient with column sums walks fixed
 // blocks of kNormSumRows rows instead, a core's blocks contiguous: each block's column terms
@@ -35,6 +35,8 @@ float EpsOf(Op op, const NormRowsOperands& o) {
     case Op::kLayerNormWithImplMode:
       return p.As<kernels::LayerNormImplModeParams>().eps;
     case Op::kRmsNorm:
+    case Op::kAddRmsNorm:
+    case Op::kInplaceAddRmsNorm:
       return p.As<kernels::RmsNormParams>().eps;
     default:
       return 0.0f;
@@ -79,15 +81,15 @@ class NormRowsExecutor final : public Executor {
         eps_(EpsOf(op, o)),
         fns_(kernels::GetNorm(op)) {
     has_y_ = o.y.view != nullptr;
-    bool all_f32 = !has_y_ || o.y.view->dtype == DType::kFloat32;
-    for (int k = 0; k < row_operands_; ++k) {
-      codecs_[k] = MakeCodec(o.rows_in[k].view->dtype);
-      dtypes_[k] = o.rows_in[k].view->dtype;
-      all_f32 = all_f32 && dtypes_[k] == DType::kFloat32;
-    }
-    if (has_y_) {
-      codecs_[row_operands_] = MakeCodec(o.y.view->dtype);
-      dtypes_[row_operands_] = o.y.view->dtype;
+    results_ = has_y_ ? (o.y2.view != nullptr ? 2 : 1) : 0;
+    bool all_f32 = true;
+    const Operand* results[2] = {&o.y, &o.y2};
+    for (int k = 0; k < row_operands_ + results_; ++k) {
+      const DType dtype =
+          k < row_operands_ ? o.rows_in[k].view->dtype : results[k - row_operands_]->view->dtype;
+      codecs_[k] = MakeCodec(dtype);
+      dtypes_[k] = dtype;
+      all_f32 = all_f32 && dtype == DType::kFloat32;
     }
     direct_ = layout.dense && all_f32;
     target_ = kernels::ChosenTargetName();
@@ -97,7 +99,7 @@ class NormRowsExecutor final : public Executor {
     blocks_ = (rows_ + kNormSumRows - 1) / kNormSumRows;
     // The per-column operands, the per-row inputs and statistics (f32), the column sums'
     // slots (a row of cols doubles per block and sum), Run's f32 scratch of the sums, and each
-    // core's row of every row operand and of the result.
+    // core's row of every row operand and of each result.
     const uint64_t col_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(cols_));
     const uint64_t row_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows_));
     uint64_t at = 0;
@@ -111,14 +113,14 @@ class NormRowsExecutor final : public Executor {
       at += col_bytes;  // the f32 scratch
     }
     cores_at_ = at;
-    core_bytes_ = direct_ ? 0 : static_cast<uint64_t>(row_operands_ + 1) * col_bytes;
+    core_bytes_ = direct_ ? 0 : static_cast<uint64_t>(row_operands_ + 2) * col_bytes;
     workspace_bytes_ = cores_at_ + core_bytes_ * static_cast<uint64_t>(plan_->reduction.block_dim);
   }
 
   std::string KernelPath() const override {
     std::string path =
-        DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + (has_y_ ? 1 : 0), false) +
-        ", " + GetOpInfo(op_).name + " rows (double statistics)";
+        DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + results_, false) + ", " +
+        GetOpInfo(op_).name + " rows (double statistics)";
     if (num_sums_ > 0) {
       path += ", column sums over blocks of " + std::to_string(kNormSumRows) + " rows";
     }
@@ -186,25 +188,33 @@ class NormRowsExecutor final : public Executor {
       r.stats[k] = F32(workspace, stats_at_[k]) + row;
     }
     const int64_t s = row * cols_;
+    float* outs[2] = {};
     if (direct_) {
       for (int k = 0; k < row_operands_; ++k) {
         r.in[k] = reinterpret_cast<const float*>(layout_.operands[k].first) + s;
       }
-      if (has_y_) r.out = reinterpret_cast<float*>(layout_.operands[row_operands_].first) + s;
+      for (int k = 0; k < results_; ++k) {
+        outs[k] = reinterpret_cast<float*>(layout_.operands[row_operands_ + k].first) + s;
+      }
     } else {
       for (int k = 0; k < row_operands_; ++k) {
         float* buffer = core_rows + k * cols_;
         GatherF32(layout_, layout_.operands[k], codecs_[k], s, cols_, buffer);
         r.in[k] = buffer;
       }
-      r.out = core_rows + row_operands_ * cols_;
+      for (int k = 0; k < results_; ++k) outs[k] = core_rows + (row_operands_ + k) * cols_;
     }
+    r.out = outs[0];
+    r.out2 = outs[1];
     // The column terms read the row's inputs before the result may overwrite them (in place).
     if (sums != nullptr) fns_.columns(r, sums);
     if (!has_y_) return;
     fns_.row(r);
     if (!direct_) {
-      ScatterF32(layout_, layout_.operands[row_operands_], codecs_[row_operands_], s, cols_, r.out);
+      for (int k = 0; k < results_; ++k) {
+        const int at = row_operands_ + k;
+        ScatterF32(layout_, layout_.operands[at], codecs_[at], s, cols_, outs[k]);
+      }
     }
   }
 
@@ -244,16 +254,17 @@ class NormRowsExecutor final : public Executor {
     }
   }
 
-  core::FusedLayout layout_;  // the row operands, then the result, over x's shape
+  core::FusedLayout layout_;  // the row operands, then the results, over x's shape
   Parts parts_;
   int row_operands_;
   int64_t rows_, cols_;
   float eps_;
   kernels::NormFns fns_;
   bool direct_ = false, has_y_ = true;
-  OperandCodec codecs_[3];
+  int results_ = 0;  // y, then y2: 0 to 2
+  OperandCodec codecs_[4];
   const char* target_ = "";
-  DType dtypes_[3] = {};
+  DType dtypes_[4] = {};
   int num_sums_ = 0;
   int sum_slot_[2] = {-1, -1};  // each column sum's slots, -1 where it is not wanted
   int64_t blocks_ = 0;
@@ -328,13 +339,16 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
   const tiling::Problem problem{op, dtype, {o.rows, o.cols}, 1, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
-  // The row operands, then the result where it is wanted.
+  // The row operands, then the results where they are wanted.
+  if (o.y2.view != nullptr && o.y.view == nullptr) {
+    return Status::Inner(std::string(GetOpInfo(op).name) + ": a second result without y");
+  }
   const int row_operands = o.rows_in[1].view != nullptr ? 2 : 1;
-  char* firsts[3] = {};
-  DType dtypes[3] = {};
-  std::vector<int64_t> strides[3];
+  char* firsts[4] = {};
+  DType dtypes[4] = {};
+  std::vector<int64_t> strides[4];
   int fused = 0;
-  for (const Operand* v : {&o.rows_in[0], &o.rows_in[1], &o.y}) {
+  for (const Operand* v : {&o.rows_in[0], &o.rows_in[1], &o.y, &o.y2}) {
     if (v->view == nullptr) continue;
     firsts[fused] = v->span->first;
     dtypes[fused] = v->view->dtype;

@@ -1,4 +1,5 @@
-// The normalisations' middle end (ShapeRule TrailingDims: LayerNorm, RmsNorm, RmsNormGrad):
+// The normalisations' middle end (ShapeRule TrailingDims: LayerNorm, RmsNorm, AddRmsNorm and
+// the gradients):
 // the rows of [rows, cols] (cols the product of the normalised dims), each row computed by
 // the operator's row function (kernels::GetNorm) with its per-column and per-row operands
 // beside it; its statistics written as outputs, and a gradient's column terms summed over
@@ -22,10 +23,12 @@ namespace exec {
 constexpr int64_t kNormSumRows = 64;
 
 struct NormRowsOperands {
-  // Row operands and the result, one shape, [rows, cols] in row-major order: x (a forward
-  // norm), or dy and x (a gradient); y is out[0] (y or dx; view null: not wanted).
+  // Row operands and the results, one shape, [rows, cols] in row-major order: x (a forward
+  // norm), x1 and x2 (AddRmsNorm), or dy and x (a gradient); y is out[0] (y or dx; view null:
+  // not wanted), y2 a second result beside it (AddRmsNorm's xOut = x1 + x2; view null: none,
+  // and none without y).
   Operand rows_in[2];
-  Operand y;
+  Operand y, y2;
   // Per-column operands of cols elements each (LayerNorm's weight and bias, RmsNorm's gamma),
   // per-row inputs of rows elements each (RmsNormGrad's rstd), per-row statistics outputs
   // of rows elements each (LayerNorm's mean and rstd, RmsNorm's rstd), and per-column outputs

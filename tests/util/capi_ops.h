@@ -173,7 +173,7 @@ inline CApiCall DefaultCall(Op op) {
   inline aclnnStatus Phase1##Name##Call(const CApiCall& c, uint64_t* workspace_size,             \
                                         aclOpExecutor** executor) {                              \
     aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */       \
-    const aclTensor* in1 = c.in[1];                                                              \
+    aclTensor* in1 = const_cast<aclTensor*>(c.in[1]); /* InplaceAddRmsNorm's x2Ref */            \
     aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                            \
     const aclTensor *in3 = c.in[3], *in4 = c.in[4], *in5 = c.in[5];                              \
     aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
@@ -241,15 +241,70 @@ inline bool IsRequired(const char* name) {
   return n.size() < tail.size() || n.compare(n.size() - tail.size(), tail.size(), tail) != 0;
 }
 
-// A norm gradient's per-row inputs, the forward's statistics (CANN names them "mean" and
-// "rstd"), which follow its dy and x: RmsNormGrad's rstd, LayerNormBackward's mean and rstd.
-inline int PerRowInputs(const OpInfo& info) {
-  int n = 0;
-  for (int k = 2; k < info.num_in(); ++k) {
-    const std::string name = info.in_names[k];
-    if (name == "mean" || name == "rstd") ++n;
+// What a norm's operand is, by its CANN name: a per-column operand or column sum (gamma,
+// beta, weight, bias: "dgammaOut", "gradWeightOut" too), a per-row one (the statistics:
+// mean, rstd), or a row operand of x's shape (x, x1, x2, dy and the results).
+enum class NormRole { kRow, kPerColumn, kPerRow };
+inline NormRole NormRoleOf(const char* name) {
+  std::string n(name);
+  for (char& c : n) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (const char* col : {"gamma", "beta", "weight", "bias"}) {
+    if (n.find(col) != std::string::npos) return NormRole::kPerColumn;
   }
+  for (const char* row : {"mean", "rstd"}) {
+    if (n.find(row) != std::string::npos) return NormRole::kPerRow;
+  }
+  return NormRole::kRow;
+}
+
+// A norm's row operands: its inputs of x's shape (x; x1 and x2; dy and x) and its results
+// (y or dx, and AddRmsNorm's xOut).
+inline int RowInputs(const OpInfo& info) {
+  int n = 0;
+  for (int k = 0; k < info.num_in(); ++k) n += NormRoleOf(info.in_names[k]) == NormRole::kRow;
   return n;
+}
+inline int RowResults(const OpInfo& info) {
+  int n = 1;
+  for (int k = 1; k < info.num_out(); ++k) n += NormRoleOf(info.out_names[k]) == NormRole::kRow;
+  return n;
+}
+
+// The operands a norm's generic call takes (the benchmarks', run_path's): rows[0] its first
+// input (x, or a gradient's dy), rows[1] a second row operand (x2, a gradient's x); column a
+// per-column operand (gamma), per_row a per-row one (a statistic, FLOAT, [rows, 1]),
+// column_sum a gradient's first column sum (FLOAT), row_out a second result of x's shape
+// (AddRmsNorm's xOut). FillNorm gives each input and each output after the first (the
+// caller's) the one its role takes, and an optional one ("...Optional") none.
+template <class In, class Out>
+struct NormOperands {
+  In rows[2] = {};
+  In column = {}, per_row = {};
+  Out per_row_out = {}, column_sum = {}, row_out = {};
+};
+template <class In, class Out>
+void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* out) {
+  int next_row = 0;
+  for (int k = 0; k < info.num_in(); ++k) {
+    const char* name = info.in_names[k];
+    const NormRole role = NormRoleOf(name);
+    in[k] = !IsRequired(name)              ? In{}
+            : role == NormRole::kRow       ? v.rows[next_row++ % 2]
+            : role == NormRole::kPerColumn ? v.column
+                                           : v.per_row;
+  }
+  bool sum_given = false;
+  for (int k = 1; k < info.num_out(); ++k) {
+    const char* name = info.out_names[k];
+    const NormRole role = NormRoleOf(name);
+    out[k] = Out{};
+    if (role == NormRole::kPerColumn && !sum_given) {  // LayerNormBackward: dgamma, no dbeta
+      out[k] = v.column_sum;
+      sum_given = true;
+    } else if (IsRequired(name) && role != NormRole::kPerColumn) {
+      out[k] = role == NormRole::kRow ? v.row_out : v.per_row_out;
+    }
+  }
 }
 
 // The operators the list-driven suites run, in list order: every one but the gated linear
