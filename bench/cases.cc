@@ -120,6 +120,18 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
     return {CaseSpec{op, dtype, {n / kRow, 2 * kRow}, -1, {}}};
   }
   if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
+  if (GetOpInfo(op).shapes == ShapeRule::kChannelGroups) {
+    // GroupNorm: self [n / 1024, 32, 32] in 8 groups (rows of 4 channels of 32), or [1, 1, n].
+    const bool whole = n >= kRow && n % kRow == 0;
+    const int64_t batch = whole ? n / kRow : 1, channels = whole ? 32 : 1;
+    const int64_t spatial = n / (batch * channels), groups = whole ? 8 : 1;
+    return {CaseSpec{op,
+                     dtype,
+                     {batch, channels, spatial},
+                     -1,
+                     {static_cast<double>(batch), static_cast<double>(channels),
+                      static_cast<double>(spatial), static_cast<double>(groups)}}};
+  }
   if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
   // A norm normalises the last dim (LayerNorm's normalizedShape, RmsNorm's gamma [1024]):
   // rows of 1024 only.
@@ -161,15 +173,28 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   acl_out_ = MakeAclTensor(out_view_);
   w_view_ = TensorView::Dense(x_, spec.dtype, {1});
   gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
-  if (info.shapes == ShapeRule::kTrailingDims && spec.shape.size() == 2) {
-    // A norm's per-column operand (gamma), its per-row values (rstd: 1.0 for a gradient to
-    // read) and a gradient's column sums (dgamma), FLOAT.
-    const int64_t rows = spec.shape[0], cols = spec.shape[1];
+  const bool groups = info.shapes == ShapeRule::kChannelGroups && spec.shape.size() == 3;
+  if ((info.shapes == ShapeRule::kTrailingDims && spec.shape.size() == 2) || groups) {
+    // A norm's per-column operand (gamma; GroupNorm's per channel), its per-row values (rstd:
+    // 1.0 for a gradient to read) and a gradient's column sums (dgamma), FLOAT; GroupNorm's
+    // two statistics in self's dtype, [N, group].
+    const int64_t group = groups ? static_cast<int64_t>(spec.ScalarValue(3)) : 1;
+    const int64_t rows = groups ? spec.shape[0] * group : spec.shape[0];
+    const int64_t cols = groups ? spec.Elements() / rows : spec.shape[1];
+    const int64_t col_len = groups ? spec.shape[1] : cols;
     norm_aux_.assign(static_cast<size_t>(rows + cols), 1.0f);
     // gamma apart from x, which an in-place norm writes (InplaceAddRmsNorm).
-    norm_gamma_.assign(static_cast<size_t>(cols), 0.0f);
-    Fill(norm_gamma_.data(), spec.dtype, cols, 0.5f, 1.5f, 4);
-    w_view_ = TensorView::Dense(norm_gamma_.data(), spec.dtype, {cols});
+    norm_gamma_.assign(static_cast<size_t>(col_len), 0.0f);
+    Fill(norm_gamma_.data(), spec.dtype, col_len, 0.5f, 1.5f, 4);
+    w_view_ = TensorView::Dense(norm_gamma_.data(), spec.dtype, {col_len});
+    if (groups) {
+      norm_stats_.assign(static_cast<size_t>(2 * rows), 0.0f);
+      for (int k = 0; k < 2; ++k) {
+        stats_view_[k] =
+            TensorView::Dense(norm_stats_.data() + k * rows, spec.dtype, {spec.shape[0], group});
+        acl_stats_[k] = MakeAclTensor(stats_view_[k]);
+      }
+    }
     gw_view_ = TensorView::Dense(norm_aux_.data(), DType::kFloat32, {rows, 1});
     sums_view_ = TensorView::Dense(norm_aux_.data() + rows, DType::kFloat32, {cols});
     acl_sums_ = MakeAclTensor(sums_view_);
@@ -205,6 +230,9 @@ CaseData::~CaseData() {
   aclDestroyTensor(static_cast<aclTensor*>(acl_w_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_gw_));
   if (acl_sums_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_sums_));
+  for (void* t : acl_stats_) {
+    if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
+  }
   for (void* s : acl_scalars_) {
     if (s != nullptr) aclDestroyScalar(static_cast<aclScalar*>(s));
   }
@@ -241,7 +269,7 @@ OpArgs CaseData::Args() const {
     a.in[2] = &x_view_;
   }
   a.dim = spec_.dim;
-  if (info.shapes == ShapeRule::kTrailingDims) {  // a norm over the last dim
+  if (IsNormShape(info.shapes)) {                 // a norm over the last dim, or GroupNorm's groups
     if (HasIntArray(info.signature)) {            // LayerNorm's normalizedShape
       a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
       a.int_array_given = true;
@@ -254,6 +282,7 @@ OpArgs CaseData::Args() const {
     v.rows[1] = info.is_forward ? &dy_view_ : &x_view_;
     v.column = &w_view_;
     v.per_row = v.per_row_out = &gw_view_;
+    if (acl_stats_[0] != nullptr) v.per_row_out = &stats_view_[0], v.per_row_out2 = &stats_view_[1];
     v.column_sum = &sums_view_;
     v.row_out = act_ != nullptr ? &act_view_ : nullptr;
     test::FillNorm(info, v, a.in, a.out);
@@ -323,14 +352,16 @@ namespace {
 // numbers, flag the flag. A channel weight (Prelu's second input, PreluBackward's third)
 // is w, PreluBackward's gradWeight gw; a gated unit's half-shaped second operand act.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, aclTensor* w,
-                         aclTensor* gw, aclTensor* sums, int64_t dim, aclTensor* out,
+                         aclTensor* gw, aclTensor* sums, void* const* stats,
+                         const std::vector<double>& values, int64_t dim, aclTensor* out,
                          void* const* s, bool flag, uint64_t* ws, aclOpExecutor** exec) {
   if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
     return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
   }
   const OpInfo& info = GetOpInfo(op);
-  if (info.shapes == ShapeRule::kTrailingDims) {  // a norm over x's last dim (as Args)
+  if (IsNormShape(info.shapes)) {  // a norm, as Args gives it
     test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
+    test::capi_ops_internal::SetScalars(op, values, &call);  // GroupNorm's N, C, HxW, group
     int64_t* dims = nullptr;
     uint64_t rank = 0;
     if (aclGetViewShape(x, &dims, &rank) != ACLNN_SUCCESS) return ACLNN_ERR_INNER;
@@ -343,6 +374,10 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
     v.rows[1] = info.is_forward ? dy : x;
     v.column = w;
     v.per_row = v.per_row_out = gw;
+    if (stats[0] != nullptr) {
+      v.per_row_out = static_cast<aclTensor*>(stats[0]);
+      v.per_row_out2 = static_cast<aclTensor*>(stats[1]);
+    }
     v.column_sum = sums;
     v.row_out = act;
     test::FillNorm(info, v, call.in, call.out);
@@ -380,11 +415,11 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
 int CaseData::RunCApiPrepare() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s =
-      GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-                   static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-                   static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), spec_.dim,
-                   static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
+  const aclnnStatus s = GetWorkspace(
+      spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
+      static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
+      static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), acl_stats_,
+      spec_.scalars, spec_.dim, static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
@@ -399,8 +434,8 @@ int CaseData::RunCApiCall() {
   aclOpExecutor* exec = nullptr;
   const aclnnStatus s = GetWorkspace(
       spec_.op, dy, x, static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-      static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), spec_.dim, out,
-      acl_scalars_, flag_, &ws, &exec);
+      static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), acl_stats_,
+      spec_.scalars, spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

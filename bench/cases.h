@@ -133,6 +133,10 @@ class CaseData {
   // and a gradient's column sums (sums_view_, dgamma), FLOAT, in norm_aux_.
   std::vector<float> norm_aux_;
   std::vector<float> norm_gamma_;  // a norm's gamma (room for any dtype)
+  // GroupNorm's meanOut and rstdOut, [N, group] in self's dtype.
+  std::vector<float> norm_stats_;
+  TensorView stats_view_[2];
+  void* acl_stats_[2] = {};
   TensorView sums_view_;
   void* acl_sums_ = nullptr;
   PreparedCall prepared_;

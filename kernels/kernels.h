@@ -317,6 +317,9 @@ struct NormRow {
   float* out2 = nullptr;      // a second result (AddRmsNorm's x1 + x2), the same; null: none
   float* stats[2] = {};       // per-row outputs, one element each (null past the norm's own)
   size_t n = 0;
+  // Per-channel columns (GroupNorm): cols[k][c] applies to elements [c * channel_len, (c + 1)
+  // * channel_len) of the row; 0: cols[k][i] to element i.
+  size_t channel_len = 0;
   float eps = 0.0f;
 };
 // A normalisation's row function:
@@ -324,6 +327,7 @@ struct NormRow {
 //     out = (x - mean) * rstd * cols[0] + cols[1] (null: 1 and 0).
 //   RmsNorm: stats[0] rstd = 1 / sqrt(sum(x^2) / n + eps); out = x * rstd * cols[0].
 //   AddRmsNorm: x = in[0] + in[1], out2 = x where given, then RmsNorm's of x.
+//   GroupNorm: LayerNorm's with per-channel cols (channel_len elements each).
 //   RmsNormGrad: rstd = row_in[0], m = rstd * sum(dy * gamma * x) / n;
 //     out = dx = (dy * gamma - x * rstd * m) * rstd.
 //   LayerNormBackward: mean = row_in[0], rstd = row_in[1], xhat = (x - mean) * rstd, g =

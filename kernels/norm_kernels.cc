@@ -101,6 +101,23 @@ HWY_INLINE hn::Vec<D> Load64(D d, F f, const float* p, size_t at) {
   return hn::PromoteTo(d, hn::LoadU(f, p + at));
 }
 
+// A row's mean and rstd as LayerNormRow takes them, the statistics written rounded once.
+HWY_INLINE void CenteredStats(const NormRow& r, double* mean, double* rstd) {
+  const float* x = r.in[0];
+  const size_t n = r.n;
+  const double sum =
+      AccumulateRow<1>(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
+  const double m = sum / static_cast<double>(n);
+  const double sq = AccumulateRow<1>(x, nullptr, nullptr, n, [m](auto d, auto v, auto, auto) {
+    const auto c = hn::Sub(v, hn::Set(d, m));
+    return hn::Mul(c, c);
+  });
+  *mean = m;
+  *rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
+  *r.stats[0] = static_cast<float>(*mean);
+  *r.stats[1] = static_cast<float>(*rstd);
+}
+
 // LayerNorm's row: mean = sum(x) / n, var = sum((x - mean)^2) / n (the biased variance, the
 // centred sum taken in a second pass so a large mean costs no accuracy), rstd = 1 / sqrt(var +
 // eps), all in double and rounded once to f32 for the statistics; then y = (x - mean) * rstd *
@@ -110,22 +127,37 @@ void LayerNormRow(const NormRow& r) {
   const float* HWY_RESTRICT gamma = r.cols[0];
   const float* HWY_RESTRICT beta = r.cols[1];
   const size_t n = r.n;
-  const double sum =
-      AccumulateRow<1>(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
-  const double mean = sum / static_cast<double>(n);
-  const double sq = AccumulateRow<1>(x, nullptr, nullptr, n, [mean](auto d, auto v, auto, auto) {
-    const auto c = hn::Sub(v, hn::Set(d, mean));
-    return hn::Mul(c, c);
-  });
-  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
-  *r.stats[0] = static_cast<float>(mean);
-  *r.stats[1] = static_cast<float>(rstd);
+  double mean, rstd;
+  CenteredStats(r, &mean, &rstd);
   ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
     auto v = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, rstd));
     if (gamma != nullptr) v = hn::Mul(v, Load64(d, f, gamma, i));
     if (beta != nullptr) v = hn::Add(v, Load64(d, f, beta, i));
     return v;
   });
+}
+
+// GroupNorm's row: LayerNorm's statistics over the row (its group's channels), then per
+// channel c of channel_len elements y = (x - mean) * rstd * gamma[c] + beta[c] in double
+// lanes, rounded once (gamma, beta null: 1 and 0); the same operations as LayerNormRow's, with
+// the channel's value for every element of the channel.
+void GroupNormRow(const NormRow& r) {
+  const float* x = r.in[0];
+  const size_t len = r.channel_len, channels = r.n / len;
+  double mean, rstd;
+  CenteredStats(r, &mean, &rstd);
+  for (size_t c = 0; c < channels; ++c) {
+    const float* xc = x + c * len;
+    const bool has_gamma = r.cols[0] != nullptr, has_beta = r.cols[1] != nullptr;
+    const double g = has_gamma ? static_cast<double>(r.cols[0][c]) : 1.0;
+    const double b = has_beta ? static_cast<double>(r.cols[1][c]) : 0.0;
+    ForEachOut(r.out + c * len, len, [&](auto d, auto f, size_t i) {
+      auto v = hn::Mul(hn::Sub(Load64(d, f, xc, i), hn::Set(d, mean)), hn::Set(d, rstd));
+      if (has_gamma) v = hn::Mul(v, hn::Set(d, g));
+      if (has_beta) v = hn::Add(v, hn::Set(d, b));
+      return v;
+    });
+  }
 }
 
 // RmsNorm's row: rstd = 1 / sqrt(sum(x^2) / n + eps) in double, rounded once to f32 for the
@@ -266,6 +298,7 @@ namespace kernels {
 HWY_EXPORT(LayerNormRow);
 HWY_EXPORT(RmsNormRow);
 HWY_EXPORT(AddRmsNormRow);
+HWY_EXPORT(GroupNormRow);
 HWY_EXPORT(RmsNormGradRow);
 HWY_EXPORT(RmsNormGradColumns);
 HWY_EXPORT(LayerNormGradRow);
@@ -281,6 +314,8 @@ NormFns GetNorm(Op op) {
     case Op::kAddRmsNorm:
     case Op::kInplaceAddRmsNorm:
       return {HOSTNN_PICK(AddRmsNormRow), nullptr};
+    case Op::kGroupNorm:
+      return {HOSTNN_PICK(GroupNormRow), nullptr};
     case Op::kRmsNormGrad:
       return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
     case Op::kLayerNormBackward:

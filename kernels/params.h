@@ -256,6 +256,17 @@ struct RmsNormParams {
   static RmsNormParams Init(const ParamValues& v) { return {v.Number("epsilon")}; }
 };
 
+// GroupNorm: the groups and eps as CANN's kernel takes it (an f32 attribute); N, C and HxW
+// describe self, which the front end checks, and the plan's rows carry them.
+struct GroupNormParams {
+  int64_t group;
+  float eps;
+  static GroupNormParams Init(const ParamValues& v) {
+    (void)v.Exact("N"), (void)v.Exact("C"), (void)v.Exact("HxW");
+    return {v.Exact("group"), v.Number("eps")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -276,6 +287,7 @@ HOSTNN_PARAMS_OF(LayerNormWithImplMode, LayerNormImplModeParams)
 HOSTNN_PARAMS_OF(RmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(AddRmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(InplaceAddRmsNorm, RmsNormParams)
+HOSTNN_PARAMS_OF(GroupNorm, GroupNormParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -796,7 +796,7 @@ std::string NoteCell(const OpApiRow& row) {
 
 // The operators of ops-nn's activation/ folder, the page's: not the normalisations
 // (docs/norm_family.md), which the list holds after them.
-bool InActivationFamily(Op op) { return GetOpInfo(op).shapes != ShapeRule::kTrailingDims; }
+bool InActivationFamily(Op op) { return !IsNormShape(GetOpInfo(op).shapes); }
 
 const OpApiRow* RowOf(Op op) {
   for (const OpApiRow& r : OpApiRows()) {

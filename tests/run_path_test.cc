@@ -110,6 +110,9 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         std::vector<float> rstd(64, 0.0f);
         TensorView vrstd = TensorView::Dense(rstd.data(), DType::kFloat32, {64, 1});
         TensorView vdgamma = TensorView::Dense(gw.data(), DType::kFloat32, {300});
+        std::vector<float> stats(128, 0.0f);
+        const TensorView vstats[2] = {TensorView::Dense(stats.data(), dtype, {64, 1}),
+                                      TensorView::Dense(stats.data() + 64, dtype, {64, 1})};
         std::vector<float> gamma(300, 0.5f);  // room for any dtype
         TensorView vgamma = TensorView::Dense(gamma.data(), dtype, {300});
         std::vector<float> x_out(n, 0.0f);
@@ -122,7 +125,7 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         } else if (GetOpInfo(op).kind == Kind::kNoiseMap) {  // RReluWithNoise, training
           args.in[1] = &vdy;
           args.scalars[2] = OpScalar{true, 1.0, DType::kBool};
-        } else if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {  // norms: rows of 300
+        } else if (IsNormShape(GetOpInfo(op).shapes)) {  // norms: rows of 300
           const OpInfo& info = GetOpInfo(op);
           if (HasIntArray(info.signature)) {  // LayerNorm's normalizedShape
             args.int_array = {300};
@@ -138,6 +141,17 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           v.per_row = v.per_row_out = &vrstd;
           v.column_sum = &vdgamma;
           v.row_out = &vx_out;
+          // GroupNorm: [64, 300] as N 64, C 300, HxW 1 in one group; meanOut and rstdOut
+          // [64, 1] in self's dtype.
+          if (info.shapes == ShapeRule::kChannelGroups) {
+            const double shape_values[] = {64, 300, 1, 1};
+            for (int j = 0; j < 4; ++j) {
+              args.scalars[j] = OpScalar{true, shape_values[j], DType::kInt64};
+              args.scalars[j].int_value = static_cast<int64_t>(shape_values[j]);
+            }
+            v.per_row_out = &vstats[0];
+            v.per_row_out2 = &vstats[1];
+          }
           hostnn::test::FillNorm(info, v, args.in, args.out);
           args.bool_array = {true, true, false};  // LayerNormBackward's outputMask
           args.bool_array_given = info.num_out() > 2 && !info.is_forward;

@@ -90,6 +90,8 @@ enum class Signature {
                                // second result of in0's shape (x1 + x2), both nullable
   kInplaceAddRmsNorm,          // (in0, in1, in2, d0, out1): the same in place, in0 taking out
                                // and in1 out2 (CANN's x1Ref and x2Ref)
+  kGroupNorm,                  // (in0, in1, in2, i0, i1, i2, i3, d0, out, out1, out2): in1, in2
+                               // optional; int64_t N, C, HxW, group and a double eps
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -313,6 +315,10 @@ enum class ShapeRule {
                    // (ClippedSwiglu's in1 and ClippedSwigluGrad's in2, groupIndexOptional)
   kOneElement,     // a gated unit's in1 holds one element, any rank (0 to 8), the same for
                    // every output element (FatreluMul's threshold); out is in0's half
+  kChannelGroups,  // in0 [N, C, ...] (at least 2 dims) normalised over groups of C / group
+                   // channels (GroupNorm): rows N * group of (C / group) * HxW elements;
+                   // in1 and in2 (optional) hold one value per channel; out equals in0; out1
+                   // and out2 are [N, group]
   kTrailingDims,   // the normalised dims are in0's last len(int_array) (LayerNorm's
                    // normalizedShape, which they equal), or in1's rank where the prototype
                    // has no aclIntArray (RmsNorm's gamma); in1 and in2 have those dims
@@ -323,6 +329,11 @@ enum class ShapeRule {
                    // training mode at least in0's element count: its first numel(in0)
                    // elements in row-major order pair with in0's in row-major order
 };
+// The normalisations' shape rules: statistics over rows, their own front end
+// (src/aclnn/norm_front_end.cc) and executor (src/exec/norm_rows_executor.h).
+constexpr bool IsNormShape(ShapeRule s) {
+  return s == ShapeRule::kTrailingDims || s == ShapeRule::kChannelGroups;
+}
 
 // The SPEC §4 rule results are held to (tests/reference/).
 enum class Tolerance {

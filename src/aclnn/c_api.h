@@ -99,23 +99,24 @@ inline ArrayArgs Arrays(const aclIntArray* ints = nullptr, const aclBoolArray* b
 // outputs out, out1, out2 to OpArgs::out[] (HOSTNN_SIG_INS_ and HOSTNN_SIG_OUTS_ list them),
 // its aclIntArray to OpArgs::int_array and its aclBoolArray to OpArgs::bool_array
 // (src/aclnn/signatures.h says which C parameter is which; null where the prototype has none), and
-// its scalar parameters: the aclScalars s0, s1, s2, s3 go to the operator's numbers (an int64_t or
+// its scalar parameters: the aclScalars s0 .. s4 go to the operator's numbers (an int64_t or
 // char* attribute among them, as Attr made it) and the bool f0 to its flag, in the order of its
 // Scalars column.
 inline OpArgs MakeArgs(Op op, std::initializer_list<const aclTensor*> ins,
                        std::initializer_list<const aclTensor*> outs, int64_t dim,
                        ArrayArgs arrays = {}, const aclScalar* s0 = nullptr,
                        const aclScalar* s1 = nullptr, const aclScalar* s2 = nullptr,
-                       const aclScalar* s3 = nullptr, bool f0 = false) {
+                       const aclScalar* s3 = nullptr, const aclScalar* s4 = nullptr,
+                       bool f0 = false) {
   OpArgs a;
   a.op = op;
-  const aclScalar* numbers[] = {s0, s1, s2, s3};
+  const aclScalar* numbers[] = {s0, s1, s2, s3, s4};
   int next = 0;
   const OpInfo& info = GetOpInfo(op);
   for (int k = 0; k < info.num_scalars(); ++k) {
     if (info.scalars[k].kind == ScalarKind::kFlag) {
       a.scalars[k] = OpScalar{true, f0 ? 1.0 : 0.0, DType::kBool};
-    } else if (next < 4) {
+    } else if (next < 5) {
       const aclScalar* s = numbers[next++];
       a.scalars[k] = info.scalars[k].kind == ScalarKind::kString ? StringArg(info.scalars[k], s)
                                                                  : ScalarArg(s);

@@ -234,6 +234,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kGroupRows:
     case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
+    case ShapeRule::kChannelGroups:
       break;
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");
@@ -435,10 +436,8 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   if (info.kind == Kind::kNoiseMap) {
     return PrepareNoiseChecked(args, options, workspace_size, executor);
   }
-  // A normalisation over trailing dims (LayerNorm, RmsNorm): statistics outputs.
-  if (info.shapes == ShapeRule::kTrailingDims) {
-    return PrepareTrailingNormChecked(args, options, workspace_size, executor);
-  }
+  // A normalisation (LayerNorm, RmsNorm, GroupNorm, ...): statistics outputs.
+  if (IsNormShape(info.shapes)) return PrepareNormChecked(args, options, workspace_size, executor);
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};
   Operand in2{info.in_names[2], args.in[2], {}};

@@ -488,6 +488,126 @@ Status PrepareAddRmsNormChecked(const OpArgs& args, const tiling::Options& optio
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
 }
 
+// GroupNorm (self, gamma, beta -> out, meanOut, rstdOut) in the order of its op_api
+// (norm/group_norm/op_host/op_api/aclnn_group_norm.cpp): nulls, dtypes, the attributes, the
+// shapes, the formats (161001, 161002); then an empty self fills meanOut with 0 and rstdOut
+// with NaN, as the op_api does.
+Status PrepareGroupNormChecked(const OpArgs& args, const tiling::Options& options,
+                               uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item self{info.in_names[0], args.in[0], {}}, gamma{info.in_names[1], args.in[1], {}},
+      beta{info.in_names[2], args.in[2], {}};
+  Item out{info.out_names[0], args.out[0], {}}, mean{info.out_names[1], args.out[1], {}},
+      rstd{info.out_names[2], args.out[2], {}};
+  Item* all[] = {&self, &gamma, &beta, &out, &mean, &rstd};
+
+  // 1. Null tensors: self, out, meanOut, rstdOut (gamma and beta are optional: 1 and 0).
+  for (const Item* v : {&self, &out, &mean, &rstd}) {
+    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  // 2. Dtypes: self FLOAT, FLOAT16 or BFLOAT16; every other tensor given self's.
+  HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, self.param, self.view->dtype, kNormTypes));
+  for (const Item* v : {&gamma, &beta, &out, &mean, &rstd}) {
+    if (v->given()) {
+      HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, *v, self.view->dtype, self.param, false));
+    }
+  }
+  for (const Item* v : all) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+
+  // 3. The attributes: group > 0 dividing C, eps > 0 (as the double it is given).
+  exec::NormRowsOperands o;
+  ScalarValuesOf(args, o.numbers, o.exact);  // N, C, HxW, group; eps
+  const int64_t n = o.exact[0], c = o.exact[1], hxw = o.exact[2], group = o.exact[3];
+  if (group <= 0) {
+    return core::InvalidParam(op, "group", "must be > 0, got " + std::to_string(group));
+  }
+  if (c % group != 0) {
+    return core::InvalidParam(op, "group",
+                              std::to_string(group) + " must divide C = " + std::to_string(c));
+  }
+  const double eps = args.scalars[4].given ? args.scalars[4].value : info.scalars[4].default_value;
+  if (!(eps > 0.0)) {
+    return core::InvalidParam(op, "eps", "must be > 0, got " + std::to_string(eps));
+  }
+
+  // 4. Shapes: self of 2 to 8 dims, out self's shape, meanOut and rstdOut [N, group]; self's
+  // dims N, C and then HxW elements; gamma and beta (given) of C elements in one dim.
+  for (const Item* v : all) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, kMaxNormDims));
+  }
+  const std::vector<int64_t>& xs = self.view->shape;
+  if (xs.size() < 2) {
+    return core::InvalidParam(op, self.param,
+                              "must have 2 to 8 dims ([N, C, ...]), got " + core::ShapeString(xs));
+  }
+  if (out.view->shape != xs) {
+    return core::InvalidParam(op, out.param,
+                              "shape " + core::ShapeString(out.view->shape) + ": expected " +
+                                  self.param + "'s " + core::ShapeString(xs));
+  }
+  const std::vector<int64_t> stats_shape{n, group};
+  for (const Item* v : {&mean, &rstd}) {
+    if (v->view->shape != stats_shape) {
+      return core::InvalidParam(op, v->param,
+                                "shape " + core::ShapeString(v->view->shape) +
+                                    ": expected [N, group] = " + core::ShapeString(stats_shape));
+    }
+  }
+  const auto attr_unlike = [&](const char* name, const std::string& what) {
+    return core::InvalidParam(op, name,
+                              what + " (self " + core::ShapeString(xs) + ", N " +
+                                  std::to_string(n) + ", C " + std::to_string(c) + ", HxW " +
+                                  std::to_string(hxw) + ")");
+  };
+  if (xs[0] != n) return attr_unlike("N", "must be self's dim 0");
+  if (xs[1] != c) return attr_unlike("C", "must be self's dim 1");
+  const int64_t spatial = core::CheckedNumel(std::vector<int64_t>(xs.begin() + 2, xs.end()));
+  if (spatial != hxw) return attr_unlike("HxW", "must be the element count of self's dims 2 on");
+  for (const Item* v : {&gamma, &beta}) {
+    if (v->given() && (v->view->shape.size() != 1 || v->view->shape[0] != c)) {
+      return core::InvalidParam(op, v->param,
+                                "shape " + core::ShapeString(v->view->shape) +
+                                    ": expected one value per channel, [" + std::to_string(c) +
+                                    "]");
+    }
+  }
+  // 5. Formats: out self's; self not a private one nor channels-last (NHWC, HWCN, NDHWC).
+  const int32_t format = self.view->format;
+  if (out.view->format != format) {
+    return core::InvalidParam(op, out.param,
+                              std::string("format ") + core::FormatName(out.view->format) +
+                                  ": expected self's " + core::FormatName(format));
+  }
+  constexpr int32_t kNHWC = 1, kHWCN = 16, kNDHWC = 27;  // aclFormat's values
+  if (core::IsPrivateFormat(format) || format == kNHWC || format == kHWCN || format == kNDHWC) {
+    return core::InvalidParam(
+        op, self.param,
+        std::string("format ") + core::FormatName(format) + ": expected ND, NCL, NCHW or NCDHW");
+  }
+
+  // 6. The rows: N * group rows of (C / group) channels by HxW elements; storage and overlap
+  // (out may be self exactly). An empty self (no row, or rows of no element) runs the empty
+  // executor: meanOut 0 and rstdOut NaN.
+  HOSTNN_RETURN_IF_ERROR(CheckNormStorage(op, {&self, &gamma, &beta}, {&out, &mean, &rstd}));
+  o.rows_in[0] = {self.view, &self.span};
+  o.y = {out.view, &out.span};
+  if (gamma.given()) o.cols_in[0] = {gamma.view, &gamma.span};
+  if (beta.given()) o.cols_in[1] = {beta.view, &beta.span};
+  o.stats[0] = {mean.view, &mean.span};
+  o.stats[1] = {rstd.view, &rstd.span};
+  o.rows = core::CheckedNumel({n, group});
+  o.cols = core::CheckedNumel({c / group, hxw});
+  if (o.rows < 0 || o.cols < 0) {
+    return core::InvalidParam(op, self.param, "has more rows or columns than int64 holds");
+  }
+  o.channel_len = hxw;
+  o.groups = group;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
 // LayerNormBackward, in the order of its op_api (norm/layer_norm_grad_v3/op_host/op_api/
 // aclnn_layer_norm_backward.cpp): nulls (gradOut, input, normalizedShape, mean, rstd,
 // outputMask; then each output outputMask asks for), outputMask's length, the dtypes, the
@@ -649,11 +769,14 @@ Status PrepareLayerNormBackwardChecked(const OpArgs& args, const tiling::Options
 
 }  // namespace
 
-Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
-                                  uint64_t* workspace_size, ExecutorPtr* executor) {
+Status PrepareNormChecked(const OpArgs& args, const tiling::Options& options,
+                          uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
   if (info.signature == Signature::kRmsNormGrad) {
     return PrepareRmsNormGradChecked(args, options, workspace_size, executor);
+  }
+  if (info.signature == Signature::kGroupNorm) {
+    return PrepareGroupNormChecked(args, options, workspace_size, executor);
   }
   if (info.signature == Signature::kAddRmsNorm || info.signature == Signature::kInplaceAddRmsNorm) {
     return PrepareAddRmsNormChecked(args, options, workspace_size, executor);

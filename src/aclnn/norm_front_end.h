@@ -27,8 +27,8 @@ namespace hostnn {
 // and equal to x's last dims (not empty), yOut x's shape, each rstdOut dim 1 or x's, epsilon
 // >= 0; rstdOut holds one element per row (561002); storage and overlap (161002).
 // AddRmsNorm, InplaceAddRmsNorm: docs/norm_family.md. Nothing is written on failure.
-Status PrepareTrailingNormChecked(const OpArgs& args, const tiling::Options& options,
-                                  uint64_t* workspace_size, ExecutorPtr* executor);
+Status PrepareNormChecked(const OpArgs& args, const tiling::Options& options,
+                          uint64_t* workspace_size, ExecutorPtr* executor);
 
 }  // namespace hostnn
 

@@ -8,7 +8,7 @@
  * the prototype has none (an in-place
  * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
  * gated unit without one), HOSTNN_SIG_ARRAY_ the aclIntArray ia0 (and the aclBoolArray ba0) or 0;
- * HOSTNN_SIG_SCALARS_ gives the four numbers s0, s1, s2, s3 (null where absent; an attribute among
+ * HOSTNN_SIG_SCALARS_ gives the five numbers s0 .. s4 (null where absent; an attribute among
  * them as HOSTNN_SIG_ATTR makes it) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
  * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more:
  * what the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so a
@@ -23,7 +23,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwise out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwise 0
 #define HOSTNN_SIG_ARRAY_GradEltwise 0
-#define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwise 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise 0
 
 /* The same, where CANN's prototype declares the output const (aclnnGeluBackward). */
@@ -34,7 +34,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwiseConstOut out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseConstOut 0
 #define HOSTNN_SIG_ARRAY_GradEltwiseConstOut 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseConstOut 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseConstOut 0
 
 #define HOSTNN_SIG_PARAMS_GradEltwiseBuffer \
@@ -44,7 +44,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwiseBuffer out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseBuffer 0
 #define HOSTNN_SIG_ARRAY_GradEltwiseBuffer 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseBuffer 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseBuffer 0
 
 #define HOSTNN_SIG_PARAMS_GradSoftmax \
@@ -54,7 +54,7 @@
 #define HOSTNN_SIG_OUTS_GradSoftmax out, 0, 0
 #define HOSTNN_SIG_DIM_GradSoftmax dim
 #define HOSTNN_SIG_ARRAY_GradSoftmax 0
-#define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradSoftmax 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSoftmax 0
 
 #define HOSTNN_SIG_PARAMS_Eltwise const aclTensor *in0, aclTensor *out
@@ -63,7 +63,7 @@
 #define HOSTNN_SIG_OUTS_Eltwise out, 0, 0
 #define HOSTNN_SIG_DIM_Eltwise 0
 #define HOSTNN_SIG_ARRAY_Eltwise 0
-#define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_Eltwise 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Eltwise 0
 
 /* The same, where CANN's prototype declares the output const (aclnnRelu, aclnnHardswish,
@@ -74,7 +74,7 @@
 #define HOSTNN_SIG_OUTS_EltwiseConstOut out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseConstOut 0
 #define HOSTNN_SIG_ARRAY_EltwiseConstOut 0
-#define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_EltwiseConstOut 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseConstOut 0
 
 /* CANN's LogSigmoidForward: `buffer` is documented as unused; it is neither
@@ -85,7 +85,7 @@
 #define HOSTNN_SIG_OUTS_EltwiseBuffer out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseBuffer 0
 #define HOSTNN_SIG_ARRAY_EltwiseBuffer 0
-#define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_EltwiseBuffer 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseBuffer 0
 
 #define HOSTNN_SIG_PARAMS_InplaceEltwise const aclTensor* in0
@@ -94,7 +94,7 @@
 #define HOSTNN_SIG_OUTS_InplaceEltwise in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwise 0
 #define HOSTNN_SIG_ARRAY_InplaceEltwise 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwise 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwise 0
 
 /* The same, where CANN's prototype takes a non-const aclTensor* selfRef. */
@@ -104,7 +104,7 @@
 #define HOSTNN_SIG_OUTS_InplaceEltwiseRef in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseRef 0
 #define HOSTNN_SIG_ARRAY_InplaceEltwiseRef 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseRef 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseRef 0
 
 #define HOSTNN_SIG_PARAMS_Softmax const aclTensor *in0, int64_t dim, aclTensor *out
@@ -113,7 +113,7 @@
 #define HOSTNN_SIG_OUTS_Softmax out, 0, 0
 #define HOSTNN_SIG_DIM_Softmax dim
 #define HOSTNN_SIG_ARRAY_Softmax 0
-#define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_Softmax 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Softmax 0
 
 /* aclnnLeakyRelu(self, negativeSlope, out) and its kind: one aclScalar parameter. */
@@ -123,7 +123,7 @@
 #define HOSTNN_SIG_OUTS_EltwiseScalar out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar 0
 #define HOSTNN_SIG_ARRAY_EltwiseScalar 0
-#define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar s0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar 0
 
 /* aclnnInplaceLeakyRelu(selfRef, negativeSlope) and its kind. */
@@ -133,7 +133,7 @@
 #define HOSTNN_SIG_OUTS_InplaceEltwiseScalar in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar 0
 #define HOSTNN_SIG_ARRAY_InplaceEltwiseScalar 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar s0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar 0
 
 /* aclnnLeakyReluBackward(gradOutput, self, negativeSlope, selfIsResult, out) and its kind. */
@@ -144,7 +144,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwiseScalarFlag out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalarFlag 0
 #define HOSTNN_SIG_ARRAY_GradEltwiseScalarFlag 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalarFlag s0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarFlag f0
 
 /* aclnnHardshrinkBackward(gradOutput, self, lambd, gradInput) and its kind. */
@@ -155,7 +155,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwiseScalar out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalar 0
 #define HOSTNN_SIG_ARRAY_GradEltwiseScalar 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalar s0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar 0
 
 /* aclnnHardtanhBackward(gradOutput, self, min, max, out) and its kind. */
@@ -166,7 +166,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwiseScalar2 out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalar2 0
 #define HOSTNN_SIG_ARRAY_GradEltwiseScalar2 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalar2 s0, s1, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalar2 0
 
 /* aclnnSoftplus(self, beta, threshold, out) and its kind: two aclScalar parameters. */
@@ -177,7 +177,7 @@
 #define HOSTNN_SIG_OUTS_EltwiseScalar2 out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar2 0
 #define HOSTNN_SIG_ARRAY_EltwiseScalar2 0
-#define HOSTNN_SIG_SCALARS_EltwiseScalar2 s0, s1, 0, 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar2 s0, s1, 0, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar2 0
 
 /* aclnnInplaceThreshold(selfRef, threshold, value) and its kind. */
@@ -188,7 +188,7 @@
 #define HOSTNN_SIG_OUTS_InplaceEltwiseScalar2 in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar2 0
 #define HOSTNN_SIG_ARRAY_InplaceEltwiseScalar2 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar2 s0, s1, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar2 s0, s1, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar2 0
 
 /* aclnnElu(self, alpha, scale, inputScale, out) and its kind: three aclScalar parameters. */
@@ -199,7 +199,7 @@
 #define HOSTNN_SIG_OUTS_EltwiseScalar3 out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseScalar3 0
 #define HOSTNN_SIG_ARRAY_EltwiseScalar3 0
-#define HOSTNN_SIG_SCALARS_EltwiseScalar3 s0, s1, s2, 0
+#define HOSTNN_SIG_SCALARS_EltwiseScalar3 s0, s1, s2, 0, 0
 #define HOSTNN_SIG_FLAG_EltwiseScalar3 0
 
 /* aclnnInplaceElu(selfRef, alpha, scale, inputScale) and its kind. */
@@ -210,7 +210,7 @@
 #define HOSTNN_SIG_OUTS_InplaceEltwiseScalar3 in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceEltwiseScalar3 0
 #define HOSTNN_SIG_ARRAY_InplaceEltwiseScalar3 0
-#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar3 s0, s1, s2, 0
+#define HOSTNN_SIG_SCALARS_InplaceEltwiseScalar3 s0, s1, s2, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseScalar3 0
 
 /* aclnnEluBackward(gradOutput, alpha, scale, inputScale, isResult, selfOrResult, gradInput):
@@ -223,7 +223,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwiseScalarsBetween out, 0, 0
 #define HOSTNN_SIG_DIM_GradEltwiseScalarsBetween 0
 #define HOSTNN_SIG_ARRAY_GradEltwiseScalarsBetween 0
-#define HOSTNN_SIG_SCALARS_GradEltwiseScalarsBetween s0, s1, s2, 0
+#define HOSTNN_SIG_SCALARS_GradEltwiseScalarsBetween s0, s1, s2, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwiseScalarsBetween f0
 
 /* aclnnAddRelu(self, other, alpha, out): two inputs and a number, which CANN declares
@@ -235,7 +235,7 @@
 #define HOSTNN_SIG_OUTS_BinaryScalar out, 0, 0
 #define HOSTNN_SIG_DIM_BinaryScalar 0
 #define HOSTNN_SIG_ARRAY_BinaryScalar 0
-#define HOSTNN_SIG_SCALARS_BinaryScalar s0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_BinaryScalar s0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_BinaryScalar 0
 
 /* aclnnInplaceAddRelu(selfRef, other, alpha): the same, the result written to selfRef, whose
@@ -246,7 +246,7 @@
 #define HOSTNN_SIG_OUTS_InplaceBinaryScalar in0, 0, 0
 #define HOSTNN_SIG_DIM_InplaceBinaryScalar 0
 #define HOSTNN_SIG_ARRAY_InplaceBinaryScalar 0
-#define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceBinaryScalar s0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceBinaryScalar 0
 
 /* The gated linear units (Kind Gated, GatedGrad): self split along dim into halves. Glu and
@@ -258,7 +258,7 @@
 #define HOSTNN_SIG_OUTS_Split out, 0, 0
 #define HOSTNN_SIG_DIM_Split dim
 #define HOSTNN_SIG_ARRAY_Split 0
-#define HOSTNN_SIG_SCALARS_Split 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_Split 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_Split 0
 
 #define HOSTNN_SIG_PARAMS_GradSplit \
@@ -268,7 +268,7 @@
 #define HOSTNN_SIG_OUTS_GradSplit out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplit dim
 #define HOSTNN_SIG_ARRAY_GradSplit 0
-#define HOSTNN_SIG_SCALARS_GradSplit 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradSplit 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplit 0
 
 #define HOSTNN_SIG_PARAMS_SplitGelu \
@@ -278,7 +278,7 @@
 #define HOSTNN_SIG_OUTS_SplitGelu out, out1, 0
 #define HOSTNN_SIG_DIM_SplitGelu dim
 #define HOSTNN_SIG_ARRAY_SplitGelu 0
-#define HOSTNN_SIG_SCALARS_SplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_SplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitGelu 0
 
 #define HOSTNN_SIG_PARAMS_SplitGeluFlag \
@@ -288,7 +288,7 @@
 #define HOSTNN_SIG_OUTS_SplitGeluFlag out, out1, 0
 #define HOSTNN_SIG_DIM_SplitGeluFlag dim
 #define HOSTNN_SIG_ARRAY_SplitGeluFlag 0
-#define HOSTNN_SIG_SCALARS_SplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_SplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitGeluFlag f0
 
 #define HOSTNN_SIG_PARAMS_GradSplitGelu                                                   \
@@ -299,7 +299,7 @@
 #define HOSTNN_SIG_OUTS_GradSplitGelu out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplitGelu dim
 #define HOSTNN_SIG_ARRAY_GradSplitGelu 0
-#define HOSTNN_SIG_SCALARS_GradSplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradSplitGelu HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGelu 0
 
 #define HOSTNN_SIG_PARAMS_GradSplitGeluFlag                                               \
@@ -310,7 +310,7 @@
 #define HOSTNN_SIG_OUTS_GradSplitGeluFlag out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplitGeluFlag dim
 #define HOSTNN_SIG_ARRAY_GradSplitGeluFlag 0
-#define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradSplitGeluFlag HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGeluFlag f0
 
 /* aclnnGeluMul(input, approximateOptional, out): no dim (the last is split); the char*
@@ -322,7 +322,7 @@
 #define HOSTNN_SIG_OUTS_SplitLastString out, 0, 0
 #define HOSTNN_SIG_DIM_SplitLastString (-1)
 #define HOSTNN_SIG_ARRAY_SplitLastString 0
-#define HOSTNN_SIG_SCALARS_SplitLastString HOSTNN_SIG_STRING_ATTR(c0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_SplitLastString HOSTNN_SIG_STRING_ATTR(c0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitLastString 0
 
 /* aclnnSituGlu(x, dim, beta, linearBeta, activateLeft, out): the double attributes d0, d1
@@ -334,7 +334,7 @@
 #define HOSTNN_SIG_OUTS_SplitDoublesFlag out, 0, 0
 #define HOSTNN_SIG_DIM_SplitDoublesFlag dim
 #define HOSTNN_SIG_ARRAY_SplitDoublesFlag 0
-#define HOSTNN_SIG_SCALARS_SplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0
+#define HOSTNN_SIG_SCALARS_SplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0, 0
 #define HOSTNN_SIG_FLAG_SplitDoublesFlag f0
 
 /* aclnnSituGluGrad(gradY, x, dim, beta, linearBeta, activateLeft, out). */
@@ -346,7 +346,7 @@
 #define HOSTNN_SIG_OUTS_GradSplitDoublesFlag out, 0, 0
 #define HOSTNN_SIG_DIM_GradSplitDoublesFlag dim
 #define HOSTNN_SIG_ARRAY_GradSplitDoublesFlag 0
-#define HOSTNN_SIG_SCALARS_GradSplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0
+#define HOSTNN_SIG_SCALARS_GradSplitDoublesFlag HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitDoublesFlag f0
 
 /* aclnnClippedSwiglu(x, groupIndexOptional, dim, alpha, limit, bias, interleaved, out). */
@@ -359,7 +359,7 @@
 #define HOSTNN_SIG_DIM_SplitGroupDoublesFlag dim
 #define HOSTNN_SIG_ARRAY_SplitGroupDoublesFlag 0
 #define HOSTNN_SIG_SCALARS_SplitGroupDoublesFlag \
-  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0
+  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0, 0
 #define HOSTNN_SIG_FLAG_SplitGroupDoublesFlag f0
 
 /* aclnnClippedSwigluGrad(gradY, x, groupIndexOptional, dim, alpha, limit, bias, interleaved,
@@ -373,7 +373,7 @@
 #define HOSTNN_SIG_DIM_GradSplitGroupDoublesFlag dim
 #define HOSTNN_SIG_ARRAY_GradSplitGroupDoublesFlag 0
 #define HOSTNN_SIG_SCALARS_GradSplitGroupDoublesFlag \
-  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0
+  HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), HOSTNN_SIG_ATTR(d2), 0, 0
 #define HOSTNN_SIG_FLAG_GradSplitGroupDoublesFlag f0
 
 /* An int64_t, double or char* attribute as the aclScalar the numbers travel in (C++ only). */
@@ -390,7 +390,7 @@
 #define HOSTNN_SIG_OUTS_GradEltwise2Out out, out1, 0
 #define HOSTNN_SIG_DIM_GradEltwise2Out 0
 #define HOSTNN_SIG_ARRAY_GradEltwise2Out 0
-#define HOSTNN_SIG_SCALARS_GradEltwise2Out 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_GradEltwise2Out 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradEltwise2Out 0
 
 /* aclnnRReluWithNoise(self, noise, lower, upper, training, seed, offset, out): noise is
@@ -403,7 +403,7 @@
 #define HOSTNN_SIG_OUTS_EltwiseNoise out, 0, 0
 #define HOSTNN_SIG_DIM_EltwiseNoise 0
 #define HOSTNN_SIG_ARRAY_EltwiseNoise 0
-#define HOSTNN_SIG_SCALARS_EltwiseNoise s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1)
+#define HOSTNN_SIG_SCALARS_EltwiseNoise s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0
 #define HOSTNN_SIG_FLAG_EltwiseNoise f0
 
 /* aclnnInplaceRReluWithNoise(self, noise, lower, upper, training, seed, offset): self is
@@ -417,7 +417,7 @@
 #define HOSTNN_SIG_DIM_InplaceEltwiseNoise 0
 #define HOSTNN_SIG_ARRAY_InplaceEltwiseNoise 0
 #define HOSTNN_SIG_SCALARS_InplaceEltwiseNoise \
-  s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1)
+  s0, s1, HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0
 #define HOSTNN_SIG_FLAG_InplaceEltwiseNoise f0
 
 /* aclnnLayerNorm(input, normalizedShape, weightOptional, biasOptional, eps, out,
@@ -431,7 +431,7 @@
 #define HOSTNN_SIG_OUTS_LayerNorm out, out1, out2
 #define HOSTNN_SIG_DIM_LayerNorm 0
 #define HOSTNN_SIG_ARRAY_LayerNorm ia0
-#define HOSTNN_SIG_SCALARS_LayerNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_LayerNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_LayerNorm 0
 
 /* aclnnLayerNormWithImplMode: the same and an int32_t implMode. */
@@ -443,7 +443,7 @@
 #define HOSTNN_SIG_OUTS_LayerNormImplMode out, out1, out2
 #define HOSTNN_SIG_DIM_LayerNormImplMode 0
 #define HOSTNN_SIG_ARRAY_LayerNormImplMode ia0
-#define HOSTNN_SIG_SCALARS_LayerNormImplMode HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_INT_ATTR(i0), 0, 0
+#define HOSTNN_SIG_SCALARS_LayerNormImplMode HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0
 #define HOSTNN_SIG_FLAG_LayerNormImplMode 0
 
 /* aclnnRmsNorm(x, gamma, epsilon, yOut, rstdOut): CANN generates it from the kernel's
@@ -455,7 +455,7 @@
 #define HOSTNN_SIG_OUTS_RmsNorm out, out1, 0
 #define HOSTNN_SIG_DIM_RmsNorm 0
 #define HOSTNN_SIG_ARRAY_RmsNorm 0
-#define HOSTNN_SIG_SCALARS_RmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_RmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_RmsNorm 0
 
 /* aclnnRmsNormGrad(dy, x, rstd, gamma, dxOut, dgammaOut): generated from the kernel's
@@ -468,7 +468,7 @@
 #define HOSTNN_SIG_OUTS_RmsNormGrad out, out1, 0
 #define HOSTNN_SIG_DIM_RmsNormGrad 0
 #define HOSTNN_SIG_ARRAY_RmsNormGrad 0
-#define HOSTNN_SIG_SCALARS_RmsNormGrad 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_RmsNormGrad 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_RmsNormGrad 0
 
 /* aclnnLayerNormBackward(gradOut, input, normalizedShape, mean, rstd, weightOptional,
@@ -484,7 +484,7 @@
 #define HOSTNN_SIG_OUTS_LayerNormBackward out, out1, out2
 #define HOSTNN_SIG_DIM_LayerNormBackward 0
 #define HOSTNN_SIG_ARRAY_LayerNormBackward ia0, ba0
-#define HOSTNN_SIG_SCALARS_LayerNormBackward 0, 0, 0, 0
+#define HOSTNN_SIG_SCALARS_LayerNormBackward 0, 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_LayerNormBackward 0
 
 /* aclnnAddRmsNorm(x1, x2, gamma, epsilon, yOut, rstdOut, xOut): rstdOut and xOut may be null
@@ -497,7 +497,7 @@
 #define HOSTNN_SIG_OUTS_AddRmsNorm out, out1, out2
 #define HOSTNN_SIG_DIM_AddRmsNorm 0
 #define HOSTNN_SIG_ARRAY_AddRmsNorm 0
-#define HOSTNN_SIG_SCALARS_AddRmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_AddRmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_AddRmsNorm 0
 
 /* aclnnInplaceAddRmsNorm(x1Ref, x2Ref, gamma, epsilon, rstdOut): generated from the kernel's
@@ -509,8 +509,23 @@
 #define HOSTNN_SIG_OUTS_InplaceAddRmsNorm in0, out1, in1
 #define HOSTNN_SIG_DIM_InplaceAddRmsNorm 0
 #define HOSTNN_SIG_ARRAY_InplaceAddRmsNorm 0
-#define HOSTNN_SIG_SCALARS_InplaceAddRmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0
+#define HOSTNN_SIG_SCALARS_InplaceAddRmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceAddRmsNorm 0
+
+/* aclnnGroupNorm(self, gamma, beta, N, C, HxW, group, eps, out, meanOut, rstdOut): gamma and
+ * beta optional; four int64_t attributes and a double. */
+#define HOSTNN_SIG_PARAMS_GroupNorm                                                         \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, int64_t i0, int64_t i1, \
+      int64_t i2, int64_t i3, double d0, aclTensor *out, aclTensor *out1, aclTensor *out2
+#define HOSTNN_SIG_ARGS_GroupNorm in0, in1, in2, i0, i1, i2, i3, d0, out, out1, out2
+#define HOSTNN_SIG_INS_GroupNorm in0, in1, in2
+#define HOSTNN_SIG_OUTS_GroupNorm out, out1, out2
+#define HOSTNN_SIG_DIM_GroupNorm 0
+#define HOSTNN_SIG_ARRAY_GroupNorm 0
+#define HOSTNN_SIG_SCALARS_GroupNorm                                         \
+  HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), HOSTNN_SIG_INT_ATTR(i2), \
+      HOSTNN_SIG_INT_ATTR(i3), HOSTNN_SIG_ATTR(d0)
+#define HOSTNN_SIG_FLAG_GroupNorm 0
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

@@ -38,6 +38,8 @@ float EpsOf(Op op, const NormRowsOperands& o) {
     case Op::kAddRmsNorm:
     case Op::kInplaceAddRmsNorm:
       return p.As<kernels::RmsNormParams>().eps;
+    case Op::kGroupNorm:
+      return p.As<kernels::GroupNormParams>().eps;
     default:
       return 0.0f;
   }
@@ -78,6 +80,10 @@ class NormRowsExecutor final : public Executor {
         row_operands_(row_operands),
         rows_(o.rows),
         cols_(o.cols),
+        channel_len_(o.channel_len),
+        groups_(o.groups),
+        // A per-column operand's length: cols, or one value per channel of every group.
+        col_len_(o.channel_len > 0 ? o.groups * (o.cols / o.channel_len) : o.cols),
         eps_(EpsOf(op, o)),
         fns_(kernels::GetNorm(op)) {
     has_y_ = o.y.view != nullptr;
@@ -101,9 +107,10 @@ class NormRowsExecutor final : public Executor {
     // slots (a row of cols doubles per block and sum), Run's f32 scratch of the sums, and each
     // core's row of every row operand and of each result.
     const uint64_t col_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(cols_));
+    const uint64_t col_in_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(col_len_));
     const uint64_t row_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows_));
     uint64_t at = 0;
-    for (int k = 0; k < 2; ++k) cols_at_[k] = at, at += col_bytes;
+    for (int k = 0; k < 2; ++k) cols_at_[k] = at, at += col_in_bytes;
     for (int k = 0; k < 2; ++k) row_in_at_[k] = at, at += row_bytes;
     for (int k = 0; k < 2; ++k) stats_at_[k] = at, at += row_bytes;
     slots_at_ = at;
@@ -129,7 +136,7 @@ class NormRowsExecutor final : public Executor {
 
   void Run(char* workspace) const override {
     for (int k = 0; k < 2; ++k) {
-      if (parts_.cols[k].given) GatherOwn(parts_.cols[k], cols_, F32(workspace, cols_at_[k]));
+      if (parts_.cols[k].given) GatherOwn(parts_.cols[k], col_len_, F32(workspace, cols_at_[k]));
       if (parts_.row_in[k].given) {
         GatherOwn(parts_.row_in[k], rows_, F32(workspace, row_in_at_[k]));
       }
@@ -173,6 +180,7 @@ class NormRowsExecutor final : public Executor {
   kernels::NormRow RowTemplate(char* workspace) const {
     kernels::NormRow r;
     r.n = static_cast<size_t>(cols_);
+    r.channel_len = static_cast<size_t>(channel_len_);
     r.eps = eps_;
     for (int k = 0; k < 2; ++k) {
       r.cols[k] = parts_.cols[k].given ? F32(workspace, cols_at_[k]) : nullptr;
@@ -186,6 +194,10 @@ class NormRowsExecutor final : public Executor {
     for (int k = 0; k < 2; ++k) {
       if (parts_.row_in[k].given) r.row_in[k] = F32(workspace, row_in_at_[k])[row];
       r.stats[k] = F32(workspace, stats_at_[k]) + row;
+      // Channel-held columns: this row's group of channels.
+      if (channel_len_ > 0 && r.cols[k] != nullptr) {
+        r.cols[k] += (row % groups_) * (cols_ / channel_len_);
+      }
     }
     const int64_t s = row * cols_;
     float* outs[2] = {};
@@ -258,6 +270,7 @@ class NormRowsExecutor final : public Executor {
   Parts parts_;
   int row_operands_;
   int64_t rows_, cols_;
+  int64_t channel_len_, groups_, col_len_;
   float eps_;
   kernels::NormFns fns_;
   bool direct_ = false, has_y_ = true;

@@ -1,5 +1,5 @@
-// The normalisations' middle end (ShapeRule TrailingDims: LayerNorm, RmsNorm, AddRmsNorm and
-// the gradients):
+// The normalisations' middle end (ShapeRules TrailingDims and ChannelGroups: LayerNorm,
+// RmsNorm, AddRmsNorm, GroupNorm and the gradients):
 // the rows of [rows, cols] (cols the product of the normalised dims), each row computed by
 // the operator's row function (kernels::GetNorm) with its per-column and per-row operands
 // beside it; its statistics written as outputs, and a gradient's column terms summed over
@@ -39,6 +39,10 @@ struct NormRowsOperands {
   Operand stats[2];
   Operand col_sums[2];
   int64_t rows = 0, cols = 0;
+  // Per-column operands held per channel (GroupNorm's gamma and beta): a row is cols /
+  // channel_len channels of channel_len elements each, row r's being channel group r % groups
+  // of the operand's groups * cols / channel_len values. 0: one value per column.
+  int64_t channel_len = 0, groups = 1;
   // The scalar parameters in the list's order (ToFloat values, exact integers); the
   // executor reads them by name once (kernels/params.h).
   float numbers[kMaxScalars] = {};

@@ -153,7 +153,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // operands, and two more tensors for the statistics, each left out where a byte says so;
   // called through the generic caller with every C parameter by its slot.
   const hostnn::OpInfo& info = hostnn::GetOpInfo(op);
-  const bool norm = info.shapes == hostnn::ShapeRule::kTrailingDims;
+  const bool norm = hostnn::IsNormShape(info.shapes);
   aclIntArray* norm_shape = nullptr;
   aclBoolArray* bool_array = nullptr;
   aclTensor* stats[2] = {nullptr, nullptr};

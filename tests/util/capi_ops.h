@@ -40,7 +40,7 @@ constexpr const char* SlotName(const OpInfo& info, Slot s) {
 
 // One call's C parameters by the names of src/aclnn/signatures.h: the tensors in0-in5 and
 // out, out1, out2 (OpArgs::in[], out[]), the dim, the aclIntArray ia0, the aclBoolArray ba0,
-// the aclScalars s0-s2, the flag f0, the int attributes i0, i1, the double attributes d0-d2
+// the aclScalars s0-s2, the flag f0, the int attributes i0-i3, the double attributes d0-d2
 // and the string c0.
 // An operator reads those its prototype has (CApiOp::phase1_call); DefaultCall fills the
 // attributes with the list's defaults.
@@ -52,7 +52,7 @@ struct CApiCall {
   const aclBoolArray* bool_array = nullptr;
   const aclScalar* scalars[3] = {};
   bool flag = false;
-  int64_t ints[2] = {};
+  int64_t ints[4] = {};
   double doubles[3] = {};
   const char* string = nullptr;
 };
@@ -152,7 +152,7 @@ inline CApiCall DefaultCall(Op op) {
   int ints = 0, numbers = 0;
   for (int i = 0; i < GetOpInfo(op).num_scalars(); ++i) {
     const ScalarParam& p = GetOpInfo(op).scalars[i];
-    if (p.kind == ScalarKind::kInt && ints < 2) {
+    if (p.kind == ScalarKind::kInt && ints < 4) {
       c.ints[ints++] = static_cast<int64_t>(p.default_value);
     }
     if (p.kind == ScalarKind::kNumber && numbers < 3) {
@@ -164,52 +164,66 @@ inline CApiCall DefaultCall(Op op) {
   return c;
 }
 
+// The scalar parameters of `op` in its list order (values; past their end, the defaults)
+// as a CApiCall's attributes: the ints i0-i3, the numbers d0-d2, the flag.
+inline void SetScalars(Op op, const std::vector<double>& values, CApiCall* c) {
+  int ints = 0, numbers = 0;
+  for (int i = 0; i < GetOpInfo(op).num_scalars(); ++i) {
+    const ScalarParam& p = GetOpInfo(op).scalars[i];
+    const double v =
+        i < static_cast<int>(values.size()) ? values[static_cast<size_t>(i)] : p.default_value;
+    if (p.kind == ScalarKind::kInt && ints < 4) c->ints[ints++] = static_cast<int64_t>(v);
+    if (p.kind == ScalarKind::kNumber && numbers < 3) c->doubles[numbers++] = v;
+    if (p.kind == ScalarKind::kFlag) c->flag = v != 0;
+  }
+}
+
 // Phase1<Name>Call: the generic caller. Every C parameter of every Signature is named
 // (src/aclnn/signatures.h) and taken from a CApiCall; those the prototype lacks are
 // dropped. Phase1<Name>With takes the operator's numbers (s0, s1, s2) and flag (f0), with an
 // int attribute at its default and no aclIntArray or third output; Phase1<Name> passes the
 // numbers' defaults too.
-#define HOSTNN_OP(Name, snake, sig, ...)                                                         \
-  inline aclnnStatus Phase1##Name##Call(const CApiCall& c, uint64_t* workspace_size,             \
-                                        aclOpExecutor** executor) {                              \
-    aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */       \
-    aclTensor* in1 = const_cast<aclTensor*>(c.in[1]); /* InplaceAddRmsNorm's x2Ref */            \
-    aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                            \
-    const aclTensor *in3 = c.in[3], *in4 = c.in[4], *in5 = c.in[5];                              \
-    aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
-    aclTensor *out = c.out[0], *out1 = c.out[1], *out2 = c.out[2];                               \
-    aclScalar* s0 = const_cast<aclScalar*>(c.scalars[0]); /* AddRelu's aclScalar* alpha */       \
-    const aclScalar *s1 = c.scalars[1], *s2 = c.scalars[2];                                      \
-    const bool f0 = c.flag;                                                                      \
-    const int64_t dim = c.dim, i0 = c.ints[0], i1 = c.ints[1];                                   \
-    const aclIntArray* ia0 = c.int_array;                                                        \
-    const aclBoolArray* ba0 = c.bool_array;                                                      \
-    const double d0 = c.doubles[0], d1 = c.doubles[1], d2 = c.doubles[2];                        \
-    char* c0 = const_cast<char*>(c.string);                                                      \
-    (void)in0, (void)in1, (void)in2, (void)in3, (void)in4, (void)in5, (void)ba0, (void)buffer,   \
-        (void)out, (void)out1, (void)out2, (void)s0, (void)s1, (void)s2, (void)f0, (void)dim,    \
-        (void)i0, (void)i1, (void)ia0, (void)d0, (void)d1, (void)d2, (void)c0;                   \
-    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
-  }                                                                                              \
-  inline aclnnStatus Phase1##Name##With(                                                         \
-      const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d,    \
-      const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                    \
-      uint64_t* workspace_size, aclOpExecutor** executor) {                                      \
-    CApiCall c = DefaultCall(Op::k##Name);                                                       \
-    c.in[0] = a0, c.in[1] = a1, c.in[2] = a2, c.out[0] = o, c.dim = d;                           \
-    /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                          \
-    c.out[1] = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr                     \
-                                                                   : const_cast<aclTensor*>(a2); \
-    c.scalars[0] = q0, c.scalars[1] = s1, c.scalars[2] = s2, c.flag = f0;                        \
-    c.doubles[0] = NumberOf(q0), c.doubles[1] = NumberOf(s1), c.doubles[2] = NumberOf(s2);       \
-    return Phase1##Name##Call(c, workspace_size, executor);                                      \
-  }                                                                                              \
-  inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
-                                  aclTensor* o, int64_t d, uint64_t* workspace_size,             \
-                                  aclOpExecutor** executor) {                                    \
-    return Phase1##Name##With(a0, a1, a2, o, d, DefaultNumber(Op::k##Name, 0),                   \
-                              DefaultNumber(Op::k##Name, 1), DefaultNumber(Op::k##Name, 2),      \
-                              DefaultFlag(Op::k##Name), workspace_size, executor);               \
+#define HOSTNN_OP(Name, snake, sig, ...)                                                           \
+  inline aclnnStatus Phase1##Name##Call(const CApiCall& c, uint64_t* workspace_size,               \
+                                        aclOpExecutor** executor) {                                \
+    aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */         \
+    aclTensor* in1 = const_cast<aclTensor*>(c.in[1]); /* InplaceAddRmsNorm's x2Ref */              \
+    aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                              \
+    const aclTensor *in3 = c.in[3], *in4 = c.in[4], *in5 = c.in[5];                                \
+    aclTensor* buffer = in2; /* LogSigmoidForward's */                                             \
+    aclTensor *out = c.out[0], *out1 = c.out[1], *out2 = c.out[2];                                 \
+    aclScalar* s0 = const_cast<aclScalar*>(c.scalars[0]); /* AddRelu's aclScalar* alpha */         \
+    const aclScalar *s1 = c.scalars[1], *s2 = c.scalars[2];                                        \
+    const bool f0 = c.flag;                                                                        \
+    const int64_t dim = c.dim, i0 = c.ints[0], i1 = c.ints[1], i2 = c.ints[2], i3 = c.ints[3];     \
+    const aclIntArray* ia0 = c.int_array;                                                          \
+    const aclBoolArray* ba0 = c.bool_array;                                                        \
+    const double d0 = c.doubles[0], d1 = c.doubles[1], d2 = c.doubles[2];                          \
+    char* c0 = const_cast<char*>(c.string);                                                        \
+    (void)in0, (void)in1, (void)in2, (void)in3, (void)in4, (void)in5, (void)ba0, (void)buffer,     \
+        (void)out, (void)out1, (void)out2, (void)s0, (void)s1, (void)s2, (void)f0, (void)dim,      \
+        (void)i0, (void)i1, (void)i2, (void)i3, (void)ia0, (void)d0, (void)d1, (void)d2, (void)c0; \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);         \
+  }                                                                                                \
+  inline aclnnStatus Phase1##Name##With(                                                           \
+      const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d,      \
+      const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                      \
+      uint64_t* workspace_size, aclOpExecutor** executor) {                                        \
+    CApiCall c = DefaultCall(Op::k##Name);                                                         \
+    c.in[0] = a0, c.in[1] = a1, c.in[2] = a2, c.out[0] = o, c.dim = d;                             \
+    /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                            \
+    c.out[1] = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr                       \
+                                                                   : const_cast<aclTensor*>(a2);   \
+    c.scalars[0] = q0, c.scalars[1] = s1, c.scalars[2] = s2, c.flag = f0;                          \
+    c.doubles[0] = NumberOf(q0), c.doubles[1] = NumberOf(s1), c.doubles[2] = NumberOf(s2);         \
+    return Phase1##Name##Call(c, workspace_size, executor);                                        \
+  }                                                                                                \
+  inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2,   \
+                                  aclTensor* o, int64_t d, uint64_t* workspace_size,               \
+                                  aclOpExecutor** executor) {                                      \
+    return Phase1##Name##With(a0, a1, a2, o, d, DefaultNumber(Op::k##Name, 0),                     \
+                              DefaultNumber(Op::k##Name, 1), DefaultNumber(Op::k##Name, 2),        \
+                              DefaultFlag(Op::k##Name), workspace_size, executor);                 \
   }
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
@@ -272,7 +286,8 @@ inline int RowResults(const OpInfo& info) {
 
 // The operands a norm's generic call takes (the benchmarks', run_path's): rows[0] its first
 // input (x, or a gradient's dy), rows[1] a second row operand (x2, a gradient's x); column a
-// per-column operand (gamma), per_row a per-row one (a statistic, FLOAT, [rows, 1]),
+// per-column operand (gamma), per_row a per-row one (a statistic, FLOAT, [rows, 1]; the
+// outputs per_row_out, then per_row_out2: GroupNorm's mean and rstd),
 // column_sum a gradient's first column sum (FLOAT), row_out a second result of x's shape
 // (AddRmsNorm's xOut). FillNorm gives each input and each output after the first (the
 // caller's) the one its role takes, and an optional one ("...Optional") none.
@@ -280,7 +295,7 @@ template <class In, class Out>
 struct NormOperands {
   In rows[2] = {};
   In column = {}, per_row = {};
-  Out per_row_out = {}, column_sum = {}, row_out = {};
+  Out per_row_out = {}, per_row_out2 = {}, column_sum = {}, row_out = {};
 };
 template <class In, class Out>
 void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* out) {
@@ -294,6 +309,7 @@ void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* o
                                            : v.per_row;
   }
   bool sum_given = false;
+  int per_row_outs = 0;
   for (int k = 1; k < info.num_out(); ++k) {
     const char* name = info.out_names[k];
     const NormRole role = NormRoleOf(name);
@@ -301,8 +317,10 @@ void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* o
     if (role == NormRole::kPerColumn && !sum_given) {  // LayerNormBackward: dgamma, no dbeta
       out[k] = v.column_sum;
       sum_given = true;
-    } else if (IsRequired(name) && role != NormRole::kPerColumn) {
-      out[k] = role == NormRole::kRow ? v.row_out : v.per_row_out;
+    } else if (IsRequired(name) && role == NormRole::kRow) {
+      out[k] = v.row_out;
+    } else if (IsRequired(name) && role == NormRole::kPerRow) {  // GroupNorm's two: apart
+      out[k] = per_row_outs++ == 0 ? v.per_row_out : v.per_row_out2;
     }
   }
 }
@@ -316,7 +334,7 @@ void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* o
 // aclIntArray: tests/layer_norm_test.cc, rms_norm_test.cc).
 inline bool InListSuites(Op op) {
   return !GetOpInfo(op).is_split && GetOpInfo(op).shapes != ShapeRule::kChannelWeight &&
-         GetOpInfo(op).kind != Kind::kNoiseMap && GetOpInfo(op).shapes != ShapeRule::kTrailingDims;
+         GetOpInfo(op).kind != Kind::kNoiseMap && !IsNormShape(GetOpInfo(op).shapes);
 }
 inline bool HasOwnSuite(Op op) { return !InListSuites(op); }
 inline std::vector<Op> SuiteOps() {
