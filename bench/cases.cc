@@ -196,7 +196,9 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
       }
     }
     gw_view_ = TensorView::Dense(norm_aux_.data(), DType::kFloat32, {rows, 1});
-    sums_view_ = TensorView::Dense(norm_aux_.data() + rows, DType::kFloat32, {cols});
+    // A gradient's column sums: FLOAT, or GroupNormBackward's per channel in self's dtype.
+    sums_view_ = TensorView::Dense(norm_aux_.data() + rows, groups ? spec.dtype : DType::kFloat32,
+                                   {col_len});
     acl_sums_ = MakeAclTensor(sums_view_);
     if (test::RowResults(info) > 1) {  // a second result of x's shape (AddRmsNorm's xOut)
       act_ = AllocArray(bytes_per_array_);
@@ -282,7 +284,10 @@ OpArgs CaseData::Args() const {
     v.rows[1] = info.is_forward ? &dy_view_ : &x_view_;
     v.column = &w_view_;
     v.per_row = v.per_row_out = &gw_view_;
-    if (acl_stats_[0] != nullptr) v.per_row_out = &stats_view_[0], v.per_row_out2 = &stats_view_[1];
+    if (acl_stats_[0] != nullptr) {  // GroupNorm's, in self's dtype
+      v.per_row = v.per_row_out = &stats_view_[0];
+      v.per_row_out2 = &stats_view_[1];
+    }
     v.column_sum = &sums_view_;
     v.row_out = act_ != nullptr ? &act_view_ : nullptr;
     test::FillNorm(info, v, a.in, a.out);
@@ -375,7 +380,7 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
     v.column = w;
     v.per_row = v.per_row_out = gw;
     if (stats[0] != nullptr) {
-      v.per_row_out = static_cast<aclTensor*>(stats[0]);
+      v.per_row = v.per_row_out = static_cast<aclTensor*>(stats[0]);
       v.per_row_out2 = static_cast<aclTensor*>(stats[1]);
     }
     v.column_sum = sums;

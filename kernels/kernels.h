@@ -328,6 +328,7 @@ struct NormRow {
 //   RmsNorm: stats[0] rstd = 1 / sqrt(sum(x^2) / n + eps); out = x * rstd * cols[0].
 //   AddRmsNorm: x = in[0] + in[1], out2 = x where given, then RmsNorm's of x.
 //   GroupNorm: LayerNorm's with per-channel cols (channel_len elements each).
+//   GroupNormBackward: LayerNormBackward's with per-channel cols.
 //   RmsNormGrad: rstd = row_in[0], m = rstd * sum(dy * gamma * x) / n;
 //     out = dx = (dy * gamma - x * rstd * m) * rstd.
 //   LayerNormBackward: mean = row_in[0], rstd = row_in[1], xhat = (x - mean) * rstd, g =
@@ -336,7 +337,8 @@ struct NormRow {
 using NormRowFn = void (*)(const NormRow& row);
 // A gradient's column terms of one row, added to its column sums in double: sums[k][j] for
 // column j of sum k, a null sums[k] not wanted (RmsNormGrad: sums[0][j] += dy[j] * x[j] *
-// rstd, dgamma's terms; LayerNormBackward: dgamma's dy * xhat, dbeta's dy).
+// rstd, dgamma's terms; LayerNormBackward: dgamma's dy * xhat, dbeta's dy; GroupNormBackward:
+// those summed over each channel, sums[k][c] its channel c).
 using NormColumnsFn = void (*)(const NormRow& row, double* const* sums);
 struct NormFns {
   NormRowFn row = nullptr;

@@ -284,6 +284,62 @@ void LayerNormGradColumns(const NormRow& r, double* const* sums) {
   ForEachLane(r.n, add);
 }
 
+// GroupNormBackward's sums of one channel c of the row (channel_len elements), from the
+// forward's mean (row_in[0]) and rstd (row_in[1]): *dy_sum = sum(dy), *dy_xhat_sum = sum(dy *
+// xhat) with xhat = (x - mean) * rstd, in double in the fixed order.
+HWY_INLINE void ChannelSums(const NormRow& r, size_t c, double* dy_sum, double* dy_xhat_sum) {
+  const size_t len = r.channel_len;
+  const float* dy = r.in[0] + c * len;
+  const float* x = r.in[1] + c * len;
+  const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
+  *dy_sum = AccumulateRow<1>(dy, nullptr, nullptr, len, [](auto, auto v, auto, auto) { return v; });
+  *dy_xhat_sum = AccumulateRow<2>(dy, x, nullptr, len, [&](auto d, auto vdy, auto vx, auto) {
+    return hn::Mul(vdy, hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd)));
+  });
+}
+
+// GroupNormBackward's row: LayerNormGradRow's dx with gamma held per channel (1 where cols[0]
+// is null): a = sum_c g_c sum(dy) / n and b = sum_c g_c sum(dy * xhat) / n over the row's
+// channels in order, then per channel dx = (dy * g_c - (a + xhat * b)) * rstd in double lanes,
+// rounded once.
+void GroupNormGradRow(const NormRow& r) {
+  const size_t len = r.channel_len, channels = r.n / len;
+  const float* gamma = r.cols[0];
+  const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
+  double s1 = 0.0, s2 = 0.0;
+  for (size_t c = 0; c < channels; ++c) {
+    double dy_sum, dy_xhat_sum;
+    ChannelSums(r, c, &dy_sum, &dy_xhat_sum);
+    const double g = gamma != nullptr ? static_cast<double>(gamma[c]) : 1.0;
+    s1 += g * dy_sum;
+    s2 += g * dy_xhat_sum;
+  }
+  const double a = s1 / static_cast<double>(r.n), b = s2 / static_cast<double>(r.n);
+  for (size_t c = 0; c < channels; ++c) {
+    const float* dy = r.in[0] + c * len;
+    const float* x = r.in[1] + c * len;
+    const double g = gamma != nullptr ? static_cast<double>(gamma[c]) : 1.0;
+    ForEachOut(r.out + c * len, len, [&](auto d, auto f, size_t i) {
+      const auto dyg = hn::Mul(Load64(d, f, dy, i), hn::Set(d, g));
+      const auto xhat = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, rstd));
+      const auto inner = hn::Add(hn::Set(d, a), hn::Mul(xhat, hn::Set(d, b)));
+      return hn::Mul(hn::Sub(dyg, inner), hn::Set(d, rstd));
+    });
+  }
+}
+
+// GroupNormBackward's column terms, one per channel of the row (sums[k][c] is its group's
+// channel c), each where it is wanted: dgamma += sum(dy * xhat), dbeta += sum(dy).
+void GroupNormGradColumns(const NormRow& r, double* const* sums) {
+  const size_t channels = r.n / r.channel_len;
+  for (size_t c = 0; c < channels; ++c) {
+    double dy_sum, dy_xhat_sum;
+    ChannelSums(r, c, &dy_sum, &dy_xhat_sum);
+    if (sums[0] != nullptr) sums[0][c] += dy_xhat_sum;
+    if (sums[1] != nullptr) sums[1][c] += dy_sum;
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -299,6 +355,8 @@ HWY_EXPORT(LayerNormRow);
 HWY_EXPORT(RmsNormRow);
 HWY_EXPORT(AddRmsNormRow);
 HWY_EXPORT(GroupNormRow);
+HWY_EXPORT(GroupNormGradRow);
+HWY_EXPORT(GroupNormGradColumns);
 HWY_EXPORT(RmsNormGradRow);
 HWY_EXPORT(RmsNormGradColumns);
 HWY_EXPORT(LayerNormGradRow);
@@ -316,6 +374,8 @@ NormFns GetNorm(Op op) {
       return {HOSTNN_PICK(AddRmsNormRow), nullptr};
     case Op::kGroupNorm:
       return {HOSTNN_PICK(GroupNormRow), nullptr};
+    case Op::kGroupNormBackward:
+      return {HOSTNN_PICK(GroupNormGradRow), HOSTNN_PICK(GroupNormGradColumns)};
     case Op::kRmsNormGrad:
       return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
     case Op::kLayerNormBackward:

@@ -267,6 +267,16 @@ struct GroupNormParams {
   }
 };
 
+// GroupNormBackward: the groups (N, C and HxW describe the tensors, which the front end
+// checks).
+struct GroupNormBackwardParams {
+  int64_t group;
+  static GroupNormBackwardParams Init(const ParamValues& v) {
+    (void)v.Exact("N"), (void)v.Exact("C"), (void)v.Exact("HxW");
+    return {v.Exact("group")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -288,6 +298,7 @@ HOSTNN_PARAMS_OF(RmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(AddRmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(InplaceAddRmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(GroupNorm, GroupNormParams)
+HOSTNN_PARAMS_OF(GroupNormBackward, GroupNormBackwardParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -6,7 +6,10 @@
 // mean| rstd |gamma| + |beta|), 16-bit outputs that plus half an ULP), strided and in-place
 // operands, constant groups and special values, the bits for any team and core count, empty
 // inputs (meanOut 0 and rstdOut NaN, as the op_api fills them), and every refusal in the
-// op_api's order with nothing written.
+// op_api's order with nothing written. GroupNormBackward the same way: gradInput,
+// gradGammaOut and gradBetaOut against the reference (SPEC §4: within 2^-21 times the sum of
+// their terms' magnitudes, or 4 ULP), every outputMask, the channel sums' bits for any team
+// (summed in fixed blocks of rows), and its refusals.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_group_norm.h"
+#include "aclnnop/aclnn_group_norm_backward.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
 
@@ -365,6 +369,401 @@ TEST(GroupNorm, RefusalsWriteNothing) {
   EXPECT_EQ(y.Snapshot(), y0);
   a.out[2] = &rstd.view();
   EXPECT_TRUE(hostnn::Run(a, tiling::Options()).ok());
+}
+
+// ---- GroupNormBackward ---------------------------------------------------------------------
+
+aclnnStatus RunBackward(HostTensor* dy, HostTensor* x, HostTensor* mean, HostTensor* rstd,
+                        HostTensor* g, int64_t n, int64_t c, int64_t hxw, int64_t group,
+                        const std::vector<bool>* mask, HostTensor* dx, HostTensor* dgamma,
+                        HostTensor* dbeta) {
+  bool values[4] = {};
+  for (size_t k = 0; mask != nullptr && k < mask->size() && k < 4; ++k) values[k] = (*mask)[k];
+  aclBoolArray* m = mask != nullptr ? aclCreateBoolArray(values, mask->size()) : nullptr;
+  uint64_t ws = 0;
+  aclOpExecutor* exec = nullptr;
+  aclnnStatus st = aclnnGroupNormBackwardGetWorkspaceSize(
+      Acl(dy), Acl(x), Acl(mean), Acl(rstd), Acl(g), n, c, hxw, group, m,
+      const_cast<aclTensor*>(Acl(dx)), const_cast<aclTensor*>(Acl(dgamma)),
+      const_cast<aclTensor*>(Acl(dbeta)), &ws, &exec);
+  if (m != nullptr) aclDestroyBoolArray(m);
+  if (st != ACLNN_SUCCESS) return st;
+  std::vector<char> workspace(ws);
+  return aclnnGroupNormBackward(ws ? workspace.data() : nullptr, ws, exec, nullptr);
+}
+
+// The forward's statistics of x (shape [N, C, ...]) stored in mean and rstd.
+void StoreStats(const std::vector<double>& x, int64_t rows, HostTensor& mean, HostTensor& rstd) {
+  const int64_t len = static_cast<int64_t>(x.size()) / rows;
+  for (int64_t r = 0; r < rows; ++r) {
+    long double sum = 0, sq = 0;
+    for (int64_t i = 0; i < len; ++i) sum += x[r * len + i];
+    const long double m = sum / len;
+    for (int64_t i = 0; i < len; ++i) sq += (x[r * len + i] - m) * (x[r * len + i] - m);
+    mean.Set(r, static_cast<double>(m));
+    rstd.Set(r, static_cast<double>(1.0L / std::sqrt(sq / len + 1e-5L)));
+  }
+}
+
+// gradInput, gradGammaOut, gradBetaOut (each null: not checked) against the long-double
+// reference from the stored inputs.
+void ExpectBackward(const std::vector<double>& dy, const std::vector<double>& x,
+                    const std::vector<double>& mean, const std::vector<double>& rstd, HostTensor* g,
+                    const std::vector<int64_t>& shape, int64_t group, HostTensor* dx,
+                    HostTensor* dgamma, HostTensor* dbeta) {
+  const int64_t n = shape[0], c = shape[1], hxw = Numel(shape) / (n * c);
+  const int64_t cg = c / group, len = cg * hxw;
+  const std::vector<double> gv = g != nullptr ? g->Values() : std::vector<double>(c, 1.0);
+  std::vector<long double> sg(c, 0), sb(c, 0), mg(c, 0), mb(c, 0);
+  for (int64_t r = 0; r < n * group; ++r) {
+    const long double m = mean[r], s = rstd[r];
+    long double s1 = 0, s2 = 0, a1 = 0, a2 = 0;
+    for (int64_t i = 0; i < len; ++i) {
+      const int64_t ch = (r % group) * cg + i / hxw, at = r * len + i;
+      const long double xhat = (x[at] - m) * s, dyg = dy[at] * gv[ch];
+      s1 += dyg, s2 += dyg * xhat, a1 += std::fabs(dyg), a2 += std::fabs(dyg * xhat);
+      sg[ch] += dy[at] * xhat, mg[ch] += std::fabs(dy[at] * xhat);
+      sb[ch] += dy[at], mb[ch] += std::fabs(dy[at]);
+    }
+    if (dx == nullptr) continue;
+    for (int64_t i = 0; i < len; ++i) {
+      const int64_t ch = (r % group) * cg + i / hxw, at = r * len + i;
+      const long double xhat = (x[at] - m) * s, dyg = dy[at] * gv[ch];
+      const double exact = static_cast<double>((dyg - (s1 / len + xhat * (s2 / len))) * s);
+      const double terms = static_cast<double>(
+          (std::fabs(dyg) + a1 / len + std::fabs(xhat) * a2 / len) * std::fabs(s));
+      const double got = dx->Get(at);
+      ASSERT_LE(std::fabs(got - exact),
+                Bound(dx->dtype(), exact, std::max(4 * Ulp32(exact), std::ldexp(terms, -21))))
+          << "gradInput " << at << " (row " << r << "): got " << Num(got) << ", exact "
+          << Num(exact);
+    }
+  }
+  for (int64_t ch = 0; ch < c; ++ch) {
+    const struct {
+      HostTensor* out;
+      long double sum, mag;
+      const char* name;
+    } sums[] = {{dgamma, sg[ch], mg[ch], "gradGammaOut"}, {dbeta, sb[ch], mb[ch], "gradBetaOut"}};
+    for (const auto& t : sums) {
+      if (t.out == nullptr) continue;
+      const double exact = static_cast<double>(t.sum), got = t.out->Get(ch);
+      ASSERT_LE(std::fabs(got - exact),
+                Bound(t.out->dtype(), exact,
+                      std::max(4 * Ulp32(exact), std::ldexp(static_cast<double>(t.mag), -21))))
+          << t.name << " " << ch << ": got " << Num(got) << ", exact " << Num(exact);
+    }
+  }
+}
+
+TEST(GroupNormBackward, EveryShapeDTypeAndMaskOnEveryTarget) {
+  std::mt19937_64 rng(0x311u);
+  ForEachTarget([&](int64_t) {
+    for (const DType d : kDTypes) {
+      for (const ShapeCase& sc : kShapes) {
+        for (int variant = 0; variant < 4; ++variant) {  // gamma given (1); masks below
+          SCOPED_TRACE(ShapeText(sc.shape) + " group " + std::to_string(sc.group) + " " +
+                       DTypeName(d) + " variant " + std::to_string(variant));
+          const int64_t n = sc.shape[0], c = sc.shape[1], hxw = Numel(sc.shape) / (n * c);
+          HostTensor dy(d, sc.shape), x(d, sc.shape), g(d, {c}), mean(d, {n, sc.group}),
+              rstd(d, {n, sc.group}), dx(d, sc.shape), dgamma(d, {c}), dbeta(d, {c});
+          dy.Fill(rng, -2.0, 2.0);
+          x.Fill(rng, -3.0, 5.0);
+          g.Fill(rng, -2.0, 2.0);
+          StoreStats(x.Values(), n * sc.group, mean, rstd);
+          HostTensor* gp = variant & 1 ? &g : nullptr;
+          // Every output, or (variant 2, 3) dx alone and the two sums alone.
+          const std::vector<bool> mask = variant < 2    ? std::vector<bool>{true, true, true}
+                                         : variant == 2 ? std::vector<bool>{true, false, false}
+                                                        : std::vector<bool>{false, true, true};
+          const std::vector<uint8_t> dx0 = dx.Snapshot(), dg0 = dgamma.Snapshot();
+          ASSERT_EQ(RunBackward(&dy, &x, &mean, &rstd, gp, n, c, hxw, sc.group, &mask, &dx, &dgamma,
+                                &dbeta),
+                    ACLNN_SUCCESS)
+              << aclGetRecentErrMsg();
+          ExpectBackward(dy.Values(), x.Values(), mean.Values(), rstd.Values(), gp, sc.shape,
+                         sc.group, mask[0] ? &dx : nullptr, mask[1] ? &dgamma : nullptr,
+                         mask[2] ? &dbeta : nullptr);
+          if (!mask[0]) {
+            EXPECT_EQ(dx.Snapshot(), dx0);
+          }
+          if (!mask[1]) {
+            EXPECT_EQ(dgamma.Snapshot(), dg0);
+          }
+        }
+      }
+    }
+  });
+}
+
+// The bits of all three outputs for 1, 2 and 3 threads and 1 or 48 cores, over 130 rows (three
+// blocks of the fixed column-sum order).
+TEST(GroupNormBackward, SameBitsForAnyTeamAndCoreCount) {
+  const int threads = omp_get_max_threads();
+  std::mt19937_64 rng(0x312u);
+  const std::vector<int64_t> shape{65, 8, 5, 3};
+  HostTensor dy(DType::kFloat32, shape), x(DType::kFloat32, shape), g(DType::kFloat32, {8}),
+      mean(DType::kFloat32, {65, 2}), rstd(DType::kFloat32, {65, 2});
+  dy.Fill(rng, -2.0, 2.0);
+  x.Fill(rng, -3.0, 3.0);
+  g.Fill(rng, -1.0, 1.0);
+  StoreStats(x.Values(), 130, mean, rstd);
+  std::vector<uint8_t> first[3];
+  for (int team : {1, 2, 3}) {
+    for (int cores : {0, 1, 48}) {
+      SCOPED_TRACE("threads " + std::to_string(team) + " cores " + std::to_string(cores));
+      omp_set_num_threads(team);
+      HostTensor dx(DType::kFloat32, shape), dgamma(DType::kFloat32, {8}),
+          dbeta(DType::kFloat32, {8});
+      OpArgs a;
+      a.op = Op::kGroupNormBackward;
+      a.in[0] = &dy.view();
+      a.in[1] = &x.view();
+      a.in[2] = &mean.view();
+      a.in[3] = &rstd.view();
+      a.in[4] = &g.view();
+      a.out[0] = &dx.view();
+      a.out[1] = &dgamma.view();
+      a.out[2] = &dbeta.view();
+      a.bool_array = {true, true, true};
+      a.bool_array_given = true;
+      const double values[] = {65, 8, 15, 2};
+      for (int k = 0; k < 4; ++k) {
+        a.scalars[k] = OpScalar{true, values[k], DType::kInt64};
+        a.scalars[k].int_value = static_cast<int64_t>(values[k]);
+      }
+      tiling::Options options;
+      options.num_cores = cores;
+      const Status s = hostnn::Run(a, options);
+      ASSERT_TRUE(s.ok()) << s.message();
+      if (first[0].empty()) {
+        first[0] = dx.Snapshot(), first[1] = dgamma.Snapshot(), first[2] = dbeta.Snapshot();
+        ExpectBackward(dy.Values(), x.Values(), mean.Values(), rstd.Values(), &g, shape, 2, &dx,
+                       &dgamma, &dbeta);
+      }
+      EXPECT_EQ(dx.Snapshot(), first[0]);
+      EXPECT_EQ(dgamma.Snapshot(), first[1]);
+      EXPECT_EQ(dbeta.Snapshot(), first[2]);
+    }
+  }
+  omp_set_num_threads(threads);
+}
+
+// gradOut of another shape than input with the same element count (the op_api reshapes both
+// to [N, C, HxW]): read in row-major order; a strided one of another shape is refused.
+TEST(GroupNormBackward, GradOutShapedUnlikeInput) {
+  std::mt19937_64 rng(0x313u);
+  const DType f = DType::kFloat32;
+  HostTensor dy(f, {2, 12}), x(f, {2, 4, 3}), mean(f, {2, 2}), rstd(f, {2, 2}), g(f, {4}),
+      dx(f, {2, 4, 3}), dgamma(f, {4}), dbeta(f, {4});
+  dy.Fill(rng, -2.0, 2.0);
+  x.Fill(rng, -3.0, 3.0);
+  g.Fill(rng, -1.0, 1.0);
+  StoreStats(x.Values(), 4, mean, rstd);
+  const std::vector<bool> all{true, true, true};
+  ASSERT_EQ(RunBackward(&dy, &x, &mean, &rstd, &g, 2, 4, 3, 2, &all, &dx, &dgamma, &dbeta),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  ExpectBackward(dy.Values(), x.Values(), mean.Values(), rstd.Values(), &g, {2, 4, 3}, 2, &dx,
+                 &dgamma, &dbeta);
+  HostTensor strided(f, {2, 12}, Strides::kStep2);
+  const std::vector<uint8_t> dx0 = dx.Snapshot();
+  EXPECT_EQ(RunBackward(&strided, &x, &mean, &rstd, &g, 2, 4, 3, 2, &all, &dx, &dgamma, &dbeta),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("contiguous"), std::string::npos)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(dx.Snapshot(), dx0);
+}
+
+// Empty gradOut and input, or no output asked for: success, nothing written (the A2 op_api
+// returns before the kernel).
+TEST(GroupNormBackward, EmptyInputsWriteNothing) {
+  const DType f = DType::kFloat32;
+  HostTensor dy(f, {2, 4, 0}), x(f, {2, 4, 0}), mean(f, {2, 2}), rstd(f, {2, 2}), g(f, {4}),
+      dx(f, {2, 4, 0}), dgamma(f, {4}), dbeta(f, {4});
+  const std::vector<uint8_t> g0 = dgamma.Snapshot(), b0 = dbeta.Snapshot();
+  const std::vector<bool> all{true, true, true}, none{false, false, false};
+  EXPECT_EQ(RunBackward(&dy, &x, &mean, &rstd, &g, 2, 4, 0, 2, &all, &dx, &dgamma, &dbeta),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+  EXPECT_EQ(dgamma.Snapshot(), g0);
+  EXPECT_EQ(dbeta.Snapshot(), b0);
+  HostTensor dy2(f, {2, 4, 3}), x2(f, {2, 4, 3});
+  EXPECT_EQ(RunBackward(&dy2, &x2, &mean, &rstd, &g, 2, 4, 3, 2, &none, nullptr, nullptr, nullptr),
+            ACLNN_SUCCESS)
+      << aclGetRecentErrMsg();
+}
+
+// Every refusal: its status, a message naming what is wrong, nothing written.
+TEST(GroupNormBackward, RefusalsWriteNothing) {
+  const DType f = DType::kFloat32, h = DType::kFloat16, d = DType::kFloat64;
+  struct Case {
+    const char* what;
+    DType dy, x, m, g, out;
+    std::vector<int64_t> dys, xs, ms, gs, dxs, dgs;
+    int64_t n, c, hxw, group;
+    std::vector<bool> mask;
+    bool mask_null;
+    const char* names;
+  };
+  const std::vector<int64_t> s{2, 4, 3}, cs{4}, st{2, 2};
+  const std::vector<bool> all{true, true, true};
+  const Case cases[] = {
+      {"null outputMask", f, f, f, f, f, s, s, st, cs, s, cs, 2, 4, 3, 2, all, true, "outputMask"},
+      {"outputMask of 2",
+       f,
+       f,
+       f,
+       f,
+       f,
+       s,
+       s,
+       st,
+       cs,
+       s,
+       cs,
+       2,
+       4,
+       3,
+       2,
+       {true, true},
+       false,
+       "outputMask"},
+      {"DOUBLE gradOut", d, d, d, d, d, s, s, st, cs, s, cs, 2, 4, 3, 2, all, false, "gradOut"},
+      {"input unlike gradOut", f, h, f, f, f, s, s, st, cs, s, cs, 2, 4, 3, 2, all, false, "input"},
+      {"FLOAT mean with FLOAT16 gradOut", h, h, f, h, h, s, s, st, cs, s, cs, 2, 4, 3, 2, all,
+       false, "mean"},
+      {"gradInput unlike gradOut", h, h, h, h, f, s, s, st, cs, s, cs, 2, 4, 3, 2, all, false,
+       "gradInput"},
+      {"group 0", f, f, f, f, f, s, s, st, cs, s, cs, 2, 4, 3, 0, all, false, "group"},
+      {"group not dividing C",
+       f,
+       f,
+       f,
+       f,
+       f,
+       s,
+       s,
+       {2, 3},
+       cs,
+       s,
+       cs,
+       2,
+       4,
+       3,
+       3,
+       all,
+       false,
+       "group"},
+      {"C / group past 8000",
+       f,
+       f,
+       f,
+       f,
+       f,
+       {1, 8002, 1},
+       {1, 8002, 1},
+       {1, 1},
+       {8002},
+       {1, 8002, 1},
+       {8002},
+       1,
+       8002,
+       1,
+       1,
+       all,
+       false,
+       "C"},
+      {"gradOut count",
+       f,
+       f,
+       f,
+       f,
+       f,
+       {2, 4, 2},
+       s,
+       st,
+       cs,
+       s,
+       cs,
+       2,
+       4,
+       3,
+       2,
+       all,
+       false,
+       "gradOut"},
+      {"mean count", f, f, f, f, f, s, s, {2, 3}, cs, s, cs, 2, 4, 3, 2, all, false, "mean"},
+      {"gamma count", f, f, f, f, f, s, s, st, {3}, s, cs, 2, 4, 3, 2, all, false, "gamma"},
+      {"gradInput shape",
+       f,
+       f,
+       f,
+       f,
+       f,
+       s,
+       s,
+       st,
+       cs,
+       {2, 12},
+       cs,
+       2,
+       4,
+       3,
+       2,
+       all,
+       false,
+       "gradInput"},
+      {"gradGammaOut shape",
+       f,
+       f,
+       f,
+       f,
+       f,
+       s,
+       s,
+       st,
+       cs,
+       s,
+       {1, 4},
+       2,
+       4,
+       3,
+       2,
+       all,
+       false,
+       "gradGammaOut"},
+      {"dtype before attribute", d, d, d, d, d, s, s, st, cs, s, cs, 2, 4, 3, 0, all, false,
+       "gradOut"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    HostTensor dy(c.dy, c.dys), x(c.x, c.xs), mean(c.m, c.ms), rstd(c.m, c.ms), g(c.g, c.gs),
+        dx(c.out, c.dxs), dgamma(c.m, c.dgs), dbeta(c.m, c.dgs);
+    const std::vector<uint8_t> a0 = dx.Snapshot(), b0 = dgamma.Snapshot(), c0 = dbeta.Snapshot();
+    EXPECT_EQ(RunBackward(&dy, &x, &mean, &rstd, &g, c.n, c.c, c.hxw, c.group,
+                          c.mask_null ? nullptr : &c.mask, &dx, &dgamma, &dbeta),
+              ACLNN_ERR_PARAM_INVALID);
+    const std::string m = aclGetRecentErrMsg();
+    EXPECT_NE(m.find(c.names), std::string::npos) << m;
+    EXPECT_EQ(dx.Snapshot(), a0);
+    EXPECT_EQ(dgamma.Snapshot(), b0);
+    EXPECT_EQ(dbeta.Snapshot(), c0);
+  }
+  // Null inputs (161001); an output outputMask asks for null (161002, as the op_api).
+  HostTensor dy(f, s), x(f, s), mean(f, st), rstd(f, st), g(f, cs), dx(f, s), dgamma(f, cs),
+      dbeta(f, cs);
+  const char* names[] = {"gradOut", "input", "mean", "rstd"};
+  for (int k = 0; k < 4; ++k) {
+    EXPECT_EQ(RunBackward(k == 0 ? nullptr : &dy, k == 1 ? nullptr : &x, k == 2 ? nullptr : &mean,
+                          k == 3 ? nullptr : &rstd, &g, 2, 4, 3, 2, &all, &dx, &dgamma, &dbeta),
+              ACLNN_ERR_PARAM_NULLPTR)
+        << names[k];
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find(names[k]), std::string::npos) << names[k];
+  }
+  EXPECT_EQ(RunBackward(&dy, &x, &mean, &rstd, &g, 2, 4, 3, 2, &all, &dx, nullptr, &dbeta),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("gradGammaOut"), std::string::npos);
 }
 
 }  // namespace

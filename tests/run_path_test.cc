@@ -114,6 +114,8 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         const TensorView vstats[2] = {TensorView::Dense(stats.data(), dtype, {64, 1}),
                                       TensorView::Dense(stats.data() + 64, dtype, {64, 1})};
         std::vector<float> gamma(300, 0.5f);  // room for any dtype
+        std::vector<float> gamma_sum(300, 0.0f);
+        TensorView vgamma_sum = TensorView::Dense(gamma_sum.data(), dtype, {300});
         TensorView vgamma = TensorView::Dense(gamma.data(), dtype, {300});
         std::vector<float> x_out(n, 0.0f);
         TensorView vx_out = TensorView::Dense(x_out.data(), dtype, l.shape);
@@ -141,16 +143,17 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           v.per_row = v.per_row_out = &vrstd;
           v.column_sum = &vdgamma;
           v.row_out = &vx_out;
-          // GroupNorm: [64, 300] as N 64, C 300, HxW 1 in one group; meanOut and rstdOut
-          // [64, 1] in self's dtype.
+          // GroupNorm and its gradient: [64, 300] as N 64, C 300, HxW 1 in one group; the
+          // statistics [64, 1] and the channel sums in self's dtype.
           if (info.shapes == ShapeRule::kChannelGroups) {
             const double shape_values[] = {64, 300, 1, 1};
             for (int j = 0; j < 4; ++j) {
               args.scalars[j] = OpScalar{true, shape_values[j], DType::kInt64};
               args.scalars[j].int_value = static_cast<int64_t>(shape_values[j]);
             }
-            v.per_row_out = &vstats[0];
+            v.per_row = v.per_row_out = &vstats[0];
             v.per_row_out2 = &vstats[1];
+            v.column_sum = &vgamma_sum;  // GroupNormBackward's, in self's dtype
           }
           hostnn::test::FillNorm(info, v, args.in, args.out);
           args.bool_array = {true, true, false};  // LayerNormBackward's outputMask

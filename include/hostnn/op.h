@@ -92,6 +92,9 @@ enum class Signature {
                                // and in1 out2 (CANN's x1Ref and x2Ref)
   kGroupNorm,                  // (in0, in1, in2, i0, i1, i2, i3, d0, out, out1, out2): in1, in2
                                // optional; int64_t N, C, HxW, group and a double eps
+  kGroupNormBackward,          // (in0, in1, in2, in3, in4, i0, i1, i2, i3, ba0, out, out1, out2):
+                               // in4 optional, int64_t N, C, HxW, group, an aclBoolArray
+                               // (outputMask) picking the outputs
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {

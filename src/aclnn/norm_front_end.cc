@@ -75,6 +75,41 @@ Status CheckNormStorage(const char* op, std::initializer_list<Item*> ins,
   return Status::Ok();
 }
 
+// Whether a view's elements lie in row-major order from its first (dims of 1 aside): strides
+// the view's effective ones.
+bool RowMajor(const std::vector<int64_t>& shape, const std::vector<int64_t>& strides) {
+  int64_t expect = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] == 1) continue;
+    if (strides[i] != expect) return false;
+    expect *= shape[i];
+  }
+  return true;
+}
+
+// A gradient's outputMask: given, of 3 values, and every output it asks for given (wanted[k]
+// its values). A null mask or asked-for output is 161001 where nulls_are_nullptr (LayerNorm
+// Backward's op_api), 161002 otherwise (GroupNormBackward's).
+Status ReadOutputMask(const char* op, const OpArgs& args, const CheckedOperand* outs,
+                      bool nulls_are_nullptr, bool* wanted) {
+  const auto null = [&](const std::string& what) {
+    const std::string message = std::string(op) + ": " + what;
+    return nulls_are_nullptr ? Status::Nullptr(message) : Status::Invalid(message);
+  };
+  if (!args.bool_array_given) return null("outputMask is null");
+  if (args.bool_array.size() != 3) {
+    return core::InvalidParam(op, "outputMask",
+                              "must have 3 values, got " + std::to_string(args.bool_array.size()));
+  }
+  for (int k = 0; k < 3; ++k) {
+    wanted[k] = args.bool_array[static_cast<size_t>(k)];
+    if (wanted[k] && !outs[k].given()) {
+      return null(std::string(outs[k].param) + " is null where outputMask asks for it");
+    }
+  }
+  return Status::Ok();
+}
+
 // What CANN's RmsNorm tiling refuses (561002), in its words' order.
 Status TilingRefuses(const char* op, const char* param, const std::string& what) {
   return Status::InnerTiling(std::string(op) + ": " + param + " " + what);
@@ -608,6 +643,143 @@ Status PrepareGroupNormChecked(const OpArgs& args, const tiling::Options& option
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
 }
 
+// GroupNormBackward in the order of its op_api (norm/group_norm_grad/op_host/op_api/
+// aclnn_group_norm_backward.cpp) on A2: nulls of the inputs (161001); outputMask and the
+// outputs it asks for (161002, as the op_api returns it); dtypes; the attributes; the element
+// counts and shapes. Then an empty gradOut or input succeeds writing nothing.
+Status PrepareGroupNormBackwardChecked(const OpArgs& args, const tiling::Options& options,
+                                       uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item dy{info.in_names[0], args.in[0], {}}, x{info.in_names[1], args.in[1], {}},
+      mean{info.in_names[2], args.in[2], {}}, rstd{info.in_names[3], args.in[3], {}},
+      gamma{info.in_names[4], args.in[4], {}};
+  Item outs[3] = {{info.out_names[0], args.out[0], {}},
+                  {info.out_names[1], args.out[1], {}},
+                  {info.out_names[2], args.out[2], {}}};
+
+  // 1. Null inputs (gamma may be null: 1).
+  for (const Item* v : {&dy, &x, &mean, &rstd}) {
+    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  // 2. outputMask: given, of 3 values; every output it asks for given (161002).
+  bool wanted[3];
+  HOSTNN_RETURN_IF_ERROR(ReadOutputMask(op, args, outs, false, wanted));
+  // 3. Dtypes: gradOut FLOAT, FLOAT16 or BFLOAT16; input, mean, rstd, gamma and the outputs
+  // asked for gradOut's.
+  HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, dy.param, dy.view->dtype, kNormTypes));
+  for (const Item* v : {&x, &mean, &rstd, &gamma}) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, *v, dy.view->dtype, dy.param, false));
+  }
+  for (int k = 0; k < 3; ++k) {
+    if (wanted[k]) {
+      HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, outs[k], dy.view->dtype, dy.param, false));
+    }
+  }
+  Item* checked[] = {&dy, &x, &mean, &rstd, &gamma, &outs[0], &outs[1], &outs[2]};
+  for (const Item* v : checked) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+  // 4. The attributes: group > 0 dividing C; on A2 C / group <= 8000 and C <= 240000.
+  exec::NormRowsOperands o;
+  ScalarValuesOf(args, o.numbers, o.exact);  // N, C, HxW, group
+  const int64_t n = o.exact[0], c = o.exact[1], hxw = o.exact[2], group = o.exact[3];
+  if (group <= 0) {
+    return core::InvalidParam(op, "group", "must be > 0, got " + std::to_string(group));
+  }
+  if (c % group != 0) {
+    return core::InvalidParam(op, "group",
+                              std::to_string(group) + " must divide C = " + std::to_string(c));
+  }
+  if (c / group > 8000 || c > 240000) {
+    return core::InvalidParam(op, "C",
+                              "C / group must be at most 8000 and C at most 240000 (A2), got C " +
+                                  std::to_string(c) + " in " + std::to_string(group) + " groups");
+  }
+  // 5. Shapes: gradOut of at most 8 dims; gradOut and input of N * C * HxW elements, mean and
+  // rstd of N * group, gamma of C; gradInput input's shape, gradGammaOut and gradBetaOut
+  // gamma's ([C] where gamma is null).
+  for (const Item* v : checked) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view, kMaxNormDims));
+  }
+  const int64_t rows = core::CheckedNumel({n, group});
+  const int64_t numel = core::CheckedNumel({n, c, hxw});
+  if (rows < 0 || numel < 0 || n < 0 || hxw < 0) {
+    return core::InvalidParam(op, "N", "N, C and HxW must be >= 0 with N * C * HxW in int64");
+  }
+  const auto count = [&](const Item& v, int64_t want, const char* what) -> Status {
+    if (core::CheckedNumel(v.view->shape) == want) return Status::Ok();
+    return core::InvalidParam(op, v.param,
+                              "must hold " + std::string(what) + " = " + std::to_string(want) +
+                                  " elements, got " + core::ShapeString(v.view->shape));
+  };
+  HOSTNN_RETURN_IF_ERROR(count(dy, numel, "N * C * HxW"));
+  HOSTNN_RETURN_IF_ERROR(count(x, numel, "N * C * HxW"));
+  HOSTNN_RETURN_IF_ERROR(count(mean, rows, "N * group"));
+  HOSTNN_RETURN_IF_ERROR(count(rstd, rows, "N * group"));
+  if (gamma.given()) HOSTNN_RETURN_IF_ERROR(count(gamma, c, "C"));
+  const std::vector<int64_t> gamma_shape =
+      gamma.given() ? gamma.view->shape : std::vector<int64_t>{c};
+  for (int k = 0; k < 3; ++k) {
+    if (!wanted[k]) continue;
+    const std::vector<int64_t>& want = k == 0 ? x.view->shape : gamma_shape;
+    if (outs[k].view->shape != want) {
+      return core::InvalidParam(op, outs[k].param,
+                                "shape " + core::ShapeString(outs[k].view->shape) + ": expected " +
+                                    (k == 0 ? "input's " : "gamma's ") + core::ShapeString(want));
+    }
+  }
+  // 6. An empty gradOut or input, or no output asked for: success, nothing written.
+  if (numel == 0 || (!wanted[0] && !wanted[1] && !wanted[2])) {
+    return PrepareEmpty(args.op, dy.view->dtype, workspace_size, executor);
+  }
+  // 7. The rows: N * group rows of (C / group) channels by HxW elements, gradOut and input
+  // read as [N, C, HxW] in their own layouts; storage and overlap.
+  Item unused;  // an output outputMask leaves out: not checked, not written
+  HOSTNN_RETURN_IF_ERROR(
+      CheckNormStorage(op, {&dy, &x, &mean, &rstd, &gamma},
+                       {wanted[0] ? &outs[0] : &unused, wanted[1] ? &outs[1] : &unused,
+                        wanted[2] ? &outs[2] : &unused}));
+  // gradOut and input may differ in shape (their element counts agree, as the op_api reshapes
+  // both to [N, C, HxW]): then each, and gradInput, is read as its [N * C * HxW] elements in
+  // row-major order, which needs them in that order in memory.
+  Item* rows_of[3] = {&dy, &x, wanted[0] ? &outs[0] : nullptr};
+  TensorView flat[3];
+  Item flat_items[3];
+  if (dy.view->shape != x.view->shape) {
+    for (int k = 0; k < 3; ++k) {
+      if (rows_of[k] == nullptr) continue;
+      const Item& v = *rows_of[k];
+      if (!RowMajor(v.view->shape, v.span.strides)) {
+        return core::InvalidParam(op, v.param,
+                                  "must be contiguous where gradOut's shape " +
+                                      core::ShapeString(dy.view->shape) + " is not input's " +
+                                      core::ShapeString(x.view->shape));
+      }
+      flat[k] = *v.view;
+      flat[k].shape = {numel};
+      flat[k].strides = {1};
+      flat_items[k] = Item{v.param, &flat[k], {}};
+      HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v.param, flat[k], &flat_items[k].span));
+      rows_of[k] = &flat_items[k];
+    }
+  }
+  o.rows_in[0] = {rows_of[0]->view, &rows_of[0]->span};
+  o.rows_in[1] = {rows_of[1]->view, &rows_of[1]->span};
+  if (wanted[0]) o.y = {rows_of[2]->view, &rows_of[2]->span};
+  o.row_in[0] = {mean.view, &mean.span};
+  o.row_in[1] = {rstd.view, &rstd.span};
+  if (gamma.given()) o.cols_in[0] = {gamma.view, &gamma.span};
+  for (int k = 1; k < 3; ++k) {
+    if (wanted[k]) o.col_sums[k - 1] = {outs[k].view, &outs[k].span};
+  }
+  o.rows = rows;
+  o.cols = numel / rows;
+  o.channel_len = hxw;
+  o.groups = group;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
 // LayerNormBackward, in the order of its op_api (norm/layer_norm_grad_v3/op_host/op_api/
 // aclnn_layer_norm_backward.cpp): nulls (gradOut, input, normalizedShape, mean, rstd,
 // outputMask; then each output outputMask asks for), outputMask's length, the dtypes, the
@@ -633,19 +805,8 @@ Status PrepareLayerNormBackwardChecked(const OpArgs& args, const tiling::Options
   for (const Item* v : {&mean, &rstd}) {
     if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
   }
-  if (!args.bool_array_given) return Status::Nullptr(std::string(op) + ": outputMask is null");
-  if (args.bool_array.size() != 3) {
-    return core::InvalidParam(op, "outputMask",
-                              "must have 3 values, got " + std::to_string(args.bool_array.size()));
-  }
   bool wanted[3];
-  for (int k = 0; k < 3; ++k) {
-    wanted[k] = args.bool_array[static_cast<size_t>(k)];
-    if (wanted[k] && !outs[k].given()) {
-      return Status::Nullptr(std::string(op) + ": " + outs[k].param +
-                             " is null where outputMask asks for it");
-    }
-  }
+  HOSTNN_RETURN_IF_ERROR(ReadOutputMask(op, args, outs, true, wanted));
 
   // 2. Dtypes: gradOut, input, mean, rstd in the list, gradOut input's; weight in the list and
   // FLOAT or input's; bias in the list; every output given in the list.
@@ -774,6 +935,9 @@ Status PrepareNormChecked(const OpArgs& args, const tiling::Options& options,
   const OpInfo& info = GetOpInfo(args.op);
   if (info.signature == Signature::kRmsNormGrad) {
     return PrepareRmsNormGradChecked(args, options, workspace_size, executor);
+  }
+  if (info.signature == Signature::kGroupNormBackward) {
+    return PrepareGroupNormBackwardChecked(args, options, workspace_size, executor);
   }
   if (info.signature == Signature::kGroupNorm) {
     return PrepareGroupNormChecked(args, options, workspace_size, executor);

@@ -527,6 +527,24 @@
       HOSTNN_SIG_INT_ATTR(i3), HOSTNN_SIG_ATTR(d0)
 #define HOSTNN_SIG_FLAG_GroupNorm 0
 
+/* aclnnGroupNormBackward(gradOut, input, mean, rstd, gamma, N, C, HxW, group, outputMask,
+ * gradInput, gradGammaOut, gradBetaOut): gamma optional, four int64_t attributes, an
+ * aclBoolArray; each output written where outputMask says so. */
+#define HOSTNN_SIG_PARAMS_GroupNormBackward                                               \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3, \
+      const aclTensor *in4, int64_t i0, int64_t i1, int64_t i2, int64_t i3,               \
+      const aclBoolArray *ba0, aclTensor *out, aclTensor *out1, aclTensor *out2
+#define HOSTNN_SIG_ARGS_GroupNormBackward \
+  in0, in1, in2, in3, in4, i0, i1, i2, i3, ba0, out, out1, out2
+#define HOSTNN_SIG_INS_GroupNormBackward in0, in1, in2, in3, in4
+#define HOSTNN_SIG_OUTS_GroupNormBackward out, out1, out2
+#define HOSTNN_SIG_DIM_GroupNormBackward 0
+#define HOSTNN_SIG_ARRAY_GroupNormBackward 0, ba0
+#define HOSTNN_SIG_SCALARS_GroupNormBackward                                 \
+  HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), HOSTNN_SIG_INT_ATTR(i2), \
+      HOSTNN_SIG_INT_ATTR(i3), 0
+#define HOSTNN_SIG_FLAG_GroupNormBackward 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

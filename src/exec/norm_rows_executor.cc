@@ -104,8 +104,8 @@ class NormRowsExecutor final : public Executor {
     }
     blocks_ = (rows_ + kNormSumRows - 1) / kNormSumRows;
     // The per-column operands, the per-row inputs and statistics (f32), the column sums'
-    // slots (a row of cols doubles per block and sum), Run's f32 scratch of the sums, and each
-    // core's row of every row operand and of each result.
+    // slots (col_len doubles per block and sum: cols, or one per channel of every group),
+    // Run's f32 scratch of the sums, and each core's row of every row operand and result.
     const uint64_t col_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(cols_));
     const uint64_t col_in_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(col_len_));
     const uint64_t row_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows_));
@@ -116,8 +116,8 @@ class NormRowsExecutor final : public Executor {
     slots_at_ = at;
     if (num_sums_ > 0) {
       at += AlignWorkspace(sizeof(double) * static_cast<uint64_t>(num_sums_) *
-                           static_cast<uint64_t>(blocks_) * static_cast<uint64_t>(cols_));
-      at += col_bytes;  // the f32 scratch
+                           static_cast<uint64_t>(blocks_) * static_cast<uint64_t>(col_len_));
+      at += col_in_bytes;  // the f32 scratch
     }
     cores_at_ = at;
     core_bytes_ = direct_ ? 0 : static_cast<uint64_t>(row_operands_ + 2) * col_bytes;
@@ -154,23 +154,23 @@ class NormRowsExecutor final : public Executor {
   }
   // The slots of block `block` of the slot-th column sum given.
   double* Slots(char* workspace, int slot, int64_t block) const {
-    return reinterpret_cast<double*>(workspace + slots_at_) + (slot * blocks_ + block) * cols_;
+    return reinterpret_cast<double*>(workspace + slots_at_) + (slot * blocks_ + block) * col_len_;
   }
 
   // The column sums: per column, the blocks' partial sums added in block order, rounded once.
   void FinishSums(char* workspace) const {
     float* out32 = F32(
-        workspace,
-        slots_at_ + AlignWorkspace(sizeof(double) * static_cast<uint64_t>(num_sums_) *
-                                   static_cast<uint64_t>(blocks_) * static_cast<uint64_t>(cols_)));
+        workspace, slots_at_ + AlignWorkspace(sizeof(double) * static_cast<uint64_t>(num_sums_) *
+                                              static_cast<uint64_t>(blocks_) *
+                                              static_cast<uint64_t>(col_len_)));
     for (int k = 0; k < 2; ++k) {
       if (sum_slot_[k] < 0) continue;
-      for (int64_t c = 0; c < cols_; ++c) {
+      for (int64_t c = 0; c < col_len_; ++c) {
         double total = 0.0;
         for (int64_t b = 0; b < blocks_; ++b) total += Slots(workspace, sum_slot_[k], b)[c];
         out32[c] = static_cast<float>(total);
       }
-      WriteOwn(parts_.col_sums[k], out32, cols_);
+      WriteOwn(parts_.col_sums[k], out32, col_len_);
     }
   }
 
@@ -218,8 +218,14 @@ class NormRowsExecutor final : public Executor {
     }
     r.out = outs[0];
     r.out2 = outs[1];
-    // The column terms read the row's inputs before the result may overwrite them (in place).
-    if (sums != nullptr) fns_.columns(r, sums);
+    // The column terms read the row's inputs before the result may overwrite them (in place);
+    // channel-held sums from this row's group of channels.
+    if (sums != nullptr) {
+      const int64_t at = channel_len_ > 0 ? (row % groups_) * (cols_ / channel_len_) : 0;
+      double* const row_sums[2] = {sums[0] != nullptr ? sums[0] + at : nullptr,
+                                   sums[1] != nullptr ? sums[1] + at : nullptr};
+      fns_.columns(r, row_sums);
+    }
     if (!has_y_) return;
     fns_.row(r);
     if (!direct_) {
@@ -243,7 +249,7 @@ class NormRowsExecutor final : public Executor {
         for (int k = 0; k < 2; ++k) {
           if (sum_slot_[k] < 0) continue;
           sums[k] = Slots(workspace, sum_slot_[k], b);
-          std::fill(sums[k], sums[k] + cols_, 0.0);
+          std::fill(sums[k], sums[k] + col_len_, 0.0);
         }
         const int64_t end = std::min(rows_, (b + 1) * kNormSumRows);
         for (int64_t row = b * kNormSumRows; row < end; ++row) {
@@ -287,12 +293,19 @@ class NormRowsExecutor final : public Executor {
 
 // An empty problem: rows of no element (cols == 0, LayerNorm's only) write 0 to every mean
 // (stats[0]) and NaN to every rstd (stats[1]), as CANN fills them; no row (rows == 0, a
-// gradient's) writes 0 to every column sum (cols elements), as CANN's op_api fills them.
+// gradient's) writes 0 to every column sum (sum_len elements: cols, or one per channel), as
+// CANN's op_api fills them.
 class EmptyRowsExecutor final : public Executor {
  public:
-  EmptyRowsExecutor(Op op, const char* dtype, const Parts& parts, int64_t rows, int64_t cols)
-      : Executor(op, EmptyPlan(op, dtype)), parts_(parts), rows_(rows), cols_(cols) {
-    workspace_bytes_ = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(std::max(rows, cols)));
+  EmptyRowsExecutor(Op op, const char* dtype, const Parts& parts, int64_t rows, int64_t cols,
+                    int64_t sum_len)
+      : Executor(op, EmptyPlan(op, dtype)),
+        parts_(parts),
+        rows_(rows),
+        cols_(cols),
+        sum_len_(sum_len) {
+    workspace_bytes_ =
+        AlignWorkspace(sizeof(float) * static_cast<uint64_t>(std::max(rows, sum_len)));
   }
   std::string KernelPath() const override { return "empty rows: statistics filled"; }
   void Run(char* workspace) const override {
@@ -304,8 +317,8 @@ class EmptyRowsExecutor final : public Executor {
       WriteOwn(parts_.stats[1], values, rows_);
       return;
     }
-    std::fill(values, values + cols_, 0.0f);
-    for (int k = 0; k < 2; ++k) WriteOwn(parts_.col_sums[k], values, cols_);
+    std::fill(values, values + sum_len_, 0.0f);
+    for (int k = 0; k < 2; ++k) WriteOwn(parts_.col_sums[k], values, sum_len_);
   }
   bool runs_nothing() const override {
     if (cols_ == 0) return !parts_.stats[0].given && !parts_.stats[1].given;
@@ -321,7 +334,7 @@ class EmptyRowsExecutor final : public Executor {
     return plan;
   }
   Parts parts_;
-  int64_t rows_, cols_;
+  int64_t rows_, cols_, sum_len_;
 };
 
 }  // namespace
@@ -335,7 +348,8 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
     HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.col_sums[k], &parts.col_sums[k]));
   }
   if (o.cols == 0 || o.rows == 0) {
-    auto* exec = new EmptyRowsExecutor(op, DTypeName(dtype), parts, o.rows, o.cols);
+    const int64_t sum_len = o.channel_len > 0 ? o.groups * (o.cols / o.channel_len) : o.cols;
+    auto* exec = new EmptyRowsExecutor(op, DTypeName(dtype), parts, o.rows, o.cols, sum_len);
     *workspace_size = exec->workspace_bytes();
     executor->reset(exec);
     return Status::Ok();
