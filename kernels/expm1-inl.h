@@ -25,28 +25,29 @@ namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// expm1(r) = r + r^2 P(r) for |r| <= ln2/2 (P: Taylor to r^6, truncation 2^-30 relative).
+// expm1(r) = r + r^2 P(r) for |r| <= ln2/2: P of degree 4, fitted for minimax relative error
+// of expm1 with f32 coefficients (scripts/fit_expm1_log1p.py): 2^-26.1 before rounding, where
+// the Taylor polynomial to r^6 (two multiply-adds more) left 2^-30. The r^2 P term is at most
+// 0.18 r, so its roundings reach the result scaled by that.
 template <class D, class V>
 HWY_INLINE V Expm1Reduced(D d, V r) {
-  V p = hn::Set(d, 1.0f / 40320.0f);
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 5040.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 720.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 120.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 24.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 1.0f / 6.0f));
-  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
+  V p = hn::Set(d, 0.0013870315160602331f);
+  p = hn::MulAdd(p, r, hn::Set(d, 0.008366258814930916f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.04166743904352188f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.1666654646396637f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.4999999701976776f));
   return hn::MulAdd(hn::Mul(r, r), p, r);
 }
 
 // expm1(v) = exp(v) - 1 for v clamped to [-20, 89] (below -17.4 it rounds to -1; above
 // 88.72 it overflows to +inf): v = k ln2 + r (ReduceNonPositive's reduction, valid for
 // either sign), expm1(v) = 2 (2^(k-1) expm1(r) + (2^(k-1) - 1/2)), where expm1(r) =
-// r + r^2 P(r) (P: Taylor to r^6, truncation 2^-30 relative on |r| <= ln2/2) keeps its
+// r + r^2 P(r) (Expm1Reduced: 2^-26.1 relative on |r| <= ln2/2 before rounding) keeps its
 // relative accuracy as r -> 0, 2^(k-1) - 1/2 is exact for the k whose result it can
 // change, and the sum does not cancel (for k < 0 both terms are negative or the first is
 // the smaller by 2^k/4; for k > 0 the second is at least twice the first's magnitude).
 // Halving keeps 2^(k-1) normal up to k = 128 and the final doubling is exact (or
-// overflows as the exact result does). Max error: within Selu's 1.86 ULP, which adds two
+// overflows as the exact result does). Max error: within Selu's 1.91 ULP, which adds two
 // roundings to it. NaN lanes give an unspecified value: callers select NaN inputs
 // through themselves.
 template <class D, class V>
@@ -61,12 +62,22 @@ HWY_INLINE V ExpMinusOne(D d, V v) {
 }
 
 // ExpMinusOne for v in [-20, 0] only (callers clamp), without the clamp and the halving
-// that positive arguments need: Selu's and the t <= 0 paths' expm1, the same bits as
-// ExpMinusOne there. NaN lanes give an unspecified value.
+// that positive arguments need: Selu's and the t <= 0 paths' expm1. Where MulAdd is fused the
+// reduction takes ln 2 as one f32, L = ln 2 + 1.9e-9: r = v - k L is rounded once, and the
+// result is e^(v - k (L - ln 2)) - 1, off by at most e^v |k| 1.9e-9 <= 1e-9 absolute (k <= -1,
+// where the result is below -0.29: under 0.04 ULP), one multiply-add fewer than
+// ReduceNonPositive's two-part ln 2, which targets without a fused MulAdd keep (there k L
+// would round). NaN lanes give an unspecified value.
 template <class D, class V>
 HWY_INLINE V Expm1NonPositive(D d, V v) {
   V t;
+#if HWY_NATIVE_FMA
+  const V round = hn::Set(d, 12582912.0f + 127.0f);  // t's low bits: k + 127
+  t = hn::MulAdd(v, hn::Set(d, 1.44269504088896341f), round);
+  const V r = hn::NegMulAdd(hn::Sub(t, round), hn::Set(d, 0.693147182464599609375f), v);
+#else
   const V r = ReduceNonPositive(d, v, 127.0f, &t);  // t's low bits: k + 127
+#endif
   const hn::RebindToSigned<D> di;
   const V pow2k = hn::BitCast(d, hn::ShiftLeft<23>(hn::BitCast(di, t)));
   return hn::MulAdd(pow2k, Expm1Reduced(d, r), hn::Sub(pow2k, hn::Set(d, 1.0f)));

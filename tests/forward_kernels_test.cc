@@ -631,6 +631,153 @@ TEST(ForwardUnary, GeluBackwardFarTailAnyDyOnEveryTarget) {
   });
 }
 
+// ---- the parameterised exponentials ---------------------------------------------------
+
+// Elu, Celu and EluBackward (the Elu family's expm1 and exp: a fitted degree-6 expm1 and,
+// where MulAdd is fused, a one-part ln 2 in Expm1NonPositive's reduction; ScaledExpm1's
+// hi + lo exponent), at parameter values of scalar_ops_test's sweep, against long-double
+// references of their own: every 127th float of the exponent's range (t = x inputScale,
+// x / alpha: down to |x| = 2^-20 on either side of 0, where there is one) and 256
+// consecutive floats around each of its splits (the reduction's k changing at (k + 1/2) ln 2,
+// the clamps, the far paths; normal inputs), on every target: each result within 4 ULP of
+// its own value (subnormal results in units of 2^-149), which a missing or wrong error term
+// exceeds where the SPEC's 2^-21 absolute (the scalar sweep's 300 inputs) would let it
+// through, and every target bitwise the first of its family. An exact value beyond
+// FLT_MAX's rounding must give the infinity of its sign.
+struct ParamExpCase {
+  Op op;
+  std::vector<float> s;    // the parameters in the list's order
+  long double t_lo, t_hi;  // the exponent's range
+  float dy;                // EluBackward's
+};
+// The factor x = t * XPerT(c) turns the exponent back into the input.
+long double XPerT(const ParamExpCase& c) {
+  switch (c.op) {
+    case Op::kCelu:
+      return c.s[0];  // t = x / alpha
+    default:
+      return 1.0L / c.s[2];  // Elu, EluBackward: t = x inputScale
+  }
+}
+long double ParamExpRef(const ParamExpCase& c, float xf) {
+  const long double x = xf;
+  switch (c.op) {
+    case Op::kElu:
+      return x > 0 ? c.s[1] * x
+                   : static_cast<long double>(c.s[0]) * c.s[1] * std::expm1(x * c.s[2]);
+    case Op::kCelu:
+      return x > 0 ? x : c.s[0] * std::expm1(x / c.s[0]);
+    default:  // EluBackward
+      return x > 0
+                 ? c.dy * static_cast<long double>(c.s[1])
+                 : c.dy * static_cast<long double>(c.s[2]) * c.s[0] * c.s[1] * std::exp(x * c.s[2]);
+  }
+}
+std::vector<float> ParamExpInputs(const ParamExpCase& c) {
+  const long double k = XPerT(c);
+  const long double a = c.t_lo * k, b = c.t_hi * k;
+  const float lo = static_cast<float>(std::min(a, b)), hi = static_cast<float>(std::max(a, b));
+  std::vector<float> xs;
+  const auto sweep = [&](float from, float to) {  // |from| <= |to|, one sign
+    uint32_t fa, fb;
+    std::memcpy(&fa, &from, 4);
+    std::memcpy(&fb, &to, 4);
+    for (uint32_t bits = fa; bits <= fb; bits += 127) {
+      float f;
+      std::memcpy(&f, &bits, 4);
+      xs.push_back(f);
+    }
+  };
+  const float tiny = 0x1p-20f;
+  if (lo < -tiny) sweep(-tiny, lo);
+  if (hi > tiny) sweep(tiny, hi);
+  std::vector<long double> splits = {0.0L, -20.0L, -1.0L, -87.34L, -104.0L, 88.5L, 88.72L, 176.5L};
+  const long double ln2 = 0.6931471805599453094172321214581766L;
+  for (int j = -160; j <= 160; ++j) splits.push_back((j + 0.5L) * ln2);
+  for (long double t : splits) {
+    if (t < c.t_lo || t > c.t_hi) continue;
+    float f = static_cast<float>(t * k);
+    for (int i = 0; i < 128; ++i) f = std::nextafter(f, -INFINITY);
+    for (int i = 0; i < 256; ++i, f = std::nextafter(f, INFINITY)) {
+      // Subnormal inputs (around t = 0) give subnormal results, held by the SPEC's 2^-21
+      // absolute: Celu's t = x / alpha rounds to 2^-149 before alpha scales it back.
+      if (f == 0.0f || std::fabs(f) >= FLT_MIN) xs.push_back(f);
+    }
+  }
+  return xs;
+}
+
+TEST(ForwardUnary, ParamExponentialsOnEveryTarget) {
+  const std::vector<ParamExpCase> cases = {
+      {Op::kElu, {1, 1, 1}, -24, 0, 0},
+      {Op::kElu, {100, 1, 1}, -24, 0, 0},
+      {Op::kElu, {-3.5f, 1, 1}, -24, 0, 0},
+      {Op::kElu, {1, -0.2f, 1}, -24, 0, 0},
+      {Op::kElu, {1.6732632f, 1.0507010f, 1}, -24, 0, 0},
+      {Op::kElu, {1, 1, 100}, -24, 0, 0},
+      {Op::kElu, {1, 1, -0.2f}, 0, 100, 0},
+      {Op::kElu, {1e-30f, 1, -3.5f}, 0, 200, 0},
+      {Op::kCelu, {1}, -24, 0, 0},
+      {Op::kCelu, {2.5f}, -24, 0, 0},
+      {Op::kCelu, {0.3f}, -24, 0, 0},
+      {Op::kCelu, {-0.2f}, 0, 100, 0},
+      {Op::kCelu, {-3.5f}, 0, 100, 0},
+      {Op::kEluBackward, {1, 1, 1, 0}, -110, 0, 1.0f},
+      {Op::kEluBackward, {2, 0.5f, 3, 0}, -110, 0, -0.75f},
+      {Op::kEluBackward, {1, 1, -0.2f, 0}, 0, 100, 1.0f},
+      {Op::kEluBackward, {1, 1, -3.5f, 0}, 0, 100, -0.75f},
+  };
+  for (const ParamExpCase& c : cases) {
+    std::string what = GetOpInfo(c.op).name;
+    for (float v : c.s) what += " " + Num(v);
+    if (c.op == Op::kEluBackward) what += " dy " + Num(c.dy);
+    SCOPED_TRACE(what);
+    float numbers[kMaxScalars] = {};
+    int64_t flags[kMaxScalars] = {};
+    for (size_t k = 0; k < c.s.size(); ++k) numbers[k] = c.s[k];
+    const kernels::OpParams params =
+        kernels::InitParams(c.op, kernels::ParamValues(c.op, numbers, flags));
+    const std::vector<float> xs = ParamExpInputs(c);
+    std::vector<long double> exact(xs.size());
+    for (size_t i = 0; i < xs.size(); ++i) exact[i] = ParamExpRef(c, xs[i]);
+    const std::vector<float> dys(xs.size(), c.dy);
+    std::vector<float> out(xs.size()), first[2];
+    const long double overflow = std::ldexp(2.0L - std::ldexp(1.0L, -24), 127);
+    ForEachTarget([&](int64_t) {
+      const kernels::MapFn fn = kernels::GetMap(c.op, DType::kFloat32, params);
+      ASSERT_NE(fn, nullptr);
+      if (c.op == Op::kEluBackward) {
+        test::RunMap(fn, dys.data(), xs.data(), out.data(), xs.size(), params);
+      } else {
+        test::RunMap(fn, xs.data(), out.data(), xs.size(), params);
+      }
+      double worst = 0.0, worst_at = 0.0;
+      size_t bad = 0;
+      for (size_t i = 0; i < xs.size(); ++i) {
+        const bool over = std::fabs(exact[i]) >= overflow;
+        const double e =
+            over
+                ? (out[i] == std::copysign(INFINITY, static_cast<float>(exact[i])) ? 0.0 : HUGE_VAL)
+                : TailUlp(out[i], exact[i]);
+        if (e > worst) worst = e, worst_at = xs[i];
+        if (!(e <= 4.0) && ++bad <= 5) {
+          ADD_FAILURE() << "x = " << Num(xs[i]) << ": got " << Num(out[i]) << ", exact "
+                        << static_cast<double>(exact[i]) << " (" << e << " ULP)";
+        }
+      }
+      std::printf("  %-36s f32 %-6s max error %.3g ULP at x = %.9g (%zu inputs)\n", what.c_str(),
+                  kernels::ActiveTargetName().c_str(), worst, worst_at, xs.size());
+      std::vector<float>& fam = first[FusedFamily()];
+      if (fam.empty()) {
+        fam = out;
+      } else {
+        ASSERT_EQ(std::memcmp(out.data(), fam.data(), out.size() * 4), 0)
+            << "differs from its family's first target";
+      }
+    });
+  }
+}
+
 TEST(ForwardUnary, NullForOtherDTypes) {
   EXPECT_EQ(test::MapKernel(Op::kSilu, DType::kFloat64), nullptr);
   EXPECT_EQ(test::MapKernel(Op::kSilu, DType::kInt32), nullptr);
