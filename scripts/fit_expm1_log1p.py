@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The f32 coefficients of Expm1Reduced (kernels/expm1-inl.h).
+"""The f32 coefficients of Expm1Reduced and Log1pFromSFitted (kernels/expm1-inl.h).
 
 Rerun: python3 scripts/fit_expm1_log1p.py (needs mpmath: pip install mpmath; nothing in the
-build runs it; a few seconds). It prints the table as a C++ initialiser, lowest degree
+build runs it; a few seconds). It prints each table as a C++ initialiser, lowest degree
 first, and the largest relative error of the function with the f32-rounded coefficients (in
 exact arithmetic, over 4001 points), which the header's comments quote.
 
   kExpm1P  expm1(r) = r + r^2 P(r) on |r| <= ln2 / 2 (plus a margin for the reduction's
            rounding): P of degree 4, minimax relative error of expm1.
+  kLog1pQ  log1p(g) = 2 atanh(s / 2) = s + s u Q(u), u = s^2, on s in [0, 2/3] (g in [0, 1],
+           s = 2g / (2 + g)): Q of degree 4, minimax relative error of log1p.
 
 The fit and the sequential rounding to f32 are scripts/fit_normal_tail.py's (Lawson's
 reweighting towards the minimax; each coefficient rounded lowest degree first, the others
@@ -86,3 +88,15 @@ h = mp.log(2) / 2 * mp.mpf("1.0001")
 p = fit_poly(lambda r: (mp.expm1(r) - r) / (r * r) if r else mp.mpf(1) / 2, -h, h, 4,
              lambda r: r, lambda r: r * r / mp.expm1(r) if r else 0)
 show("kExpm1P", p, max(abs((r + r * r * horner(p, r)) / mp.expm1(r) - 1) for r in grid(-h, h) if r))
+
+s_hi = mp.mpf(2) / 3 * mp.mpf("1.0001")
+
+
+def log1p_of_s(s):
+    return 2 * mp.atanh(s / 2)
+
+
+q = fit_poly(lambda s: (log1p_of_s(s) - s) / s ** 3 if s else mp.mpf(1) / 12, mp.mpf(0), s_hi, 4,
+             lambda s: s * s, lambda s: s ** 3 / log1p_of_s(s) if s else 0)
+show("kLog1pQ", q, max(abs((s + s ** 3 * horner(q, s * s)) / log1p_of_s(s) - 1)
+                       for s in grid(mp.mpf(0), s_hi) if s))
