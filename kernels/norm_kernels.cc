@@ -102,7 +102,10 @@ HWY_INLINE hn::Vec<D> Load64(D d, F f, const float* p, size_t at) {
 }
 
 // A row's mean and rstd as LayerNormRow takes them, the statistics written rounded once.
-HWY_INLINE void CenteredStats(const NormRow& r, double* mean, double* rstd) {
+struct Centred {
+  double mean, rstd;
+};
+HWY_INLINE Centred CenteredStats(const NormRow& r) {
   const float* x = r.in[0];
   const size_t n = r.n;
   const double sum =
@@ -112,10 +115,10 @@ HWY_INLINE void CenteredStats(const NormRow& r, double* mean, double* rstd) {
     const auto c = hn::Sub(v, hn::Set(d, m));
     return hn::Mul(c, c);
   });
-  *mean = m;
-  *rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
-  *r.stats[0] = static_cast<float>(*mean);
-  *r.stats[1] = static_cast<float>(*rstd);
+  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
+  *r.stats[0] = static_cast<float>(m);
+  *r.stats[1] = static_cast<float>(rstd);
+  return {m, rstd};
 }
 
 // LayerNorm's row: mean = sum(x) / n, var = sum((x - mean)^2) / n (the biased variance, the
@@ -127,8 +130,8 @@ void LayerNormRow(const NormRow& r) {
   const float* HWY_RESTRICT gamma = r.cols[0];
   const float* HWY_RESTRICT beta = r.cols[1];
   const size_t n = r.n;
-  double mean, rstd;
-  CenteredStats(r, &mean, &rstd);
+  const Centred stats = CenteredStats(r);
+  const double mean = stats.mean, rstd = stats.rstd;
   ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
     auto v = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, rstd));
     if (gamma != nullptr) v = hn::Mul(v, Load64(d, f, gamma, i));
@@ -144,8 +147,8 @@ void LayerNormRow(const NormRow& r) {
 void GroupNormRow(const NormRow& r) {
   const float* x = r.in[0];
   const size_t len = r.channel_len, channels = r.n / len;
-  double mean, rstd;
-  CenteredStats(r, &mean, &rstd);
+  const Centred stats = CenteredStats(r);
+  const double mean = stats.mean, rstd = stats.rstd;
   for (size_t c = 0; c < channels; ++c) {
     const float* xc = x + c * len;
     const bool has_gamma = r.cols[0] != nullptr, has_beta = r.cols[1] != nullptr;
