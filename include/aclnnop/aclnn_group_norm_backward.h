@@ -12,6 +12,12 @@
 #include "aclnn/aclnn_base.h"
 
 #ifdef __cplusplus
+// ops-nn's sample program of this operator (test_aclnn_group_norm_grad.cpp) uses std::array
+// without including <array>; CANN's build of it finds the header through its includes.
+#include <array>
+#endif
+
+#ifdef __cplusplus
 extern "C" {
 #endif
 
