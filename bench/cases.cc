@@ -142,6 +142,18 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
           CaseSpec{op, dtype, {kRow, n / kRow}, 0, {}}};
 }
 
+void SetShapeScalars(CaseSpec* c) {
+  const OpInfo& info = GetOpInfo(c->op);
+  if (info.shapes != ShapeRule::kChannelGroups || c->shape.size() < 2) return;
+  c->scalars.clear();
+  for (int k = 0; k < info.num_scalars(); ++k) c->scalars.push_back(info.scalars[k].default_value);
+  int64_t spatial = 1;
+  for (size_t i = 2; i < c->shape.size(); ++i) spatial *= c->shape[i];
+  c->scalars[0] = static_cast<double>(c->shape[0]);
+  c->scalars[1] = static_cast<double>(c->shape[1]);
+  c->scalars[2] = static_cast<double>(spatial);
+}
+
 CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   const int64_t n = spec.Elements();
   bytes_per_array_ = static_cast<size_t>(n) * DTypeSize(spec.dtype);

@@ -51,6 +51,9 @@ struct CaseSpec {
 // gated unit self [n/1024, 2048] split along the last dim into two [n/1024, 1024] halves
 // (n elements per half; [1, 2n] below 1024).
 std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n);
+// A case made from a shape alone: GroupNorm's N, C and HxW (its first three scalars) read
+// from that shape ([N, C, ...]), its group the list's default; other operators unchanged.
+void SetShapeScalars(CaseSpec* c);
 
 // One executor prepared (phase 1 done) with its workspace, to run again and again.
 class PreparedCall {

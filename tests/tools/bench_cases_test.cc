@@ -32,5 +32,21 @@ TEST(BenchCases, EveryOperatorPreparesAndRunsItsStandardCases) {
   }
 }
 
+// A case hostnn-scale makes from --shape alone: GroupNorm's N, C and HxW come from the shape
+// (SetShapeScalars), so the case prepares and runs through both APIs.
+TEST(BenchCases, ShapeOnlyCasesTakeGroupNormsShape) {
+  for (Op op : AllOps()) {
+    if (GetOpInfo(op).shapes != ShapeRule::kChannelGroups) continue;
+    SCOPED_TRACE(GetOpInfo(op).name);
+    bench::CaseSpec spec{op, DType::kFloat32, {2, 8, 5}, -1, {}};
+    bench::SetShapeScalars(&spec);
+    bench::CaseData data(spec);
+    const Status s = data.Prepare();
+    ASSERT_TRUE(s.ok()) << s.message();
+    data.Run();
+    EXPECT_EQ(data.RunCApiCall(), 0);
+  }
+}
+
 }  // namespace
 }  // namespace hostnn

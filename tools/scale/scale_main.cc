@@ -305,26 +305,37 @@ int Main(int argc, char** argv) {
   std::vector<bench::CaseSpec> specs;
   for (Op op : args.ops) {
     // The operator's scalar parameters: the defaults, then the --param values it has.
+    // A case's own values (GroupNorm's N, C, HxW and group, from its shape) stand where no
+    // --param names the parameter.
     std::vector<double> scalars;
+    std::vector<bool> given;
     for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
       scalars.push_back(GetOpInfo(op).scalars[k].default_value);
+      given.push_back(false);
       for (const auto& p : args.params) {
-        if (p.first == GetOpInfo(op).scalars[k].name) scalars.back() = p.second;
+        if (p.first == GetOpInfo(op).scalars[k].name)
+          scalars.back() = p.second, given.back() = true;
       }
     }
     for (DType dtype : args.dtypes) {
       if (!bench::BenchTakes(op, dtype)) continue;
       std::vector<bench::CaseSpec> cases;
       if (!args.shapes.empty()) {
-        for (const auto& s : args.shapes)
+        for (const auto& s : args.shapes) {
           cases.push_back(bench::CaseSpec{op, dtype, s.first, s.second, {}});
+          bench::SetShapeScalars(&cases.back());
+        }
       } else {
         for (int64_t n : args.sizes) {
           for (const bench::CaseSpec& c : bench::StandardCases(op, dtype, n)) cases.push_back(c);
         }
       }
       for (bench::CaseSpec& c : cases) {
+        const std::vector<double> own = c.scalars;
         c.scalars = scalars;
+        for (size_t k = 0; k < own.size() && k < c.scalars.size(); ++k) {
+          if (!given[k]) c.scalars[k] = own[k];
+        }
         specs.push_back(c);
       }
     }
