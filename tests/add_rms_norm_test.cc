@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_add_rms_norm.h"
 #include "aclnnop/aclnn_inplace_add_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm.h"
+#include "tests/util/norm_checks.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
 
@@ -30,7 +31,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Both phases on the null stream; a null HostTensor pointer passes a null aclTensor.
-const aclTensor* Acl(HostTensor* t) { return t == nullptr ? nullptr : t->acl(); }
 aclnnStatus RunAdd(HostTensor* x1, HostTensor* x2, HostTensor* g, double eps, HostTensor* y,
                    HostTensor* rstd, HostTensor* x_out) {
   uint64_t ws = 0;
@@ -52,13 +52,6 @@ aclnnStatus RunInplace(HostTensor* x1, HostTensor* x2, HostTensor* g, double eps
   if (st != ACLNN_SUCCESS) return st;
   std::vector<char> workspace(ws);
   return aclnnInplaceAddRmsNorm(ws ? workspace.data() : nullptr, ws, exec, nullptr);
-}
-
-double Ulp32(double v) { return UlpOf(DType::kFloat32, v); }
-// The bound of an output of dtype `d` whose f32 bound is `f32_bound`: that plus half an ULP
-// of d (the f32 result rounded once).
-double Bound(DType d, double exact, double f32_bound) {
-  return d == DType::kFloat32 ? f32_bound : f32_bound + 0.5 * UlpOf(d, exact);
 }
 
 // y, rstd (null: not written) and xOut (null: not written) against the long-double reference
@@ -94,7 +87,7 @@ void ExpectAddRmsNorm(HostTensor& g, HostTensor& y, HostTensor* rstd, HostTensor
         if (std::isnan(exact)) {
           ASSERT_TRUE(std::isnan(got)) << "xOut " << i;
         } else {
-          ASSERT_LE(std::fabs(got - exact), Bound(x_out->dtype(), exact, 0.5 * Ulp32(exact)))
+          ASSERT_LE(std::fabs(got - exact), NormBound(x_out->dtype(), exact, 0.5 * Ulp32(exact)))
               << "xOut " << i << ": x1 " << Num(x1[i]) << " x2 " << Num(x2[i]) << " got "
               << Num(got);
         }
@@ -109,7 +102,7 @@ void ExpectAddRmsNorm(HostTensor& g, HostTensor& y, HostTensor* rstd, HostTensor
       const double f32_bound =
           std::max(4 * Ulp32(exact),
                    std::ldexp(std::fabs(static_cast<double>(scaled)) * std::fabs(gv[c]), -21));
-      ASSERT_LE(std::fabs(got - exact), Bound(y.dtype(), exact, f32_bound))
+      ASSERT_LE(std::fabs(got - exact), NormBound(y.dtype(), exact, f32_bound))
           << "y " << i << " (row " << r << "): x " << Num(static_cast<double>(x)) << " got "
           << Num(got) << ", exact " << Num(exact);
     }
@@ -121,11 +114,6 @@ std::vector<int64_t> StatsShape(const std::vector<int64_t>& x, size_t gamma_dims
   std::vector<int64_t> s = x;
   for (size_t i = x.size() - gamma_dims; i < x.size(); ++i) s[i] = 1;
   return s;
-}
-int64_t Numel(const std::vector<int64_t>& s) {
-  int64_t n = 1;
-  for (const int64_t v : s) n *= v;
-  return n;
 }
 
 struct ShapeCase {

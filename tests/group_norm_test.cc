@@ -22,14 +22,13 @@
 
 #include "aclnnop/aclnn_group_norm.h"
 #include "aclnnop/aclnn_group_norm_backward.h"
+#include "tests/util/norm_checks.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
 
 namespace hostnn {
 namespace test {
 namespace {
-
-const aclTensor* Acl(HostTensor* t) { return t == nullptr ? nullptr : t->acl(); }
 
 // Both phases on the null stream; a null HostTensor pointer passes a null aclTensor.
 aclnnStatus RunGroupNorm(HostTensor* x, HostTensor* g, HostTensor* b, int64_t n, int64_t c,
@@ -43,16 +42,6 @@ aclnnStatus RunGroupNorm(HostTensor* x, HostTensor* g, HostTensor* b, int64_t n,
   if (st != ACLNN_SUCCESS) return st;
   std::vector<char> workspace(ws);
   return aclnnGroupNorm(ws ? workspace.data() : nullptr, ws, exec, nullptr);
-}
-
-double Ulp32(double v) { return UlpOf(DType::kFloat32, v); }
-double Bound(DType d, double exact, double f32_bound) {
-  return d == DType::kFloat32 ? f32_bound : f32_bound + 0.5 * UlpOf(d, exact);
-}
-int64_t Numel(const std::vector<int64_t>& s) {
-  int64_t n = 1;
-  for (const int64_t v : s) n *= v;
-  return n;
 }
 
 // out, mean and rstd against the long-double reference of self's values (shape [N, C, ...]),
@@ -76,9 +65,9 @@ void ExpectGroupNorm(HostTensor* g, HostTensor* b, HostTensor& y, HostTensor& me
     if (std::isnan(md)) {
       ASSERT_TRUE(std::isnan(mean.Get(r)) && std::isnan(rstd.Get(r))) << "row " << r;
     } else {
-      ASSERT_LE(std::fabs(mean.Get(r) - md), Bound(mean.dtype(), md, 4 * Ulp32(md)))
+      ASSERT_LE(std::fabs(mean.Get(r) - md), NormBound(mean.dtype(), md, 4 * Ulp32(md)))
           << "mean of row " << r << ": got " << Num(mean.Get(r)) << ", exact " << Num(md);
-      ASSERT_LE(std::fabs(rstd.Get(r) - sd), Bound(rstd.dtype(), sd, 4 * Ulp32(sd)))
+      ASSERT_LE(std::fabs(rstd.Get(r) - sd), NormBound(rstd.dtype(), sd, 4 * Ulp32(sd)))
           << "rstd of row " << r << ": got " << Num(rstd.Get(r)) << ", exact " << Num(sd);
     }
     for (int64_t i = 0; i < len; ++i) {
@@ -94,7 +83,7 @@ void ExpectGroupNorm(HostTensor* g, HostTensor* b, HostTensor& y, HostTensor& me
           4 * Ulp32(exact), std::ldexp(std::fabs(static_cast<double>(centred)) * std::fabs(gv[ch]) +
                                            std::fabs(bv[ch]),
                                        -21));
-      ASSERT_LE(std::fabs(got - exact), Bound(y.dtype(), exact, f32_bound))
+      ASSERT_LE(std::fabs(got - exact), NormBound(y.dtype(), exact, f32_bound))
           << "out " << r * len + i << " (row " << r << ", channel " << ch << "): got " << Num(got)
           << ", exact " << Num(exact);
     }
@@ -434,7 +423,7 @@ void ExpectBackward(const std::vector<double>& dy, const std::vector<double>& x,
           (std::fabs(dyg) + a1 / len + std::fabs(xhat) * a2 / len) * std::fabs(s));
       const double got = dx->Get(at);
       ASSERT_LE(std::fabs(got - exact),
-                Bound(dx->dtype(), exact, std::max(4 * Ulp32(exact), std::ldexp(terms, -21))))
+                NormBound(dx->dtype(), exact, std::max(4 * Ulp32(exact), std::ldexp(terms, -21))))
           << "gradInput " << at << " (row " << r << "): got " << Num(got) << ", exact "
           << Num(exact);
     }
@@ -449,8 +438,8 @@ void ExpectBackward(const std::vector<double>& dy, const std::vector<double>& x,
       if (t.out == nullptr) continue;
       const double exact = static_cast<double>(t.sum), got = t.out->Get(ch);
       ASSERT_LE(std::fabs(got - exact),
-                Bound(t.out->dtype(), exact,
-                      std::max(4 * Ulp32(exact), std::ldexp(static_cast<double>(t.mag), -21))))
+                NormBound(t.out->dtype(), exact,
+                          std::max(4 * Ulp32(exact), std::ldexp(static_cast<double>(t.mag), -21))))
           << t.name << " " << ch << ": got " << Num(got) << ", exact " << Num(exact);
     }
   }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_layer_norm_backward.h"
+#include "tests/util/norm_checks.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
 
@@ -68,14 +69,10 @@ aclnnStatus RunT(const Tensors& t, const std::vector<int64_t>& norm, std::vector
                      ma.get(), acl(t.dx), acl(t.dw), acl(t.db));
 }
 
-double Ulp32(double v) { return UlpOf(DType::kFloat32, v); }
-double Bound(DType d, double exact, double f32_bound) {
-  return d == DType::kFloat32 ? f32_bound : f32_bound + 0.5 * UlpOf(d, exact);
-}
 void ExpectNear(HostTensor& t, int64_t i, double exact, double terms, const char* what) {
   const double got = t.Get(i);
   const double f32_bound = std::max(4 * Ulp32(exact), std::ldexp(terms, -21));
-  ASSERT_LE(std::fabs(got - exact), Bound(t.dtype(), exact, f32_bound))
+  ASSERT_LE(std::fabs(got - exact), NormBound(t.dtype(), exact, f32_bound))
       << what << " " << i << ": got " << Num(got) << ", exact " << Num(exact);
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "aclnnop/aclnn_layer_norm.h"
+#include "tests/util/norm_checks.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
 
@@ -71,13 +72,6 @@ aclnnStatus RunT(const Tensors& t, const std::vector<int64_t>& norm, double eps,
                       acl(t.rstd), impl_mode);
 }
 
-double Ulp32(double v) { return UlpOf(DType::kFloat32, v); }
-// The bound of an output of dtype `d` whose f32 bound is `f32_bound`: that plus half an ULP
-// of d (the f32 result rounded once).
-double Bound(DType d, double exact, double f32_bound) {
-  return d == DType::kFloat32 ? f32_bound : f32_bound + 0.5 * UlpOf(d, exact);
-}
-
 // Every output against the long-double reference of the inputs' values, eps as the f32
 // value CANN's kernel takes.
 void ExpectLayerNorm(const Tensors& t, const std::vector<double>& x, int64_t cols, double eps) {
@@ -96,12 +90,12 @@ void ExpectLayerNorm(const Tensors& t, const std::vector<double>& x, int64_t col
     const double m = static_cast<double>(mean), s = static_cast<double>(rstd);
     if (t.mean != nullptr && std::isfinite(m)) {
       const double got = t.mean->Get(r);
-      ASSERT_LE(std::fabs(got - m), Bound(t.mean->dtype(), m, 4 * Ulp32(m)))
+      ASSERT_LE(std::fabs(got - m), NormBound(t.mean->dtype(), m, 4 * Ulp32(m)))
           << "mean of row " << r << ": got " << Num(got) << ", exact " << Num(m);
     }
     if (t.rstd != nullptr && std::isfinite(s)) {
       const double got = t.rstd->Get(r);
-      ASSERT_LE(std::fabs(got - s), Bound(t.rstd->dtype(), s, 4 * Ulp32(s)))
+      ASSERT_LE(std::fabs(got - s), NormBound(t.rstd->dtype(), s, 4 * Ulp32(s)))
           << "rstd of row " << r << ": got " << Num(got) << ", exact " << Num(s);
     }
     for (int64_t c = 0; c < cols; ++c) {
@@ -117,7 +111,7 @@ void ExpectLayerNorm(const Tensors& t, const std::vector<double>& x, int64_t col
       const double f32_bound = std::max(
           4 * Ulp32(exact),
           std::ldexp(std::fabs(static_cast<double>(centred)) * std::fabs(gc) + std::fabs(bc), -21));
-      ASSERT_LE(std::fabs(got - exact), Bound(t.y->dtype(), exact, f32_bound))
+      ASSERT_LE(std::fabs(got - exact), NormBound(t.y->dtype(), exact, f32_bound))
           << "y " << i << " (row " << r << "): x " << Num(x[i]) << " got " << Num(got) << ", exact "
           << Num(exact);
     }

@@ -23,6 +23,7 @@
 
 #include "aclnnop/aclnn_rms_norm.h"
 #include "aclnnop/aclnn_rms_norm_grad.h"
+#include "tests/util/norm_checks.h"
 #include "tests/util/numeric_harness.h"
 #include "tests/util/strided_tensor.h"
 
@@ -44,13 +45,6 @@ aclnnStatus RunRmsNorm(const aclTensor* x, const aclTensor* gamma, double eps, c
 }
 aclnnStatus RunT(HostTensor& x, HostTensor& g, HostTensor& y, HostTensor& rstd, double eps) {
   return RunRmsNorm(x.acl(), g.acl(), eps, y.acl(), rstd.acl());
-}
-
-double Ulp32(double v) { return UlpOf(DType::kFloat32, v); }
-// The bound of an output of dtype `d` whose f32 bound is `f32_bound`: that plus half an ULP
-// of d (the f32 result rounded once).
-double Bound(DType d, double exact, double f32_bound) {
-  return d == DType::kFloat32 ? f32_bound : f32_bound + 0.5 * UlpOf(d, exact);
 }
 
 // y and rstd against the long-double reference of the inputs' values, epsilon as the f32
@@ -85,7 +79,7 @@ void ExpectRmsNorm(HostTensor& g, HostTensor& y, HostTensor& rstd, const std::ve
       const double f32_bound =
           std::max(4 * Ulp32(exact),
                    std::ldexp(std::fabs(static_cast<double>(scaled)) * std::fabs(gv[c]), -21));
-      ASSERT_LE(std::fabs(got - exact), Bound(y.dtype(), exact, f32_bound))
+      ASSERT_LE(std::fabs(got - exact), NormBound(y.dtype(), exact, f32_bound))
           << "y " << i << " (row " << r << "): x " << Num(x[i]) << " got " << Num(got) << ", exact "
           << Num(exact);
     }
@@ -384,7 +378,7 @@ void ExpectRmsNormGrad(const std::vector<double>& dy, const std::vector<double>&
                                                std::fabs(x[i]) * s_r * s_r * s_r * mag / cols);
       const double got = dx.Get(i);
       const double f32_bound = std::max(4 * Ulp32(exact), std::ldexp(terms, -21));
-      ASSERT_LE(std::fabs(got - exact), Bound(dx.dtype(), exact, f32_bound))
+      ASSERT_LE(std::fabs(got - exact), NormBound(dx.dtype(), exact, f32_bound))
           << "dx " << i << " (row " << r << "): got " << Num(got) << ", exact " << Num(exact);
       const long double t = static_cast<long double>(dy[i]) * x[i] * s_r;
       dg[static_cast<size_t>(c)] += t;

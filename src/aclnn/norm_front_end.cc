@@ -110,6 +110,18 @@ Status ReadOutputMask(const char* op, const OpArgs& args, const CheckedOperand* 
   return Status::Ok();
 }
 
+// GroupNorm's and its gradient's groups: group > 0 dividing C (161002).
+Status CheckGroups(const char* op, int64_t c, int64_t group) {
+  if (group <= 0) {
+    return core::InvalidParam(op, "group", "must be > 0, got " + std::to_string(group));
+  }
+  if (c % group != 0) {
+    return core::InvalidParam(op, "group",
+                              std::to_string(group) + " must divide C = " + std::to_string(c));
+  }
+  return Status::Ok();
+}
+
 // What CANN's RmsNorm tiling refuses (561002), in its words' order.
 Status TilingRefuses(const char* op, const char* param, const std::string& what) {
   return Status::InnerTiling(std::string(op) + ": " + param + " " + what);
@@ -556,13 +568,7 @@ Status PrepareGroupNormChecked(const OpArgs& args, const tiling::Options& option
   exec::NormRowsOperands o;
   ScalarValuesOf(args, o.numbers, o.exact);  // N, C, HxW, group; eps
   const int64_t n = o.exact[0], c = o.exact[1], hxw = o.exact[2], group = o.exact[3];
-  if (group <= 0) {
-    return core::InvalidParam(op, "group", "must be > 0, got " + std::to_string(group));
-  }
-  if (c % group != 0) {
-    return core::InvalidParam(op, "group",
-                              std::to_string(group) + " must divide C = " + std::to_string(c));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGroups(op, c, group));
   const double eps = args.scalars[4].given ? args.scalars[4].value : info.scalars[4].default_value;
   if (!(eps > 0.0)) {
     return core::InvalidParam(op, "eps", "must be > 0, got " + std::to_string(eps));
@@ -684,13 +690,7 @@ Status PrepareGroupNormBackwardChecked(const OpArgs& args, const tiling::Options
   exec::NormRowsOperands o;
   ScalarValuesOf(args, o.numbers, o.exact);  // N, C, HxW, group
   const int64_t n = o.exact[0], c = o.exact[1], hxw = o.exact[2], group = o.exact[3];
-  if (group <= 0) {
-    return core::InvalidParam(op, "group", "must be > 0, got " + std::to_string(group));
-  }
-  if (c % group != 0) {
-    return core::InvalidParam(op, "group",
-                              std::to_string(group) + " must divide C = " + std::to_string(c));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGroups(op, c, group));
   if (c / group > 8000 || c > 240000) {
     return core::InvalidParam(op, "C",
                               "C / group must be at most 8000 and C at most 240000 (A2), got C " +
