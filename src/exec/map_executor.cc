@@ -624,6 +624,23 @@ Status FuseOwn(Op op, const Operand& o, core::FusedLayout* layout) {
   return FuseOperands(op, o.view->shape, 1, &first, &dtype, &strides, layout);
 }
 
+Status FuseGiven(Op op, const std::vector<int64_t>& shape,
+                 std::initializer_list<const Operand*> operands, core::FusedLayout* layout) {
+  char* firsts[kMaxFusedGiven] = {};
+  DType dtypes[kMaxFusedGiven] = {};
+  std::vector<int64_t> strides[kMaxFusedGiven];
+  int fused = 0;
+  for (const Operand* v : operands) {
+    if (v->view == nullptr) continue;
+    if (fused == kMaxFusedGiven)
+      return Status::Inner(std::string(GetOpInfo(op).name) + ": too many operands");
+    firsts[fused] = v->span->first;
+    dtypes[fused] = v->view->dtype;
+    strides[fused++] = v->span->strides;
+  }
+  return FuseOperands(op, shape, fused, firsts, dtypes, strides, layout);
+}
+
 Status PrepareMap(Op op, const Operands& operands, const tiling::Options& options,
                   uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);

@@ -7,6 +7,7 @@
 #define HOSTNN_SRC_EXEC_MAP_EXECUTOR_H_
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -64,6 +65,12 @@ Status PrepareMap(Op op, const Operands& operands, const tiling::Options& option
 // cache (tiling::MakeSharedPlan). Errors carry the operator's name.
 Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::Options& options,
               std::shared_ptr<const tiling::Plan>* plan);
+
+// FuseOperands of the operands whose view is given, in their order (at most
+// kMaxFusedGiven): a norm's row operands and results, some of them optional.
+constexpr int kMaxFusedGiven = 4;
+Status FuseGiven(Op op, const std::vector<int64_t>& shape,
+                 std::initializer_list<const Operand*> operands, core::FusedLayout* layout);
 
 // One operand over its own shape (a weight, a per-column or per-row operand): FuseOperands
 // of it alone.

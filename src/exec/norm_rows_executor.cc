@@ -21,6 +21,8 @@
 #include "src/exec/gather.h"
 #include "src/exec/kernel_path.h"
 #include "src/exec/launcher.h"
+#include "src/exec/own_operand.h"
+#include "src/exec/plan_rows.h"
 
 namespace hostnn {
 namespace exec {
@@ -45,29 +47,8 @@ float EpsOf(Op op, const NormRowsOperands& o) {
   }
 }
 
-// An operand over its own shape (per column or per row): its layout and codec.
-struct Optional {
-  bool given = false;
-  core::FusedLayout layout;
-  OperandCodec codec;
-};
-Status MakeOptional(Op op, const Operand& o, Optional* out) {
-  if (o.view == nullptr) return Status::Ok();
-  out->given = true;
-  out->codec = MakeCodec(o.view->dtype);
-  return FuseOwn(op, o, &out->layout);
-}
-
-// Gathers n values of an own-shape operand to f32; writes n values to one.
-void GatherOwn(const Optional& o, int64_t n, float* values) {
-  GatherF32(o.layout, o.layout.operands[0], o.codec, 0, n, values);
-}
-void WriteOwn(const Optional& o, const float* values, int64_t n) {
-  if (o.given) ScatterF32(o.layout, o.layout.operands[0], o.codec, 0, n, values);
-}
-
 struct Parts {
-  Optional cols[2], row_in[2], stats[2], col_sums[2];
+  OwnOperand cols[2], row_in[2], stats[2], col_sums[2];
 };
 
 class NormRowsExecutor final : public Executor {
@@ -258,18 +239,8 @@ class NormRowsExecutor final : public Executor {
       }
       return;
     }
-    const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
-    for (int64_t u = begin; u < end; ++u) {
-      // An AR unit's rows are A1's; rows of one element (cols 1) are planned as one long A0
-      // (nothing to reduce), whose units are ranges of it.
-      const tiling::ReductionPlan::Unit unit = p.GetUnit(u);
-      const bool ar = p.a0 == 1;
-      const int64_t first = ar ? unit.a1_begin : unit.a0_begin;
-      const int64_t count = ar ? unit.a1_len : unit.a0_len;
-      for (int64_t row = first; row < first + count; ++row) {
-        RunRow(row, shared, workspace, core_rows, nullptr);
-      }
-    }
+    ForEachPlannedRow(p, core,
+                      [&](int64_t row) { RunRow(row, shared, workspace, core_rows, nullptr); });
   }
 
   core::FusedLayout layout_;  // the row operands, then the results, over x's shape
@@ -344,8 +315,8 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
   const DType dtype = o.rows_in[0].view->dtype;
   Parts parts;
   for (int k = 0; k < 2; ++k) {
-    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.stats[k], &parts.stats[k]));
-    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.col_sums[k], &parts.col_sums[k]));
+    HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.stats[k], &parts.stats[k]));
+    HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.col_sums[k], &parts.col_sums[k]));
   }
   if (o.cols == 0 || o.rows == 0) {
     const int64_t sum_len = o.channel_len > 0 ? o.groups * (o.cols / o.channel_len) : o.cols;
@@ -360,8 +331,8 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
     return Status::Inner(std::string(GetOpInfo(op).name) + ": no row function");
   }
   for (int k = 0; k < 2; ++k) {
-    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.cols_in[k], &parts.cols[k]));
-    HOSTNN_RETURN_IF_ERROR(MakeOptional(op, o.row_in[k], &parts.row_in[k]));
+    HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.cols_in[k], &parts.cols[k]));
+    HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.row_in[k], &parts.row_in[k]));
   }
   const tiling::Problem problem{op, dtype, {o.rows, o.cols}, 1, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
@@ -371,19 +342,9 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
     return Status::Inner(std::string(GetOpInfo(op).name) + ": a second result without y");
   }
   const int row_operands = o.rows_in[1].view != nullptr ? 2 : 1;
-  char* firsts[4] = {};
-  DType dtypes[4] = {};
-  std::vector<int64_t> strides[4];
-  int fused = 0;
-  for (const Operand* v : {&o.rows_in[0], &o.rows_in[1], &o.y, &o.y2}) {
-    if (v->view == nullptr) continue;
-    firsts[fused] = v->span->first;
-    dtypes[fused] = v->view->dtype;
-    strides[fused++] = v->span->strides;
-  }
   core::FusedLayout layout;
-  HOSTNN_RETURN_IF_ERROR(
-      FuseOperands(op, o.rows_in[0].view->shape, fused, firsts, dtypes, strides, &layout));
+  HOSTNN_RETURN_IF_ERROR(FuseGiven(op, o.rows_in[0].view->shape,
+                                   {&o.rows_in[0], &o.rows_in[1], &o.y, &o.y2}, &layout));
   auto* exec = new NormRowsExecutor(op, std::move(plan), o, row_operands, layout, parts);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);
