@@ -132,6 +132,13 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
                      {static_cast<double>(batch), static_cast<double>(channels),
                       static_cast<double>(spatial), static_cast<double>(groups)}}};
   }
+  if (GetOpInfo(op).shapes == ShapeRule::kChannelStats) {
+    // BatchNorm: input [n / 4096, 64, 64] (64 channels of 64 elements per sample), or
+    // [1, 1, n].
+    constexpr int64_t kSample = 64 * 64;
+    if (n < kSample || n % kSample != 0) return {CaseSpec{op, dtype, {1, 1, n}, -1, {}}};
+    return {CaseSpec{op, dtype, {n / kSample, 64, 64}, -1, {}}};
+  }
   if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
   // A norm normalises the last dim (LayerNorm's normalizedShape, RmsNorm's gamma [1024]):
   // rows of 1024 only.
@@ -219,6 +226,19 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
       acl_act_ = MakeAclTensor(act_view_);
     }
   }
+  if (info.shapes == ShapeRule::kChannelStats && spec.shape.size() >= 2) {
+    // BatchNorm's per-channel tensors: weight and bias drawn, running and saved means 0 and
+    // variances 1 (a gradient reads the saved ones), the gradient's sums written.
+    const int64_t c = spec.shape[1];
+    channel_data_.assign(static_cast<size_t>(kChannelTensors * c), 0.0f);  // room for any dtype
+    for (int k = 0; k < kChannelTensors; ++k) {
+      float* at = channel_data_.data() + k * c;
+      if (k <= 1) Fill(at, spec.dtype, c, 0.5f, 1.5f, 5 + k);
+      if (k == 3 || k == 5) Fill(at, spec.dtype, c, 1.0f, 1.0f, 7);
+      channel_views_[k] = TensorView::Dense(at, spec.dtype, {c});
+      acl_channel_[k] = MakeAclTensor(channel_views_[k]);
+    }
+  }
   acl_w_ = MakeAclTensor(w_view_);
   acl_gw_ = MakeAclTensor(gw_view_);
   // The scalar parameters: the spec's or the defaults, as a CANN client passes them.
@@ -245,6 +265,9 @@ CaseData::~CaseData() {
   aclDestroyTensor(static_cast<aclTensor*>(acl_gw_));
   if (acl_sums_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_sums_));
   for (void* t : acl_stats_) {
+    if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
+  }
+  for (void* t : acl_channel_) {
     if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
   }
   for (void* s : acl_scalars_) {
@@ -305,6 +328,21 @@ OpArgs CaseData::Args() const {
     test::FillNorm(info, v, a.in, a.out);
     if (info.num_out() > 2 && !info.is_forward) {  // LayerNormBackward's outputMask
       a.bool_array = {true, true, false};
+      a.bool_array_given = true;
+    }
+  }
+  if (info.shapes == ShapeRule::kChannelStats && acl_channel_[0] != nullptr) {
+    // BatchNorm: every per-channel tensor given; the gradient asks for every output.
+    const TensorView* ch = channel_views_;
+    if (info.is_forward) {
+      const TensorView* ins[] = {&x_view_, &ch[0], &ch[1], &ch[2], &ch[3]};
+      for (int k = 0; k < 5; ++k) a.in[k] = ins[k];
+      a.out[1] = &ch[4], a.out[2] = &ch[5];
+    } else {
+      const TensorView* ins[] = {&dy_view_, &x_view_, &ch[0], &ch[2], &ch[3], &ch[4], &ch[5]};
+      for (int k = 0; k < 7; ++k) a.in[k] = ins[k];
+      a.out[1] = &ch[6], a.out[2] = &ch[7];
+      a.bool_array = {true, true, true};
       a.bool_array_given = true;
     }
   }
@@ -369,9 +407,30 @@ namespace {
 // numbers, flag the flag. A channel weight (Prelu's second input, PreluBackward's third)
 // is w, PreluBackward's gradWeight gw; a gated unit's half-shaped second operand act.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, aclTensor* w,
-                         aclTensor* gw, aclTensor* sums, void* const* stats,
+                         aclTensor* gw, aclTensor* sums, void* const* stats, void* const* channel,
                          const std::vector<double>& values, int64_t dim, aclTensor* out,
                          void* const* s, bool flag, uint64_t* ws, aclOpExecutor** exec) {
+  if (GetOpInfo(op).shapes == ShapeRule::kChannelStats) {  // BatchNorm, as Args gives it
+    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
+    test::capi_ops_internal::SetScalars(op, values, &call);
+    const auto t = [&](int k) { return static_cast<aclTensor*>(channel[k]); };
+    const bool mask_values[3] = {true, true, true};
+    aclBoolArray* mask = nullptr;
+    if (GetOpInfo(op).is_forward) {
+      const aclTensor* ins[] = {x, t(0), t(1), t(2), t(3)};
+      for (int k = 0; k < 5; ++k) call.in[k] = ins[k];
+      call.out[0] = out, call.out[1] = t(4), call.out[2] = t(5);
+    } else {
+      const aclTensor* ins[] = {dy, x, t(0), t(2), t(3), t(4), t(5)};
+      for (int k = 0; k < 7; ++k) call.in[k] = ins[k];
+      call.out[0] = out, call.out[1] = t(6), call.out[2] = t(7);
+      mask = aclCreateBoolArray(mask_values, 3);
+      call.bool_array = mask;
+    }
+    const aclnnStatus st = test::GetCApiOp(op).phase1_call(call, ws, exec);
+    if (mask != nullptr) aclDestroyBoolArray(mask);
+    return st;
+  }
   if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
     return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
   }
@@ -432,11 +491,12 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
 int CaseData::RunCApiPrepare() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s = GetWorkspace(
-      spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-      static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-      static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), acl_stats_,
-      spec_.scalars, spec_.dim, static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
+  const aclnnStatus s =
+      GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
+                   static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
+                   static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), acl_stats_,
+                   acl_channel_, spec_.scalars, spec_.dim, static_cast<aclTensor*>(acl_out_),
+                   acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
@@ -452,7 +512,7 @@ int CaseData::RunCApiCall() {
   const aclnnStatus s = GetWorkspace(
       spec_.op, dy, x, static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
       static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), acl_stats_,
-      spec_.scalars, spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
+      acl_channel_, spec_.scalars, spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

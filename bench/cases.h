@@ -142,6 +142,14 @@ class CaseData {
   void* acl_stats_[2] = {};
   TensorView sums_view_;
   void* acl_sums_ = nullptr;
+  // BatchNorm's per-channel tensors in the order of BatchNormBackward's prototype and
+  // outputs (ShapeRule ChannelStats): weight, bias, runningMean, runningVar, saveMean,
+  // saveInvstd, gradWeight, gradBias; C values each in x's dtype, apart (the forward writes
+  // the running and saved ones).
+  static constexpr int kChannelTensors = 8;
+  std::vector<float> channel_data_;
+  TensorView channel_views_[kChannelTensors];
+  void* acl_channel_[kChannelTensors] = {};
   PreparedCall prepared_;
   // CANN tensors for RunCApiCall, made once.
   void* acl_dy_ = nullptr;

@@ -347,6 +347,28 @@ struct NormFns {
 // A normalisation's functions; null for any other operator.
 NormFns GetNorm(Op op);
 
+// ---- BatchNorm (ShapeRule ChannelStats) --------------------------------------------------
+// One sample's channel (a segment) of n contiguous f32 elements at a time; every sum in
+// double, element i into partial i % kRowPartials as the norms' rows, every other operation
+// in double lanes without a fused multiply-add, rounded once to f32: the same bits on every
+// target.
+struct ChannelNormFns {
+  // *mean = sum(x) / n, *m2 = sum((x - mean)^2) (a second, centred pass).
+  void (*moments)(const float* x, size_t n, double* mean, double* m2) = nullptr;
+  // *dy_sum = sum(dy), *dy_xc_sum = sum(dy * (x - mean)).
+  void (*grad_sums)(const float* dy, const float* x, size_t n, double mean, double* dy_sum,
+                    double* dy_xc_sum) = nullptr;
+  // y = (x - mean) * rstd * gamma + beta.
+  void (*normalise)(const float* x, size_t n, double mean, double rstd, double gamma, double beta,
+                    float* y) = nullptr;
+  // dx = (dy - (a + xhat * b)) * k, xhat = (x - mean) * invstd.
+  void (*grad)(const float* dy, const float* x, size_t n, double mean, double invstd, double a,
+               double b, double k, float* dx) = nullptr;
+  // out = in * k.
+  void (*scale)(const float* in, size_t n, double k, float* out) = nullptr;
+};
+ChannelNormFns GetChannelNorm();
+
 // ---- RReluWithNoise (Kind NoiseMap) ------------------------------------------------------
 // The stream of uniform numbers: number k (k a uint64, wrapping) is word k % 4 of the block
 // Philox4x32-10(counter = (lo32(k / 4), hi32(k / 4), 0, 0), key = (key0, key1)) (Salmon et

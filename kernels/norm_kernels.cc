@@ -101,13 +101,13 @@ HWY_INLINE hn::Vec<D> Load64(D d, F f, const float* p, size_t at) {
   return hn::PromoteTo(d, hn::LoadU(f, p + at));
 }
 
-// A row's mean and rstd as LayerNormRow takes them, the statistics written rounded once.
-struct Centred {
-  double mean, rstd;
+// n elements' mean = sum(x) / n and centred sum of squares sum((x - mean)^2), in double:
+// the second pass keeps the variance exact to double precision when the mean is large
+// against the spread.
+struct Moments {
+  double mean, m2;
 };
-HWY_INLINE Centred CenteredStats(const NormRow& r) {
-  const float* x = r.in[0];
-  const size_t n = r.n;
+HWY_INLINE Moments MomentsOf(const float* x, size_t n) {
   const double sum =
       AccumulateRow<1>(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
   const double m = sum / static_cast<double>(n);
@@ -115,7 +115,18 @@ HWY_INLINE Centred CenteredStats(const NormRow& r) {
     const auto c = hn::Sub(v, hn::Set(d, m));
     return hn::Mul(c, c);
   });
-  const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
+  return {m, sq};
+}
+
+// A row's mean and rstd as LayerNormRow takes them, the statistics written rounded once.
+struct Centred {
+  double mean, rstd;
+};
+HWY_INLINE Centred CenteredStats(const NormRow& r) {
+  const size_t n = r.n;
+  const Moments mo = MomentsOf(r.in[0], n);
+  const double m = mo.mean;
+  const double rstd = 1.0 / std::sqrt(mo.m2 / static_cast<double>(n) + static_cast<double>(r.eps));
   *r.stats[0] = static_cast<float>(m);
   *r.stats[1] = static_cast<float>(rstd);
   return {m, rstd};
@@ -343,6 +354,44 @@ void GroupNormGradColumns(const NormRow& r, double* const* sums) {
   }
 }
 
+// BatchNorm's segment functions (ChannelNormFns, kernels.h): one sample's channel of n
+// elements at a time, the sums as the rows' above.
+void SegmentMoments(const float* x, size_t n, double* mean, double* m2) {
+  const Moments mo = MomentsOf(x, n);
+  *mean = mo.mean;
+  *m2 = mo.m2;
+}
+
+void SegmentGradSums(const float* dy, const float* x, size_t n, double mean, double* dy_sum,
+                     double* dy_xc_sum) {
+  *dy_sum = AccumulateRow<1>(dy, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
+  *dy_xc_sum = AccumulateRow<2>(dy, x, nullptr, n, [mean](auto d, auto vdy, auto vx, auto) {
+    return hn::Mul(vdy, hn::Sub(vx, hn::Set(d, mean)));
+  });
+}
+
+void SegmentNormalise(const float* x, size_t n, double mean, double rstd, double gamma, double beta,
+                      float* y) {
+  ForEachOut(y, n, [&](auto d, auto f, size_t i) {
+    const auto v = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, rstd));
+    return hn::Add(hn::Mul(v, hn::Set(d, gamma)), hn::Set(d, beta));
+  });
+}
+
+void SegmentGrad(const float* dy, const float* x, size_t n, double mean, double invstd, double a,
+                 double b, double k, float* dx) {
+  ForEachOut(dx, n, [&](auto d, auto f, size_t i) {
+    const auto xhat = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, invstd));
+    const auto inner = hn::Add(hn::Set(d, a), hn::Mul(xhat, hn::Set(d, b)));
+    return hn::Mul(hn::Sub(Load64(d, f, dy, i), inner), hn::Set(d, k));
+  });
+}
+
+void SegmentScale(const float* in, size_t n, double k, float* out) {
+  ForEachOut(out, n,
+             [&](auto d, auto f, size_t i) { return hn::Mul(Load64(d, f, in, i), hn::Set(d, k)); });
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -364,6 +413,17 @@ HWY_EXPORT(RmsNormGradRow);
 HWY_EXPORT(RmsNormGradColumns);
 HWY_EXPORT(LayerNormGradRow);
 HWY_EXPORT(LayerNormGradColumns);
+
+HWY_EXPORT(SegmentMoments);
+HWY_EXPORT(SegmentGradSums);
+HWY_EXPORT(SegmentNormalise);
+HWY_EXPORT(SegmentGrad);
+HWY_EXPORT(SegmentScale);
+
+ChannelNormFns GetChannelNorm() {
+  return {HOSTNN_PICK(SegmentMoments), HOSTNN_PICK(SegmentGradSums), HOSTNN_PICK(SegmentNormalise),
+          HOSTNN_PICK(SegmentGrad), HOSTNN_PICK(SegmentScale)};
+}
 
 NormFns GetNorm(Op op) {
   switch (op) {

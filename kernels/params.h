@@ -277,6 +277,24 @@ struct GroupNormBackwardParams {
   }
 };
 
+// BatchNorm: training or inference, momentum and eps as CANN's kernel takes them (f32
+// attributes).
+struct BatchNormParams {
+  bool training;
+  float momentum, eps;
+  static BatchNormParams Init(const ParamValues& v) {
+    return {v.Flag("training"), v.Number("momentum"), v.Number("eps")};
+  }
+};
+// BatchNormBackward: training or inference, and eps (an f32 attribute).
+struct BatchNormBackwardParams {
+  bool training;
+  float eps;
+  static BatchNormBackwardParams Init(const ParamValues& v) {
+    return {v.Flag("training"), v.Number("eps")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -299,6 +317,8 @@ HOSTNN_PARAMS_OF(AddRmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(InplaceAddRmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(GroupNorm, GroupNormParams)
 HOSTNN_PARAMS_OF(GroupNormBackward, GroupNormBackwardParams)
+HOSTNN_PARAMS_OF(BatchNorm, BatchNormParams)
+HOSTNN_PARAMS_OF(BatchNormBackward, BatchNormBackwardParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -674,6 +674,8 @@ const char* RuleName(DTypeRule r) {
       return "NormGradAny";
     case DTypeRule::kNormLikeInput:
       return "NormLikeInput";
+    case DTypeRule::kNormChannelAny:
+      return "NormChannelAny";
   }
   return "?";
 }
@@ -735,6 +737,9 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";
+    case DTypeRule::kNormChannelAny:
+      return "input (and gradOut, alike) a compute dtype, every other tensor any compute dtype; "
+             "computed in f32 with double statistics";
     case DTypeRule::kPromoteOutAnyFloat:
       return "PromoteType of the inputs (integer inputs cast to it), computed in f32, cast to "
              "out's dtype";
@@ -796,7 +801,7 @@ std::string NoteCell(const OpApiRow& row) {
 
 // The operators of ops-nn's activation/ folder, the page's: not the normalisations
 // (docs/norm_family.md), which the list holds after them.
-bool InActivationFamily(Op op) { return !IsNormShape(GetOpInfo(op).shapes); }
+bool InActivationFamily(Op op) { return !IsNormFamily(GetOpInfo(op).shapes); }
 
 const OpApiRow* RowOf(Op op) {
   for (const OpApiRow& r : OpApiRows()) {

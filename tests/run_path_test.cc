@@ -159,6 +159,22 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           args.bool_array = {true, true, false};  // LayerNormBackward's outputMask
           args.bool_array_given = info.num_out() > 2 && !info.is_forward;
         }
+        // BatchNorm and its gradient: [64, 300] as N 64, C 300 (S 1) in training; the
+        // saved statistics written (read by the gradient), every output asked for.
+        std::vector<float> channel(4 * 300, 1.0f);
+        const TensorView vch[2] = {TensorView::Dense(channel.data(), dtype, {300}),
+                                   TensorView::Dense(channel.data() + 600, dtype, {300})};
+        if (GetOpInfo(op).shapes == ShapeRule::kChannelStats) {
+          if (GetOpInfo(op).is_forward) {
+            args.out[1] = &vch[0], args.out[2] = &vch[1];
+          } else {
+            args.in[2] = args.in[3] = args.in[4] = nullptr;  // weight, running: 1, 0, 1
+            args.in[5] = &vch[0], args.in[6] = &vch[1];
+            args.out[1] = &vgamma_sum, args.out[2] = &vgw;
+            args.bool_array = {true, true, true};
+            args.bool_array_given = true;
+          }
+        }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
           const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +

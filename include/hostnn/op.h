@@ -95,6 +95,13 @@ enum class Signature {
   kGroupNormBackward,          // (in0, in1, in2, in3, in4, i0, i1, i2, i3, ba0, out, out1, out2):
                                // in4 optional, int64_t N, C, HxW, group, an aclBoolArray
                                // (outputMask) picking the outputs
+  kBatchNorm,                  // (in0, in1, in2, in3, in4, f0, d0, d1, out, out1, out2): in1 to
+                               // in4 optional (in3, in4 written back in training), a bool
+                               // (training), doubles momentum and eps; out1, out2 optional in
+                               // inference
+  kBatchNormBackward,          // (in0 .. in6, f0, d0, ba0, out, out1, out2): in2 to in6 optional,
+                               // a bool (training), a double (eps), an aclBoolArray (outputMask)
+                               // picking the outputs
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -301,6 +308,9 @@ enum class DTypeRule {
   kNormGradAny,             // in0 and in1 one compute dtype; in2, in3, in5 and every output any
                             // compute dtype; in4 FLOAT or in1's (LayerNormBackward: computed in
                             // f32 with double sums, cast to each output's dtype)
+  kNormChannelAny,          // in0 a compute dtype (a gradient's in0 and in1 one); every other
+                            // tensor any compute dtype, each its own (BatchNorm: computed in f32
+                            // with double statistics, cast to each output's dtype)
   kPromoteOutAnyFloat,      // inputs: any float or integer dtypes whose PromoteType is a
                             // compute dtype (an integer input is cast to it first, as CANN
                             // casts to the promoted type); out: any float dtype
@@ -328,6 +338,9 @@ enum class ShapeRule {
                    // (per-column operands; LayerNorm's optional); out equals in0; out1 and
                    // out2 hold one statistic per row (LayerNorm's optional). AddRmsNorm:
                    // in1 and out2 equal in0 (rows), in2 is the weight (gamma's dims)
+  kChannelStats,   // in0 [N, C, ...] (2 to 8 dims) normalised per channel over every dim
+                   // but 1 (BatchNorm): every per-channel tensor holds C values; out (and a
+                   // gradient's in1) equals in0
   kFlatNoise,      // out equals in0; in1 (RReluWithNoise's noise) has any shape, and in
                    // training mode at least in0's element count: its first numel(in0)
                    // elements in row-major order pair with in0's in row-major order
@@ -337,6 +350,10 @@ enum class ShapeRule {
 constexpr bool IsNormShape(ShapeRule s) {
   return s == ShapeRule::kTrailingDims || s == ShapeRule::kChannelGroups;
 }
+// The whole normalisation family: the row norms and the per-channel ones (ShapeRule
+// kChannelStats: BatchNorm, with its own front end, src/aclnn/batch_norm_front_end.cc, and
+// executor, src/exec/channel_stats_executor.h).
+constexpr bool IsNormFamily(ShapeRule s) { return IsNormShape(s) || s == ShapeRule::kChannelStats; }
 
 // The SPEC §4 rule results are held to (tests/reference/).
 enum class Tolerance {
@@ -469,7 +486,7 @@ inline int ModeIndex(const ScalarParam& p, const char* name) {
 }
 
 // The most tensors an operator reads and writes (op_list.def's Inputs and Outputs).
-constexpr int kMaxIn = 6;
+constexpr int kMaxIn = 7;
 constexpr int kMaxOut = 3;
 
 struct OpInfo {

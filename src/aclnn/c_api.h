@@ -95,7 +95,7 @@ inline ArrayArgs Arrays(const aclIntArray* ints = nullptr, const aclBoolArray* b
   return {ints, bools};
 }
 
-// A call's operands by slot: the prototype's inputs in0 .. in5 go to OpArgs::in[] and its
+// A call's operands by slot: the prototype's inputs in0 .. in6 go to OpArgs::in[] and its
 // outputs out, out1, out2 to OpArgs::out[] (HOSTNN_SIG_INS_ and HOSTNN_SIG_OUTS_ list them),
 // its aclIntArray to OpArgs::int_array and its aclBoolArray to OpArgs::bool_array
 // (src/aclnn/signatures.h says which C parameter is which; null where the prototype has none), and

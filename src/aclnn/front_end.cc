@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "src/aclnn/batch_norm_front_end.h"
 #include "src/aclnn/noise_front_end.h"
 #include "src/aclnn/norm_front_end.h"
 #include "src/aclnn/prelu_front_end.h"
@@ -167,6 +168,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormGradLikeDy:
     case DTypeRule::kNormGradAny:
     case DTypeRule::kNormLikeInput:
+    case DTypeRule::kNormChannelAny:
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -235,6 +237,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
+    case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc
       break;
   }
   return Status::Inner(std::string(op) + ": unknown shape rule");
@@ -438,6 +441,10 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   }
   // A normalisation (LayerNorm, RmsNorm, GroupNorm, ...): statistics outputs.
   if (IsNormShape(info.shapes)) return PrepareNormChecked(args, options, workspace_size, executor);
+  // A per-channel normalisation (BatchNorm): statistics over every dim but the channel's.
+  if (info.shapes == ShapeRule::kChannelStats) {
+    return PrepareBatchNormChecked(args, options, workspace_size, executor);
+  }
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};
   Operand in2{info.in_names[2], args.in[2], {}};

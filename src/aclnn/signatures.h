@@ -1,10 +1,10 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
- * input tensors named in0 .. in3 and the outputs out, out1, out2 (OpArgs::in[k], out[k]), the
+ * input tensors named in0 .. in6 and the outputs out, out1, out2 (OpArgs::in[k], out[k]), the
  * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attributes i0, i1,
  * the double attributes d0, d1 and the char* attribute c0;
- * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the input slots (three,
- * or four where the prototype has them) and HOSTNN_SIG_OUTS_ the three output slots, null where
+ * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the input slots (one per input
+ * tensor of the prototype, up to seven) and HOSTNN_SIG_OUTS_ the three output slots, null where
  * the prototype has none (an in-place
  * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
  * gated unit without one), HOSTNN_SIG_ARRAY_ the aclIntArray ia0 (and the aclBoolArray ba0) or 0;
@@ -544,6 +544,37 @@
   HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), HOSTNN_SIG_INT_ATTR(i2), \
       HOSTNN_SIG_INT_ATTR(i3), 0
 #define HOSTNN_SIG_FLAG_GroupNormBackward 0
+
+/* aclnnBatchNorm(input, weight, bias, runningMean, runningVar, training, momentum, eps,
+ * output, saveMean, saveInvstd): the four per-channel inputs optional (runningMean and
+ * runningVar updated in training), a bool and two double attributes. */
+#define HOSTNN_SIG_PARAMS_BatchNorm                                                   \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, aclTensor *in3,   \
+      aclTensor *in4, bool f0, double d0, double d1, aclTensor *out, aclTensor *out1, \
+      aclTensor *out2
+#define HOSTNN_SIG_ARGS_BatchNorm in0, in1, in2, in3, in4, f0, d0, d1, out, out1, out2
+#define HOSTNN_SIG_INS_BatchNorm in0, in1, in2, in3, in4
+#define HOSTNN_SIG_OUTS_BatchNorm out, out1, out2
+#define HOSTNN_SIG_DIM_BatchNorm 0
+#define HOSTNN_SIG_ARRAY_BatchNorm 0
+#define HOSTNN_SIG_SCALARS_BatchNorm HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0, 0, 0
+#define HOSTNN_SIG_FLAG_BatchNorm f0
+
+/* aclnnBatchNormBackward(gradOut, input, weight, runningMean, runningVar, saveMean,
+ * saveInvstd, training, eps, outputMask, gradInput, gradWeight, gradBias): the five
+ * per-channel inputs optional, a bool, a double, an aclBoolArray picking the outputs. */
+#define HOSTNN_SIG_PARAMS_BatchNormBackward                                                 \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3,   \
+      const aclTensor *in4, const aclTensor *in5, const aclTensor *in6, bool f0, double d0, \
+      const aclBoolArray *ba0, aclTensor *out, aclTensor *out1, aclTensor *out2
+#define HOSTNN_SIG_ARGS_BatchNormBackward \
+  in0, in1, in2, in3, in4, in5, in6, f0, d0, ba0, out, out1, out2
+#define HOSTNN_SIG_INS_BatchNormBackward in0, in1, in2, in3, in4, in5, in6
+#define HOSTNN_SIG_OUTS_BatchNormBackward out, out1, out2
+#define HOSTNN_SIG_DIM_BatchNormBackward 0
+#define HOSTNN_SIG_ARRAY_BatchNormBackward 0, ba0
+#define HOSTNN_SIG_SCALARS_BatchNormBackward HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_BatchNormBackward f0
 
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \

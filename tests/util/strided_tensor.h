@@ -95,6 +95,11 @@ class HostTensor {
     for (int64_t i = 0; i < numel(); ++i) Set(i, RandomValue(dtype_, rng, lo, hi));
   }
   std::vector<uint8_t> Snapshot() const { return mem_.Snapshot(); }
+  // Declares the tensor in another format (the aclTensor and the view; ND by default).
+  void SetFormat(aclFormat format) {
+    view_.format = static_cast<int32_t>(format);
+    acl_ = MakeTensor(mem_.data(), AclDType(dtype_), shape_, strides_, offset_, storage_, format);
+  }
   const TensorView& view() const { return view_; }
   aclTensor* acl() const { return acl_.get(); }
   DType dtype() const { return dtype_; }
