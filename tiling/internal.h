@@ -77,6 +77,14 @@ ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSp
 ReductionPlan PlanReduction(Op op, int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,
                             int64_t row_align, const Resolved& resolved);
 
+// The Atlas A2 profiles (atlas-a2, atlas-a2-<cores>), whose normalisations are planned as
+// ops-nn's A2 tiling plans them.
+bool IsAtlasA2(const Platform& pf);
+// Pure (norm.cc). The tiling ops-nn's Atlas A2 code chooses for `op` over [rows, cols] (cols
+// the normalised length) in `dtype` (f32, f16 or bf16; gamma the same) on pf's cores and UB.
+// planned is false for an operator without an A2 reading (those keep the reduction plan).
+NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Platform& pf);
+
 // ---- The environment, options and files -------------------------------------------------
 
 // The streaming-store threshold a profile defaults to (platform.cc): outputs of at least

@@ -168,6 +168,39 @@ Status CheckReduction(const ReductionPlan& p, const Platform& pf) {
   return Status::Ok();
 }
 
+// A normalisation's A2 tiling: its cores' rows add up to the rows, within the platform's
+// cores, its chunks cover a row, and the host's cores never outnumber A2's.
+Status CheckNorm(const Plan& plan) {
+  const NormTiling& t = plan.norm;
+  const std::string at = "norm tiling (" + t.kernel + " " + t.tmpl + "): ";
+  if (t.rows < 1 || t.cols < 1) return Fail(at + "rows or cols < 1");
+  if (t.block_dim < 1 || t.block_dim > plan.platform.cores) {
+    return Fail(at + "block_dim " + S(t.block_dim) + " outside [1, " + S(plan.platform.cores) +
+                "]");
+  }
+  if (t.former_cores < 1 || t.former_cores > t.block_dim || t.rows_per_core < 1 ||
+      t.tail_rows < 0 || t.leftover_rows < 0 ||
+      t.former_cores * t.rows_per_core + (t.block_dim - t.former_cores) * t.tail_rows +
+              t.leftover_rows !=
+          t.rows) {
+    return Fail(at + S(t.former_cores) + " x " + S(t.rows_per_core) + " + " +
+                S(t.block_dim - t.former_cores) + " x " + S(t.tail_rows) + " + " +
+                S(t.leftover_rows) + " rows is not " + S(t.rows));
+  }
+  if (t.rows_per_loop < 1) return Fail(at + "no row a UB pass");
+  if (t.launched_cores < t.block_dim || t.launched_cores > plan.platform.cores) {
+    return Fail(at + S(t.launched_cores) + " cores launched for " + S(t.block_dim));
+  }
+  if (t.col_chunk < 1 || t.col_chunk > t.cols || t.col_chunks < CeilDiv(t.cols, t.col_chunk)) {
+    return Fail(at + "chunks of " + S(t.col_chunk) + " do not split a row of " + S(t.cols));
+  }
+  if (plan.reduction.block_dim > t.block_dim) {
+    return Fail(at + "the host's " + S(plan.reduction.block_dim) + " cores outnumber A2's " +
+                S(t.block_dim));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string ShapeText(const std::vector<int64_t>& shape) {
@@ -275,12 +308,15 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
                              S(n - 1) + "] for shape " + ShapeText(problem.shape));
     }
     p.dim = problem.dim < 0 ? problem.dim + n : problem.dim;
+    // A normalisation over trailing dims normalises dims [dim, rank): rows of their product.
+    const bool trailing = info.shapes == ShapeRule::kTrailingDims;
     int64_t a1 = 1, r = 1, a0 = 1;
     for (int i = 0; i < rank; ++i) {
       if (i < p.dim) a1 *= problem.shape[i];
-      if (i == p.dim) r = problem.shape[i];
-      if (i > p.dim) a0 *= problem.shape[i];
+      if (i == p.dim || (trailing && i > p.dim)) r *= problem.shape[i];
+      if (i > p.dim && !trailing) a0 *= problem.shape[i];
     }
+    const int64_t norm_rows = a1, norm_cols = r;
     if (r == 1) {  // nothing to reduce: one long A0, as Ascend fuses it
       a0 *= a1;
       a1 = 1;
@@ -290,6 +326,16 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
         GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
     p.reduction = PlanReduction(problem.op, a1, r, a0, elem_bytes, row_align, resolved);
     ReductionPlan& red = p.reduction;
+    if (IsAtlasA2(resolved.platform)) {
+      p.norm = PlanNormA2(problem.op, problem.dtype, norm_rows, norm_cols, resolved.platform);
+      // The host's cores take A2's rows per core (rows of one element, planned as one A0,
+      // at most A2's cores).
+      if (p.norm.planned && (red.a0 == 1 || red.block_dim > p.norm.block_dim)) {
+        red.units_per_core = CeilDiv(red.units, p.norm.block_dim);
+        red.block_dim = CeilDiv(red.units, red.units_per_core);
+        red.units_per_tile = std::min(red.units_per_tile, red.units_per_core);
+      }
+    }
     red.output_by_rows = red.a0 >= kRowSplitMinA0 && red.block_dim > 1 && red.A0Tiles() > 1 &&
                          (!GetOpInfo(problem.op).is_forward ||
                           red.a0 * red.elem_bytes <= red.block_dim * kRowSplitMaxForwardShare);
@@ -335,6 +381,7 @@ Status Plan::Check() const {
                     S(c.row_len) + " on at most the plan's cores");
       }
     }
+    if (kind == Kind::kReduction && norm.planned) HOSTNN_RETURN_IF_ERROR(CheckNorm(*this));
     return kind == Kind::kElementwise ? CheckElementwise(elementwise, pf)
                                       : CheckReduction(reduction, pf);
   });

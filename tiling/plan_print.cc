@@ -62,6 +62,33 @@ bool IsSplitOp(const std::string& snake_name) {
 
 std::string Plural(int64_t n, const char* what) { return S(n) + " " + what + (n == 1 ? "" : "s"); }
 
+// A normalisation's Atlas A2 tiling, below the host's reduction plan.
+std::string NormTable(const NormTiling& t, int64_t host_cores) {
+  std::ostringstream o;
+  o << "-- Atlas A2 (ops-nn's tiling) --\n"
+    << "kernel          " << t.kernel << ", template " << t.tmpl << ", tiling key " << t.tiling_key
+    << "\n"
+    << Wrap("why             ", t.why)
+    << (t.passed_over.empty() ? "" : Wrap("passed over     ", t.passed_over, 16, "; "))
+    << "rows            " << t.rows << " rows of " << t.cols << "\n"
+    << "block_dim       " << t.block_dim << ": " << t.former_cores << " x " << t.rows_per_core
+    << (t.rows_per_core == 1 ? " row" : " rows");
+  if (t.former_cores < t.block_dim) {
+    o << ", " << t.block_dim - t.former_cores << " x " << t.tail_rows;
+  }
+  if (t.leftover_rows > 0) o << ", then " << t.leftover_rows << " more";
+  if (t.launched_cores > t.block_dim) o << "; " << t.launched_cores << " launched";
+  o << " (the host: " << Plural(host_cores, "core") << ")\n"
+    << "per UB pass     " << (t.rows_per_loop > 1 ? "up to " : "") << Plural(t.rows_per_loop, "row")
+    << "\n"
+    << "row split       "
+    << (t.col_chunks == 1 ? "none: whole rows in the UB"
+                          : S(t.col_chunks) + " chunks of " + S(t.col_chunk) + " elements")
+    << "\n"
+    << Wrap("statistics      ", t.stats) << Wrap("UB              ", t.ub_note);
+  return o.str();
+}
+
 }  // namespace
 
 std::string Plan::ToJson() const {
@@ -137,6 +164,28 @@ std::string Plan::ToJson() const {
   o["output_by_rows"] = p.output_by_rows;
   o["ub_used_bytes"] = UbTotal(p.ub);
   o["ub"] = UbJson(p.ub);
+  if (norm.planned) {
+    const NormTiling& t = norm;
+    o["norm"] = {{"kernel", t.kernel},
+                 {"template", t.tmpl},
+                 {"tiling_key", t.tiling_key},
+                 {"why", t.why},
+                 {"passed_over", t.passed_over},
+                 {"rows", t.rows},
+                 {"cols", t.cols},
+                 {"block_dim", t.block_dim},
+                 {"launched_cores", t.launched_cores},
+                 {"rows_per_core", t.rows_per_core},
+                 {"former_cores", t.former_cores},
+                 {"tail_rows", t.tail_rows},
+                 {"leftover_rows", t.leftover_rows},
+                 {"rows_per_loop", t.rows_per_loop},
+                 {"col_chunk", t.col_chunk},
+                 {"col_chunks", t.col_chunks},
+                 {"welford", t.welford},
+                 {"stats", t.stats},
+                 {"ub_note", t.ub_note}};
+  }
   return WriteJson(o, {"trials"});
 }
 
@@ -220,6 +269,7 @@ std::string Plan::ToTable() const {
   }
   o << Wrap("UB              ",
             S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
+  if (norm.planned) o << NormTable(norm, p.block_dim);
   return o.str();
 }
 

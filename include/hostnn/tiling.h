@@ -273,6 +273,39 @@ struct ReductionPlan {
   void ElementPart(int64_t numel, int64_t core, int64_t* begin, int64_t* len) const;
 };
 
+// ---- Normalisation tilings on Atlas A2 ---------------------------------------------------
+
+// What ops-nn's Atlas A2 tiling chooses for a normalisation (tiling/norm.cc): the CANN kernel
+// the operator's op_api dispatches to, its template and tiling key, the cores and the rows
+// each takes, the rows per UB pass and the UB split of a row. Planned on the atlas-a2
+// profiles (atlas-a2, atlas-a2-40 and their overrides) for the normalisations with an A2
+// reading; elsewhere `planned` is false and only the reduction plan applies. The host runs
+// the rows on the reduction plan's cores, whose split follows this one where it can
+// (Plan::reduction.units_per_core = rows_per_core when every core but the last takes that
+// many rows).
+struct NormTiling {
+  bool planned = false;
+  std::string kernel;          // CANN kernel: LayerNormV4, RmsNorm, AddRmsNorm, RmsNormGrad, ...
+  std::string tmpl;            // the template: merge_n, single_read, split_d, ...
+  int64_t tiling_key = 0;      // the kernel's tiling key
+  std::string why;             // why this template, with the numbers
+  std::string passed_over;     // the templates tried before it and why each was not capable
+  int64_t rows = 0, cols = 0;  // the fused [rows, cols] (cols: the normalised length)
+  int64_t block_dim = 0;       // cores with rows
+  int64_t launched_cores = 0;  // cores launched (SetBlockDim): >= block_dim
+  int64_t rows_per_core = 0;   // the former cores' rows (blockFactor, nRow)
+  int64_t former_cores = 0;    // cores taking rows_per_core rows
+  int64_t tail_rows = 0;       // the other cores' rows each (0 when none)
+  int64_t leftover_rows = 0;   // rows after the cores' shares (single_read's tail)
+  int64_t rows_per_loop = 0;   // rows per UB pass (rowFactor, ubFactor of rows)
+  int64_t col_chunk = 0;       // a row's elements per UB pass (cols when it fits)
+  int64_t col_chunks = 1;      // UB passes over a row: > 1 when a row is split
+                               // (at least ceil(cols / col_chunk))
+  bool welford = false;        // Welford statistics (no A2 kernel uses them)
+  std::string stats;           // how the kernel takes a row's statistics
+  std::string ub_note;         // how the UB budget gives rows_per_loop / col_chunk
+};
+
 // ---- Plans ------------------------------------------------------------------------------
 
 struct Plan {
@@ -289,6 +322,7 @@ struct Plan {
   ElementwisePlan elementwise;   // kind == kElementwise
   ReductionPlan reduction;       // kind == kReduction
   ChannelSumsPlan channel_sums;  // PreluBackward's gradWeight (kind kElementwise)
+  NormTiling norm;               // a normalisation's Atlas A2 tiling (kind kReduction)
 
   std::string ToJson() const;
   std::string ToTable() const;

@@ -256,6 +256,13 @@ int RunCheck(const CommandLine& cl) {
         static_cast<long long>(CountTiles(p)), static_cast<long long>(p.block_dim),
         static_cast<long long>(tiling::UbTotal(p.ub)),
         static_cast<long long>(plan.platform.ub_bytes));
+    if (plan.norm.planned) {
+      const tiling::NormTiling& t = plan.norm;
+      std::printf("ok: Atlas A2 %s %s (tiling key %lld): %lld rows of %lld on %lld cores\n",
+                  t.kernel.c_str(), t.tmpl.c_str(), static_cast<long long>(t.tiling_key),
+                  static_cast<long long>(t.rows), static_cast<long long>(t.cols),
+                  static_cast<long long>(t.block_dim));
+    }
   }
   return kExitOk;
 }

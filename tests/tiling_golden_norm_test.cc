@@ -1,0 +1,352 @@
+// Golden plans of the normalisations on Atlas A2 (48 cores, UB 196608 B): what ops-nn's A2
+// tiling chooses for LayerNorm (LayerNormV4's ladder), LayerNormBackward (LayerNormGradV3),
+// RmsNorm, AddRmsNorm, InplaceAddRmsNorm and RmsNormGrad, each value derived by hand in a
+// comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's own tiling
+// unit test asserts for Ascend 910B. These tests pin the planner; they run no operator.
+//
+// Notation: rows = the product of the leading dims, cols = the normalised length; e = bytes
+// of the dtype, blk = 32 / e elements a block, cA = cols aligned up to blk; ceil split:
+// rows_per_core = ceil(rows / 48), block_dim = ceil(rows / rows_per_core).
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hostnn/tiling.h"
+#include "tiling/internal.h"
+
+namespace hostnn {
+namespace {
+
+struct Golden {
+  Op op;
+  DType dtype;
+  std::vector<int64_t> shape;
+  int64_t dim;  // the first normalised dim
+  const char* kernel;
+  const char* tmpl;
+  int64_t key;
+  int64_t block_dim;
+  int64_t rows_per_core;  // the former cores' rows
+  int64_t rows_per_loop;  // rows a UB pass (ops-nn's rowFactor, nRow, ubFormer)
+  int64_t col_chunk;      // a row's elements a pass
+};
+
+class TilingGoldenNorm : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const std::string& v : tiling::EnvironmentVariables()) unsetenv(v.c_str());
+  }
+  static tiling::Plan MustPlan(const Golden& g, const std::string& platform) {
+    tiling::Options o;
+    o.platform = platform;
+    tiling::Plan plan;
+    const Status s = tiling::MakePlan({g.op, g.dtype, g.shape, g.dim}, o, &plan);
+    EXPECT_TRUE(s.ok()) << s.message();
+    return plan;
+  }
+  static void Expect(const Golden& g) {
+    const tiling::Plan plan = MustPlan(g, "atlas-a2");
+    const tiling::NormTiling& t = plan.norm;
+    const std::string what = plan.op + " " + tiling::ShapeText(g.shape) + " " + plan.dtype;
+    ASSERT_TRUE(t.planned) << what;
+    EXPECT_EQ(t.kernel, g.kernel) << what;
+    EXPECT_EQ(t.tmpl, g.tmpl) << what;
+    EXPECT_EQ(t.tiling_key, g.key) << what;
+    EXPECT_EQ(t.block_dim, g.block_dim) << what;
+    EXPECT_EQ(t.rows_per_core, g.rows_per_core) << what;
+    EXPECT_EQ(t.rows_per_loop, g.rows_per_loop) << what;
+    EXPECT_EQ(t.col_chunk, g.col_chunk) << what;
+    EXPECT_GE(t.col_chunks, tiling::CeilDiv(t.cols, t.col_chunk)) << what;
+    EXPECT_FALSE(t.welford) << what;  // the A2 kernels take two passes over a row
+    // The host runs A2's cores' rows: ceil(rows / block_dim) a core.
+    const int64_t host_per_core = tiling::CeilDiv(t.rows, t.block_dim);
+    if (t.cols > 1) {
+      EXPECT_EQ(plan.reduction.units_per_core, host_per_core) << what;
+      EXPECT_EQ(plan.reduction.block_dim, tiling::CeilDiv(t.rows, host_per_core)) << what;
+    }
+    EXPECT_TRUE(plan.Check().ok()) << what << ": " << plan.Check().message();
+  }
+};
+
+constexpr DType kF32 = DType::kFloat32, kF16 = DType::kFloat16, kBf16 = DType::kBFloat16;
+// The tables' short names.
+constexpr Op kLn = Op::kLayerNorm, kLnImpl = Op::kLayerNormWithImplMode,
+             kLnGrad = Op::kLayerNormBackward, kRms = Op::kRmsNorm, kRmsGrad = Op::kRmsNormGrad,
+             kAddRms = Op::kAddRmsNorm, kInplace = Op::kInplaceAddRmsNorm;
+constexpr const char *kV3 = "LayerNormV3", *kV4 = "LayerNormV4", *kV3Grad = "LayerNormGradV3";
+
+// ---- LayerNorm ---------------------------------------------------------------------------
+// The A2 op_api runs LayerNormV4 for its transpose and single_read shapes and LayerNormV3
+// otherwise; hostnn plans the latter with LayerNormV4's ladder (transpose, single_read,
+// merge_n, common). Keys: transpose 200 + 11 d, single_read 122 (bf16 only), merge_n
+// 600 + d (+1000 for cols <= 1280), common 700 + d; d = 0 f32, 1 f16, 2 bf16.
+//   transpose: cols <= 64 and cols != cA; rows ceil-split; room = 196608 - 2 * cA * 4 - 1024,
+//     rows a pass: the largest f <= min(room / (16 cols + 4), rows_per_core) whose 16-row
+//     tiles fit room.
+//   single_read: bf16, cols 1024 or 4096; rowMax = (196608 - 256) / 8 = 24544; rows <= 48:
+//     one row a core; else nRow = min(24544 / cA, 32) rows a block, 48 cores.
+//   merge_n: nRow = ceil(rows / 48) > 2 and cols < (196608 - 2048) / 8 = 24320; 48 cores
+//     (rows % 48 of them take nRow, the rest one less); rows a pass min(nRow, able),
+//     able = 194560 / 4 / (1 + cA) / 2 (to a multiple of 64 when cA <= 32).
+//   common: the rest; min(rows, 48) cores; a row in chunks of min(cols, 193536 / 4 / 2 =
+//     24192).
+// clang-format off: a shape a line
+const Golden kLayerNorm[] = {
+    // UT 600: rows 1024 * 99 = 101376, nRow = 2112 > 2, 4096 < 24320 -> merge_n, f32 600;
+    // able = 48640 / 4097 / 2 = 11 / 2 = 5 rows a pass (48640 / 4097 = 11).
+    {kLn, kF32, {1024, 99, 4096}, 2, kV3, "merge_n", 600, 48, 2112, 5, 4096},
+    // UT 200: cols 20 <= 64, cA 24 != 20 -> transpose; 18 rows: 1 a core, 18 cores.
+    {kLn, kF32, {18, 20}, 1, kV4, "transpose", 200, 18, 1, 1, 20},
+    // UT 222 (bf16 gamma): cA 32 != 20 -> transpose 200 + 22.
+    {kLn, kBf16, {18, 20}, 1, kV4, "transpose", 222, 18, 1, 1, 20},
+    // 64 rows: nRow 2 (not > 2) -> common 700; 32 cores of 2; 4096 <= 24192 whole.
+    {kLn, kF32, {64, 4096}, 1, kV3, "common", 700, 32, 2, 1, 4096},
+    // bf16 4096, 8192 rows > 48: nRow = min(24544 / 4096 = 5, 32) = 5; blocks 1638,
+    // 1638 = 34 * 48 + 6: 6 cores of 35 blocks (175 rows), 42 of 34, 2 rows left over.
+    {kLn, kBf16, {8192, 4096}, 1, kV4, "single_read", 122, 48, 175, 5, 4096},
+    // bf16 1024, 16 rows <= 48: one row a core, 16 cores.
+    {kLn, kBf16, {16, 1024}, 1, kV4, "single_read", 122, 16, 1, 1, 1024},
+    // f16 1024 (not bf16: no single_read): nRow = ceil(4096 / 48) = 86 > 2 -> merge_n,
+    // 1024 <= 1280: 1600 + 1; able = 48640 / 1025 / 2 = 47 / 2 = 23.
+    {kLn, kF16, {4096, 1024}, 1, kV3, "merge_n", 1601, 48, 86, 23, 1024},
+    // 30 rows: nRow 1 -> common; 30 cores of 1; 100000 > 24192: chunks of 24192 (5 of them).
+    {kLn, kF32, {30, 100000}, 1, kV3, "common", 700, 30, 1, 1, 24192},
+    // cols 48 = cA (f32) -> no transpose; nRow = ceil(5000 / 48) = 105 -> merge_n 1600;
+    // able = 48640 / 49 / 2 = 992 / 2 = 496 >= 105.
+    {kLn, kF32, {5000, 48}, 1, kV3, "merge_n", 1600, 48, 105, 105, 48},
+    // cols 16 = cA; nRow = ceil(100000 / 48) = 2084; able = 48640 / 17 / 2 = 2861 / 2 =
+    // 1430, cA 16 <= 32 -> 1430 / 64 * 64 = 1408.
+    {kLn, kF32, {100000, 16}, 1, kV3, "merge_n", 1600, 48, 2084, 1408, 16},
+    // nRow = ceil(200 / 48) = 5 > 2, but 30000 >= 24320 and > 1280 -> common 702 (bf16);
+    // ceil split 5 a core over 40 cores; chunks of 24192.
+    {kLn, kBf16, {200, 30000}, 1, kV3, "common", 702, 40, 5, 1, 24192},
+    // f16 cols 3 (cA 16) -> transpose 211; 7 rows on 7 cores.
+    {kLn, kF16, {7, 3}, 1, kV4, "transpose", 211, 7, 1, 1, 3},
+    // WithImplMode plans alike: nRow = ceil(256 / 48) = 6 -> merge_n 601 (2048 > 1280);
+    // able = 48640 / 2049 / 2 = 23 / 2 = 11 >= 6.
+    {kLnImpl, kF16, {256, 2048}, 1, kV3, "merge_n", 601, 48, 6, 6, 2048},
+    // transpose with many rows: 1000 rows of 20 (f32): 21 a core, 48 cores; room =
+    // 196608 - 2 * 96 - 1024 = 195392, 195392 / 324 = 603 >= 21: f = 21 (2 tiles of 16:
+    // 2 * 64 + 16 * 48 * 16 + 16 * 16 * 8 = 14464 <= room).
+    {kLn, kF32, {1000, 20}, 1, kV4, "transpose", 200, 48, 21, 21, 20},
+};
+
+// ---- LayerNormBackward -------------------------------------------------------------------
+// LayerNormGradV3 (the A2 op_api's fused gradient): single_read (cols in [768, 12176] and
+// cA <= (196608 - 320 - 1024) / 16 = 12204), transpose (cols <= 64, cols != cA), common
+// (cols <= 768), workspace (the rest). Key template * 100 + 10 + d, templates single_read 1,
+// workspace 2, transpose 3, common 4; d = 1 f32, 2 f16, 4 bf16. Rows ceil-split.
+//   single_read: 12204 / cA rows a pass. transpose: room = 196608 - 768 - cA * 32, the
+//   largest f <= min(room / (16 cols + 12), rows_per_core) whose tiles fit. common: room =
+//   196608 - 12 cA, the largest f <= room / (16 cA + 44) with 4 f32 rows, 3 row-sum blocks
+//   and the broadcast (ceil(f / 8) * 256 B) in room. workspace: chunks of
+//   min((196608 - 192) / 24 to 16 = 8176, cols to 16).
+const Golden kLayerNormBackward[] = {
+    // UT 112: 4096 in range, cA 4096: 12204 / 4096 = 2 rows a pass; 48 rows, 1 a core.
+    {kLnGrad, kF16, {48, 4096}, 1, kV3Grad, "single_read", 112, 48, 1, 2, 4096},
+    // UT 412: 16 <= 768; f16 16 = cA -> no transpose; common. room = 196608 - 192 = 196416;
+    // f = 196416 / (256 + 44) = 654: whole = 654 * 64 = 41856, row sums 2624, broadcast
+    // 656 * 32 = 20992: 4 * 41856 + 3 * 2624 + 20992 = 196288 <= room, 20992 <= 41856.
+    {kLnGrad, kF16, {48, 16}, 1, kV3Grad, "common", 412, 48, 1, 654, 16},
+    // 20 <= 64, cA 24 -> transpose 311; 21 a core; room = 196608 - 768 - 768 = 195072,
+    // 195072 / 332 = 587 >= 21; f = 21 fits (2 tiles).
+    {kLnGrad, kF32, {1000, 20}, 1, kV3Grad, "transpose", 311, 48, 21, 21, 20},
+    // 20000 > 12176 -> workspace 214; ceil(100 / 48) = 3 a core, 34 cores; chunks of 8176.
+    {kLnGrad, kBf16, {100, 20000}, 1, kV3Grad, "workspace", 214, 34, 3, 1, 8176},
+    // 768 in range -> single_read 111; 86 a core; 12204 / 768 = 15 rows a pass.
+    {kLnGrad, kF32, {4096, 768}, 1, kV3Grad, "single_read", 111, 48, 86, 15, 768},
+    // 767 < 768 -> common 411; cA 768: room = 196608 - 9216 = 187392, f = 187392 / 12332 =
+    // 15: whole 46080, 4 * 46080 + 3 * 64 + 16 * 32 = 185024 <= room.
+    {kLnGrad, kF32, {4096, 767}, 1, kV3Grad, "common", 411, 48, 86, 15, 767},
+    // 12176 = cA (bf16) <= 12204 -> single_read 114; 10 rows on 10 cores; 1 row a pass.
+    {kLnGrad, kBf16, {10, 12176}, 1, kV3Grad, "single_read", 114, 10, 1, 1, 12176},
+    // 12177 > 12176 -> workspace 214; 2 chunks of 8176.
+    {kLnGrad, kBf16, {10, 12177}, 1, kV3Grad, "workspace", 214, 10, 1, 1, 8176},
+    // f16 50 (cA 64) -> transpose 312; 3 rows on 3 cores.
+    {kLnGrad, kF16, {3, 50}, 1, kV3Grad, "transpose", 312, 3, 1, 1, 50},
+    // f32 64 = cA -> common 411; 1366 a core; room = 196608 - 768 = 195840,
+    // f = 195840 / 1068 = 183: 4 * 46848 + 3 * 736 + 184 * 32 = 195488 <= 195840.
+    {kLnGrad, kF32, {65536, 64}, 1, kV3Grad, "common", 411, 48, 1366, 183, 64},
+};
+
+// ---- RmsNorm, AddRmsNorm, InplaceAddRmsNorm, RmsNormGrad -----------------------------------
+// Rows ceil-split throughout; UB = 196608 - 1024 = 195584.
+// RmsNorm: merge_n 2 (cA <= 2000; 195584 / (16 cA + 260) rows a pass), split_d 1 (cA over
+//   10240 f32 / 12288 16-bit; chunks ceil(cols / (t * 16)) * 16, t = ceil(cols / 12288 or
+//   10240)), else normal 0 (a row a pass).
+const Golden kRmsNorm[] = {
+    // cA 2560 in (2000, 12288] -> normal 0.
+    {kRms, kF16, {24, 1, 2560}, 2, "RmsNorm", "normal", 0, 24, 1, 1, 2560},
+    // UT 1: 25600 > 12288 -> split_d; t = 3, ceil(25600 / 48) * 16 = 534 * 16 = 8544.
+    {kRms, kF16, {24, 1, 25600}, 2, "RmsNorm", "split_d", 1, 24, 1, 1, 8544},
+    // UT 2: cA 256 <= 2000 -> merge_n; 195584 / 4356 = 44 rows a pass.
+    {kRms, kF16, {24, 1, 256}, 2, "RmsNorm", "merge_n", 2, 24, 1, 44, 256},
+    // f32 20000 > 10240 -> split_d; t = 2, ceil(20000 / 32) * 16 = 625 * 16 = 10000.
+    {kRms, kF32, {1, 24, 20000}, 2, "RmsNorm", "split_d", 1, 24, 1, 1, 10000},
+    // bf16 4096 -> normal; 86 a core.
+    {kRms, kBf16, {4096, 4096}, 1, "RmsNorm", "normal", 0, 48, 86, 1, 4096},
+    // cA 2000 <= 2000 -> merge_n; 195584 / 32260 = 6; 3 a core, 34 cores.
+    {kRms, kF32, {100, 2000}, 1, "RmsNorm", "merge_n", 2, 34, 3, 6, 2000},
+    // cA 2008 > 2000 -> normal.
+    {kRms, kF32, {100, 2001}, 1, "RmsNorm", "normal", 0, 34, 3, 1, 2001},
+    // cA 10248 > 10240 -> split_d; t = 2, ceil(10241 / 32) * 16 = 321 * 16 = 5136.
+    {kRms, kF32, {2, 10241}, 1, "RmsNorm", "split_d", 1, 2, 1, 1, 5136},
+};
+
+// AddRmsNorm (and InplaceAddRmsNorm, the same kernel): key dtype * 10 + mode, dtype f16 1,
+// f32 2, bf16 3. split_d 1 (cols over 10240 f32 / 12288 16-bit: chunks of
+// ceil(cols / (t * blk)) * blk, t = ceil(cols / 9696 f32 or 12096)), single_n 3 (one row a
+// core), merge_n 2 (cA <= 2000: 195584 / (cA * (24 f32, 18 16-bit) + 260) rows), multi_n 4
+// (f16, cols = cA: (195584 - 256 - 2 cA) / (16 cA + 64) rows), else normal 0.
+const Golden kAddRmsNorm[] = {
+    // UT 13: 24 rows -> one a core -> single_n, f16.
+    {kAddRms, kF16, {24, 1, 2560}, 2, "AddRmsNorm", "single_n", 13, 24, 1, 1, 2560},
+    // UT 11: 25600 > 12288 -> split_d; t = ceil(25600 / 12096) = 3, ceil(25600 / 48) * 16 = 8544.
+    {kAddRms, kF16, {24, 1, 25600}, 2, "AddRmsNorm", "split_d", 11, 24, 1, 1, 8544},
+    // UT 23: f32, one row a core -> single_n.
+    {kAddRms, kF32, {24, 1, 256}, 2, "AddRmsNorm", "single_n", 23, 24, 1, 1, 256},
+    // 86 a core, cA 256 -> merge_n 22; 195584 / (6144 + 260) = 30.
+    {kAddRms, kF32, {4096, 256}, 1, "AddRmsNorm", "merge_n", 22, 48, 86, 30, 256},
+    // f16 4096 = cA -> multi_n 14; (195584 - 256 - 8192) / 65600 = 2.
+    {kAddRms, kF16, {4096, 4096}, 1, "AddRmsNorm", "multi_n", 14, 48, 86, 2, 4096},
+    // f16 4095 != cA 4096 -> normal 10.
+    {kAddRms, kF16, {4096, 4095}, 1, "AddRmsNorm", "normal", 10, 48, 86, 1, 4095},
+    // bf16 (not f16) -> normal 30.
+    {kAddRms, kBf16, {4096, 4096}, 1, "AddRmsNorm", "normal", 30, 48, 86, 1, 4096},
+    // f32 10241 > 10240 -> split_d 21; t = ceil(10241 / 9696) = 2, ceil(10241 / 16) * 8 = 5128;
+    // 3 a core, 34 cores.
+    {kAddRms, kF32, {100, 10241}, 1, "AddRmsNorm", "split_d", 21, 34, 3, 1, 5128},
+    // InplaceAddRmsNorm: bf16 128, 21 a core -> merge_n 32; 195584 / (2304 + 260) = 76.
+    {kInplace, kBf16, {1000, 128}, 1, "AddRmsNorm", "merge_n", 32, 48, 21, 76, 128},
+    // InplaceAddRmsNorm: 48 rows, one a core -> single_n 23.
+    {kInplace, kF32, {48, 8192}, 1, "AddRmsNorm", "single_n", 23, 48, 1, 1, 8192},
+};
+
+// RmsNormGrad: split_n 1 (cols <= 6080: min(buffer / cA, rows_per_core) rows a pass,
+// buffer 6080, or for cA <= 640 ((195584 - 10 cA) / (24 cA + 268)) * cA), else split_d 2
+// (chunks of 4096, a row a pass).
+const Golden kRmsNormGrad[] = {
+    // 8192 > 6080 -> split_d; 21 a core (1000 = 47 * 21 + 13).
+    {kRmsGrad, kF32, {1000, 8192}, 1, "RmsNormGrad", "split_d", 2, 48, 21, 1, 4096},
+    // cA 256 <= 640: (195584 - 2560) / 6412 = 30 rows; min(30, 21) = 21.
+    {kRmsGrad, kBf16, {1000, 256}, 1, "RmsNormGrad", "split_n", 1, 48, 21, 21, 256},
+    // 6080 <= 6080: 6080 / 6080 = 1 row a pass; 2084 a core.
+    {kRmsGrad, kF16, {100000, 6080}, 1, "RmsNormGrad", "split_n", 1, 48, 2084, 1, 6080},
+    // 6081 -> split_d; 10 rows on 10 cores.
+    {kRmsGrad, kF32, {10, 6081}, 1, "RmsNormGrad", "split_d", 2, 10, 1, 1, 4096},
+    // cA 1000 > 640: 6080 / 1000 = 6 rows a pass; 1366 a core.
+    {kRmsGrad, kF32, {65536, 1000}, 1, "RmsNormGrad", "split_n", 1, 48, 1366, 6, 1000},
+    // 7 rows on 7 cores; (195584 - 640) / 1804 = 108 rows, min(108, 1) = 1.
+    {kRmsGrad, kF16, {7, 64}, 1, "RmsNormGrad", "split_n", 1, 7, 1, 1, 64},
+};
+
+// clang-format on
+
+// Every table, each shape on its own.
+TEST_F(TilingGoldenNorm, GoldenPlans) {
+  struct Table {
+    const char* name;
+    const Golden* begin;
+    const Golden* end;
+  };
+  const Table tables[] = {
+      {"LayerNorm", std::begin(kLayerNorm), std::end(kLayerNorm)},
+      {"LayerNormBackward", std::begin(kLayerNormBackward), std::end(kLayerNormBackward)},
+      {"RmsNorm", std::begin(kRmsNorm), std::end(kRmsNorm)},
+      {"AddRmsNorm", std::begin(kAddRmsNorm), std::end(kAddRmsNorm)},
+      {"RmsNormGrad", std::begin(kRmsNormGrad), std::end(kRmsNormGrad)}};
+  for (const Table& t : tables) {
+    SCOPED_TRACE(t.name);
+    for (const Golden* g = t.begin; g != t.end; ++g) Expect(*g);
+  }
+}
+
+// merge_n deals the remainder one row to each of the first cores: 100 rows of 1024 (f16) on
+// 48 cores are 4 x 3 + 44 x 2; the host's split is 3 a core over 34 cores.
+TEST_F(TilingGoldenNorm, MergeNDealsTheRemainder) {
+  const tiling::Plan plan =
+      MustPlan({Op::kLayerNorm, kF16, {100, 1024}, 1, "", "", 0, 0, 0, 0, 0}, "atlas-a2");
+  const tiling::NormTiling& t = plan.norm;
+  EXPECT_EQ(t.tmpl, "merge_n");
+  EXPECT_EQ(t.block_dim, 48);
+  EXPECT_EQ(t.former_cores, 4);
+  EXPECT_EQ(t.rows_per_core, 3);
+  EXPECT_EQ(t.tail_rows, 2);
+  EXPECT_EQ(plan.reduction.units_per_core, 3);
+  EXPECT_EQ(plan.reduction.block_dim, 34);
+}
+
+// single_read's blocks: 8192 rows of 4096 (bf16) in blocks of 5: 6 x 175 + 42 x 170 + 2.
+TEST_F(TilingGoldenNorm, SingleReadBlocksRoundRobin) {
+  const tiling::Plan plan =
+      MustPlan({Op::kLayerNorm, kBf16, {8192, 4096}, 1, "", "", 0, 0, 0, 0, 0}, "atlas-a2");
+  const tiling::NormTiling& t = plan.norm;
+  EXPECT_EQ(t.former_cores, 6);
+  EXPECT_EQ(t.tail_rows, 170);
+  EXPECT_EQ(t.leftover_rows, 2);
+}
+
+// atlas-a2-40 plans with 40 cores: RmsNorm of 1000 rows: ceil(1000 / 40) = 25 a core.
+TEST_F(TilingGoldenNorm, FortyCores) {
+  const tiling::Plan plan =
+      MustPlan({Op::kRmsNorm, kF32, {1000, 256}, 1, "", "", 0, 0, 0, 0, 0}, "atlas-a2-40");
+  EXPECT_TRUE(plan.norm.planned);
+  EXPECT_EQ(plan.norm.block_dim, 40);
+  EXPECT_EQ(plan.norm.rows_per_core, 25);
+  EXPECT_EQ(plan.reduction.block_dim, 40);
+}
+
+// The host profile, Ascend 950 and the operators without an A2 reading keep the reduction
+// plan alone.
+TEST_F(TilingGoldenNorm, OnlyAtlasA2PlansTheA2Tiling) {
+  const Golden rms{Op::kRmsNorm, kF32, {1000, 256}, 1, "", "", 0, 0, 0, 0, 0};
+  EXPECT_FALSE(MustPlan(rms, "host").norm.planned);
+  EXPECT_FALSE(MustPlan(rms, "ascend950").norm.planned);
+  EXPECT_TRUE(MustPlan(rms, "atlas-a2").norm.planned);
+  const Golden gn{Op::kGroupNormBackward, kF32, {8, 32, 16, 16}, 3, "", "", 0, 0, 0, 0, 0};
+  EXPECT_FALSE(MustPlan(gn, "atlas-a2").norm.planned);
+}
+
+// A UB overridden below what a template assumes leaves no row a pass: no A2 tiling (ops-nn's
+// would fail), and the plan still checks.
+TEST_F(TilingGoldenNorm, ATinyUbPlansNoA2Tiling) {
+  tiling::Options o;
+  o.platform = "atlas-a2";
+  o.ub_bytes = 16384;
+  tiling::Plan plan;
+  ASSERT_TRUE(tiling::MakePlan({Op::kRmsNorm, kF16, {100, 1551}, 1}, o, &plan).ok());
+  EXPECT_FALSE(plan.norm.planned);  // merge_n: 15360 / (1552 * 16 + 260) = 0 rows
+}
+
+// Every normalisation with an A2 reading, over random shapes and dtypes: the plan checks
+// (the cores' rows add up, the chunks cover a row, the host's cores within A2's).
+TEST_F(TilingGoldenNorm, RandomShapesCheck) {
+  std::mt19937_64 rng(5);
+  const Op ops[] = {Op::kLayerNorm,        Op::kLayerNormWithImplMode, Op::kLayerNormBackward,
+                    Op::kRmsNorm,          Op::kRmsNormGrad,           Op::kAddRmsNorm,
+                    Op::kInplaceAddRmsNorm};
+  const DType dtypes[] = {kF32, kF16, kBf16};
+  std::uniform_int_distribution<int64_t> exp(0, 17);
+  for (int i = 0; i < 4000; ++i) {
+    const Op op = ops[i % 7];
+    const DType dtype = dtypes[(i / 7) % 3];
+    const int64_t rows = (int64_t{1} << exp(rng)) + exp(rng);
+    const int64_t cols = (int64_t{1} << exp(rng)) + exp(rng) * 3;
+    tiling::Options o;
+    o.platform = i % 2 ? "atlas-a2" : "atlas-a2-40";
+    tiling::Plan plan;
+    const Status s = tiling::MakePlan({op, dtype, {rows, cols}, 1}, o, &plan);
+    ASSERT_TRUE(s.ok()) << GetOpInfo(op).snake_name << " " << rows << " x " << cols << ": "
+                        << s.message();
+    ASSERT_TRUE(plan.norm.planned);
+    EXPECT_FALSE(plan.norm.tmpl.empty());
+  }
+}
+
+}  // namespace
+}  // namespace hostnn

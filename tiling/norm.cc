@@ -1,0 +1,514 @@
+// The normalisations' Atlas A2 tiling: what ops-nn's A2 (Ascend 910B) tiling code chooses for
+// a normalisation's [rows, cols] (cols the normalised length), read from its host tiling and
+// rewritten here. Each kernel has its own ladder; a plan records the kernel the op_api
+// dispatches to, the template and its tiling key, the cores and their rows, the rows per UB
+// pass and the UB split of a long row. The A2 kernels keep a row (or a row's chunk) in the
+// UB: LayerNorm takes two passes over it (the mean, then the centred squares), RmsNorm one
+// (the squares); none is Welford (Ascend 950's regbase templates are).
+//   LayerNorm (and WithImplMode): the op_api runs LayerNormV4 where its transpose template
+//     (a row of at most 64 elements, not a whole number of blocks) or single-read template
+//     (bf16, a row of 1024 or 4096) applies, else LayerNormV3, whose A2 tiling ops-nn does
+//     not publish; hostnn plans those shapes with LayerNormV4's own ladder:
+//       transpose 100 (key 200 + dtypes), single_read 1000 (key 100 + dtypes),
+//       merge_n 1220 (key 600 + gamma dtype, + 1000 for a row <= 1280, + 1000 more for a
+//       row of 1), common 2000 (key 700 + gamma dtype; a long row in UB chunks).
+//   RmsNorm: normal 0, split_d 1 (a row over 12288 / 10240 elements in chunks), merge_n 2
+//     (an aligned row <= 2000: many rows per UB pass); one core per ceil(rows / cores) rows.
+//   AddRmsNorm, InplaceAddRmsNorm (the same kernel): key dtype * 10 + mode: normal 0,
+//     split_d 1, merge_n 2, single_n 3 (one row per core), multi_n 4 (f16, aligned rows).
+//   LayerNormBackward: LayerNormGradV3 (the A2 op_api's one kernel): single_read 1000 (a
+//     row in [768, 12176]), transpose 2000 (a row <= 64, not whole blocks), common 3000 (a
+//     row <= 768), workspace 4000 (any row, in UB chunks); key template * 100 + 10 + dtypes.
+//     single_read, common and workspace launch every core, the idle ones for the gamma sums.
+//   RmsNormGrad: split_n 1 (a row <= 6080: rows per UB pass), split_d 2 (chunks of 4096).
+// Where the host differs: the host runs whole rows on the reduction plan's cores, one row
+// function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
+// A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
+// round robin (single_read), the host's last cores differ. Gamma is in the input's dtype
+// (hostnn's tiling problem has one dtype), so the mixed-dtype (f32 gamma) keys and ladders
+// are not planned. The 2-D/3-D "performance" flags, which pick kernel variants and not the
+// tiling, are not recorded. Pure functions.
+
+#include <algorithm>
+#include <string>
+
+#include "hostnn/tiling.h"
+#include "tiling/internal.h"
+
+namespace hostnn {
+namespace tiling {
+namespace {
+
+constexpr int64_t kF32 = 4;
+constexpr int64_t kA2Block = 32;  // ops-nn's A2 code aligns to 32-byte blocks by constant
+constexpr const char* kGiven = "inputs (a gradient)";
+constexpr const char* kTwoPass = "two passes: the mean, then the centred squares";
+constexpr const char* kSquares = "one pass: the sum of squares";
+
+std::string S(int64_t v) { return std::to_string(v); }
+
+struct Shape {
+  DType dtype;
+  int64_t rows, cols, elem;  // elem: bytes of the storage dtype
+  int64_t cores, ub;
+  int64_t BlockElems() const { return kA2Block / elem; }
+  int64_t ColsAligned() const { return AlignUp(cols, BlockElems()); }
+};
+
+// Cores take ceil(rows / cores) rows each, the last the rest: RmsNorm's, AddRmsNorm's and
+// RmsNormGrad's blockFactor split.
+void CeilSplit(const Shape& s, NormTiling* t) {
+  t->rows_per_core = CeilDiv(s.rows, s.cores);
+  t->block_dim = CeilDiv(s.rows, t->rows_per_core);
+  const int64_t last = s.rows - t->rows_per_core * (t->block_dim - 1);
+  t->former_cores = last == t->rows_per_core ? t->block_dim : t->block_dim - 1;
+  t->tail_rows = last == t->rows_per_core ? 0 : last;
+}
+
+void WholeRows(const Shape& s, NormTiling* t) {
+  t->col_chunk = s.cols;
+  t->col_chunks = 1;
+}
+
+void Chunked(const Shape& s, int64_t chunk, NormTiling* t) {
+  t->col_chunk = std::min(chunk, s.cols);
+  t->col_chunks = CeilDiv(s.cols, t->col_chunk);
+}
+
+// ---- LayerNorm: LayerNormV4's A2 ladder -------------------------------------------------
+
+// ops-nn's dtype key: the input's dtype * 10 + gamma's (f32 0, f16 1, bf16 2).
+int64_t LnDTypeDigit(DType d) { return d == DType::kFloat16 ? 1 : d == DType::kBFloat16 ? 2 : 0; }
+
+bool LnTranspose(const Shape& s, NormTiling* t) {
+  constexpr int64_t kRowLimit = 64, kC0 = 16, kReserved = 1024;
+  if (s.cols > kRowLimit || s.cols == s.ColsAligned()) {
+    t->why = "transpose needs a row <= 64 that is not a whole number of blocks";
+    return false;
+  }
+  const int64_t d = LnDTypeDigit(s.dtype);
+  t->tiling_key = 200 + d * 10 + d;
+  // Block split: ceil(rows / cores) rows a core.
+  int64_t former = CeilDiv(s.rows, s.cores);
+  int64_t blocks = CeilDiv(s.rows, former);
+  // UB: gamma and beta in f32 (twice), 1 KiB reserved; rows per pass from the transposed
+  // tiles of 16 rows, the largest that fits.
+  const int64_t gamma = AlignUp(s.cols, s.BlockElems()) * kF32;
+  const int64_t room = s.ub - 2 * gamma - kReserved;
+  const int64_t max_former = room / (s.cols * kF32 * 4 + kF32);
+  auto fit = [&](int64_t block_rows) -> int64_t {
+    for (int64_t f = std::min(max_former, block_rows); f > 0; --f) {
+      const int64_t b = CeilDiv(f, kC0);
+      const int64_t need = b * kC0 * kF32 + kC0 * AlignUp(b * s.cols, kC0) * kF32 * 4 +
+                           AlignUp(b, kC0) * kC0 * kF32 * 2;
+      if (need <= room) return f;
+    }
+    return 0;
+  };
+  int64_t per_loop = fit(former);
+  if (per_loop == 0) {  // one core takes everything
+    former = s.rows;
+    blocks = 1;
+    per_loop = fit(former);
+  }
+  t->tmpl = "transpose";
+  t->kernel = "LayerNormV4";
+  t->rows_per_core = former;
+  t->block_dim = blocks;
+  const int64_t tail = s.rows - (blocks - 1) * former;
+  t->former_cores = tail == former ? blocks : blocks - 1;
+  t->tail_rows = tail == former ? 0 : tail;
+  t->rows_per_loop = per_loop;
+  WholeRows(s, t);
+  t->why = "a row of " + S(s.cols) + " <= 64, not a multiple of " + S(s.BlockElems()) +
+           " elements: rows transposed in tiles of 16";
+  t->ub_note = "UB " + S(s.ub) + " - 2 x gamma " + S(gamma) + " - 1024 = " + S(room) + " B; " +
+               S(per_loop) + " rows a pass (at most " + S(room) + " / (16 x " + S(s.cols) +
+               " + 4) = " + S(max_former) + ")";
+  return true;
+}
+
+bool LnSingleRead(const Shape& s, NormTiling* t) {
+  constexpr int64_t kRowLimit = 32;
+  const int64_t row_max = (s.ub - 8 * kA2Block) / kF32 / 2;
+  if ((s.cols != 1024 && s.cols != 4096) || s.dtype != DType::kBFloat16) {
+    t->why = "single_read needs bf16 and a row of 1024 or 4096";
+    return false;
+  }
+  if (s.ColsAligned() > row_max) {
+    t->why = "single_read needs a row <= " + S(row_max);
+    return false;
+  }
+  t->tiling_key = 122;
+  t->tmpl = "single_read";
+  t->kernel = "LayerNormV4";
+  int64_t n_row = 1;
+  t->block_dim = s.rows;
+  if (s.rows > s.cores) {
+    n_row = std::min(row_max / s.ColsAligned(), kRowLimit);
+    t->block_dim = s.cores;
+  }
+  // Blocks of n_row rows dealt round robin; the rows short of a block go to one more core.
+  const int64_t blocks = s.rows / n_row;
+  const int64_t loops = blocks / t->block_dim, extra = blocks % t->block_dim;
+  t->rows_per_loop = n_row;
+  t->rows_per_core = (loops + (extra > 0 ? 1 : 0)) * n_row;
+  t->former_cores = extra > 0 ? extra : t->block_dim;
+  t->tail_rows = extra > 0 ? loops * n_row : 0;
+  t->leftover_rows = s.rows - blocks * n_row;
+  WholeRows(s, t);
+  t->why = "bf16, a row of " + S(s.cols) + ": each row read once; blocks of " + S(n_row) +
+           " rows dealt round robin";
+  t->ub_note = "(UB " + S(s.ub) + " - 256) / 4 / 2 = " + S(row_max) +
+               " f32 a pass: " + S(row_max / s.ColsAligned()) + " rows, at most 32";
+  return true;
+}
+
+bool LnMergeN(const Shape& s, NormTiling* t) {
+  constexpr int64_t kReserved = 2048, kShortRow = 1280;
+  const int64_t per_core = CeilDiv(s.rows, s.cores);
+  const int64_t row_max = (s.ub - kReserved) / kF32 / 2;
+  if (per_core <= 2 || !(s.cols < row_max || s.cols <= kShortRow)) {
+    t->why = per_core <= 2 ? "merge_n needs more than 2 rows a core (" + S(per_core) + ")"
+                           : "merge_n needs a row < " + S(row_max);
+    return false;
+  }
+  t->tiling_key =
+      600 + LnDTypeDigit(s.dtype) + (s.cols <= kShortRow ? 1000 : 0) + (s.cols == 1 ? 1000 : 0);
+  t->tmpl = "merge_n";
+  t->block_dim = s.cores;
+  const int64_t rem = s.rows % s.cores;
+  t->rows_per_core = per_core;
+  t->former_cores = rem == 0 ? s.cores : rem;
+  t->tail_rows = rem == 0 ? 0 : s.rows / s.cores;
+  int64_t able = (s.ub - kReserved) / kF32 / (1 + s.ColsAligned()) / 2;
+  if (s.ColsAligned() <= 32) able = able / 64 * 64;
+  t->rows_per_loop = std::min(per_core, able);
+  WholeRows(s, t);
+  t->why = S(per_core) + " > 2 rows a core, a row of " + S(s.cols) + " < " + S(row_max) +
+           (s.cols <= kShortRow ? " (<= 1280: the short-row kernel)" : "");
+  t->ub_note = "(UB " + S(s.ub) + " - 2048) / 4 / (1 + " + S(s.ColsAligned()) +
+               ") / 2 = " + S(able) + " rows a pass" +
+               (s.ColsAligned() <= 32 ? " (a multiple of 64)" : "");
+  return true;
+}
+
+bool LnCommon(const Shape& s, NormTiling* t) {
+  constexpr int64_t kOthers = 3 * 1024;
+  t->tiling_key = 700 + LnDTypeDigit(s.dtype);
+  t->tmpl = "common";
+  CeilSplit(s, t);  // the kernel deals the rows (hostnn assumes by ceil)
+  t->launched_cores = std::min(s.rows, s.cores);
+  const int64_t max_tile = (s.ub - kOthers) / kF32;
+  Chunked(s, max_tile / 2 > s.cols ? s.cols : max_tile / 2, t);
+  t->rows_per_loop = 1;
+  t->why = "the fallback: one row at a time" + std::string(t->col_chunks > 1 ? ", in chunks" : "");
+  t->ub_note = "(UB " + S(s.ub) + " - 3072) / 4 / 2 = " + S(max_tile / 2) + " elements a chunk";
+  return true;
+}
+
+void PlanLayerNorm(const Shape& s, NormTiling* t) {
+  t->stats = kTwoPass;
+  std::string tried;
+  for (bool (*f)(const Shape&, NormTiling*) : {LnTranspose, LnSingleRead, LnMergeN, LnCommon}) {
+    NormTiling trial = *t;
+    if (f(s, &trial)) {
+      const bool v4 = trial.kernel == "LayerNormV4";
+      *t = trial;
+      if (!v4) {
+        t->kernel = "LayerNormV3";
+        t->why += "; LayerNormV3's A2 tiling is not in ops-nn: LayerNormV4's ladder";
+      }
+      t->passed_over = tried;
+      return;
+    }
+    tried += (tried.empty() ? "" : "; ") + trial.why;
+  }
+}
+
+// ---- RmsNorm, AddRmsNorm, RmsNormGrad ---------------------------------------------------
+
+constexpr int64_t kRmsReserved = 1024;
+constexpr int64_t kSmallReduce = 2000;   // merge_n: an aligned row at most this long
+constexpr int64_t kFloatPerRepeat = 64;  // f32 a repeat: the multi_n row budget
+
+void PlanRmsNorm(const Shape& s, NormTiling* t) {
+  const int64_t ub = s.ub - kRmsReserved;
+  const int64_t aligned = s.ColsAligned();
+  int64_t ub_factor = s.elem == kF32 ? 10240 : 12288;
+  t->kernel = "RmsNorm";
+  t->stats = kSquares;
+  CeilSplit(s, t);
+  WholeRows(s, t);
+  if (aligned <= kSmallReduce) {
+    t->tmpl = "merge_n";
+    t->tiling_key = 2;
+    t->rows_per_loop = ub / (aligned * 16 + 260);
+    t->why = "an aligned row of " + S(aligned) + " <= 2000: many rows a pass";
+    t->ub_note = "(UB " + S(s.ub) + " - 1024) / (" + S(aligned) +
+                 " x 16 + 260) = " + S(t->rows_per_loop) + " rows a pass";
+  } else if (aligned > ub_factor) {
+    t->tmpl = "split_d";
+    t->tiling_key = 1;
+    const int64_t tiles = CeilDiv(s.cols, ub_factor);
+    int64_t chunk = CeilDiv(s.cols, tiles * 16) * 16;
+    while (chunk > 16 && s.cols % chunk != 0 && s.cols % chunk < 16) chunk -= 16;
+    Chunked(s, chunk, t);
+    t->rows_per_loop = 1;
+    t->why = "an aligned row of " + S(aligned) + " > " + S(ub_factor) + ": in chunks";
+    t->ub_note = S(tiles) + " chunks of at most " + S(ub_factor) + ": ceil(" + S(s.cols) + " / (" +
+                 S(tiles) + " x 16)) x 16 = " + S(t->col_chunk) + " (no tail under 16)";
+  } else {
+    t->tmpl = "normal";
+    t->tiling_key = 0;
+    t->rows_per_loop = 1;
+    t->why = "an aligned row of " + S(aligned) + " in (2000, " + S(ub_factor) + "]";
+    t->ub_note = "a row of at most " + S(ub_factor) + " a pass, rstd kept for 64 rows";
+  }
+}
+
+void PlanAddRmsNorm(const Shape& s, NormTiling* t) {
+  const int64_t ub = s.ub - kRmsReserved;
+  const int64_t aligned = s.ColsAligned();
+  const int64_t dtype_key = s.dtype == DType::kFloat16 ? 1 : s.dtype == DType::kBFloat16 ? 3 : 2;
+  int64_t mode = 0;
+  const int64_t ub_factor = s.elem == kF32 ? 10240 : 12288;
+  t->kernel = "AddRmsNorm";
+  t->stats = kSquares;
+  CeilSplit(s, t);
+  WholeRows(s, t);
+  if (s.cols > ub_factor) {
+    mode = 1;
+    t->tmpl = "split_d";
+    const int64_t cut = s.elem == kF32 ? 9696 : 12096;
+    const int64_t tiles = CeilDiv(s.cols, cut);
+    Chunked(s, CeilDiv(s.cols, tiles * s.BlockElems()) * s.BlockElems(), t);
+    t->rows_per_loop = 1;
+    t->why = "a row of " + S(s.cols) + " > " + S(ub_factor) + ": in chunks";
+    t->ub_note =
+        S(tiles) + " chunks of at most " + S(cut) + ", rounded to blocks: " + S(t->col_chunk);
+  } else if (t->rows_per_core == 1) {
+    mode = 3;
+    t->tmpl = "single_n";
+    t->rows_per_loop = 1;
+    t->why = "one row a core (" + S(s.rows) + " rows <= " + S(s.cores) + " cores)";
+    t->ub_note = "one row a pass";
+  } else if (aligned <= kSmallReduce) {
+    mode = 2;
+    t->tmpl = "merge_n";
+    const int64_t weight = s.elem == kF32 ? 24 : 18;
+    t->rows_per_loop = ub / (aligned * weight + 260);
+    t->why = "an aligned row of " + S(aligned) + " <= 2000: many rows a pass";
+    t->ub_note = "(UB " + S(s.ub) + " - 1024) / (" + S(aligned) + " x " + S(weight) +
+                 " + 260) = " + S(t->rows_per_loop) + " rows a pass";
+  } else if (s.dtype == DType::kFloat16 && s.cols == aligned &&
+             (ub - 256 - aligned * 2) / (aligned * 16 + kFloatPerRepeat) > 0) {
+    mode = 4;
+    t->tmpl = "multi_n";
+    t->rows_per_loop = (ub - 256 - aligned * 2) / (aligned * 16 + kFloatPerRepeat);
+    t->why = "f16, a row of " + S(s.cols) + " of whole blocks: several rows a pass";
+    t->ub_note = "(UB " + S(s.ub) + " - 1024 - 256 - 2 x " + S(aligned) + ") / (" + S(aligned) +
+                 " x 16 + 64) = " + S(t->rows_per_loop) + " rows a pass";
+  } else {
+    t->tmpl = "normal";
+    t->rows_per_loop = 1;
+    t->why = "a row of " + S(s.cols) + " in (2000, " + S(ub_factor) + "]";
+    t->ub_note = "a row of at most " + S(ub_factor) + " a pass, rstd kept for 64 rows";
+  }
+  t->tiling_key = dtype_key * 10 + mode;
+}
+
+void PlanRmsNormGrad(const Shape& s, NormTiling* t) {
+  constexpr int64_t kSplitN = 6080, kSplitD = 4096, kSmallD = 640, kUsedUb = 195584;
+  const int64_t aligned = s.ColsAligned();
+  t->kernel = "RmsNormGrad";
+  t->stats = kGiven;
+  CeilSplit(s, t);
+  if (s.cols <= kSplitN) {
+    t->tmpl = "split_n";
+    t->tiling_key = 1;
+    int64_t buffer = kSplitN;
+    std::string how = "a buffer of 6080 elements";
+    if (aligned <= kSmallD) {
+      const int64_t rows = (kUsedUb - aligned * 10) / (aligned * 24 + 268);
+      buffer = rows * aligned;
+      how = "(195584 - " + S(aligned) + " x 10) / (" + S(aligned) + " x 24 + 268) = " + S(rows) +
+            " rows";
+    }
+    t->rows_per_loop = std::min(buffer / aligned, t->rows_per_core);
+    WholeRows(s, t);
+    t->why = "a row of " + S(s.cols) + " <= 6080: whole rows, several a pass";
+    t->ub_note = how + "; " + S(t->rows_per_loop) + " rows a pass";
+  } else {
+    t->tmpl = "split_d";
+    t->tiling_key = 2;
+    t->rows_per_loop = 1;
+    Chunked(s, kSplitD, t);
+    t->why = "a row of " + S(s.cols) + " > 6080: in chunks of 4096";
+    t->ub_note = "chunks of 4096 elements";
+  }
+}
+
+// ---- LayerNormBackward: LayerNormGradV3's A2 ladder ------------------------------------
+
+// ops-nn's key: template * 100 + 10 (deterministic, always on) + dtypes (f32 1, f16 2, bf16 4).
+int64_t LngKey(const Shape& s, int64_t tmpl) {
+  const int64_t d = s.dtype == DType::kFloat16 ? 2 : s.dtype == DType::kBFloat16 ? 4 : 1;
+  return tmpl * 100 + 10 + d;
+}
+
+// The rows of cores past the ceil split take no rows, but single_read, common and workspace
+// launch every core: the idle ones join the gamma and beta sums.
+void LngSplit(const Shape& s, bool all_cores, NormTiling* t) {
+  CeilSplit(s, t);
+  t->launched_cores = all_cores ? s.cores : t->block_dim;
+}
+
+bool LngSingleRead(const Shape& s, NormTiling* t) {
+  const int64_t buffer = (s.ub - 64 * 5 - 512 * 2) / kF32 / 4;
+  if (s.cols < 768 || s.cols > 12176 || buffer < s.ColsAligned()) {
+    t->why = "single_read needs a row in [768, 12176] within " + S(buffer) + " elements";
+    return false;
+  }
+  t->tmpl = "single_read";
+  t->tiling_key = LngKey(s, 1);
+  LngSplit(s, true, t);
+  t->rows_per_loop = buffer / s.ColsAligned();
+  WholeRows(s, t);
+  t->why = "a row of " + S(s.cols) + " in [768, 12176]: each row read once";
+  t->ub_note = "(UB " + S(s.ub) + " - 320 - 1024) / 4 / 4 = " + S(buffer) +
+               " f32 a buffer: " + S(t->rows_per_loop) + " rows a pass";
+  return true;
+}
+
+bool LngTranspose(const Shape& s, NormTiling* t) {
+  constexpr int64_t kC0 = 16;
+  if (s.cols > 64 || s.cols == s.ColsAligned()) {
+    t->why = "transpose needs a row <= 64 that is not a whole number of blocks";
+    return false;
+  }
+  t->tmpl = "transpose";
+  t->tiling_key = LngKey(s, 3);
+  LngSplit(s, false, t);
+  const int64_t room = s.ub - 64 * kF32 * 3 - s.ColsAligned() * kA2Block;
+  const int64_t max_former = room / (s.cols * 4 * kF32 + 3 * kF32);
+  int64_t per_loop = std::min(max_former, t->rows_per_core);
+  for (; per_loop > 1; --per_loop) {
+    const int64_t b = CeilDiv(per_loop, kC0);
+    if (AlignUp(b, kC0) * kC0 * kF32 * 3 + AlignUp(b * s.cols, kC0) * kC0 * kF32 * 4 <= room) break;
+  }
+  t->rows_per_loop = std::max<int64_t>(per_loop, 1);
+  WholeRows(s, t);
+  t->why = "a row of " + S(s.cols) + " <= 64, not a multiple of " + S(s.BlockElems()) +
+           " elements: rows transposed in tiles of 16";
+  t->ub_note = "UB " + S(s.ub) + " - 768 - " + S(s.ColsAligned()) + " x 32 = " + S(room) + " B; " +
+               S(t->rows_per_loop) + " rows a pass";
+  return true;
+}
+
+bool LngCommon(const Shape& s, NormTiling* t) {
+  if (s.cols > 768) {
+    t->why = "common needs a row <= 768";
+    return false;
+  }
+  t->tmpl = "common";
+  t->tiling_key = LngKey(s, 4);
+  LngSplit(s, true, t);
+  const int64_t aligned = s.ColsAligned();
+  const int64_t room = s.ub - aligned * kF32 * 3;
+  int64_t f = room / (aligned * kF32 * 4 + kF32 * 3 + kA2Block);
+  for (; f > 0; --f) {
+    const int64_t whole = f * aligned * kF32;
+    const int64_t last_r = AlignUp(f * kF32, kA2Block);
+    const int64_t brcb = AlignUp(f, 8) * kA2Block;
+    if (whole * 4 + last_r * 3 + brcb <= room && brcb <= whole) break;
+  }
+  if (f < 1) {
+    t->why = "common: no row fits the UB";
+    return false;
+  }
+  t->rows_per_loop = f;
+  WholeRows(s, t);
+  t->why = "a row of " + S(s.cols) + " <= 768: several rows a pass";
+  t->ub_note = "UB " + S(s.ub) + " - 3 x " + S(aligned * kF32) + " = " + S(room) + " B: " + S(f) +
+               " rows of 4 f32 buffers and their broadcasts";
+  return true;
+}
+
+bool LngWorkspace(const Shape& s, NormTiling* t) {
+  t->tmpl = "workspace";
+  t->tiling_key = LngKey(s, 2);
+  LngSplit(s, true, t);
+  const int64_t buffer = (s.ub - 64 * 3) / 6 / kF32 / 16 * 16;
+  t->rows_per_loop = 1;
+  Chunked(s, std::min(buffer, AlignUp(s.cols, 16)), t);
+  t->why = "the fallback: a row at a time through the workspace" +
+           std::string(t->col_chunks > 1 ? ", in chunks" : "");
+  t->ub_note = "(UB " + S(s.ub) + " - 192) / 6 / 4, to 16 = " + S(buffer) + " elements a chunk";
+  return true;
+}
+
+void PlanLayerNormBackward(const Shape& s, NormTiling* t) {
+  t->kernel = "LayerNormGradV3";
+  t->stats = kGiven;
+  std::string tried;
+  for (bool (*f)(const Shape&, NormTiling*) :
+       {LngSingleRead, LngTranspose, LngCommon, LngWorkspace}) {
+    NormTiling trial = *t;
+    if (f(s, &trial)) {
+      *t = trial;
+      t->passed_over = tried;
+      return;
+    }
+    tried += (tried.empty() ? "" : "; ") + trial.why;
+  }
+}
+
+// A UB overridden below what the A2 kernels assume leaves no row (or chunk) a pass: ops-nn's
+// tiling fails there, and only the host's reduction plan stands.
+NormTiling Finish(NormTiling t) {
+  if (t.rows_per_loop < 1 || t.col_chunk < 1) return NormTiling{};
+  if (t.launched_cores == 0) t.launched_cores = t.block_dim;
+  t.planned = true;
+  return t;
+}
+
+}  // namespace
+
+bool IsAtlasA2(const Platform& pf) {
+  return pf.name == "atlas-a2" || pf.name.rfind("atlas-a2-", 0) == 0;
+}
+
+NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Platform& pf) {
+  NormTiling t;
+  const int64_t elem = static_cast<int64_t>(DTypeSize(dtype));
+  if (rows < 1 || cols < 1 || (elem != 2 && elem != 4)) return t;
+  const Shape s{dtype, rows, cols, elem, pf.cores, pf.ub_bytes};
+  t.rows = rows;
+  t.cols = cols;
+  switch (op) {
+    case Op::kLayerNorm:
+    case Op::kLayerNormWithImplMode:
+      PlanLayerNorm(s, &t);
+      break;
+    case Op::kRmsNorm:
+      PlanRmsNorm(s, &t);
+      break;
+    case Op::kAddRmsNorm:
+    case Op::kInplaceAddRmsNorm:
+      PlanAddRmsNorm(s, &t);
+      break;
+    case Op::kRmsNormGrad:
+      PlanRmsNormGrad(s, &t);
+      break;
+    case Op::kLayerNormBackward:
+      PlanLayerNormBackward(s, &t);
+      break;
+    default:
+      return NormTiling{};
+  }
+  return Finish(t);
+}
+
+}  // namespace tiling
+}  // namespace hostnn
