@@ -1,7 +1,8 @@
 // Golden plans of the normalisations on Atlas A2 (48 cores, UB 196608 B): what ops-nn's A2
 // tiling chooses for LayerNorm (LayerNormV4's ladder), LayerNormBackward (LayerNormGradV3),
-// RmsNorm, AddRmsNorm, InplaceAddRmsNorm and RmsNormGrad, each value derived by hand in a
-// comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's own tiling
+// RmsNorm, AddRmsNorm, InplaceAddRmsNorm, RmsNormGrad, GroupNorm (GroupNormSilu) and
+// GroupNormBackward (GroupNormGrad), each value derived by hand in a comment from that
+// tiling code. "UT" marks a shape whose tiling key ops-nn's own tiling
 // unit test asserts for Ascend 910B. These tests pin the planner; they run no operator.
 //
 // Notation: rows = the product of the leading dims, cols = the normalised length; e = bytes
@@ -34,6 +35,7 @@ struct Golden {
   int64_t rows_per_core;  // the former cores' rows
   int64_t rows_per_loop;  // rows a UB pass (ops-nn's rowFactor, nRow, ubFormer)
   int64_t col_chunk;      // a row's elements a pass
+  int64_t group = 0;      // GroupNorm's groups (shape [N, C, spatial...])
 };
 
 class TilingGoldenNorm : public ::testing::Test {
@@ -45,7 +47,7 @@ class TilingGoldenNorm : public ::testing::Test {
     tiling::Options o;
     o.platform = platform;
     tiling::Plan plan;
-    const Status s = tiling::MakePlan({g.op, g.dtype, g.shape, g.dim}, o, &plan);
+    const Status s = tiling::MakePlan({g.op, g.dtype, g.shape, g.dim, 1, g.group}, o, &plan);
     EXPECT_TRUE(s.ok()) << s.message();
     return plan;
   }
@@ -77,8 +79,10 @@ constexpr DType kF32 = DType::kFloat32, kF16 = DType::kFloat16, kBf16 = DType::k
 // The tables' short names.
 constexpr Op kLn = Op::kLayerNorm, kLnImpl = Op::kLayerNormWithImplMode,
              kLnGrad = Op::kLayerNormBackward, kRms = Op::kRmsNorm, kRmsGrad = Op::kRmsNormGrad,
-             kAddRms = Op::kAddRmsNorm, kInplace = Op::kInplaceAddRmsNorm;
-constexpr const char *kV3 = "LayerNormV3", *kV4 = "LayerNormV4", *kV3Grad = "LayerNormGradV3";
+             kAddRms = Op::kAddRmsNorm, kInplace = Op::kInplaceAddRmsNorm, kGn = Op::kGroupNorm,
+             kGnGrad = Op::kGroupNormBackward;
+constexpr const char *kV3 = "LayerNormV3", *kV4 = "LayerNormV4", *kV3Grad = "LayerNormGradV3",
+                     *kSilu = "GroupNormSilu", *kGnG = "GroupNormGrad";
 
 // ---- LayerNorm ---------------------------------------------------------------------------
 // The A2 op_api runs LayerNormV4 for its transpose and single_read shapes and LayerNormV3
@@ -245,6 +249,88 @@ const Golden kRmsNormGrad[] = {
     {kRmsGrad, kF16, {7, 64}, 1, "RmsNormGrad", "split_n", 1, 7, 1, 1, 64},
 };
 
+// ---- GroupNorm, GroupNormBackward ---------------------------------------------------------
+// rows = N * G groups of cols = C / G * HxW. GroupNorm runs GroupNormSilu (SiLU off) on A2:
+// per = ceil(N * G / 48) groups a core over ceil(N * G / per) cores, all on one core when
+// HxW < blk unless HxW is 1 with C / G >= blk; HxW 1 with G = C deals whole samples
+// (ceil(N / 48) a core, one core when C is not whole blocks). Key: HxW < blk: hw_one
+// 108 / 1071 (HxW 1) or basic 106 / 1051; small_shape 102 / 1011 (HxW a multiple of 8 f32,
+// 16 b16, <= 4096, C + per <= 4000 f32, 2700 b16); high_perf 104 / 1031 (C + per within
+// those); else basic. A group in passes of 8192 elements.
+const Golden kGroupNorm[] = {
+    // UT 106: HxW 4160 > 4096; per = ceil(12288 / 48) = 256, C + per = 4224 > 4000 -> basic.
+    {kGn, kF32, {384, 3968, 64, 65}, 1, kSilu, "basic", 106, 48, 256, 1, 8192, 32},
+    // UT 1051: f16, C + per = 4224 > 2700 -> basic.
+    {kGn, kF16, {384, 3968, 64, 66}, 1, kSilu, "basic", 1051, 48, 256, 1, 8192, 32},
+    // UT 1011: HxW 144 = 9 * 16 <= 4096, per = ceil(768 / 48) = 16, 64 + 16 <= 2700; cols 2 * 144.
+    {kGn, kF16, {24, 64, 12, 12}, 1, kSilu, "small_shape", 1011, 48, 16, 1, 288, 32},
+    // UT 1031: HxW 8192 > 4096; per 1 (32 groups on 32 cores), 32 + 1 <= 2700 -> high_perf.
+    {kGn, kF16, {1, 32, 128, 64}, 1, kSilu, "high_perf", 1031, 32, 1, 1, 8192, 32},
+    // UT 102: f32, HxW 144 = 18 * 8.
+    {kGn, kF32, {24, 64, 12, 12}, 1, kSilu, "small_shape", 102, 48, 16, 1, 288, 32},
+    // UT 104: f32, HxW 8192 > 4096 -> high_perf.
+    {kGn, kF32, {1, 32, 128, 64}, 1, kSilu, "high_perf", 104, 32, 1, 1, 8192, 32},
+    // UT 1071: HxW 1, G = C = 32 = 2 blocks of f16: whole samples, ceil(24 / 48) = 1 a core,
+    // 24 cores of 32 groups; cols 1.
+    {kGn, kF16, {24, 32, 1, 1}, 1, kSilu, "hw_one", 1071, 24, 32, 1, 1, 32},
+    // UT 108: HxW 1, G = C = 31 (not whole f32 blocks): one core of 24 * 31 = 744 groups.
+    {kGn, kF32, {24, 31, 1, 1}, 1, kSilu, "hw_one", 108, 1, 744, 1, 1, 31},
+    // HxW 256 = 32 * 8; per = ceil(64 / 48) = 2 over 32 cores; 32 + 2 <= 4000; cols 4 * 256.
+    {kGn, kF32, {8, 32, 16, 16}, 1, kSilu, "small_shape", 102, 32, 2, 1, 1024, 8},
+    // cols 10 * 4096 = 40960: 5 passes of 8192; per 2 over 32 cores.
+    {kGn, kF16, {2, 320, 64, 64}, 1, kSilu, "small_shape", 1011, 32, 2, 1, 8192, 32},
+    // HxW 9 < 16 (bf16) -> one core of all 32 groups, basic 1051; cols 128 * 9 = 1152.
+    {kGn, kBf16, {1, 4096, 3, 3}, 1, kSilu, "basic", 1051, 1, 32, 1, 1152, 32},
+    // HxW 1, G = C = 64 (8 f32 blocks): ceil(4 / 48) = 1 sample a core, 4 cores of 64.
+    {kGn, kF32, {4, 64, 1, 1}, 1, kSilu, "hw_one", 108, 4, 64, 1, 1, 64},
+    // HxW 1, C / G = 16 >= 8: no single core; 8 groups on 8 cores; cols 16.
+    {kGn, kF32, {2, 64, 1, 1}, 1, kSilu, "hw_one", 108, 8, 1, 1, 16, 4},
+    // HxW 49 not 16-aligned; per = ceil(3200 / 48) = 67, 128 + 67 <= 2700 -> high_perf;
+    // 3200 / 67 -> 48 cores; cols 4 * 49.
+    {kGn, kBf16, {100, 128, 7, 7}, 1, kSilu, "high_perf", 1031, 48, 67, 1, 196, 32},
+    // HxW 5 < 8 -> one core of 9 groups, basic 106; cols 10 * 5.
+    {kGn, kF32, {3, 30, 5}, 1, kSilu, "basic", 106, 1, 9, 1, 50, 3},
+};
+
+// GroupNormBackward runs GroupNormGrad: key dtype (f32 0, f16 1, bf16 2) + 10 for N > 2.
+// per = ceil(N * G / 48) groups, cores ceil(N * G / per), the last of them one fewer when
+// N * G % cores != 0 (host: the ceil split, the same cores). Bytes b = 4 (f32) or 6 (16-bit
+// with its f32 copy), blk 8 or 16; reserve = 1024 + 3 * b * (C / G to blk); extra = 0 when
+// HxW % 8 == 0 or C / G == 1, else 8 * (HxW to blk); groups a pass
+// g0 = (196608 - reserve - extra) / (3 * b * (C / G * HxW to blk)); channels a pass
+// c1 = (196608 - reserve) / (3 * b * (HxW to blk)). HxW 1: hw_one; g0 > 0: groups; c1 >= 1:
+// channel(s), C / G over c1 channels; else hw_chunks of ((196608 - reserve) / 3b to 8 blk).
+const Golden kGroupNormBackward[] = {
+    // ops-nn's UT shape (N 12, C 64, 128 x 128, G 32; f32): cpg 2, reserve 1024 + 96 = 1120;
+    // g0 = 195488 / (12 * 32768) = 0, c1 = 195488 / (12 * 16384) = 0 -> hw_chunks of
+    // 195488 / 12 = 16290 to 64 = 16256; per = ceil(384 / 48) = 8; N > 2: key 10.
+    // (2 channels of 2 chunks each: 4 passes a group, checked below)
+    {kGnGrad, kF32, {12, 64, 128, 128}, 1, kGnG, "hw_chunks", 10, 48, 8, 1, 16256, 32},
+    // cpg 4, reserve 1120, HxW 256: g0 = 195488 / (12 * 1024) = 15; per 2 over 32 cores.
+    {kGnGrad, kF32, {8, 32, 16, 16}, 1, kGnG, "groups", 10, 32, 2, 15, 1024, 8},
+    // bf16 cpg 20, reserve 1024 + 18 * 32 = 1600; c1 = 195008 / (18 * 16384) = 0 -> hw_chunks
+    // 195008 / 18 = 10833 to 128 = 10752; N 2: key 2.
+    {kGnGrad, kBf16, {2, 640, 128, 128}, 1, kGnG, "hw_chunks", 2, 32, 2, 1, 10752, 32},
+    // f16 cpg 16, HxW 49: reserve 1024 + 18 * 16 = 1312, extra 8 * 64 = 512; g0 = 194784 /
+    // (18 * 784) = 13; per = ceil(400 / 48) = 9 over 45 cores (400 % 45 = 40 of 9, 5 of 8).
+    {kGnGrad, kF16, {100, 64, 7, 7}, 1, kGnG, "groups", 11, 45, 9, 13, 784, 4},
+    // HxW 1 -> hw_one; cpg 1: reserve 1024 + 96 = 1120, g0 = 195488 / 96 = 2036; per =
+    // ceil(128 / 48) = 3 over 43 cores; N 2: key 0.
+    {kGnGrad, kF32, {2, 64, 1, 1}, 1, kGnG, "hw_one", 0, 43, 3, 2036, 1, 64},
+    // cpg 4, HxW 4096: g0 = 195488 / (12 * 16384) = 0; c1 = 195488 / 49152 = 3 channels a
+    // pass (12288 elements); 4 groups on 4 cores.
+    {kGnGrad, kF32, {1, 16, 64, 64}, 1, kGnG, "channels", 0, 4, 1, 1, 12288, 4},
+    // f16 cpg 32, reserve 1024 + 18 * 32 = 1600; c1 = 195008 / (18 * 4096) = 2 channels
+    // (8192); 32 groups on 32 cores; N 4: key 11.
+    {kGnGrad, kF16, {4, 256, 64, 64}, 1, kGnG, "channels", 11, 32, 1, 1, 8192, 8},
+    // cpg 1, HxW 7: extra 0 (cpg 1), reserve 1024 + 96; g0 = 195488 / (12 * 8) = 2036;
+    // per = ceil(2048 / 48) = 43 over 48 cores.
+    {kGnGrad, kF32, {64, 32, 7}, 1, kGnG, "groups", 10, 48, 43, 2036, 7, 32},
+    // bf16 cpg 8, HxW 3000: reserve 1024 + 18 * 16 = 1312; g0 = 195296 / (18 * 24000) = 0,
+    // c1 = 195296 / (18 * 3008) = 3 channels (9000); 6 groups on 6 cores; N 3: key 12.
+    {kGnGrad, kBf16, {3, 16, 3000}, 1, kGnG, "channels", 12, 6, 1, 1, 9000, 2},
+};
+
 // clang-format on
 
 // Every table, each shape on its own.
@@ -259,11 +345,38 @@ TEST_F(TilingGoldenNorm, GoldenPlans) {
       {"LayerNormBackward", std::begin(kLayerNormBackward), std::end(kLayerNormBackward)},
       {"RmsNorm", std::begin(kRmsNorm), std::end(kRmsNorm)},
       {"AddRmsNorm", std::begin(kAddRmsNorm), std::end(kAddRmsNorm)},
-      {"RmsNormGrad", std::begin(kRmsNormGrad), std::end(kRmsNormGrad)}};
+      {"RmsNormGrad", std::begin(kRmsNormGrad), std::end(kRmsNormGrad)},
+      {"GroupNorm", std::begin(kGroupNorm), std::end(kGroupNorm)},
+      {"GroupNormBackward", std::begin(kGroupNormBackward), std::end(kGroupNormBackward)}};
   for (const Table& t : tables) {
     SCOPED_TRACE(t.name);
     for (const Golden* g = t.begin; g != t.end; ++g) Expect(*g);
   }
+}
+
+// GroupNormGrad's hw_chunks take each channel's HxW apart: 2 channels of 16384 in chunks of
+// 16256 are 2 x 2 = 4 passes, not ceil(32768 / 16256) = 3.
+TEST_F(TilingGoldenNorm, GroupNormBackwardChunksEachChannel) {
+  const tiling::Plan plan = MustPlan(
+      {Op::kGroupNormBackward, kF32, {12, 64, 128, 128}, 1, "", "", 0, 0, 0, 0, 0, 32}, "atlas-a2");
+  EXPECT_EQ(plan.norm.col_chunks, 4);
+}
+
+// GroupNormGrad refuses more than 8000 channels a group (aligned): no A2 tiling.
+TEST_F(TilingGoldenNorm, GroupNormBackwardRefusesWideGroups) {
+  const tiling::Plan plan = MustPlan(
+      {Op::kGroupNormBackward, kF32, {2, 8192, 2}, 1, "", "", 0, 0, 0, 0, 0, 1}, "atlas-a2");
+  EXPECT_FALSE(plan.norm.planned);
+  EXPECT_EQ(plan.reduction.a1, 2);
+  EXPECT_EQ(plan.reduction.r, 16384);
+}
+
+// A group that does not divide the channels is refused.
+TEST_F(TilingGoldenNorm, GroupMustDivideTheChannels) {
+  tiling::Plan plan;
+  const Status s =
+      tiling::MakePlan({Op::kGroupNorm, kF32, {2, 30, 4}, 1, 1, 4}, tiling::Options{}, &plan);
+  EXPECT_EQ(s.code(), StatusCode::kInvalid);
 }
 
 // merge_n deals the remainder one row to each of the first cores: 100 rows of 1024 (f16) on
@@ -308,6 +421,7 @@ TEST_F(TilingGoldenNorm, OnlyAtlasA2PlansTheA2Tiling) {
   EXPECT_FALSE(MustPlan(rms, "host").norm.planned);
   EXPECT_FALSE(MustPlan(rms, "ascend950").norm.planned);
   EXPECT_TRUE(MustPlan(rms, "atlas-a2").norm.planned);
+  // GroupNorm without its group: rows fused around dim, no A2 tiling.
   const Golden gn{Op::kGroupNormBackward, kF32, {8, 32, 16, 16}, 3, "", "", 0, 0, 0, 0, 0};
   EXPECT_FALSE(MustPlan(gn, "atlas-a2").norm.planned);
 }
@@ -345,6 +459,24 @@ TEST_F(TilingGoldenNorm, RandomShapesCheck) {
                         << s.message();
     ASSERT_TRUE(plan.norm.planned);
     EXPECT_FALSE(plan.norm.tmpl.empty());
+  }
+  // GroupNorm and its gradient over random [N, C, HxW] and groups.
+  std::uniform_int_distribution<int64_t> small(1, 64);
+  for (int i = 0; i < 2000; ++i) {
+    const Op op = i % 2 ? Op::kGroupNorm : Op::kGroupNormBackward;
+    const int64_t group = small(rng), n = small(rng);
+    const int64_t channels = group * (i % 3 ? small(rng) : 1);
+    const int64_t hw = (int64_t{1} << (exp(rng) % 15)) + small(rng) % 3;
+    tiling::Options o;
+    o.platform = "atlas-a2";
+    tiling::Plan plan;
+    const Status s =
+        tiling::MakePlan({op, dtypes[i % 3], {n, channels, hw}, 1, 1, group}, o, &plan);
+    ASSERT_TRUE(s.ok()) << n << " x " << channels << " x " << hw << " / " << group << ": "
+                        << s.message();
+    EXPECT_TRUE(plan.norm.planned) << GetOpInfo(op).snake_name << " " << n << " x " << channels
+                                   << " x " << hw << " / " << group;
+    EXPECT_EQ(plan.norm.rows, n * group);
   }
 }
 

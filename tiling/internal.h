@@ -84,6 +84,10 @@ bool IsAtlasA2(const Platform& pf);
 // the normalised length) in `dtype` (f32, f16 or bf16; gamma the same) on pf's cores and UB.
 // planned is false for an operator without an A2 reading (those keep the reduction plan).
 NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Platform& pf);
+// Pure (norm.cc). GroupNorm's (GroupNormSilu on A2) and GroupNormBackward's (GroupNormGrad)
+// A2 tiling of self [n, channels, spatial] in `group` groups; rows = n * group.
+NormTiling PlanGroupNormA2(Op op, DType dtype, int64_t n, int64_t channels, int64_t spatial,
+                           int64_t group, const Platform& pf);
 
 // ---- The environment, options and files -------------------------------------------------
 

@@ -4,7 +4,8 @@
 // dispatches to, the template and its tiling key, the cores and their rows, the rows per UB
 // pass and the UB split of a long row. The A2 kernels keep a row (or a row's chunk) in the
 // UB: LayerNorm takes two passes over it (the mean, then the centred squares), RmsNorm one
-// (the squares); none is Welford (Ascend 950's regbase templates are).
+// (the squares), GroupNormSilu one pass of sums of x and x^2; none is Welford (Ascend 950's
+// regbase templates are).
 //   LayerNorm (and WithImplMode): the op_api runs LayerNormV4 where its transpose template
 //     (a row of at most 64 elements, not a whole number of blocks) or single-read template
 //     (bf16, a row of 1024 or 4096) applies, else LayerNormV3, whose A2 tiling ops-nn does
@@ -21,6 +22,14 @@
 //     row <= 768), workspace 4000 (any row, in UB chunks); key template * 100 + 10 + dtypes.
 //     single_read, common and workspace launch every core, the idle ones for the gamma sums.
 //   RmsNormGrad: split_n 1 (a row <= 6080: rows per UB pass), split_d 2 (chunks of 4096).
+//   GroupNorm: the A2 op_api runs GroupNormSilu (SiLU off): groups ceil-split over the cores
+//     (all on one core when HxW is under a block), a group in passes of 8192 elements;
+//     hw_one 108 / 1071, small_shape 102 / 1011, high_perf 104 / 1031, basic 106 / 1051
+//     (f32 / 16-bit).
+//   GroupNormBackward: GroupNormGrad: key dtype (f32 0, f16 1, bf16 2) + 10 when N > 2 (the
+//     deterministic N sums); its mode (groups, channel(s), hw_chunks, hw_one) is how much of
+//     a group one UB pass holds. Its cores take ceil(N * G / cores) groups, the last
+//     N * G % cores_used of them one fewer.
 // Where the host differs: the host runs whole rows on the reduction plan's cores, one row
 // function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
 // A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
@@ -464,6 +473,137 @@ void PlanLayerNormBackward(const Shape& s, NormTiling* t) {
   }
 }
 
+// ---- GroupNorm (GroupNormSilu on A2), GroupNormBackward (GroupNormGrad) -----------------
+
+struct Groups {
+  DType dtype;
+  int64_t n, c, hw, g, elem, cores, ub;
+  int64_t Rows() const { return n * g; }
+  int64_t ChannelsPerGroup() const { return c / g; }
+  int64_t Cols() const { return c / g * hw; }
+  int64_t BlockElems() const { return kA2Block / elem; }
+};
+
+// Cores of `per` units each, the last the rest: `units` of `unit_rows` rows each.
+void UnitSplit(int64_t units, int64_t per, int64_t cores_used, int64_t unit_rows, NormTiling* t) {
+  const int64_t last = units - per * (cores_used - 1);
+  t->block_dim = cores_used;
+  t->rows_per_core = (cores_used == 1 ? units : per) * unit_rows;
+  t->former_cores = cores_used == 1 || last == per ? cores_used : cores_used - 1;
+  t->tail_rows = cores_used == 1 || last == per ? 0 : last * unit_rows;
+}
+
+void PlanGroupNorm(const Groups& s, NormTiling* t) {
+  constexpr int64_t kProcess = 8192, kHwCap = 4096;
+  const int64_t blk = s.BlockElems(), d = s.ChannelsPerGroup();
+  const bool b32 = s.elem == kF32;
+  t->kernel = "GroupNormSilu";
+  t->stats = "one pass: the sums of x and x^2 (variance E[x^2] - mean^2)";
+  // Block split: ceil(N * G / cores) groups a core; a spatial extent under a block (but for
+  // one element with whole-block groups) puts everything on one core.
+  const int64_t total = s.Rows();
+  int64_t per = CeilDiv(total, s.cores);
+  int64_t used = CeilDiv(total, per);
+  if (s.hw < blk && (s.hw != 1 || d < blk)) used = 1;
+  std::string split = S(per) + " groups a core";
+  if (s.hw == 1 && s.g == s.c) {  // one channel a group: a core takes whole samples
+    if (s.c % blk != 0) {
+      used = 1;
+      UnitSplit(s.n, per, 1, s.g, t);
+    } else {
+      per = CeilDiv(s.n, s.cores);
+      used = CeilDiv(s.n, per);
+      UnitSplit(s.n, per, used, s.g, t);
+    }
+    split = "whole samples (a channel a group)";
+  } else {
+    UnitSplit(total, per, used, 1, t);
+  }
+  if (used == 1) split = "one core";
+  int64_t key;
+  if (s.hw < blk) {
+    t->tmpl = s.hw == 1 ? "hw_one" : "basic";
+    key = s.hw == 1 ? (b32 ? 108 : 1071) : (b32 ? 106 : 1051);
+    t->why = "HxW " + S(s.hw) + " under a block of " + S(blk) + "; " + split;
+  } else if (s.hw % (b32 ? 8 : 16) == 0 && s.hw <= kHwCap && s.c + per <= (b32 ? 4000 : 2700)) {
+    t->tmpl = "small_shape";
+    key = b32 ? 102 : 1011;
+    t->why = "HxW " + S(s.hw) + " of whole blocks <= 4096, C + groups a core = " + S(s.c + per) +
+             " <= " + S(b32 ? 4000 : 2700) + "; " + split;
+  } else if (s.c + per <= (b32 ? 4000 : 2700)) {
+    t->tmpl = "high_perf";
+    key = b32 ? 104 : 1031;
+    t->why = "C + groups a core = " + S(s.c + per) + " <= " + S(b32 ? 4000 : 2700) + "; " + split;
+  } else {
+    t->tmpl = "basic";
+    key = b32 ? 106 : 1051;
+    t->why = "C + groups a core = " + S(s.c + per) + " over " + S(b32 ? 4000 : 2700) + "; " + split;
+  }
+  t->tiling_key = key;
+  t->rows_per_loop = 1;
+  Chunked(Shape{s.dtype, s.Rows(), s.Cols(), s.elem, s.cores, s.ub}, kProcess, t);
+  t->ub_note = "a group's " + S(s.Cols()) + " elements in passes of 8192";
+}
+
+void PlanGroupNormBackward(const Groups& s, NormTiling* t) {
+  constexpr int64_t kReserve = 1024, kMaxChannels = 8000;
+  // 16-bit data is held with its f32 copy: 6 bytes an element, 16 elements a block.
+  const int64_t bytes = s.elem == kF32 ? 4 : 6, blk = s.BlockElems();
+  const int64_t cpg = s.ChannelsPerGroup();
+  t->kernel = "GroupNormGrad";
+  t->stats = kGiven;
+  if (AlignUp(cpg, blk) > kMaxChannels) return;  // ops-nn refuses: rows_per_loop stays 0
+  const int64_t reserve = kReserve + AlignUp(cpg, blk) * bytes * 3;
+  // Tasks (groups) per core: ceil; the first nxg % cores_used cores take one more.
+  const int64_t nxg = s.Rows();
+  const int64_t per = CeilDiv(nxg, s.cores), used = CeilDiv(nxg, per);
+  t->block_dim = used;
+  t->rows_per_core = per;
+  t->former_cores = nxg % used == 0 ? used : nxg % used;
+  t->tail_rows = nxg % used == 0 ? 0 : per - 1;
+  const int64_t extra = s.hw % 8 == 0 || cpg == 1 ? 0 : 2 * AlignUp(s.hw, blk) * kF32;
+  const int64_t groups_cap =
+      s.ub < reserve + extra ? 0
+                             : (s.ub - reserve - extra) / (AlignUp(cpg * s.hw, blk) * bytes * 3);
+  const int64_t channels_cap = (s.ub - reserve) / (AlignUp(s.hw, blk) * bytes * 3);
+  t->tiling_key = (s.dtype == DType::kFloat16    ? 1
+                   : s.dtype == DType::kBFloat16 ? 2
+                                                 : 0) +
+                  (s.n > 2 ? 10 : 0);
+  const std::string ub = "UB " + S(s.ub) + " - " + S(reserve) + " reserved";
+  t->rows_per_loop = 1;
+  WholeRows(Shape{s.dtype, s.Rows(), s.Cols(), s.elem, s.cores, s.ub}, t);
+  if (s.hw == 1) {
+    t->tmpl = "hw_one";
+    t->rows_per_loop = std::max<int64_t>(groups_cap, 1);
+    t->why = "HxW 1";
+    t->ub_note = ub + ": " + S(groups_cap) + " groups a pass";
+  } else if (groups_cap > 0) {
+    t->tmpl = "groups";
+    t->rows_per_loop = groups_cap;
+    t->why = "whole groups fit the UB: " + S(groups_cap) + " a pass";
+    t->ub_note = ub + (extra ? " - " + S(extra) + " for unaligned HxW" : "") + " over 3 x " +
+                 S(AlignUp(cpg * s.hw, blk)) + " x " + S(bytes) + " B a group";
+  } else if (channels_cap >= 1) {
+    t->tmpl = channels_cap == 1 ? "channel" : "channels";
+    Chunked(Shape{s.dtype, s.Rows(), s.Cols(), s.elem, s.cores, s.ub}, channels_cap * s.hw, t);
+    t->why = "a group over the UB: " + S(channels_cap) +
+             (channels_cap == 1 ? " channel" : " channels") + " a pass";
+    t->ub_note = ub + " over 3 x " + S(AlignUp(s.hw, blk)) + " x " + S(bytes) + " B a channel";
+  } else {
+    t->tmpl = "hw_chunks";
+    const int64_t cap = AlignDown((s.ub - reserve) / (bytes * 3), blk * 8);
+    Chunked(Shape{s.dtype, s.Rows(), s.Cols(), s.elem, s.cores, s.ub}, cap, t);
+    t->col_chunks = cpg * CeilDiv(s.hw, t->col_chunk);  // each channel's HxW apart
+    t->why = "a channel over the UB: each channel's HxW in " + S(CeilDiv(s.hw, cap)) +
+             " chunks of up to " + S(cap);
+    t->ub_note = ub + " / (3 x " + S(bytes) + " B), to " + S(blk * 8) + " = " + S(cap);
+  }
+  t->why += "; " + S(per) + " groups a core" +
+            (t->former_cores < used ? " (" + S(used - t->former_cores) + " cores one fewer)" : "") +
+            (s.n > 2 ? "; deterministic (N > 2)" : "");
+}
+
 // A UB overridden below what the A2 kernels assume leaves no row (or chunk) a pass: ops-nn's
 // tiling fails there, and only the host's reduction plan stands.
 NormTiling Finish(NormTiling t) {
@@ -506,6 +646,27 @@ NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Plat
       break;
     default:
       return NormTiling{};
+  }
+  return Finish(t);
+}
+
+NormTiling PlanGroupNormA2(Op op, DType dtype, int64_t n, int64_t channels, int64_t spatial,
+                           int64_t group, const Platform& pf) {
+  NormTiling t;
+  const int64_t elem = static_cast<int64_t>(DTypeSize(dtype));
+  if (n < 1 || channels < 1 || spatial < 1 || group < 1 || channels % group != 0 ||
+      (elem != 2 && elem != 4)) {
+    return t;
+  }
+  const Groups s{dtype, n, channels, spatial, group, elem, pf.cores, pf.ub_bytes};
+  t.rows = s.Rows();
+  t.cols = s.Cols();
+  if (op == Op::kGroupNorm) {
+    PlanGroupNorm(s, &t);
+  } else if (op == Op::kGroupNormBackward) {
+    PlanGroupNormBackward(s, &t);
+  } else {
+    return NormTiling{};
   }
   return Finish(t);
 }

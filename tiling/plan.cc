@@ -316,7 +316,22 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       if (i == p.dim || (trailing && i > p.dim)) r *= problem.shape[i];
       if (i > p.dim && !trailing) a0 *= problem.shape[i];
     }
-    const int64_t norm_rows = a1, norm_cols = r;
+    int64_t norm_rows = a1, norm_cols = r, channels = 0, spatial = 1;
+    if (info.shapes == ShapeRule::kChannelGroups && problem.group != 0) {
+      // [N, C, spatial...]: a row per (sample, group), of C / group channels.
+      if (rank < 2 || problem.group < 1 || problem.shape[1] % problem.group != 0) {
+        return Status::Invalid("group " + S(problem.group) + " does not divide the channels of " +
+                               ShapeText(problem.shape) + " (" + p.op +
+                               " takes [N, C, spatial...] with C a multiple of group)");
+      }
+      channels = problem.shape[1];
+      for (int i = 2; i < rank; ++i) spatial *= problem.shape[i];
+      a1 = problem.shape[0] * problem.group;
+      r = channels / problem.group * spatial;
+      a0 = 1;
+      norm_rows = a1;
+      norm_cols = r;
+    }
     if (r == 1) {  // nothing to reduce: one long A0, as Ascend fuses it
       a0 *= a1;
       a1 = 1;
@@ -327,7 +342,10 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     p.reduction = PlanReduction(problem.op, a1, r, a0, elem_bytes, row_align, resolved);
     ReductionPlan& red = p.reduction;
     if (IsAtlasA2(resolved.platform)) {
-      p.norm = PlanNormA2(problem.op, problem.dtype, norm_rows, norm_cols, resolved.platform);
+      p.norm = channels > 0
+                   ? PlanGroupNormA2(problem.op, problem.dtype, problem.shape[0], channels, spatial,
+                                     problem.group, resolved.platform)
+                   : PlanNormA2(problem.op, problem.dtype, norm_rows, norm_cols, resolved.platform);
       // The host's cores take A2's rows per core (rows of one element, planned as one A0,
       // at most A2's cores).
       if (p.norm.planned && (red.a0 == 1 || red.block_dim > p.norm.block_dim)) {

@@ -49,6 +49,7 @@ uint64_t HashOf(const Problem& p) {
   for (const int64_t d : p.shape) h = Mix(h, static_cast<uint64_t>(d));
   h = Mix(h, static_cast<uint64_t>(p.shape.size()));
   h = Mix(h, static_cast<uint64_t>(p.dim));
+  h = Mix(h, static_cast<uint64_t>(p.group));
   return Mix(h, static_cast<uint64_t>(p.team));
 }
 
@@ -62,7 +63,7 @@ bool Matches(const Entry& e, uint64_t hash, const Problem& p, const Options& o,
              const Environment& env) {
   return e.hash == hash && e.problem.team == p.team && e.problem.op == p.op &&
          e.problem.dtype == p.dtype && e.problem.shape == p.shape && e.problem.dim == p.dim &&
-         SameOptions(e.options, o) && e.env == env;
+         e.problem.group == p.group && SameOptions(e.options, o) && e.env == env;
 }
 
 Status Make(const Environment& env, const Problem& problem, const Options& options,

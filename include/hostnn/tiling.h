@@ -67,6 +67,11 @@ struct Problem {
   // The threads the plan will run on: the host profile's cores (HostPlatform). The
   // operators pass their OpenMP team size (launch::TeamSize()); values < 1 count as 1.
   int64_t team = 1;
+  // GroupNorm and GroupNormBackward: the number of groups. With group >= 1, shape is self's
+  // [N, C, spatial...] (rank >= 2, C a multiple of group) and dim is not used: a row is one
+  // (sample, group), of C / group channels of prod(spatial) elements. 0: the rows are fused
+  // around dim as for the other normalisations (no A2 tiling).
+  int64_t group = 0;
 };
 
 // The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32, i8, u8, i64);
@@ -300,7 +305,8 @@ struct NormTiling {
   int64_t rows_per_loop = 0;   // rows per UB pass (rowFactor, ubFactor of rows)
   int64_t col_chunk = 0;       // a row's elements per UB pass (cols when it fits)
   int64_t col_chunks = 1;      // UB passes over a row: > 1 when a row is split
-                               // (at least ceil(cols / col_chunk))
+                               // (ceil(cols / col_chunk), or more where a row's
+                               // channels are chunked apart: GroupNormGrad)
   bool welford = false;        // Welford statistics (no A2 kernel uses them)
   std::string stats;           // how the kernel takes a row's statistics
   std::string ub_note;         // how the UB budget gives rows_per_loop / col_chunk

@@ -86,6 +86,7 @@ inline std::string ProblemHelp() {
          "                         4Kx1K (K and M: powers of two); 'scalar' for a 0-d tensor\n"
          "  --dim D                a reduction's dim, or the dim a gated unit (glu, ...)\n"
          "                         splits in halves; --shape is then self's (default -1)\n"
+         "  --group G              group_norm(_backward): G groups of [N, C, spatial...]\n"
          "platform and tunables (default: the environment, then the profile):\n"
          "  --platform P           " +
          bench::WrapList(platforms + "or a file's profile", 25) +

@@ -102,11 +102,17 @@ int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allo
   return kExitOk;
 }
 
-const std::vector<std::string> kProblemFlags = {"op",          "dtype",
-                                                "shape",       "dim",
-                                                "platform",    "platform-file",
-                                                "tuning-file", "num-cores",
-                                                "ub-bytes",    "min-elems-per-core",
+const std::vector<std::string> kProblemFlags = {"op",
+                                                "dtype",
+                                                "shape",
+                                                "dim",
+                                                "group",
+                                                "platform",
+                                                "platform-file",
+                                                "tuning-file",
+                                                "num-cores",
+                                                "ub-bytes",
+                                                "min-elems-per-core",
                                                 "buffer-num"};
 
 // Fills the problem and options from the command line: kExitUsage (with a message) for a
@@ -126,6 +132,9 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
   problem->dim = -1;
   if (!get("dim").empty() && !ParseInt(get("dim"), &problem->dim)) {
     return Usage("--dim '" + get("dim") + "': expected an integer");
+  }
+  if (!get("group").empty() && (!ParseInt(get("group"), &problem->group) || problem->group < 1)) {
+    return Usage("--group '" + get("group") + "': expected a positive integer");
   }
   problem->team = launch::TeamSize();  // the host profile's cores, as the operators see them
   options->platform = get("platform");
