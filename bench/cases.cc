@@ -7,10 +7,12 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
+#include "bench/cli_util.h"
 #include "bench/roofline.h"
 #include "kernels/kernels.h"
 #include "tests/util/capi_ops.h"
@@ -161,6 +163,74 @@ void SetShapeScalars(CaseSpec* c) {
   c->scalars[2] = static_cast<double>(spatial);
 }
 
+std::vector<NormShape> DefaultNormShapes() {
+  return {{4096, 64}, {1024, 1024}, {256, 16384}, {64, 65536}, {8192, 4096}};
+}
+
+bool ParseNormShapes(const std::string& text, std::vector<NormShape>* shapes) {
+  shapes->clear();
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const size_t x = item.find('x');
+    NormShape s;
+    if (x == std::string::npos || !ParseCount(item.substr(0, x), &s.rows) ||
+        !ParseCount(item.substr(x + 1), &s.length)) {
+      return false;
+    }
+    shapes->push_back(s);
+    start = comma + 1;
+  }
+  return !shapes->empty();
+}
+
+std::string NormShapeText(const NormShape& s) {
+  return std::to_string(s.rows) + "x" + std::to_string(s.length);
+}
+
+CaseSpec NormCase(Op op, DType dtype, const NormShape& s) {
+  if (GetOpInfo(op).shapes != ShapeRule::kChannelGroups) {
+    return CaseSpec{op, dtype, {s.rows, s.length}, -1, {}};
+  }
+  const int64_t group = s.rows % 8 == 0 ? 8 : 1;
+  const int64_t per_group = s.length % 4 == 0 ? 4 : 1;  // channels per group
+  CaseSpec c{op, dtype, {s.rows / group, group * per_group, s.length / per_group}, -1, {}};
+  SetShapeScalars(&c);
+  c.scalars[3] = static_cast<double>(group);
+  return c;
+}
+
+NormShape NormShapeOf(const CaseSpec& spec) {
+  const OpInfo& info = GetOpInfo(spec.op);
+  if (!IsNormShape(info.shapes) || spec.shape.empty()) return {};
+  const int64_t n = spec.Elements();
+  if (info.shapes == ShapeRule::kChannelGroups) {
+    const int64_t rows = spec.shape[0] * static_cast<int64_t>(spec.ScalarValue(3));
+    return rows > 0 ? NormShape{rows, n / rows} : NormShape{};
+  }
+  const int64_t length = spec.shape.back();
+  return length > 0 ? NormShape{n / length, length} : NormShape{};
+}
+
+bool ForceBenchTarget(const char* tool) {
+  const char* name = std::getenv("HOSTNN_BENCH_TARGET");
+  if (name == nullptr || *name == '\0') return true;
+  bool found = false;
+  for (int64_t target : kernels::AvailableTargets()) {
+    if (kernels::TargetName(target) != name) continue;
+    kernels::ForceTarget(target);
+    found = true;
+  }
+  if (!found) {
+    std::fprintf(stderr, "%s: HOSTNN_BENCH_TARGET=%s: not a target this build and CPU run\n", tool,
+                 name);
+    return false;
+  }
+  std::fprintf(stderr, "SIMD target: %s\n", kernels::ActiveTargetName().c_str());
+  return true;
+}
+
 CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   const int64_t n = spec.Elements();
   bytes_per_array_ = static_cast<size_t>(n) * DTypeSize(spec.dtype);
@@ -201,7 +271,9 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     const int64_t rows = groups ? spec.shape[0] * group : spec.shape[0];
     const int64_t cols = groups ? spec.Elements() / rows : spec.shape[1];
     const int64_t col_len = groups ? spec.shape[1] : cols;
-    norm_aux_.assign(static_cast<size_t>(rows + cols), 1.0f);
+    // (GroupNorm's column sums are per channel: C of them, more than a row's length where
+    // HxW is under the group count.)
+    norm_aux_.assign(static_cast<size_t>(rows + std::max(cols, col_len)), 1.0f);
     // gamma apart from x, which an in-place norm writes (InplaceAddRmsNorm).
     norm_gamma_.assign(static_cast<size_t>(col_len), 0.0f);
     Fill(norm_gamma_.data(), spec.dtype, col_len, 0.5f, 1.5f, 4);
@@ -363,12 +435,16 @@ double CaseData::Bytes() const {
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
   }
   // A norm reads and writes its rows (AddRmsNorm: x1 and x2 read, y and xOut written).
-  if (info.shapes == ShapeRule::kTrailingDims) {
+  if (IsNormShape(info.shapes)) {
     return static_cast<double>(test::RowResults(info) + test::RowInputs(info)) *
            static_cast<double>(bytes_per_array_);
   }
   // A gradient reads two arrays and writes one; a forward operator reads one and writes one.
   return (info.is_forward ? 2.0 : 3.0) * static_cast<double>(bytes_per_array_);
+}
+
+double CaseData::Passes() const {
+  return bytes_per_array_ > 0 ? Bytes() / static_cast<double>(bytes_per_array_) : 0;
 }
 
 PreparedCall::~PreparedCall() { Reset(); }
@@ -532,6 +608,17 @@ void CaseData::Roofline(int64_t threads) const {
   if (GetOpInfo(spec_.op).is_split && GetOpInfo(spec_.op).is_forward) {
     const size_t half = bytes_per_array_ / 2;
     RooflineAdd(x_, static_cast<char*>(x_) + half, out_, half, threads);
+    return;
+  }
+  // A norm's: as many arrays as its call must move, each once.
+  if (IsNormShape(GetOpInfo(spec_.op).shapes)) {
+    const int passes = static_cast<int>(Passes() + 0.5);
+    if (passes == 3) {
+      RooflineAdd(dy_, x_, out_, bytes_per_array_, threads);
+    } else {
+      RooflineAdd(x_, x_, out_, bytes_per_array_, threads);
+      if (passes == 4 && act_ != nullptr) RooflineAdd(dy_, dy_, act_, bytes_per_array_, threads);
+    }
     return;
   }
   RooflineAdd(GetOpInfo(spec_.op).is_forward ? x_ : dy_, x_, out_, bytes_per_array_, threads);

@@ -55,6 +55,37 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n);
 // from that shape ([N, C, ...]), its group the list's default; other operators unchanged.
 void SetShapeScalars(CaseSpec* c);
 
+// The normalisation family (IsNormShape: LayerNorm, RmsNorm, AddRmsNorm, GroupNorm and their
+// gradients) is timed on a grid of rows x row length, the extent each row is normalised over,
+// not on element counts alone: a norm's cost per element moves with the row length (a row of
+// 64 is all reduction overhead; a row of 65536 leaves few rows to share among threads).
+struct NormShape {
+  int64_t rows = 0;
+  int64_t length = 0;  // elements a row normalises
+};
+inline bool IsNormOp(Op op) { return IsNormShape(GetOpInfo(op).shapes); }
+// The default grid: 4096x64, 1024x1024, 256x16384, 64x65536 (short to long rows) and
+// 8192x4096 (32M elements, far out of cache).
+std::vector<NormShape> DefaultNormShapes();
+// "4096x64,1024x1024": rows x length pairs, each extent positive (K and M suffixes as
+// ParseCount's); false on anything else.
+bool ParseNormShapes(const std::string& text, std::vector<NormShape>* shapes);
+// "4096x64".
+std::string NormShapeText(const NormShape& s);
+// A norm's case of s.rows rows of s.length elements: [rows, length] normalised over the last
+// dim; GroupNorm's self [N, C, HxW] in `group` groups with N * group = rows and
+// C / group * HxW = length (8 groups of 4 channels where rows and length divide, else 1).
+// Pre: IsNormOp(op).
+CaseSpec NormCase(Op op, DType dtype, const NormShape& s);
+// The rows x length of a norm's case (NormCase's inverse; any [.., length] shape, GroupNorm's
+// [N, C, ...] with its group); {0, 0} for another operator's.
+NormShape NormShapeOf(const CaseSpec& spec);
+
+// The SIMD target HOSTNN_BENCH_TARGET names ("AVX2", "AVX3", ...), forced for the whole
+// process (kernels::ForceTarget) and said on stderr; nothing when it is unset or empty. False
+// (with a message naming `tool`) when this build and CPU do not run that target.
+bool ForceBenchTarget(const char* tool);
+
 // One executor prepared (phase 1 done) with its workspace, to run again and again.
 class PreparedCall {
  public:
@@ -103,6 +134,10 @@ class CaseData {
   // Bytes one call must move at the least: the inputs read (two for a gradient, one for a
   // forward operator), one output written; a gated unit's own operands.
   double Bytes() const;
+  // Bytes() in arrays of self's size: the passes over memory the roofline is held to (2: one
+  // read and one write, a forward's; 3: a gradient's dy and x read, dx written; a norm's
+  // per-row and per-column operands are not counted; AddRmsNorm 4).
+  double Passes() const;
 
   // Phase 1 for the current OpenMP thread count (omp_set_num_threads), keeping the
   // executor and its workspace for Run. kOk or the operator's error.
@@ -117,7 +152,8 @@ class CaseData {
   // Phase 1 alone through the C API (GetWorkspaceSize, then the executor destroyed):
   // what a call costs before any element is computed.
   int RunCApiPrepare();
-  // The roofline kernel over this case's buffers: reads gradOutput and self, writes out.
+  // The roofline kernel over this case's buffers: reads gradOutput and self, writes out; a
+  // norm's moves Passes() arrays (a copy for 2, a read-two-write-one for 3, two copies for 4).
   void Roofline(int64_t threads) const;
 
  private:

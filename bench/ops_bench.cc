@@ -11,8 +11,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -22,7 +20,6 @@
 #include "bench/cases.h"
 #include "bench/gbench_util.h"
 #include "hostnn/hostnn.h"
-#include "kernels/kernels.h"
 
 namespace hostnn {
 namespace bench {
@@ -272,20 +269,7 @@ void RegisterAll() {
 }  // namespace hostnn
 
 int main(int argc, char** argv) {
-  const char* name = std::getenv("HOSTNN_BENCH_TARGET");
-  if (name != nullptr && *name != '\0') {
-    bool found = false;
-    for (int64_t target : hostnn::kernels::AvailableTargets()) {
-      if (hostnn::kernels::TargetName(target) != name) continue;
-      hostnn::kernels::ForceTarget(target);
-      found = true;
-    }
-    if (!found) {
-      std::fprintf(stderr, "HOSTNN_BENCH_TARGET=%s: not a target this build and CPU run\n", name);
-      return 2;
-    }
-    std::fprintf(stderr, "SIMD target: %s\n", hostnn::kernels::ActiveTargetName().c_str());
-  }
+  if (!hostnn::bench::ForceBenchTarget("hostnn_bench")) return 2;
   hostnn::bench::RegisterAll();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "bench/cases.h"
 #include "hostnn/op.h"
+#include "tests/util/capi_ops.h"
 
 namespace hostnn {
 namespace {
@@ -46,6 +48,72 @@ TEST(BenchCases, ShapeOnlyCasesTakeGroupNormsShape) {
     data.Run();
     EXPECT_EQ(data.RunCApiCall(), 0);
   }
+}
+
+TEST(BenchCases, NormShapesParse) {
+  std::vector<bench::NormShape> shapes;
+  ASSERT_TRUE(bench::ParseNormShapes("4096x64,1Kx1K,64x64K", &shapes));
+  ASSERT_EQ(shapes.size(), 3u);
+  EXPECT_EQ(shapes[0].rows, 4096);
+  EXPECT_EQ(shapes[0].length, 64);
+  EXPECT_EQ(shapes[1].rows, 1024);
+  EXPECT_EQ(shapes[1].length, 1024);
+  EXPECT_EQ(shapes[2].length, 65536);
+  EXPECT_EQ(bench::NormShapeText(shapes[2]), "64x65536");
+  for (const char* bad : {"", "4096", "4096x", "x64", "0x64", "64x0", "4096x64,", "2x3x4", "ax2"}) {
+    EXPECT_FALSE(bench::ParseNormShapes(bad, &shapes)) << bad;
+  }
+  const std::vector<bench::NormShape> grid = bench::DefaultNormShapes();
+  ASSERT_FALSE(grid.empty());
+  EXPECT_EQ(grid.front().rows, 4096);
+  EXPECT_EQ(grid.front().length, 64);
+}
+
+// Every norm's case on a grid cell is rows x length of x's elements, reads back as that cell
+// (NormShapeOf), moves the arrays its call must (Passes: a forward 2, a gradient 3,
+// AddRmsNorm 4), and prepares and runs through both APIs; GroupNorm's in 8 groups where the
+// rows divide, else in 1.
+TEST(BenchCases, NormGridCasesAreRowsByLength) {
+  const bench::NormShape cells[] = {{16, 64}, {24, 6}, {3, 1000}};
+  int norms = 0;
+  for (Op op : AllOps()) {
+    if (!bench::IsNormOp(op)) continue;
+    ++norms;
+    for (const bench::NormShape& cell : cells) {
+      for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+        if (!bench::BenchTakes(op, dtype)) continue;
+        const bench::CaseSpec spec = bench::NormCase(op, dtype, cell);
+        SCOPED_TRACE(std::string(GetOpInfo(op).name) + " " + bench::NormShapeText(cell) + " " +
+                     spec.ShapeText());
+        EXPECT_EQ(spec.Elements(), cell.rows * cell.length);
+        const bench::NormShape back = bench::NormShapeOf(spec);
+        EXPECT_EQ(back.rows, cell.rows);
+        EXPECT_EQ(back.length, cell.length);
+        if (GetOpInfo(op).shapes == ShapeRule::kChannelGroups) {
+          EXPECT_EQ(spec.ScalarValue(3), cell.rows % 8 == 0 ? 8.0 : 1.0);
+          EXPECT_EQ(spec.ScalarValue(0) * spec.ScalarValue(1) * spec.ScalarValue(2),
+                    static_cast<double>(cell.rows * cell.length));
+        }
+        bench::CaseData data(spec);
+        const double passes =
+            GetOpInfo(op).is_forward ? (test::RowResults(GetOpInfo(op)) > 1 ? 4 : 2) : 3;
+        EXPECT_EQ(data.Passes(), passes);
+        EXPECT_EQ(data.Bytes(), passes * static_cast<double>(spec.Elements()) *
+                                    static_cast<double>(DTypeSize(dtype)));
+        const Status s = data.Prepare();
+        ASSERT_TRUE(s.ok()) << s.message();
+        data.Run();
+        data.Roofline(1);
+        EXPECT_EQ(data.RunCApiCall(), 0);
+      }
+    }
+  }
+  EXPECT_GE(norms, 7);
+  // Another operator's case has no grid cell.
+  const bench::NormShape none =
+      bench::NormShapeOf(bench::CaseSpec{Op::kRelu, DType::kFloat32, {64}, -1, {}});
+  EXPECT_EQ(none.rows, 0);
+  EXPECT_EQ(none.length, 0);
 }
 
 }  // namespace

@@ -152,6 +152,39 @@ TEST(ScalePlot, PanelsAreTitledByTheSizesEachGroupRan) {
   EXPECT_EQ(Count(svg, "<polyline"), 12);
 }
 
+// A norm's rows (Row::rows, row_length) are drawn along the row length, each tick labelled
+// rows x length, the threads panel titled by its largest cell, and the header says what the
+// norm's roofline moves; a figure without a norm says nothing of it.
+TEST(ScalePlot, NormGridIsDrawnByRowLength) {
+  std::vector<Row> rows;
+  const int64_t cells[][2] = {{4096, 64}, {1024, 1024}, {64, 65536}, {8192, 4096}};
+  for (int t : {1, 2}) {
+    for (const auto& c : cells) {
+      Row r = Cell("layer_norm", "f32", c[0] * c[1], t);
+      r.rows = c[0];
+      r.row_length = c[1];
+      r.passes = 2;
+      rows.push_back(r);
+    }
+  }
+  const auto files = RenderPlots(rows, kContext, "n.svg");
+  ASSERT_EQ(files.size(), 1u);
+  const std::string& svg = files[0].svg;
+  EXPECT_EQ(Titles(svg),
+            (std::vector<std::string>{"layer_norm, 8192x4096", "layer_norm, 2 threads"}));
+  for (const auto& c : cells) {
+    const std::string tick = ">" + std::to_string(c[0]) + "x" + std::to_string(c[1]) + "<";
+    EXPECT_EQ(Count(svg, tick), 1) << tick;  // one tick of the size panel
+  }
+  EXPECT_NE(svg.find(">rows x row length<"), std::string::npos);
+  EXPECT_NE(svg.find("a norm (rows x length)"), std::string::npos);
+  // The size panel's points: one per grid cell for the op and for its roofline.
+  EXPECT_EQ(Count(svg, "<circle"), 2 + 4);  // the threads panel: 1 and 2 at 8192x4096
+  const auto plain = RenderPlots(Sweep(1), kContext, "p.svg");
+  EXPECT_EQ(plain[0].svg.find("a norm (rows x length)"), std::string::npos);
+  EXPECT_NE(plain[0].svg.find(">elements<"), std::string::npos);
+}
+
 TEST(ScaleNoise, CellIsNoiseWhenItsMedianRoundTrailsTheBest) {
   Row r = Cell("relu", "f32", 4096, 2);
   EXPECT_EQ(r.Noise(), "");

@@ -54,6 +54,10 @@ struct Row {
   int64_t elements = 0;
   int threads = 0;
   double bytes = 0;  // bytes one call moves at the least
+  double passes = 0;  // bytes in arrays of the case's size: the roofline's passes over memory
+  // A norm's case (bench::IsNormOp): its rows x row length, the grid the plot draws; 0 else.
+  int64_t rows = 0;
+  int64_t row_length = 0;
   Timing timing;
   double speedup = 0;  // over the same case on 1 thread; 0 when 1 thread was not run
 

@@ -58,6 +58,7 @@ std::string Usage() {
   const std::string ops = bench::WrapList(OpNames() + " (default: all)", 14);
   return "usage: hostnn-scale [--ops silu_backward,...] [--dtypes f32,bf16,f16]\n"
          "                    [--sizes 4096,262144,4M,...] [--shape 1024x4096 [--dim 0]]...\n"
+         "                    [--norm-shapes 4096x64,1024x1024,...]\n"
          "                    [--threads 1,2,...] [--samples N] [--sample-ms MS] [--no-call]\n"
          "                    [--param name=value]... [--csv FILE] [--svg FILE]\n"
          "\n"
@@ -68,7 +69,8 @@ std::string Usage() {
          std::to_string(static_cast<int>(100 * kNoiseSpread + 0.5)) +
          "% slower than its best (op or\n"
          "roof) is noise: marked in the table, the CSV and the plot. Flags take their value\n"
-         "as --flag value or --flag=value.\n"
+         "as --flag value or --flag=value. HOSTNN_BENCH_TARGET=AVX2 (or another target this\n"
+         "build and CPU run) forces hostnn's SIMD target.\n"
          "  --ops       " +
          ops +
          "\n"
@@ -82,6 +84,13 @@ std::string Usage() {
          "              repeatable; replaces --sizes), with\n"
          "  --dim       a reduction's or a gated unit's dim for the --shape just before it\n"
          "              (default -1)\n"
+         "  --norm-shapes rows x row length of the normalisation family's cases (LayerNorm,\n"
+         "              RmsNorm, AddRmsNorm, GroupNorm and their gradients), in place of --sizes\n"
+         "              (default 4096x64,1024x1024,256x16384,64x65536,8192x4096); GroupNorm's\n"
+         "              rows are N x group, 8 groups of 4 channels where the extents divide.\n"
+         "              A norm's roofline moves each array of x's size its call must move once\n"
+         "              (a forward: x read, y written, 2 passes; a gradient: dy and x read, dx\n"
+         "              written, 3; AddRmsNorm: 4), its per-row and per-column ones not counted\n"
          "  --threads   OpenMP thread counts (default 1..cores, doubling past 4)\n"
          "  --samples   timed rounds per case (default 11)\n"
          "  --sample-ms length of one sample in ms (default 4)\n"
@@ -104,6 +113,7 @@ struct Args {
   std::vector<DType> dtypes;
   std::vector<int64_t> sizes;
   std::vector<std::pair<std::vector<int64_t>, int64_t>> shapes;  // shape, dim
+  std::vector<bench::NormShape> norm_shapes;                     // the norms' grid
   std::vector<int> threads;
   MeasureOptions measure;
   std::string csv, svg;
@@ -125,7 +135,7 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   app.set_help_flag();  // the tool prints its own usage
   app.allow_extras();   // named below, in the tool's words
   bool help = false, no_call = false;
-  std::string samples, sample_ms;
+  std::string samples, sample_ms, norm_shapes;
   // Lists may be given in several flags (--ops a --ops b); each --shape is one shape.
   std::vector<std::string> ops, dtypes, sizes, threads, shapes, dims;
   app.add_flag("-h,--help", help);
@@ -136,6 +146,8 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   CLI::Option* shape_flag = app.add_option("--shape", shapes)->allow_extra_args(false);
   CLI::Option* dim_flag = app.add_option("--dim", dims)->allow_extra_args(false);
   app.add_option("--threads", threads)->allow_extra_args(false);
+  app.add_option("--norm-shapes", norm_shapes)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--samples", samples)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--sample-ms", sample_ms)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--csv", args->csv)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -202,6 +214,9 @@ bool ParseArgs(int argc, char** argv, Args* args) {
       args->shapes.back().second = dim;
     }
   }
+  if (!norm_shapes.empty() && !bench::ParseNormShapes(norm_shapes, &args->norm_shapes)) {
+    return Fail("bad --norm-shapes '" + norm_shapes + "' (rows x length, e.g. 4096x64,1024x1024)");
+  }
   for (const std::string& s : items(threads)) {
     int64_t t;
     if (!ParseCount(s, &t) || t > 4096) return Fail("bad thread count '" + s + "'");
@@ -242,6 +257,7 @@ bool ParseArgs(int argc, char** argv, Args* args) {
   }
   if (args->dtypes.empty()) args->dtypes = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
   if (args->sizes.empty()) args->sizes = {4096, 262144, 4194304};
+  if (args->norm_shapes.empty()) args->norm_shapes = bench::DefaultNormShapes();
   if (args->threads.empty()) {
     const int max = std::max(1, omp_get_max_threads());
     for (int t = 1; t <= max; t = t < 4 ? t + 1 : 2 * t) args->threads.push_back(t);
@@ -258,13 +274,16 @@ void PrintHeader(const Args& args) {
   std::printf(
       "%d rounds of >= %.1f ms samples after an untimed one, the roofline interleaved over the "
       "same buffers;\nop: median round; roof: best round, on rthr threads (the row's, or 1 "
-      "where faster);\n%%roof = roofline time / op time (over 100%%: faster than the "
+      "where faster);\npass: arrays of the case's size the call must move and the roofline "
+      "moves (a norm's rows x length: 2 for a forward, one read of x and one write of y;\n3 "
+      "for a gradient; AddRmsNorm 4; per-row and per-column operands not counted);\n%%roof = "
+      "roofline time / op time (over 100%%: faster than the "
       "roofline);\nnoise: median round over %.0f%% slower than the best (op, roof): the cell "
       "may move by as much\n\n",
       args.measure.samples, args.measure.sample_ms, 100 * kNoiseSpread);
-  std::printf("%-21s %-5s %-20s %3s %9s %9s %4s %7s %9s %6s %7s %8s %9s  %s\n", "op", "dtype",
-              "shape", "thr", "ns/elem", "roof ns", "rthr", "GB/s", "roof GB/s", "%roof", "noise",
-              "speedup", "call us", "kernel path");
+  std::printf("%-21s %-5s %-20s %3s %9s %9s %4s %4s %7s %9s %6s %7s %8s %9s  %s\n", "op", "dtype",
+              "shape", "thr", "ns/elem", "roof ns", "rthr", "pass", "GB/s", "roof GB/s", "%roof",
+              "noise", "speedup", "call us", "kernel path");
 }
 
 void PrintRow(const Row& r) {
@@ -272,10 +291,11 @@ void PrintRow(const Row& r) {
   if (r.speedup > 0) std::snprintf(speedup, sizeof(speedup), "%.2fx", r.speedup);
   if (r.timing.call_ns > 0) std::snprintf(call, sizeof(call), "%.2f", r.timing.call_ns / 1000);
   const std::string noise = r.Noise().empty() ? "-" : r.Noise();
-  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %4d %7.1f %9.1f %5.0f%% %7s %8s %9s  %s\n",
+  std::printf("%-21s %-5s %-20s %3d %9.4f %9.4f %4d %4.0f %7.1f %9.1f %5.0f%% %7s %8s %9s  %s\n",
               r.op.c_str(), r.dtype.c_str(), r.shape.c_str(), r.threads, r.NsPerElem(),
-              r.RooflineNsPerElem(), r.timing.roofline_threads, r.Gbps(), r.RooflineGbps(),
-              r.PercentOfRoofline(), noise.c_str(), speedup, call, r.timing.kernel_path.c_str());
+              r.RooflineNsPerElem(), r.timing.roofline_threads, r.passes, r.Gbps(),
+              r.RooflineGbps(), r.PercentOfRoofline(), noise.c_str(), speedup, call,
+              r.timing.kernel_path.c_str());
   std::fflush(stdout);
 }
 
@@ -284,16 +304,18 @@ bool WriteCsv(const std::string& path, const std::vector<Row>& rows) {
   if (!f) return false;
   f << "op,dtype,shape,elements,threads,ns_per_elem,gbps,roofline_ns_per_elem,roofline_gbps,"
        "pct_of_roofline,speedup_vs_1t,call_us,kernel_path,roofline_threads,op_spread_pct,"
-       "roofline_spread_pct,noise\n";
-  char line[512];
+       "roofline_spread_pct,noise,rows,row_length,roofline_passes\n";
+  char line[640];
   for (const Row& r : rows) {
     std::snprintf(
         line, sizeof(line),
-        "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f,\"%s\",%d,%.1f,%.1f,%s\n",
+        "%s,%s,\"%s\",%lld,%d,%.5f,%.3f,%.5f,%.3f,%.1f,%.3f,%.3f,\"%s\",%d,%.1f,%.1f,%s,%s,%s,%g\n",
         r.op.c_str(), r.dtype.c_str(), r.shape.c_str(), static_cast<long long>(r.elements),
         r.threads, r.NsPerElem(), r.Gbps(), r.RooflineNsPerElem(), r.RooflineGbps(),
         r.PercentOfRoofline(), r.speedup, r.timing.call_ns / 1000, r.timing.kernel_path.c_str(),
-        r.timing.roofline_threads, 100 * r.OpSpread(), 100 * r.RooflineSpread(), r.Noise().c_str());
+        r.timing.roofline_threads, 100 * r.OpSpread(), 100 * r.RooflineSpread(), r.Noise().c_str(),
+        r.rows > 0 ? std::to_string(r.rows).c_str() : "",
+        r.row_length > 0 ? std::to_string(r.row_length).c_str() : "", r.passes);
     f << line;
   }
   return static_cast<bool>(f);
@@ -302,6 +324,7 @@ bool WriteCsv(const std::string& path, const std::vector<Row>& rows) {
 int Main(int argc, char** argv) {
   Args args;
   if (!ParseArgs(argc, argv, &args)) return 2;
+  if (!bench::ForceBenchTarget("hostnn-scale")) return 2;
   std::vector<bench::CaseSpec> specs;
   for (Op op : args.ops) {
     // The operator's scalar parameters: the defaults, then the --param values it has.
@@ -324,6 +347,10 @@ int Main(int argc, char** argv) {
         for (const auto& s : args.shapes) {
           cases.push_back(bench::CaseSpec{op, dtype, s.first, s.second, {}});
           bench::SetShapeScalars(&cases.back());
+        }
+      } else if (bench::IsNormOp(op)) {  // the norms' grid, rows x length
+        for (const bench::NormShape& s : args.norm_shapes) {
+          cases.push_back(bench::NormCase(op, dtype, s));
         }
       } else {
         for (int64_t n : args.sizes) {
@@ -368,10 +395,16 @@ int Main(int argc, char** argv) {
       row.op = op;
       row.dtype = bench::ShortDTypeName(spec.dtype);
       row.shape = spec.ShapeText();
-      row.group = GetOpInfo(spec.op).is_reduction ? op + " dim " + std::to_string(spec.dim) : op;
+      row.group = GetOpInfo(spec.op).is_reduction && !bench::IsNormOp(spec.op)
+                      ? op + " dim " + std::to_string(spec.dim)
+                      : op;
       row.elements = spec.Elements();
       row.threads = threads;
       row.bytes = data->Bytes();
+      row.passes = data->Passes();
+      const bench::NormShape grid = bench::NormShapeOf(spec);
+      row.rows = grid.rows;
+      row.row_length = grid.length;
       Status s = MeasureCase(data.get(), threads, args.measure, &row.timing);
       if (!s.ok()) {
         progress.Clear();

@@ -28,6 +28,7 @@ struct Chart {
   std::string title, x_label, y_label;
   bool log_x = false;
   std::vector<Series> series;
+  std::map<double, std::string> x_ticks;  // a tick's own label ("4096x64"), where given
 };
 
 const char* DTypeColor(const std::string& dtype) {
@@ -122,7 +123,10 @@ void DrawChart(std::ostringstream& svg, const Chart& chart, double x0, double y0
     svg << "<text x=\"" << Num(fx(x)) << "\" y=\"" << Num(top + ph + 15)
         << "\" text-anchor=\"middle\" "
         << "font-size=\"10\">"
-        << (chart.log_x ? SizeLabel(x) : std::to_string(static_cast<int64_t>(x))) << "</text>\n";
+        << Escape(chart.x_ticks.count(x) ? chart.x_ticks.at(x)
+                  : chart.log_x          ? SizeLabel(x)
+                                         : std::to_string(static_cast<int64_t>(x)))
+        << "</text>\n";
   }
   svg << "<rect x=\"" << Num(left) << "\" y=\"" << Num(top) << "\" width=\"" << Num(pw)
       << "\" height=\"" << Num(ph) << "\" fill=\"none\" stroke=\"#333\"/>\n";
@@ -159,6 +163,10 @@ constexpr double kCellWidth = 290, kPanelHeight = 205, kHeader = 78;
 constexpr const char* kRooflineText =
     "roofline: reads 2 arrays, writes 1, plain stores; same bytes and run; best round, "
     "on the row's threads or on 1 where faster";
+// Added where a figure has a norm's grid (Row::row_length).
+constexpr const char* kNormRooflineText =
+    "; a norm (rows x length): each array of x's size its call moves, once (forward: x read, "
+    "y written)";
 
 std::string SvgOpen(double width, double height) {
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -172,7 +180,8 @@ std::string SvgOpen(double width, double height) {
 // Title, the machine and SIMD target, the legend (one swatch per dtype, the roofline's
 // dash with what it measures) and, on a figure, the note on its noisy cells.
 void DrawHeader(std::ostringstream& svg, const std::string& title, const PlotContext& context,
-                const std::vector<std::string>& dtypes, const std::string& note = "") {
+                const std::vector<std::string>& dtypes, const std::string& note = "",
+                bool norms = false) {
   svg << "<text x=\"10\" y=\"20\" font-size=\"15\" font-weight=\"bold\">" << Escape(title)
       << "</text>\n";
   svg << "<text x=\"10\" y=\"40\" font-size=\"12\">machine: " << Escape(context.machine)
@@ -187,7 +196,8 @@ void DrawHeader(std::ostringstream& svg, const std::string& title, const PlotCon
   }
   svg << "<line x1=\"" << Num(lx) << "\" x2=\"" << Num(lx + 20)
       << "\" y1=\"58\" y2=\"58\" stroke=\"#333\" stroke-dasharray=\"5,3\"/><text x=\""
-      << Num(lx + 24) << "\" y=\"62\" font-size=\"11\">" << kRooflineText << "</text>\n";
+      << Num(lx + 24) << "\" y=\"62\" font-size=\"11\">" << kRooflineText
+      << (norms ? kNormRooflineText : "") << "</text>\n";
   if (!note.empty()) {
     svg << "<text x=\"10\" y=\"76\" font-size=\"10\" fill=\"#555\">" << Escape(note) << "</text>\n";
   }
@@ -199,13 +209,25 @@ void DrawCell(std::ostringstream& svg, const std::vector<Row>& rows, const std::
   const CellExtent extent = GroupExtent(rows, group);
   const int64_t max_elems = extent.elements;
   const int max_threads = extent.threads;
+  // A norm's grid (Row::row_length): its size panel runs along the row length, each tick
+  // labelled rows x length; the threads panel is titled by its largest cell's.
+  std::string largest = SizeLabel(static_cast<double>(max_elems));
   Chart by_threads, by_size;
-  by_threads.title = group + ", " + SizeLabel(static_cast<double>(max_elems));
+  for (const Row& r : rows) {
+    if (r.group != group || r.row_length <= 0) continue;
+    const double x = static_cast<double>(r.row_length);
+    const std::string cell = std::to_string(r.rows) + "x" + std::to_string(r.row_length);
+    std::string& tick = by_size.x_ticks[x];
+    if (tick.find(cell) == std::string::npos) tick += (tick.empty() ? "" : "/") + cell;
+    if (r.elements == max_elems) largest = cell;
+  }
+  const bool grid = !by_size.x_ticks.empty();
+  by_threads.title = group + ", " + largest;
   by_threads.x_label = "threads";
   by_threads.y_label = "GB/s";
   by_size.title = group + ", " + std::to_string(max_threads) + " thread" +
                   (max_threads > 1 ? "s" : "");
-  by_size.x_label = "elements";
+  by_size.x_label = grid ? "rows x row length" : "elements";
   by_size.y_label = "GB/s";
   by_size.log_x = true;
   for (const std::string& d : dtypes) {
@@ -219,8 +241,9 @@ void DrawCell(std::ostringstream& svg, const std::vector<Row>& rows, const std::
         t_roof.points.push_back({static_cast<double>(r.threads), r.RooflineGbps()});
       }
       if (r.threads == max_threads) {
-        s_op.points.push_back({static_cast<double>(r.elements), r.Gbps(), noise});
-        s_roof.points.push_back({static_cast<double>(r.elements), r.RooflineGbps()});
+        const double x = static_cast<double>(grid ? r.row_length : r.elements);
+        s_op.points.push_back({x, r.Gbps(), noise});
+        s_roof.points.push_back({x, r.RooflineGbps()});
       }
     }
     for (Series* s : {&t_roof, &t_op}) {
@@ -342,8 +365,13 @@ std::vector<PlotFile> RenderPlots(const std::vector<Row>& rows, const PlotContex
       title += " (figure " + std::to_string(p + 1) + " of " + std::to_string(pages.size()) + ")";
     }
     // The note takes one line: about 5.4 px a character at font-size 10.
+    bool norms = false;
+    for (const Row& r : rows) {
+      norms =
+          norms || (r.row_length > 0 && std::find(page.begin(), page.end(), r.group) != page.end());
+    }
     DrawHeader(svg, title, context, dtypes,
-               NoiseNote(rows, page, static_cast<size_t>(columns * kCellWidth / 5.4)));
+               NoiseNote(rows, page, static_cast<size_t>(columns * kCellWidth / 5.4)), norms);
     for (size_t r = 1; r < grid_rows; ++r) {  // a rule between rows of cells
       const double y = kHeader + r * 2 * kPanelHeight - 2;
       svg << "<line x1=\"4\" x2=\"" << Num(columns * kCellWidth - 4) << "\" y1=\"" << Num(y)
