@@ -279,7 +279,9 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     Fill(norm_gamma_.data(), spec.dtype, col_len, 0.5f, 1.5f, 4);
     w_view_ = TensorView::Dense(norm_gamma_.data(), spec.dtype, {col_len});
     if (groups) {
+      // 1.0 in x's dtype for a gradient to read (the forward writes them).
       norm_stats_.assign(static_cast<size_t>(2 * rows), 0.0f);
+      Fill(norm_stats_.data(), spec.dtype, 2 * rows, 1.0f, 1.0f, 5);
       for (int k = 0; k < 2; ++k) {
         stats_view_[k] =
             TensorView::Dense(norm_stats_.data() + k * rows, spec.dtype, {spec.shape[0], group});

@@ -130,6 +130,14 @@ class CaseData {
   // A gated unit's views: its half-shaped second operand's data (GeGlu's outGelu, its
   // gradient's gelu), and the half shape (the incoming gradient's and the forward's out).
   void* act_data() const { return act_; }
+  // A norm's other operands, for peers that run the same case: its per-column operand
+  // (gamma, and GroupNorm's beta: x's dtype, [length] or GroupNorm's [C]) and the per-row
+  // statistic a gradient reads as both mean and rstd (FLOAT [rows, 1]; GroupNorm's [N, group]
+  // in x's dtype). AddRmsNorm's xOut is act_data().
+  const TensorView& norm_gamma_view() const { return w_view_; }
+  const TensorView& norm_per_row_view() const {
+    return acl_stats_[0] != nullptr ? stats_view_[0] : gw_view_;
+  }
   const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
   // Bytes one call must move at the least: the inputs read (two for a gradient, one for a
   // forward operator), one output written; a gated unit's own operands.

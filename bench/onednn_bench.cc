@@ -2,7 +2,10 @@
 // logsigmoid and hardsigmoid backward, and the activation family's relu, logistic,
 // gelu_tanh, gelu_erf, hardswish, mish and elu, forward, in place and backward; for the
 // operators with scalar parameters relu with a slope, elu, soft_relu, swish and clip_v2,
-// with the case's values) and its LogSoftmax backward, on the cases hostnn_bench times, over
+// with the case's values), its LogSoftmax backward and its layer normalization (LayerNorm and
+// its gradient, on the norms' rows x length grid; oneDNN 3.2 has no RMS form of it nor a group
+// normalization, so RmsNorm, AddRmsNorm, GroupNorm and their gradients get no row), on the
+// cases hostnn_bench times, over
 // the same buffers, beside hostnn and the roofline so that one run gives all three. hostnn
 // is timed as a CANN client pays: both phases of one C API call (GetWorkspaceSize, then the
 // run on a null stream), as the speed issues count it. Operators the linked version has no
@@ -19,6 +22,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bench/cases.h"
@@ -48,6 +52,7 @@ struct DnnlCase {
   dnnl::primitive primitive;
   std::unordered_map<int, dnnl::memory> args;
   std::string impl;  // oneDNN's implementation name ("jit:avx2", "ref:any", ...)
+  std::vector<float> scale, diff_scale;  // a layer normalization backward's gamma and dgamma
 };
 
 // How oneDNN computes one of hostnn's operators: an eltwise algorithm with its alpha and
@@ -240,8 +245,20 @@ bool IsDnnlSoftmax(Op op) {
          op == Op::kSoftmaxBackward;
 }
 
-// The operators with a oneDNN row, in the operator list's order: the softmax reductions and
-// those DnnlEltwiseFor maps at their default scalar parameters.
+// The norms with a oneDNN primitive: LayerNorm and its gradient (layer_normalization, oneDNN
+// 3's API). oneDNN 3.2 has neither an RMS flag for it (RmsNorm, AddRmsNorm, RmsNormGrad) nor
+// group_normalization (GroupNorm and its gradient): those get no row.
+bool IsDnnlLayerNorm(Op op) {
+#if DNNL_VERSION_MAJOR >= 3
+  return op == Op::kLayerNorm || op == Op::kLayerNormBackward;
+#else
+  (void)op;
+  return false;
+#endif
+}
+
+// The operators with a oneDNN row, in the operator list's order: the softmax reductions, the
+// layer normalizations and those DnnlEltwiseFor maps at their default scalar parameters.
 std::vector<Op> DnnlOps() {
   std::vector<Op> ops;
   for (Op op : AllOps()) {
@@ -249,10 +266,58 @@ std::vector<Op> DnnlOps() {
     spec.op = op;
     DnnlEltwise e;
     std::string why;
-    if (IsDnnlSoftmax(op) || DnnlEltwiseFor(spec, &e, &why)) ops.push_back(op);
+    if (IsDnnlSoftmax(op) || IsDnnlLayerNorm(op) || DnnlEltwiseFor(spec, &e, &why)) {
+      ops.push_back(op);
+    }
   }
   return ops;
 }
+
+#if DNNL_VERSION_MAJOR >= 3
+// LayerNorm: layer_normalization over the last dim, inference without scale or shift (hostnn's
+// case has no weight or bias, and writes no statistics). Its gradient: oneDNN's backward with
+// a scale of ones, so that it computes dgamma as hostnn's does (hostnn's case has no weight),
+// reading hostnn's per-row statistic as mean and variance (FLOAT [rows]).
+void MakeDnnlLayerNorm(const CaseData& data, const dnnl::memory::desc& md, DnnlCase* c) {
+  const CaseSpec& spec = data.spec();
+  using dnnl::normalization_flags;
+  const int64_t rows = spec.Elements() / spec.shape.back(), length = spec.shape.back();
+  const dnnl::memory::desc stat_md({rows}, dnnl::memory::data_type::f32,
+                                   dnnl::memory::format_tag::a);
+  dnnl::memory x(md, c->engine, data.self_data());
+  dnnl::memory out(md, c->engine, data.out_data());
+  if (GetOpInfo(spec.op).is_forward) {
+    const dnnl::layer_normalization_forward::primitive_desc pd(
+        c->engine, dnnl::prop_kind::forward_inference, md, md, stat_md,
+        static_cast<float>(spec.ScalarValue(0)), normalization_flags::none);
+    c->primitive = dnnl::layer_normalization_forward(pd);
+    c->impl = pd.impl_info_str();
+    c->args = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, out}};
+    return;
+  }
+  const float eps = 1e-5f;  // PyTorch's and CANN's default
+  const dnnl::layer_normalization_forward::primitive_desc hint(
+      c->engine, dnnl::prop_kind::forward_training, md, md, stat_md, eps,
+      normalization_flags::use_scale);
+  const dnnl::layer_normalization_backward::primitive_desc pd(c->engine, dnnl::prop_kind::backward,
+                                                              md, md, md, stat_md, eps,
+                                                              normalization_flags::use_scale, hint);
+  c->primitive = dnnl::layer_normalization_backward(pd);
+  c->impl = pd.impl_info_str();
+  c->scale.assign(static_cast<size_t>(length), 1.0f);
+  c->diff_scale.assign(static_cast<size_t>(length), 0.0f);
+  const dnnl::memory::desc scale_md({length}, dnnl::memory::data_type::f32,
+                                    dnnl::memory::format_tag::a);
+  dnnl::memory stats(stat_md, c->engine, data.norm_per_row_view().data);
+  c->args = {{DNNL_ARG_SRC, x},
+             {DNNL_ARG_DIFF_DST, dnnl::memory(md, c->engine, data.grad_output_data())},
+             {DNNL_ARG_MEAN, stats},
+             {DNNL_ARG_VARIANCE, stats},
+             {DNNL_ARG_SCALE, dnnl::memory(scale_md, c->engine, c->scale.data())},
+             {DNNL_ARG_DIFF_SRC, out},
+             {DNNL_ARG_DIFF_SCALE, dnnl::memory(scale_md, c->engine, c->diff_scale.data())}};
+}
+#endif
 
 // Builds the primitive; false (with the reason) when oneDNN cannot.
 bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
@@ -265,6 +330,12 @@ bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
     dnnl::memory dy(md, c->engine, data.grad_output_data());
     dnnl::memory x(md, c->engine, data.self_data());
     dnnl::memory out(md, c->engine, data.out_data());
+#if DNNL_VERSION_MAJOR >= 3
+    if (IsDnnlLayerNorm(spec.op)) {
+      MakeDnnlLayerNorm(data, md, c);
+      return true;
+    }
+#endif
     if (IsDnnlSoftmax(spec.op)) {
       const int axis =
           static_cast<int>(spec.dim < 0 ? spec.dim + static_cast<int64_t>(dims.size()) : spec.dim);
@@ -356,7 +427,9 @@ std::string CaseName(const CaseSpec& spec) {
     shape += (i ? "x" : "") + std::to_string(spec.shape[i]);
   std::string name =
       std::string(GetOpInfo(spec.op).snake_name) + "/" + ShortDTypeName(spec.dtype) + "/" + shape;
-  if (GetOpInfo(spec.op).is_reduction) name += "/dim" + std::to_string(spec.dim);
+  if (GetOpInfo(spec.op).is_reduction && !IsNormOp(spec.op)) {
+    name += "/dim" + std::to_string(spec.dim);
+  }
   return name;
 }
 
@@ -365,10 +438,19 @@ void RegisterAll() {
   const int max = std::max(1, omp_get_max_threads());
   for (int t = 1; t <= max; t = t < 4 ? t + 1 : 2 * t) threads.push_back(t);
   if (threads.back() != max) threads.push_back(max);
-  for (int64_t n : kSizes) {
+  // The norms run on the rows x length grid (bench::DefaultNormShapes), once; the others at
+  // each size.
+  std::vector<std::pair<int64_t, NormShape>> sizes;
+  for (int64_t n : kSizes) sizes.push_back({n, NormShape{}});
+  for (const NormShape& cell : DefaultNormShapes()) sizes.push_back({0, cell});
+  for (const auto& size : sizes) {
     for (Op op : DnnlOps()) {
+      if (IsNormOp(op) != (size.first == 0)) continue;
       for (DType dtype : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
-        for (const CaseSpec& spec : StandardCases(op, dtype, n)) {
+        const std::vector<CaseSpec> specs =
+            IsNormOp(op) ? std::vector<CaseSpec>{NormCase(op, dtype, size.second)}
+                         : StandardCases(op, dtype, size.first);
+        for (const CaseSpec& spec : specs) {
           for (int t : threads) {
             const std::string suffix = CaseName(spec) + "/threads:" + std::to_string(t);
             benchmark::RegisterBenchmark(("onednn/" + suffix).c_str(), BM_OneDnn, spec, t)
@@ -389,6 +471,7 @@ void RegisterAll() {
 }  // namespace hostnn
 
 int main(int argc, char** argv) {
+  if (!hostnn::bench::ForceBenchTarget("hostnn_bench_onednn")) return 2;
   hostnn::bench::RegisterAll();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

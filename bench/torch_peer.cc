@@ -12,9 +12,13 @@
 // Benchmark code only, built when HOSTNN_TORCH_DIR names an installed `torch` package
 // (site-packages/torch of PyTorch 2.x from PyPI: libtorch_cpu.so, libc10.so, include/).
 //   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16,f64] [--sizes 4K,256K,4M,64M]
-//                     [--threads 1,2] [--samples 11] [--sample-ms 4] [--csv FILE]
+//                     [--norm-shapes 4096x64,...] [--threads 1,2] [--samples 11]
+//                     [--sample-ms 4] [--csv FILE]
 //                     [--param name=value]...    (a scalar parameter, as hostnn-scale's)
 //   hostnn_torch_peer --list-ops                 (the operator list, one name a line)
+// The normalisation family runs on the --norm-shapes grid of rows x row length (default
+// bench::DefaultNormShapes), the other operators at --sizes. HOSTNN_BENCH_TARGET=AVX2 forces
+// hostnn's SIMD target (bench::ForceBenchTarget).
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -95,7 +99,8 @@ int Main(int argc, char** argv) {
   std::vector<std::string> dtypes = {"f32", "f16", "bf16"};
   std::vector<std::string> sizes = {"4K", "256K", "4M", "64M"};
   std::vector<std::string> threads = {"1", "2"};
-  std::vector<std::pair<std::string, double>> params;  // --param name=value
+  std::vector<NormShape> norm_shapes = DefaultNormShapes();  // the norms' grid (cases.h)
+  std::vector<std::pair<std::string, double>> params;        // --param name=value
   int samples = 11;
   double sample_ms = 4;
   const char* csv_path = nullptr;
@@ -122,7 +127,13 @@ int Main(int argc, char** argv) {
       dtypes = Split(v, ',');
     else if (k == "--sizes")
       sizes = Split(v, ',');
-    else if (k == "--threads")
+    else if (k == "--norm-shapes") {
+      if (!ParseNormShapes(v, &norm_shapes)) {
+        std::fprintf(stderr, "hostnn_torch_peer: bad --norm-shapes '%s' (rows x length)\n",
+                     v.c_str());
+        return 2;
+      }
+    } else if (k == "--threads")
       threads = Split(v, ',');
     else if (k == "--samples")
       samples = std::max(1, std::atoi(v.c_str()));
@@ -144,6 +155,7 @@ int Main(int argc, char** argv) {
       return 2;
     }
   }
+  if (!ForceBenchTarget("hostnn_torch_peer")) return 2;
   std::vector<Op> op_list;
   for (const std::string& op_name : ops) {
     Op op;
@@ -184,10 +196,13 @@ int Main(int argc, char** argv) {
     const std::string op_name = GetOpInfo(op).snake_name;
     // The operator's scalar parameters: the defaults, then the --param values it has.
     std::vector<double> scalars;
+    std::vector<bool> given;
     for (int k = 0; k < GetOpInfo(op).num_scalars(); ++k) {
       scalars.push_back(GetOpInfo(op).scalars[k].default_value);
+      given.push_back(false);
       for (const auto& p : params) {
-        if (p.first == GetOpInfo(op).scalars[k].name) scalars.back() = p.second;
+        if (p.first == GetOpInfo(op).scalars[k].name)
+          scalars.back() = p.second, given.back() = true;
       }
     }
     for (const std::string& dt : dtypes) {
@@ -197,80 +212,94 @@ int Main(int argc, char** argv) {
         return 2;
       }
       if (!BenchTakes(op, dtype)) continue;
-      for (const std::string& size : sizes) {
+      // The operator's cases: a norm's on the rows x length grid, the others' at each size.
+      std::vector<CaseSpec> specs;
+      if (IsNormOp(op)) {
+        for (const NormShape& cell : norm_shapes) specs.push_back(NormCase(op, dtype, cell));
+      }
+      for (const std::string& size : IsNormOp(op) ? std::vector<std::string>{} : sizes) {
         int64_t n = 0;
         if (!ParseCount(size, &n)) {
           std::fprintf(stderr, "hostnn_torch_peer: bad size %s\n", size.c_str());
           return 2;
         }
-        for (CaseSpec spec : StandardCases(op, dtype, n)) {
-          spec.scalars = scalars;
-          auto data = std::make_unique<CaseData>(spec);
-          TorchCase tc = MakeTorchCase(*data);
-          bool checked = false;
-          for (const std::string& th : threads) {
-            int64_t t64 = 0;
-            if (!ParseCount(th, &t64)) {
-              std::fprintf(stderr, "hostnn_torch_peer: bad thread count %s\n", th.c_str());
-              return 2;
-            }
-            const int t = static_cast<int>(t64);
-            omp_set_num_threads(t);
-            at::set_num_threads(t);
-            const Status st = data->Prepare();
-            if (!st.ok()) {
-              std::fprintf(stderr, "%s\n", st.message().c_str());
-              return 1;
-            }
-            if (!checked) {
-              checked = true;
-              if (CheckOnce(*data, tc, op_name + " " + dt + " " + spec.ShapeText()) < 0)
-                return kNoCall;
-            }
-            int status = 0;
-            const auto hn = [&] { status |= data->RunCApiCall(); };
-            const auto at_fn = [&] { tc.Run(); };
-            const auto roof = [&] { data->Roofline(t); };
-            const int64_t hn_it = Calibrate(hn, sample_ms), at_it = Calibrate(at_fn, sample_ms),
-                          rf_it = Calibrate(roof, sample_ms);
-            std::vector<double> hn_ns, at_ns, rf_ns;
-            for (int s = 0; s < samples; ++s) {
-              if (s % 2 == 0) {
-                hn_ns.push_back(TimeNs(hn, hn_it));
-                at_ns.push_back(TimeNs(at_fn, at_it));
-              } else {
-                at_ns.push_back(TimeNs(at_fn, at_it));
-                hn_ns.push_back(TimeNs(hn, hn_it));
-              }
-              rf_ns.push_back(TimeNs(roof, rf_it));
-            }
-            if (status != 0) {
-              std::fprintf(stderr, "hostnn_torch_peer: the C API call failed (%d)\n", status);
-              return 1;
-            }
-            const double n = static_cast<double>(spec.Elements());
-            const double h = Median(hn_ns), a = Median(at_ns), r = Median(rf_ns);
-            // Small cases in µs per call, others in ns per element.
-            const bool per_call = spec.Elements() <= 4096;
-            char hb[32], ab[32], rb[32];
-            if (per_call) {
-              std::snprintf(hb, sizeof hb, "%.2f us", h / 1e3);
-              std::snprintf(ab, sizeof ab, "%.2f us", a / 1e3);
-              std::snprintf(rb, sizeof rb, "%.2f us", r / 1e3);
+        for (const CaseSpec& spec : StandardCases(op, dtype, n)) specs.push_back(spec);
+      }
+      for (CaseSpec spec : specs) {
+        // The --param values and the defaults, where the case has no value of its own
+        // (GroupNorm's N, C, HxW and group come from its shape).
+        for (size_t k = 0; k < scalars.size(); ++k) {
+          if (k >= spec.scalars.size()) {
+            spec.scalars.push_back(scalars[k]);
+          } else if (given[k]) {
+            spec.scalars[k] = scalars[k];
+          }
+        }
+        auto data = std::make_unique<CaseData>(spec);
+        TorchCase tc = MakeTorchCase(*data);
+        bool checked = false;
+        for (const std::string& th : threads) {
+          int64_t t64 = 0;
+          if (!ParseCount(th, &t64)) {
+            std::fprintf(stderr, "hostnn_torch_peer: bad thread count %s\n", th.c_str());
+            return 2;
+          }
+          const int t = static_cast<int>(t64);
+          omp_set_num_threads(t);
+          at::set_num_threads(t);
+          const Status st = data->Prepare();
+          if (!st.ok()) {
+            std::fprintf(stderr, "%s\n", st.message().c_str());
+            return 1;
+          }
+          if (!checked) {
+            checked = true;
+            if (CheckOnce(*data, tc, op_name + " " + dt + " " + spec.ShapeText()) < 0)
+              return kNoCall;
+          }
+          int status = 0;
+          const auto hn = [&] { status |= data->RunCApiCall(); };
+          const auto at_fn = [&] { tc.Run(); };
+          const auto roof = [&] { data->Roofline(t); };
+          const int64_t hn_it = Calibrate(hn, sample_ms), at_it = Calibrate(at_fn, sample_ms),
+                        rf_it = Calibrate(roof, sample_ms);
+          std::vector<double> hn_ns, at_ns, rf_ns;
+          for (int s = 0; s < samples; ++s) {
+            if (s % 2 == 0) {
+              hn_ns.push_back(TimeNs(hn, hn_it));
+              at_ns.push_back(TimeNs(at_fn, at_it));
             } else {
-              std::snprintf(hb, sizeof hb, "%.4f ns/el", h / n);
-              std::snprintf(ab, sizeof ab, "%.4f ns/el", a / n);
-              std::snprintf(rb, sizeof rb, "%.4f ns/el", r / n);
+              at_ns.push_back(TimeNs(at_fn, at_it));
+              hn_ns.push_back(TimeNs(hn, hn_it));
             }
-            std::printf("%-21s %-5s %-20s %3d %12s %12s %12s %7.2fx%s  %s\n", op_name.c_str(),
-                        dt.c_str(), spec.ShapeText().c_str(), t, hb, ab, rb, a / h,
-                        a / h >= 1.25 ? " " : "<", data->KernelPath().c_str());
-            std::fflush(stdout);
-            if (csv) {
-              std::fprintf(csv, "%s,%s,\"%s\",%d,%.1f,%.1f,%.1f,%.3f,%s,\"%s\"\n", op_name.c_str(),
-                           dt.c_str(), spec.ShapeText().c_str(), t, h, a, r, a / h,
-                           a / h >= 1.25 ? "met" : "missed", data->KernelPath().c_str());
-            }
+            rf_ns.push_back(TimeNs(roof, rf_it));
+          }
+          if (status != 0) {
+            std::fprintf(stderr, "hostnn_torch_peer: the C API call failed (%d)\n", status);
+            return 1;
+          }
+          const double n = static_cast<double>(spec.Elements());
+          const double h = Median(hn_ns), a = Median(at_ns), r = Median(rf_ns);
+          // Small cases in µs per call, others in ns per element.
+          const bool per_call = spec.Elements() <= 4096;
+          char hb[32], ab[32], rb[32];
+          if (per_call) {
+            std::snprintf(hb, sizeof hb, "%.2f us", h / 1e3);
+            std::snprintf(ab, sizeof ab, "%.2f us", a / 1e3);
+            std::snprintf(rb, sizeof rb, "%.2f us", r / 1e3);
+          } else {
+            std::snprintf(hb, sizeof hb, "%.4f ns/el", h / n);
+            std::snprintf(ab, sizeof ab, "%.4f ns/el", a / n);
+            std::snprintf(rb, sizeof rb, "%.4f ns/el", r / n);
+          }
+          std::printf("%-21s %-5s %-20s %3d %12s %12s %12s %7.2fx%s  %s\n", op_name.c_str(),
+                      dt.c_str(), spec.ShapeText().c_str(), t, hb, ab, rb, a / h,
+                      a / h >= 1.25 ? " " : "<", data->KernelPath().c_str());
+          std::fflush(stdout);
+          if (csv) {
+            std::fprintf(csv, "%s,%s,\"%s\",%d,%.1f,%.1f,%.1f,%.3f,%s,\"%s\"\n", op_name.c_str(),
+                         dt.c_str(), spec.ShapeText().c_str(), t, h, a, r, a / h,
+                         a / h >= 1.25 ? "met" : "missed", data->KernelPath().c_str());
           }
         }
       }

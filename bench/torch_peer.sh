@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # hostnn against PyTorch 2.x's ATen on the speed issue's grid: every operator x dtype (f32,
-# f16, bf16) x size (4K, 256K, 4M, 64M) x threads (1, 2), both phases of a C API call per
-# hostnn sample, medians of interleaved samples, ratio ATen / hostnn (target >= 1.25).
+# f16, bf16) x size (4K, 256K, 4M, 64M; the normalisation family rows x row length,
+# --norm-shapes, default 4096x64 to 64x65536 and 8192x4096) x threads (1, 2), both phases
+# of a C API call per hostnn sample, medians of interleaved samples, ratio ATen / hostnn
+# (target >= 1.25).
 # Uses a PyTorch 2.x install's libtorch_cpu.so and libc10.so from C++ (hostnn_torch_peer):
 #   TORCH_DIR   site-packages/torch of an install; when unset, a wheel fetched once with
 #               `pip download --no-deps torch` into .whl/ and unpacked there (~540 MB)
@@ -11,7 +13,8 @@
 #               call in bench/torch_peer_calls.cc is skipped with a note; DTYPES=f64 runs
 #               the operators hostnn computes in double (ComputesDouble in
 #               hostnn/op.h) and LogSoftmax, and skips the others silently)
-# Further arguments go to hostnn_torch_peer (--sizes, --threads, --samples, --sample-ms,
+# HOSTNN_BENCH_TARGET=AVX2 forces hostnn's SIMD target.
+# Further arguments go to hostnn_torch_peer (--sizes, --norm-shapes, --threads, --samples, --sample-ms,
 # --param name=value for the operators with scalar parameters, --csv FILE). Bench only:
 # nothing of hostnn depends on PyTorch.
 set -euo pipefail

@@ -197,6 +197,46 @@ bool TorchCase::Run() {
     case Op::kInplaceErfinv:
       x.erfinv_();
       break;
+    // The normalisation family: the ATen operators F.layer_norm, F.rms_norm and
+    // F.group_norm call and autograd runs for their gradients. They have no out= kernels
+    // (native_layer_norm_out and native_group_norm_out are generated: the functional call,
+    // then a copy), so each allocates its results per call, as a PyTorch client pays: y and
+    // its statistics; a gradient dx and dgamma.
+    case Op::kLayerNorm:
+    case Op::kLayerNormWithImplMode:
+      out = std::get<0>(at::native_layer_norm(x, normalized, {}, {}, s[0]));
+      break;
+    case Op::kLayerNormBackward:
+      out = std::get<0>(at::native_layer_norm_backward(dy, x, normalized, stats, stats, ones, {},
+                                                       {true, true, false}));
+      break;
+    case Op::kRmsNorm:
+      out = at::rms_norm(x, normalized, gamma, s[0]);
+      break;
+    case Op::kAddRmsNorm:  // x1 + x2 into xOut, then rms_norm of it
+      at::add_out(row_out, x, dy);
+      out = at::rms_norm(row_out, normalized, gamma, s[0]);
+      break;
+    case Op::kRmsNormGrad: {
+      // ATen's CPU build has no fused RmsNorm backward (_fused_rms_norm_backward is CUDA's):
+      // the gradient autograd derives from rms_norm's composition, in f32 as its composite
+      // computes, dgamma the column sums of dy x rstd.
+      const at::Tensor xf = x.to(at::kFloat), dyf = dy.to(at::kFloat);
+      const at::Tensor xhat = xf * stats, dxhat = dyf * gamma.to(at::kFloat);
+      const at::Tensor dgamma = (dyf * xhat).sum(0);
+      out = (stats * (dxhat - xhat * (dxhat * xhat).mean(-1, true))).to(x.scalar_type());
+      break;
+    }
+    case Op::kGroupNorm:  // (N, C, HxW, group, eps); gamma is beta too, as hostnn's case
+      out = std::get<0>(at::native_group_norm(
+          x, gamma, gamma, static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]),
+          static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3]), s[4]));
+      break;
+    case Op::kGroupNormBackward:
+      out = std::get<0>(at::native_group_norm_backward(
+          dy, x, stats, stats, gamma, static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]),
+          static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3]), {true, true, false}));
+      break;
     default:  // the operators with scalar parameters, by name (kScalarPeers)
       if (scalar_peer == nullptr) return false;
       scalar_peer(*this);
@@ -324,6 +364,23 @@ TorchCase MakeTorchCase(const CaseData& data) {
     t.dy = at::from_blob(data.grad_output_data(), half, opts);
     t.buffer = at::from_blob(data.act_data(), half, opts);
     if (GetOpInfo(s.op).is_forward) t.out = at::from_blob(data.out_data(), half, opts);
+  }
+  if (IsNormOp(s.op)) {  // a norm's other operands, views of hostnn's where ATen takes them
+    const OpInfo& info = GetOpInfo(s.op);
+    const TensorView& g = data.norm_gamma_view();
+    const TensorView& r = data.norm_per_row_view();
+    t.gamma = at::from_blob(g.data, g.shape, opts);
+    t.normalized = {s.shape.back()};
+    if (info.shapes == ShapeRule::kChannelGroups) {
+      t.stats = at::from_blob(r.data, r.shape, opts);  // [N, group] in x's dtype, as ATen's
+    } else {
+      // FLOAT [rows, 1]. ATen's LayerNorm statistics are in x's dtype where its weight is
+      // (native_layer_norm's param_scalar_type), so converted once, outside the timing.
+      t.stats = at::from_blob(r.data, r.shape, at::TensorOptions().dtype(at::kFloat));
+      if (s.op == Op::kLayerNormBackward) t.stats = t.stats.to(TorchType(s.dtype));
+    }
+    if (s.op == Op::kLayerNormBackward) t.ones = at::ones({s.shape.back()}, opts);
+    if (data.act_data() != nullptr) t.row_out = at::from_blob(data.act_data(), s.shape, opts);
   }
   // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.
   if (s.op == Op::kLogSigmoidBackward) t.buffer = std::get<1>(at::log_sigmoid_forward(t.x));

@@ -10,6 +10,7 @@
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "bench/cases.h"
 #include "hostnn/hostnn.h"
@@ -24,6 +25,12 @@ using ScalarPeerFn = void (*)(TorchCase&);
 struct TorchCase {
   at::Tensor dy, x, out, buffer;
   at::Tensor weight;  // Prelu's one-element channel weight
+  // A norm's: gamma (GroupNorm's gamma and beta), the per-row statistics a gradient reads (as
+  // ATen's forward gives them: mean and rstd alike, hostnn's values), AddRmsNorm's xOut, the
+  // normalised shape, and the ones LayerNormBackward passes as ATen's weight (hostnn's case
+  // has none; ATen computes gradWeight only with one).
+  at::Tensor gamma, stats, row_out, ones;
+  std::vector<int64_t> normalized;
   Op op;
   int64_t dim;
   double s[kMaxScalars] = {};          // the case's scalar parameters (CaseSpec::ScalarValue)
