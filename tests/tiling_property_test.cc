@@ -59,10 +59,10 @@ std::vector<int> CountOwners(const tiling::Plan& plan) {
 }
 
 // At least 10,000 random plans, every one of them proven by Check.
-TEST_F(TilingProperty, TwelveThousandRandomPlansPassCheck) {
+TEST_F(TilingProperty, SixteenThousandRandomPlansPassCheck) {
   std::mt19937_64 rng(20240611);
   int64_t elementwise = 0, templates[4] = {0, 0, 0, 0};
-  constexpr int kCases = 12000;
+  constexpr int kCases = 16000;  // enough for every template, the norms always AR
   for (int i = 0; i < kCases; ++i) {
     const tiling_sweep::Case c = tiling_sweep::RandomCase(rng);
     tiling::Plan plan;

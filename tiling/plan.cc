@@ -332,6 +332,15 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       norm_rows = a1;
       norm_cols = r;
     }
+    if (info.shapes == ShapeRule::kChannelStats && rank >= 2) {
+      // BatchNorm's [N, C, spatial...]: a segment per (sample, channel) of the spatial
+      // elements, whose sums the executor combines per channel.
+      a1 = problem.shape[0] * problem.shape[1];
+      r = 1;
+      for (int i = 2; i < rank; ++i) r *= problem.shape[i];
+      a0 = 1;
+      p.dim = 1;
+    }
     if (r == 1) {  // nothing to reduce: one long A0, as Ascend fuses it
       a0 *= a1;
       a1 = 1;

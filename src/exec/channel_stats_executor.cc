@@ -1,6 +1,7 @@
 // The per-channel normalisations' executor: segments (one sample's channel each) on the
-// reduction plan's cores over [N * C, S], their sums in per-segment slots, the channels'
-// statistics from the slots in sample order, then the segments' results. A segment of each
+// reduction plan's cores (the planner makes x's [N, C, spatial...] N * C segments of S),
+// their sums in per-segment slots, the channels' statistics from the slots in sample order,
+// then the segments' results. A segment of each
 // row operand is gathered to f32 (or read in place when every row operand and result is dense
 // FLOAT) and handed to the segment functions (kernels::ChannelNormFns); the per-channel
 // operands are gathered to f32 once per run and the per-channel outputs written once, after
@@ -352,8 +353,8 @@ Status PrepareChannelStats(Op op, const ChannelStatsOperands& o, const tiling::O
                                &o.running_var, &o.grad_weight, &o.grad_bias};
   for (int k = 0; k < 6; ++k) HOSTNN_RETURN_IF_ERROR(MakeOwn(op, *out_ops[k], &outs[k]));
   const DType dtype = o.x.view->dtype;
-  const int64_t segments = o.n * o.c;
-  const tiling::Problem problem{op, dtype, {segments, o.s}, 1, launch::TeamSize()};
+  // Planned over x's own shape, [N, C, spatial...]: the planner makes the N * C segments.
+  const tiling::Problem problem{op, dtype, o.x.view->shape, 1, launch::TeamSize()};
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
   core::FusedLayout layout;
