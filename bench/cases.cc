@@ -145,7 +145,19 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
   // A norm normalises the last dim (LayerNorm's normalizedShape, RmsNorm's gamma [1024]):
   // rows of 1024 only.
   if (GetOpInfo(op).shapes == ShapeRule::kTrailingDims) {
-    return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}}};
+    // A norm's flag on (AddLayerNorm's additionalOutput: xOut written, as CANN's example
+    // calls it), the other scalars at their defaults.
+    std::vector<double> scalars;
+    const OpInfo& info = GetOpInfo(op);
+    for (int k = 0; k < info.num_scalars(); ++k) {
+      if (info.scalars[k].kind == ScalarKind::kFlag) {
+        for (int j = 0; j < info.num_scalars(); ++j) {
+          scalars.push_back(j == k ? 1.0 : info.scalars[j].default_value);
+        }
+        break;
+      }
+    }
+    return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, scalars}};
   }
   return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}},
           CaseSpec{op, dtype, {kRow, n / kRow}, 0, {}}};
@@ -278,13 +290,22 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     norm_gamma_.assign(static_cast<size_t>(col_len), 0.0f);
     Fill(norm_gamma_.data(), spec.dtype, col_len, 0.5f, 1.5f, 4);
     w_view_ = TensorView::Dense(norm_gamma_.data(), spec.dtype, {col_len});
-    if (groups) {
-      // 1.0 in x's dtype for a gradient to read (the forward writes them).
+    // Two statistics outputs apart, 1.0 for a gradient to read (the forward writes them):
+    // GroupNorm's in self's dtype, [N, group]; AddLayerNorm's required meanOut and rstdOut,
+    // FLOAT [rows, 1].
+    int per_row_outs = 0;
+    for (int k = 1; k < info.num_out(); ++k) {
+      per_row_outs += test::IsRequired(info.out_names[k]) &&
+                      test::NormRoleOf(info.out_names[k]) == test::NormRole::kPerRow;
+    }
+    if (groups || per_row_outs > 1) {
       norm_stats_.assign(static_cast<size_t>(2 * rows), 0.0f);
       Fill(norm_stats_.data(), spec.dtype, 2 * rows, 1.0f, 1.0f, 5);
       for (int k = 0; k < 2; ++k) {
         stats_view_[k] =
-            TensorView::Dense(norm_stats_.data() + k * rows, spec.dtype, {spec.shape[0], group});
+            groups ? TensorView::Dense(norm_stats_.data() + k * rows, spec.dtype,
+                                       {spec.shape[0], group})
+                   : TensorView::Dense(norm_stats_.data() + k * rows, DType::kFloat32, {rows, 1});
         acl_stats_[k] = MakeAclTensor(stats_view_[k]);
       }
     }
@@ -393,7 +414,7 @@ OpArgs CaseData::Args() const {
     v.rows[1] = info.is_forward ? &dy_view_ : &x_view_;
     v.column = &w_view_;
     v.per_row = v.per_row_out = &gw_view_;
-    if (acl_stats_[0] != nullptr) {  // GroupNorm's, in self's dtype
+    if (acl_stats_[0] != nullptr) {  // GroupNorm's, in self's dtype; AddLayerNorm's
       v.per_row = v.per_row_out = &stats_view_[0];
       v.per_row_out2 = &stats_view_[1];
     }
@@ -436,7 +457,8 @@ double CaseData::Bytes() const {
     const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (gelu ? 1.0 : 0.0);
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
   }
-  // A norm reads and writes its rows (AddRmsNorm: x1 and x2 read, y and xOut written).
+  // A norm reads and writes its rows (AddRmsNorm, AddLayerNorm: x1 and x2 read, y and xOut
+  // written).
   if (IsNormShape(info.shapes)) {
     return static_cast<double>(test::RowResults(info) + test::RowInputs(info)) *
            static_cast<double>(bytes_per_array_);

@@ -309,9 +309,15 @@ PreluBackwardSegmentFn GetPreluBackwardSegment();
 // contiguous f32 elements per row operand. Every sum is taken in double in a fixed order
 // (element i to partial i % kRowPartials), every other operation in double without a fused
 // multiply-add, each output rounded once to f32: the same bits on every target.
+// The most row operands and per-column operands a normalisation takes (AddLayerNorm's x1, x2
+// and a bias of x1's shape; its gamma, beta and a per-column bias).
+constexpr int kNormRowOperands = 3;
+constexpr int kNormColumnOperands = 3;
 struct NormRow {
-  const float* in[2] = {};    // the row's operands: x; AddRmsNorm's x1, x2; a gradient's dy, x
-  const float* cols[2] = {};  // per-column operands, n elements each; null: not given
+  // The row's operands: x; AddRmsNorm's x1, x2; AddLayerNorm's x1, x2 and a full bias (null:
+  // none); a gradient's dy, x.
+  const float* in[kNormRowOperands] = {};
+  const float* cols[kNormColumnOperands] = {};  // per-column operands, n elements each; null: none
   float row_in[2] = {};       // per-row inputs (a gradient's saved rstd)
   float* out = nullptr;       // the row's result, n elements; may be in[0] or in[1] exactly
   float* out2 = nullptr;      // a second result (AddRmsNorm's x1 + x2), the same; null: none
@@ -327,6 +333,8 @@ struct NormRow {
 //     out = (x - mean) * rstd * cols[0] + cols[1] (null: 1 and 0).
 //   RmsNorm: stats[0] rstd = 1 / sqrt(sum(x^2) / n + eps); out = x * rstd * cols[0].
 //   AddRmsNorm: x = in[0] + in[1], out2 = x where given, then RmsNorm's of x.
+//   AddLayerNorm: x = in[0] + in[1] + bias (in[2] or cols[2], whichever is given; none: 0),
+//     out2 = x where given, then LayerNorm's of x with cols[0] and cols[1].
 //   GroupNorm: LayerNorm's with per-channel cols (channel_len elements each).
 //   GroupNormBackward: LayerNormBackward's with per-channel cols.
 //   RmsNormGrad: rstd = row_in[0], m = rstd * sum(dy * gamma * x) / n;

@@ -101,35 +101,46 @@ HWY_INLINE hn::Vec<D> Load64(D d, F f, const float* p, size_t at) {
   return hn::PromoteTo(d, hn::LoadU(f, p + at));
 }
 
-// n elements' mean = sum(x) / n and centred sum of squares sum((x - mean)^2), in double:
-// the second pass keeps the variance exact to double precision when the mean is large
+// n elements' mean = sum(x) / n and centred sum of squares sum((x - mean)^2) in double, x
+// given lane by lane by x_of(d, a, b, c) from the first K of the operands a, b, c (a norm's x
+// alone; AddLayerNorm's x1 + x2 and a bias): the sums in the fixed order, the centred squares
+// in a second pass, which keeps the variance exact to double precision when the mean is large
 // against the spread.
 struct Moments {
   double mean, m2;
 };
-HWY_INLINE Moments MomentsOf(const float* x, size_t n) {
-  const double sum =
-      AccumulateRow<1>(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
+template <int K, class X>
+HWY_INLINE Moments MomentsOf(const float* a, const float* b, const float* c, size_t n, X x_of) {
+  const double sum = AccumulateRow<K>(a, b, c, n, x_of);
   const double m = sum / static_cast<double>(n);
-  const double sq = AccumulateRow<1>(x, nullptr, nullptr, n, [m](auto d, auto v, auto, auto) {
-    const auto c = hn::Sub(v, hn::Set(d, m));
-    return hn::Mul(c, c);
+  const double sq = AccumulateRow<K>(a, b, c, n, [&](auto d, auto va, auto vb, auto vc) {
+    const auto centred = hn::Sub(x_of(d, va, vb, vc), hn::Set(d, m));
+    return hn::Mul(centred, centred);
   });
   return {m, sq};
 }
+HWY_INLINE Moments MomentsOf(const float* x, size_t n) {
+  return MomentsOf<1>(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
+}
 
-// A row's mean and rstd as LayerNormRow takes them, the statistics written rounded once.
+// A row's mean and rstd as LayerNormRow takes them, from its moments (MomentsOf's x_of), the
+// statistics written rounded once.
 struct Centred {
   double mean, rstd;
 };
-HWY_INLINE Centred CenteredStats(const NormRow& r) {
-  const size_t n = r.n;
-  const Moments mo = MomentsOf(r.in[0], n);
-  const double m = mo.mean;
-  const double rstd = 1.0 / std::sqrt(mo.m2 / static_cast<double>(n) + static_cast<double>(r.eps));
-  *r.stats[0] = static_cast<float>(m);
+template <int K, class X>
+HWY_INLINE Centred CenteredStatsOf(const NormRow& r, const float* a, const float* b, const float* c,
+                                   X x_of) {
+  const Moments mo = MomentsOf<K>(a, b, c, r.n, x_of);
+  const double rstd =
+      1.0 / std::sqrt(mo.m2 / static_cast<double>(r.n) + static_cast<double>(r.eps));
+  *r.stats[0] = static_cast<float>(mo.mean);
   *r.stats[1] = static_cast<float>(rstd);
-  return {m, rstd};
+  return {mo.mean, rstd};
+}
+HWY_INLINE Centred CenteredStats(const NormRow& r) {
+  return CenteredStatsOf<1>(r, r.in[0], nullptr, nullptr,
+                            [](auto, auto v, auto, auto) { return v; });
 }
 
 // LayerNorm's row: mean = sum(x) / n, var = sum((x - mean)^2) / n (the biased variance, the
@@ -211,6 +222,38 @@ void AddRmsNormRow(const NormRow& r) {
     const auto x = hn::Add(Load64(d, f, x1, i), Load64(d, f, x2, i));
     const auto v = hn::Mul(hn::Mul(x, hn::Set(d, rstd)), Load64(d, f, gamma, i));
     // Every load before either store: y and x_out may be x1 and x2 themselves (in place).
+    if (x_out != nullptr) hn::StoreU(hn::DemoteTo(f, x), f, x_out + i);
+    hn::StoreU(hn::DemoteTo(f, v), f, y + i);
+  });
+}
+
+// AddLayerNorm's row: x = x1 + x2 + bias in double lanes (the bias in[2], of x1's shape, or
+// cols[2], per column; none: x1 + x2, exact unless the two are more than 29 binades apart),
+// LayerNorm's statistics of x (two passes in the fixed order), then x rounded once to f32 for
+// out2 (where given) and y = (x - mean) * rstd * gamma + beta in double lanes, rounded once;
+// every vector is read before either result is stored, so y and x may be the inputs
+// themselves. With x2 zero and no bias the bits are LayerNormRow's.
+void AddLayerNormRow(const NormRow& r) {
+  const float* x1 = r.in[0];
+  const float* x2 = r.in[1];
+  const float* bias = r.in[2] != nullptr ? r.in[2] : r.cols[2];
+  const float* HWY_RESTRICT gamma = r.cols[0];
+  const float* HWY_RESTRICT beta = r.cols[1];
+  float* y = r.out;
+  float* x_out = r.out2;
+  const Centred stats =
+      bias != nullptr ? CenteredStatsOf<3>(
+                            r, x1, x2, bias,
+                            [](auto, auto a, auto b, auto c) { return hn::Add(hn::Add(a, b), c); })
+                      : CenteredStatsOf<2>(r, x1, x2, nullptr, [](auto, auto a, auto b, auto) {
+                          return hn::Add(a, b);
+                        });
+  const double mean = stats.mean, rstd = stats.rstd;
+  ForEachLane(r.n, [&](auto d, auto f, size_t i) {
+    auto x = hn::Add(Load64(d, f, x1, i), Load64(d, f, x2, i));
+    if (bias != nullptr) x = hn::Add(x, Load64(d, f, bias, i));
+    auto v = hn::Mul(hn::Sub(x, hn::Set(d, mean)), hn::Set(d, rstd));
+    v = hn::Add(hn::Mul(v, Load64(d, f, gamma, i)), Load64(d, f, beta, i));
     if (x_out != nullptr) hn::StoreU(hn::DemoteTo(f, x), f, x_out + i);
     hn::StoreU(hn::DemoteTo(f, v), f, y + i);
   });
@@ -406,6 +449,7 @@ namespace kernels {
 HWY_EXPORT(LayerNormRow);
 HWY_EXPORT(RmsNormRow);
 HWY_EXPORT(AddRmsNormRow);
+HWY_EXPORT(AddLayerNormRow);
 HWY_EXPORT(GroupNormRow);
 HWY_EXPORT(GroupNormGradRow);
 HWY_EXPORT(GroupNormGradColumns);
@@ -435,6 +479,8 @@ NormFns GetNorm(Op op) {
     case Op::kAddRmsNorm:
     case Op::kInplaceAddRmsNorm:
       return {HOSTNN_PICK(AddRmsNormRow), nullptr};
+    case Op::kAddLayerNorm:
+      return {HOSTNN_PICK(AddLayerNormRow), nullptr};
     case Op::kGroupNorm:
       return {HOSTNN_PICK(GroupNormRow), nullptr};
     case Op::kGroupNormBackward:

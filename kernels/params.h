@@ -256,6 +256,16 @@ struct RmsNormParams {
   static RmsNormParams Init(const ParamValues& v) { return {v.Number("epsilon")}; }
 };
 
+// AddLayerNorm: epsilon as CANN's kernel takes it (an f32 attribute); additionalOutput
+// (whether xOut is written) is the front end's business (the results it hands the executor).
+struct AddLayerNormParams {
+  float eps;
+  bool additional_output;
+  static AddLayerNormParams Init(const ParamValues& v) {
+    return {v.Number("epsilon"), v.Flag("additionalOutput")};
+  }
+};
+
 // GroupNorm: the groups and eps as CANN's kernel takes it (an f32 attribute); N, C and HxW
 // describe self, which the front end checks, and the plan's rows carry them.
 struct GroupNormParams {
@@ -315,6 +325,7 @@ HOSTNN_PARAMS_OF(LayerNormWithImplMode, LayerNormImplModeParams)
 HOSTNN_PARAMS_OF(RmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(AddRmsNorm, RmsNormParams)
 HOSTNN_PARAMS_OF(InplaceAddRmsNorm, RmsNormParams)
+HOSTNN_PARAMS_OF(AddLayerNorm, AddLayerNormParams)
 HOSTNN_PARAMS_OF(GroupNorm, GroupNormParams)
 HOSTNN_PARAMS_OF(GroupNormBackward, GroupNormBackwardParams)
 HOSTNN_PARAMS_OF(BatchNorm, BatchNormParams)

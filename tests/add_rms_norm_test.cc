@@ -109,20 +109,6 @@ void ExpectAddRmsNorm(HostTensor& g, HostTensor& y, HostTensor* rstd, HostTensor
   }
 }
 
-// x's shape with gamma's dims 1: rstdOut's shape in CANN's document.
-std::vector<int64_t> StatsShape(const std::vector<int64_t>& x, size_t gamma_dims) {
-  std::vector<int64_t> s = x;
-  for (size_t i = x.size() - gamma_dims; i < x.size(); ++i) s[i] = 1;
-  return s;
-}
-
-struct ShapeCase {
-  std::vector<int64_t> x, gamma;
-};
-const ShapeCase kShapes[] = {{{2, 16}, {16}},       {{4, 8}, {8}},       {{3, 5}, {5}},
-                             {{2, 3, 17}, {3, 17}}, {{7, 1}, {1}},       {{9}, {9}},
-                             {{3, 1000}, {1000}},   {{2, 4099}, {4099}}, {{2, 2, 3, 4}, {2, 3, 4}},
-                             {{37, 64}, {64}}};
 const DType kDTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
 // Mode 0 (rstdOut and xOut given), every dtype and shape, on every SIMD target.
@@ -130,7 +116,7 @@ TEST(AddRmsNorm, EveryShapeAndDTypeOnEveryTarget) {
   std::mt19937_64 rng(0x201u);
   ForEachTarget([&](int64_t) {
     for (const DType d : kDTypes) {
-      for (const ShapeCase& c : kShapes) {
+      for (const TrailingShape& c : ResidualNormShapes()) {
         SCOPED_TRACE(ShapeText(c.x) + " gamma " + ShapeText(c.gamma) + " " + DTypeName(d));
         HostTensor x1(d, c.x), x2(d, c.x), g(d, c.gamma), y(d, c.x), x(d, c.x),
             rstd(DType::kFloat32, StatsShape(c.x, c.gamma.size()));

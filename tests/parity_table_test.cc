@@ -676,6 +676,8 @@ const char* RuleName(DTypeRule r) {
       return "NormLikeInput";
     case DTypeRule::kNormChannelAny:
       return "NormChannelAny";
+    case DTypeRule::kNormAddMixed:
+      return "NormAddMixed";
   }
   return "?";
 }
@@ -734,6 +736,10 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kNormLikeInput:
       return "x1 a compute dtype, x2, gamma, yOut and xOut x1's, rstdOut FLOAT; computed in f32 "
              "with double statistics";
+    case DTypeRule::kNormAddMixed:
+      return "x1 and x2 a compute dtype t, or one of them FLOAT (t FLOAT); gamma FLOAT or t, beta "
+             "gamma's, bias, yOut and xOut t, meanOut and rstdOut FLOAT; computed in f32 with "
+             "double statistics";
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";

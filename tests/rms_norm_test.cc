@@ -86,17 +86,7 @@ void ExpectRmsNorm(HostTensor& g, HostTensor& y, HostTensor& rstd, const std::ve
   }
 }
 
-// x's shape with gamma's dims 1: the rstdOut shape of CANN's document.
-std::vector<int64_t> StatsShape(const std::vector<int64_t>& x, size_t gamma_dims) {
-  std::vector<int64_t> s = x;
-  for (size_t i = x.size() - gamma_dims; i < x.size(); ++i) s[i] = 1;
-  return s;
-}
-
-struct ShapeCase {
-  std::vector<int64_t> x, gamma;
-};
-const ShapeCase kShapes[] = {
+const TrailingShape kShapes[] = {
     {{2, 16}, {16}},           {{4, 8}, {8}},           {{3, 5}, {5}},
     {{2, 3, 17}, {3, 17}},     {{7, 1}, {1}},           {{9}, {9}},
     {{2, 2, 3, 4}, {2, 3, 4}}, {{3, 1000}, {1000}},     {{2, 4099}, {4099}},
@@ -116,7 +106,7 @@ TEST(RmsNorm, EveryShapeAndDTypeOnEveryTarget) {
   std::mt19937_64 rng(0x125u);
   ForEachTarget([&](int64_t) {
     for (const DTypeCase& d : kDTypes) {
-      for (const ShapeCase& c : kShapes) {
+      for (const TrailingShape& c : kShapes) {
         SCOPED_TRACE(ShapeText(c.x) + " gamma " + ShapeText(c.gamma) + " x " + DTypeName(d.x) +
                      " gamma " + DTypeName(d.gamma));
         int64_t cols = 1;
@@ -411,13 +401,13 @@ std::vector<int64_t> LeadingShape(const std::vector<int64_t>& x, size_t gamma_di
 
 TEST(RmsNormGrad, EveryShapeAndDTypeOnEveryTarget) {
   std::mt19937_64 rng(0x128u);
-  const ShapeCase shapes[] = {
+  const TrailingShape shapes[] = {
       {{2, 16}, {16}},           {{3, 5}, {5}},       {{2, 3, 17}, {3, 17}}, {{7, 1}, {1}},
       {{2, 2, 3, 4}, {2, 3, 4}}, {{3, 1000}, {1000}}, {{2, 4099}, {4099}},   {{130, 64}, {64}},
       {{197, 33}, {33}}};
   ForEachTarget([&](int64_t) {
     for (const DTypeCase& d : kDTypes) {
-      for (const ShapeCase& c : shapes) {
+      for (const TrailingShape& c : shapes) {
         SCOPED_TRACE(ShapeText(c.x) + " gamma " + ShapeText(c.gamma) + " dy " + DTypeName(d.x) +
                      " gamma " + DTypeName(d.gamma));
         const DType f = DType::kFloat32;

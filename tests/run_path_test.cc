@@ -107,8 +107,9 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vw = TensorView::Dense(x.data(), dtype, {300});
         std::vector<float> gw(300, 0.0f);
         TensorView vgw = TensorView::Dense(gw.data(), dtype, {300});
-        std::vector<float> rstd(64, 0.0f);
+        std::vector<float> rstd(128, 0.0f);
         TensorView vrstd = TensorView::Dense(rstd.data(), DType::kFloat32, {64, 1});
+        TensorView vrstd2 = TensorView::Dense(rstd.data() + 64, DType::kFloat32, {64, 1});
         TensorView vdgamma = TensorView::Dense(gw.data(), DType::kFloat32, {300});
         std::vector<float> stats(128, 0.0f);
         const TensorView vstats[2] = {TensorView::Dense(stats.data(), dtype, {64, 1}),
@@ -141,6 +142,7 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           v.rows[1] = args.in[1] != nullptr ? args.in[1] : &vdy;
           v.column = &vgamma;  // apart from x, which InplaceAddRmsNorm writes
           v.per_row = v.per_row_out = &vrstd;
+          v.per_row_out2 = &vrstd2;  // AddLayerNorm's rstdOut beside its meanOut
           v.column_sum = &vdgamma;
           v.row_out = &vx_out;
           // GroupNorm and its gradient: [64, 300] as N 64, C 300, HxW 1 in one group; the

@@ -90,6 +90,10 @@ enum class Signature {
                                // second result of in0's shape (x1 + x2), both nullable
   kInplaceAddRmsNorm,          // (in0, in1, in2, d0, out1): the same in place, in0 taking out
                                // and in1 out2 (CANN's x1Ref and x2Ref)
+  kAddLayerNorm,               // (in0, in1, in2, in3, in4, d0, f0, out, out1, out2, out3): x1,
+                               // x2, gamma, beta and a nullable bias (in4), d0 a double
+                               // (epsilon), f0 a bool (additionalOutput); y, two statistics
+                               // outputs and a second result of in0's shape (x), all required
   kGroupNorm,                  // (in0, in1, in2, i0, i1, i2, i3, d0, out, out1, out2): in1, in2
                                // optional; int64_t N, C, HxW, group and a double eps
   kGroupNormBackward,          // (in0, in1, in2, in3, in4, i0, i1, i2, i3, ba0, out, out1, out2):
@@ -305,6 +309,10 @@ enum class DTypeRule {
   kNormLikeInput,           // in0 a compute dtype; every other input and output in0's but
                             // out1, FLOAT (AddRmsNorm's three combinations: computed in f32
                             // with double statistics)
+  kNormAddMixed,            // in0 and in1 one compute dtype, or one 16-bit and the other FLOAT
+                            // (then FLOAT); in2, in3 FLOAT or that dtype, each other's; in4,
+                            // out and out3 that dtype, out1 and out2 FLOAT (AddLayerNorm's
+                            // nine combinations: computed in f32 with double statistics)
   kNormGradAny,             // in0 and in1 one compute dtype; in2, in3, in5 and every output any
                             // compute dtype; in4 FLOAT or in1's (LayerNormBackward: computed in
                             // f32 with double sums, cast to each output's dtype)
@@ -487,7 +495,7 @@ inline int ModeIndex(const ScalarParam& p, const char* name) {
 
 // The most tensors an operator reads and writes (op_list.def's Inputs and Outputs).
 constexpr int kMaxIn = 7;
-constexpr int kMaxOut = 3;
+constexpr int kMaxOut = 4;
 
 struct OpInfo {
   Op op;

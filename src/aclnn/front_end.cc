@@ -169,6 +169,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormGradAny:
     case DTypeRule::kNormLikeInput:
     case DTypeRule::kNormChannelAny:
+    case DTypeRule::kNormAddMixed:
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.

@@ -1,6 +1,6 @@
 // The normalisations' checks (src/aclnn/norm_front_end.h): each in the order of its op_api
 // (LayerNorm, AddRmsNorm, LayerNormBackward), or of its generated entry point and kernel
-// tiling (RmsNorm, RmsNormGrad, InplaceAddRmsNorm).
+// tiling (RmsNorm, RmsNormGrad, InplaceAddRmsNorm, AddLayerNorm).
 
 #include "src/aclnn/norm_front_end.h"
 
@@ -485,6 +485,139 @@ Status PrepareAddRmsNormChecked(const OpArgs& args, const tiling::Options& optio
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
 }
 
+// AddLayerNorm (x1, x2, gamma, beta, biasOptional -> yOut, meanOut, rstdOut, xOut), which
+// CANN generates from its kernel's definition (norm/add_layer_norm/op_host/
+// add_layer_norm_def.cpp: every tensor but the bias required, 161001; its nine dtype
+// combinations, 161002) and checks by its A2 tiling (add_layer_norm_tiling.cpp,
+// CheckInputShape4AddLayerNorm, 561002), which takes no empty tensor. xOut is checked always
+// and written where additionalOutput is true.
+Status PrepareAddLayerNormChecked(const OpArgs& args, const tiling::Options& options,
+                                  uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item x1{info.in_names[0], args.in[0], {}}, x2{info.in_names[1], args.in[1], {}},
+      gamma{info.in_names[2], args.in[2], {}}, beta{info.in_names[3], args.in[3], {}},
+      bias{info.in_names[4], args.in[4], {}};
+  Item y{info.out_names[0], args.out[0], {}}, mean{info.out_names[1], args.out[1], {}},
+      rstd{info.out_names[2], args.out[2], {}}, x_out{info.out_names[3], args.out[3], {}};
+  Item* all[] = {&x1, &x2, &gamma, &beta, &bias, &y, &mean, &rstd, &x_out};
+
+  // 1. Null tensors, in the prototype's order: all but biasOptional required.
+  for (const Item* v : all) {
+    if (v != &bias && !v->given()) {
+      return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+    }
+  }
+  // 2. Dtypes: each FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations:
+  // x2 x1's, or either of them FLOAT (the compute dtype t then FLOAT, else x1's); gamma FLOAT
+  // or t, beta gamma's; biasOptional, yOut and xOut t; meanOut and rstdOut FLOAT.
+  for (const Item* v : all) {
+    if (v->given()) {
+      HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
+    }
+  }
+  const DType t1 = x1.view->dtype, t2 = x2.view->dtype;
+  if (t1 != t2 && t1 != DType::kFloat32 && t2 != DType::kFloat32) {
+    HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, x2, t1, x1.param, true));
+  }
+  const DType t = t1 == t2 ? t1 : DType::kFloat32;
+  const char* t_of = t1 == t2 ? x1.param : "x1 and x2 (FLOAT where they differ)";
+  HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, gamma, t, t_of, true));
+  HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, beta, gamma.view->dtype, gamma.param, false));
+  for (const Item* v : {&bias, &y, &x_out}) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, *v, t, t_of, false));
+  }
+  for (const Item* v : {&mean, &rstd}) HOSTNN_RETURN_IF_ERROR(CheckFloatDType(op, *v));
+  for (const Item* v : all) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+
+  // 3. The tiling's shape checks, in its order: x1 and gamma of 1 to 8 dims; x2, yOut, xOut,
+  // meanOut and rstdOut as many as x1, beta at least 1, gamma no more than x1; x2, yOut and
+  // xOut x1's shape, beta gamma's, rstdOut meanOut's; gamma x1's last dims, meanOut x1's
+  // leading dims then 1s; x1 not empty (nor gamma and meanOut, then).
+  const std::vector<int64_t>&xs = x1.view->shape, &gs = gamma.view->shape, &ms = mean.view->shape;
+  HOSTNN_RETURN_IF_ERROR(CheckTilingRanks(op, x1, gamma));
+  for (const Item* v : {&x2, &y, &x_out, &mean, &rstd}) {
+    if (v->view->shape.size() != xs.size()) {
+      return TilingRefuses(op, v->param,
+                           "has " + std::to_string(v->view->shape.size()) + " dims, " + x1.param +
+                               " " + std::to_string(xs.size()) + ": they must be as many");
+    }
+  }
+  if (beta.view->shape.empty()) {
+    return TilingRefuses(op, beta.param, "must have at least 1 dim, got 0");
+  }
+  if (gs.size() > xs.size()) {
+    return TilingRefuses(op, gamma.param,
+                         "has " + std::to_string(gs.size()) + " dims, more than " + x1.param +
+                             "'s " + std::to_string(xs.size()));
+  }
+  const auto unlike = [&](const Item& v, const Item& like) {
+    return TilingRefuses(op, v.param,
+                         "shape " + core::ShapeString(v.view->shape) + ": expected " + like.param +
+                             "'s " + core::ShapeString(like.view->shape));
+  };
+  for (const Item* v : {&x2, &y, &x_out}) {
+    if (v->view->shape != xs) return unlike(*v, x1);
+  }
+  if (beta.view->shape != gs) return unlike(beta, gamma);
+  if (rstd.view->shape != ms) return unlike(rstd, mean);
+  const size_t lead = xs.size() - gs.size();
+  for (size_t i = 0; i < gs.size(); ++i) {
+    if (gs[i] != xs[lead + i]) {
+      return TilingRefuses(op, gamma.param,
+                           "shape " + core::ShapeString(gs) + ": expected " + x1.param +
+                               "'s last " + std::to_string(gs.size()) + " dims (" + x1.param + " " +
+                               core::ShapeString(xs) + ")");
+    }
+  }
+  for (size_t i = 0; i < ms.size(); ++i) {
+    if (ms[i] != (i < lead ? xs[i] : 1)) {
+      return TilingRefuses(op, mean.param,
+                           "shape " + core::ShapeString(ms) + ": expected " + x1.param +
+                               "'s first " + std::to_string(lead) +
+                               " dims, then 1 for each normalised dim (" + x1.param + " " +
+                               core::ShapeString(xs) + ", gamma " + core::ShapeString(gs) + ")");
+    }
+  }
+  const int64_t numel = core::CheckedNumel(xs);
+  if (numel < 0) return core::InvalidParam(op, x1.param, "has more elements than int64 holds");
+  if (numel == 0) {
+    return TilingRefuses(op, x1.param, "must not be empty, got " + core::ShapeString(xs));
+  }
+
+  // 4. hostnn's: the bias of gamma's shape (per column) or x1's (per element), as the kernel
+  // reads it (the tiling tells them apart by element count alone).
+  const bool bias_per_column = bias.given() && bias.view->shape == gs;
+  if (bias.given() && !bias_per_column && bias.view->shape != xs) {
+    return TilingRefuses(op, bias.param,
+                         "shape " + core::ShapeString(bias.view->shape) + ": expected gamma's " +
+                             core::ShapeString(gs) + " or " + x1.param + "'s " +
+                             core::ShapeString(xs));
+  }
+
+  // 5. The rows: x1's leading dims by gamma's element count; storage and overlap (an output
+  // may be an input exactly).
+  HOSTNN_RETURN_IF_ERROR(
+      CheckNormStorage(op, {&x1, &x2, &gamma, &beta, &bias}, {&y, &mean, &rstd, &x_out}));
+  exec::NormRowsOperands o;
+  ScalarValuesOf(args, o.numbers, o.exact);  // epsilon, additionalOutput
+  o.rows_in[0] = {x1.view, &x1.span};
+  o.rows_in[1] = {x2.view, &x2.span};
+  if (bias.given() && !bias_per_column) o.rows_in[2] = {bias.view, &bias.span};
+  o.y = {y.view, &y.span};
+  if (o.numbers[1] != 0.0f) o.y2 = {x_out.view, &x_out.span};
+  o.cols_in[0] = {gamma.view, &gamma.span};
+  o.cols_in[1] = {beta.view, &beta.span};
+  if (bias_per_column) o.cols_in[2] = {bias.view, &bias.span};
+  o.stats[0] = {mean.view, &mean.span};
+  o.stats[1] = {rstd.view, &rstd.span};
+  o.rows = core::CheckedNumel(std::vector<int64_t>(xs.begin(), xs.begin() + lead));
+  o.cols = numel / o.rows;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
 // GroupNorm (self, gamma, beta -> out, meanOut, rstdOut) in the order of its op_api
 // (norm/group_norm/op_host/op_api/aclnn_group_norm.cpp): nulls, dtypes, the attributes, the
 // shapes, the formats (161001, 161002); then an empty self fills meanOut with 0 and rstdOut
@@ -894,6 +1027,9 @@ Status PrepareNormChecked(const OpArgs& args, const tiling::Options& options,
   }
   if (info.signature == Signature::kAddRmsNorm || info.signature == Signature::kInplaceAddRmsNorm) {
     return PrepareAddRmsNormChecked(args, options, workspace_size, executor);
+  }
+  if (info.signature == Signature::kAddLayerNorm) {
+    return PrepareAddLayerNormChecked(args, options, workspace_size, executor);
   }
   if (info.signature == Signature::kLayerNormBackward) {
     return PrepareLayerNormBackwardChecked(args, options, workspace_size, executor);

@@ -1,19 +1,18 @@
 /* The C parameter lists of phase 1, one per Signature of op_list.def (hostnn/op.h):
  * HOSTNN_SIG_PARAMS_<Signature> is what comes before (workspaceSize, executor), with the
- * input tensors named in0 .. in6 and the outputs out, out1, out2 (OpArgs::in[k], out[k]), the
+ * input tensors named in0 .. in6 and the outputs out, out1, out2, out3 (OpArgs::in[k], out[k]), the
  * dim, the aclScalar parameters s0, s1, s2, the bool flag f0, the int64_t attributes i0, i1,
  * the double attributes d0, d1 and the char* attribute c0;
- * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the input slots (one per input
- * tensor of the prototype, up to seven) and HOSTNN_SIG_OUTS_ the three output slots, null where
- * the prototype has none (an in-place
- * operator's output is its input), HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a
- * gated unit without one), HOSTNN_SIG_ARRAY_ the aclIntArray ia0 (and the aclBoolArray ba0) or 0;
- * HOSTNN_SIG_SCALARS_ gives the five numbers s0 .. s4 (null where absent; an attribute among
- * them as HOSTNN_SIG_ATTR makes it) and HOSTNN_SIG_FLAG_ f0 (0 where absent), the operator's
- * numbers and flag in the order of its Scalars column. A Signature is a prototype and nothing more:
- * what the operator computes, and so its kernel form, is its list row's Kind (hostnn/op.h), so a
- * new prototype is a block here and a line in hostnn/op.h's enum. Plain macros, so that C
- * (src/cann/forward.c) expands them too. */
+ * HOSTNN_SIG_ARGS_<Signature> passes them on; HOSTNN_SIG_INS_ gives the input slots (one per
+ * input tensor of the prototype, up to seven) and HOSTNN_SIG_OUTS_ the output slots (three, or
+ * four), null where the prototype has none (an in-place operator's output is its input),
+ * HOSTNN_SIG_DIM_ the dim or 0 (-1, the last, for a gated unit without one), HOSTNN_SIG_ARRAY_ the
+ * aclIntArray ia0 (and the aclBoolArray ba0) or 0; HOSTNN_SIG_SCALARS_ gives the five numbers s0 ..
+ * s4 (null where absent; an attribute among them as HOSTNN_SIG_ATTR makes it) and HOSTNN_SIG_FLAG_
+ * f0 (0 where absent), the operator's numbers and flag in the order of its Scalars column. A
+ * Signature is a prototype and nothing more: what the operator computes, and so its kernel form, is
+ * its list row's Kind (hostnn/op.h), so a new prototype is a block here and a line in hostnn/op.h's
+ * enum. Plain macros, so that C (src/cann/forward.c) expands them too. */
 #ifndef HOSTNN_SRC_ACLNN_SIGNATURES_H_
 #define HOSTNN_SRC_ACLNN_SIGNATURES_H_
 
@@ -511,6 +510,21 @@
 #define HOSTNN_SIG_ARRAY_InplaceAddRmsNorm 0
 #define HOSTNN_SIG_SCALARS_InplaceAddRmsNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_InplaceAddRmsNorm 0
+
+/* aclnnAddLayerNorm(x1, x2, gamma, beta, biasOptional, epsilon, additionalOutput, yOut,
+ * meanOut, rstdOut, xOut): generated from the kernel's definition; biasOptional may be null,
+ * every other tensor is required; a double and a bool attribute, four outputs. */
+#define HOSTNN_SIG_PARAMS_AddLayerNorm                                                       \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3,    \
+      const aclTensor *in4, double d0, bool f0, const aclTensor *out, const aclTensor *out1, \
+      const aclTensor *out2, const aclTensor *out3
+#define HOSTNN_SIG_ARGS_AddLayerNorm in0, in1, in2, in3, in4, d0, f0, out, out1, out2, out3
+#define HOSTNN_SIG_INS_AddLayerNorm in0, in1, in2, in3, in4
+#define HOSTNN_SIG_OUTS_AddLayerNorm out, out1, out2, out3
+#define HOSTNN_SIG_DIM_AddLayerNorm 0
+#define HOSTNN_SIG_ARRAY_AddLayerNorm 0
+#define HOSTNN_SIG_SCALARS_AddLayerNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_AddLayerNorm f0
 
 /* aclnnGroupNorm(self, gamma, beta, N, C, HxW, group, eps, out, meanOut, rstdOut): gamma and
  * beta optional; four int64_t attributes and a double. */

@@ -624,21 +624,27 @@ Status FuseOwn(Op op, const Operand& o, core::FusedLayout* layout) {
   return FuseOperands(op, o.view->shape, 1, &first, &dtype, &strides, layout);
 }
 
-Status FuseGiven(Op op, const std::vector<int64_t>& shape,
-                 std::initializer_list<const Operand*> operands, core::FusedLayout* layout) {
+Status FuseGiven(Op op, const std::vector<int64_t>& shape, const Operand* const* operands,
+                 int count, core::FusedLayout* layout) {
   char* firsts[kMaxFusedGiven] = {};
   DType dtypes[kMaxFusedGiven] = {};
   std::vector<int64_t> strides[kMaxFusedGiven];
   int fused = 0;
-  for (const Operand* v : operands) {
+  for (int k = 0; k < count; ++k) {
+    const Operand* v = operands[k];
     if (v->view == nullptr) continue;
-    if (fused == kMaxFusedGiven)
+    if (fused == kMaxFusedGiven) {
       return Status::Inner(std::string(GetOpInfo(op).name) + ": too many operands");
+    }
     firsts[fused] = v->span->first;
     dtypes[fused] = v->view->dtype;
     strides[fused++] = v->span->strides;
   }
   return FuseOperands(op, shape, fused, firsts, dtypes, strides, layout);
+}
+Status FuseGiven(Op op, const std::vector<int64_t>& shape,
+                 std::initializer_list<const Operand*> operands, core::FusedLayout* layout) {
+  return FuseGiven(op, shape, operands.begin(), static_cast<int>(operands.size()), layout);
 }
 
 Status PrepareMap(Op op, const Operands& operands, const tiling::Options& options,

@@ -68,7 +68,9 @@ Status PlanOp(Op op, const tiling::Problem& problem, bool empty, const tiling::O
 
 // FuseOperands of the operands whose view is given, in their order (at most
 // kMaxFusedGiven): a norm's row operands and results, some of them optional.
-constexpr int kMaxFusedGiven = 4;
+constexpr int kMaxFusedGiven = 8;
+Status FuseGiven(Op op, const std::vector<int64_t>& shape, const Operand* const* operands,
+                 int count, core::FusedLayout* layout);
 Status FuseGiven(Op op, const std::vector<int64_t>& shape,
                  std::initializer_list<const Operand*> operands, core::FusedLayout* layout);
 

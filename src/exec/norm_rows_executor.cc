@@ -40,6 +40,8 @@ float EpsOf(Op op, const NormRowsOperands& o) {
     case Op::kAddRmsNorm:
     case Op::kInplaceAddRmsNorm:
       return p.As<kernels::RmsNormParams>().eps;
+    case Op::kAddLayerNorm:
+      return p.As<kernels::AddLayerNormParams>().eps;
     case Op::kGroupNorm:
       return p.As<kernels::GroupNormParams>().eps;
     default:
@@ -48,8 +50,10 @@ float EpsOf(Op op, const NormRowsOperands& o) {
 }
 
 struct Parts {
-  OwnOperand cols[2], row_in[2], stats[2], col_sums[2];
+  OwnOperand cols[kernels::kNormColumnOperands], row_in[2], stats[2], col_sums[2];
 };
+// The row operands and results a layout fuses: every row operand, y and y2.
+constexpr int kRowArrays = kernels::kNormRowOperands + 2;
 
 class NormRowsExecutor final : public Executor {
  public:
@@ -91,7 +95,7 @@ class NormRowsExecutor final : public Executor {
     const uint64_t col_in_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(col_len_));
     const uint64_t row_bytes = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(rows_));
     uint64_t at = 0;
-    for (int k = 0; k < 2; ++k) cols_at_[k] = at, at += col_in_bytes;
+    for (int k = 0; k < kernels::kNormColumnOperands; ++k) cols_at_[k] = at, at += col_in_bytes;
     for (int k = 0; k < 2; ++k) row_in_at_[k] = at, at += row_bytes;
     for (int k = 0; k < 2; ++k) stats_at_[k] = at, at += row_bytes;
     slots_at_ = at;
@@ -116,8 +120,10 @@ class NormRowsExecutor final : public Executor {
   }
 
   void Run(char* workspace) const override {
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < kernels::kNormColumnOperands; ++k) {
       if (parts_.cols[k].given) GatherOwn(parts_.cols[k], col_len_, F32(workspace, cols_at_[k]));
+    }
+    for (int k = 0; k < 2; ++k) {
       if (parts_.row_in[k].given) {
         GatherOwn(parts_.row_in[k], rows_, F32(workspace, row_in_at_[k]));
       }
@@ -163,7 +169,7 @@ class NormRowsExecutor final : public Executor {
     r.n = static_cast<size_t>(cols_);
     r.channel_len = static_cast<size_t>(channel_len_);
     r.eps = eps_;
-    for (int k = 0; k < 2; ++k) {
+    for (int k = 0; k < kernels::kNormColumnOperands; ++k) {
       r.cols[k] = parts_.cols[k].given ? F32(workspace, cols_at_[k]) : nullptr;
     }
     return r;
@@ -175,10 +181,10 @@ class NormRowsExecutor final : public Executor {
     for (int k = 0; k < 2; ++k) {
       if (parts_.row_in[k].given) r.row_in[k] = F32(workspace, row_in_at_[k])[row];
       r.stats[k] = F32(workspace, stats_at_[k]) + row;
-      // Channel-held columns: this row's group of channels.
-      if (channel_len_ > 0 && r.cols[k] != nullptr) {
-        r.cols[k] += (row % groups_) * (cols_ / channel_len_);
-      }
+    }
+    // Channel-held columns: this row's group of channels.
+    for (int k = 0; k < kernels::kNormColumnOperands && channel_len_ > 0; ++k) {
+      if (r.cols[k] != nullptr) r.cols[k] += (row % groups_) * (cols_ / channel_len_);
     }
     const int64_t s = row * cols_;
     float* outs[2] = {};
@@ -252,13 +258,14 @@ class NormRowsExecutor final : public Executor {
   kernels::NormFns fns_;
   bool direct_ = false, has_y_ = true;
   int results_ = 0;  // y, then y2: 0 to 2
-  OperandCodec codecs_[4];
+  OperandCodec codecs_[kRowArrays];
   const char* target_ = "";
-  DType dtypes_[4] = {};
+  DType dtypes_[kRowArrays] = {};
   int num_sums_ = 0;
   int sum_slot_[2] = {-1, -1};  // each column sum's slots, -1 where it is not wanted
   int64_t blocks_ = 0;
-  uint64_t cols_at_[2] = {}, row_in_at_[2] = {}, stats_at_[2] = {}, slots_at_ = 0, cores_at_ = 0;
+  uint64_t cols_at_[kernels::kNormColumnOperands] = {}, row_in_at_[2] = {}, stats_at_[2] = {},
+           slots_at_ = 0, cores_at_ = 0;
   uint64_t core_bytes_ = 0;
 };
 
@@ -330,8 +337,10 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
   if (fns.row == nullptr || (sums && fns.columns == nullptr)) {
     return Status::Inner(std::string(GetOpInfo(op).name) + ": no row function");
   }
-  for (int k = 0; k < 2; ++k) {
+  for (int k = 0; k < kernels::kNormColumnOperands; ++k) {
     HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.cols_in[k], &parts.cols[k]));
+  }
+  for (int k = 0; k < 2; ++k) {
     HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.row_in[k], &parts.row_in[k]));
   }
   // GroupNorm's rows are (sample, group): planned over [N, C, spatial] in its groups.
@@ -350,10 +359,22 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
   if (o.y2.view != nullptr && o.y.view == nullptr) {
     return Status::Inner(std::string(GetOpInfo(op).name) + ": a second result without y");
   }
-  const int row_operands = o.rows_in[1].view != nullptr ? 2 : 1;
+  // The row operands given, first to last (none after one that is not).
+  int row_operands = 0;
+  while (row_operands < kernels::kNormRowOperands && o.rows_in[row_operands].view != nullptr) {
+    ++row_operands;
+  }
+  for (int k = row_operands; k < kernels::kNormRowOperands; ++k) {
+    if (o.rows_in[k].view != nullptr) {
+      return Status::Inner(std::string(GetOpInfo(op).name) + ": a row operand after a missing one");
+    }
+  }
+  const Operand* arrays[kRowArrays];
+  for (int k = 0; k < kernels::kNormRowOperands; ++k) arrays[k] = &o.rows_in[k];
+  arrays[kernels::kNormRowOperands] = &o.y;
+  arrays[kernels::kNormRowOperands + 1] = &o.y2;
   core::FusedLayout layout;
-  HOSTNN_RETURN_IF_ERROR(FuseGiven(op, o.rows_in[0].view->shape,
-                                   {&o.rows_in[0], &o.rows_in[1], &o.y, &o.y2}, &layout));
+  HOSTNN_RETURN_IF_ERROR(FuseGiven(op, o.rows_in[0].view->shape, arrays, kRowArrays, &layout));
   auto* exec = new NormRowsExecutor(op, std::move(plan), o, row_operands, layout, parts);
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);

@@ -1,5 +1,5 @@
 // The normalisations' middle end (ShapeRules TrailingDims and ChannelGroups: LayerNorm,
-// RmsNorm, AddRmsNorm, GroupNorm and the gradients):
+// RmsNorm, AddRmsNorm, AddLayerNorm, GroupNorm and the gradients):
 // the rows of [rows, cols] (cols the product of the normalised dims), each row computed by
 // the operator's row function (kernels::GetNorm) with its per-column and per-row operands
 // beside it; its statistics written as outputs, and a gradient's column terms summed over
@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "hostnn/ops.h"
+#include "kernels/kernels.h"
 #include "src/exec/map_executor.h"
 
 namespace hostnn {
@@ -24,17 +25,19 @@ constexpr int64_t kNormSumRows = 64;
 
 struct NormRowsOperands {
   // Row operands and the results, one shape, [rows, cols] in row-major order: x (a forward
-  // norm), x1 and x2 (AddRmsNorm), or dy and x (a gradient); y is out[0] (y or dx; view null:
-  // not wanted), y2 a second result beside it (AddRmsNorm's xOut = x1 + x2; view null: none,
-  // and none without y).
-  Operand rows_in[2];
+  // norm), x1 and x2 (AddRmsNorm; AddLayerNorm's, and its bias where of x1's shape), or dy
+  // and x (a gradient); the operands given come first (view null: none after). y is out[0] (y
+  // or dx; view null: not wanted), y2 a second result beside it (AddRmsNorm's xOut = x1 + x2;
+  // view null: none, and none without y).
+  Operand rows_in[kernels::kNormRowOperands];
   Operand y, y2;
-  // Per-column operands of cols elements each (LayerNorm's weight and bias, RmsNorm's gamma),
+  // Per-column operands of cols elements each (LayerNorm's weight and bias, RmsNorm's gamma,
+  // AddLayerNorm's gamma, beta and a per-column bias in cols_in[2]),
   // per-row inputs of rows elements each (RmsNormGrad's rstd), per-row statistics outputs
   // of rows elements each (LayerNorm's mean and rstd, RmsNorm's rstd), and per-column outputs
   // summed over the rows (RmsNormGrad's dgamma; LayerNormBackward's dgamma and dbeta), in the
   // functions' order; view null: none.
-  Operand cols_in[2];
+  Operand cols_in[kernels::kNormColumnOperands];
   Operand row_in[2];
   Operand stats[2];
   Operand col_sums[2];

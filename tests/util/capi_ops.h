@@ -39,14 +39,14 @@ constexpr const char* SlotName(const OpInfo& info, Slot s) {
 }
 
 // One call's C parameters by the names of src/aclnn/signatures.h: the tensors in0-in6 and
-// out, out1, out2 (OpArgs::in[], out[]), the dim, the aclIntArray ia0, the aclBoolArray ba0,
+// out, out1, out2, out3 (OpArgs::in[], out[]), the dim, the aclIntArray ia0, the aclBoolArray ba0,
 // the aclScalars s0-s2, the flag f0, the int attributes i0-i3, the double attributes d0-d2
 // and the string c0.
 // An operator reads those its prototype has (CApiOp::phase1_call); DefaultCall fills the
 // attributes with the list's defaults.
 struct CApiCall {
-  const aclTensor* in[7] = {};
-  aclTensor* out[3] = {};
+  const aclTensor* in[kMaxIn] = {};
+  aclTensor* out[kMaxOut] = {};
   int64_t dim = 0;
   const aclIntArray* int_array = nullptr;
   const aclBoolArray* bool_array = nullptr;
@@ -183,50 +183,50 @@ inline void SetScalars(Op op, const std::vector<double>& values, CApiCall* c) {
 // dropped. Phase1<Name>With takes the operator's numbers (s0, s1, s2) and flag (f0), with an
 // int attribute at its default and no aclIntArray or third output; Phase1<Name> passes the
 // numbers' defaults too.
-#define HOSTNN_OP(Name, snake, sig, ...)                                                         \
-  inline aclnnStatus Phase1##Name##Call(const CApiCall& c, uint64_t* workspace_size,             \
-                                        aclOpExecutor** executor) {                              \
-    aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */       \
-    aclTensor* in1 = const_cast<aclTensor*>(c.in[1]); /* InplaceAddRmsNorm's x2Ref */            \
-    aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                            \
-    aclTensor* in3 = const_cast<aclTensor*>(c.in[3]); /* BatchNorm's runningMean, runningVar */  \
-    aclTensor* in4 = const_cast<aclTensor*>(c.in[4]);                                            \
-    const aclTensor *in5 = c.in[5], *in6 = c.in[6];                                              \
-    aclTensor* buffer = in2; /* LogSigmoidForward's */                                           \
-    aclTensor *out = c.out[0], *out1 = c.out[1], *out2 = c.out[2];                               \
-    aclScalar* s0 = const_cast<aclScalar*>(c.scalars[0]); /* AddRelu's aclScalar* alpha */       \
-    const aclScalar *s1 = c.scalars[1], *s2 = c.scalars[2];                                      \
-    const bool f0 = c.flag;                                                                      \
-    const int64_t dim = c.dim, i0 = c.ints[0], i1 = c.ints[1], i2 = c.ints[2], i3 = c.ints[3];   \
-    const aclIntArray* ia0 = c.int_array;                                                        \
-    const aclBoolArray* ba0 = c.bool_array;                                                      \
-    const double d0 = c.doubles[0], d1 = c.doubles[1], d2 = c.doubles[2];                        \
-    char* c0 = const_cast<char*>(c.string);                                                      \
-    (void)in0, (void)in1, (void)in2, (void)in3, (void)in4, (void)in5, (void)in6, (void)ba0,      \
-        (void)buffer, (void)out, (void)out1, (void)out2, (void)s0, (void)s1, (void)s2, (void)f0, \
-        (void)dim, (void)i0, (void)i1, (void)i2, (void)i3, (void)ia0, (void)d0, (void)d1,        \
-        (void)d2, (void)c0;                                                                      \
-    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);       \
-  }                                                                                              \
-  inline aclnnStatus Phase1##Name##With(                                                         \
-      const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d,    \
-      const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                    \
-      uint64_t* workspace_size, aclOpExecutor** executor) {                                      \
-    CApiCall c = DefaultCall(Op::k##Name);                                                       \
-    c.in[0] = a0, c.in[1] = a1, c.in[2] = a2, c.out[0] = o, c.dim = d;                           \
-    /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                          \
-    c.out[1] = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr                     \
-                                                                   : const_cast<aclTensor*>(a2); \
-    c.scalars[0] = q0, c.scalars[1] = s1, c.scalars[2] = s2, c.flag = f0;                        \
-    c.doubles[0] = NumberOf(q0), c.doubles[1] = NumberOf(s1), c.doubles[2] = NumberOf(s2);       \
-    return Phase1##Name##Call(c, workspace_size, executor);                                      \
-  }                                                                                              \
-  inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, \
-                                  aclTensor* o, int64_t d, uint64_t* workspace_size,             \
-                                  aclOpExecutor** executor) {                                    \
-    return Phase1##Name##With(a0, a1, a2, o, d, DefaultNumber(Op::k##Name, 0),                   \
-                              DefaultNumber(Op::k##Name, 1), DefaultNumber(Op::k##Name, 2),      \
-                              DefaultFlag(Op::k##Name), workspace_size, executor);               \
+#define HOSTNN_OP(Name, snake, sig, ...)                                                           \
+  inline aclnnStatus Phase1##Name##Call(const CApiCall& c, uint64_t* workspace_size,               \
+                                        aclOpExecutor** executor) {                                \
+    aclTensor* in0 = const_cast<aclTensor*>(c.in[0]); /* an in-place operator's selfRef */         \
+    aclTensor* in1 = const_cast<aclTensor*>(c.in[1]); /* InplaceAddRmsNorm's x2Ref */              \
+    aclTensor* in2 = const_cast<aclTensor*>(c.in[2]);                                              \
+    aclTensor* in3 = const_cast<aclTensor*>(c.in[3]); /* BatchNorm's runningMean, runningVar */    \
+    aclTensor* in4 = const_cast<aclTensor*>(c.in[4]);                                              \
+    const aclTensor *in5 = c.in[5], *in6 = c.in[6];                                                \
+    aclTensor* buffer = in2; /* LogSigmoidForward's */                                             \
+    aclTensor *out = c.out[0], *out1 = c.out[1], *out2 = c.out[2], *out3 = c.out[3];               \
+    aclScalar* s0 = const_cast<aclScalar*>(c.scalars[0]); /* AddRelu's aclScalar* alpha */         \
+    const aclScalar *s1 = c.scalars[1], *s2 = c.scalars[2];                                        \
+    const bool f0 = c.flag;                                                                        \
+    const int64_t dim = c.dim, i0 = c.ints[0], i1 = c.ints[1], i2 = c.ints[2], i3 = c.ints[3];     \
+    const aclIntArray* ia0 = c.int_array;                                                          \
+    const aclBoolArray* ba0 = c.bool_array;                                                        \
+    const double d0 = c.doubles[0], d1 = c.doubles[1], d2 = c.doubles[2];                          \
+    char* c0 = const_cast<char*>(c.string);                                                        \
+    (void)in0, (void)in1, (void)in2, (void)in3, (void)in4, (void)in5, (void)in6, (void)ba0,        \
+        (void)buffer, (void)out, (void)out1, (void)out2, (void)out3, (void)s0, (void)s1, (void)s2, \
+        (void)f0, (void)dim, (void)i0, (void)i1, (void)i2, (void)i3, (void)ia0, (void)d0,          \
+        (void)d1, (void)d2, (void)c0;                                                              \
+    return aclnn##Name##GetWorkspaceSize(HOSTNN_SIG_ARGS_##sig, workspace_size, executor);         \
+  }                                                                                                \
+  inline aclnnStatus Phase1##Name##With(                                                           \
+      const aclTensor* a0, const aclTensor* a1, const aclTensor* a2, aclTensor* o, int64_t d,      \
+      const aclScalar* q0, const aclScalar* s1, const aclScalar* s2, bool f0,                      \
+      uint64_t* workspace_size, aclOpExecutor** executor) {                                        \
+    CApiCall c = DefaultCall(Op::k##Name);                                                         \
+    c.in[0] = a0, c.in[1] = a1, c.in[2] = a2, c.out[0] = o, c.dim = d;                             \
+    /* GeGlu's outGelu; PreluBackward's gradWeight has its own suite */                            \
+    c.out[1] = GetOpInfo(Op::k##Name).kind == Kind::kMapColumnSums ? nullptr                       \
+                                                                   : const_cast<aclTensor*>(a2);   \
+    c.scalars[0] = q0, c.scalars[1] = s1, c.scalars[2] = s2, c.flag = f0;                          \
+    c.doubles[0] = NumberOf(q0), c.doubles[1] = NumberOf(s1), c.doubles[2] = NumberOf(s2);         \
+    return Phase1##Name##Call(c, workspace_size, executor);                                        \
+  }                                                                                                \
+  inline aclnnStatus Phase1##Name(const aclTensor* a0, const aclTensor* a1, const aclTensor* a2,   \
+                                  aclTensor* o, int64_t d, uint64_t* workspace_size,               \
+                                  aclOpExecutor** executor) {                                      \
+    return Phase1##Name##With(a0, a1, a2, o, d, DefaultNumber(Op::k##Name, 0),                     \
+                              DefaultNumber(Op::k##Name, 1), DefaultNumber(Op::k##Name, 2),        \
+                              DefaultFlag(Op::k##Name), workspace_size, executor);                 \
   }
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP

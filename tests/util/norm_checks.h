@@ -27,6 +27,28 @@ inline int64_t Numel(const std::vector<int64_t>& s) {
   return n;
 }
 
+// x's shape with gamma's dims 1: the statistics outputs' shape in CANN's documents (RmsNorm's,
+// AddRmsNorm's and AddLayerNorm's rstdOut, AddLayerNorm's meanOut).
+inline std::vector<int64_t> StatsShape(const std::vector<int64_t>& x, size_t gamma_dims) {
+  std::vector<int64_t> s = x;
+  for (size_t i = x.size() - gamma_dims; i < x.size(); ++i) s[i] = 1;
+  return s;
+}
+
+// A trailing-dims norm's x and gamma (its last dims), and the shapes the suites of the
+// residual norms (AddRmsNorm, AddLayerNorm) run: rows of 1 to 4099 over gammas of 1 to 3 dims.
+struct TrailingShape {
+  std::vector<int64_t> x, gamma;
+};
+inline const std::vector<TrailingShape>& ResidualNormShapes() {
+  static const std::vector<TrailingShape> shapes = {
+      {{2, 16}, {16}},       {{4, 8}, {8}},       {{3, 5}, {5}},
+      {{2, 3, 17}, {3, 17}}, {{7, 1}, {1}},       {{9}, {9}},
+      {{3, 1000}, {1000}},   {{2, 4099}, {4099}}, {{2, 2, 3, 4}, {2, 3, 4}},
+      {{37, 64}, {64}}};
+  return shapes;
+}
+
 // A null HostTensor pointer passes a null aclTensor.
 inline const aclTensor* Acl(HostTensor* t) { return t == nullptr ? nullptr : t->acl(); }
 

@@ -72,6 +72,7 @@ inline std::string OpsTable() {
       if (a == "out") name = info.out_names[0];
       if (a == "out1") name = info.out_names[1];
       if (a == "out2") name = info.out_names[2];
+      if (a == "out3") name = info.out_names[3];
       if (a == "f0") name = flag;
       if (a == "ia0") name = "normalizedShape";  // the one aclIntArray parameter (LayerNorm's)
       if (a == "ba0") name = "outputMask";       // the one aclBoolArray (LayerNormBackward's)
