@@ -284,8 +284,8 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     const int64_t cols = groups ? spec.Elements() / rows : spec.shape[1];
     const int64_t col_len = groups ? spec.shape[1] : cols;
     // (GroupNorm's column sums are per channel: C of them, more than a row's length where
-    // HxW is under the group count.)
-    norm_aux_.assign(static_cast<size_t>(rows + std::max(cols, col_len)), 1.0f);
+    // HxW is under the group count; two column sums' slots.)
+    norm_aux_.assign(static_cast<size_t>(rows + 2 * std::max(cols, col_len)), 1.0f);
     // gamma apart from x, which an in-place norm writes (InplaceAddRmsNorm).
     norm_gamma_.assign(static_cast<size_t>(col_len), 0.0f);
     Fill(norm_gamma_.data(), spec.dtype, col_len, 0.5f, 1.5f, 4);
@@ -311,9 +311,11 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     }
     gw_view_ = TensorView::Dense(norm_aux_.data(), DType::kFloat32, {rows, 1});
     // A gradient's column sums: FLOAT, or GroupNormBackward's per channel in self's dtype.
-    sums_view_ = TensorView::Dense(norm_aux_.data() + rows, groups ? spec.dtype : DType::kFloat32,
-                                   {col_len});
-    acl_sums_ = MakeAclTensor(sums_view_);
+    for (int k = 0; k < 2; ++k) {
+      sums_view_[k] = TensorView::Dense(norm_aux_.data() + rows + k * col_len,
+                                        groups ? spec.dtype : DType::kFloat32, {col_len});
+      acl_sums_[k] = MakeAclTensor(sums_view_[k]);
+    }
     if (test::RowResults(info) > 1) {  // a second result of x's shape (AddRmsNorm's xOut)
       act_ = AllocArray(bytes_per_array_);
       std::memset(act_, 0, bytes_per_array_);
@@ -358,7 +360,9 @@ CaseData::~CaseData() {
   if (acl_act_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_act_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_w_));
   aclDestroyTensor(static_cast<aclTensor*>(acl_gw_));
-  if (acl_sums_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_sums_));
+  for (void* t : acl_sums_) {
+    if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
+  }
   for (void* t : acl_stats_) {
     if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
   }
@@ -418,7 +422,8 @@ OpArgs CaseData::Args() const {
       v.per_row = v.per_row_out = &stats_view_[0];
       v.per_row_out2 = &stats_view_[1];
     }
-    v.column_sum = &sums_view_;
+    v.column_sum = &sums_view_[0];
+    v.column_sum2 = &sums_view_[1];  // AddLayerNormGrad's dbetaOut
     v.row_out = act_ != nullptr ? &act_view_ : nullptr;
     test::FillNorm(info, v, a.in, a.out);
     if (info.num_out() > 2 && !info.is_forward) {  // LayerNormBackward's outputMask
@@ -507,7 +512,7 @@ namespace {
 // numbers, flag the flag. A channel weight (Prelu's second input, PreluBackward's third)
 // is w, PreluBackward's gradWeight gw; a gated unit's half-shaped second operand act.
 aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, aclTensor* w,
-                         aclTensor* gw, aclTensor* sums, void* const* stats, void* const* channel,
+                         aclTensor* gw, void* const* sums, void* const* stats, void* const* channel,
                          const std::vector<double>& values, int64_t dim, aclTensor* out,
                          void* const* s, bool flag, uint64_t* ws, aclOpExecutor** exec) {
   if (GetOpInfo(op).shapes == ShapeRule::kChannelStats) {  // BatchNorm, as Args gives it
@@ -554,7 +559,8 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
       v.per_row = v.per_row_out = static_cast<aclTensor*>(stats[0]);
       v.per_row_out2 = static_cast<aclTensor*>(stats[1]);
     }
-    v.column_sum = sums;
+    v.column_sum = static_cast<aclTensor*>(sums[0]);
+    v.column_sum2 = static_cast<aclTensor*>(sums[1]);
     v.row_out = act;
     test::FillNorm(info, v, call.in, call.out);
     const bool mask_values[3] = {true, true, false};
@@ -591,12 +597,11 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
 int CaseData::RunCApiPrepare() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s =
-      GetWorkspace(spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-                   static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-                   static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), acl_stats_,
-                   acl_channel_, spec_.scalars, spec_.dim, static_cast<aclTensor*>(acl_out_),
-                   acl_scalars_, flag_, &ws, &exec);
+  const aclnnStatus s = GetWorkspace(
+      spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
+      static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
+      static_cast<aclTensor*>(acl_gw_), acl_sums_, acl_stats_, acl_channel_, spec_.scalars,
+      spec_.dim, static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
@@ -611,8 +616,8 @@ int CaseData::RunCApiCall() {
   aclOpExecutor* exec = nullptr;
   const aclnnStatus s = GetWorkspace(
       spec_.op, dy, x, static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-      static_cast<aclTensor*>(acl_gw_), static_cast<aclTensor*>(acl_sums_), acl_stats_,
-      acl_channel_, spec_.scalars, spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
+      static_cast<aclTensor*>(acl_gw_), acl_sums_, acl_stats_, acl_channel_, spec_.scalars,
+      spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

@@ -177,15 +177,16 @@ class CaseData {
   double grad_weight_[1] = {};
   TensorView w_view_, gw_view_;
   // A norm's per-row values (a forward's statistic written, a gradient's rstd read: gw_view_)
-  // and a gradient's column sums (sums_view_, dgamma), FLOAT, in norm_aux_.
+  // and a gradient's column sums (sums_view_: dgamma, dbeta), FLOAT, in norm_aux_.
   std::vector<float> norm_aux_;
   std::vector<float> norm_gamma_;  // a norm's gamma (room for any dtype)
   // GroupNorm's meanOut and rstdOut, [N, group] in self's dtype.
   std::vector<float> norm_stats_;
   TensorView stats_view_[2];
   void* acl_stats_[2] = {};
-  TensorView sums_view_;
-  void* acl_sums_ = nullptr;
+  // A gradient's column sums (dgamma; AddLayerNormGrad's dbeta beside it), in norm_aux_.
+  TensorView sums_view_[2];
+  void* acl_sums_[2] = {};
   // BatchNorm's per-channel tensors in the order of BatchNormBackward's prototype and
   // outputs (ShapeRule ChannelStats): weight, bias, runningMean, runningVar, saveMean,
   // saveInvstd, gradWeight, gradBias; C values each in x's dtype, apart (the forward writes

@@ -309,13 +309,13 @@ PreluBackwardSegmentFn GetPreluBackwardSegment();
 // contiguous f32 elements per row operand. Every sum is taken in double in a fixed order
 // (element i to partial i % kRowPartials), every other operation in double without a fused
 // multiply-add, each output rounded once to f32: the same bits on every target.
-// The most row operands and per-column operands a normalisation takes (AddLayerNorm's x1, x2
-// and a bias of x1's shape; its gamma, beta and a per-column bias).
-constexpr int kNormRowOperands = 3;
+// The most row operands and per-column operands a normalisation takes (AddLayerNormGrad's dy,
+// x1, x2 and dsum; AddLayerNorm's gamma, beta and a per-column bias).
+constexpr int kNormRowOperands = 4;
 constexpr int kNormColumnOperands = 3;
 struct NormRow {
   // The row's operands: x; AddRmsNorm's x1, x2; AddLayerNorm's x1, x2 and a full bias (null:
-  // none); a gradient's dy, x.
+  // none); a gradient's dy, x; AddLayerNormGrad's dy, x1, x2 and dsum (null: none).
   const float* in[kNormRowOperands] = {};
   const float* cols[kNormColumnOperands] = {};  // per-column operands, n elements each; null: none
   float row_in[2] = {};       // per-row inputs (a gradient's saved rstd)
@@ -342,10 +342,12 @@ struct NormRow {
 //   LayerNormBackward: mean = row_in[0], rstd = row_in[1], xhat = (x - mean) * rstd, g =
 //     cols[0] (1 where null), a = sum(dy * g) / n, b = sum(dy * g * xhat) / n;
 //     out = dx = (dy * g - (a + xhat * b)) * rstd.
+//   AddLayerNormGrad: LayerNormBackward's with x = in[1] + in[2], plus in[3] (dsum) where given.
 using NormRowFn = void (*)(const NormRow& row);
 // A gradient's column terms of one row, added to its column sums in double: sums[k][j] for
 // column j of sum k, a null sums[k] not wanted (RmsNormGrad: sums[0][j] += dy[j] * x[j] *
-// rstd, dgamma's terms; LayerNormBackward: dgamma's dy * xhat, dbeta's dy; GroupNormBackward:
+// rstd, dgamma's terms; LayerNormBackward, AddLayerNormGrad: dgamma's dy * xhat, dbeta's dy;
+// GroupNormBackward:
 // those summed over each channel, sums[k][c] its channel c).
 using NormColumnsFn = void (*)(const NormRow& row, double* const* sums);
 struct NormFns {

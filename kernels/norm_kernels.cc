@@ -26,14 +26,15 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DD = hn::CappedTag<double, kRowPartials>;
 using DF = hn::Rebind<float, DD>;
 
-// The generic accumulation of a row: the sum of term(a[i], b[i], c[i]) over n elements in
-// double, element i into partial i % kRowPartials (vectors of at most 16 f64 lanes, so a
+// The generic accumulation of a row: the sum of term(a[i], b[i], c[i], e[i]) over n elements
+// in double, element i into partial i % kRowPartials (vectors of at most 16 f64 lanes, so a
 // block of 16 is whole vectors on every target); a short last block's missing elements add
-// nothing. term works on f64 vectors; only the first K of a, b, c are read (the others are
+// nothing. term works on f64 vectors; only the first K of a, b, c, e are read (the others are
 // zero vectors, known at compile time, so an unused operand costs no load and no test).
 template <int K, class Term>
-HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
-                                const float* HWY_RESTRICT c, size_t n, Term term) {
+HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
+                                 const float* HWY_RESTRICT c, const float* HWY_RESTRICT e, size_t n,
+                                 Term term) {
   const DD dd;
   const DF df;
   const size_t N = hn::Lanes(dd);
@@ -48,29 +49,39 @@ HWY_INLINE double AccumulateRow(const float* HWY_RESTRICT a, const float* HWY_RE
   using I0 = std::integral_constant<int, 0>;
   using I1 = std::integral_constant<int, 1>;
   using I2 = std::integral_constant<int, 2>;
+  using I3 = std::integral_constant<int, 3>;
   size_t i = 0;
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kRowPartials; k += N) {
-      const auto t = term(dd, load(I0(), a, i + k), load(I1(), b, i + k), load(I2(), c, i + k));
+      const auto t = term(dd, load(I0(), a, i + k), load(I1(), b, i + k), load(I2(), c, i + k),
+                          load(I3(), e, i + k));
       hn::Store(hn::Add(hn::Load(dd, partials + k), t), dd, partials + k);
     }
   }
   if (i < n) {
     const size_t rest = n - i;
-    HWY_ALIGN float tails[3][kRowPartials] = {{0}};
-    const float* src[3] = {a, b, c};
+    HWY_ALIGN float tails[4][kRowPartials] = {{0}};
+    const float* src[4] = {a, b, c, e};
     for (int s = 0; s < K; ++s) {
       for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
     }
     for (size_t k = 0; k < kRowPartials; k += N) {
       const size_t valid = rest > k ? HWY_MIN(rest - k, N) : 0;
-      const auto t =
-          term(dd, load(I0(), tails[0], k), load(I1(), tails[1], k), load(I2(), tails[2], k));
+      const auto t = term(dd, load(I0(), tails[0], k), load(I1(), tails[1], k),
+                          load(I2(), tails[2], k), load(I3(), tails[3], k));
       const auto masked = hn::IfThenElseZero(hn::FirstN(dd, valid), t);
       hn::Store(hn::Add(hn::Load(dd, partials + k), masked), dd, partials + k);
     }
   }
   return CombinePartials(partials);
+}
+// The same over at most three operands: term(a[i], b[i], c[i]).
+template <int K, class Term>
+HWY_INLINE double AccumulateRow(const float* a, const float* b, const float* c, size_t n,
+                                Term term) {
+  return AccumulateRow4<K>(a, b, c, nullptr, n, [&](auto d, auto va, auto vb, auto vc, auto) {
+    return term(d, va, vb, vc);
+  });
 }
 
 // f(d, f, i) for the elements i of [0, n): whole vectors of the f64 tag d (f its f32
@@ -292,9 +303,13 @@ void RmsNormGradColumns(const NormRow& r, double* const* sums) {
 // LayerNormBackward's row, from the forward's mean (row_in[0]) and rstd (row_in[1]): with
 // xhat = (x - mean) * rstd and g = gamma (1 where cols[0] is null), a = sum(dy * g) / n and
 // b = sum(dy * g * xhat) / n in double, dx = (dy * g - (a + xhat * b)) * rstd, rounded once.
+// AddLayerNormGrad's too: x = x1 + x2 (in[1] + in[2], in double lanes) and dx + dsum (in[3])
+// where given; with x2 zero and no dsum the bits are LayerNormBackward's.
 void LayerNormGradRow(const NormRow& r) {
   const float* dy = r.in[0];
   const float* x = r.in[1];
+  const float* x2 = r.in[2];
+  const float* dsum = r.in[3];
   const float* HWY_RESTRICT gamma = r.cols[0];
   const size_t n = r.n;
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
@@ -302,7 +317,13 @@ void LayerNormGradRow(const NormRow& r) {
     return hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
   };
   double s1, s2;
-  if (gamma != nullptr) {
+  if (x2 != nullptr) {  // AddLayerNormGrad: gamma given
+    s1 = AccumulateRow<2>(dy, gamma, nullptr, n,
+                          [](auto, auto vdy, auto vg, auto) { return hn::Mul(vdy, vg); });
+    s2 = AccumulateRow4<4>(dy, gamma, x, x2, n, [&](auto d, auto vdy, auto vg, auto v1, auto v2) {
+      return hn::Mul(hn::Mul(vdy, vg), xhat(d, hn::Add(v1, v2)));
+    });
+  } else if (gamma != nullptr) {
     s1 = AccumulateRow<2>(dy, gamma, nullptr, n,
                           [](auto, auto vdy, auto vg, auto) { return hn::Mul(vdy, vg); });
     s2 = AccumulateRow<3>(dy, gamma, x, n, [&](auto d, auto vdy, auto vg, auto vx) {
@@ -318,22 +339,28 @@ void LayerNormGradRow(const NormRow& r) {
   ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
     auto dyg = Load64(d, f, dy, i);
     if (gamma != nullptr) dyg = hn::Mul(dyg, Load64(d, f, gamma, i));
-    const auto inner = hn::Add(hn::Set(d, a), hn::Mul(xhat(d, Load64(d, f, x, i)), hn::Set(d, b)));
-    return hn::Mul(hn::Sub(dyg, inner), hn::Set(d, rstd));
+    auto vx = Load64(d, f, x, i);
+    if (x2 != nullptr) vx = hn::Add(vx, Load64(d, f, x2, i));
+    const auto inner = hn::Add(hn::Set(d, a), hn::Mul(xhat(d, vx), hn::Set(d, b)));
+    const auto v = hn::Mul(hn::Sub(dyg, inner), hn::Set(d, rstd));
+    return dsum != nullptr ? hn::Add(v, Load64(d, f, dsum, i)) : v;
   });
 }
 
 // LayerNormBackward's column terms, each sum where it is wanted (null: not): dgamma[j] +=
-// dy[j] * xhat[j] (sums[0]), dbeta[j] += dy[j] (sums[1]), in double lanes.
+// dy[j] * xhat[j] (sums[0]), dbeta[j] += dy[j] (sums[1]), in double lanes; AddLayerNormGrad's
+// with x = x1 + x2 (in[1] + in[2]).
 void LayerNormGradColumns(const NormRow& r, double* const* sums) {
   double* HWY_RESTRICT dgamma = sums[0];
   double* HWY_RESTRICT dbeta = sums[1];
+  const float* x2 = r.in[2];
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
   const auto add = [&](auto d, auto f, size_t i) {
     const auto vdy = Load64(d, f, r.in[0], i);
     if (dgamma != nullptr) {
-      const auto xhat =
-          hn::Mul(hn::Sub(Load64(d, f, r.in[1], i), hn::Set(d, mean)), hn::Set(d, rstd));
+      auto vx = Load64(d, f, r.in[1], i);
+      if (x2 != nullptr) vx = hn::Add(vx, Load64(d, f, x2, i));
+      const auto xhat = hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
       hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), hn::Mul(vdy, xhat)), d, dgamma + i);
     }
     if (dbeta != nullptr) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), vdy), d, dbeta + i);
@@ -488,6 +515,7 @@ NormFns GetNorm(Op op) {
     case Op::kRmsNormGrad:
       return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
     case Op::kLayerNormBackward:
+    case Op::kAddLayerNormGrad:
       return {HOSTNN_PICK(LayerNormGradRow), HOSTNN_PICK(LayerNormGradColumns)};
     default:
       return {};

@@ -678,6 +678,8 @@ const char* RuleName(DTypeRule r) {
       return "NormChannelAny";
     case DTypeRule::kNormAddMixed:
       return "NormAddMixed";
+    case DTypeRule::kNormGradLikeAll:
+      return "NormGradLikeAll";
   }
   return "?";
 }
@@ -740,6 +742,9 @@ const char* Promotion(DTypeRule r) {
       return "x1 and x2 a compute dtype t, or one of them FLOAT (t FLOAT); gamma FLOAT or t, beta "
              "gamma's, bias, yOut and xOut t, meanOut and rstdOut FLOAT; computed in f32 with "
              "double statistics";
+    case DTypeRule::kNormGradLikeAll:
+      return "dy, x1, x2, gamma, dsum and dxOut one compute dtype, rstd, mean, dgammaOut and "
+             "dbetaOut FLOAT; computed in f32 with double sums";
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";

@@ -111,6 +111,8 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vrstd = TensorView::Dense(rstd.data(), DType::kFloat32, {64, 1});
         TensorView vrstd2 = TensorView::Dense(rstd.data() + 64, DType::kFloat32, {64, 1});
         TensorView vdgamma = TensorView::Dense(gw.data(), DType::kFloat32, {300});
+        std::vector<float> dbeta(300, 0.0f);
+        TensorView vdbeta = TensorView::Dense(dbeta.data(), DType::kFloat32, {300});
         std::vector<float> stats(128, 0.0f);
         const TensorView vstats[2] = {TensorView::Dense(stats.data(), dtype, {64, 1}),
                                       TensorView::Dense(stats.data() + 64, dtype, {64, 1})};
@@ -144,6 +146,7 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           v.per_row = v.per_row_out = &vrstd;
           v.per_row_out2 = &vrstd2;  // AddLayerNorm's rstdOut beside its meanOut
           v.column_sum = &vdgamma;
+          v.column_sum2 = &vdbeta;  // AddLayerNormGrad's dbetaOut
           v.row_out = &vx_out;
           // GroupNorm and its gradient: [64, 300] as N 64, C 300, HxW 1 in one group; the
           // statistics [64, 1] and the channel sums in self's dtype.

@@ -94,6 +94,9 @@ enum class Signature {
                                // x2, gamma, beta and a nullable bias (in4), d0 a double
                                // (epsilon), f0 a bool (additionalOutput); y, two statistics
                                // outputs and a second result of in0's shape (x), all required
+  kAddLayerNormGrad,           // (in0, in1, in2, in3, in4, in5, in6, out, out1, out2): dy, x1,
+                               // x2, rstd, mean, gamma and a nullable dsum (in6); dx and two
+                               // column sums (every tensor const, as CANN declares)
   kGroupNorm,                  // (in0, in1, in2, i0, i1, i2, i3, d0, out, out1, out2): in1, in2
                                // optional; int64_t N, C, HxW, group and a double eps
   kGroupNormBackward,          // (in0, in1, in2, in3, in4, i0, i1, i2, i3, ba0, out, out1, out2):
@@ -313,6 +316,9 @@ enum class DTypeRule {
                             // (then FLOAT); in2, in3 FLOAT or that dtype, each other's; in4,
                             // out and out3 that dtype, out1 and out2 FLOAT (AddLayerNorm's
                             // nine combinations: computed in f32 with double statistics)
+  kNormGradLikeAll,         // in0, in1, in2, in5, in6 and out one compute dtype; in3, in4,
+                            // out1 and out2 FLOAT (AddLayerNormGrad's three combinations:
+                            // computed in f32 with double sums)
   kNormGradAny,             // in0 and in1 one compute dtype; in2, in3, in5 and every output any
                             // compute dtype; in4 FLOAT or in1's (LayerNormBackward: computed in
                             // f32 with double sums, cast to each output's dtype)

@@ -170,6 +170,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormLikeInput:
     case DTypeRule::kNormChannelAny:
     case DTypeRule::kNormAddMixed:
+    case DTypeRule::kNormGradLikeAll:
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.

@@ -1,6 +1,6 @@
 // The normalisations' checks (src/aclnn/norm_front_end.h): each in the order of its op_api
 // (LayerNorm, AddRmsNorm, LayerNormBackward), or of its generated entry point and kernel
-// tiling (RmsNorm, RmsNormGrad, InplaceAddRmsNorm, AddLayerNorm).
+// tiling (RmsNorm, RmsNormGrad, InplaceAddRmsNorm, AddLayerNorm, AddLayerNormGrad).
 
 #include "src/aclnn/norm_front_end.h"
 
@@ -85,6 +85,24 @@ Status CheckTilingRanks(const char* op, const Item& x, const Item& gamma) {
       return TilingRefuses(op, v->param,
                            "must have 1 to 8 dims, got " + std::to_string(r) + " (" +
                                core::ShapeString(v->view->shape) + ")");
+    }
+  }
+  return Status::Ok();
+}
+
+// A generated entry point's first checks (AddLayerNorm, AddLayerNormGrad): every tensor but
+// `optional` given (161001, in the prototype's order), then each one given FLOAT, FLOAT16 or
+// BFLOAT16 (161002).
+Status CheckGeneratedOperands(const char* op, std::initializer_list<const Item*> all,
+                              const Item* optional) {
+  for (const Item* v : all) {
+    if (v != optional && !v->given()) {
+      return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+    }
+  }
+  for (const Item* v : all) {
+    if (v->given()) {
+      HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
     }
   }
   return Status::Ok();
@@ -502,20 +520,12 @@ Status PrepareAddLayerNormChecked(const OpArgs& args, const tiling::Options& opt
       rstd{info.out_names[2], args.out[2], {}}, x_out{info.out_names[3], args.out[3], {}};
   Item* all[] = {&x1, &x2, &gamma, &beta, &bias, &y, &mean, &rstd, &x_out};
 
-  // 1. Null tensors, in the prototype's order: all but biasOptional required.
-  for (const Item* v : all) {
-    if (v != &bias && !v->given()) {
-      return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-    }
-  }
-  // 2. Dtypes: each FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations:
-  // x2 x1's, or either of them FLOAT (the compute dtype t then FLOAT, else x1's); gamma FLOAT
-  // or t, beta gamma's; biasOptional, yOut and xOut t; meanOut and rstdOut FLOAT.
-  for (const Item* v : all) {
-    if (v->given()) {
-      HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kNormTypes));
-    }
-  }
+  // 1. Null tensors, in the prototype's order: all but biasOptional required. 2. Dtypes: each
+  // FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations: x2 x1's, or either
+  // of them FLOAT (the compute dtype t then FLOAT, else x1's); gamma FLOAT or t, beta gamma's;
+  // biasOptional, yOut and xOut t; meanOut and rstdOut FLOAT.
+  HOSTNN_RETURN_IF_ERROR(CheckGeneratedOperands(
+      op, {&x1, &x2, &gamma, &beta, &bias, &y, &mean, &rstd, &x_out}, &bias));
   const DType t1 = x1.view->dtype, t2 = x2.view->dtype;
   if (t1 != t2 && t1 != DType::kFloat32 && t2 != DType::kFloat32) {
     HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, x2, t1, x1.param, true));
@@ -615,6 +625,130 @@ Status PrepareAddLayerNormChecked(const OpArgs& args, const tiling::Options& opt
   o.stats[1] = {rstd.view, &rstd.span};
   o.rows = core::CheckedNumel(std::vector<int64_t>(xs.begin(), xs.begin() + lead));
   o.cols = numel / o.rows;
+  return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
+}
+
+// AddLayerNormGrad (dy, x1, x2, rstd, mean, gamma, dsumOptional -> dxOut, dgammaOut,
+// dbetaOut), generated from its kernel's definition (norm/add_layer_norm_grad/op_host/
+// add_layer_norm_grad_def.cpp: every tensor but dsum required, 161001; three combinations,
+// 161002) and checked by its A2 tiling (add_layer_norm_grad_tiling.cpp, BasicCheck and
+// CheckInputOutputShape, 561002), which takes no empty tensor.
+Status PrepareAddLayerNormGradChecked(const OpArgs& args, const tiling::Options& options,
+                                      uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item dy{info.in_names[0], args.in[0], {}}, x1{info.in_names[1], args.in[1], {}},
+      x2{info.in_names[2], args.in[2], {}}, rstd{info.in_names[3], args.in[3], {}},
+      mean{info.in_names[4], args.in[4], {}}, gamma{info.in_names[5], args.in[5], {}},
+      dsum{info.in_names[6], args.in[6], {}};
+  Item dx{info.out_names[0], args.out[0], {}}, dgamma{info.out_names[1], args.out[1], {}},
+      dbeta{info.out_names[2], args.out[2], {}};
+  Item* all[] = {&dy, &x1, &x2, &rstd, &mean, &gamma, &dsum, &dx, &dgamma, &dbeta};
+
+  // 1. Null tensors, in the prototype's order: all but dsumOptional required. 2. Dtypes: each
+  // FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations: x1, x2, gamma,
+  // dsumOptional and dxOut dy's; rstd, mean, dgammaOut and dbetaOut FLOAT.
+  HOSTNN_RETURN_IF_ERROR(CheckGeneratedOperands(
+      op, {&dy, &x1, &x2, &rstd, &mean, &gamma, &dsum, &dx, &dgamma, &dbeta}, &dsum));
+  for (const Item* v : {&x1, &x2, &gamma, &dsum, &dx}) {
+    if (v->given()) {
+      HOSTNN_RETURN_IF_ERROR(CheckDTypeLike(op, *v, dy.view->dtype, dy.param, false));
+    }
+  }
+  for (const Item* v : {&rstd, &mean, &dgamma, &dbeta}) {
+    HOSTNN_RETURN_IF_ERROR(CheckFloatDType(op, *v));
+  }
+  for (const Item* v : all) {
+    if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+
+  // 3. The tiling's checks, in its order: gamma not empty; x1 and gamma of 1 to 8 dims; rstd
+  // and mean as many dims as dy, dgammaOut and dbetaOut as gamma, gamma no more than dy; x1
+  // and mean not empty; x1, x2 and dxOut dy's shape, rstd mean's; gamma dy's last dims and
+  // mean dy's leading dims then 1s; dgammaOut and dbetaOut dy's last dims.
+  const std::vector<int64_t>&dys = dy.view->shape, &gs = gamma.view->shape, &ms = mean.view->shape;
+  const int64_t cols = core::CheckedNumel(gs);
+  if (cols == 0) {
+    return TilingRefuses(op, gamma.param, "must not be empty, got " + core::ShapeString(gs));
+  }
+  HOSTNN_RETURN_IF_ERROR(CheckTilingRanks(op, x1, gamma));
+  const auto rank_mismatch = [&](const Item& a, const Item& b) {
+    return TilingRefuses(op, a.param,
+                         "has " + std::to_string(a.view->shape.size()) + " dims, " + b.param + " " +
+                             std::to_string(b.view->shape.size()) + ": they must be as many");
+  };
+  for (const Item* v : {&rstd, &mean}) {
+    if (v->view->shape.size() != dys.size()) return rank_mismatch(*v, dy);
+  }
+  for (const Item* v : {&dgamma, &dbeta}) {
+    if (v->view->shape.size() != gs.size()) return rank_mismatch(*v, gamma);
+  }
+  if (dys.size() < gs.size()) {
+    return TilingRefuses(
+        op, gamma.param,
+        "has " + std::to_string(gs.size()) + " dims, more than dy's " + std::to_string(dys.size()));
+  }
+  for (const Item* v : {&x1, &mean}) {
+    if (core::CheckedNumel(v->view->shape) == 0) {
+      return TilingRefuses(op, v->param,
+                           "must not be empty, got " + core::ShapeString(v->view->shape));
+    }
+  }
+  for (const Item* v : {&x1, &x2, &dx, &rstd}) {
+    const Item& like = v == &rstd ? mean : dy;
+    if (v->view->shape != like.view->shape) {
+      return TilingRefuses(op, v->param,
+                           "shape " + core::ShapeString(v->view->shape) + ": expected " +
+                               like.param + "'s " + core::ShapeString(like.view->shape));
+    }
+  }
+  const size_t lead = dys.size() - gs.size();
+  for (const Item* v : {&gamma, &dgamma, &dbeta}) {
+    for (size_t i = 0; i < gs.size(); ++i) {
+      if (v->view->shape[i] != dys[lead + i]) {
+        return TilingRefuses(op, v->param,
+                             "shape " + core::ShapeString(v->view->shape) +
+                                 ": expected dy's last " + std::to_string(gs.size()) +
+                                 " dims (dy " + core::ShapeString(dys) + ")");
+      }
+    }
+    if (v != &gamma) continue;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      if (ms[i] != (i < lead ? dys[i] : 1)) {
+        return TilingRefuses(op, mean.param,
+                             "shape " + core::ShapeString(ms) + ": expected dy's first " +
+                                 std::to_string(lead) +
+                                 " dims, then 1 for each normalised dim (dy " +
+                                 core::ShapeString(dys) + ", gamma " + core::ShapeString(gs) + ")");
+      }
+    }
+  }
+
+  // 4. hostnn's: dsumOptional of dy's shape, as the kernel reads it (the tiling does not
+  // check it).
+  if (dsum.given() && dsum.view->shape != dys) {
+    return TilingRefuses(op, dsum.param,
+                         "shape " + core::ShapeString(dsum.view->shape) + ": expected dy's " +
+                             core::ShapeString(dys));
+  }
+
+  // 5. The rows: dy's leading dims by gamma's element count; storage and overlap (dxOut may
+  // be an input of its shape exactly).
+  HOSTNN_RETURN_IF_ERROR(
+      CheckNormStorage(op, {&dy, &x1, &x2, &rstd, &mean, &gamma, &dsum}, {&dx, &dgamma, &dbeta}));
+  exec::NormRowsOperands o;
+  o.rows_in[0] = {dy.view, &dy.span};
+  o.rows_in[1] = {x1.view, &x1.span};
+  o.rows_in[2] = {x2.view, &x2.span};
+  if (dsum.given()) o.rows_in[3] = {dsum.view, &dsum.span};
+  o.y = {dx.view, &dx.span};
+  o.row_in[0] = {mean.view, &mean.span};
+  o.row_in[1] = {rstd.view, &rstd.span};
+  o.cols_in[0] = {gamma.view, &gamma.span};
+  o.col_sums[0] = {dgamma.view, &dgamma.span};
+  o.col_sums[1] = {dbeta.view, &dbeta.span};
+  o.rows = core::CheckedNumel(std::vector<int64_t>(dys.begin(), dys.begin() + lead));
+  o.cols = cols;
   return exec::PrepareNormRows(args.op, o, options, workspace_size, executor);
 }
 
@@ -1030,6 +1164,9 @@ Status PrepareNormChecked(const OpArgs& args, const tiling::Options& options,
   }
   if (info.signature == Signature::kAddLayerNorm) {
     return PrepareAddLayerNormChecked(args, options, workspace_size, executor);
+  }
+  if (info.signature == Signature::kAddLayerNormGrad) {
+    return PrepareAddLayerNormGradChecked(args, options, workspace_size, executor);
   }
   if (info.signature == Signature::kLayerNormBackward) {
     return PrepareLayerNormBackwardChecked(args, options, workspace_size, executor);

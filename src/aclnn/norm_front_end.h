@@ -3,7 +3,7 @@
 // checks in the order of CANN's op_api (norm/layer_norm_v4/op_host/op_api/aclnn_layer_norm.cpp,
 // norm/add_rms_norm/op_host/op_api/aclnn_add_rms_norm.cpp, ...) or, for an entry point CANN
 // generates from its kernel's definition (RmsNorm, RmsNormGrad, InplaceAddRmsNorm,
-// AddLayerNorm), of that
+// AddLayerNorm, AddLayerNormGrad), of that
 // definition and the A2 tiling (norm/rms_norm/op_host/rms_norm_tiling.cpp, ...); then the
 // norm rows middle end (src/exec/norm_rows_executor.h). docs/norm_family.md lists them.
 #ifndef HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
@@ -27,7 +27,8 @@ namespace hostnn {
 // (161002); then, as its tiling (561002): x and gamma of 1 to 8 dims, gamma no more than x
 // and equal to x's last dims (not empty), yOut x's shape, each rstdOut dim 1 or x's, epsilon
 // >= 0; rstdOut holds one element per row (561002); storage and overlap (161002).
-// AddRmsNorm, InplaceAddRmsNorm, AddLayerNorm: docs/norm_family.md. Nothing is written on failure.
+// AddRmsNorm, InplaceAddRmsNorm, AddLayerNorm, AddLayerNormGrad: docs/norm_family.md. Nothing is
+// written on failure.
 Status PrepareNormChecked(const OpArgs& args, const tiling::Options& options,
                           uint64_t* workspace_size, ExecutorPtr* executor);
 

@@ -526,6 +526,21 @@
 #define HOSTNN_SIG_SCALARS_AddLayerNorm HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_AddLayerNorm f0
 
+/* aclnnAddLayerNormGrad(dy, x1, x2, rstd, mean, gamma, dsumOptional, dxOut, dgammaOut,
+ * dbetaOut): generated from the kernel's definition; seven inputs (dsumOptional may be null),
+ * three outputs, every tensor const as CANN declares. */
+#define HOSTNN_SIG_PARAMS_AddLayerNormGrad                                                    \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3,     \
+      const aclTensor *in4, const aclTensor *in5, const aclTensor *in6, const aclTensor *out, \
+      const aclTensor *out1, const aclTensor *out2
+#define HOSTNN_SIG_ARGS_AddLayerNormGrad in0, in1, in2, in3, in4, in5, in6, out, out1, out2
+#define HOSTNN_SIG_INS_AddLayerNormGrad in0, in1, in2, in3, in4, in5, in6
+#define HOSTNN_SIG_OUTS_AddLayerNormGrad out, out1, out2
+#define HOSTNN_SIG_DIM_AddLayerNormGrad 0
+#define HOSTNN_SIG_ARRAY_AddLayerNormGrad 0
+#define HOSTNN_SIG_SCALARS_AddLayerNormGrad 0, 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_AddLayerNormGrad 0
+
 /* aclnnGroupNorm(self, gamma, beta, N, C, HxW, group, eps, out, meanOut, rstdOut): gamma and
  * beta optional; four int64_t attributes and a double. */
 #define HOSTNN_SIG_PARAMS_GroupNorm                                                         \

@@ -26,9 +26,9 @@ constexpr int64_t kNormSumRows = 64;
 struct NormRowsOperands {
   // Row operands and the results, one shape, [rows, cols] in row-major order: x (a forward
   // norm), x1 and x2 (AddRmsNorm; AddLayerNorm's, and its bias where of x1's shape), or dy
-  // and x (a gradient); the operands given come first (view null: none after). y is out[0] (y
-  // or dx; view null: not wanted), y2 a second result beside it (AddRmsNorm's xOut = x1 + x2;
-  // view null: none, and none without y).
+  // and x (a gradient; AddLayerNormGrad's dy, x1, x2 and dsum); the operands given come first (view
+  // null: none after). y is out[0] (y or dx; view null: not wanted), y2 a second result beside it
+  // (AddRmsNorm's xOut = x1 + x2; view null: none, and none without y).
   Operand rows_in[kernels::kNormRowOperands];
   Operand y, y2;
   // Per-column operands of cols elements each (LayerNorm's weight and bias, RmsNorm's gamma,

@@ -299,6 +299,7 @@ struct NormOperands {
   In rows[2] = {};
   In column = {}, per_row = {};
   Out per_row_out = {}, per_row_out2 = {}, column_sum = {}, row_out = {};
+  Out column_sum2 = {};  // a second column sum apart (AddLayerNormGrad's dbetaOut); null: none
 };
 template <class In, class Out>
 void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* out) {
@@ -320,6 +321,8 @@ void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* o
     if (role == NormRole::kPerColumn && !sum_given) {  // LayerNormBackward: dgamma, no dbeta
       out[k] = v.column_sum;
       sum_given = true;
+    } else if (role == NormRole::kPerColumn) {  // AddLayerNormGrad's dbetaOut
+      out[k] = v.column_sum2;
     } else if (IsRequired(name) && role == NormRole::kRow) {
       out[k] = v.row_out;
     } else if (IsRequired(name) && role == NormRole::kPerRow) {  // GroupNorm's two: apart
