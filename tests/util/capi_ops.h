@@ -274,11 +274,14 @@ inline NormRole NormRoleOf(const char* name) {
   return NormRole::kRow;
 }
 
-// A norm's row operands: its inputs of x's shape (x; x1 and x2; dy and x) and its results
-// (y or dx, and AddRmsNorm's xOut).
+// A norm's row operands: its required inputs of x's shape (x; x1 and x2; dy and x; not
+// AddLayerNormGrad's dsumOptional, which the generic calls leave out) and its results (y or
+// dx, and AddRmsNorm's xOut).
 inline int RowInputs(const OpInfo& info) {
   int n = 0;
-  for (int k = 0; k < info.num_in(); ++k) n += NormRoleOf(info.in_names[k]) == NormRole::kRow;
+  for (int k = 0; k < info.num_in(); ++k) {
+    n += IsRequired(info.in_names[k]) && NormRoleOf(info.in_names[k]) == NormRole::kRow;
+  }
   return n;
 }
 inline int RowResults(const OpInfo& info) {
