@@ -104,7 +104,8 @@ std::string CaseSpec::ShapeText() const {
   std::string text = "[";
   for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
   text += "]";
-  if (GetOpInfo(op).is_reduction || GetOpInfo(op).is_split) text += " dim " + std::to_string(dim);
+  if ((GetOpInfo(op).is_reduction && !IsChannelStatsOp(op)) || GetOpInfo(op).is_split)
+    text += " dim " + std::to_string(dim);
   return text;
 }
 
@@ -199,6 +200,23 @@ bool ParseNormShapes(const std::string& text, std::vector<NormShape>* shapes) {
 
 std::string NormShapeText(const NormShape& s) {
   return std::to_string(s.rows) + "x" + std::to_string(s.length);
+}
+
+std::vector<std::vector<int64_t>> DefaultChannelShapes() {
+  return {{32, 64, 56, 56}, {32, 256, 14, 14}, {64, 512, 7, 7}, {256, 1024}};
+}
+
+bool ParseChannelShapes(const std::string& text, std::vector<std::vector<int64_t>>* shapes) {
+  shapes->clear();
+  for (const std::string& item : Split(text, ',')) {
+    std::vector<int64_t> shape;
+    if (!ParseShape(item, &shape) || shape.size() < 2 || shape.size() > 8) return false;
+    for (const int64_t extent : shape) {
+      if (extent <= 0) return false;
+    }
+    shapes->push_back(shape);
+  }
+  return !shapes->empty();
 }
 
 CaseSpec NormCase(Op op, DType dtype, const NormShape& s) {

@@ -81,6 +81,17 @@ CaseSpec NormCase(Op op, DType dtype, const NormShape& s);
 // [N, C, ...] with its group); {0, 0} for another operator's.
 NormShape NormShapeOf(const CaseSpec& spec);
 
+// BatchNorm (ShapeRule ChannelStats) normalises each channel over every dim but 1, so its
+// cost moves with the spatial extent per sample as well as N: it is timed on a grid of whole
+// shapes [N, C, ...]. The default CNN grid: [32, 64, 56, 56] (long spatial rows, 6.4M
+// elements), [32, 256, 14, 14], [64, 512, 7, 7] (short rows) and [256, 1024] (2-D, one
+// element per sample and channel).
+inline bool IsChannelStatsOp(Op op) { return GetOpInfo(op).shapes == ShapeRule::kChannelStats; }
+std::vector<std::vector<int64_t>> DefaultChannelShapes();
+// "32x64x56x56,256x1024": shapes of 2 to 8 positive extents, each as ParseShape reads one
+// with 'x' between extents; false on anything else.
+bool ParseChannelShapes(const std::string& text, std::vector<std::vector<int64_t>>* shapes);
+
 // The SIMD target HOSTNN_BENCH_TARGET names ("AVX2", "AVX3", ...), forced for the whole
 // process (kernels::ForceTarget) and said on stderr; nothing when it is unset or empty. False
 // (with a message naming `tool`) when this build and CPU do not run that target.
@@ -139,6 +150,9 @@ class CaseData {
     return acl_stats_[0] != nullptr ? stats_view_[0] : gw_view_;
   }
   const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
+  // BatchNorm's per-channel tensor k (kChannelTensors' order: weight, bias, runningMean,
+  // runningVar, saveMean, saveInvstd, gradWeight, gradBias), for peers that run the same case.
+  const TensorView& channel_view(int k) const { return channel_views_[k]; }
   // Bytes one call must move at the least: the inputs read (two for a gradient, one for a
   // forward operator), one output written; a gated unit's own operands.
   double Bytes() const;

@@ -4,8 +4,9 @@
 // operators with scalar parameters relu with a slope, elu, soft_relu, swish and clip_v2,
 // with the case's values), its LogSoftmax backward and its layer normalization (LayerNorm and
 // its gradient, on the norms' rows x length grid; oneDNN 3.2 has no RMS form of it nor a group
-// normalization, so RmsNorm, AddRmsNorm, GroupNorm and their gradients get no row), on the
-// cases hostnn_bench times, over
+// normalization, so RmsNorm, AddRmsNorm, GroupNorm and their gradients get no row) and its
+// batch normalization (BatchNorm and its gradient, on the channel grid of [N, C, ...] shapes;
+// f16 has no CPU implementation in 3.2 and says so), on the cases hostnn_bench times, over
 // the same buffers, beside hostnn and the roofline so that one run gives all three. hostnn
 // is timed as a CANN client pays: both phases of one C API call (GetWorkspaceSize, then the
 // run on a null stream), as the speed issues count it. Operators the linked version has no
@@ -257,6 +258,16 @@ bool IsDnnlLayerNorm(Op op) {
 #endif
 }
 
+// BatchNorm and its gradient: batch_normalization (oneDNN 3's API).
+bool IsDnnlBatchNorm(Op op) {
+#if DNNL_VERSION_MAJOR >= 3
+  return IsChannelStatsOp(op);
+#else
+  (void)op;
+  return false;
+#endif
+}
+
 // The operators with a oneDNN row, in the operator list's order: the softmax reductions, the
 // layer normalizations and those DnnlEltwiseFor maps at their default scalar parameters.
 std::vector<Op> DnnlOps() {
@@ -266,7 +277,8 @@ std::vector<Op> DnnlOps() {
     spec.op = op;
     DnnlEltwise e;
     std::string why;
-    if (IsDnnlSoftmax(op) || IsDnnlLayerNorm(op) || DnnlEltwiseFor(spec, &e, &why)) {
+    if (IsDnnlSoftmax(op) || IsDnnlLayerNorm(op) || IsDnnlBatchNorm(op) ||
+        DnnlEltwiseFor(spec, &e, &why)) {
       ops.push_back(op);
     }
   }
@@ -319,12 +331,61 @@ void MakeDnnlLayerNorm(const CaseData& data, const dnnl::memory::desc& md, DnnlC
 }
 #endif
 
+#if DNNL_VERSION_MAJOR >= 3
+// BatchNorm: batch_normalization forward training with scale and shift (oneDNN's are f32;
+// its mean and variance outputs f32 [C]; it keeps no running statistics) on hostnn's plain
+// [N, C, ...] layout. Its gradient: prop_kind backward with scale and shift, reading the
+// mean and the variance (as hostnn's saveMean and saveInvstd: 0 and 1) and writing dx,
+// dscale and dshift.
+void MakeDnnlBatchNorm(const CaseData& data, const dnnl::memory::desc& md, DnnlCase* c) {
+  const CaseSpec& spec = data.spec();
+  using dnnl::normalization_flags;
+  const int64_t channels = spec.shape[1];
+  const dnnl::memory::desc ch_md({channels}, dnnl::memory::data_type::f32,
+                                 dnnl::memory::format_tag::a);
+  const normalization_flags flags = normalization_flags::use_scale | normalization_flags::use_shift;
+  const float eps = static_cast<float>(spec.ScalarValue(GetOpInfo(spec.op).is_forward ? 2 : 1));
+  // scale, shift, mean, variance, diff_scale, diff_shift: C floats each.
+  c->scale.assign(static_cast<size_t>(6 * channels), 0.0f);
+  float* at = c->scale.data();
+  std::fill(at, at + 2 * channels, 1.0f);                 // scale 1, shift 1
+  std::fill(at + 3 * channels, at + 4 * channels, 1.0f);  // variance 1
+  const auto mem = [&](int k) { return dnnl::memory(ch_md, c->engine, at + k * channels); };
+  dnnl::memory x(md, c->engine, data.self_data());
+  dnnl::memory out(md, c->engine, data.out_data());
+  const dnnl::batch_normalization_forward::primitive_desc fwd(
+      c->engine, dnnl::prop_kind::forward_training, md, md, eps, flags);
+  if (GetOpInfo(spec.op).is_forward) {
+    c->primitive = dnnl::batch_normalization_forward(fwd);
+    c->impl = fwd.impl_info_str();
+    c->args = {{DNNL_ARG_SRC, x},        {DNNL_ARG_DST, out},     {DNNL_ARG_SCALE, mem(0)},
+               {DNNL_ARG_SHIFT, mem(1)}, {DNNL_ARG_MEAN, mem(2)}, {DNNL_ARG_VARIANCE, mem(3)}};
+    return;
+  }
+  const dnnl::batch_normalization_backward::primitive_desc pd(c->engine, dnnl::prop_kind::backward,
+                                                              md, md, md, eps, flags, fwd);
+  c->primitive = dnnl::batch_normalization_backward(pd);
+  c->impl = pd.impl_info_str();
+  c->args = {{DNNL_ARG_SRC, x},
+             {DNNL_ARG_DIFF_DST, dnnl::memory(md, c->engine, data.grad_output_data())},
+             {DNNL_ARG_SCALE, mem(0)},
+             {DNNL_ARG_MEAN, mem(2)},
+             {DNNL_ARG_VARIANCE, mem(3)},
+             {DNNL_ARG_DIFF_SRC, out},
+             {DNNL_ARG_DIFF_SCALE, mem(4)},
+             {DNNL_ARG_DIFF_SHIFT, mem(5)}};
+}
+#endif
+
 // Builds the primitive; false (with the reason) when oneDNN cannot.
 bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
   const CaseSpec& spec = data.spec();
   const dnnl::memory::dims dims(spec.shape.begin(), spec.shape.end());
-  const dnnl::memory::format_tag tag =
-      dims.size() == 1 ? dnnl::memory::format_tag::a : dnnl::memory::format_tag::ab;
+  // Plain row-major layouts: a, ab, abc, abcd (BatchNorm's [N, C, H, W]).
+  const dnnl::memory::format_tag tag = dims.size() == 1   ? dnnl::memory::format_tag::a
+                                       : dims.size() == 2 ? dnnl::memory::format_tag::ab
+                                       : dims.size() == 3 ? dnnl::memory::format_tag::abc
+                                                          : dnnl::memory::format_tag::abcd;
   const dnnl::memory::desc md(dims, DnnlType(spec.dtype), tag);
   try {
     dnnl::memory dy(md, c->engine, data.grad_output_data());
@@ -333,6 +394,10 @@ bool MakeDnnlCase(const CaseData& data, DnnlCase* c, std::string* why) {
 #if DNNL_VERSION_MAJOR >= 3
     if (IsDnnlLayerNorm(spec.op)) {
       MakeDnnlLayerNorm(data, md, c);
+      return true;
+    }
+    if (IsDnnlBatchNorm(spec.op)) {
+      MakeDnnlBatchNorm(data, md, c);
       return true;
     }
 #endif
@@ -427,7 +492,7 @@ std::string CaseName(const CaseSpec& spec) {
     shape += (i ? "x" : "") + std::to_string(spec.shape[i]);
   std::string name =
       std::string(GetOpInfo(spec.op).snake_name) + "/" + ShortDTypeName(spec.dtype) + "/" + shape;
-  if (GetOpInfo(spec.op).is_reduction && !IsNormOp(spec.op)) {
+  if (GetOpInfo(spec.op).is_reduction && !IsNormOp(spec.op) && !IsChannelStatsOp(spec.op)) {
     name += "/dim" + std::to_string(spec.dim);
   }
   return name;
@@ -438,18 +503,26 @@ void RegisterAll() {
   const int max = std::max(1, omp_get_max_threads());
   for (int t = 1; t <= max; t = t < 4 ? t + 1 : 2 * t) threads.push_back(t);
   if (threads.back() != max) threads.push_back(max);
-  // The norms run on the rows x length grid (bench::DefaultNormShapes), once; the others at
-  // each size.
-  std::vector<std::pair<int64_t, NormShape>> sizes;
-  for (int64_t n : kSizes) sizes.push_back({n, NormShape{}});
-  for (const NormShape& cell : DefaultNormShapes()) sizes.push_back({0, cell});
-  for (const auto& size : sizes) {
+  // The norms run on the rows x length grid (bench::DefaultNormShapes), BatchNorm on the
+  // channel grid (bench::DefaultChannelShapes), once each; the others at each size.
+  struct Size {
+    int64_t n = 0;
+    NormShape cell;
+    std::vector<int64_t> shape;
+  };
+  std::vector<Size> sizes;
+  for (int64_t n : kSizes) sizes.push_back({n, {}, {}});
+  for (const NormShape& cell : DefaultNormShapes()) sizes.push_back({0, cell, {}});
+  for (const auto& shape : DefaultChannelShapes()) sizes.push_back({0, {}, shape});
+  for (const Size& size : sizes) {
     for (Op op : DnnlOps()) {
-      if (IsNormOp(op) != (size.first == 0)) continue;
+      if (IsNormOp(op) != (size.cell.rows != 0)) continue;
+      if (IsChannelStatsOp(op) != !size.shape.empty()) continue;
       for (DType dtype : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
         const std::vector<CaseSpec> specs =
-            IsNormOp(op) ? std::vector<CaseSpec>{NormCase(op, dtype, size.second)}
-                         : StandardCases(op, dtype, size.first);
+            IsNormOp(op)           ? std::vector<CaseSpec>{NormCase(op, dtype, size.cell)}
+            : IsChannelStatsOp(op) ? std::vector<CaseSpec>{CaseSpec{op, dtype, size.shape, -1, {}}}
+                                   : StandardCases(op, dtype, size.n);
         for (const CaseSpec& spec : specs) {
           for (int t : threads) {
             const std::string suffix = CaseName(spec) + "/threads:" + std::to_string(t);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # hostnn against oneDNN 3.2 on the speed issue's grid: every operator oneDNN has a primitive
-# for (hostnn_bench_onednn's rows; of the norms LayerNorm and its gradient) x dtype x size (4K,
-# 256K, 4M, 64M; a norm's rows x row length) x threads (1 and all
+# for (hostnn_bench_onednn's rows; of the norms LayerNorm, BatchNorm and their gradients) x
+# dtype x size (4K, 256K, 4M, 64M; a norm's rows x row length; BatchNorm's [N, C, ...] shapes,
+# bench::DefaultChannelShapes) x threads (1 and all
 # cores), oneDNN, hostnn (both phases of a C API call) and the roofline run back to back on
 # the same buffers, one process per operator; Google Benchmark's medians.
 #   DNNL_DIR    a oneDNN prefix, or the folder both wheels are unpacked into; when unset,
@@ -11,7 +12,8 @@
 #   OPS, DTYPES space-separated subsets (default: every operator the binary has; f32 bf16
 #               f16; oneDNN 3.2 has no f16 eltwise without AVX512-FP16 and says so)
 #   SIZES       a regex of shapes, e.g. 262144|67108864 (default: all, 4K to 64M; a norm's
-#               rows x length, 4096x64|1024x1024, of bench::DefaultNormShapes)
+#               rows x length, 4096x64|1024x1024, of bench::DefaultNormShapes; BatchNorm's
+#               32x64x56x56|256x1024)
 #   HOSTNN_BENCH_TARGET  AVX2 (or another target this build and CPU run): hostnn's SIMD target
 #   OUT         a folder for one CSV per operator (default: none, the console only)
 # Further arguments go to hostnn_bench_onednn (--benchmark_repetitions, --benchmark_min_time).

@@ -12,13 +12,15 @@
 // Benchmark code only, built when HOSTNN_TORCH_DIR names an installed `torch` package
 // (site-packages/torch of PyTorch 2.x from PyPI: libtorch_cpu.so, libc10.so, include/).
 //   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16,f64] [--sizes 4K,256K,4M,64M]
-//                     [--norm-shapes 4096x64,...] [--threads 1,2] [--samples 11]
+//                     [--norm-shapes 4096x64,...] [--channel-shapes 32x64x56x56,...]
+//                     [--threads 1,2] [--samples 11]
 //                     [--sample-ms 4] [--csv FILE]
 //                     [--param name=value]...    (a scalar parameter, as hostnn-scale's)
 //   hostnn_torch_peer --list-ops                 (the operator list, one name a line)
 // The normalisation family runs on the --norm-shapes grid of rows x row length (default
-// bench::DefaultNormShapes), the other operators at --sizes. HOSTNN_BENCH_TARGET=AVX2 forces
-// hostnn's SIMD target (bench::ForceBenchTarget).
+// bench::DefaultNormShapes), BatchNorm and its gradient on the --channel-shapes grid of whole
+// [N, C, ...] shapes (default bench::DefaultChannelShapes), the other operators at --sizes.
+// HOSTNN_BENCH_TARGET=AVX2 forces hostnn's SIMD target (bench::ForceBenchTarget).
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -100,6 +102,7 @@ int Main(int argc, char** argv) {
   std::vector<std::string> sizes = {"4K", "256K", "4M", "64M"};
   std::vector<std::string> threads = {"1", "2"};
   std::vector<NormShape> norm_shapes = DefaultNormShapes();  // the norms' grid (cases.h)
+  std::vector<std::vector<int64_t>> channel_shapes = DefaultChannelShapes();  // BatchNorm's
   std::vector<std::pair<std::string, double>> params;        // --param name=value
   int samples = 11;
   double sample_ms = 4;
@@ -131,6 +134,11 @@ int Main(int argc, char** argv) {
       if (!ParseNormShapes(v, &norm_shapes)) {
         std::fprintf(stderr, "hostnn_torch_peer: bad --norm-shapes '%s' (rows x length)\n",
                      v.c_str());
+        return 2;
+      }
+    } else if (k == "--channel-shapes") {
+      if (!ParseChannelShapes(v, &channel_shapes)) {
+        std::fprintf(stderr, "hostnn_torch_peer: bad --channel-shapes '%s' (NxCx...)\n", v.c_str());
         return 2;
       }
     } else if (k == "--threads")
@@ -212,12 +220,18 @@ int Main(int argc, char** argv) {
         return 2;
       }
       if (!BenchTakes(op, dtype)) continue;
-      // The operator's cases: a norm's on the rows x length grid, the others' at each size.
+      // The operator's cases: a norm's on the rows x length grid, BatchNorm's on the channel
+      // grid, the others' at each size.
       std::vector<CaseSpec> specs;
       if (IsNormOp(op)) {
         for (const NormShape& cell : norm_shapes) specs.push_back(NormCase(op, dtype, cell));
       }
-      for (const std::string& size : IsNormOp(op) ? std::vector<std::string>{} : sizes) {
+      if (IsChannelStatsOp(op)) {
+        for (const auto& shape : channel_shapes)
+          specs.push_back(CaseSpec{op, dtype, shape, -1, {}});
+      }
+      const bool gridded = IsNormOp(op) || IsChannelStatsOp(op);
+      for (const std::string& size : gridded ? std::vector<std::string>{} : sizes) {
         int64_t n = 0;
         if (!ParseCount(size, &n)) {
           std::fprintf(stderr, "hostnn_torch_peer: bad size %s\n", size.c_str());

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # hostnn against PyTorch 2.x's ATen on the speed issue's grid: every operator x dtype (f32,
 # f16, bf16) x size (4K, 256K, 4M, 64M; the normalisation family rows x row length,
-# --norm-shapes, default 4096x64 to 64x65536 and 8192x4096) x threads (1, 2), both phases
+# --norm-shapes, default 4096x64 to 64x65536 and 8192x4096; BatchNorm whole [N, C, ...] shapes,
+# --channel-shapes, default 32x64x56x56 to 256x1024) x threads (1, 2), both phases
 # of a C API call per hostnn sample, medians of interleaved samples, ratio ATen / hostnn
 # (target >= 1.25).
 # Uses a PyTorch 2.x install's libtorch_cpu.so and libc10.so from C++ (hostnn_torch_peer):
@@ -14,7 +15,8 @@
 #               the operators hostnn computes in double (ComputesDouble in
 #               hostnn/op.h) and LogSoftmax, and skips the others silently)
 # HOSTNN_BENCH_TARGET=AVX2 forces hostnn's SIMD target.
-# Further arguments go to hostnn_torch_peer (--sizes, --norm-shapes, --threads, --samples, --sample-ms,
+# Further arguments go to hostnn_torch_peer (--sizes, --norm-shapes, --channel-shapes, --threads,
+# --samples, --sample-ms,
 # --param name=value for the operators with scalar parameters, --csv FILE). Bench only:
 # nothing of hostnn depends on PyTorch.
 set -euo pipefail

@@ -237,6 +237,18 @@ bool TorchCase::Run() {
           dy, x, stats, stats, gamma, static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]),
           static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3]), {true, true, false}));
       break;
+    // BatchNorm in training (torch.nn.BatchNorm2d's train mode): the out= kernel, the batch
+    // statistics saved and the running ones updated. Its gradient has no out= kernel: the
+    // functional call autograd makes, dx, dweight and dbias allocated per call.
+    case Op::kBatchNorm:  // (training, momentum, eps)
+      at::native_batch_norm_out(out, bn_save_mean, bn_save_invstd, x, bn_weight, bn_bias,
+                                bn_running_mean, bn_running_var, s[0] != 0, s[1], s[2]);
+      break;
+    case Op::kBatchNormBackward:  // (training, eps)
+      out = std::get<0>(at::native_batch_norm_backward(dy, x, bn_weight, bn_running_mean,
+                                                       bn_running_var, bn_save_mean, bn_save_invstd,
+                                                       s[0] != 0, s[1], {true, true, true}));
+      break;
     default:  // the operators with scalar parameters, by name (kScalarPeers)
       if (scalar_peer == nullptr) return false;
       scalar_peer(*this);
@@ -381,6 +393,22 @@ TorchCase MakeTorchCase(const CaseData& data) {
     }
     if (s.op == Op::kLayerNormBackward) t.ones = at::ones({s.shape.back()}, opts);
     if (data.act_data() != nullptr) t.row_out = at::from_blob(data.act_data(), s.shape, opts);
+  }
+  if (IsChannelStatsOp(s.op) && s.shape.size() >= 2) {
+    const auto view = [&](int k) {
+      const TensorView& v = data.channel_view(k);
+      return at::from_blob(v.data, v.shape, opts);
+    };
+    t.bn_weight = view(0), t.bn_bias = view(1);
+    t.bn_running_mean = view(2), t.bn_running_var = view(3);
+    if (GetOpInfo(s.op).is_forward) {  // ATen's saved statistics, in the dtype it writes them
+      const auto saved = at::native_batch_norm(t.x, t.bn_weight, t.bn_bias, at::Tensor(),
+                                               at::Tensor(), true, 0.0, t.s[2]);
+      t.bn_save_mean = std::get<1>(saved), t.bn_save_invstd = std::get<2>(saved);
+    } else {
+      t.bn_save_mean = view(4);
+      t.bn_save_invstd = (view(5).to(at::kDouble) + t.s[1]).rsqrt().to(TorchType(s.dtype));
+    }
   }
   // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.
   if (s.op == Op::kLogSigmoidBackward) t.buffer = std::get<1>(at::log_sigmoid_forward(t.x));

@@ -31,6 +31,11 @@ struct TorchCase {
   // has none; ATen computes gradWeight only with one).
   at::Tensor gamma, stats, row_out, ones;
   std::vector<int64_t> normalized;
+  // BatchNorm's per-channel tensors, views of hostnn's (weight, bias, runningMean and runningVar,
+  // which both update), and the forward's saveMean and saveInvstd, ATen's own (made once, in
+  // the dtype its kernel writes). The gradient reads saveMean as hostnn's case gives it and
+  // ATen's invstd, 1 / sqrt(var + eps), where hostnn's saveInvstd holds the variance (A2's).
+  at::Tensor bn_weight, bn_bias, bn_running_mean, bn_running_var, bn_save_mean, bn_save_invstd;
   Op op;
   int64_t dim;
   double s[kMaxScalars] = {};          // the case's scalar parameters (CaseSpec::ScalarValue)
