@@ -173,11 +173,20 @@ class ChannelStatsExecutor final : public Executor {
     double* coef[kCoefs];
     for (int k = 0; k < kCoefs; ++k) coef[k] = Coefs(workspace, k);
     const double eps = static_cast<double>(eps_);
+    // The slots' per-channel sums, sample by sample over every channel (the slots' order in
+    // memory; each channel's sum still in sample order): the forward's batch mean and
+    // variance into kCoefMean and kCoefK, the gradient's sum(dy) and sum(dy * (x - mean))
+    // into kCoefA and kCoefB.
+    if (!gradient_ && training_) Combine(workspace, coef[kCoefMean], coef[kCoefK]);
+    if (gradient_ && needs_sums_) {
+      SumSlots(Slots(workspace, 0), coef[kCoefA]);
+      SumSlots(Slots(workspace, 1), coef[kCoefB]);
+    }
     for (int64_t ch = 0; ch < c_; ++ch) {
       const double weight = In(workspace, kWeight, ch, 1.0);
       if (!gradient_) {
         double mean = In(workspace, kMean, ch, 0.0), var = In(workspace, kVar, ch, 1.0);
-        if (training_) Combine(workspace, ch, &mean, &var);
+        if (training_) mean = coef[kCoefMean][ch], var = coef[kCoefK][ch];
         coef[kCoefMean][ch] = mean;
         coef[kCoefScale][ch] = 1.0 / std::sqrt(var + eps);
         coef[kCoefA][ch] = weight;
@@ -187,13 +196,8 @@ class ChannelStatsExecutor final : public Executor {
       }
       const double mean = In(workspace, kMean, ch, 0.0);
       const double invstd = 1.0 / std::sqrt(In(workspace, kVar, ch, 1.0) + eps);
-      double dy_sum = 0.0, dy_xc_sum = 0.0;
-      if (needs_sums_) {
-        for (int64_t n = 0; n < n_; ++n) {
-          dy_sum += Slots(workspace, 0)[n * c_ + ch];
-          dy_xc_sum += Slots(workspace, 1)[n * c_ + ch];
-        }
-      }
+      const double dy_sum = needs_sums_ ? coef[kCoefA][ch] : 0.0;
+      const double dy_xc_sum = needs_sums_ ? coef[kCoefB][ch] : 0.0;
       const double grad_weight = dy_xc_sum * invstd, grad_bias = dy_sum;
       coef[kCoefMean][ch] = mean;
       coef[kCoefScale][ch] = invstd;
@@ -203,24 +207,39 @@ class ChannelStatsExecutor final : public Executor {
     }
   }
 
-  // A channel's batch mean and biased variance from its segments' means and centred sums of
-  // squares, in sample order in double: mean = sum(mean_n) / N (every segment has S
+  // Every channel's sum of its slots, slots[n * C + ch] added in sample order from 0, into
+  // sums[ch]; the samples outermost, so that the slots are read in memory order (a channel's
+  // slots lie C apart).
+  void SumSlots(const double* slots, double* sums) const {
+    std::fill(sums, sums + c_, 0.0);
+    for (int64_t n = 0; n < n_; ++n) {
+      const double* row = slots + n * c_;
+      for (int64_t ch = 0; ch < c_; ++ch) sums[ch] += row[ch];
+    }
+  }
+
+  // Every channel's batch mean and biased variance from its segments' means and centred sums
+  // of squares, in sample order in double: mean = sum(mean_n) / N (every segment has S
   // elements), var = sum(m2_n + S * (mean_n - mean)^2) / (N * S), each segment's spread taken
   // about the channel's mean (no cancellation; an infinite element gives an infinite mean, as
-  // the plain sum does).
-  void Combine(char* workspace, int64_t ch, double* mean, double* var) const {
+  // the plain sum does). Into mean[ch] and var[ch], sample by sample as SumSlots.
+  void Combine(char* workspace, double* mean, double* var) const {
     const double* means = Slots(workspace, 0);
     const double* m2s = Slots(workspace, 1);
-    double sum = 0.0;
-    for (int64_t n = 0; n < n_; ++n) sum += means[n * c_ + ch];
-    const double mu = sum / static_cast<double>(n_), seg = static_cast<double>(s_);
-    double m2 = 0.0;
+    SumSlots(means, mean);
+    for (int64_t ch = 0; ch < c_; ++ch) mean[ch] = mean[ch] / static_cast<double>(n_);
+    const double seg = static_cast<double>(s_);
+    std::fill(var, var + c_, 0.0);
     for (int64_t n = 0; n < n_; ++n) {
-      const double delta = means[n * c_ + ch] - mu;
-      m2 += m2s[n * c_ + ch] + seg * (delta * delta);
+      const double* mean_n = means + n * c_;
+      const double* m2_n = m2s + n * c_;
+      for (int64_t ch = 0; ch < c_; ++ch) {
+        const double delta = mean_n[ch] - mean[ch];
+        var[ch] += m2_n[ch] + seg * (delta * delta);
+      }
     }
-    *mean = mu;
-    *var = m2 / (static_cast<double>(n_) * seg);
+    const double m = static_cast<double>(n_) * seg;
+    for (int64_t ch = 0; ch < c_; ++ch) var[ch] = var[ch] / m;
   }
 
   // Step 3: each segment's result from its channel's coefficients.
