@@ -376,6 +376,17 @@ struct ChannelNormFns {
                double b, double k, float* dx) = nullptr;
   // out = in * k.
   void (*scale)(const float* in, size_t n, double k, float* out) = nullptr;
+  // The same over n segments of one element each (S = 1: consecutive channels of one sample),
+  // the coefficients per lane (n doubles each), with the bits of the functions above.
+  void (*lane_moments)(const float* x, size_t n, double* mean, double* m2) = nullptr;
+  void (*lane_grad_sums)(const float* dy, const float* x, size_t n, const double* mean,
+                         double* dy_sum, double* dy_xc_sum) = nullptr;
+  void (*lane_normalise)(const float* x, size_t n, const double* mean, const double* rstd,
+                         const double* gamma, const double* beta, float* y) = nullptr;
+  void (*lane_grad)(const float* dy, const float* x, size_t n, const double* mean,
+                    const double* invstd, const double* a, const double* b, const double* k,
+                    float* dx) = nullptr;
+  void (*lane_scale)(const float* in, size_t n, const double* k, float* out) = nullptr;
 };
 ChannelNormFns GetChannelNorm();
 

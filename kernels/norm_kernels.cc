@@ -457,6 +457,54 @@ void SegmentGrad(const float* dy, const float* x, size_t n, double mean, double 
   });
 }
 
+// The same over n one-element segments (an [N, C] input, S = 1): n consecutive channels of one
+// sample, each lane with its channel's coefficients (arrays of n doubles). Lane i computes
+// what the Segment function computes for a segment of one element (0 + x, a square of x -
+// mean, the same output expression), so the bits are the same as that path's.
+void LaneMoments(const float* x, size_t n, double* mean, double* m2) {
+  ForEachLane(n, [&](auto d, auto f, size_t i) {
+    const auto m = hn::Add(hn::Zero(d), Load64(d, f, x, i));
+    const auto c = hn::Sub(Load64(d, f, x, i), m);
+    hn::StoreU(m, d, mean + i);
+    hn::StoreU(hn::Add(hn::Zero(d), hn::Mul(c, c)), d, m2 + i);
+  });
+}
+
+void LaneGradSums(const float* dy, const float* x, size_t n, const double* mean, double* dy_sum,
+                  double* dy_xc_sum) {
+  ForEachLane(n, [&](auto d, auto f, size_t i) {
+    const auto vdy = Load64(d, f, dy, i);
+    hn::StoreU(hn::Add(hn::Zero(d), vdy), d, dy_sum + i);
+    const auto t = hn::Mul(vdy, hn::Sub(Load64(d, f, x, i), hn::LoadU(d, mean + i)));
+    hn::StoreU(hn::Add(hn::Zero(d), t), d, dy_xc_sum + i);
+  });
+}
+
+void LaneNormalise(const float* x, size_t n, const double* mean, const double* rstd,
+                   const double* gamma, const double* beta, float* y) {
+  ForEachOut(y, n, [&](auto d, auto f, size_t i) {
+    const auto v =
+        hn::Mul(hn::Sub(Load64(d, f, x, i), hn::LoadU(d, mean + i)), hn::LoadU(d, rstd + i));
+    return hn::Add(hn::Mul(v, hn::LoadU(d, gamma + i)), hn::LoadU(d, beta + i));
+  });
+}
+
+void LaneGrad(const float* dy, const float* x, size_t n, const double* mean, const double* invstd,
+              const double* a, const double* b, const double* k, float* dx) {
+  ForEachOut(dx, n, [&](auto d, auto f, size_t i) {
+    const auto xhat =
+        hn::Mul(hn::Sub(Load64(d, f, x, i), hn::LoadU(d, mean + i)), hn::LoadU(d, invstd + i));
+    const auto inner = hn::Add(hn::LoadU(d, a + i), hn::Mul(xhat, hn::LoadU(d, b + i)));
+    return hn::Mul(hn::Sub(Load64(d, f, dy, i), inner), hn::LoadU(d, k + i));
+  });
+}
+
+void LaneScale(const float* in, size_t n, const double* k, float* out) {
+  ForEachOut(out, n, [&](auto d, auto f, size_t i) {
+    return hn::Mul(Load64(d, f, in, i), hn::LoadU(d, k + i));
+  });
+}
+
 void SegmentScale(const float* in, size_t n, double k, float* out) {
   ForEachOut(out, n,
              [&](auto d, auto f, size_t i) { return hn::Mul(Load64(d, f, in, i), hn::Set(d, k)); });
@@ -490,10 +538,25 @@ HWY_EXPORT(SegmentGradSums);
 HWY_EXPORT(SegmentNormalise);
 HWY_EXPORT(SegmentGrad);
 HWY_EXPORT(SegmentScale);
+HWY_EXPORT(LaneMoments);
+HWY_EXPORT(LaneGradSums);
+HWY_EXPORT(LaneNormalise);
+HWY_EXPORT(LaneGrad);
+HWY_EXPORT(LaneScale);
 
 ChannelNormFns GetChannelNorm() {
-  return {HOSTNN_PICK(SegmentMoments), HOSTNN_PICK(SegmentGradSums), HOSTNN_PICK(SegmentNormalise),
-          HOSTNN_PICK(SegmentGrad), HOSTNN_PICK(SegmentScale)};
+  ChannelNormFns f;
+  f.moments = HOSTNN_PICK(SegmentMoments);
+  f.grad_sums = HOSTNN_PICK(SegmentGradSums);
+  f.normalise = HOSTNN_PICK(SegmentNormalise);
+  f.grad = HOSTNN_PICK(SegmentGrad);
+  f.scale = HOSTNN_PICK(SegmentScale);
+  f.lane_moments = HOSTNN_PICK(LaneMoments);
+  f.lane_grad_sums = HOSTNN_PICK(LaneGradSums);
+  f.lane_normalise = HOSTNN_PICK(LaneNormalise);
+  f.lane_grad = HOSTNN_PICK(LaneGrad);
+  f.lane_scale = HOSTNN_PICK(LaneScale);
+  return f;
 }
 
 NormFns GetNorm(Op op) {

@@ -187,7 +187,7 @@ const ShapeCase kShapes[] = {
     {{2, 6, 5, 5}, ACL_FORMAT_NCHW}, {{3, 4, 2, 3, 2}, ACL_FORMAT_NCDHW},
     {{1, 3}, ACL_FORMAT_ND},         {{8, 64, 3, 3}, ACL_FORMAT_NCHW},
     {{2, 3, 4099}, ACL_FORMAT_ND},   {{2, 3, 1, 2, 2, 2, 2}, ACL_FORMAT_ND},
-    {{65, 2, 17}, ACL_FORMAT_ND},
+    {{65, 2, 17}, ACL_FORMAT_ND},    {{9, 1100}, ACL_FORMAT_NC},  // runs of channels split
 };
 const DType kDTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 
@@ -378,31 +378,31 @@ OpArgs BatchNormArgs(HostTensor& x, HostTensor& w, HostTensor& b, HostTensor& rm
 // The bits of every output for 1, 2 and 3 threads and 1 or 48 logical cores.
 TEST(BatchNorm, SameBitsForAnyTeamAndCoreCount) {
   std::mt19937_64 rng(0x405u);
-  for (const DType d : {DType::kFloat32, DType::kBFloat16}) {
-    const std::vector<int64_t> shape{7, 13, 9, 11};
-    HostTensor x(d, shape), w(d, {13}), b(d, {13}), rm_init(d, {13}), rv_init(d, {13});
-    x.Fill(rng, -3.0, 3.0);
-    w.Fill(rng, -1.0, 1.0);
-    b.Fill(rng, -1.0, 1.0);
-    rm_init.Fill(rng, -1.0, 1.0);
-    rv_init.Fill(rng, 0.5, 1.5);
-    std::vector<uint8_t> first[5];
-    ForEachTeamAndCoreCount(DTypeName(d), [&](const tiling::Options& options) {
-      HostTensor y(d, shape), sm(d, {13}), sv(d, {13}), rm(d, {13}), rv(d, {13});
-      for (int64_t i = 0; i < 13; ++i) rm.Set(i, rm_init.Get(i)), rv.Set(i, rv_init.Get(i));
-      const OpArgs a = BatchNormArgs(x, w, b, rm, rv, y, sm, sv);
-      const Status s = hostnn::Run(a, options);
-      ASSERT_TRUE(s.ok()) << s.message();
-      const std::vector<uint8_t> now[5] = {y.Snapshot(), sm.Snapshot(), sv.Snapshot(),
-                                           rm.Snapshot(), rv.Snapshot()};
-      if (first[0].empty()) {
-        for (int k = 0; k < 5; ++k) first[k] = now[k];
-        ExpectTraining(y, sm, sv, &rm, &rv, rm_init.Values(), rv_init.Values(), x.Values(), shape,
-                       w.Values(), b.Values(), kMomentum, kEps);
-      }
-      for (int k = 0; k < 5; ++k) EXPECT_EQ(now[k], first[k]) << "output " << k;
-    });
-  }
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{7, 13, 9, 11}, {37, 13}})
+    for (const DType d : {DType::kFloat32, DType::kBFloat16}) {
+      HostTensor x(d, shape), w(d, {13}), b(d, {13}), rm_init(d, {13}), rv_init(d, {13});
+      x.Fill(rng, -3.0, 3.0);
+      w.Fill(rng, -1.0, 1.0);
+      b.Fill(rng, -1.0, 1.0);
+      rm_init.Fill(rng, -1.0, 1.0);
+      rv_init.Fill(rng, 0.5, 1.5);
+      std::vector<uint8_t> first[5];
+      ForEachTeamAndCoreCount(DTypeName(d), [&](const tiling::Options& options) {
+        HostTensor y(d, shape), sm(d, {13}), sv(d, {13}), rm(d, {13}), rv(d, {13});
+        for (int64_t i = 0; i < 13; ++i) rm.Set(i, rm_init.Get(i)), rv.Set(i, rv_init.Get(i));
+        const OpArgs a = BatchNormArgs(x, w, b, rm, rv, y, sm, sv);
+        const Status s = hostnn::Run(a, options);
+        ASSERT_TRUE(s.ok()) << s.message();
+        const std::vector<uint8_t> now[5] = {y.Snapshot(), sm.Snapshot(), sv.Snapshot(),
+                                             rm.Snapshot(), rv.Snapshot()};
+        if (first[0].empty()) {
+          for (int k = 0; k < 5; ++k) first[k] = now[k];
+          ExpectTraining(y, sm, sv, &rm, &rv, rm_init.Values(), rv_init.Values(), x.Values(), shape,
+                         w.Values(), b.Values(), kMomentum, kEps);
+        }
+        for (int k = 0; k < 5; ++k) EXPECT_EQ(now[k], first[k]) << "output " << k;
+      });
+    }
 }
 
 // An empty input succeeds: saveMean filled with 0 and saveInvstd with NaN, whatever their
@@ -666,38 +666,38 @@ TEST(BatchNormBackward, DefaultsInPlaceAndStrides) {
 
 TEST(BatchNormBackward, SameBitsForAnyTeamAndCoreCount) {
   std::mt19937_64 rng(0x413u);
-  const std::vector<int64_t> shape{9, 11, 7, 13};
   const std::vector<bool> mask{true, true, true};
-  for (const DType d : {DType::kFloat32, DType::kFloat16}) {
-    HostTensor dy(d, shape), x(d, shape), w(d, {11}), sm(d, {11}), sv(d, {11});
-    dy.Fill(rng, -1.0, 1.0);
-    x.Fill(rng, -2.0, 2.0);
-    w.Fill(rng, -1.0, 1.0);
-    sm.Fill(rng, -0.5, 0.5);
-    sv.Fill(rng, 0.5, 2.0);
-    std::vector<uint8_t> first[3];
-    ForEachTeamAndCoreCount(DTypeName(d), [&](const tiling::Options& options) {
-      HostTensor dx(d, shape), dw(d, {11}), db(d, {11});
-      OpArgs a;
-      a.op = Op::kBatchNormBackward;
-      a.in[0] = &dy.view(), a.in[1] = &x.view(), a.in[2] = &w.view(), a.in[5] = &sm.view(),
-      a.in[6] = &sv.view();
-      a.out[0] = &dx.view(), a.out[1] = &dw.view(), a.out[2] = &db.view();
-      a.bool_array = mask;
-      a.bool_array_given = true;
-      a.scalars[0] = OpScalar{true, 1.0, DType::kBool};
-      a.scalars[1] = OpScalar{true, kEps, DType::kFloat64};
-      const Status s = hostnn::Run(a, options);
-      ASSERT_TRUE(s.ok()) << s.message();
-      const std::vector<uint8_t> now[3] = {dx.Snapshot(), dw.Snapshot(), db.Snapshot()};
-      if (first[0].empty()) {
-        for (int k = 0; k < 3; ++k) first[k] = now[k];
-        ExpectBackward(&dx, &dw, &db, dy.Values(), x.Values(), shape, w.Values(), sm.Values(),
-                       sv.Values(), true, kEps);
-      }
-      for (int k = 0; k < 3; ++k) EXPECT_EQ(now[k], first[k]) << "output " << k;
-    });
-  }
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{9, 11, 7, 13}, {41, 11}})
+    for (const DType d : {DType::kFloat32, DType::kFloat16}) {
+      HostTensor dy(d, shape), x(d, shape), w(d, {11}), sm(d, {11}), sv(d, {11});
+      dy.Fill(rng, -1.0, 1.0);
+      x.Fill(rng, -2.0, 2.0);
+      w.Fill(rng, -1.0, 1.0);
+      sm.Fill(rng, -0.5, 0.5);
+      sv.Fill(rng, 0.5, 2.0);
+      std::vector<uint8_t> first[3];
+      ForEachTeamAndCoreCount(DTypeName(d), [&](const tiling::Options& options) {
+        HostTensor dx(d, shape), dw(d, {11}), db(d, {11});
+        OpArgs a;
+        a.op = Op::kBatchNormBackward;
+        a.in[0] = &dy.view(), a.in[1] = &x.view(), a.in[2] = &w.view(), a.in[5] = &sm.view(),
+        a.in[6] = &sv.view();
+        a.out[0] = &dx.view(), a.out[1] = &dw.view(), a.out[2] = &db.view();
+        a.bool_array = mask;
+        a.bool_array_given = true;
+        a.scalars[0] = OpScalar{true, 1.0, DType::kBool};
+        a.scalars[1] = OpScalar{true, kEps, DType::kFloat64};
+        const Status s = hostnn::Run(a, options);
+        ASSERT_TRUE(s.ok()) << s.message();
+        const std::vector<uint8_t> now[3] = {dx.Snapshot(), dw.Snapshot(), db.Snapshot()};
+        if (first[0].empty()) {
+          for (int k = 0; k < 3; ++k) first[k] = now[k];
+          ExpectBackward(&dx, &dw, &db, dy.Values(), x.Values(), shape, w.Values(), sm.Values(),
+                         sv.Values(), true, kEps);
+        }
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(now[k], first[k]) << "output " << k;
+      });
+    }
 }
 
 // An empty gradOut or input, or no output asked for, succeeds writing nothing; every

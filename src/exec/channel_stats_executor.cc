@@ -31,8 +31,12 @@ namespace {
 // The per-channel operands in the order the workspace holds their f32 values.
 enum ChannelIn { kWeight, kBias, kMean, kVar, kChannelIns };
 // The per-channel coefficients step 2 leaves for step 3, in double: the forward's mean, rstd,
-// gamma, beta; the gradient's mean, invstd, a, b (training) and k = invstd * weight.
-enum Coef { kCoefMean, kCoefScale, kCoefA, kCoefB, kCoefK, kCoefs };
+// gamma, beta; the gradient's mean, invstd, gradBias and gradWeight, their quotients by M (a,
+// b: training) and k = invstd * weight.
+enum Coef { kCoefMean, kCoefScale, kCoefA, kCoefB, kCoefK, kCoefAm, kCoefBm, kCoefs };
+// An [N, C] input (S = 1) runs its one-element segments a run of at most kLaneRun consecutive
+// channels of one sample at a time (kernels::ChannelNormFns' lane functions).
+constexpr int64_t kLaneRun = 1024;
 
 class ChannelStatsExecutor final : public Executor {
  public:
@@ -81,9 +85,10 @@ class ChannelStatsExecutor final : public Executor {
     coef_at_ = at, at += AlignWorkspace(sizeof(double) * channels * kCoefs);
     out_at_ = at, at += AlignWorkspace(sizeof(float) * channels);
     cores_at_ = at;
+    const int64_t core_row = s_ == 1 ? kLaneRun : s_;
     core_bytes_ = direct_ ? 0
                           : AlignWorkspace(sizeof(float) * static_cast<uint64_t>(fused_) *
-                                           static_cast<uint64_t>(s_));
+                                           static_cast<uint64_t>(core_row));
     workspace_bytes_ = cores_at_ + core_bytes_ * static_cast<uint64_t>(plan_->reduction.block_dim);
   }
 
@@ -96,6 +101,10 @@ class ChannelStatsExecutor final : public Executor {
     float* ins = F32(workspace, ins_at_);
     for (int k = 0; k < kChannelIns; ++k) {
       if (ins_[k].given) GatherOwn(ins_[k], c_, ins + k * c_);
+    }
+    if (gradient_) {  // step 1 reads the channels' means
+      double* mean = Coefs(workspace, kCoefMean);
+      for (int64_t ch = 0; ch < c_; ++ch) mean[ch] = In(workspace, kMean, ch, 0.0);
     }
     if (needs_sums_) {
       launch::LaunchRunCore(plan_->reduction.block_dim, this, &ChannelStatsExecutor::SumsCore,
@@ -130,9 +139,9 @@ class ChannelStatsExecutor final : public Executor {
     const float* in[2] = {};
     float* out = nullptr;
   };
-  Segment Load(int64_t r, char* workspace, int64_t core) const {
+  Segment Load(int64_t r, char* workspace, int64_t core, int64_t rows = 1) const {
     Segment seg;
-    const int64_t start = r * s_;
+    const int64_t start = r * s_, len = rows * s_;
     if (direct_) {
       for (int k = 0; k < row_operands_; ++k) {
         seg.in[k] = reinterpret_cast<const float*>(layout_.operands[k].first) + start;
@@ -142,12 +151,26 @@ class ChannelStatsExecutor final : public Executor {
     }
     float* buffers = F32(workspace, cores_at_ + static_cast<uint64_t>(core) * core_bytes_);
     for (int k = 0; k < row_operands_; ++k) {
-      float* b = buffers + k * s_;
-      GatherF32(layout_, layout_.operands[k], codecs_[k], start, s_, b);
+      float* b = buffers + k * len;
+      GatherF32(layout_, layout_.operands[k], codecs_[k], start, len, b);
       seg.in[k] = b;
     }
-    if (has_y_) seg.out = buffers + row_operands_ * s_;
+    if (has_y_) seg.out = buffers + row_operands_ * len;
     return seg;
+  }
+
+  // f(first, rows) for runs of the core's one-element segments (S = 1) that stay within one
+  // sample (consecutive channels) and hold at most kLaneRun.
+  template <class F>
+  void ForEachLaneRun(int64_t core, F f) const {
+    ForEachPlannedRun(plan_->reduction, core, [&](int64_t first, int64_t count) {
+      for (int64_t r = first, end = first + count; r < end;) {
+        const int64_t sample_end = (r / c_ + 1) * c_;
+        const int64_t rows = std::min({end - r, sample_end - r, kLaneRun});
+        f(r, rows);
+        r += rows;
+      }
+    });
   }
 
   // Step 1: each segment's sums into its slots (the forward's mean and centred sum of
@@ -155,6 +178,19 @@ class ChannelStatsExecutor final : public Executor {
   void SumsCore(int64_t core, char* workspace) const {
     double* s0 = Slots(workspace, 0);
     double* s1 = Slots(workspace, 1);
+    if (s_ == 1) {
+      const double* mean = Coefs(workspace, kCoefMean);
+      ForEachLaneRun(core, [&](int64_t r, int64_t rows) {
+        const Segment seg = Load(r, workspace, core, rows);
+        const size_t len = static_cast<size_t>(rows);
+        if (gradient_) {
+          fns_.lane_grad_sums(seg.in[0], seg.in[1], len, mean + r % c_, s0 + r, s1 + r);
+        } else {
+          fns_.lane_moments(seg.in[0], len, s0 + r, s1 + r);
+        }
+      });
+      return;
+    }
     ForEachPlannedRow(plan_->reduction, core, [&](int64_t r) {
       const Segment seg = Load(r, workspace, core);
       const size_t len = static_cast<size_t>(s_);
@@ -172,6 +208,7 @@ class ChannelStatsExecutor final : public Executor {
   void Channels(char* workspace) const {
     double* coef[kCoefs];
     for (int k = 0; k < kCoefs; ++k) coef[k] = Coefs(workspace, k);
+    const double m = static_cast<double>(n_) * static_cast<double>(s_);  // elements per channel
     const double eps = static_cast<double>(eps_);
     // The slots' per-channel sums, sample by sample over every channel (the slots' order in
     // memory; each channel's sum still in sample order): the forward's batch mean and
@@ -204,6 +241,8 @@ class ChannelStatsExecutor final : public Executor {
       coef[kCoefA][ch] = grad_bias;
       coef[kCoefB][ch] = grad_weight;
       coef[kCoefK][ch] = invstd * weight;
+      coef[kCoefAm][ch] = grad_bias / m;
+      coef[kCoefBm][ch] = grad_weight / m;
     }
   }
 
@@ -246,7 +285,27 @@ class ChannelStatsExecutor final : public Executor {
   void ResultCore(int64_t core, char* workspace) const {
     const double* coef[kCoefs];
     for (int k = 0; k < kCoefs; ++k) coef[k] = Coefs(workspace, k);
-    const double m = static_cast<double>(n_) * static_cast<double>(s_);
+    if (s_ == 1) {
+      ForEachLaneRun(core, [&](int64_t r, int64_t rows) {
+        const Segment seg = Load(r, workspace, core, rows);
+        const int64_t ch = r % c_;
+        const size_t len = static_cast<size_t>(rows);
+        if (!gradient_) {
+          fns_.lane_normalise(seg.in[0], len, coef[kCoefMean] + ch, coef[kCoefScale] + ch,
+                              coef[kCoefA] + ch, coef[kCoefB] + ch, seg.out);
+        } else if (training_) {
+          fns_.lane_grad(seg.in[0], seg.in[1], len, coef[kCoefMean] + ch, coef[kCoefScale] + ch,
+                         coef[kCoefAm] + ch, coef[kCoefBm] + ch, coef[kCoefK] + ch, seg.out);
+        } else {
+          fns_.lane_scale(seg.in[0], len, coef[kCoefK] + ch, seg.out);
+        }
+        if (!direct_) {
+          ScatterF32(layout_, layout_.operands[row_operands_], codecs_[row_operands_], r, rows,
+                     seg.out);
+        }
+      });
+      return;
+    }
     ForEachPlannedRow(plan_->reduction, core, [&](int64_t r) {
       const Segment seg = Load(r, workspace, core);
       const int64_t ch = r % c_;
@@ -256,7 +315,7 @@ class ChannelStatsExecutor final : public Executor {
                        coef[kCoefB][ch], seg.out);
       } else if (training_) {
         fns_.grad(seg.in[0], seg.in[1], len, coef[kCoefMean][ch], coef[kCoefScale][ch],
-                  coef[kCoefA][ch] / m, coef[kCoefB][ch] / m, coef[kCoefK][ch], seg.out);
+                  coef[kCoefAm][ch], coef[kCoefBm][ch], coef[kCoefK][ch], seg.out);
       } else {
         fns_.scale(seg.in[0], len, coef[kCoefK][ch], seg.out);
       }

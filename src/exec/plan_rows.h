@@ -11,16 +11,23 @@
 namespace hostnn {
 namespace exec {
 
+// f(first, count) for each run of consecutive rows core `core` takes, in order.
 template <class F>
-void ForEachPlannedRow(const tiling::ReductionPlan& p, int64_t core, F f) {
+void ForEachPlannedRun(const tiling::ReductionPlan& p, int64_t core, F f) {
   const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
   const bool ar = p.a0 == 1;
   for (int64_t u = begin; u < end; ++u) {
     const tiling::ReductionPlan::Unit unit = p.GetUnit(u);
-    const int64_t first = ar ? unit.a1_begin : unit.a0_begin;
-    const int64_t count = ar ? unit.a1_len : unit.a0_len;
-    for (int64_t row = first; row < first + count; ++row) f(row);
+    f(ar ? unit.a1_begin : unit.a0_begin, ar ? unit.a1_len : unit.a0_len);
   }
+}
+
+// f(row) for each row core `core` takes, in order.
+template <class F>
+void ForEachPlannedRow(const tiling::ReductionPlan& p, int64_t core, F f) {
+  ForEachPlannedRun(p, core, [&](int64_t first, int64_t count) {
+    for (int64_t row = first; row < first + count; ++row) f(row);
+  });
 }
 
 }  // namespace exec
