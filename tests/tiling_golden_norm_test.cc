@@ -1,9 +1,9 @@
 // Golden plans of the normalisations on Atlas A2 (48 cores, UB 196608 B): what ops-nn's A2
 // tiling chooses for LayerNorm (LayerNormV4's ladder), LayerNormBackward (LayerNormGradV3),
-// RmsNorm, AddRmsNorm, InplaceAddRmsNorm, RmsNormGrad, GroupNorm (GroupNormSilu) and
-// GroupNormBackward (GroupNormGrad), each value derived by hand in a comment from that
-// tiling code. "UT" marks a shape whose tiling key ops-nn's own tiling
-// unit test asserts for Ascend 910B. These tests pin the planner; they run no operator.
+// RmsNorm, AddRmsNorm, InplaceAddRmsNorm, RmsNormGrad, GroupNorm (GroupNormSilu),
+// GroupNormBackward (GroupNormGrad), AddLayerNorm and AddLayerNormGrad, each value derived by hand
+// in a comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's own tiling unit
+// test asserts for Ascend 910B. These tests pin the planner; they run no operator.
 //
 // Notation: rows = the product of the leading dims, cols = the normalised length; e = bytes
 // of the dtype, blk = 32 / e elements a block, cA = cols aligned up to blk; ceil split:
@@ -80,9 +80,11 @@ constexpr DType kF32 = DType::kFloat32, kF16 = DType::kFloat16, kBf16 = DType::k
 constexpr Op kLn = Op::kLayerNorm, kLnImpl = Op::kLayerNormWithImplMode,
              kLnGrad = Op::kLayerNormBackward, kRms = Op::kRmsNorm, kRmsGrad = Op::kRmsNormGrad,
              kAddRms = Op::kAddRmsNorm, kInplace = Op::kInplaceAddRmsNorm, kGn = Op::kGroupNorm,
-             kGnGrad = Op::kGroupNormBackward;
+             kGnGrad = Op::kGroupNormBackward, kAddLn = Op::kAddLayerNorm,
+             kAddLnGrad = Op::kAddLayerNormGrad;
 constexpr const char *kV3 = "LayerNormV3", *kV4 = "LayerNormV4", *kV3Grad = "LayerNormGradV3",
-                     *kSilu = "GroupNormSilu", *kGnG = "GroupNormGrad";
+                     *kSilu = "GroupNormSilu", *kGnG = "GroupNormGrad", *kAdd = "AddLayerNorm",
+                     *kAddGrad = "AddLayerNormGrad";
 
 // ---- LayerNorm ---------------------------------------------------------------------------
 // The A2 op_api runs LayerNormV4 for its transpose and single_read shapes and LayerNormV3
@@ -334,6 +336,105 @@ const Golden kGroupNormBackward[] = {
 // clang-format on
 
 // Every table, each shape on its own.
+// ---- AddLayerNorm, AddLayerNormGrad --------------------------------------------------------
+// AddLayerNorm (no bias, additionalOutput off): rows ceil-split; c32 = cols aligned to 32
+// elements. special_reduce 70 (f16, cA <= 2040): (196608 - 8 c32 - 2304) / (6 c32 + 8 +
+// 8 c32 + 256) rows, when over 1; normal 0: (196608 - 2e c32 - 512) / (3e c32 + 8 + 12 c32)
+// rows, when over 1; single_row 20: 3e cols + (8 + 2e) cols + 520 < 196608; single_row_ext
+// 30: 2e cols + (8 + 2e) cols + 520 < 196608; slice 10: room = 196608 - (2e cols + 2e +
+// 4 cols + 512), col = room / (3e + 8) over 2048 and not whole blocks, then to blocks;
+// slice_ext 50: (196608 - 520) / (5e + 12) to blocks. Rows a pass at most the core's rows;
+// a row under 500 turns 0 into big_n 40 and 70 into 80, at most 255 rows a pass.
+const Golden kAddLayerNorm[] = {
+    // UT 001 (key 0): f16 2560 = cA > 2040; room 196608 - 10752 = 185856, a row 15360 + 8 +
+    // 30720 = 46088: 4 rows, but 24 rows on 24 cores: 1.
+    {kAddLn, kF16, {24, 1, 2560}, 2, kAdd, "normal", 0, 24, 1, 1, 2560},
+    // UT 302 (key 20): normal (196608 - 41472) / 184328 < 1; single_row 18 x 10240 + 520 =
+    // 184840 < 196608. ceil(1024 / 48) = 22 a core, ceil(1024 / 22) = 47 cores.
+    {kAddLn, kBf16, {1, 1024, 10240}, 2, kAdd, "single_row", 20, 47, 22, 1, 10240},
+    // UT 303 (key 30): single_row 18 x 11264 + 520 = 203272 too big; single_row_ext 16 x 11264
+    // + 520 = 180744 fits.
+    {kAddLn, kBf16, {1, 1024, 11264}, 2, kAdd, "single_row_ext", 30, 47, 22, 1, 11264},
+    // UT 80: f16 320 <= 2040: (196608 - 2560 - 2304) / (1920 + 8 + 2560 + 256) = 191744 / 4744
+    // = 40 rows, 22 a core -> 22; 320 < 500: big_n_special_reduce 80.
+    {kAddLn, kF16, {1, 1024, 320}, 2, kAdd, "big_n_special_reduce", 80, 47, 22, 22, 320},
+    // f16 2032 (cA 2032 <= 2040, c32 2048): (196608 - 16384 - 2304) / (12288 + 8 + 16384 + 256)
+    // = 177920 / 28936 = 6 rows; 10 a core, 48 cores.
+    {kAddLn, kF16, {480, 2032}, 1, kAdd, "special_reduce", 70, 48, 10, 6, 2032},
+    // f16 2040: cA 2048 > 2040 -> normal: (196608 - 8704) / (12288 + 8 + 24576) = 5, 1 a core.
+    {kAddLn, kF16, {48, 2040}, 1, kAdd, "normal", 0, 48, 1, 1, 2040},
+    // f32 768: (196608 - 6656) / (9216 + 8 + 9216) = 189952 / 18440 = 10; 86 a core, 48 cores.
+    {kAddLn, kF32, {4096, 768}, 1, kAdd, "normal", 0, 48, 86, 10, 768},
+    // f32 200 (c32 224): (196608 - 2304) / 5384 = 36, 1 a core; 200 < 500: big_n 40.
+    {kAddLn, kF32, {8, 200}, 1, kAdd, "big_n", 40, 8, 1, 1, 200},
+    // bf16 100 (c32 128): (196608 - 1024) / (768 + 8 + 1536) = 84; 42 a core -> 42; big_n.
+    {kAddLn, kBf16, {2000, 100}, 1, kAdd, "big_n", 40, 48, 42, 42, 100},
+    // f16 64: (196608 - 512 - 2304) / (384 + 8 + 512 + 256) = 193792 / 1160 = 167; 2084 a
+    // core (ceil(100000 / 48)); 64 < 500: 80.
+    {kAddLn, kF16, {100000, 64}, 1, kAdd, "big_n_special_reduce", 80, 48, 2084, 167, 64},
+    // f16 16 (c32 32): (196608 - 256 - 2304) / (192 + 8 + 256 + 256) = 194048 / 712 = 272,
+    // capped at 255.
+    {kAddLn, kF16, {100000, 16}, 1, kAdd, "big_n_special_reduce", 80, 48, 2084, 255, 16},
+    // f16 2048 > 2040: (196608 - 8704) / 36872 = 5; ceil(64 / 48) = 2 a core, 32 cores.
+    {kAddLn, kF16, {64, 2048}, 1, kAdd, "normal", 0, 32, 2, 2, 2048},
+    // f32 6144: normal (196608 - 49664) / 147464 < 1; single_row 28 x 6144 + 520 = 172552.
+    {kAddLn, kF32, {16, 6144}, 1, kAdd, "single_row", 20, 16, 1, 1, 6144},
+    // f32 8192: single_row 229896, single_row_ext 24 x 8192 + 520 = 197128, both too big;
+    // slice: room 196608 - 98824 = 97784 > 2048 x 20; 97784 / 20 = 4889, not whole blocks
+    // -> 4888.
+    {kAddLn, kF32, {16, 8192}, 1, kAdd, "slice", 10, 16, 1, 1, 4888},
+    // f16 12288: single_row_ext 16 x 12288 + 520 too big; slice: room 196608 - 98820 = 97788,
+    // / 14 = 6984 (6984 % 16 = 8) -> 6976.
+    {kAddLn, kF16, {8, 12288}, 1, kAdd, "slice", 10, 8, 1, 1, 6976},
+    // f32 40000: slice's constants (12 x 40000 + ...) exceed the UB; slice_ext: 196088 / 32 =
+    // 6127 -> 6120.
+    {kAddLn, kF32, {4, 40000}, 1, kAdd, "slice_ext", 50, 4, 1, 1, 6120},
+    // bf16 100000: slice_ext 196088 / 22 = 8913 -> 8912.
+    {kAddLn, kBf16, {2, 100000}, 1, kAdd, "slice_ext", 50, 2, 1, 1, 8912},
+    // Trailing dims: [3, 7, 5000] from dim 1 is 3 rows of 35000: slice_ext 8912 (f16).
+    {kAddLn, kF16, {3, 7, 5000}, 1, kAdd, "slice_ext", 50, 3, 1, 1, 8912},
+    // [3, 7, 500] from dim 1: rows of 3500 (c32 3520): (196608 - 14592) / (21120 + 8 + 42240)
+    // = 2 rows, 1 a core.
+    {kAddLn, kF16, {3, 7, 500}, 1, kAdd, "normal", 0, 3, 1, 1, 3500},
+};
+
+// AddLayerNormGrad (no dsum; ops-nn's keys add 1 with it): rows ceil-split, every core
+// launched; UB 196608 - 1280 = 195328; c8, c16: cols aligned to 8, 16. f32: n = (48832 -
+// 4 c8) / (5 c8 + 16) rows, else cut_d chunks of rounddown(48816 / 9 = 5424, 8) = 5416 (ops-nn's
+// round-down takes a block off a multiple). 16-bit: n = (195328 - 12 c8 - 2 c16) / (64 +
+// 16 c8 + 8 c16), else chunks of rounddown(195328 / 38 = 5140, 16) = 5120. Keys: f32 10 / 40,
+// f16 20 / 50, bf16 30 / 60 (cut_n / cut_d). Rows a pass at most the core's rows.
+const Golden kAddLayerNormGrad[] = {
+    // UT 005 (41 with dsum): f32 12288: 48832 - 49152 < 0 -> cut_d 40, chunks of 5416.
+    {kAddLnGrad, kF32, {40, 1, 12288}, 2, kAddGrad, "cut_d", 40, 40, 1, 1, 5416},
+    // UT 001 (21 with dsum): f16 133 (c8 136, c16 144): (195328 - 1632 - 288) / (64 + 2176 +
+    // 1152) = 193408 / 3392 = 57 rows; 1 a core.
+    {kAddLnGrad, kF16, {40, 1, 133}, 2, kAddGrad, "cut_n", 20, 40, 1, 1, 133},
+    // UT (910B, 21 with dsum, every core launched): 8 rows on 8 cores.
+    {kAddLnGrad, kF16, {8, 1, 133}, 2, kAddGrad, "cut_n", 20, 8, 1, 1, 133},
+    // f32 1024: (48832 - 4096) / 5136 = 8; 86 a core.
+    {kAddLnGrad, kF32, {4096, 1024}, 1, kAddGrad, "cut_n", 10, 48, 86, 8, 1024},
+    // f32 5424: (48832 - 21696) / 27136 = 1, the longest whole row; 21 a core.
+    {kAddLnGrad, kF32, {1000, 5424}, 1, kAddGrad, "cut_n", 10, 48, 21, 1, 5424},
+    // f32 5425 (c8 5432): 27104 / 27176 = 0 -> cut_d, 5416.
+    {kAddLnGrad, kF32, {1000, 5425}, 1, kAddGrad, "cut_d", 40, 48, 21, 1, 5416},
+    // f32 5432: cut_d, 2 chunks; ceil(96 / 48) = 2 a core.
+    {kAddLnGrad, kF32, {96, 5432}, 1, kAddGrad, "cut_d", 40, 48, 2, 1, 5416},
+    // bf16 4096: (195328 - 57344) / (64 + 98304) = 1; 43 a core, 48 cores.
+    {kAddLnGrad, kBf16, {2048, 4096}, 1, kAddGrad, "cut_n", 30, 48, 43, 1, 4096},
+    // bf16 8192: (195328 - 114688) / 196672 = 0 -> cut_d 60, 5120; 2 a core, 32 cores.
+    {kAddLnGrad, kBf16, {64, 8192}, 1, kAddGrad, "cut_d", 60, 32, 2, 1, 5120},
+    // f16 16000: 195328 - 224000 < 0 -> cut_d 50; 3 a core, 34 cores.
+    {kAddLnGrad, kF16, {100, 16000}, 1, kAddGrad, "cut_d", 50, 34, 3, 1, 5120},
+    // f16 64: (195328 - 896) / 1600 = 121; 105 a core -> 105.
+    {kAddLnGrad, kF16, {5000, 64}, 1, kAddGrad, "cut_n", 20, 48, 105, 105, 64},
+    // Trailing dims: bf16 [2, 3, 10] from dim 1, 2 rows of 30 (c8 = c16 = 32): (195328 - 448)
+    // / 832 = 234, 1 a core.
+    {kAddLnGrad, kBf16, {2, 3, 10}, 1, kAddGrad, "cut_n", 30, 2, 1, 1, 30},
+    // f32 [7, 5, 3] from dim 1: 7 rows of 15 (c8 16): 48768 / 96 = 508, 1 a core.
+    {kAddLnGrad, kF32, {7, 5, 3}, 1, kAddGrad, "cut_n", 10, 7, 1, 1, 15},
+};
+
 TEST_F(TilingGoldenNorm, GoldenPlans) {
   struct Table {
     const char* name;
@@ -347,7 +448,9 @@ TEST_F(TilingGoldenNorm, GoldenPlans) {
       {"AddRmsNorm", std::begin(kAddRmsNorm), std::end(kAddRmsNorm)},
       {"RmsNormGrad", std::begin(kRmsNormGrad), std::end(kRmsNormGrad)},
       {"GroupNorm", std::begin(kGroupNorm), std::end(kGroupNorm)},
-      {"GroupNormBackward", std::begin(kGroupNormBackward), std::end(kGroupNormBackward)}};
+      {"GroupNormBackward", std::begin(kGroupNormBackward), std::end(kGroupNormBackward)},
+      {"AddLayerNorm", std::begin(kAddLayerNorm), std::end(kAddLayerNorm)},
+      {"AddLayerNormGrad", std::begin(kAddLayerNormGrad), std::end(kAddLayerNormGrad)}};
   for (const Table& t : tables) {
     SCOPED_TRACE(t.name);
     for (const Golden* g = t.begin; g != t.end; ++g) Expect(*g);
@@ -405,6 +508,14 @@ TEST_F(TilingGoldenNorm, SingleReadBlocksRoundRobin) {
 }
 
 // atlas-a2-40 plans with 40 cores: RmsNorm of 1000 rows: ceil(1000 / 40) = 25 a core.
+TEST_F(TilingGoldenNorm, AddLayerNormGradLaunchesEveryCore) {
+  // ops-nn's 910B unit test (40 cores): 8 rows, SetBlockDim(40).
+  const tiling::Plan plan =
+      MustPlan({Op::kAddLayerNormGrad, kF16, {8, 1, 133}, 2, "", "", 0, 0, 0, 0, 0}, "atlas-a2-40");
+  EXPECT_EQ(plan.norm.block_dim, 8);
+  EXPECT_EQ(plan.norm.launched_cores, 40);
+}
+
 TEST_F(TilingGoldenNorm, FortyCores) {
   const tiling::Plan plan =
       MustPlan({Op::kRmsNorm, kF32, {1000, 256}, 1, "", "", 0, 0, 0, 0, 0}, "atlas-a2-40");
@@ -441,14 +552,14 @@ TEST_F(TilingGoldenNorm, ATinyUbPlansNoA2Tiling) {
 // (the cores' rows add up, the chunks cover a row, the host's cores within A2's).
 TEST_F(TilingGoldenNorm, RandomShapesCheck) {
   std::mt19937_64 rng(5);
-  const Op ops[] = {Op::kLayerNorm,        Op::kLayerNormWithImplMode, Op::kLayerNormBackward,
-                    Op::kRmsNorm,          Op::kRmsNormGrad,           Op::kAddRmsNorm,
-                    Op::kInplaceAddRmsNorm};
+  const Op ops[] = {Op::kLayerNorm,         Op::kLayerNormWithImplMode, Op::kLayerNormBackward,
+                    Op::kRmsNorm,           Op::kRmsNormGrad,           Op::kAddRmsNorm,
+                    Op::kInplaceAddRmsNorm, Op::kAddLayerNorm,          Op::kAddLayerNormGrad};
   const DType dtypes[] = {kF32, kF16, kBf16};
   std::uniform_int_distribution<int64_t> exp(0, 17);
   for (int i = 0; i < 4000; ++i) {
-    const Op op = ops[i % 7];
-    const DType dtype = dtypes[(i / 7) % 3];
+    const Op op = ops[i % std::size(ops)];
+    const DType dtype = dtypes[(i / std::size(ops)) % 3];
     const int64_t rows = (int64_t{1} << exp(rng)) + exp(rng);
     const int64_t cols = (int64_t{1} << exp(rng)) + exp(rng) * 3;
     tiling::Options o;

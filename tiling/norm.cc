@@ -30,6 +30,11 @@
 //     deterministic N sums); its mode (groups, channel(s), hw_chunks, hw_one) is how much of
 //     a group one UB pass holds. Its cores take ceil(N * G / cores) groups, the last
 //     N * G % cores_used of them one fewer.
+//   AddLayerNorm: special_reduce 70 (f16, a row <= 2040), normal 0, single_row 20,
+//     single_row_ext 30, slice 10, slice_ext 50; big_n 40 / 80 for a row under 500. Planned
+//     without a bias and with additionalOutput off (the tiling problem carries neither).
+//   AddLayerNormGrad: cut_n (whole rows a pass) 10 / 20 / 30, cut_d (a row in chunks) 40 /
+//     50 / 60 (f32 / f16 / bf16); planned without dsum (key + 1). Every core launched.
 // Where the host differs: the host runs whole rows on the reduction plan's cores, one row
 // function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
 // A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
@@ -473,6 +478,148 @@ void PlanLayerNormBackward(const Shape& s, NormTiling* t) {
   }
 }
 
+// ---- AddLayerNorm, AddLayerNormGrad ------------------------------------------------------
+
+// AddLayerNorm's A2 tiling, for the tiling problem's one dtype (gamma and beta in it), no
+// bias and additionalOutput off (the problem carries neither; a bias adds 1 (a bias of x1's
+// shape) or 2 (one row, broadcast) to the key, additionalOutput 100, and either changes the UB
+// budget). The ladder: special_reduce (f16, a row of at most 2040 elements), normal, single_row,
+// single_row_ext, slice, slice_ext; a row under 500 takes the big_n variant of normal or
+// special_reduce (at most 255 rows a pass). The rows budget aligns a row to 32 elements.
+void PlanAddLayerNorm(const Shape& s, NormTiling* t) {
+  constexpr int64_t kReserved = 256, kStats = 4 * 64, kBrcb = 4 * 64 * 8;
+  constexpr int64_t kSpecialMax = 255 * 8, kBigNMax = 500, kMaxRepeat = 255, kMinSlice = 2048;
+  const int64_t e = s.elem, cols = s.cols, blk = s.BlockElems();
+  const int64_t c32 = AlignUp(cols, 32);
+  t->kernel = "AddLayerNorm";
+  t->stats = kTwoPass;
+  CeilSplit(s, t);
+  WholeRows(s, t);
+  t->rows_per_loop = 1;
+  int64_t key = -1;
+  std::string room_text;
+  // special_reduce: x1, x2, y (16-bit), mean and rstd a row; two f32 rows and a reduce row.
+  if (s.dtype == DType::kFloat16 && s.ColsAligned() <= kSpecialMax) {
+    const int64_t room = s.ub - (kF32 * 2 * c32 + kReserved + kBrcb);
+    const int64_t per_row = e * 3 * c32 + kF32 * 2 + kF32 * 2 * c32 + kStats;
+    if (room > per_row) {
+      key = 70;
+      t->rows_per_loop = room / per_row;
+      t->tmpl = "special_reduce";
+      room_text = "(UB " + S(s.ub) + " - 8 x " + S(c32) + " - 2304) / (" + S(per_row) + " B a row)";
+    }
+  }
+  if (key < 0) {  // normal: 3 rows in the dtype, 3 f32 rows, gamma and beta
+    const int64_t room = s.ub - (e * 2 * c32 + kStats + kReserved);
+    const int64_t per_row = e * 3 * c32 + kF32 * 2 + kF32 * 3 * c32;
+    if (room > per_row) {
+      key = 0;
+      t->rows_per_loop = room / per_row;
+      t->tmpl = "normal";
+      room_text = "(UB " + S(s.ub) + " - " + S(2 * e) + " x " + S(c32) + " - 512) / (" +
+                  S(per_row) + " B a row)";
+    }
+  }
+  const int64_t row_consts = kF32 * 2 + kStats + kReserved;
+  if (key < 0 && e * 3 * cols + (kF32 * 2 + e * 2) * cols + row_consts < s.ub) {
+    key = 20;
+    t->tmpl = "single_row";
+    room_text = "one row: " + S(e * 3 + kF32 * 2 + e * 2) + " x " + S(cols) + " + 520 B";
+  }
+  if (key < 0 && e * 2 * cols + (kF32 * 2 + e * 2) * cols + row_consts < s.ub) {
+    key = 30;
+    t->tmpl = "single_row_ext";
+    room_text = "one row, x sharing y's queue: " + S(e * 2 + kF32 * 2 + e * 2) + " x " + S(cols) +
+                " + 520 B";
+  }
+  if (key < 0) {  // slice: gamma, beta and an f32 row whole; x1, x2, y in chunks
+    const int64_t per_col = e * 3 + kF32 * 2;
+    const int64_t room = s.ub - (e * 2 * cols + e * 2 + kF32 * cols + kStats + kReserved);
+    const int64_t col = room / per_col;
+    // ops-nn takes slice only when its chunk (over 2048) is not whole blocks, then aligns it.
+    if (room > kMinSlice * per_col && col % blk != 0) {
+      key = 10;
+      t->tmpl = "slice";
+      Chunked(s, col / blk * blk, t);
+      room_text = "(UB " + S(s.ub) + " - " + S(s.ub - room) + ") / " + S(per_col) + " = " + S(col) +
+                  " elements, to blocks";
+    }
+  }
+  if (key < 0) {  // slice_ext: everything in chunks
+    const int64_t per_col = e * 3 + e * 2 + kF32 * 3;
+    const int64_t col = (s.ub - row_consts) / per_col;
+    key = 50;
+    t->tmpl = "slice_ext";
+    Chunked(s, std::max<int64_t>(col / blk * blk, 0), t);
+    room_text =
+        "(UB " + S(s.ub) + " - 520) / " + S(per_col) + " = " + S(col) + " elements, to blocks";
+  }
+  t->rows_per_loop = std::min(t->rows_per_loop, t->rows_per_core);
+  if ((key == 0 || key == 70) && cols < kBigNMax) {
+    key += key == 0 ? 40 : 10;
+    t->tmpl = key == 40 ? "big_n" : "big_n_special_reduce";
+    t->rows_per_loop = std::min(t->rows_per_loop, kMaxRepeat);
+  }
+  t->tiling_key = key;
+  t->why = "a row of " + S(cols) + (t->col_chunks > 1 ? ": in chunks" : "") +
+           (key == 40 || key == 80 ? " < 500: big_n, at most 255 rows a pass" : "") +
+           "; no bias, additionalOutput off";
+  t->ub_note = room_text + "; " + S(t->rows_per_loop) + " rows a pass";
+}
+
+// ops-nn's round-down here, (x - f + 1) / f * f, takes a whole block off a multiple of f.
+int64_t AlnRoundDown(int64_t x, int64_t f) { return x < f ? 0 : (x - f + 1) / f * f; }
+
+// AddLayerNormGrad (A2, without dsum: dsum adds 1 to the key and a row buffer): key dtype
+// (f32 1, f16 2, bf16 3) x 10, + 30 when a row is cut. Rows: the ceil split, every core
+// launched (the idle ones join the gamma sums); a pass holds nAvailInUb rows, or one row in
+// chunks of dInnerLength.
+void PlanAddLayerNormGrad(const Shape& s, NormTiling* t) {
+  constexpr int64_t kSpare = 512 + 512 + 64 * 4;
+  const int64_t avail = s.ub - kSpare;
+  const int64_t c8 = AlignUp(s.cols, 8), c16 = AlignUp(s.cols, 16);
+  const int64_t dk = s.dtype == DType::kFloat16 ? 2 : s.dtype == DType::kBFloat16 ? 3 : 1;
+  t->kernel = "AddLayerNormGrad";
+  t->stats = kGiven;
+  LngSplit(s, true, t);
+  int64_t n = 0, chunk = 0;
+  std::string how;
+  if (s.elem == kF32) {  // gamma + 3 sums whole; dy, x1, x2, dx, x a row; mean and rstd
+    const int64_t nd = avail / kF32 - c8 * 4;
+    n = nd < 0 ? 0 : nd / (c8 * 5 + 16);
+    how = "(" + S(avail) + " / 4 - 4 x " + S(c8) + ") / (5 x " + S(c8) + " + 16) = " + S(n);
+    if (n < 1) {
+      chunk = AlnRoundDown((avail / kF32 - 16) / 9, 8);
+      how = "(" + S(avail) + " / 4 - 16) / 9, rounded down = " + S(chunk) + " elements a chunk";
+    }
+  } else {  // the 16-bit rows and their f32 copies
+    const int64_t nd = avail - (c8 * 3 * kF32 + c16 * 2);
+    n = nd < 0 ? 0 : nd / (64 + c8 * 4 * kF32 + c16 * 4 * 2);
+    how = "(" + S(avail) + " - " + S(c8 * 12 + c16 * 2) + ") / (64 + 16 x " + S(c8) + " + 8 x " +
+          S(c16) + ") = " + S(n);
+    if (n < 1) {
+      chunk = AlnRoundDown(avail / (5 * 2 + 7 * kF32), 16);
+      how = S(avail) + " / 38, rounded down = " + S(chunk) + " elements a chunk";
+    }
+  }
+  if (n >= 1) {
+    t->tmpl = "cut_n";
+    t->tiling_key = dk * 10;
+    t->rows_per_loop = std::min(n, t->rows_per_core);
+    WholeRows(s, t);
+    t->why = "whole rows of " + S(s.cols) + " fit the UB";
+    t->ub_note = "UB " + S(s.ub) + " - 1280 = " + S(avail) + " B: " + how + " rows a pass";
+  } else {
+    t->tmpl = "cut_d";
+    t->tiling_key = dk * 10 + 30;
+    t->rows_per_loop = 1;
+    Chunked(s, chunk, t);
+    t->why = "a row of " + S(s.cols) + " over the UB: in chunks";
+    t->ub_note = "UB " + S(s.ub) + " - 1280 = " + S(avail) + " B: " + how;
+  }
+  t->why += "; no dsum";
+}
+
 // ---- GroupNorm (GroupNormSilu on A2), GroupNormBackward (GroupNormGrad) -----------------
 
 struct Groups {
@@ -643,6 +790,12 @@ NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Plat
       break;
     case Op::kLayerNormBackward:
       PlanLayerNormBackward(s, &t);
+      break;
+    case Op::kAddLayerNorm:
+      PlanAddLayerNorm(s, &t);
+      break;
+    case Op::kAddLayerNormGrad:
+      PlanAddLayerNormGrad(s, &t);
       break;
     default:
       return NormTiling{};
