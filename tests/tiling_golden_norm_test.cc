@@ -1,9 +1,10 @@
 // Golden plans of the normalisations on Atlas A2 (48 cores, UB 196608 B): what ops-nn's A2
 // tiling chooses for LayerNorm (LayerNormV4's ladder), LayerNormBackward (LayerNormGradV3),
 // RmsNorm, AddRmsNorm, InplaceAddRmsNorm, RmsNormGrad, GroupNorm (GroupNormSilu),
-// GroupNormBackward (GroupNormGrad), AddLayerNorm and AddLayerNormGrad, each value derived by hand
-// in a comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's own tiling unit
-// test asserts for Ascend 910B. These tests pin the planner; they run no operator.
+// GroupNormBackward (GroupNormGrad), AddLayerNorm, AddLayerNormGrad and BatchNorm
+// (BatchNormV3; BatchNormBackward's A2 kernels are TBE ones without published tiling), each value
+// derived by hand in a comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's
+// own tiling unit test asserts for Ascend 910B. These tests pin the planner; they run no operator.
 //
 // Notation: rows = the product of the leading dims, cols = the normalised length; e = bytes
 // of the dtype, blk = 32 / e elements a block, cA = cols aligned up to blk; ceil split:
@@ -64,12 +65,16 @@ class TilingGoldenNorm : public ::testing::Test {
     EXPECT_EQ(t.rows_per_loop, g.rows_per_loop) << what;
     EXPECT_EQ(t.col_chunk, g.col_chunk) << what;
     EXPECT_GE(t.col_chunks, tiling::CeilDiv(t.cols, t.col_chunk)) << what;
-    EXPECT_FALSE(t.welford) << what;  // the A2 kernels take two passes over a row
-    // The host runs A2's cores' rows: ceil(rows / block_dim) a core.
-    const int64_t host_per_core = tiling::CeilDiv(t.rows, t.block_dim);
-    if (t.cols > 1) {
+    // The A2 kernels take two passes over a row, but for BatchNormV3's welford templates.
+    EXPECT_EQ(t.welford, std::string(g.tmpl).rfind("welford", 0) == 0) << what;
+    // The host runs A2's cores' rows: ceil(rows / block_dim) a core; BatchNorm's host units
+    // are its N * C segments, over A2's cores.
+    const bool segments = GetOpInfo(g.op).shapes == ShapeRule::kChannelStats;
+    const int64_t host_units = segments ? plan.reduction.units : t.rows;
+    const int64_t host_per_core = tiling::CeilDiv(host_units, t.block_dim);
+    if (segments ? plan.reduction.a0 == 1 : t.cols > 1) {
       EXPECT_EQ(plan.reduction.units_per_core, host_per_core) << what;
-      EXPECT_EQ(plan.reduction.block_dim, tiling::CeilDiv(t.rows, host_per_core)) << what;
+      EXPECT_EQ(plan.reduction.block_dim, tiling::CeilDiv(host_units, host_per_core)) << what;
     }
     EXPECT_TRUE(plan.Check().ok()) << what << ": " << plan.Check().message();
   }
@@ -81,10 +86,11 @@ constexpr Op kLn = Op::kLayerNorm, kLnImpl = Op::kLayerNormWithImplMode,
              kLnGrad = Op::kLayerNormBackward, kRms = Op::kRmsNorm, kRmsGrad = Op::kRmsNormGrad,
              kAddRms = Op::kAddRmsNorm, kInplace = Op::kInplaceAddRmsNorm, kGn = Op::kGroupNorm,
              kGnGrad = Op::kGroupNormBackward, kAddLn = Op::kAddLayerNorm,
-             kAddLnGrad = Op::kAddLayerNormGrad;
+             kAddLnGrad = Op::kAddLayerNormGrad, kBn = Op::kBatchNorm,
+             kBnGrad = Op::kBatchNormBackward;
 constexpr const char *kV3 = "LayerNormV3", *kV4 = "LayerNormV4", *kV3Grad = "LayerNormGradV3",
                      *kSilu = "GroupNormSilu", *kGnG = "GroupNormGrad", *kAdd = "AddLayerNorm",
-                     *kAddGrad = "AddLayerNormGrad";
+                     *kAddGrad = "AddLayerNormGrad", *kBnV3 = "BatchNormV3";
 
 // ---- LayerNorm ---------------------------------------------------------------------------
 // The A2 op_api runs LayerNormV4 for its transpose and single_read shapes and LayerNormV3
@@ -435,6 +441,92 @@ const Golden kAddLayerNormGrad[] = {
     {kAddLnGrad, kF32, {7, 5, 3}, 1, kAddGrad, "cut_n", 10, 7, 1, 1, 15},
 };
 
+// ---- BatchNorm (BatchNormV3), BatchNormBackward ----------------------------------------------
+// x [N, C, spatial...] as BatchNormV3's [R1, A, R0] = [N, C, prod(spatial)]; rows = the C
+// channels of N x R0 (training, C >= 64). Channels ceil-split: ceil(C / 48) a core.
+// full_reduce (R1 R0 < 8192): a = min(core's channels, 98304 / rN / (R1 R0)) (rN 8 f32,
+// 7 16-bit), dropping until 20 align16(a) + rN rS <= 98304, rS = align16(a R1 R0A) (R0 1:
+// align16(R1 align(a, R0A))), R0A = R0 aligned to 8 (f32) / 16; key 2000, 2001 when R0 = 1.
+// welford: aU = align16(core's channels), at most 512; chunks of c = floorAlign((49152 - 10 aU)
+// / 5, 16); R0 in ceil(R0 / c) chunks: 1001 when one or even, else 1000; when R0A <= c / 2 and
+// N > 1, c / R0A samples a chunk: 1003 when one chunk or even, else 1002, + 10 when R0 = R0A.
+const Golden kBatchNorm[] = {
+    // UT 1000: R1 R0 = 12766 >= 8192 -> welford; 6 a core, 43 cores; aU 16; c =
+    // floorAlign(48992 / 5 = 9798, 16) = 9792; R0 in 2 chunks, the last 2974 -> 1000; R0A
+    // 12768 > 4896.
+    {kBn, kF32, {1, 256, 13, 982}, 1, kBnV3, "welford_r0_split", 1000, 43, 6, 16, 9792},
+    // UT 1001: R0 9000 in one chunk -> 1001; N 1.
+    {kBn, kF32, {1, 256, 1, 9000}, 1, kBnV3, "welford_r0_split", 1001, 43, 6, 16, 9000},
+    // UT 1002: R0 196, R0A 200 <= 4896: 9792 / 200 = 48 samples a chunk, 6 chunks, the last
+    // 16 -> 1002 (196 != 200).
+    {kBn, kF32, {256, 256, 14, 14}, 1, kBnV3, "welford_r1_split", 1002, 43, 6, 16, 9408},
+    // UT 1003: 96 = 2 x 48 samples -> 1003.
+    {kBn, kF32, {96, 256, 14, 14}, 1, kBnV3, "welford_r1_split", 1003, 43, 6, 16, 9408},
+    // UT 1012: R0 224 = R0A: 9792 / 224 = 43 a chunk, 6 chunks, the last 41 -> 1002 + 10.
+    {kBn, kF32, {256, 256, 14, 16}, 1, kBnV3, "welford_r1_split", 1012, 43, 6, 16, 9632},
+    // UT 1013: 86 = 2 x 43 -> 1003 + 10.
+    {kBn, kF32, {86, 256, 14, 16}, 1, kBnV3, "welford_r1_split", 1013, 43, 6, 16, 9632},
+    // UT 1002 (full_reduce not capable): R1 R0 = 4800: a = min(28, 12288 / 4800 = 2); rS =
+    // align16(4800 x 8) = 38400, 8 x 38400 > 98304 for a = 2 and 1 -> welford: 28 a core,
+    // aU 32, c = floorAlign(48832 / 5, 16) = 9760; R0A 8: 1220 samples a chunk, 4 chunks,
+    // the last 1140 -> 1002.
+    {kBn, kF32, {4800, 1344, 1, 1}, 1, kBnV3, "welford_r1_split", 1002, 48, 28, 32, 1220},
+    // UT 2000: R1 R0 = 2250: 43 a core, 48 cores; a = min(43, 12288 / 2250 = 5); rS =
+    // align16(5 x 10 x 232) = 11600: 320 + 92800 <= 98304 -> 5.
+    {kBn, kF32, {10, 2048, 15, 15}, 1, kBnV3, "full_reduce", 2000, 48, 43, 5, 2250},
+    // UT 2001: R0 1, R1 500: a = min(43, 24); rS = align16(500 x align(24, 8)) = 12000: 640
+    // + 96000 <= 98304 -> 24.
+    {kBn, kF32, {500, 2048, 1, 1}, 1, kBnV3, "full_reduce_a_parallel", 2001, 48, 43, 24, 500},
+    // bf16 [2, 64, 1000]: R 2000; 2 a core, 32 cores; a = min(2, 14043 / 2000 = 7); rS =
+    // align16(2 x 2 x 1008) = 4032: 320 + 7 x 4032 <= 98304 -> 2.
+    {kBn, kBf16, {2, 64, 1000}, 1, kBnV3, "full_reduce", 2000, 32, 2, 2, 2000},
+    // f16 [4, 64, 8, 8]: R 256; a = min(2, 54) = 2; rS = align16(2 x 4 x 64) = 512 -> 2.
+    {kBn, kF16, {4, 64, 8, 8}, 1, kBnV3, "full_reduce", 2000, 32, 2, 2, 256},
+    // f32 [64, 128] (R0 1): 3 a core, 43 cores; a = min(3, 192); rS = align16(64 x 8) = 512.
+    {kBn, kF32, {64, 128}, 1, kBnV3, "full_reduce_a_parallel", 2001, 43, 3, 3, 64},
+    // f32 [8192, 64]: R1 R0 = 8192 -> welford; aU 16, c 9792; R0A 8: 1224 samples a chunk,
+    // 7 chunks, the last 848 -> 1002.
+    {kBn, kF32, {8192, 64}, 1, kBnV3, "welford_r1_split", 1002, 32, 2, 16, 1224},
+    // f32 [8191, 64]: R 8191 < 8192 but a = min(2, 12288 / 8191 = 1): rS = align16(8191 x 8)
+    // = 65536, 8 x 65536 > 98304 -> welford, as [8192, 64] (the last chunk 847).
+    {kBn, kF32, {8191, 64}, 1, kBnV3, "welford_r1_split", 1002, 32, 2, 16, 1224},
+    // f16 [32, 96, 7, 7]: R 1568; 2 a core, 48 cores; a = min(2, 8); R0A 64: rS =
+    // align16(2 x 32 x 64) = 4096, 320 + 7 x 4096 <= 98304 -> 2.
+    {kBn, kF16, {32, 96, 7, 7}, 1, kBnV3, "full_reduce", 2000, 48, 2, 2, 1568},
+    // bf16 [2, 512, 64, 64]: R 8192 -> welford; 11 a core, 47 cores; aU 16, c 9792; R0 4096
+    // = R0A <= 4896: 2 samples a chunk, one chunk -> 1003 + 10.
+    {kBn, kBf16, {2, 512, 64, 64}, 1, kBnV3, "welford_r1_split", 1013, 47, 11, 16, 8192},
+    // f32 [1, 1000, 100000]: 21 a core, 48 cores; aU 32, c 9760; R0 in 11 chunks, the last
+    // 2400 -> 1000.
+    {kBn, kF32, {1, 1000, 100000}, 1, kBnV3, "welford_r0_split", 1000, 48, 21, 32, 9760},
+    // f32 [2, 30000, 3]: R 6; 625 a core; a = min(625, 2048); R0A 8: rS = align16(625 x 2 x 8)
+    // = 10000: 20 x 640 + 8 x 10000 = 92800 <= 98304 -> 625.
+    {kBn, kF32, {2, 30000, 3}, 1, kBnV3, "full_reduce", 2000, 48, 625, 625, 6},
+    // f32 [4, 30000, 4096]: welford; aU capped at 512: c = floorAlign(44032 / 5, 16) = 8800;
+    // R0 4096 = R0A <= 4400: 2 samples a chunk, 2 chunks, even -> 1003 + 10.
+    {kBn, kF32, {4, 30000, 4096}, 1, kBnV3, "welford_r1_split", 1013, 48, 625, 512, 8192},
+};
+
+// Where the A2 op_api runs a TBE kernel, whose tiling ops-nn does not publish: BatchNorm
+// with C < 64 (BNTrainingReduce, BNTrainingUpdate) and BatchNormBackward (BNTrainingUpdateGrad,
+// BNTrainingReduceGrad; BatchNormGradV3 is Ascend 950's). No tiling is planned; the plan
+// names the kernels.
+struct Unpublished {
+  Op op;
+  DType dtype;
+  std::vector<int64_t> shape;
+  const char* kernel;
+};
+const Unpublished kBatchNormTbe[] = {
+    {kBn, kF16, {8, 32, 4, 4}, "BNTrainingReduce + BNTrainingUpdate"},
+    {kBn, kF32, {4, 63, 10}, "BNTrainingReduce + BNTrainingUpdate"},
+    {kBn, kBf16, {1024, 1}, "BNTrainingReduce + BNTrainingUpdate"},
+    {kBnGrad, kF32, {8, 64, 4, 4}, "BNTrainingUpdateGrad + BNTrainingReduceGrad"},
+    {kBnGrad, kBf16, {256, 256, 14, 14}, "BNTrainingUpdateGrad + BNTrainingReduceGrad"},
+    {kBnGrad, kF16, {2, 8}, "BNTrainingUpdateGrad + BNTrainingReduceGrad"},
+    {kBnGrad, kF32, {2, 512, 64, 64}, "BNTrainingUpdateGrad + BNTrainingReduceGrad"},
+};
+
 TEST_F(TilingGoldenNorm, GoldenPlans) {
   struct Table {
     const char* name;
@@ -450,7 +542,8 @@ TEST_F(TilingGoldenNorm, GoldenPlans) {
       {"GroupNorm", std::begin(kGroupNorm), std::end(kGroupNorm)},
       {"GroupNormBackward", std::begin(kGroupNormBackward), std::end(kGroupNormBackward)},
       {"AddLayerNorm", std::begin(kAddLayerNorm), std::end(kAddLayerNorm)},
-      {"AddLayerNormGrad", std::begin(kAddLayerNormGrad), std::end(kAddLayerNormGrad)}};
+      {"AddLayerNormGrad", std::begin(kAddLayerNormGrad), std::end(kAddLayerNormGrad)},
+      {"BatchNorm", std::begin(kBatchNorm), std::end(kBatchNorm)}};
   for (const Table& t : tables) {
     SCOPED_TRACE(t.name);
     for (const Golden* g = t.begin; g != t.end; ++g) Expect(*g);
@@ -508,6 +601,51 @@ TEST_F(TilingGoldenNorm, SingleReadBlocksRoundRobin) {
 }
 
 // atlas-a2-40 plans with 40 cores: RmsNorm of 1000 rows: ceil(1000 / 40) = 25 a core.
+TEST_F(TilingGoldenNorm, BatchNormTbeKernelsPlanNoTiling) {
+  for (const Unpublished& u : kBatchNormTbe) {
+    const tiling::Plan plan =
+        MustPlan({u.op, u.dtype, u.shape, 1, "", "", 0, 0, 0, 0, 0}, "atlas-a2");
+    const std::string what = plan.op + " " + tiling::ShapeText(u.shape);
+    EXPECT_FALSE(plan.norm.planned) << what;
+    EXPECT_EQ(plan.norm.kernel, u.kernel) << what;
+    EXPECT_NE(plan.norm.why.find("does not publish"), std::string::npos) << what;
+    EXPECT_NE(plan.ToJson().find("\"planned\": false"), std::string::npos) << what;
+  }
+}
+
+TEST_F(TilingGoldenNorm, BatchNormWelfordAndHostSegments) {
+  // [256, 256, 14, 14]: 43 A2 cores of 6 channels (the last 4); the host's 65536 segments
+  // ceil-split over them: 1525 a core.
+  const tiling::Plan plan =
+      MustPlan({Op::kBatchNorm, kF32, {256, 256, 14, 14}, 1, "", "", 0, 0, 0, 0, 0}, "atlas-a2");
+  EXPECT_TRUE(plan.norm.welford);
+  EXPECT_EQ(plan.norm.rows, 256);
+  EXPECT_EQ(plan.norm.cols, 256 * 196);
+  EXPECT_EQ(plan.norm.former_cores, 42);
+  EXPECT_EQ(plan.norm.tail_rows, 4);
+  EXPECT_EQ(plan.norm.col_chunks, 6);
+  EXPECT_EQ(plan.reduction.units_per_core, 1525);
+  EXPECT_EQ(plan.reduction.block_dim, 43);
+}
+
+TEST_F(TilingGoldenNorm, BatchNormRandomShapesCheck) {
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<int64_t> exp(0, 14), small(1, 40);
+  const DType dtypes[] = {kF32, kF16, kBf16};
+  for (int i = 0; i < 1500; ++i) {
+    const int64_t n = (int64_t{1} << (exp(rng) % 11)) + small(rng) % 3;
+    const int64_t c = (int64_t{1} << (exp(rng) % 13)) + small(rng) % 5;
+    const int64_t s = (int64_t{1} << exp(rng)) + small(rng) % 7;
+    tiling::Options o;
+    o.platform = i % 2 ? "atlas-a2" : "atlas-a2-40";
+    tiling::Plan plan;
+    const Status st = tiling::MakePlan({Op::kBatchNorm, dtypes[i % 3], {n, c, s}, 1}, o, &plan);
+    ASSERT_TRUE(st.ok()) << n << " x " << c << " x " << s << ": " << st.message();
+    EXPECT_EQ(plan.norm.planned, c >= 64) << n << " x " << c << " x " << s;
+    EXPECT_FALSE(plan.norm.kernel.empty());
+  }
+}
+
 TEST_F(TilingGoldenNorm, AddLayerNormGradLaunchesEveryCore) {
   // ops-nn's 910B unit test (40 cores): 8 rows, SetBlockDim(40).
   const tiling::Plan plan =

@@ -88,6 +88,11 @@ NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Plat
 // A2 tiling of self [n, channels, spatial] in `group` groups; rows = n * group.
 NormTiling PlanGroupNormA2(Op op, DType dtype, int64_t n, int64_t channels, int64_t spatial,
                            int64_t group, const Platform& pf);
+// Pure (norm.cc). BatchNorm's A2 tiling (BatchNormV3, training, C >= 64) of x [n, channels,
+// spatial]: rows = channels of n * spatial. Where the A2 op_api runs a TBE kernel
+// (BatchNorm with C < 64, BatchNormBackward) planned is false and kernel and why say so.
+NormTiling PlanBatchNormA2(Op op, DType dtype, int64_t n, int64_t channels, int64_t spatial,
+                           const Platform& pf);
 
 // ---- The environment, options and files -------------------------------------------------
 

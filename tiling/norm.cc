@@ -4,8 +4,8 @@
 // dispatches to, the template and its tiling key, the cores and their rows, the rows per UB
 // pass and the UB split of a long row. The A2 kernels keep a row (or a row's chunk) in the
 // UB: LayerNorm takes two passes over it (the mean, then the centred squares), RmsNorm one
-// (the squares), GroupNormSilu one pass of sums of x and x^2; none is Welford (Ascend 950's
-// regbase templates are).
+// (the squares), GroupNormSilu one pass of sums of x and x^2; only BatchNormV3's welford
+// templates are Welford (as Ascend 950's regbase templates are).
 //   LayerNorm (and WithImplMode): the op_api runs LayerNormV4 where its transpose template
 //     (a row of at most 64 elements, not a whole number of blocks) or single-read template
 //     (bf16, a row of 1024 or 4096) applies, else LayerNormV3, whose A2 tiling ops-nn does
@@ -35,6 +35,12 @@
 //     without a bias and with additionalOutput off (the tiling problem carries neither).
 //   AddLayerNormGrad: cut_n (whole rows a pass) 10 / 20 / 30, cut_d (a row in chunks) 40 /
 //     50 / 60 (f32 / f16 / bf16); planned without dsum (key + 1). Every core launched.
+//   BatchNorm: BatchNormV3 (training, C >= 64; the A2 op_api runs the TBE BNTrainingReduce
+//     and BNTrainingUpdate otherwise) over [R1, A, R0] = [N, C, spatial]: rows are the C
+//     channels of N x spatial, ceil-split over the cores. full_reduce 2000 / 2001 (R0 1) for
+//     a channel under 8192 elements that fits whole, else welford 1000-1003, 1012, 1013.
+//   BatchNormBackward: on A2 the TBE BNTrainingUpdateGrad and BNTrainingReduceGrad
+//     (BatchNormGradV3 is Ascend 950's): no tiling planned, the kernels named.
 // Where the host differs: the host runs whole rows on the reduction plan's cores, one row
 // function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
 // A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
@@ -751,6 +757,115 @@ void PlanGroupNormBackward(const Groups& s, NormTiling* t) {
             (s.n > 2 ? "; deterministic (N > 2)" : "");
 }
 
+// ---- BatchNorm (BatchNormV3 on A2), BatchNormBackward ------------------------------------
+
+// BatchNormV3's pattern [R1, A, R0]: x [N, C, spatial...] with R1 = N, A = C, R0 = the
+// spatial product; the cores split the channels (A), not the N * C segments the host runs.
+struct Channels {
+  DType dtype;
+  int64_t r1, a, r0, elem, cores, ub;
+  int64_t R0Align() const { return AlignUp(r0, elem == kF32 ? 8 : 16); }
+};
+
+// full_reduce (ops-nn's priority 1000): a channel's R1 x R0 elements whole in the UB, when
+// fewer than 8192; counted in 16-bit elements: 20 A-sized and 8 (f32) or 7 (16-bit) R-sized
+// buffers. The channels a pass start at min(blockFactor, UB / 2 / rUbNum / (R1 R0)) and drop
+// until they fit; none fitting leaves the template.
+bool BnFullReduce(const Channels& s, int64_t per_core, NormTiling* t) {
+  constexpr int64_t kRLimit = 8192, kAUbNum = 20;
+  const int64_t r = s.r1 * s.r0;
+  if (r >= kRLimit) {
+    t->why = "full_reduce needs a channel of R1 x R0 = " + S(r) + " < 8192";
+    return false;
+  }
+  const int64_t ele = s.ub / 2, r_num = s.elem == kF32 ? 8 : 7;
+  int64_t a_ub = std::min(per_core, ele / r_num / r), a_size = 0, r_size = 0;
+  for (; a_ub > 0; --a_ub) {
+    a_size = AlignUp(a_ub, 16);
+    r_size = s.r0 == 1 ? AlignUp(s.r1 * AlignUp(a_ub, s.R0Align()), 16)
+                       : AlignUp(a_ub * s.r1 * s.R0Align(), 16);
+    if (a_size * kAUbNum + r_size * r_num <= ele) break;
+  }
+  if (a_ub < 1) {
+    t->why = "full_reduce: no channel of " + S(r) + " fits the UB";
+    return false;
+  }
+  t->tmpl = s.r0 == 1 ? "full_reduce_a_parallel" : "full_reduce";
+  t->tiling_key = s.r0 == 1 ? 2001 : 2000;
+  t->rows_per_loop = a_ub;
+  t->col_chunk = r;
+  t->col_chunks = 1;
+  t->stats = "a channel whole in the UB: sums by a dichotomy of adds";
+  t->why = "a channel of R1 x R0 = " + S(r) + " < 8192 fits whole" +
+           (s.r0 == 1 ? " (R0 1: the channels side by side)" : "");
+  t->ub_note = S(a_ub) + " channels a pass: 20 x " + S(a_size) + " + " + S(r_num) + " x " +
+               S(r_size) + " <= " + S(ele) + " 16-bit elements";
+  return true;
+}
+
+// welford (priority 2000, always capable): Welford statistics over R0 chunks of
+// floorAlign((UB / 4 - 10 aUbFactor) / 5, 16) f32 elements, aUbFactor = the core's channels
+// aligned to 16 (at most 512); whole samples of R0 a chunk when R0 aligned is at most half
+// a chunk and N > 1. Keys: 1000 / 1001 (R0 chunks, a ragged / even last), 1002 / 1003
+// (samples a chunk, ragged / even), + 10 when R0 is whole blocks.
+void BnWelford(const Channels& s, int64_t per_core, NormTiling* t) {
+  constexpr int64_t kALimit = 512, kAUbNum = 10, kR0UbNum = 5;
+  const int64_t ele = s.ub / kF32;
+  const int64_t a_ub = per_core > kALimit ? kALimit : AlignUp(per_core, 16);
+  const int64_t r0_ub = AlignDown((ele - a_ub * kAUbNum) / kR0UbNum, 16);
+  t->welford = true;
+  t->stats = "Welford, chunk by chunk";
+  t->rows_per_loop = a_ub;
+  t->ub_note = "(" + S(ele) + " - 10 x " + S(a_ub) + ") / 5, to 16 = " + S(r0_ub) +
+               " f32 a chunk; " + S(a_ub) + " channels a pass";
+  if (r0_ub < 1) return;  // leaves rows_per_loop to Finish: no chunk fits
+  const int64_t loops = CeilDiv(s.r0, r0_ub), tail = s.r0 - (loops - 1) * r0_ub;
+  t->tmpl = "welford_r0_split";
+  t->tiling_key = loops == 1 || tail == r0_ub ? 1001 : 1000;
+  t->col_chunk = std::min(r0_ub, s.r0);
+  t->col_chunks = s.r1 * loops;
+  t->why = "R0 = " + S(s.r0) + " in " + S(loops) + (loops == 1 ? " chunk" : " chunks") +
+           " of up to " + S(r0_ub);
+  if (s.R0Align() <= r0_ub / 2 && s.r1 > 1) {
+    const int64_t per = r0_ub / s.R0Align(), n_loops = CeilDiv(s.r1, per);
+    const int64_t last = s.r1 - (n_loops - 1) * per;
+    t->tmpl = "welford_r1_split";
+    t->tiling_key = (n_loops == 1 || last == per ? 1003 : 1002) + (s.r0 == s.R0Align() ? 10 : 0);
+    t->col_chunk = std::min(per, s.r1) * s.r0;
+    t->col_chunks = n_loops;
+    t->why = "R0 aligned " + S(s.R0Align()) + " <= half a chunk of " + S(r0_ub) + ": " + S(per) +
+             " samples a chunk, " + S(n_loops) + (n_loops == 1 ? " chunk" : " chunks") +
+             (s.r0 == s.R0Align() ? "; R0 whole blocks" : "");
+  }
+}
+
+void PlanBatchNorm(const Channels& s, NormTiling* t) {
+  constexpr int64_t kMinChannels = 64;
+  t->rows = s.a;
+  t->cols = s.r1 * s.r0;
+  if (s.a < kMinChannels) {
+    t->kernel = "BNTrainingReduce + BNTrainingUpdate";
+    t->why = "C = " + S(s.a) +
+             " < 64: the A2 op_api runs the TBE kernels, whose tiling ops-nn does not publish";
+    return;
+  }
+  t->kernel = "BatchNormV3";
+  const int64_t per_core = CeilDiv(s.a, s.cores);
+  t->block_dim = CeilDiv(s.a, per_core);
+  t->rows_per_core = per_core;
+  const int64_t tail = s.a - (t->block_dim - 1) * per_core;
+  t->former_cores = tail == per_core ? t->block_dim : t->block_dim - 1;
+  t->tail_rows = tail == per_core ? 0 : tail;
+  NormTiling trial = *t;
+  if (BnFullReduce(s, per_core, &trial)) {
+    *t = trial;
+    return;
+  }
+  t->passed_over = trial.why;
+  BnWelford(s, per_core, t);
+  t->why += "; C = " + S(s.a) + " >= 64, training";
+}
+
 // A UB overridden below what the A2 kernels assume leaves no row (or chunk) a pass: ops-nn's
 // tiling fails there, and only the host's reduction plan stands.
 NormTiling Finish(NormTiling t) {
@@ -821,6 +936,25 @@ NormTiling PlanGroupNormA2(Op op, DType dtype, int64_t n, int64_t channels, int6
   } else {
     return NormTiling{};
   }
+  return Finish(t);
+}
+
+NormTiling PlanBatchNormA2(Op op, DType dtype, int64_t n, int64_t channels, int64_t spatial,
+                           const Platform& pf) {
+  NormTiling t;
+  const int64_t elem = static_cast<int64_t>(DTypeSize(dtype));
+  if (n < 1 || channels < 1 || spatial < 1 || (elem != 2 && elem != 4)) return t;
+  if (op == Op::kBatchNormBackward) {
+    // The A2 op_api runs BatchNormGradV3 only on Ascend 950; on A2 the TBE kernels.
+    t.rows = channels;
+    t.cols = n * spatial;
+    t.kernel = "BNTrainingUpdateGrad + BNTrainingReduceGrad";
+    t.why = "the A2 op_api runs the TBE kernels, whose tiling ops-nn does not publish";
+    return t;
+  }
+  if (op != Op::kBatchNorm) return t;
+  PlanBatchNorm(Channels{dtype, n, channels, spatial, elem, pf.cores, pf.ub_bytes}, &t);
+  if (t.block_dim == 0) return t;  // the TBE kernels: a note, no tiling
   return Finish(t);
 }
 

@@ -332,7 +332,9 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       norm_rows = a1;
       norm_cols = r;
     }
+    int64_t bn_channels = 0, bn_spatial = 1;
     if (info.shapes == ShapeRule::kChannelStats && rank >= 2) {
+      bn_channels = problem.shape[1];
       // BatchNorm's [N, C, spatial...]: a segment per (sample, channel) of the spatial
       // elements, whose sums the executor combines per channel.
       a1 = problem.shape[0] * problem.shape[1];
@@ -340,6 +342,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       for (int i = 2; i < rank; ++i) r *= problem.shape[i];
       a0 = 1;
       p.dim = 1;
+      bn_spatial = r;
     }
     if (r == 1) {  // nothing to reduce: one long A0, as Ascend fuses it
       a0 *= a1;
@@ -351,10 +354,15 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     p.reduction = PlanReduction(problem.op, a1, r, a0, elem_bytes, row_align, resolved);
     ReductionPlan& red = p.reduction;
     if (IsAtlasA2(resolved.platform)) {
-      p.norm = channels > 0
-                   ? PlanGroupNormA2(problem.op, problem.dtype, problem.shape[0], channels, spatial,
-                                     problem.group, resolved.platform)
-                   : PlanNormA2(problem.op, problem.dtype, norm_rows, norm_cols, resolved.platform);
+      if (bn_channels > 0) {
+        p.norm = PlanBatchNormA2(problem.op, problem.dtype, problem.shape[0], bn_channels,
+                                 bn_spatial, resolved.platform);
+      } else {
+        p.norm = channels > 0 ? PlanGroupNormA2(problem.op, problem.dtype, problem.shape[0],
+                                                channels, spatial, problem.group, resolved.platform)
+                              : PlanNormA2(problem.op, problem.dtype, norm_rows, norm_cols,
+                                           resolved.platform);
+      }
       // The host's cores take A2's rows per core (rows of one element, planned as one A0,
       // at most A2's cores).
       if (p.norm.planned && (red.a0 == 1 || red.block_dim > p.norm.block_dim)) {

@@ -185,6 +185,8 @@ std::string Plan::ToJson() const {
                  {"welford", t.welford},
                  {"stats", t.stats},
                  {"ub_note", t.ub_note}};
+  } else if (!norm.kernel.empty()) {  // A2 runs a kernel whose tiling ops-nn does not publish
+    o["norm"] = {{"kernel", norm.kernel}, {"planned", false}, {"why", norm.why}};
   }
   return WriteJson(o, {"trials"});
 }
@@ -269,7 +271,13 @@ std::string Plan::ToTable() const {
   }
   o << Wrap("UB              ",
             S(UbTotal(p.ub)) + " of " + S(platform.ub_bytes) + " B: " + UbText(p.ub), 16, ", ");
-  if (norm.planned) o << NormTable(norm, p.block_dim);
+  if (norm.planned) {
+    o << NormTable(norm, p.block_dim);
+  } else if (!norm.kernel.empty()) {
+    o << "-- Atlas A2 (ops-nn's tiling) --\n"
+      << "kernel          " << norm.kernel << ": no tiling planned\n"
+      << Wrap("why             ", norm.why);
+  }
   return o.str();
 }
 

@@ -289,7 +289,8 @@ struct ReductionPlan {
 // (Plan::reduction.units_per_core = rows_per_core when every core but the last takes that
 // many rows).
 struct NormTiling {
-  bool planned = false;
+  bool planned = false;        // false with a kernel named: A2 runs a kernel whose tiling
+                               // ops-nn does not publish (why says which)
   std::string kernel;          // CANN kernel: LayerNormV4, RmsNorm, AddRmsNorm, RmsNormGrad, ...
   std::string tmpl;            // the template: merge_n, single_read, split_d, ...
   int64_t tiling_key = 0;      // the kernel's tiling key
@@ -307,7 +308,7 @@ struct NormTiling {
   int64_t col_chunks = 1;      // UB passes over a row: > 1 when a row is split
                                // (ceil(cols / col_chunk), or more where a row's
                                // channels are chunked apart: GroupNormGrad)
-  bool welford = false;        // Welford statistics (no A2 kernel uses them)
+  bool welford = false;        // Welford statistics (BatchNormV3's welford templates)
   std::string stats;           // how the kernel takes a row's statistics
   std::string ub_note;         // how the UB budget gives rows_per_loop / col_chunk
 };
