@@ -307,8 +307,11 @@ PreluBackwardSegmentFn GetPreluBackwardSegment();
 // ---- The normalisations' rows (Kind Rows, ShapeRule TrailingDims) ------------------------
 // One row of a normalisation as its functions take it (kernels/norm_kernels.cc): n >= 1
 // contiguous f32 elements per row operand. Every sum is taken in double in a fixed order
-// (element i to partial i % kRowPartials), every other operation in double without a fused
+// (element i to partial i % kNormPartials), every other operation in double without a fused
 // multiply-add, each output rounded once to f32: the same bits on every target.
+// 32 partials: four independent f64 accumulators on AVX-512, eight on AVX2, so a row's sums
+// run at the adder's throughput, not its latency; whole vectors on every target.
+constexpr size_t kNormPartials = 32;
 // The most row operands and per-column operands a normalisation takes (AddLayerNormGrad's dy,
 // x1, x2 and dsum; AddLayerNorm's gamma, beta and a per-column bias).
 constexpr int kNormRowOperands = 4;
@@ -359,7 +362,7 @@ NormFns GetNorm(Op op);
 
 // ---- BatchNorm (ShapeRule ChannelStats) --------------------------------------------------
 // One sample's channel (a segment) of n contiguous f32 elements at a time; every sum in
-// double, element i into partial i % kRowPartials as the norms' rows, every other operation
+// double, element i into partial i % kNormPartials as the norms' rows, every other operation
 // in double lanes without a fused multiply-add, rounded once to f32: the same bits on every
 // target.
 struct ChannelNormFns {

@@ -1,7 +1,7 @@
 // The normalisations' row kernels for every compiled SIMD target, and their dispatch entry
 // (GetNorm): a row of n contiguous f32 elements, every sum in double with element i added to
-// partial i % kRowPartials whatever the vector width (the partials combined by
-// CombinePartials), every other operation in double lanes without a fused multiply-add. So a
+// partial i % kNormPartials whatever the vector width (the partials combined by
+// FoldPartials), every other operation in double lanes without a fused multiply-add. So a
 // row's statistics and outputs have the same bits on every target and for any thread count.
 // A normalisation is its row function here (and, for a gradient, its column terms) and its
 // line in GetNorm.
@@ -26,9 +26,27 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DD = hn::CappedTag<double, kRowPartials>;
 using DF = hn::Rebind<float, DD>;
 
+// The kNormPartials partials summed in a fixed order, halves folded onto halves
+// (p[i] + p[i + width / 2]) down to one: whole vectors while a half fills one, then lanes.
+HWY_INLINE double FoldPartials(double* HWY_RESTRICT p) {
+  const DD dd;
+  const size_t N = hn::Lanes(dd);
+  for (size_t width = kNormPartials; width > 1; width /= 2) {
+    const size_t half = width / 2;
+    if (half >= N) {
+      for (size_t k = 0; k < half; k += N) {
+        hn::Store(hn::Add(hn::Load(dd, p + k), hn::Load(dd, p + k + half)), dd, p + k);
+      }
+    } else {
+      for (size_t k = 0; k < half; ++k) p[k] += p[k + half];
+    }
+  }
+  return p[0];
+}
+
 // The generic accumulation of a row: the sum of term(a[i], b[i], c[i], e[i]) over n elements
-// in double, element i into partial i % kRowPartials (vectors of at most 16 f64 lanes, so a
-// block of 16 is whole vectors on every target); a short last block's missing elements add
+// in double, element i into partial i % kNormPartials (vectors of at most 16 f64 lanes, so a
+// block of 32 is whole vectors on every target); a short last block's missing elements add
 // nothing. term works on f64 vectors; only the first K of a, b, c, e are read (the others are
 // zero vectors, known at compile time, so an unused operand costs no load and no test).
 template <int K, class Term>
@@ -38,7 +56,7 @@ HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_R
   const DD dd;
   const DF df;
   const size_t N = hn::Lanes(dd);
-  HWY_ALIGN double partials[kRowPartials] = {0};
+  HWY_ALIGN double partials[kNormPartials] = {0};
   const auto load = [&](auto k, const float* p, size_t at) {
     if constexpr (decltype(k)::value < K) {
       return hn::PromoteTo(dd, hn::LoadU(df, p + at));
@@ -51,8 +69,8 @@ HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_R
   using I2 = std::integral_constant<int, 2>;
   using I3 = std::integral_constant<int, 3>;
   size_t i = 0;
-  for (; i + kRowPartials <= n; i += kRowPartials) {
-    for (size_t k = 0; k < kRowPartials; k += N) {
+  for (; i + kNormPartials <= n; i += kNormPartials) {
+    for (size_t k = 0; k < kNormPartials; k += N) {
       const auto t = term(dd, load(I0(), a, i + k), load(I1(), b, i + k), load(I2(), c, i + k),
                           load(I3(), e, i + k));
       hn::Store(hn::Add(hn::Load(dd, partials + k), t), dd, partials + k);
@@ -60,12 +78,12 @@ HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_R
   }
   if (i < n) {
     const size_t rest = n - i;
-    HWY_ALIGN float tails[4][kRowPartials] = {{0}};
+    HWY_ALIGN float tails[4][kNormPartials] = {{0}};
     const float* src[4] = {a, b, c, e};
     for (int s = 0; s < K; ++s) {
       for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
     }
-    for (size_t k = 0; k < kRowPartials; k += N) {
+    for (size_t k = 0; k < kNormPartials; k += N) {
       const size_t valid = rest > k ? HWY_MIN(rest - k, N) : 0;
       const auto t = term(dd, load(I0(), tails[0], k), load(I1(), tails[1], k),
                           load(I2(), tails[2], k), load(I3(), tails[3], k));
@@ -73,7 +91,7 @@ HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_R
       hn::Store(hn::Add(hn::Load(dd, partials + k), masked), dd, partials + k);
     }
   }
-  return CombinePartials(partials);
+  return FoldPartials(partials);
 }
 // The same over at most three operands: term(a[i], b[i], c[i]).
 template <int K, class Term>
@@ -112,23 +130,76 @@ HWY_INLINE hn::Vec<D> Load64(D d, F f, const float* p, size_t at) {
   return hn::PromoteTo(d, hn::LoadU(f, p + at));
 }
 
-// n elements' mean = sum(x) / n and centred sum of squares sum((x - mean)^2) in double, x
-// given lane by lane by x_of(d, a, b, c) from the first K of the operands a, b, c (a norm's x
-// alone; AddLayerNorm's x1 + x2 and a bias): the sums in the fixed order, the centred squares
-// in a second pass, which keeps the variance exact to double precision when the mean is large
-// against the spread.
+// n elements' mean = sum(x) / n and centred sum of squares m2 = sum((x - mean)^2) in double,
+// x given lane by lane by x_of(d, a, b, c) from the first K of the operands a, b, c (a norm's
+// x alone; AddLayerNorm's x1 + x2 and a bias), in the fixed order. One pass where it is as
+// accurate as two: about a shift s (the mean of the first kNormPartials elements), sd =
+// sum(x - s) and sdd = sum((x - s)^2) together, m2 = sdd - sd^2 / n, mean = s + sd / n. The
+// subtraction cancels the part of sdd that (mean - s)^2 contributes, so it is taken only where
+// that part is under 255/256 of sdd (m2 >= sdd / 256: at most 8 of double's 53 bits lost,
+// against the 24 of the f32 results; a shift from the row's own first elements is nearly
+// always that close). Otherwise (a row whose first elements are far from its mean, against
+// its spread; NaN, inf) the centred squares are summed in a second pass about the mean, which
+// keeps the variance exact to double precision however large the mean is against the spread.
+// A decision of the row's values alone, so the bits are the same on every target.
 struct Moments {
   double mean, m2;
 };
 template <int K, class X>
 HWY_INLINE Moments MomentsOf(const float* a, const float* b, const float* c, size_t n, X x_of) {
-  const double sum = AccumulateRow<K>(a, b, c, n, x_of);
-  const double m = sum / static_cast<double>(n);
-  const double sq = AccumulateRow<K>(a, b, c, n, [&](auto d, auto va, auto vb, auto vc) {
-    const auto centred = hn::Sub(x_of(d, va, vb, vc), hn::Set(d, m));
-    return hn::Mul(centred, centred);
+  const size_t head = HWY_MIN(n, kNormPartials);
+  const double shift = AccumulateRow<K>(a, b, c, head, x_of) / static_cast<double>(head);
+  const DD dd;
+  const DF df;
+  const size_t N = hn::Lanes(dd);
+  HWY_ALIGN double sd[kNormPartials] = {0};
+  HWY_ALIGN double sdd[kNormPartials] = {0};
+  const auto load = [&](auto k, const float* p, size_t at) {
+    if constexpr (decltype(k)::value < K) {
+      return hn::PromoteTo(dd, hn::LoadU(df, p + at));
+    } else {
+      return hn::Zero(dd);
+    }
+  };
+  using I0 = std::integral_constant<int, 0>;
+  using I1 = std::integral_constant<int, 1>;
+  using I2 = std::integral_constant<int, 2>;
+  const auto add = [&](const float* pa, const float* pb, const float* pc, size_t at, size_t k,
+                       size_t valid) {
+    auto v = hn::Sub(x_of(dd, load(I0(), pa, at), load(I1(), pb, at), load(I2(), pc, at)),
+                     hn::Set(dd, shift));
+    v = hn::IfThenElseZero(hn::FirstN(dd, valid), v);
+    hn::Store(hn::Add(hn::Load(dd, sd + k), v), dd, sd + k);
+    hn::Store(hn::Add(hn::Load(dd, sdd + k), hn::Mul(v, v)), dd, sdd + k);
+  };
+  size_t i = 0;
+  for (; i + kNormPartials <= n; i += kNormPartials) {
+    for (size_t k = 0; k < kNormPartials; k += N) add(a, b, c, i + k, k, N);
+  }
+  if (i < n) {  // a short last block: its missing elements add nothing
+    const size_t rest = n - i;
+    HWY_ALIGN float tails[3][kNormPartials] = {{0}};
+    const float* src[3] = {a, b, c};
+    for (int s = 0; s < K; ++s) {
+      for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
+    }
+    for (size_t k = 0; k < kNormPartials; k += N) {
+      add(tails[0], tails[1], tails[2], k, k, rest > k ? HWY_MIN(rest - k, N) : 0);
+    }
+  }
+  const double count = static_cast<double>(n);
+  const double sum_d = FoldPartials(sd), sum_dd = FoldPartials(sdd);
+  // Separate statements: no contraction into a fused multiply-add (SSE4 has none).
+  const double mean_d = sum_d / count;
+  const double square = sum_d * mean_d;
+  const double m2 = sum_dd - square;
+  if (m2 >= sum_dd * (1.0 / 256.0)) return {shift + mean_d, m2};
+  const double mean = AccumulateRow<K>(a, b, c, n, x_of) / count;
+  const double centred = AccumulateRow<K>(a, b, c, n, [&](auto d, auto va, auto vb, auto vc) {
+    const auto v = hn::Sub(x_of(d, va, vb, vc), hn::Set(d, mean));
+    return hn::Mul(v, v);
   });
-  return {m, sq};
+  return {mean, centred};
 }
 HWY_INLINE Moments MomentsOf(const float* x, size_t n) {
   return MomentsOf<1>(x, nullptr, nullptr, n, [](auto, auto v, auto, auto) { return v; });
@@ -154,10 +225,10 @@ HWY_INLINE Centred CenteredStats(const NormRow& r) {
                             [](auto, auto v, auto, auto) { return v; });
 }
 
-// LayerNorm's row: mean = sum(x) / n, var = sum((x - mean)^2) / n (the biased variance, the
-// centred sum taken in a second pass so a large mean costs no accuracy), rstd = 1 / sqrt(var +
-// eps), all in double and rounded once to f32 for the statistics; then y = (x - mean) * rstd *
-// gamma + beta in double lanes, rounded once to f32 (gamma, beta null: 1 and 0).
+// LayerNorm's row: mean = sum(x) / n, var = sum((x - mean)^2) / n (the biased variance,
+// MomentsOf's), rstd = 1 / sqrt(var + eps), all in double and rounded once to f32 for the
+// statistics; then y = (x - mean) * rstd * gamma + beta in double lanes, rounded once to f32
+// (gamma, beta null: 1 and 0).
 void LayerNormRow(const NormRow& r) {
   const float* x = r.in[0];
   const float* HWY_RESTRICT gamma = r.cols[0];
@@ -240,7 +311,7 @@ void AddRmsNormRow(const NormRow& r) {
 
 // AddLayerNorm's row: x = x1 + x2 + bias in double lanes (the bias in[2], of x1's shape, or
 // cols[2], per column; none: x1 + x2, exact unless the two are more than 29 binades apart),
-// LayerNorm's statistics of x (two passes in the fixed order), then x rounded once to f32 for
+// LayerNorm's statistics of x (MomentsOf's, in the fixed order), then x rounded once to f32 for
 // out2 (where given) and y = (x - mean) * rstd * gamma + beta in double lanes, rounded once;
 // every vector is read before either result is stored, so y and x may be the inputs
 // themselves. With x2 zero and no bias the bits are LayerNormRow's.

@@ -235,6 +235,27 @@ TEST(LayerNorm, ConstantRowsLargeMeansAndSpecialValues) {
   }
 }
 
+// The statistics take one pass about a shift (the mean of a row's first 32 elements) where
+// that is as accurate as two, and a second, centred pass where the shift is far from the
+// mean against the spread: rows of 16384 whose first 32 elements are 1e4 above the rest
+// (the one-pass sums would cancel about 9 bits) and, beside them, rows that take one pass.
+TEST(LayerNorm, RowsWhoseFirstElementsAreFarFromTheMean) {
+  constexpr int64_t kCols = 16384;
+  const DType f = DType::kFloat32;
+  HostTensor x(f, {3, kCols}), y(f, {3, kCols}), mean(f, {3}), rstd(f, {3});
+  std::vector<double> v(3 * kCols);
+  for (int64_t c = 0; c < kCols; ++c) {
+    const double spread = static_cast<double>(c % 97) / 97.0;
+    v[c] = (c < 32 ? 1.0e4 : 0.0) + spread;            // far: the second pass
+    v[kCols + c] = (c < 32 ? -3.0e4 : 5.0) + spread;   // far, below
+    v[2 * kCols + c] = (c < 32 ? 1.0 : 0.0) + spread;  // near: one pass
+  }
+  for (int64_t i = 0; i < 3 * kCols; ++i) x.Set(i, v[i]);
+  const Tensors t{&x, nullptr, nullptr, &y, &mean, &rstd};
+  ASSERT_EQ(RunT(t, {kCols}, 1e-5), ACLNN_SUCCESS) << aclGetRecentErrMsg();
+  ExpectLayerNorm(t, x.Values(), kCols, 1e-5);
+}
+
 // The bits of y, mean and rstd for 1, 2 and 3 threads and 1 or 48 logical cores.
 TEST(LayerNorm, SameBitsForAnyTeamAndCoreCount) {
   const int threads = omp_get_max_threads();
