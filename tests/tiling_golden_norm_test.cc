@@ -37,6 +37,7 @@ struct Golden {
   int64_t rows_per_loop;  // rows a UB pass (ops-nn's rowFactor, nRow, ubFormer)
   int64_t col_chunk;      // a row's elements a pass
   int64_t group = 0;      // GroupNorm's groups (shape [N, C, spatial...])
+  tiling::NormInputs in = {};  // the optional inputs (default: none, gamma in the dtype)
 };
 
 class TilingGoldenNorm : public ::testing::Test {
@@ -48,14 +49,18 @@ class TilingGoldenNorm : public ::testing::Test {
     tiling::Options o;
     o.platform = platform;
     tiling::Plan plan;
-    const Status s = tiling::MakePlan({g.op, g.dtype, g.shape, g.dim, 1, g.group}, o, &plan);
+    const Status s = tiling::MakePlan({g.op, g.dtype, g.shape, g.dim, 1, g.group, g.in}, o, &plan);
     EXPECT_TRUE(s.ok()) << s.message();
     return plan;
   }
   static void Expect(const Golden& g) {
     const tiling::Plan plan = MustPlan(g, "atlas-a2");
     const tiling::NormTiling& t = plan.norm;
-    const std::string what = plan.op + " " + tiling::ShapeText(g.shape) + " " + plan.dtype;
+    const char* param = tiling::ShortDTypeName(g.in.param_dtype);
+    const std::string what =
+        plan.op + " " + tiling::ShapeText(g.shape) + " " + plan.dtype +
+        (param ? std::string(" gamma ") + param : "") + " bias " + tiling::NormBiasName(g.in.bias) +
+        (g.in.additional_output ? " additionalOutput" : "") + (g.in.dsum ? " dsum" : "");
     ASSERT_TRUE(t.planned) << what;
     EXPECT_EQ(t.kernel, g.kernel) << what;
     EXPECT_EQ(t.tmpl, g.tmpl) << what;

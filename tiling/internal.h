@@ -81,9 +81,11 @@ ReductionPlan PlanReduction(Op op, int64_t a1, int64_t r, int64_t a0, int64_t el
 // ops-nn's A2 tiling plans them.
 bool IsAtlasA2(const Platform& pf);
 // Pure (norm.cc). The tiling ops-nn's Atlas A2 code chooses for `op` over [rows, cols] (cols
-// the normalised length) in `dtype` (f32, f16 or bf16; gamma the same) on pf's cores and UB.
+// the normalised length) in `dtype` (f32, f16 or bf16) with the optional `inputs` (param_dtype
+// resolved: never kUndefined) on pf's cores and UB.
 // planned is false for an operator without an A2 reading (those keep the reduction plan).
-NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Platform& pf);
+NormTiling PlanNormA2(Op op, DType dtype, const NormInputs& inputs, int64_t rows, int64_t cols,
+                      const Platform& pf);
 // Pure (norm.cc). GroupNorm's (GroupNormSilu on A2) and GroupNormBackward's (GroupNormGrad)
 // A2 tiling of self [n, channels, spatial] in `group` groups; rows = n * group.
 NormTiling PlanGroupNormA2(Op op, DType dtype, int64_t n, int64_t channels, int64_t spatial,

@@ -32,9 +32,10 @@
 //     N * G % cores_used of them one fewer.
 //   AddLayerNorm: special_reduce 70 (f16, a row <= 2040), normal 0, single_row 20,
 //     single_row_ext 30, slice 10, slice_ext 50; big_n 40 / 80 for a row under 500. Planned
-//     without a bias and with additionalOutput off (the tiling problem carries neither).
+//     without a bias and with additionalOutput off (NormInputs' are not read).
 //   AddLayerNormGrad: cut_n (whole rows a pass) 10 / 20 / 30, cut_d (a row in chunks) 40 /
-//     50 / 60 (f32 / f16 / bf16); planned without dsum (key + 1). Every core launched.
+//     50 / 60 (f32 / f16 / bf16); planned without dsum (key + 1; NormInputs' is not read).
+//     Every core launched.
 //   BatchNorm: BatchNormV3 (training, C >= 64; the A2 op_api runs the TBE BNTrainingReduce
 //     and BNTrainingUpdate otherwise) over [R1, A, R0] = [N, C, spatial]: rows are the C
 //     channels of N x spatial, ceil-split over the cores. full_reduce 2000 / 2001 (R0 1) for
@@ -44,10 +45,10 @@
 // Where the host differs: the host runs whole rows on the reduction plan's cores, one row
 // function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
 // A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
-// round robin (single_read), the host's last cores differ. Gamma is in the input's dtype
-// (hostnn's tiling problem has one dtype), so the mixed-dtype (f32 gamma) keys and ladders
-// are not planned. The 2-D/3-D "performance" flags, which pick kernel variants and not the
-// tiling, are not recorded. Pure functions.
+// round robin (single_read), the host's last cores differ. Gamma is planned in the input's
+// dtype (NormInputs' param_dtype is not read), so the mixed-dtype (f32 gamma) keys and
+// ladders are not planned. The 2-D/3-D "performance" flags, which pick kernel variants and
+// not the tiling, are not recorded. Pure functions.
 
 #include <algorithm>
 #include <string>
@@ -71,8 +72,13 @@ struct Shape {
   DType dtype;
   int64_t rows, cols, elem;  // elem: bytes of the storage dtype
   int64_t cores, ub;
+  NormInputs in = {};  // the optional inputs, param_dtype resolved (PlanNormA2)
   int64_t BlockElems() const { return kA2Block / elem; }
   int64_t ColsAligned() const { return AlignUp(cols, BlockElems()); }
+  DType Param() const { return in.param_dtype == DType::kUndefined ? dtype : in.param_dtype; }
+  int64_t ParamBytes() const { return static_cast<int64_t>(DTypeSize(Param())); }
+  // A 16-bit x beside f32 gamma (and beta).
+  bool MixedParam() const { return elem == 2 && Param() == DType::kFloat32; }
 };
 
 // Cores take ceil(rows / cores) rows each, the last the rest: RmsNorm's, AddRmsNorm's and
@@ -881,11 +887,12 @@ bool IsAtlasA2(const Platform& pf) {
   return pf.name == "atlas-a2" || pf.name.rfind("atlas-a2-", 0) == 0;
 }
 
-NormTiling PlanNormA2(Op op, DType dtype, int64_t rows, int64_t cols, const Platform& pf) {
+NormTiling PlanNormA2(Op op, DType dtype, const NormInputs& inputs, int64_t rows, int64_t cols,
+                      const Platform& pf) {
   NormTiling t;
   const int64_t elem = static_cast<int64_t>(DTypeSize(dtype));
   if (rows < 1 || cols < 1 || (elem != 2 && elem != 4)) return t;
-  const Shape s{dtype, rows, cols, elem, pf.cores, pf.ub_bytes};
+  const Shape s{dtype, rows, cols, elem, pf.cores, pf.ub_bytes, inputs};
   t.rows = rows;
   t.cols = cols;
   switch (op) {

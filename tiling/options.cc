@@ -166,6 +166,28 @@ bool ParseDType(const std::string& name, DType* dtype) {
   return false;
 }
 
+const char* NormBiasName(NormBias bias) {
+  switch (bias) {
+    case NormBias::kFull:
+      return "full";
+    case NormBias::kRow:
+      return "row";
+    default:
+      return "none";
+  }
+}
+
+bool ParseNormBias(const std::string& name, NormBias* bias) {
+  const std::string lower = Lower(name);
+  for (const NormBias b : {NormBias::kNone, NormBias::kFull, NormBias::kRow}) {
+    if (lower == NormBiasName(b)) {
+      *bias = b;
+      return true;
+    }
+  }
+  return false;
+}
+
 int64_t NumElements(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (const int64_t d : shape) n *= d;

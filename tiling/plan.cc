@@ -235,6 +235,42 @@ static ChannelSumsPlan PlanChannelSums(const std::vector<int64_t>& shape, int64_
   return c;
 }
 
+namespace {
+
+// The optional inputs a problem names must be ones its operator's A2 tiling reads (see
+// NormInputs); *inputs gets them with param_dtype resolved.
+Status CheckNormInputs(const Problem& problem, NormInputs* inputs) {
+  const NormInputs& n = problem.norm;
+  *inputs = n;
+  if (n.param_dtype == DType::kUndefined) inputs->param_dtype = problem.dtype;
+  const std::string op = GetOpInfo(problem.op).snake_name;
+  if (n.param_dtype != DType::kUndefined && n.param_dtype != problem.dtype) {
+    const Op op_id = problem.op;
+    const bool reads = op_id == Op::kLayerNorm || op_id == Op::kLayerNormWithImplMode ||
+                       op_id == Op::kLayerNormBackward || op_id == Op::kRmsNorm ||
+                       op_id == Op::kRmsNormGrad || op_id == Op::kAddLayerNorm;
+    const bool b16 = problem.dtype == DType::kFloat16 || problem.dtype == DType::kBFloat16;
+    const char* name = ShortDTypeName(n.param_dtype);
+    if (!reads || !b16 || n.param_dtype != DType::kFloat32) {
+      return Status::Invalid(std::string("param dtype ") + (name ? name : "?") + " with " +
+                             ShortDTypeName(problem.dtype) + " " + op +
+                             ": expected the dtype itself, or f32 beside a 16-bit dtype for "
+                             "layer_norm(_with_impl_mode), layer_norm_backward, rms_norm, "
+                             "rms_norm_grad and add_layer_norm");
+    }
+  }
+  if ((n.bias != NormBias::kNone || n.additional_output) && problem.op != Op::kAddLayerNorm) {
+    return Status::Invalid("a bias and the additional output are add_layer_norm's, not " + op +
+                           "'s");
+  }
+  if (n.dsum && problem.op != Op::kAddLayerNormGrad) {
+    return Status::Invalid("dsum is add_layer_norm_grad's, not " + op + "'s");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan) {
   return StatusBoundary("PlanProblem", [&] {
     if (!IsValidOp(problem.op)) {
@@ -269,6 +305,7 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     }
     p.op = info.snake_name;
     p.shape = problem.shape;
+    HOSTNN_RETURN_IF_ERROR(CheckNormInputs(problem, &p.norm_inputs));
     p.platform = resolved.platform;
     p.min_elems_per_core = resolved.min_elems_per_core;
     p.stream_min_bytes = resolved.stream_min_bytes;
@@ -360,8 +397,8 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       } else {
         p.norm = channels > 0 ? PlanGroupNormA2(problem.op, problem.dtype, problem.shape[0],
                                                 channels, spatial, problem.group, resolved.platform)
-                              : PlanNormA2(problem.op, problem.dtype, norm_rows, norm_cols,
-                                           resolved.platform);
+                              : PlanNormA2(problem.op, problem.dtype, p.norm_inputs, norm_rows,
+                                           norm_cols, resolved.platform);
       }
       // The host's cores take A2's rows per core (rows of one element, planned as one A0,
       // at most A2's cores).

@@ -62,6 +62,19 @@ bool IsSplitOp(const std::string& snake_name) {
 
 std::string Plural(int64_t n, const char* what) { return S(n) + " " + what + (n == 1 ? "" : "s"); }
 
+// The optional inputs a normalisation was planned with, where any differs from the plain
+// call ("" when none does): "gamma f32, bias row, additionalOutput, dsum".
+std::string NormInputsText(const NormInputs& n, const std::string& dtype) {
+  std::string text;
+  const auto add = [&](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+  const char* param = ShortDTypeName(n.param_dtype);
+  if (param != nullptr && dtype != param) add(std::string("gamma ") + param);
+  if (n.bias != NormBias::kNone) add(std::string("bias ") + NormBiasName(n.bias));
+  if (n.additional_output) add("additionalOutput");
+  if (n.dsum) add("dsum");
+  return text;
+}
+
 // A normalisation's Atlas A2 tiling, below the host's reduction plan.
 std::string NormTable(const NormTiling& t, int64_t host_cores) {
   std::ostringstream o;
@@ -97,6 +110,13 @@ std::string Plan::ToJson() const {
   o["dtype"] = dtype;
   o["shape"] = shape;
   if (kind == Kind::kReduction || IsSplitOp(op)) o["dim"] = dim;
+  if (!NormInputsText(norm_inputs, dtype).empty()) {
+    const char* param = ShortDTypeName(norm_inputs.param_dtype);
+    o["norm_inputs"] = {{"param_dtype", param != nullptr ? param : dtype.c_str()},
+                        {"bias", NormBiasName(norm_inputs.bias)},
+                        {"additional_output", norm_inputs.additional_output},
+                        {"dsum", norm_inputs.dsum}};
+  }
   o["platform"] = {{"name", platform.name},
                    {"cores", platform.cores},
                    {"ub_bytes", platform.ub_bytes},
@@ -196,6 +216,8 @@ std::string Plan::ToTable() const {
   o << "op              " << op << " (" << dtype << "), shape " << ShapeText(shape);
   if (kind == Kind::kReduction) o << ", dim " << dim;
   if (IsSplitOp(op)) o << ", split along dim " << dim << " into halves";
+  const std::string inputs = NormInputsText(norm_inputs, dtype);
+  if (!inputs.empty()) o << "\ninputs          " << inputs;
   o << "\nplatform        " << platform.name << ": " << Plural(platform.cores, "core") << ", UB "
     << platform.ub_bytes << " B, blocks of " << platform.block_bytes << " B, vectors of "
     << platform.vector_bytes << " B\n"

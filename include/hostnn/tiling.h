@@ -56,6 +56,39 @@ constexpr int64_t MinUbBytes(int64_t block_bytes) {
 
 // ---- Problems and options --------------------------------------------------------------
 
+// AddLayerNorm's biasOptional as its A2 tiling tells it apart, by element count alone.
+enum class NormBias : int32_t {
+  kNone = 0,  // no bias
+  kFull = 1,  // as many elements as x1 (one per element): key + 1
+  kRow = 2,   // any other count (one row, broadcast to every row): key + 2
+};
+// The short name of a bias kind (none, full, row), and the kind of a short name (false when
+// unknown).
+const char* NormBiasName(NormBias bias);
+bool ParseNormBias(const std::string& name, NormBias* bias);
+
+// The optional inputs of a normalisation that its Atlas A2 tiling reads (tiling/norm.cc): they
+// change the kernel's tiling key, template or UB split. The defaults are the plain call (gamma
+// and beta in the storage dtype, no bias, no additional output, no dsum), so a problem that
+// leaves them plans as before. A field an operator's tiling does not read must keep its
+// default (kInvalid otherwise).
+struct NormInputs {
+  // gamma's (and beta's) dtype: kUndefined = the storage dtype; else the storage dtype or, for
+  // a 16-bit dtype, kFloat32. LayerNorm, LayerNormWithImplMode (the weight, else the bias, as
+  // the op_api fills a missing weight), LayerNormBackward (the weight), RmsNorm, RmsNormGrad,
+  // AddLayerNorm.
+  DType param_dtype = DType::kUndefined;
+  NormBias bias = NormBias::kNone;  // AddLayerNorm's biasOptional
+  bool additional_output = false;   // AddLayerNorm's additionalOutput (key + 100)
+  bool dsum = false;                // AddLayerNormGrad's dsumOptional (key + 1)
+  bool operator==(const NormInputs& o) const {
+    return param_dtype == o.param_dtype && bias == o.bias &&
+           additional_output == o.additional_output && dsum == o.dsum;
+  }
+  bool operator!=(const NormInputs& o) const { return !(*this == o); }
+  bool IsDefault() const { return *this == NormInputs{}; }
+};
+
 // What a plan is for. Operators fill it from their tensors; hostnn-tiling from its
 // command line (names parsed with FindOp and ParseDType).
 struct Problem {
@@ -72,6 +105,8 @@ struct Problem {
   // (sample, group), of C / group channels of prod(spatial) elements. 0: the rows are fused
   // around dim as for the other normalisations (no A2 tiling).
   int64_t group = 0;
+  // The normalisations: the optional inputs their A2 tiling reads (defaults: none).
+  NormInputs norm = {};
 };
 
 // The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32, i8, u8, i64);
@@ -322,6 +357,7 @@ struct Plan {
   std::string dtype;  // short name of the storage dtype (ShortDTypeName)
   std::vector<int64_t> shape;
   int64_t dim = 0;    // reduction, the gated units' split: normalised to [0, rank)
+  NormInputs norm_inputs = {};  // Problem::norm, param_dtype resolved (the storage dtype if unset)
   Platform platform;  // after overrides
   int64_t min_elems_per_core = 0;
   int64_t stream_min_bytes = 0;  // Resolved::stream_min_bytes: outputs this large stream

@@ -211,6 +211,7 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
   o.rows_in[0] = {x.view, &x.span};
   o.y = {y.view, &y.span};
   o.cols_in[0] = {gamma.view, &gamma.span};
+  o.norm_inputs.param_dtype = gamma.view->dtype;  // the mixed ladder for f32 gamma
   o.stats[0] = {rstd.view, &rstd.span};
   o.rows = rows;
   o.cols = cols;
@@ -323,6 +324,7 @@ Status PrepareRmsNormGradChecked(const OpArgs& args, const tiling::Options& opti
   o.y = {dx.view, &dx.span};
   o.row_in[0] = {rstd.view, &rstd.span};
   o.cols_in[0] = {gamma.view, &gamma.span};
+  o.norm_inputs.param_dtype = gamma.view->dtype;
   o.col_sums[0] = {dgamma.view, &dgamma.span};
   o.rows = rows;
   o.cols = cols;
@@ -621,6 +623,14 @@ Status PrepareAddLayerNormChecked(const OpArgs& args, const tiling::Options& opt
   o.cols_in[0] = {gamma.view, &gamma.span};
   o.cols_in[1] = {beta.view, &beta.span};
   if (bias_per_column) o.cols_in[2] = {bias.view, &bias.span};
+  // The tiling's view: the compute dtype t, gamma's dtype, a bias of x1's element count (else
+  // one row, whatever hostnn's kernel reads it as) and additionalOutput.
+  o.plan_dtype = t;
+  o.norm_inputs.param_dtype = gamma.view->dtype;
+  o.norm_inputs.bias = !bias.given()                                   ? tiling::NormBias::kNone
+                       : core::CheckedNumel(bias.view->shape) == numel ? tiling::NormBias::kFull
+                                                                       : tiling::NormBias::kRow;
+  o.norm_inputs.additional_output = o.numbers[1] != 0.0f;
   o.stats[0] = {mean.view, &mean.span};
   o.stats[1] = {rstd.view, &rstd.span};
   o.rows = core::CheckedNumel(std::vector<int64_t>(xs.begin(), xs.begin() + lead));
@@ -741,6 +751,7 @@ Status PrepareAddLayerNormGradChecked(const OpArgs& args, const tiling::Options&
   o.rows_in[1] = {x1.view, &x1.span};
   o.rows_in[2] = {x2.view, &x2.span};
   if (dsum.given()) o.rows_in[3] = {dsum.view, &dsum.span};
+  o.norm_inputs.dsum = dsum.given();
   o.y = {dx.view, &dx.span};
   o.row_in[0] = {mean.view, &mean.span};
   o.row_in[1] = {rstd.view, &rstd.span};
@@ -1137,6 +1148,8 @@ Status PrepareLayerNormBackwardChecked(const OpArgs& args, const tiling::Options
   o.row_in[0] = {mean.view, &mean.span};
   o.row_in[1] = {rstd.view, &rstd.span};
   if (weight.given()) o.cols_in[0] = {weight.view, &weight.span};
+  // A missing weight is filled in input's dtype by the op_api.
+  if (weight.given()) o.norm_inputs.param_dtype = weight.view->dtype;
   for (int j = 1; j < 3; ++j) {
     if (wanted[j]) o.col_sums[j - 1] = {outs[j].view, &outs[j].span};
   }
@@ -1295,6 +1308,10 @@ Status PrepareNormChecked(const OpArgs& args, const tiling::Options& options,
   o.y = {out.view, &out.span};
   if (weight.given()) o.cols_in[0] = {weight.view, &weight.span};
   if (bias.given()) o.cols_in[1] = {bias.view, &bias.span};
+  // The A2 op_api fills a missing weight in bias's dtype (else input's): gamma's dtype.
+  if (weight.given() || bias.given()) {
+    o.norm_inputs.param_dtype = (weight.given() ? weight : bias).view->dtype;
+  }
   if (mean.given()) o.stats[0] = {mean.view, &mean.span};
   if (rstd.given()) o.stats[1] = {rstd.view, &rstd.span};
   o.rows = rows;

@@ -344,15 +344,16 @@ Status PrepareNormRows(Op op, const NormRowsOperands& o, const tiling::Options& 
     HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.row_in[k], &parts.row_in[k]));
   }
   // GroupNorm's rows are (sample, group): planned over [N, C, spatial] in its groups.
-  const tiling::Problem problem =
-      o.channel_len > 0
-          ? tiling::Problem{op,
-                            dtype,
-                            {o.rows / o.groups, o.groups * (o.cols / o.channel_len), o.channel_len},
-                            1,
-                            launch::TeamSize(),
-                            o.groups}
-          : tiling::Problem{op, dtype, {o.rows, o.cols}, 1, launch::TeamSize()};
+  tiling::Problem problem{op,
+                          o.plan_dtype == DType::kUndefined ? dtype : o.plan_dtype,
+                          {o.rows, o.cols},
+                          1,
+                          launch::TeamSize()};
+  if (o.channel_len > 0) {
+    problem.shape = {o.rows / o.groups, o.groups * (o.cols / o.channel_len), o.channel_len};
+    problem.group = o.groups;
+  }
+  problem.norm = o.norm_inputs;
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
   // The row operands, then the results where they are wanted.

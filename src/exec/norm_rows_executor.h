@@ -50,6 +50,12 @@ struct NormRowsOperands {
   // executor reads them by name once (kernels/params.h).
   float numbers[kMaxScalars] = {};
   int64_t exact[kMaxScalars] = {};
+  // What the plan is made for (tiling::Problem): the dtype ops-nn's tiling reads (undefined:
+  // rows_in[0]'s; AddLayerNorm's FLOAT where x1 and x2 differ) and the optional inputs its A2
+  // tiling reads (gamma's dtype, AddLayerNorm's bias and additionalOutput, AddLayerNormGrad's
+  // dsum), as the front end found them in the call.
+  DType plan_dtype = DType::kUndefined;
+  tiling::NormInputs norm_inputs;
 };
 
 // Pre: the front end checked every operand. cols == 0 (an empty row: LayerNorm's only) writes

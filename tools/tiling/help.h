@@ -87,6 +87,13 @@ inline std::string ProblemHelp() {
          "  --dim D                a reduction's dim, or the dim a gated unit (glu, ...)\n"
          "                         splits in halves; --shape is then self's (default -1)\n"
          "  --group G              group_norm(_backward): G groups of [N, C, spatial...]\n"
+         "  --param-dtype T        gamma's (and beta's) dtype where it differs: f32 beside a\n"
+         "                         16-bit --dtype (layer_norm(_with_impl_mode),\n"
+         "                         layer_norm_backward, rms_norm, rms_norm_grad, add_layer_norm)\n"
+         "  --bias B               add_layer_norm's biasOptional: none (default), full (x1's\n"
+         "                         element count) or row (one row, broadcast)\n"
+         "  --additional-output    add_layer_norm: additionalOutput true (xOut written)\n"
+         "  --dsum                 add_layer_norm_grad: dsumOptional given\n"
          "platform and tunables (default: the environment, then the profile):\n"
          "  --platform P           " +
          bench::WrapList(platforms + "or a file's profile", 25) +

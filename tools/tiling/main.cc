@@ -4,6 +4,7 @@
 // profiles and help texts come from the operator list and the built-in profiles.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,8 @@ struct CommandLine {
   std::map<std::string, std::string> values;  // --name value, for the flags given
   bool json = false;
   bool help = false;
+  bool additional_output = false;  // --additional-output (the commands that read a problem)
+  bool dsum = false;               // --dsum
 };
 
 // A library message in the tool's words: Options fields are command-line flags here.
@@ -72,7 +75,8 @@ bool ParseInt(const std::string& text, int64_t* value) {
 }
 
 // Parses argv[2...] (argv[1] is the command) with CLI11: the flags in `allowed` take one
-// value each, at most once; --json is a flag of plan, -h / --help of every command.
+// value each, at most once; --json is a flag of plan, --additional-output and --dsum of plan
+// and check (the commands with --param-dtype), -h / --help of every command.
 int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allowed,
                      CommandLine* cl) {
   CLI::App app("hostnn-tiling " + cl->command, "hostnn-tiling " + cl->command);
@@ -80,6 +84,10 @@ int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allo
   app.allow_extras();   // named below, in the tool's words
   app.add_flag("-h,--help", cl->help);
   if (cl->command == "plan") app.add_flag("--json", cl->json);
+  if (std::find(allowed.begin(), allowed.end(), "param-dtype") != allowed.end()) {
+    app.add_flag("--additional-output", cl->additional_output);
+    app.add_flag("--dsum", cl->dsum);
+  }
   std::map<std::string, CLI::Option*> options;
   std::map<std::string, std::string> values;
   for (const std::string& name : allowed) {
@@ -107,6 +115,8 @@ const std::vector<std::string> kProblemFlags = {"op",
                                                 "shape",
                                                 "dim",
                                                 "group",
+                                                "param-dtype",
+                                                "bias",
                                                 "platform",
                                                 "platform-file",
                                                 "tuning-file",
@@ -136,6 +146,11 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
   if (!get("group").empty() && (!ParseInt(get("group"), &problem->group) || problem->group < 1)) {
     return Usage("--group '" + get("group") + "': expected a positive integer");
   }
+  if (!get("bias").empty() && !tiling::ParseNormBias(get("bias"), &problem->norm.bias)) {
+    return Usage("--bias '" + get("bias") + "': expected none, full or row");
+  }
+  problem->norm.additional_output = cl.additional_output;
+  problem->norm.dsum = cl.dsum;
   problem->team = launch::TeamSize();  // the host profile's cores, as the operators see them
   options->platform = get("platform");
   options->platform_file = get("platform-file");
@@ -165,6 +180,10 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
   } else if (!tiling::ParseDType(get("dtype"), &problem->dtype)) {
     *invalid = Status::Invalid("dtype '" + get("dtype") +
                                "' is unknown; expected f32, f16, bf16, f64, i32, i16, i8, u8 or i64");
+  } else if (!get("param-dtype").empty() &&
+             !tiling::ParseDType(get("param-dtype"), &problem->norm.param_dtype)) {
+    *invalid = Status::Invalid("param dtype '" + get("param-dtype") +
+                               "' is unknown; expected f32, " + "f16 or bf16");
   }
   return kExitOk;
 }
