@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "hostnn/ops.h"
 #include "hostnn/tiling.h"
+#include "tests/util/strided_tensor.h"
 
 namespace hostnn {
 namespace test {
@@ -23,9 +25,122 @@ namespace {
 constexpr DType kF32 = DType::kFloat32, kF16 = DType::kFloat16, kBf16 = DType::kBFloat16;
 using tiling::NormBias;
 
+// One call's expectation: the inputs the problem names and the key, template and rows a pass
+// of the golden plan.
+struct Want {
+  tiling::Problem problem;
+  int64_t key;
+  const char* tmpl;
+  int64_t rows_per_loop;
+};
+
+// Prepares `args` on atlas-a2 and checks the executor's plan against MakePlan of w.problem
+// and the golden values.
+void ExpectPlan(const OpArgs& args, const Want& w) {
+  tiling::Options options;
+  options.platform = "atlas-a2";
+  uint64_t ws = 0;
+  ExecutorPtr exec;
+  const Status s = Prepare(args, options, &ws, &exec);
+  ASSERT_TRUE(s.ok()) << s.message();
+  const tiling::Plan& got = GetPlan(*exec);
+  tiling::Plan want;
+  const Status ps = tiling::MakePlan(w.problem, options, &want);
+  ASSERT_TRUE(ps.ok()) << ps.message();
+  ASSERT_TRUE(got.norm.planned);
+  EXPECT_EQ(got.dtype, want.dtype);
+  EXPECT_TRUE(got.norm_inputs == want.norm_inputs);
+  EXPECT_EQ(got.norm.kernel, want.norm.kernel);
+  EXPECT_EQ(got.norm.tmpl, want.norm.tmpl);
+  EXPECT_EQ(got.norm.tiling_key, want.norm.tiling_key);
+  EXPECT_EQ(got.norm.rows_per_loop, want.norm.rows_per_loop);
+  EXPECT_EQ(got.norm.col_chunk, want.norm.col_chunk);
+  EXPECT_EQ(got.norm.tiling_key, w.key);
+  EXPECT_EQ(got.norm.tmpl, w.tmpl);
+  EXPECT_EQ(got.norm.rows_per_loop, w.rows_per_loop);
+  EXPECT_EQ(got.ToJson(), want.ToJson());
+}
+
+// The arguments of `op`: its inputs and outputs in the prototype's order (null: not given).
+OpArgs Args(Op op, std::initializer_list<const HostTensor*> in,
+            std::initializer_list<const HostTensor*> out) {
+  OpArgs a;
+  a.op = op;
+  int k = 0;
+  for (const HostTensor* t : in) a.in[k++] = t != nullptr ? &t->view() : nullptr;
+  k = 0;
+  for (const HostTensor* t : out) a.out[k++] = t != nullptr ? &t->view() : nullptr;
+  return a;
+}
+
 tiling::NormInputs In(DType param, NormBias bias = NormBias::kNone, bool xout = false,
                       bool dsum = false) {
   return {param, bias, xout, dsum};
+}
+
+TEST(NormPlanInputs, LayerNormGammaDType) {
+  // bf16 rows of 1024: single_read with bf16 weight; f32 weight (or, weight absent, an f32
+  // bias, in whose dtype the op_api fills the weight) -> merge_n 1600.
+  struct Case {
+    DType weight, bias;  // kUndefined: not given
+    int64_t key;
+    const char* tmpl;
+    int64_t rows;
+  };
+  const DType kNone = DType::kUndefined;
+  for (const Case& c :
+       {Case{kBf16, kBf16, 122, "single_read", 23}, Case{kNone, kNone, 122, "single_read", 23},
+        Case{kF32, kF32, 1600, "merge_n", 23}, Case{kNone, kF32, 1600, "merge_n", 23}}) {
+    for (const Op op : {Op::kLayerNorm, Op::kLayerNormWithImplMode}) {
+      SCOPED_TRACE(std::string(GetOpInfo(op).name) + " key " + std::to_string(c.key));
+      const std::vector<int64_t> xs = {4096, 1024}, gs = {1024};
+      HostTensor x(kBf16, xs), out(kBf16, xs);
+      HostTensor w(c.weight == kNone ? kF32 : c.weight, gs), b(c.bias == kNone ? kF32 : c.bias, gs);
+      OpArgs a =
+          Args(op, {&x, c.weight != kNone ? &w : nullptr, c.bias != kNone ? &b : nullptr}, {&out});
+      a.int_array = gs;
+      a.int_array_given = true;
+      const DType param = c.weight != kNone ? c.weight : c.bias != kNone ? c.bias : kBf16;
+      ExpectPlan(a, {{op, kBf16, xs, 1, 1, 0, In(param)}, c.key, c.tmpl, c.rows});
+    }
+  }
+}
+
+TEST(NormPlanInputs, LayerNormBackwardGammaDType) {
+  for (const DType weight : {kF16, kF32}) {
+    const std::vector<int64_t> xs = {48, 4096}, gs = {4096}, ms = {48, 1};
+    HostTensor dy(kF16, xs), x(kF16, xs), mean(kF32, ms), rstd(kF32, ms), w(weight, gs);
+    HostTensor dx(kF16, xs), dw(kF32, gs), db(kF32, gs);
+    OpArgs a = Args(Op::kLayerNormBackward, {&dy, &x, &mean, &rstd, &w}, {&dx, &dw, &db});
+    a.int_array = gs;
+    a.int_array_given = true;
+    a.bool_array = {true, true, true};
+    a.bool_array_given = true;
+    ExpectPlan(a, {{Op::kLayerNormBackward, kF16, xs, 1, 1, 0, In(weight)},
+                   weight == kF32 ? 113 : 112,
+                   "single_read",
+                   2});
+  }
+}
+
+TEST(NormPlanInputs, RmsNormGammaDType) {
+  // bf16 rows of 12288: normal 0 with bf16 gamma, the mixed ladder's single_row 3 with f32.
+  for (const DType gamma : {kBf16, kF32}) {
+    const std::vector<int64_t> xs = {48, 12288}, gs = {12288}, rs = {48, 1};
+    HostTensor x(kBf16, xs), g(gamma, gs), y(kBf16, xs), rstd(kF32, rs);
+    const OpArgs a = Args(Op::kRmsNorm, {&x, &g}, {&y, &rstd});
+    ExpectPlan(a, {{Op::kRmsNorm, kBf16, xs, 1, 1, 0, In(gamma)},
+                   gamma == kF32 ? 3 : 0,
+                   gamma == kF32 ? "single_row" : "normal",
+                   1});
+  }
+  // RmsNormGrad's A2 tiling reads dy's dtype alone: f32 gamma plans as f16's.
+  for (const DType gamma : {kF16, kF32}) {
+    const std::vector<int64_t> xs = {48, 1024}, gs = {1024}, rs = {48, 1};
+    HostTensor dy(kF16, xs), x(kF16, xs), rstd(kF32, rs), g(gamma, gs), dx(kF16, xs), dg(kF32, gs);
+    const OpArgs a = Args(Op::kRmsNormGrad, {&dy, &x, &rstd, &g}, {&dx, &dg});
+    ExpectPlan(a, {{Op::kRmsNormGrad, kF16, xs, 1, 1, 0, In(gamma)}, 1, "split_n", 1});
+  }
 }
 
 // The plan cache keeps problems that differ only in their inputs apart.

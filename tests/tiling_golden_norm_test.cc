@@ -4,7 +4,9 @@
 // GroupNormBackward (GroupNormGrad), AddLayerNorm, AddLayerNormGrad and BatchNorm
 // (BatchNormV3; BatchNormBackward's A2 kernels are TBE ones without published tiling), each value
 // derived by hand in a comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's
-// own tiling unit test asserts for Ascend 910B. These tests pin the planner; they run no operator.
+// own tiling unit test asserts for Ascend 910B. The table after AddLayerNormGrad's adds an
+// optional input a problem names (tiling::NormInputs): f32 gamma beside 16-bit x. These tests
+// pin the planner; they run no operator.
 //
 // Notation: rows = the product of the leading dims, cols = the normalised length; e = bytes
 // of the dtype, blk = 32 / e elements a block, cA = cols aligned up to blk; ceil split:
@@ -446,6 +448,73 @@ const Golden kAddLayerNormGrad[] = {
     {kAddLnGrad, kF32, {7, 5, 3}, 1, kAddGrad, "cut_n", 10, 7, 1, 1, 15},
 };
 
+// clang-format off
+// ---- The optional inputs: f32 gamma ---------------------------------------------------------
+// Each problem names its inputs (tiling::NormInputs); the plain call's goldens above leave them.
+constexpr DType kSame = DType::kUndefined;  // gamma in the dtype
+constexpr tiling::NormInputs In(DType param, tiling::NormBias bias = tiling::NormBias::kNone,
+                                bool additional_output = false, bool dsum = false) {
+  return {param, bias, additional_output, dsum};
+}
+const tiling::NormInputs kGammaF32 = In(kF32);
+
+// f32 gamma beside 16-bit x. LayerNormV4 (layer_norm_v4_*_tiling.cpp): the dtype key is x * 10
+// + gamma (f32 0), so transpose 210 / 220, merge_n 600 (+1000), common 700; single_read asks
+// for bf16 gamma (its IsCapable, and the op_api's IsV4SocCheck asks x's dtype = weight's), so
+// a bf16 row of 1024 or 4096 goes to merge_n on LayerNormV3; transpose aligns gamma's buffers
+// to its own 8-element blocks. LayerNormGradV3: dtype key f16/f32 3, bf16/f32 5, its UB split
+// read from dy's dtype alone. RmsNorm (rms_norm_tiling.cpp, CalMixDtypeTiling): cA to 16, UB
+// 195584: merge_n 2 (cA <= 2000, 195584 / (16 cA + 288) rows), normal 0 (16 cA + 512 <
+// 195584), single_row 3 (14 cA + 512 < 195584), split_d 1 ((195584 - 2560) / 16 = 12064 a
+// chunk).
+const Golden kMixedParam[] = {
+    // cols 17 <= 64, cA 32 != 17 -> transpose 210; 21 a core, 48 cores; gamma 24 x 4 = 96 B
+    // twice: room 195392 / (16 x 17 + 4) = 707 >= 21; f = 21 fits (14464 B).
+    {kLn, kF16, {1000, 17}, 1, kV4, "transpose", 210, 48, 21, 21, 17, 0, kGammaF32},
+    // UT 220 (bf16 x, f32 gamma and beta): cols 20, cA 32 -> transpose; 18 rows on 18 cores.
+    {kLn, kBf16, {18, 20}, 1, kV4, "transpose", 220, 18, 1, 1, 20, 0, kGammaF32},
+    // bf16 40 (cA 48) -> transpose 220; ceil(64 / 48) = 2 a core, 32 cores.
+    {kLn, kBf16, {64, 40}, 1, kV4, "transpose", 220, 32, 2, 2, 40, 0, kGammaF32},
+    // bf16 1024 with f32 gamma: no single_read (122 with bf16 gamma) -> merge_n on V3, 86 a
+    // core, 1024 <= 1280: 1600; able = 48640 / 1025 / 2 = 23.
+    {kLn, kBf16, {4096, 1024}, 1, kV3, "merge_n", 1600, 48, 86, 23, 1024, 0, kGammaF32},
+    // f16 2048: nRow 20 > 2 -> merge_n 600 (601 with f16 gamma); able = 48640 / 2049 / 2 = 11.
+    {kLn, kF16, {960, 2048}, 1, kV3, "merge_n", 600, 48, 20, 11, 2048, 0, kGammaF32},
+    // nRow 1 -> common 700 (701 with f16 gamma); chunks of 24192.
+    {kLn, kF16, {48, 30000}, 1, kV3, "common", 700, 48, 1, 1, 24192, 0, kGammaF32},
+    // WithImplMode alike: bf16 1280, nRow 100 -> merge_n 1600; able = 48640 / 1281 / 2 = 18.
+    {kLnImpl, kBf16, {4800, 1280}, 1, kV3, "merge_n", 1600, 48, 100, 18, 1280, 0, kGammaF32},
+    // LayerNormGradV3: UT 113, UT 112's shape with f32 gamma: single_read, 2 rows a pass.
+    {kLnGrad, kF16, {48, 4096}, 1, kV3Grad, "single_read", 113, 48, 1, 2, 4096, 0, kGammaF32},
+    // UT 115: bf16 x, f32 gamma.
+    {kLnGrad, kBf16, {48, 4096}, 1, kV3Grad, "single_read", 115, 48, 1, 2, 4096, 0, kGammaF32},
+    // bf16 20000 -> workspace 215; 3 a core, 34 cores; chunks of 8176.
+    {kLnGrad, kBf16, {100, 20000}, 1, kV3Grad, "workspace", 215, 34, 3, 1, 8176, 0, kGammaF32},
+    // f16 50 (cA 64) -> transpose 313.
+    {kLnGrad, kF16, {3, 50}, 1, kV3Grad, "transpose", 313, 3, 1, 1, 50, 0, kGammaF32},
+    // bf16 16 = cA -> common 415, UT 412's budget: 654 rows a pass.
+    {kLnGrad, kBf16, {48, 16}, 1, kV3Grad, "common", 415, 48, 1, 654, 16, 0, kGammaF32},
+    // RmsNorm merge_n 2: 195584 / (1024 + 288) = 149 rows a pass (152 with f16 gamma: 260 B a
+    // row); ceil(10000 / 48) = 209 a core, 48 cores.
+    {kRms, kF16, {10000, 64}, 1, "RmsNorm", "merge_n", 2, 48, 209, 149, 64, 0, kGammaF32},
+    // cA 12176: 16 x 12176 + 512 = 195328 < 195584 -> normal 0.
+    {kRms, kF16, {48, 12176}, 1, "RmsNorm", "normal", 0, 48, 1, 1, 12176, 0, kGammaF32},
+    // cA 12192: 195584 not < 195584; 14 x 12192 + 512 = 171200 -> single_row 3.
+    {kRms, kF16, {48, 12190}, 1, "RmsNorm", "single_row", 3, 48, 1, 1, 12190, 0, kGammaF32},
+    // bf16 12288 (normal 0 with bf16 gamma): 197120 over -> single_row 3.
+    {kRms, kBf16, {48, 12288}, 1, "RmsNorm", "single_row", 3, 48, 1, 1, 12288, 0, kGammaF32},
+    // UT 3 (mix_dtype_3): cA 12288: 197120 over; 14 x 12288 + 512 = 172544 -> single_row.
+    {kRms, kF16, {24, 1, 12288}, 2, "RmsNorm", "single_row", 3, 24, 1, 1, 12288, 0, kGammaF32},
+    // UT 1 (mix_dtype_1): 25600 -> split_d, chunks of 12064 (8544 with f16 gamma).
+    {kRms, kF16, {24, 1, 25600}, 2, "RmsNorm", "split_d", 1, 24, 1, 1, 12064, 0, kGammaF32},
+    // cA 13936: 14 x 13936 + 512 = 195616 over -> split_d 1, chunks of 12064.
+    {kRms, kF16, {8, 13936}, 1, "RmsNorm", "split_d", 1, 8, 1, 1, 12064, 0, kGammaF32},
+    // bf16 100000 -> split_d 1, 12064 (chunks of 11120 with bf16 gamma); 2 a core.
+    {kRms, kBf16, {96, 100000}, 1, "RmsNorm", "split_d", 1, 48, 2, 1, 12064, 0, kGammaF32},
+};
+
+// clang-format on
+
 // ---- BatchNorm (BatchNormV3), BatchNormBackward ----------------------------------------------
 // x [N, C, spatial...] as BatchNormV3's [R1, A, R0] = [N, C, prod(spatial)]; rows = the C
 // channels of N x R0 (training, C >= 64). Channels ceil-split: ceil(C / 48) a core.
@@ -548,7 +617,8 @@ TEST_F(TilingGoldenNorm, GoldenPlans) {
       {"GroupNormBackward", std::begin(kGroupNormBackward), std::end(kGroupNormBackward)},
       {"AddLayerNorm", std::begin(kAddLayerNorm), std::end(kAddLayerNorm)},
       {"AddLayerNormGrad", std::begin(kAddLayerNormGrad), std::end(kAddLayerNormGrad)},
-      {"BatchNorm", std::begin(kBatchNorm), std::end(kBatchNorm)}};
+      {"BatchNorm", std::begin(kBatchNorm), std::end(kBatchNorm)},
+      {"MixedParam", std::begin(kMixedParam), std::end(kMixedParam)}};
   for (const Table& t : tables) {
     SCOPED_TRACE(t.name);
     for (const Golden* g = t.begin; g != t.end; ++g) Expect(*g);

@@ -10,18 +10,24 @@
 //     (a row of at most 64 elements, not a whole number of blocks) or single-read template
 //     (bf16, a row of 1024 or 4096) applies, else LayerNormV3, whose A2 tiling ops-nn does
 //     not publish; hostnn plans those shapes with LayerNormV4's own ladder:
-//       transpose 100 (key 200 + dtypes), single_read 1000 (key 100 + dtypes),
-//       merge_n 1220 (key 600 + gamma dtype, + 1000 for a row <= 1280, + 1000 more for a
-//       row of 1), common 2000 (key 700 + gamma dtype; a long row in UB chunks).
+//       transpose 100 (key 200 + x's dtype * 10 + gamma's), single_read 1000 (bf16 x and
+//       gamma: key 122), merge_n 1220 (key 600 + gamma's dtype, + 1000 for a row <= 1280,
+//       + 1000 more for a row of 1), common 2000 (key 700 + gamma's dtype; a long row in UB
+//       chunks). Gamma's dtype is the weight's, else the bias's (the op_api fills a missing
+//       weight in it), else x's.
 //   RmsNorm: normal 0, split_d 1 (a row over 12288 / 10240 elements in chunks), merge_n 2
 //     (an aligned row <= 2000: many rows per UB pass); one core per ceil(rows / cores) rows.
+//     f32 gamma beside 16-bit x takes the mixed ladder: merge_n 2, normal 0, single_row 3,
+//     split_d 1, by what a row's buffers (16 bytes an element) leave of the UB.
 //   AddRmsNorm, InplaceAddRmsNorm (the same kernel): key dtype * 10 + mode: normal 0,
 //     split_d 1, merge_n 2, single_n 3 (one row per core), multi_n 4 (f16, aligned rows).
 //   LayerNormBackward: LayerNormGradV3 (the A2 op_api's one kernel): single_read 1000 (a
 //     row in [768, 12176]), transpose 2000 (a row <= 64, not whole blocks), common 3000 (a
-//     row <= 768), workspace 4000 (any row, in UB chunks); key template * 100 + 10 + dtypes.
+//     row <= 768), workspace 4000 (any row, in UB chunks); key template * 100 + 10 + dtypes
+//     (f32 1, f16 2, f16 with f32 gamma 3, bf16 4, bf16 with f32 gamma 5).
 //     single_read, common and workspace launch every core, the idle ones for the gamma sums.
-//   RmsNormGrad: split_n 1 (a row <= 6080: rows per UB pass), split_d 2 (chunks of 4096).
+//   RmsNormGrad: split_n 1 (a row <= 6080: rows per UB pass), split_d 2 (chunks of 4096);
+//     its tiling reads dy's dtype alone (f32 gamma plans alike).
 //   GroupNorm: the A2 op_api runs GroupNormSilu (SiLU off): groups ceil-split over the cores
 //     (all on one core when HxW is under a block), a group in passes of 8192 elements;
 //     hw_one 108 / 1071, small_shape 102 / 1011, high_perf 104 / 1031, basic 106 / 1051
@@ -45,10 +51,10 @@
 // Where the host differs: the host runs whole rows on the reduction plan's cores, one row
 // function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
 // A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
-// round robin (single_read), the host's last cores differ. Gamma is planned in the input's
-// dtype (NormInputs' param_dtype is not read), so the mixed-dtype (f32 gamma) keys and
-// ladders are not planned. The 2-D/3-D "performance" flags, which pick kernel variants and
-// not the tiling, are not recorded. Pure functions.
+// round robin (single_read), the host's last cores differ. Gamma's dtype comes with the
+// problem (NormInputs); GroupNormSilu's f32-gamma keys are not planned (hostnn takes
+// GroupNorm's gamma in self's dtype only). The 2-D/3-D "performance" flags, which pick
+// kernel variants and not the tiling, are not recorded. Pure functions.
 
 #include <algorithm>
 #include <string>
@@ -105,6 +111,8 @@ void Chunked(const Shape& s, int64_t chunk, NormTiling* t) {
 
 // ops-nn's dtype key: the input's dtype * 10 + gamma's (f32 0, f16 1, bf16 2).
 int64_t LnDTypeDigit(DType d) { return d == DType::kFloat16 ? 1 : d == DType::kBFloat16 ? 2 : 0; }
+int64_t LnDTypeKey(const Shape& s) { return LnDTypeDigit(s.dtype) * 10 + LnDTypeDigit(s.Param()); }
+std::string GammaNote(const Shape& s) { return s.MixedParam() ? "; f32 gamma" : ""; }
 
 bool LnTranspose(const Shape& s, NormTiling* t) {
   constexpr int64_t kRowLimit = 64, kC0 = 16, kReserved = 1024;
@@ -112,14 +120,13 @@ bool LnTranspose(const Shape& s, NormTiling* t) {
     t->why = "transpose needs a row <= 64 that is not a whole number of blocks";
     return false;
   }
-  const int64_t d = LnDTypeDigit(s.dtype);
-  t->tiling_key = 200 + d * 10 + d;
+  t->tiling_key = 200 + LnDTypeKey(s);
   // Block split: ceil(rows / cores) rows a core.
   int64_t former = CeilDiv(s.rows, s.cores);
   int64_t blocks = CeilDiv(s.rows, former);
-  // UB: gamma and beta in f32 (twice), 1 KiB reserved; rows per pass from the transposed
-  // tiles of 16 rows, the largest that fits.
-  const int64_t gamma = AlignUp(s.cols, s.BlockElems()) * kF32;
+  // UB: gamma and beta in f32 (twice; a row aligned to gamma's own blocks), 1 KiB reserved;
+  // rows per pass from the transposed tiles of 16 rows, the largest that fits.
+  const int64_t gamma = AlignUp(s.cols, kA2Block / s.ParamBytes()) * kF32;
   const int64_t room = s.ub - 2 * gamma - kReserved;
   const int64_t max_former = room / (s.cols * kF32 * 4 + kF32);
   auto fit = [&](int64_t block_rows) -> int64_t {
@@ -147,7 +154,7 @@ bool LnTranspose(const Shape& s, NormTiling* t) {
   t->rows_per_loop = per_loop;
   WholeRows(s, t);
   t->why = "a row of " + S(s.cols) + " <= 64, not a multiple of " + S(s.BlockElems()) +
-           " elements: rows transposed in tiles of 16";
+           " elements: rows transposed in tiles of 16" + GammaNote(s);
   t->ub_note = "UB " + S(s.ub) + " - 2 x gamma " + S(gamma) + " - 1024 = " + S(room) + " B; " +
                S(per_loop) + " rows a pass (at most " + S(room) + " / (16 x " + S(s.cols) +
                " + 4) = " + S(max_former) + ")";
@@ -157,8 +164,9 @@ bool LnTranspose(const Shape& s, NormTiling* t) {
 bool LnSingleRead(const Shape& s, NormTiling* t) {
   constexpr int64_t kRowLimit = 32;
   const int64_t row_max = (s.ub - 8 * kA2Block) / kF32 / 2;
-  if ((s.cols != 1024 && s.cols != 4096) || s.dtype != DType::kBFloat16) {
-    t->why = "single_read needs bf16 and a row of 1024 or 4096";
+  if ((s.cols != 1024 && s.cols != 4096) || s.dtype != DType::kBFloat16 ||
+      s.Param() != DType::kBFloat16) {
+    t->why = "single_read needs bf16 x and gamma and a row of 1024 or 4096";
     return false;
   }
   if (s.ColsAligned() > row_max) {
@@ -200,7 +208,7 @@ bool LnMergeN(const Shape& s, NormTiling* t) {
     return false;
   }
   t->tiling_key =
-      600 + LnDTypeDigit(s.dtype) + (s.cols <= kShortRow ? 1000 : 0) + (s.cols == 1 ? 1000 : 0);
+      600 + LnDTypeDigit(s.Param()) + (s.cols <= kShortRow ? 1000 : 0) + (s.cols == 1 ? 1000 : 0);
   t->tmpl = "merge_n";
   t->block_dim = s.cores;
   const int64_t rem = s.rows % s.cores;
@@ -212,7 +220,7 @@ bool LnMergeN(const Shape& s, NormTiling* t) {
   t->rows_per_loop = std::min(per_core, able);
   WholeRows(s, t);
   t->why = S(per_core) + " > 2 rows a core, a row of " + S(s.cols) + " < " + S(row_max) +
-           (s.cols <= kShortRow ? " (<= 1280: the short-row kernel)" : "");
+           (s.cols <= kShortRow ? " (<= 1280: the short-row kernel)" : "") + GammaNote(s);
   t->ub_note = "(UB " + S(s.ub) + " - 2048) / 4 / (1 + " + S(s.ColsAligned()) +
                ") / 2 = " + S(able) + " rows a pass" +
                (s.ColsAligned() <= 32 ? " (a multiple of 64)" : "");
@@ -221,14 +229,15 @@ bool LnMergeN(const Shape& s, NormTiling* t) {
 
 bool LnCommon(const Shape& s, NormTiling* t) {
   constexpr int64_t kOthers = 3 * 1024;
-  t->tiling_key = 700 + LnDTypeDigit(s.dtype);
+  t->tiling_key = 700 + LnDTypeDigit(s.Param());
   t->tmpl = "common";
   CeilSplit(s, t);  // the kernel deals the rows (hostnn assumes by ceil)
   t->launched_cores = std::min(s.rows, s.cores);
   const int64_t max_tile = (s.ub - kOthers) / kF32;
   Chunked(s, max_tile / 2 > s.cols ? s.cols : max_tile / 2, t);
   t->rows_per_loop = 1;
-  t->why = "the fallback: one row at a time" + std::string(t->col_chunks > 1 ? ", in chunks" : "");
+  t->why = "the fallback: one row at a time" + std::string(t->col_chunks > 1 ? ", in chunks" : "") +
+           GammaNote(s);
   t->ub_note = "(UB " + S(s.ub) + " - 3072) / 4 / 2 = " + S(max_tile / 2) + " elements a chunk";
   return true;
 }
@@ -258,6 +267,44 @@ constexpr int64_t kRmsReserved = 1024;
 constexpr int64_t kSmallReduce = 2000;   // merge_n: an aligned row at most this long
 constexpr int64_t kFloatPerRepeat = 64;  // f32 a repeat: the multi_n row budget
 
+// RmsNorm's mixed ladder (16-bit x, f32 gamma): a row holds x and y (16-bit), gamma (f32) and
+// two f32 temporaries, 16 bytes an aligned element; merge_n 2 (an aligned row <= 2000, with
+// 288 B a row for rstd and the reduce), normal 0 (a row and the reduce plus 64 rows' rstd:
+// 512 B), single_row 3 (y shares x's buffer: 14 bytes an element), split_d 1 (chunks of
+// (UB - 1024 - 2560) / 16 elements, to 16).
+void PlanRmsNormMixed(const Shape& s, NormTiling* t) {
+  constexpr int64_t kPerElem = 16, kMergeRow = 288, kRstdRows = 512, kSplitConsts = 2560;
+  const int64_t ub = s.ub - kRmsReserved;
+  const int64_t aligned = AlignUp(s.cols, 16);
+  const std::string base = "(UB " + S(s.ub) + " - 1024)";
+  t->rows_per_loop = 1;
+  if (aligned <= kSmallReduce) {
+    t->tmpl = "merge_n";
+    t->tiling_key = 2;
+    t->rows_per_loop = ub / (aligned * kPerElem + kMergeRow);
+    t->why = "an aligned row of " + S(aligned) + " <= 2000: many rows a pass";
+    t->ub_note =
+        base + " / (" + S(aligned) + " x 16 + 288) = " + S(t->rows_per_loop) + " rows a pass";
+  } else if (aligned * kPerElem + kRstdRows < ub) {
+    t->tmpl = "normal";
+    t->tiling_key = 0;
+    t->why = "an aligned row of " + S(aligned) + " > 2000 whose buffers fit";
+    t->ub_note = S(aligned) + " x 16 + 512 < " + base + ": a row a pass, rstd kept for 64 rows";
+  } else if (aligned * (kPerElem - 2) + kRstdRows < ub) {
+    t->tmpl = "single_row";
+    t->tiling_key = 3;
+    t->why = "an aligned row of " + S(aligned) + ": y shares x's buffer";
+    t->ub_note = S(aligned) + " x 14 + 512 < " + base + ": a row a pass";
+  } else {
+    t->tmpl = "split_d";
+    t->tiling_key = 1;
+    Chunked(s, AlignDown(std::max<int64_t>(ub - kSplitConsts, 0) / kPerElem, 16), t);
+    t->why = "an aligned row of " + S(aligned) + " over the UB: in chunks";
+    t->ub_note = "(" + base + " - 2560) / 16, to 16 = " + S(t->col_chunk) + " elements a chunk";
+  }
+  t->why += "; f32 gamma (the mixed-dtype ladder)";
+}
+
 void PlanRmsNorm(const Shape& s, NormTiling* t) {
   const int64_t ub = s.ub - kRmsReserved;
   const int64_t aligned = s.ColsAligned();
@@ -266,7 +313,9 @@ void PlanRmsNorm(const Shape& s, NormTiling* t) {
   t->stats = kSquares;
   CeilSplit(s, t);
   WholeRows(s, t);
-  if (aligned <= kSmallReduce) {
+  if (s.MixedParam()) {
+    PlanRmsNormMixed(s, t);
+  } else if (aligned <= kSmallReduce) {
     t->tmpl = "merge_n";
     t->tiling_key = 2;
     t->rows_per_loop = ub / (aligned * 16 + 260);
@@ -377,10 +426,11 @@ void PlanRmsNormGrad(const Shape& s, NormTiling* t) {
 
 // ---- LayerNormBackward: LayerNormGradV3's A2 ladder ------------------------------------
 
-// ops-nn's key: template * 100 + 10 (deterministic, always on) + dtypes (f32 1, f16 2, bf16 4).
+// ops-nn's key: template * 100 + 10 (deterministic, always on) + dtypes (f32 1, f16 2, f16
+// with f32 gamma 3, bf16 4, bf16 with f32 gamma 5). Gamma's dtype changes nothing else.
 int64_t LngKey(const Shape& s, int64_t tmpl) {
   const int64_t d = s.dtype == DType::kFloat16 ? 2 : s.dtype == DType::kBFloat16 ? 4 : 1;
-  return tmpl * 100 + 10 + d;
+  return tmpl * 100 + 10 + d + (s.MixedParam() ? 1 : 0);
 }
 
 // The rows of cores past the ceil split take no rows, but single_read, common and workspace
@@ -483,6 +533,7 @@ void PlanLayerNormBackward(const Shape& s, NormTiling* t) {
     NormTiling trial = *t;
     if (f(s, &trial)) {
       *t = trial;
+      t->why += GammaNote(s);
       t->passed_over = tried;
       return;
     }
