@@ -78,6 +78,59 @@ tiling::NormInputs In(DType param, NormBias bias = NormBias::kNone, bool xout = 
   return {param, bias, xout, dsum};
 }
 
+// AddLayerNorm: x1 (t1), x2 (t2), gamma and beta (tg) [cols], bias (null, [cols] or x1's).
+struct AlnCall {
+  DType t1, t2, tg;
+  int64_t rows, cols;
+  int bias;  // 0 none, 1 gamma's shape, 2 x1's shape
+  bool xout;
+};
+
+void ExpectAddLayerNorm(const AlnCall& c, const Want& w) {
+  const DType t = c.t1 == c.t2 ? c.t1 : kF32;
+  const std::vector<int64_t> xs = {c.rows, c.cols}, gs = {c.cols}, ms = {c.rows, 1};
+  HostTensor x1(c.t1, xs), x2(c.t2, xs), g(c.tg, gs), b(c.tg, gs), y(t, xs), x(t, xs);
+  HostTensor mean(kF32, ms), rstd(kF32, ms), bias(t, c.bias == 2 ? xs : gs);
+  OpArgs a = Args(Op::kAddLayerNorm, {&x1, &x2, &g, &b, c.bias != 0 ? &bias : nullptr},
+                  {&y, &mean, &rstd, &x});
+  a.scalars[1] = OpScalar{true, c.xout ? 1.0 : 0.0, DType::kBool};
+  ExpectPlan(a, w);
+}
+
+TEST(NormPlanInputs, AddLayerNormBiasAndAdditionalOutput) {
+  // A per-column bias is a row bias to the tiling: normal_special 62, + 100.
+  ExpectAddLayerNorm(
+      {kF16, kF16, kF16, 96, 5000, 1, true},
+      {{Op::kAddLayerNorm, kF16, {96, 5000}, 1, 1, 0, In(kF16, NormBias::kRow, true)},
+       162,
+       "normal_special",
+       2});
+  // Without them: normal, one row a pass.
+  ExpectAddLayerNorm({kF16, kF16, kF16, 96, 5000, 0, false},
+                     {{Op::kAddLayerNorm, kF16, {96, 5000}, 1}, 0, "normal", 1});
+  // A bias of x1's shape: no special_reduce, key + 1.
+  ExpectAddLayerNorm(
+      {kF16, kF16, kF16, 480, 2032, 2, false},
+      {{Op::kAddLayerNorm, kF16, {480, 2032}, 1, 1, 0, In(kF16, NormBias::kFull)}, 1, "normal", 5});
+  // One row: a bias of gamma's shape has x1's element count, and the tiling counts it as x1's.
+  ExpectAddLayerNorm(
+      {kF16, kF16, kF16, 1, 2032, 1, false},
+      {{Op::kAddLayerNorm, kF16, {1, 2032}, 1, 1, 0, In(kF16, NormBias::kFull)}, 1, "normal", 1});
+}
+
+TEST(NormPlanInputs, AddLayerNormDTypes) {
+  // f32 gamma beside f16 x1 and x2: normal, 13 rows a pass (special_reduce with f16 gamma).
+  ExpectAddLayerNorm({kF16, kF16, kF32, 4096, 768, 0, false},
+                     {{Op::kAddLayerNorm, kF16, {4096, 768}, 1, 1, 0, In(kF32)}, 0, "normal", 13});
+  // x1 f16, x2 f32: the tiling computes in FLOAT (gamma f32): normal, + 100, 8 rows a pass.
+  ExpectAddLayerNorm(
+      {kF16, kF32, kF32, 4096, 768, 0, true},
+      {{Op::kAddLayerNorm, kF32, {4096, 768}, 1, 1, 0, In(kF32, NormBias::kNone, true)},
+       100,
+       "normal",
+       8});
+}
+
 TEST(NormPlanInputs, LayerNormGammaDType) {
   // bf16 rows of 1024: single_read with bf16 weight; f32 weight (or, weight absent, an f32
   // bias, in whose dtype the op_api fills the weight) -> merge_n 1600.
@@ -154,6 +207,8 @@ TEST(NormPlanInputs, SharedPlansTellInputsApart) {
   ASSERT_TRUE(tiling::MakeSharedPlan(p, o, &row).ok());
   EXPECT_NE(row.get(), plain.get());
   EXPECT_TRUE(row->norm_inputs.bias == NormBias::kRow);
+  EXPECT_EQ(plain->norm.tiling_key, 0);
+  EXPECT_EQ(row->norm.tiling_key, 62);
   p.norm = {};
   std::shared_ptr<const tiling::Plan> again;
   ASSERT_TRUE(tiling::MakeSharedPlan(p, o, &again).ok());

@@ -4,9 +4,9 @@
 // GroupNormBackward (GroupNormGrad), AddLayerNorm, AddLayerNormGrad and BatchNorm
 // (BatchNormV3; BatchNormBackward's A2 kernels are TBE ones without published tiling), each value
 // derived by hand in a comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's
-// own tiling unit test asserts for Ascend 910B. The table after AddLayerNormGrad's adds an
-// optional input a problem names (tiling::NormInputs): f32 gamma beside 16-bit x. These tests
-// pin the planner; they run no operator.
+// own tiling unit test asserts for Ascend 910B. The tables after AddLayerNormGrad's add the
+// optional inputs a problem names (tiling::NormInputs): f32 gamma beside 16-bit x,
+// AddLayerNorm's bias and additionalOutput. These tests pin the planner; they run no operator.
 //
 // Notation: rows = the product of the leading dims, cols = the normalised length; e = bytes
 // of the dtype, blk = 32 / e elements a block, cA = cols aligned up to blk; ceil split:
@@ -449,7 +449,7 @@ const Golden kAddLayerNormGrad[] = {
 };
 
 // clang-format off
-// ---- The optional inputs: f32 gamma ---------------------------------------------------------
+// ---- The optional inputs: f32 gamma, AddLayerNorm's bias and additionalOutput ---------------
 // Each problem names its inputs (tiling::NormInputs); the plain call's goldens above leave them.
 constexpr DType kSame = DType::kUndefined;  // gamma in the dtype
 constexpr tiling::NormInputs In(DType param, tiling::NormBias bias = tiling::NormBias::kNone,
@@ -511,6 +511,124 @@ const Golden kMixedParam[] = {
     {kRms, kF16, {8, 13936}, 1, "RmsNorm", "split_d", 1, 8, 1, 1, 12064, 0, kGammaF32},
     // bf16 100000 -> split_d 1, 12064 (chunks of 11120 with bf16 gamma); 2 a core.
     {kRms, kBf16, {96, 100000}, 1, "RmsNorm", "split_d", 1, 48, 2, 1, 12064, 0, kGammaF32},
+};
+
+// AddLayerNorm's bias (key + 1 of x1's size, + 2 a row) and additionalOutput (+ 100), read
+// from AddLayerNormTilingImpl and Tiling4AddLayerNorm. A row bias sits whole beside gamma in
+// special_reduce's, normal's, slice's and slice_ext's budgets (2 or 4 x c32 B; slice_ext per
+// element); a bias of x1's size is a row queue the kernel shares and takes no budget, but it
+// rules out special_reduce. additionalOutput is a fourth row queue (e x c32 B a row) in
+// normal, single_row, slice and slice_ext; single_row_ext and special_reduce ignore it.
+// normal_special 60 (f16 x and gamma with a row bias): when normal takes between 0 and 2
+// rows and (196608 - 10 c32 - 512) / (14 c32 + 8) more than 2. single_row_less_tensor 90
+// (additionalOutput on): f32 x and gamma without a bias, 12 B an element; or 16-bit x, f32
+// gamma, no or a row bias, 14 B an element; plus 520 B, after single_row_ext. f32 gamma (and
+// beta) beside 16-bit x takes 4 bytes an element in every budget, and no special_reduce (it
+// asks for f16 gamma).
+constexpr tiling::NormBias kFull = tiling::NormBias::kFull, kRowBias = tiling::NormBias::kRow;
+const Golden kAddLayerNormInputs[] = {
+    // AddLayerNorm f16 768 with f32 gamma: no special_reduce; normal: (196608 - 8 x 768 - 512)
+    // / (6 x 768 + 8 + 12 x 768) = 189952 / 13832 = 13 rows; 86 a core.
+    {kAddLn, kF16, {4096, 768}, 1, kAdd, "normal", 0, 48, 86, 13, 768, 0, kGammaF32},
+    // bf16 9000: single_row (6 + 8 + 8) x 9000 + 520 = 198520 over; single_row_ext (4 + 8 + 8)
+    // x 9000 + 520 = 180520 -> 30 (single_row 20 with bf16 gamma).
+    {kAddLn, kBf16, {16, 9000}, 1, kAdd, "single_row_ext", 30, 16, 1, 1, 9000, 0, kGammaF32},
+    // f16 12288: slice: room 196608 - (8 x 12288 + 4 + 4 x 12288 + 512) = 48636, / 14 = 3474
+    // (3474 % 16 = 2) -> 3472 (6976 with f16 gamma).
+    {kAddLn, kF16, {8, 12288}, 1, kAdd, "slice", 10, 8, 1, 1, 3472, 0, kGammaF32},
+    // bf16 100000: slice_ext (196608 - 520) / (6 + 8 + 12) = 7541 -> 7536.
+    {kAddLn, kBf16, {2, 100000}, 1, kAdd, "slice_ext", 50, 2, 1, 1, 7536, 0, kGammaF32},
+    // UT 100 (f32, additionalOutput): normal (196608 - 20992) / (40960 + 8 + 30720) = 2 rows,
+    // 1 a core; 24 cores.
+    {kAddLn, kF32, {24, 1, 2560}, 2, kAdd, "normal", 100, 24, 1, 1, 2560, 0,
+     In(kSame, tiling::NormBias::kNone, true)},
+    // UT 22 (bias_bc, a row bias): normal (196608 - 61952) / 184328 < 1; single_row (6 + 8 + 4)
+    // x 10240 + 520 = 184840 (no bias term) -> 20 + 2; 22 a core, 47 cores.
+    {kAddLn, kBf16, {1, 1024, 10240}, 2, kAdd, "single_row", 22, 47, 22, 1, 10240, 0,
+     In(kSame, kRowBias)},
+    // UT 21 (a bias of x1's shape): the same single_row, + 1.
+    {kAddLn, kBf16, {1, 1024, 10240}, 2, kAdd, "single_row", 21, 47, 22, 1, 10240, 0,
+     In(kSame, kFull)},
+    // UT 11 (slice, a bias of x1's shape): 12288 over single_row_ext (197128); slice room
+    // 97788 / 14 = 6984 -> 6976, + 1.
+    {kAddLn, kBf16, {1, 1024, 12288}, 2, kAdd, "slice", 11, 47, 22, 1, 6976, 0, In(kSame, kFull)},
+    // UT 41 (big_n, a bias of x1's shape): 480 (c32 480): (196608 - 2432) / 8648 = 22, 22 a
+    // core; 480 < 500 -> 40 + 1.
+    {kAddLn, kBf16, {1, 1024, 480}, 2, kAdd, "big_n", 41, 47, 22, 22, 480, 0, In(kSame, kFull)},
+    // UT 51 (slice_ext, a bias of x1's shape): 196088 / 22 = 8913 -> 8912, + 1.
+    {kAddLn, kBf16, {1, 1024, 58172}, 2, kAdd, "slice_ext", 51, 47, 22, 1, 8912, 0,
+     In(kSame, kFull)},
+    // UT 62 (special_normal, f16, a row bias): cA 5120 > 2040; normal (196608 - 31232) / 92168
+    // = 1.79; normal_special (196608 - 51712) / 71688 = 2.02 -> 2 rows, 1 a core, 40 cores.
+    {kAddLn, kF16, {1, 40, 5120}, 2, kAdd, "normal_special", 62, 40, 1, 1, 5120, 0,
+     In(kSame, kRowBias)},
+    // UT 190 (mix_input_x1: x1 bf16, x2, gamma and beta f32, additionalOutput): computed in
+    // f32; single_row_ext 24 x 12288 over; less tensor 12 x 12288 + 520 = 147976 -> 190;
+    // 6 a core, 43 cores.
+    {kAddLn, kF32, {1, 256, 12288}, 2, kAdd, "single_row_less_tensor", 190, 43, 6, 1, 12288, 0,
+     In(kSame, tiling::NormBias::kNone, true)},
+    // UT 100 (mix_input_gamma: bf16 x, f32 gamma, additionalOutput): normal (196608 - 41472) /
+    // (40960 + 8 + 61440) = 1.51 -> 1 row; 3 a core, 34 cores.
+    {kAddLn, kBf16, {1, 100, 5120}, 2, kAdd, "normal", 100, 34, 3, 1, 5120, 0,
+     In(kF32, tiling::NormBias::kNone, true)},
+    // f16 x, f32 gamma, a row bias, additionalOutput: single_row_ext 20 x 12288 over; less
+    // tensor 14 x 12288 + 520 = 172552 -> 192.
+    {kAddLn, kF16, {1, 100, 12288}, 2, kAdd, "single_row_less_tensor", 192, 34, 3, 1, 12288, 0,
+     In(kF32, kRowBias, true)},
+    // UT 172 (f16 640, a row bias, additionalOutput): special_reduce (196608 - 5120 - 1280 -
+    // 2304) / 9224 = 20 rows -> 70 + 100 + 2.
+    {kAddLn, kF16, {1, 1024, 640}, 2, kAdd, "special_reduce", 172, 47, 22, 20, 640, 0,
+     In(kSame, kRowBias, true)},
+    // UT 82 (f16 320, a row bias): (196608 - 5504) / 4744 = 40, 22 a core; 320 < 500 -> 80 + 2.
+    {kAddLn, kF16, {1, 1024, 320}, 2, kAdd, "big_n_special_reduce", 82, 47, 22, 22, 320, 0,
+     In(kSame, kRowBias)},
+    // UT 170 (f16 640, additionalOutput): (196608 - 7424) / 9224 = 20 -> 170.
+    {kAddLn, kF16, {1, 1024, 640}, 2, kAdd, "special_reduce", 170, 47, 22, 20, 640, 0,
+     In(kSame, tiling::NormBias::kNone, true)},
+    // f16 2032, a row bias: special_reduce (196608 - 16384 - 4096 - 2304) / 28936 = 6 -> 72.
+    {kAddLn, kF16, {480, 2032}, 1, kAdd, "special_reduce", 72, 48, 10, 6, 2032, 0,
+     In(kSame, kRowBias)},
+    // The same with a bias of x1's size: no special_reduce; normal (196608 - 8704) / 36872 = 5
+    // -> 1.
+    {kAddLn, kF16, {480, 2032}, 1, kAdd, "normal", 1, 48, 10, 5, 2032, 0, In(kSame, kFull)},
+    // UT 80's shape with a row bias and additionalOutput: (196608 - 2560 - 640 - 2304) / 4744
+    // = 40, 22 a core; 320 < 500 -> 80 + 100 + 2.
+    {kAddLn, kF16, {1, 1024, 320}, 2, kAdd, "big_n_special_reduce", 182, 47, 22, 22, 320, 0,
+     In(kSame, kRowBias, true)},
+    // f16 5000 (c32 5024), a row bias: normal (196608 - 30144 - 512) / 90440 = 1.83, under 2;
+    // normal_special (196608 - 50240 - 512) / 70344 = 2.07 -> 2 rows, 62.
+    {kAddLn, kF16, {96, 5000}, 1, kAdd, "normal_special", 62, 48, 2, 2, 5000, 0,
+     In(kSame, kRowBias)},
+    // With additionalOutput normal is 165952 / 100488 = 1.65 -> normal_special 162.
+    {kAddLn, kF16, {96, 5000}, 1, kAdd, "normal_special", 162, 48, 2, 2, 5000, 0,
+     In(kSame, kRowBias, true)},
+    // No bias: normal (196608 - 20608) / 90440 = 1 row -> 0.
+    {kAddLn, kF16, {96, 5000}, 1, kAdd, "normal", 0, 48, 2, 1, 5000},
+    // f32 768, additionalOutput: normal (196608 - 6656) / (12288 + 8 + 9216) = 8 rows -> 100.
+    {kAddLn, kF32, {4096, 768}, 1, kAdd, "normal", 100, 48, 86, 8, 768, 0,
+     In(kSame, tiling::NormBias::kNone, true)},
+    // UT 302's shape, additionalOutput: single_row (8 + 8 + 4) x 10240 + 520 over;
+    // single_row_ext 16 x 10240 + 520 = 164360 -> 130.
+    {kAddLn, kBf16, {1, 1024, 10240}, 2, kAdd, "single_row_ext", 130, 47, 22, 1, 10240, 0,
+     In(kSame, tiling::NormBias::kNone, true)},
+    // f32 16000, additionalOutput, no bias: single_row_ext 24 x 16000 over; less tensor 12 x
+    // 16000 + 520 = 192520 -> 190.
+    {kAddLn, kF32, {4, 16000}, 1, kAdd, "single_row_less_tensor", 190, 4, 1, 1, 16000, 0,
+     In(kSame, tiling::NormBias::kNone, true)},
+    // f16 12000, f32 gamma, a row bias, additionalOutput: single_row_ext 20 x 12000 over; less
+    // tensor 14 x 12000 + 520 = 168520 -> 90 + 100 + 2.
+    {kAddLn, kF16, {4, 12000}, 1, kAdd, "single_row_less_tensor", 192, 4, 1, 1, 12000, 0,
+     In(kF32, kRowBias, true)},
+    // The same with a bias of x1's size: no less tensor; slice: room 196608 - (96000 + 4 +
+    // 48000 + 512) = 52092, / (8 + 8) = 3255 -> 3248, 10 + 100 + 1.
+    {kAddLn, kF16, {4, 12000}, 1, kAdd, "slice", 111, 4, 1, 1, 3248, 0, In(kF32, kFull, true)},
+    // f32 8192, a row bias: slice room 196608 - (65536 + 32768 + 8 + 32768 + 512) = 65016,
+    // / 20 = 3250 -> 3248, 12.
+    {kAddLn, kF32, {16, 8192}, 1, kAdd, "slice", 12, 16, 1, 1, 3248, 0, In(kSame, kRowBias)},
+    // A bias of x1's size leaves slice's budget: 4888, 11.
+    {kAddLn, kF32, {16, 8192}, 1, kAdd, "slice", 11, 16, 1, 1, 4888, 0, In(kSame, kFull)},
+    // f32 40000, a row bias: slice_ext 196088 / (12 + 8 + 4 + 12) = 5446 -> 5440, 52.
+    {kAddLn, kF32, {4, 40000}, 1, kAdd, "slice_ext", 52, 4, 1, 1, 5440, 0, In(kSame, kRowBias)},
 };
 
 // clang-format on
@@ -618,7 +736,8 @@ TEST_F(TilingGoldenNorm, GoldenPlans) {
       {"AddLayerNorm", std::begin(kAddLayerNorm), std::end(kAddLayerNorm)},
       {"AddLayerNormGrad", std::begin(kAddLayerNormGrad), std::end(kAddLayerNormGrad)},
       {"BatchNorm", std::begin(kBatchNorm), std::end(kBatchNorm)},
-      {"MixedParam", std::begin(kMixedParam), std::end(kMixedParam)}};
+      {"MixedParam", std::begin(kMixedParam), std::end(kMixedParam)},
+      {"AddLayerNormInputs", std::begin(kAddLayerNormInputs), std::end(kAddLayerNormInputs)}};
   for (const Table& t : tables) {
     SCOPED_TRACE(t.name);
     for (const Golden* g = t.begin; g != t.end; ++g) Expect(*g);

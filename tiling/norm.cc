@@ -36,9 +36,12 @@
 //     deterministic N sums); its mode (groups, channel(s), hw_chunks, hw_one) is how much of
 //     a group one UB pass holds. Its cores take ceil(N * G / cores) groups, the last
 //     N * G % cores_used of them one fewer.
-//   AddLayerNorm: special_reduce 70 (f16, a row <= 2040), normal 0, single_row 20,
-//     single_row_ext 30, slice 10, slice_ext 50; big_n 40 / 80 for a row under 500. Planned
-//     without a bias and with additionalOutput off (NormInputs' are not read).
+//   AddLayerNorm: special_reduce 70 (f16 x and gamma, a row <= 2040), normal_special 60
+//     (f16 x and gamma, a row bias), normal 0, single_row 20, single_row_ext 30,
+//     single_row_less_tensor 90 (additionalOutput; f32 x and gamma, or f32 gamma beside
+//     16-bit x), slice 10, slice_ext 50; big_n 40 / 80 for a row under 500. Key + 100 with
+//     additionalOutput, + 1 with a bias of x1's size, + 2 with a row bias; x is the compute
+//     dtype (FLOAT where x1 and x2 differ).
 //   AddLayerNormGrad: cut_n (whole rows a pass) 10 / 20 / 30, cut_d (a row in chunks) 40 /
 //     50 / 60 (f32 / f16 / bf16); planned without dsum (key + 1; NormInputs' is not read).
 //     Every core launched.
@@ -51,10 +54,11 @@
 // Where the host differs: the host runs whole rows on the reduction plan's cores, one row
 // function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
 // A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
-// round robin (single_read), the host's last cores differ. Gamma's dtype comes with the
-// problem (NormInputs); GroupNormSilu's f32-gamma keys are not planned (hostnn takes
-// GroupNorm's gamma in self's dtype only). The 2-D/3-D "performance" flags, which pick
-// kernel variants and not the tiling, are not recorded. Pure functions.
+// round robin (single_read), the host's last cores differ. The optional inputs these tilings
+// read (gamma's dtype, AddLayerNorm's bias and additionalOutput) come with the problem
+// (NormInputs); GroupNormSilu's f32-gamma keys are not planned (hostnn takes GroupNorm's
+// gamma in self's dtype only). The 2-D/3-D "performance" flags, which pick kernel variants
+// and not the tiling, are not recorded. Pure functions.
 
 #include <algorithm>
 #include <string>
@@ -543,17 +547,26 @@ void PlanLayerNormBackward(const Shape& s, NormTiling* t) {
 
 // ---- AddLayerNorm, AddLayerNormGrad ------------------------------------------------------
 
-// AddLayerNorm's A2 tiling, for the tiling problem's one dtype (gamma and beta in it), no
-// bias and additionalOutput off (the problem carries neither; a bias adds 1 (a bias of x1's
-// shape) or 2 (one row, broadcast) to the key, additionalOutput 100, and either changes the UB
-// budget). The ladder: special_reduce (f16, a row of at most 2040 elements), normal, single_row,
-// single_row_ext, slice, slice_ext; a row under 500 takes the big_n variant of normal or
-// special_reduce (at most 255 rows a pass). The rows budget aligns a row to 32 elements.
+// AddLayerNorm's A2 tiling. x is the compute dtype (FLOAT where x1 and x2 differ), gamma and
+// beta its dtype or f32 (g bytes), a row bias (held whole beside gamma) and additionalOutput
+// (a fourth row queue) in the budgets. The ladder: special_reduce (f16 x and gamma, no bias or
+// a row bias, a row of at most 2040 elements), normal_special (f16 x and gamma with a row bias,
+// where normal takes under 2 rows a pass and it over 2), normal, single_row, single_row_ext,
+// single_row_less_tensor (additionalOutput with f32 x and gamma and no bias, or 16-bit x, f32
+// gamma and no or a row bias), slice, slice_ext; a row under 500 takes the big_n variant of
+// normal or special_reduce (at most 255 rows a pass). Key: the template's, + 100 with
+// additionalOutput, + 1 for a bias of x1's size, + 2 for a row bias. The rows budget aligns a
+// row to 32 elements.
 void PlanAddLayerNorm(const Shape& s, NormTiling* t) {
   constexpr int64_t kReserved = 256, kStats = 4 * 64, kBrcb = 4 * 64 * 8;
   constexpr int64_t kSpecialMax = 255 * 8, kBigNMax = 500, kMaxRepeat = 255, kMinSlice = 2048;
-  const int64_t e = s.elem, cols = s.cols, blk = s.BlockElems();
+  const int64_t e = s.elem, g = s.ParamBytes(), cols = s.cols, blk = s.BlockElems();
   const int64_t c32 = AlignUp(cols, 32);
+  const NormBias bias = s.in.bias;
+  const bool row_bias = bias == NormBias::kRow, xout = s.in.additional_output;
+  const int64_t nb = row_bias ? 1 : 0, nq = 3 + (xout ? 1 : 0);  // row-bias rows, row queues
+  const bool all16 = s.dtype == DType::kFloat16 && s.Param() == DType::kFloat16;
+  const bool all32 = s.dtype == DType::kFloat32 && s.Param() == DType::kFloat32;
   t->kernel = "AddLayerNorm";
   t->stats = kTwoPass;
   CeilSplit(s, t);
@@ -562,42 +575,64 @@ void PlanAddLayerNorm(const Shape& s, NormTiling* t) {
   int64_t key = -1;
   std::string room_text;
   // special_reduce: x1, x2, y (16-bit), mean and rstd a row; two f32 rows and a reduce row.
-  if (s.dtype == DType::kFloat16 && s.ColsAligned() <= kSpecialMax) {
-    const int64_t room = s.ub - (kF32 * 2 * c32 + kReserved + kBrcb);
+  if (all16 && bias != NormBias::kFull && s.ColsAligned() <= kSpecialMax) {
+    const int64_t fixed = kF32 * 2 * c32 + e * nb * c32 + kReserved + kBrcb;
+    const int64_t room = s.ub - fixed;
     const int64_t per_row = e * 3 * c32 + kF32 * 2 + kF32 * 2 * c32 + kStats;
     if (room > per_row) {
       key = 70;
       t->rows_per_loop = room / per_row;
       t->tmpl = "special_reduce";
-      room_text = "(UB " + S(s.ub) + " - 8 x " + S(c32) + " - 2304) / (" + S(per_row) + " B a row)";
+      room_text = "(UB " + S(s.ub) + " - " + S(fixed) + ") / (" + S(per_row) + " B a row)";
     }
   }
-  if (key < 0) {  // normal: 3 rows in the dtype, 3 f32 rows, gamma and beta
-    const int64_t room = s.ub - (e * 2 * c32 + kStats + kReserved);
-    const int64_t per_row = e * 3 * c32 + kF32 * 2 + kF32 * 3 * c32;
-    if (room > per_row) {
+  if (key < 0) {  // normal: the row queues, 3 f32 rows, gamma and beta (and a row bias)
+    const int64_t fixed = g * 2 * c32 + e * nb * c32 + kStats + kReserved;
+    const int64_t room = s.ub - fixed;
+    const int64_t per_row = e * nq * c32 + kF32 * 2 + kF32 * 3 * c32;
+    // normal_special: x1, x2, y and 2 f32 rows, gamma and beta in f32 and the row bias.
+    const int64_t fixed_sp = kF32 * 2 * c32 + e * c32 + kStats + kReserved;
+    const int64_t per_row_sp = e * 3 * c32 + kF32 * 2 + kF32 * 2 * c32;
+    if (row_bias && all16 && room > 0 && room < 2 * per_row && s.ub - fixed_sp > 2 * per_row_sp) {
+      key = 60;
+      t->rows_per_loop = (s.ub - fixed_sp) / per_row_sp;
+      t->tmpl = "normal_special";
+      room_text = "normal's " + S(room) + " / " + S(per_row) + " under 2 rows; (UB " + S(s.ub) +
+                  " - " + S(fixed_sp) + ") / (" + S(per_row_sp) + " B a row)";
+    } else if (room > per_row) {
       key = 0;
       t->rows_per_loop = room / per_row;
       t->tmpl = "normal";
-      room_text = "(UB " + S(s.ub) + " - " + S(2 * e) + " x " + S(c32) + " - 512) / (" +
-                  S(per_row) + " B a row)";
+      room_text = "(UB " + S(s.ub) + " - " + S(fixed) + ") / (" + S(per_row) + " B a row)";
     }
   }
   const int64_t row_consts = kF32 * 2 + kStats + kReserved;
-  if (key < 0 && e * 3 * cols + (kF32 * 2 + e * 2) * cols + row_consts < s.ub) {
+  if (key < 0 && e * nq * cols + (kF32 * 2 + g * 2) * cols + row_consts < s.ub) {
     key = 20;
     t->tmpl = "single_row";
-    room_text = "one row: " + S(e * 3 + kF32 * 2 + e * 2) + " x " + S(cols) + " + 520 B";
+    room_text = "one row: " + S(e * nq + kF32 * 2 + g * 2) + " x " + S(cols) + " + 520 B";
   }
-  if (key < 0 && e * 2 * cols + (kF32 * 2 + e * 2) * cols + row_consts < s.ub) {
+  if (key < 0 && e * 2 * cols + (kF32 * 2 + g * 2) * cols + row_consts < s.ub) {
     key = 30;
     t->tmpl = "single_row_ext";
-    room_text = "one row, x sharing y's queue: " + S(e * 2 + kF32 * 2 + e * 2) + " x " + S(cols) +
+    room_text = "one row, x sharing y's queue: " + S(e * 2 + kF32 * 2 + g * 2) + " x " + S(cols) +
                 " + 520 B";
   }
-  if (key < 0) {  // slice: gamma, beta and an f32 row whole; x1, x2, y in chunks
-    const int64_t per_col = e * 3 + kF32 * 2;
-    const int64_t room = s.ub - (e * 2 * cols + e * 2 + kF32 * cols + kStats + kReserved);
+  if (key < 0 && xout &&
+      ((all32 && bias == NormBias::kNone) || (s.MixedParam() && bias != NormBias::kFull))) {
+    // single_row_less_tensor: one row queue (f32 x: x1, x2, y in turn; 16-bit x: with an f32
+    // row beside it), two f32 rows and the constants; gamma and beta read from memory.
+    const int64_t per_col = e + (all32 ? 0 : kF32) + kF32 * 2;
+    if (per_col * cols + kF32 * 2 + kStats + kReserved < s.ub) {
+      key = 90;
+      t->tmpl = "single_row_less_tensor";
+      room_text = "one row, one row queue: " + S(per_col) + " x " + S(cols) + " + 520 B";
+    }
+  }
+  if (key < 0) {  // slice: gamma, beta, a row bias and an f32 row whole; the row queues chunked
+    const int64_t per_col = e * nq + kF32 * 2;
+    const int64_t room =
+        s.ub - (g * 2 * cols + e * nb * cols + e * 2 + kF32 * cols + kStats + kReserved);
     const int64_t col = room / per_col;
     // ops-nn takes slice only when its chunk (over 2048) is not whole blocks, then aligns it.
     if (room > kMinSlice * per_col && col % blk != 0) {
@@ -609,7 +644,7 @@ void PlanAddLayerNorm(const Shape& s, NormTiling* t) {
     }
   }
   if (key < 0) {  // slice_ext: everything in chunks
-    const int64_t per_col = e * 3 + e * 2 + kF32 * 3;
+    const int64_t per_col = e * nq + g * 2 + e * nb + kF32 * 3;
     const int64_t col = (s.ub - row_consts) / per_col;
     key = 50;
     t->tmpl = "slice_ext";
@@ -623,10 +658,13 @@ void PlanAddLayerNorm(const Shape& s, NormTiling* t) {
     t->tmpl = key == 40 ? "big_n" : "big_n_special_reduce";
     t->rows_per_loop = std::min(t->rows_per_loop, kMaxRepeat);
   }
-  t->tiling_key = key;
+  t->tiling_key = key + (xout ? 100 : 0) + static_cast<int64_t>(bias);
   t->why = "a row of " + S(cols) + (t->col_chunks > 1 ? ": in chunks" : "") +
-           (key == 40 || key == 80 ? " < 500: big_n, at most 255 rows a pass" : "") +
-           "; no bias, additionalOutput off";
+           (key == 40 || key == 80 ? " < 500: big_n, at most 255 rows a pass" : "") + "; " +
+           (bias == NormBias::kNone   ? "no bias"
+            : bias == NormBias::kFull ? "a bias of x1's size"
+                                      : "a row bias") +
+           (xout ? ", additionalOutput on" : ", additionalOutput off") + GammaNote(s);
   t->ub_note = room_text + "; " + S(t->rows_per_loop) + " rows a pass";
 }
 
