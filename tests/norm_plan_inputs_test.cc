@@ -131,6 +131,23 @@ TEST(NormPlanInputs, AddLayerNormDTypes) {
        8});
 }
 
+TEST(NormPlanInputs, AddLayerNormGradDsum) {
+  for (const bool dsum_given : {false, true}) {
+    SCOPED_TRACE(dsum_given ? "dsum" : "no dsum");
+    const std::vector<int64_t> xs = {4096, 1024}, gs = {1024}, ms = {4096, 1};
+    HostTensor dy(kF32, xs), x1(kF32, xs), x2(kF32, xs), rstd(kF32, ms), mean(kF32, ms),
+        g(kF32, gs), dsum(kF32, xs), dx(kF32, xs), dg(kF32, gs), db(kF32, gs);
+    const OpArgs a =
+        Args(Op::kAddLayerNormGrad, {&dy, &x1, &x2, &rstd, &mean, &g, dsum_given ? &dsum : nullptr},
+             {&dx, &dg, &db});
+    ExpectPlan(a, {{Op::kAddLayerNormGrad, kF32, xs, 1, 1, 0,
+                    In(kF32, NormBias::kNone, false, dsum_given)},
+                   dsum_given ? 11 : 10,
+                   "cut_n",
+                   dsum_given ? 7 : 8});
+  }
+}
+
 TEST(NormPlanInputs, LayerNormGammaDType) {
   // bf16 rows of 1024: single_read with bf16 weight; f32 weight (or, weight absent, an f32
   // bias, in whose dtype the op_api fills the weight) -> merge_n 1600.

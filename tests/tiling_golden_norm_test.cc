@@ -6,7 +6,8 @@
 // derived by hand in a comment from that tiling code. "UT" marks a shape whose tiling key ops-nn's
 // own tiling unit test asserts for Ascend 910B. The tables after AddLayerNormGrad's add the
 // optional inputs a problem names (tiling::NormInputs): f32 gamma beside 16-bit x,
-// AddLayerNorm's bias and additionalOutput. These tests pin the planner; they run no operator.
+// AddLayerNorm's bias and additionalOutput, AddLayerNormGrad's dsum. These tests pin the
+// planner; they run no operator.
 //
 // Notation: rows = the product of the leading dims, cols = the normalised length; e = bytes
 // of the dtype, blk = 32 / e elements a block, cA = cols aligned up to blk; ceil split:
@@ -449,7 +450,7 @@ const Golden kAddLayerNormGrad[] = {
 };
 
 // clang-format off
-// ---- The optional inputs: f32 gamma, AddLayerNorm's bias and additionalOutput ---------------
+// ---- The optional inputs: f32 gamma, AddLayerNorm's bias and additionalOutput, dsum ----------
 // Each problem names its inputs (tiling::NormInputs); the plain call's goldens above leave them.
 constexpr DType kSame = DType::kUndefined;  // gamma in the dtype
 constexpr tiling::NormInputs In(DType param, tiling::NormBias bias = tiling::NormBias::kNone,
@@ -631,6 +632,32 @@ const Golden kAddLayerNormInputs[] = {
     {kAddLn, kF32, {4, 40000}, 1, kAdd, "slice_ext", 52, 4, 1, 1, 5440, 0, In(kSame, kRowBias)},
 };
 
+// AddLayerNormGrad with dsum (add_layer_norm_grad_tiling.cpp, hasDxInput): one more row
+// buffer, key + 1. f32: n = (48832 - 4 c8) / (6 c8 + 16), else chunks of rounddown((48832 -
+// 16) / 10 = 4881, 8) = 4872. 16-bit: n = (195328 - 12 c8 - 2 c16) / (64 + 20 c8 + 10 c16),
+// else chunks of rounddown(195328 / 44 = 4439, 16) = 4416.
+const tiling::NormInputs kDsum = In(kSame, tiling::NormBias::kNone, false, true);
+const Golden kAddLayerNormGradDsum[] = {
+    // UT 005 with dsum (41): cut_d, 4872.
+    {kAddLnGrad, kF32, {40, 1, 12288}, 2, kAddGrad, "cut_d", 41, 40, 1, 1, 4872, 0, kDsum},
+    // UT 001 with dsum (21): (195328 - 1920) / (64 + 2720 + 1440) = 45 rows, 1 a core.
+    {kAddLnGrad, kF16, {40, 1, 133}, 2, kAddGrad, "cut_n", 21, 40, 1, 1, 133, 0, kDsum},
+    // f32 1024: (48832 - 4096) / 6160 = 7 rows (8 without dsum).
+    {kAddLnGrad, kF32, {4096, 1024}, 1, kAddGrad, "cut_n", 11, 48, 86, 7, 1024, 0, kDsum},
+    // f32 4880, the longest whole row: (48832 - 19520) / 29296 = 1.
+    {kAddLnGrad, kF32, {1000, 4880}, 1, kAddGrad, "cut_n", 11, 48, 21, 1, 4880, 0, kDsum},
+    // f32 4881 (c8 4888): 29280 / 29344 = 0 -> cut_d 41.
+    {kAddLnGrad, kF32, {1000, 4881}, 1, kAddGrad, "cut_d", 41, 48, 21, 1, 4872, 0, kDsum},
+    // f32 5424 (a whole row without dsum): 27136 / 32560 = 0 -> cut_d.
+    {kAddLnGrad, kF32, {1000, 5424}, 1, kAddGrad, "cut_d", 41, 48, 21, 1, 4872, 0, kDsum},
+    // bf16 4096: (195328 - 57344) / (64 + 81920 + 40960) = 1 -> 31.
+    {kAddLnGrad, kBf16, {2048, 4096}, 1, kAddGrad, "cut_n", 31, 48, 43, 1, 4096, 0, kDsum},
+    // f16 16000: cut_d 51, chunks of 4416; 3 a core, 34 cores.
+    {kAddLnGrad, kF16, {100, 16000}, 1, kAddGrad, "cut_d", 51, 34, 3, 1, 4416, 0, kDsum},
+    // f16 64: (195328 - 896) / 1984 = 98 rows (121 without dsum); 105 a core.
+    {kAddLnGrad, kF16, {5000, 64}, 1, kAddGrad, "cut_n", 21, 48, 105, 98, 64, 0, kDsum},
+};
+
 // clang-format on
 
 // ---- BatchNorm (BatchNormV3), BatchNormBackward ----------------------------------------------
@@ -737,7 +764,8 @@ TEST_F(TilingGoldenNorm, GoldenPlans) {
       {"AddLayerNormGrad", std::begin(kAddLayerNormGrad), std::end(kAddLayerNormGrad)},
       {"BatchNorm", std::begin(kBatchNorm), std::end(kBatchNorm)},
       {"MixedParam", std::begin(kMixedParam), std::end(kMixedParam)},
-      {"AddLayerNormInputs", std::begin(kAddLayerNormInputs), std::end(kAddLayerNormInputs)}};
+      {"AddLayerNormInputs", std::begin(kAddLayerNormInputs), std::end(kAddLayerNormInputs)},
+      {"AddLayerNormGradDsum", std::begin(kAddLayerNormGradDsum), std::end(kAddLayerNormGradDsum)}};
   for (const Table& t : tables) {
     SCOPED_TRACE(t.name);
     for (const Golden* g = t.begin; g != t.end; ++g) Expect(*g);

@@ -43,8 +43,7 @@
 //     additionalOutput, + 1 with a bias of x1's size, + 2 with a row bias; x is the compute
 //     dtype (FLOAT where x1 and x2 differ).
 //   AddLayerNormGrad: cut_n (whole rows a pass) 10 / 20 / 30, cut_d (a row in chunks) 40 /
-//     50 / 60 (f32 / f16 / bf16); planned without dsum (key + 1; NormInputs' is not read).
-//     Every core launched.
+//     50 / 60 (f32 / f16 / bf16); + 1 with dsum (one more row buffer). Every core launched.
 //   BatchNorm: BatchNormV3 (training, C >= 64; the A2 op_api runs the TBE BNTrainingReduce
 //     and BNTrainingUpdate otherwise) over [R1, A, R0] = [N, C, spatial]: rows are the C
 //     channels of N x spatial, ceil-split over the cores. full_reduce 2000 / 2001 (R0 1) for
@@ -55,10 +54,10 @@
 // function per row; its split follows the A2 one (ceil(rows / cores) rows a core), so where
 // A2 deals the remainder one row to each of the first cores (merge_n), or blocks of rows
 // round robin (single_read), the host's last cores differ. The optional inputs these tilings
-// read (gamma's dtype, AddLayerNorm's bias and additionalOutput) come with the problem
-// (NormInputs); GroupNormSilu's f32-gamma keys are not planned (hostnn takes GroupNorm's
-// gamma in self's dtype only). The 2-D/3-D "performance" flags, which pick kernel variants
-// and not the tiling, are not recorded. Pure functions.
+// read (gamma's dtype, AddLayerNorm's bias and additionalOutput, AddLayerNormGrad's dsum)
+// come with the problem (NormInputs); GroupNormSilu's f32-gamma keys are not planned (hostnn
+// takes GroupNorm's gamma in self's dtype only). The 2-D/3-D "performance" flags, which pick
+// kernel variants and not the tiling, are not recorded. Pure functions.
 
 #include <algorithm>
 #include <string>
@@ -671,36 +670,41 @@ void PlanAddLayerNorm(const Shape& s, NormTiling* t) {
 // ops-nn's round-down here, (x - f + 1) / f * f, takes a whole block off a multiple of f.
 int64_t AlnRoundDown(int64_t x, int64_t f) { return x < f ? 0 : (x - f + 1) / f * f; }
 
-// AddLayerNormGrad (A2, without dsum: dsum adds 1 to the key and a row buffer): key dtype
-// (f32 1, f16 2, bf16 3) x 10, + 30 when a row is cut. Rows: the ceil split, every core
-// launched (the idle ones join the gamma sums); a pass holds nAvailInUb rows, or one row in
-// chunks of dInnerLength.
+// AddLayerNormGrad (A2): key dtype (f32 1, f16 2, bf16 3) x 10, + 30 when a row is cut, + 1
+// with dsum (one more row buffer: dsum beside dy, x1, x2 and dx, in the dtype and, for 16-bit
+// data, its f32 copy). Rows: the ceil split, every core launched (the idle ones join the gamma
+// sums); a pass holds nAvailInUb rows, or one row in chunks of dInnerLength.
 void PlanAddLayerNormGrad(const Shape& s, NormTiling* t) {
   constexpr int64_t kSpare = 512 + 512 + 64 * 4;
   const int64_t avail = s.ub - kSpare;
   const int64_t c8 = AlignUp(s.cols, 8), c16 = AlignUp(s.cols, 16);
   const int64_t dk = s.dtype == DType::kFloat16 ? 2 : s.dtype == DType::kBFloat16 ? 3 : 1;
+  const bool dsum = s.in.dsum;
+  const int64_t rb = 4 + (dsum ? 1 : 0);  // row buffers (f32, or each 16-bit one's copy)
   t->kernel = "AddLayerNormGrad";
   t->stats = kGiven;
   LngSplit(s, true, t);
   int64_t n = 0, chunk = 0;
   std::string how;
-  if (s.elem == kF32) {  // gamma + 3 sums whole; dy, x1, x2, dx, x a row; mean and rstd
+  if (s.elem == kF32) {  // gamma + 3 sums whole; dy, x1, x2, dx (dsum), x a row; mean, rstd
     const int64_t nd = avail / kF32 - c8 * 4;
-    n = nd < 0 ? 0 : nd / (c8 * 5 + 16);
-    how = "(" + S(avail) + " / 4 - 4 x " + S(c8) + ") / (5 x " + S(c8) + " + 16) = " + S(n);
+    n = nd < 0 ? 0 : nd / (c8 * (rb + 1) + 16);
+    how = "(" + S(avail) + " / 4 - 4 x " + S(c8) + ") / (" + S(rb + 1) + " x " + S(c8) +
+          " + 16) = " + S(n);
     if (n < 1) {
-      chunk = AlnRoundDown((avail / kF32 - 16) / 9, 8);
-      how = "(" + S(avail) + " / 4 - 16) / 9, rounded down = " + S(chunk) + " elements a chunk";
+      chunk = AlnRoundDown((avail / kF32 - 16) / (rb + 5), 8);
+      how = "(" + S(avail) + " / 4 - 16) / " + S(rb + 5) + ", rounded down = " + S(chunk) +
+            " elements a chunk";
     }
   } else {  // the 16-bit rows and their f32 copies
     const int64_t nd = avail - (c8 * 3 * kF32 + c16 * 2);
-    n = nd < 0 ? 0 : nd / (64 + c8 * 4 * kF32 + c16 * 4 * 2);
-    how = "(" + S(avail) + " - " + S(c8 * 12 + c16 * 2) + ") / (64 + 16 x " + S(c8) + " + 8 x " +
-          S(c16) + ") = " + S(n);
+    n = nd < 0 ? 0 : nd / (64 + c8 * rb * kF32 + c16 * rb * 2);
+    how = "(" + S(avail) + " - " + S(c8 * 12 + c16 * 2) + ") / (64 + " + S(rb * 4) + " x " + S(c8) +
+          " + " + S(rb * 2) + " x " + S(c16) + ") = " + S(n);
     if (n < 1) {
-      chunk = AlnRoundDown(avail / (5 * 2 + 7 * kF32), 16);
-      how = S(avail) + " / 38, rounded down = " + S(chunk) + " elements a chunk";
+      const int64_t per = (rb + 1) * 2 + (rb + 3) * kF32;
+      chunk = AlnRoundDown(avail / per, 16);
+      how = S(avail) + " / " + S(per) + ", rounded down = " + S(chunk) + " elements a chunk";
     }
   }
   if (n >= 1) {
@@ -718,7 +722,8 @@ void PlanAddLayerNormGrad(const Shape& s, NormTiling* t) {
     t->why = "a row of " + S(s.cols) + " over the UB: in chunks";
     t->ub_note = "UB " + S(s.ub) + " - 1280 = " + S(avail) + " B: " + how;
   }
-  t->why += "; no dsum";
+  t->tiling_key += dsum ? 1 : 0;
+  t->why += dsum ? "; with dsum" : "; no dsum";
 }
 
 // ---- GroupNorm (GroupNormSilu on A2), GroupNormBackward (GroupNormGrad) -----------------
