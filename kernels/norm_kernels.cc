@@ -133,22 +133,32 @@ HWY_INLINE hn::Vec<D> Load64(D d, F f, const float* p, size_t at) {
 // n elements' mean = sum(x) / n and centred sum of squares m2 = sum((x - mean)^2) in double,
 // x given lane by lane by x_of(d, a, b, c) from the first K of the operands a, b, c (a norm's
 // x alone; AddLayerNorm's x1 + x2 and a bias), in the fixed order. One pass where it is as
-// accurate as two: about a shift s (the mean of the first kNormPartials elements), sd =
-// sum(x - s) and sdd = sum((x - s)^2) together, m2 = sdd - sd^2 / n, mean = s + sd / n. The
-// subtraction cancels the part of sdd that (mean - s)^2 contributes, so it is taken only where
-// that part is under 255/256 of sdd (m2 >= sdd / 256: at most 8 of double's 53 bits lost,
-// against the 24 of the f32 results; a shift from the row's own first elements is nearly
-// always that close). Otherwise (a row whose first elements are far from its mean, against
-// its spread; NaN, inf) the centred squares are summed in a second pass about the mean, which
-// keeps the variance exact to double precision however large the mean is against the spread.
+// accurate as two: about a shift s (the row's first element), sd = sum(x - s) and sdd =
+// sum((x - s)^2) together, m2 = sdd - sd^2 / n, mean = s + sd / n. The subtraction cancels
+// the part n (mean - s)^2 of sdd, so it is taken only where that part is under 255/256 of
+// sdd (m2 >= sdd / 256, i.e. s within about 16 standard deviations of the mean: at most 8 of
+// double's 53 bits lost, against the 24 of the f32 results). Otherwise (a row whose first
+// element is an outlier; NaN, inf) the centred squares are summed in a second pass about the
+// mean, which keeps the variance exact to double precision however large the mean is
+// against the spread.
 // A decision of the row's values alone, so the bits are the same on every target.
 struct Moments {
   double mean, m2;
 };
 template <int K, class X>
 HWY_INLINE Moments MomentsOf(const float* a, const float* b, const float* c, size_t n, X x_of) {
-  const size_t head = HWY_MIN(n, kNormPartials);
-  const double shift = AccumulateRow<K>(a, b, c, head, x_of) / static_cast<double>(head);
+  const hn::CappedTag<double, 1> d1;
+  const hn::Rebind<float, decltype(d1)> f1;
+  const auto first = [&](auto k, const float* p) {
+    if constexpr (decltype(k)::value < K) {
+      return hn::PromoteTo(d1, hn::LoadU(f1, p));
+    } else {
+      return hn::Zero(d1);
+    }
+  };
+  const double shift = hn::GetLane(x_of(d1, first(std::integral_constant<int, 0>(), a),
+                                        first(std::integral_constant<int, 1>(), b),
+                                        first(std::integral_constant<int, 2>(), c)));
   const DD dd;
   const DF df;
   const size_t N = hn::Lanes(dd);

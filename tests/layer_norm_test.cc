@@ -235,10 +235,11 @@ TEST(LayerNorm, ConstantRowsLargeMeansAndSpecialValues) {
   }
 }
 
-// The statistics take one pass about a shift (the mean of a row's first 32 elements) where
-// that is as accurate as two, and a second, centred pass where the shift is far from the
-// mean against the spread: rows of 16384 whose first 32 elements are 1e4 above the rest
-// (the one-pass sums would cancel about 9 bits) and, beside them, rows that take one pass.
+// The statistics take one pass about a shift (a row's first element) where that is as
+// accurate as two, and a second, centred pass where the shift is far from the mean against
+// the spread: rows of 16384 whose first 32 elements are 1e4 from the rest (about 16
+// standard deviations: the one-pass sums would cancel about 9 bits) and, beside them, rows
+// that take one pass.
 TEST(LayerNorm, RowsWhoseFirstElementsAreFarFromTheMean) {
   constexpr int64_t kCols = 16384;
   const DType f = DType::kFloat32;
