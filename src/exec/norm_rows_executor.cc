@@ -83,6 +83,7 @@ class NormRowsExecutor final : public Executor {
       all_f32 = all_f32 && dtype == DType::kFloat32;
     }
     direct_ = layout.dense && all_f32;
+    dense_ = layout.dense;
     target_ = kernels::ChosenTargetName();
     for (int k = 0; k < 2; ++k) {
       if (parts.col_sums[k].given) sum_slot_[k] = num_sums_++;
@@ -188,6 +189,11 @@ class NormRowsExecutor final : public Executor {
     }
     const int64_t s = row * cols_;
     float* outs[2] = {};
+    // Dense 16-bit (or mixed) rows: each one converted by its codec straight from and to its
+    // place, an f32 one read in place; no strided walk per row.
+    const auto dense_at = [&](int k) {
+      return layout_.operands[k].first + static_cast<uint64_t>(s) * codecs_[k].elem_bytes;
+    };
     if (direct_) {
       for (int k = 0; k < row_operands_; ++k) {
         r.in[k] = reinterpret_cast<const float*>(layout_.operands[k].first) + s;
@@ -195,6 +201,17 @@ class NormRowsExecutor final : public Executor {
       for (int k = 0; k < results_; ++k) {
         outs[k] = reinterpret_cast<float*>(layout_.operands[row_operands_ + k].first) + s;
       }
+    } else if (dense_) {
+      for (int k = 0; k < row_operands_; ++k) {
+        if (dtypes_[k] == DType::kFloat32) {
+          r.in[k] = reinterpret_cast<const float*>(dense_at(k));
+          continue;
+        }
+        float* buffer = core_rows + k * cols_;
+        codecs_[k].to_f32(dense_at(k), buffer, static_cast<size_t>(cols_));
+        r.in[k] = buffer;
+      }
+      for (int k = 0; k < results_; ++k) outs[k] = core_rows + (row_operands_ + k) * cols_;
     } else {
       for (int k = 0; k < row_operands_; ++k) {
         float* buffer = core_rows + k * cols_;
@@ -215,7 +232,12 @@ class NormRowsExecutor final : public Executor {
     }
     if (!has_y_) return;
     fns_.row(r);
-    if (!direct_) {
+    if (dense_ && !direct_) {
+      for (int k = 0; k < results_; ++k) {
+        const int at = row_operands_ + k;
+        codecs_[at].from_f32(outs[k], dense_at(at), static_cast<size_t>(cols_));
+      }
+    } else if (!direct_) {
       for (int k = 0; k < results_; ++k) {
         const int at = row_operands_ + k;
         ScatterF32(layout_, layout_.operands[at], codecs_[at], s, cols_, outs[k]);
@@ -257,6 +279,7 @@ class NormRowsExecutor final : public Executor {
   float eps_;
   kernels::NormFns fns_;
   bool direct_ = false, has_y_ = true;
+  bool dense_ = false;  // every row operand and result dense (direct_: and all FLOAT)
   int results_ = 0;  // y, then y2: 0 to 2
   OperandCodec codecs_[kRowArrays];
   const char* target_ = "";
