@@ -330,6 +330,9 @@ struct NormRow {
   // * channel_len) of the row; 0: cols[k][i] to element i.
   size_t channel_len = 0;
   float eps = 0.0f;
+  // The column sums this row's terms go to, where its row function takes them in its output
+  // pass (NormFns::row_sums): as NormColumnsFn's sums, null: not wanted. Else null.
+  double* sums[2] = {};
 };
 // A normalisation's row function:
 //   LayerNorm: stats mean and rstd = 1 / sqrt(var + eps) (the biased, centred variance);
@@ -356,6 +359,9 @@ using NormColumnsFn = void (*)(const NormRow& row, double* const* sums);
 struct NormFns {
   NormRowFn row = nullptr;
   NormColumnsFn columns = nullptr;  // null: no column sums
+  // The row function adds the column terms itself where NormRow::sums is set, with the bits
+  // columns would give; columns is then for rows whose result is not wanted.
+  bool row_sums = false;
 };
 // A normalisation's functions; null for any other operator.
 NormFns GetNorm(Op op);

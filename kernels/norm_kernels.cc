@@ -12,6 +12,7 @@
 
 #include <hwy/highway.h>
 
+#include <array>
 #include <cmath>
 #include <type_traits>
 
@@ -44,19 +45,22 @@ HWY_INLINE double FoldPartials(double* HWY_RESTRICT p) {
   return p[0];
 }
 
-// The generic accumulation of a row: the sum of term(a[i], b[i], c[i], e[i]) over n elements
-// in double, element i into partial i % kNormPartials (vectors of at most 16 f64 lanes, so a
-// block of 32 is whole vectors on every target); a short last block's missing elements add
-// nothing. term works on f64 vectors; only the first K of a, b, c, e are read (the others are
-// zero vectors, known at compile time, so an unused operand costs no load and no test).
-template <int K, class Term>
-HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_RESTRICT b,
-                                 const float* HWY_RESTRICT c, const float* HWY_RESTRICT e, size_t n,
-                                 Term term) {
+// The generic accumulation of a row: M sums (term returns M f64 vectors, a std::array) of
+// term(a[i], b[i], c[i], e[i]) over n elements in double, element i into partial i %
+// kNormPartials of each (vectors of at most 16 f64 lanes, so a block of 32 is whole vectors
+// on every target); a short last block's missing elements add nothing. term works on f64
+// vectors; only the first K of a, b, c, e are read (the others are zero vectors, known at
+// compile time, so an unused operand costs no load and no test). Two sums in one pass read
+// the operands once (LayerNormBackward's sum(dy g) and sum(dy g xhat); the moments).
+template <int K, size_t M, class Term>
+HWY_INLINE std::array<double, M> AccumulateSums(const float* HWY_RESTRICT a,
+                                                const float* HWY_RESTRICT b,
+                                                const float* HWY_RESTRICT c,
+                                                const float* HWY_RESTRICT e, size_t n, Term term) {
   const DD dd;
   const DF df;
   const size_t N = hn::Lanes(dd);
-  HWY_ALIGN double partials[kNormPartials] = {0};
+  HWY_ALIGN double partials[M][kNormPartials] = {};
   const auto load = [&](auto k, const float* p, size_t at) {
     if constexpr (decltype(k)::value < K) {
       return hn::PromoteTo(dd, hn::LoadU(df, p + at));
@@ -68,13 +72,18 @@ HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_R
   using I1 = std::integral_constant<int, 1>;
   using I2 = std::integral_constant<int, 2>;
   using I3 = std::integral_constant<int, 3>;
+  const auto add = [&](const float* pa, const float* pb, const float* pc, const float* pe,
+                       size_t at, size_t k, size_t valid) {
+    const auto t =
+        term(dd, load(I0(), pa, at), load(I1(), pb, at), load(I2(), pc, at), load(I3(), pe, at));
+    for (size_t m = 0; m < M; ++m) {
+      const auto v = valid == N ? t[m] : hn::IfThenElseZero(hn::FirstN(dd, valid), t[m]);
+      hn::Store(hn::Add(hn::Load(dd, partials[m] + k), v), dd, partials[m] + k);
+    }
+  };
   size_t i = 0;
   for (; i + kNormPartials <= n; i += kNormPartials) {
-    for (size_t k = 0; k < kNormPartials; k += N) {
-      const auto t = term(dd, load(I0(), a, i + k), load(I1(), b, i + k), load(I2(), c, i + k),
-                          load(I3(), e, i + k));
-      hn::Store(hn::Add(hn::Load(dd, partials + k), t), dd, partials + k);
-    }
+    for (size_t k = 0; k < kNormPartials; k += N) add(a, b, c, e, i + k, k, N);
   }
   if (i < n) {
     const size_t rest = n - i;
@@ -84,14 +93,20 @@ HWY_INLINE double AccumulateRow4(const float* HWY_RESTRICT a, const float* HWY_R
       for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
     }
     for (size_t k = 0; k < kNormPartials; k += N) {
-      const size_t valid = rest > k ? HWY_MIN(rest - k, N) : 0;
-      const auto t = term(dd, load(I0(), tails[0], k), load(I1(), tails[1], k),
-                          load(I2(), tails[2], k), load(I3(), tails[3], k));
-      const auto masked = hn::IfThenElseZero(hn::FirstN(dd, valid), t);
-      hn::Store(hn::Add(hn::Load(dd, partials + k), masked), dd, partials + k);
+      add(tails[0], tails[1], tails[2], tails[3], k, k, rest > k ? HWY_MIN(rest - k, N) : 0);
     }
   }
-  return FoldPartials(partials);
+  std::array<double, M> sums;
+  for (size_t m = 0; m < M; ++m) sums[m] = FoldPartials(partials[m]);
+  return sums;
+}
+// One sum of term(a[i], b[i], c[i], e[i]).
+template <int K, class Term>
+HWY_INLINE double AccumulateRow4(const float* a, const float* b, const float* c, const float* e,
+                                 size_t n, Term term) {
+  return AccumulateSums<K, 1>(a, b, c, e, n, [&](auto d, auto va, auto vb, auto vc, auto ve) {
+    return std::array<decltype(va), 1>{term(d, va, vb, vc, ve)};
+  })[0];
 }
 // The same over at most three operands: term(a[i], b[i], c[i]).
 template <int K, class Term>
@@ -159,46 +174,13 @@ HWY_INLINE Moments MomentsOf(const float* a, const float* b, const float* c, siz
   const double shift = hn::GetLane(x_of(d1, first(std::integral_constant<int, 0>(), a),
                                         first(std::integral_constant<int, 1>(), b),
                                         first(std::integral_constant<int, 2>(), c)));
-  const DD dd;
-  const DF df;
-  const size_t N = hn::Lanes(dd);
-  HWY_ALIGN double sd[kNormPartials] = {0};
-  HWY_ALIGN double sdd[kNormPartials] = {0};
-  const auto load = [&](auto k, const float* p, size_t at) {
-    if constexpr (decltype(k)::value < K) {
-      return hn::PromoteTo(dd, hn::LoadU(df, p + at));
-    } else {
-      return hn::Zero(dd);
-    }
-  };
-  using I0 = std::integral_constant<int, 0>;
-  using I1 = std::integral_constant<int, 1>;
-  using I2 = std::integral_constant<int, 2>;
-  const auto add = [&](const float* pa, const float* pb, const float* pc, size_t at, size_t k,
-                       size_t valid) {
-    auto v = hn::Sub(x_of(dd, load(I0(), pa, at), load(I1(), pb, at), load(I2(), pc, at)),
-                     hn::Set(dd, shift));
-    v = hn::IfThenElseZero(hn::FirstN(dd, valid), v);
-    hn::Store(hn::Add(hn::Load(dd, sd + k), v), dd, sd + k);
-    hn::Store(hn::Add(hn::Load(dd, sdd + k), hn::Mul(v, v)), dd, sdd + k);
-  };
-  size_t i = 0;
-  for (; i + kNormPartials <= n; i += kNormPartials) {
-    for (size_t k = 0; k < kNormPartials; k += N) add(a, b, c, i + k, k, N);
-  }
-  if (i < n) {  // a short last block: its missing elements add nothing
-    const size_t rest = n - i;
-    HWY_ALIGN float tails[3][kNormPartials] = {{0}};
-    const float* src[3] = {a, b, c};
-    for (int s = 0; s < K; ++s) {
-      for (size_t j = 0; j < rest; ++j) tails[s][j] = src[s][i + j];
-    }
-    for (size_t k = 0; k < kNormPartials; k += N) {
-      add(tails[0], tails[1], tails[2], k, k, rest > k ? HWY_MIN(rest - k, N) : 0);
-    }
-  }
+  const std::array<double, 2> sums =
+      AccumulateSums<K, 2>(a, b, c, nullptr, n, [&](auto d, auto va, auto vb, auto vc, auto) {
+        const auto v = hn::Sub(x_of(d, va, vb, vc), hn::Set(d, shift));
+        return std::array<decltype(v), 2>{v, hn::Mul(v, v)};
+      });
   const double count = static_cast<double>(n);
-  const double sum_d = FoldPartials(sd), sum_dd = FoldPartials(sdd);
+  const double sum_d = sums[0], sum_dd = sums[1];
   // Separate statements: no contraction into a fused multiply-add (SSE4 has none).
   const double mean_d = sum_d / count;
   const double square = sum_d * mean_d;
@@ -383,46 +365,56 @@ void RmsNormGradColumns(const NormRow& r, double* const* sums) {
 
 // LayerNormBackward's row, from the forward's mean (row_in[0]) and rstd (row_in[1]): with
 // xhat = (x - mean) * rstd and g = gamma (1 where cols[0] is null), a = sum(dy * g) / n and
-// b = sum(dy * g * xhat) / n in double, dx = (dy * g - (a + xhat * b)) * rstd, rounded once.
-// AddLayerNormGrad's too: x = x1 + x2 (in[1] + in[2], in double lanes) and dx + dsum (in[3])
-// where given; with x2 zero and no dsum the bits are LayerNormBackward's.
+// b = sum(dy * g * xhat) / n in double (both in one pass), dx = (dy * g - (a + xhat * b)) *
+// rstd, rounded once. AddLayerNormGrad's too: x = x1 + x2 (in[1] + in[2], in double lanes)
+// and dx + dsum (in[3]) where given; with x2 zero and no dsum the bits are LayerNormBackward's.
+// The column terms where r.sums asks for them, in the output pass where xhat is at hand, with
+// LayerNormGradColumns' operations (so the same bits): dgamma += dy * xhat, dbeta += dy, each
+// vector's terms added before its dx is stored (dx may be dy or x itself).
 void LayerNormGradRow(const NormRow& r) {
   const float* dy = r.in[0];
   const float* x = r.in[1];
   const float* x2 = r.in[2];
   const float* dsum = r.in[3];
   const float* HWY_RESTRICT gamma = r.cols[0];
+  double* HWY_RESTRICT dgamma = r.sums[0];
+  double* HWY_RESTRICT dbeta = r.sums[1];
   const size_t n = r.n;
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
   const auto xhat = [mean, rstd](auto d, auto vx) {
     return hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
   };
-  double s1, s2;
+  // The pair of sums: dy * g and dy * g * xhat.
+  const auto pair = [&](auto d, auto dyg, auto vx) {
+    return std::array<decltype(dyg), 2>{dyg, hn::Mul(dyg, xhat(d, vx))};
+  };
+  std::array<double, 2> s;
   if (x2 != nullptr) {  // AddLayerNormGrad: gamma given
-    s1 = AccumulateRow<2>(dy, gamma, nullptr, n,
-                          [](auto, auto vdy, auto vg, auto) { return hn::Mul(vdy, vg); });
-    s2 = AccumulateRow4<4>(dy, gamma, x, x2, n, [&](auto d, auto vdy, auto vg, auto v1, auto v2) {
-      return hn::Mul(hn::Mul(vdy, vg), xhat(d, hn::Add(v1, v2)));
+    s = AccumulateSums<4, 2>(dy, gamma, x, x2, n, [&](auto d, auto vdy, auto vg, auto v1, auto v2) {
+      return pair(d, hn::Mul(vdy, vg), hn::Add(v1, v2));
     });
   } else if (gamma != nullptr) {
-    s1 = AccumulateRow<2>(dy, gamma, nullptr, n,
-                          [](auto, auto vdy, auto vg, auto) { return hn::Mul(vdy, vg); });
-    s2 = AccumulateRow<3>(dy, gamma, x, n, [&](auto d, auto vdy, auto vg, auto vx) {
-      return hn::Mul(hn::Mul(vdy, vg), xhat(d, vx));
-    });
+    s = AccumulateSums<3, 2>(
+        dy, gamma, x, nullptr, n,
+        [&](auto d, auto vdy, auto vg, auto vx, auto) { return pair(d, hn::Mul(vdy, vg), vx); });
   } else {
-    s1 = AccumulateRow<1>(dy, nullptr, nullptr, n, [](auto, auto vdy, auto, auto) { return vdy; });
-    s2 = AccumulateRow<2>(dy, x, nullptr, n, [&](auto d, auto vdy, auto vx, auto) {
-      return hn::Mul(vdy, xhat(d, vx));
-    });
+    s = AccumulateSums<2, 2>(
+        dy, x, nullptr, nullptr, n,
+        [&](auto d, auto vdy, auto vx, auto, auto) { return pair(d, vdy, vx); });
   }
-  const double a = s1 / static_cast<double>(n), b = s2 / static_cast<double>(n);
+  const double a = s[0] / static_cast<double>(n), b = s[1] / static_cast<double>(n);
   ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
-    auto dyg = Load64(d, f, dy, i);
+    const auto vdy = Load64(d, f, dy, i);
+    auto dyg = vdy;
     if (gamma != nullptr) dyg = hn::Mul(dyg, Load64(d, f, gamma, i));
     auto vx = Load64(d, f, x, i);
     if (x2 != nullptr) vx = hn::Add(vx, Load64(d, f, x2, i));
-    const auto inner = hn::Add(hn::Set(d, a), hn::Mul(xhat(d, vx), hn::Set(d, b)));
+    const auto vxhat = xhat(d, vx);
+    if (dgamma != nullptr) {
+      hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), hn::Mul(vdy, vxhat)), d, dgamma + i);
+    }
+    if (dbeta != nullptr) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), vdy), d, dbeta + i);
+    const auto inner = hn::Add(hn::Set(d, a), hn::Mul(vxhat, hn::Set(d, b)));
     const auto v = hn::Mul(hn::Sub(dyg, inner), hn::Set(d, rstd));
     return dsum != nullptr ? hn::Add(v, Load64(d, f, dsum, i)) : v;
   });
@@ -660,7 +652,7 @@ NormFns GetNorm(Op op) {
       return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
     case Op::kLayerNormBackward:
     case Op::kAddLayerNormGrad:
-      return {HOSTNN_PICK(LayerNormGradRow), HOSTNN_PICK(LayerNormGradColumns)};
+      return {HOSTNN_PICK(LayerNormGradRow), HOSTNN_PICK(LayerNormGradColumns), true};
     default:
       return {};
   }

@@ -230,7 +230,8 @@ TEST(LayerNormBackward, MasksWeightStridesAndInPlace) {
 }
 
 // The bits of every output for 1, 2 and 3 threads and 1 or 48 logical cores, over 301 rows
-// (the column sums' blocks of 64 rows end off a core's boundary).
+// (the column sums' blocks of 64 rows end off a core's boundary), and of the column sums
+// with and without dx.
 TEST(LayerNormBackward, SameBitsForAnyTeamAndCoreCount) {
   const int threads = omp_get_max_threads();
   std::mt19937_64 rng(0x1B2u);
@@ -265,6 +266,17 @@ TEST(LayerNormBackward, SameBitsForAnyTeamAndCoreCount) {
                        {&dy, &x, &mean, &rstd, &w, nullptr, &dx, &dw, &db}, {true, true, true});
       }
       for (int k = 0; k < 3; ++k) EXPECT_EQ(outs[k]->Snapshot(), first[k]) << k;
+      // Without dx the column sums take their own pass (with dx, the row's output pass adds
+      // them): the same bits.
+      HostTensor dw2(f, {517}), db2(f, {517});
+      a.out[0] = nullptr;
+      a.out[1] = &dw2.view();
+      a.out[2] = &db2.view();
+      a.bool_array = {false, true, true};
+      const Status s2 = hostnn::Run(a, options);
+      ASSERT_TRUE(s2.ok()) << s2.message();
+      EXPECT_EQ(dw2.Snapshot(), first[1]);
+      EXPECT_EQ(db2.Snapshot(), first[2]);
     }
   }
   omp_set_num_threads(threads);

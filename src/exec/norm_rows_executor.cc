@@ -228,7 +228,12 @@ class NormRowsExecutor final : public Executor {
       const int64_t at = channel_len_ > 0 ? (row % groups_) * (cols_ / channel_len_) : 0;
       double* const row_sums[2] = {sums[0] != nullptr ? sums[0] + at : nullptr,
                                    sums[1] != nullptr ? sums[1] + at : nullptr};
-      fns_.columns(r, row_sums);
+      if (has_y_ && fns_.row_sums) {  // in the row's output pass
+        r.sums[0] = row_sums[0];
+        r.sums[1] = row_sums[1];
+      } else {
+        fns_.columns(r, row_sums);
+      }
     }
     if (!has_y_) return;
     fns_.row(r);
