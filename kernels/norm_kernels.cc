@@ -449,16 +449,20 @@ HWY_INLINE void ChannelSums(const NormRow& r, size_t c, double* dy_sum, double* 
   const float* dy = r.in[0] + c * len;
   const float* x = r.in[1] + c * len;
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
-  *dy_sum = AccumulateRow<1>(dy, nullptr, nullptr, len, [](auto, auto v, auto, auto) { return v; });
-  *dy_xhat_sum = AccumulateRow<2>(dy, x, nullptr, len, [&](auto d, auto vdy, auto vx, auto) {
-    return hn::Mul(vdy, hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd)));
-  });
+  const std::array<double, 2> s = AccumulateSums<2, 2>(
+      dy, x, nullptr, nullptr, len, [&](auto d, auto vdy, auto vx, auto, auto) {
+        const auto t = hn::Mul(vdy, hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd)));
+        return std::array<decltype(t), 2>{vdy, t};
+      });
+  *dy_sum = s[0];
+  *dy_xhat_sum = s[1];
 }
 
 // GroupNormBackward's row: LayerNormGradRow's dx with gamma held per channel (1 where cols[0]
 // is null): a = sum_c g_c sum(dy) / n and b = sum_c g_c sum(dy * xhat) / n over the row's
 // channels in order, then per channel dx = (dy * g_c - (a + xhat * b)) * rstd in double lanes,
-// rounded once.
+// rounded once. The channels' sums are the column terms too: added to r.sums where given, as
+// GroupNormGradColumns adds them.
 void GroupNormGradRow(const NormRow& r) {
   const size_t len = r.channel_len, channels = r.n / len;
   const float* gamma = r.cols[0];
@@ -467,9 +471,14 @@ void GroupNormGradRow(const NormRow& r) {
   for (size_t c = 0; c < channels; ++c) {
     double dy_sum, dy_xhat_sum;
     ChannelSums(r, c, &dy_sum, &dy_xhat_sum);
+    if (r.sums[0] != nullptr) r.sums[0][c] += dy_xhat_sum;
+    if (r.sums[1] != nullptr) r.sums[1][c] += dy_sum;
     const double g = gamma != nullptr ? static_cast<double>(gamma[c]) : 1.0;
-    s1 += g * dy_sum;
-    s2 += g * dy_xhat_sum;
+    // Products and sums in separate statements: a compiler may fuse a * b + c written as one
+    // expression into an FMA on the targets that have it, which would change the bits.
+    const double t1 = g * dy_sum, t2 = g * dy_xhat_sum;
+    s1 += t1;
+    s2 += t2;
   }
   const double a = s1 / static_cast<double>(r.n), b = s2 / static_cast<double>(r.n);
   for (size_t c = 0; c < channels; ++c) {
@@ -647,7 +656,7 @@ NormFns GetNorm(Op op) {
     case Op::kGroupNorm:
       return {HOSTNN_PICK(GroupNormRow), nullptr};
     case Op::kGroupNormBackward:
-      return {HOSTNN_PICK(GroupNormGradRow), HOSTNN_PICK(GroupNormGradColumns)};
+      return {HOSTNN_PICK(GroupNormGradRow), HOSTNN_PICK(GroupNormGradColumns), true};
     case Op::kRmsNormGrad:
       return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
     case Op::kLayerNormBackward:

@@ -538,6 +538,42 @@ TEST(GroupNormBackward, SameBitsForAnyTeamAndCoreCount) {
   omp_set_num_threads(threads);
 }
 
+// The bits of all three outputs on every SIMD target (the per-channel sums weighted by gamma in
+// double), and of the column sums with dx (added in the row's pass) and without it (their own
+// pass).
+TEST(GroupNormBackward, SameBitsOnEveryTargetWithAndWithoutGradInput) {
+  std::mt19937_64 rng(0x3A5u);
+  const DType f = DType::kFloat32;
+  const std::vector<int64_t> shape{6, 12, 5, 7};
+  const int64_t n = 6, c = 12, hxw = 35, group = 3;
+  HostTensor dy(f, shape), x(f, shape), g(f, {c}), mean(f, {n, group}), rstd(f, {n, group});
+  dy.Fill(rng, -2.0, 2.0);
+  x.Fill(rng, -3.0, 5.0);
+  g.Fill(rng, -2.0, 2.0);
+  StoreStats(x.Values(), n * group, mean, rstd);
+  std::vector<uint8_t> first[3];
+  ForEachTarget([&](int64_t) {
+    HostTensor dx(f, shape), dgamma(f, {c}), dbeta(f, {c}), dgamma2(f, {c}), dbeta2(f, {c});
+    const std::vector<bool> all{true, true, true}, sums{false, true, true};
+    ASSERT_EQ(RunBackward(&dy, &x, &mean, &rstd, &g, n, c, hxw, group, &all, &dx, &dgamma, &dbeta),
+              ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    ASSERT_EQ(
+        RunBackward(&dy, &x, &mean, &rstd, &g, n, c, hxw, group, &sums, nullptr, &dgamma2, &dbeta2),
+        ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(dgamma2.Snapshot(), dgamma.Snapshot());
+    EXPECT_EQ(dbeta2.Snapshot(), dbeta.Snapshot());
+    if (first[0].empty()) {
+      first[0] = dx.Snapshot(), first[1] = dgamma.Snapshot(), first[2] = dbeta.Snapshot();
+      return;
+    }
+    EXPECT_EQ(dx.Snapshot(), first[0]);
+    EXPECT_EQ(dgamma.Snapshot(), first[1]);
+    EXPECT_EQ(dbeta.Snapshot(), first[2]);
+  });
+}
+
 // gradOut of another shape than input with the same element count (the op_api reshapes both
 // to [N, C, HxW]): read in row-major order; a strided one of another shape is refused.
 TEST(GroupNormBackward, GradOutShapedUnlikeInput) {
