@@ -112,8 +112,14 @@ class NormRowsExecutor final : public Executor {
 
   std::string KernelPath() const override {
     std::string path =
-        DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + results_, false) + ", " +
-        GetOpInfo(op_).name + " rows (double statistics)";
+        DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + results_, false);
+    if (dense_ && !direct_) {  // converted row by row in place of the strided gather
+      const std::string gathered = ", gathered to f32";
+      const size_t at = path.find(gathered);
+      if (at != std::string::npos)
+        path.replace(at, gathered.size(), ", dense rows converted to f32");
+    }
+    path += std::string(", ") + GetOpInfo(op_).name + " rows (double statistics)";
     if (num_sums_ > 0) {
       path += ", column sums over blocks of " + std::to_string(kNormSumRows) + " rows";
     }
