@@ -179,14 +179,16 @@ HWY_INLINE Moments MomentsOf(const float* a, const float* b, const float* c, siz
         const auto v = hn::Sub(x_of(d, va, vb, vc), hn::Set(d, shift));
         return std::array<decltype(v), 2>{v, hn::Mul(v, v)};
       });
-  const double count = static_cast<double>(n);
+  // 1 / n, a division off the sums' path (they multiply by it), so a short row does not wait
+  // on a division after its sums; the bits are this product's on every target.
+  const double inv_n = 1.0 / static_cast<double>(n);
   const double sum_d = sums[0], sum_dd = sums[1];
   // Separate statements: no contraction into a fused multiply-add (SSE4 has none).
-  const double mean_d = sum_d / count;
+  const double mean_d = sum_d * inv_n;
   const double square = sum_d * mean_d;
   const double m2 = sum_dd - square;
   if (m2 >= sum_dd * (1.0 / 256.0)) return {shift + mean_d, m2};
-  const double mean = AccumulateRow<K>(a, b, c, n, x_of) / count;
+  const double mean = AccumulateRow<K>(a, b, c, n, x_of) * inv_n;
   const double centred = AccumulateRow<K>(a, b, c, n, [&](auto d, auto va, auto vb, auto vc) {
     const auto v = hn::Sub(x_of(d, va, vb, vc), hn::Set(d, mean));
     return hn::Mul(v, v);
@@ -206,8 +208,8 @@ template <int K, class X>
 HWY_INLINE Centred CenteredStatsOf(const NormRow& r, const float* a, const float* b, const float* c,
                                    X x_of) {
   const Moments mo = MomentsOf<K>(a, b, c, r.n, x_of);
-  const double rstd =
-      1.0 / std::sqrt(mo.m2 / static_cast<double>(r.n) + static_cast<double>(r.eps));
+  const double var = mo.m2 * (1.0 / static_cast<double>(r.n));
+  const double rstd = 1.0 / std::sqrt(var + static_cast<double>(r.eps));
   *r.stats[0] = static_cast<float>(mo.mean);
   *r.stats[1] = static_cast<float>(rstd);
   return {mo.mean, rstd};
@@ -402,7 +404,8 @@ void LayerNormGradRow(const NormRow& r) {
         dy, x, nullptr, nullptr, n,
         [&](auto d, auto vdy, auto vx, auto, auto) { return pair(d, vdy, vx); });
   }
-  const double a = s[0] / static_cast<double>(n), b = s[1] / static_cast<double>(n);
+  const double inv_n = 1.0 / static_cast<double>(n);  // off the sums' path, as MomentsOf's
+  const double a = s[0] * inv_n, b = s[1] * inv_n;
   ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
     const auto vdy = Load64(d, f, dy, i);
     auto dyg = vdy;
