@@ -131,6 +131,10 @@ void GatherRuns(const core::FusedLayout& layout, const core::FusedOperand& opera
 template <typename D, class To>
 void Gather(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es, To to,
             int64_t start, int64_t len, D* dst) {
+  if (layout.dense) {  // one run from element start: one conversion call, no walk
+    to(operand.first + start * static_cast<int64_t>(es), dst, static_cast<size_t>(len));
+    return;
+  }
   const int inner = layout.rank - 1;
   const bool blocked = layout.rank >= 2 && operand.strides[inner] != 0 &&
                        operand.strides[inner] != 1 && operand.strides[inner - 1] != 0 &&
@@ -191,6 +195,10 @@ void GatherF64(const core::FusedLayout& layout, const core::FusedOperand& operan
 void ScatterF32(const core::FusedLayout& layout, const core::FusedOperand& operand,
                 const OperandCodec& codec, int64_t start, int64_t len, const float* src) {
   const size_t es = codec.elem_bytes;
+  if (layout.dense) {  // as Gather
+    codec.from_f32(src, operand.first + start * static_cast<int64_t>(es), static_cast<size_t>(len));
+    return;
+  }
   ForEachRun(layout, operand, es, start, len,
              [&](const char* p, int64_t stride, int64_t count, int64_t done) {
                char* q = const_cast<char*>(p);

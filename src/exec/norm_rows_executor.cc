@@ -195,11 +195,6 @@ class NormRowsExecutor final : public Executor {
     }
     const int64_t s = row * cols_;
     float* outs[2] = {};
-    // Dense 16-bit (or mixed) rows: each one converted by its codec straight from and to its
-    // place, an f32 one read in place; no strided walk per row.
-    const auto dense_at = [&](int k) {
-      return layout_.operands[k].first + static_cast<uint64_t>(s) * codecs_[k].elem_bytes;
-    };
     if (direct_) {
       for (int k = 0; k < row_operands_; ++k) {
         r.in[k] = reinterpret_cast<const float*>(layout_.operands[k].first) + s;
@@ -207,18 +202,7 @@ class NormRowsExecutor final : public Executor {
       for (int k = 0; k < results_; ++k) {
         outs[k] = reinterpret_cast<float*>(layout_.operands[row_operands_ + k].first) + s;
       }
-    } else if (dense_) {
-      for (int k = 0; k < row_operands_; ++k) {
-        if (dtypes_[k] == DType::kFloat32) {
-          r.in[k] = reinterpret_cast<const float*>(dense_at(k));
-          continue;
-        }
-        float* buffer = core_rows + k * cols_;
-        codecs_[k].to_f32(dense_at(k), buffer, static_cast<size_t>(cols_));
-        r.in[k] = buffer;
-      }
-      for (int k = 0; k < results_; ++k) outs[k] = core_rows + (row_operands_ + k) * cols_;
-    } else {
+    } else {  // a dense row is one conversion call (GatherF32's dense case), else a walk
       for (int k = 0; k < row_operands_; ++k) {
         float* buffer = core_rows + k * cols_;
         GatherF32(layout_, layout_.operands[k], codecs_[k], s, cols_, buffer);
@@ -243,12 +227,7 @@ class NormRowsExecutor final : public Executor {
     }
     if (!has_y_) return;
     fns_.row(r);
-    if (dense_ && !direct_) {
-      for (int k = 0; k < results_; ++k) {
-        const int at = row_operands_ + k;
-        codecs_[at].from_f32(outs[k], dense_at(at), static_cast<size_t>(cols_));
-      }
-    } else if (!direct_) {
+    if (!direct_) {
       for (int k = 0; k < results_; ++k) {
         const int at = row_operands_ + k;
         ScatterF32(layout_, layout_.operands[at], codecs_[at], s, cols_, outs[k]);
