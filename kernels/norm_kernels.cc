@@ -27,22 +27,37 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DD = hn::CappedTag<double, kRowPartials>;
 using DF = hn::Rebind<float, DD>;
 
+// A vector's lanes summed in a fixed order: halves folded onto halves (lane i + lane i +
+// half) down to one lane, in registers.
+template <class D>
+HWY_INLINE double FoldLanes(D d, hn::Vec<D> v) {
+#if HWY_TARGET == HWY_SCALAR  // one lane, and no halves to name
+  (void)d;
+  return hn::GetLane(v);
+#else
+  if constexpr (hn::MaxLanes(D()) == 1) {
+    (void)d;
+    return hn::GetLane(v);
+  } else {
+    const hn::Half<D> dh;
+    return FoldLanes(dh, hn::Add(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+  }
+#endif
+}
+
 // The kNormPartials partials summed in a fixed order, halves folded onto halves
-// (p[i] + p[i + width / 2]) down to one: whole vectors while a half fills one, then lanes.
+// (p[i] + p[i + width / 2]) down to one: whole vectors while a half fills one, then the
+// last vector's lanes (FoldLanes), the same additions.
 HWY_INLINE double FoldPartials(double* HWY_RESTRICT p) {
   const DD dd;
   const size_t N = hn::Lanes(dd);
-  for (size_t width = kNormPartials; width > 1; width /= 2) {
+  for (size_t width = kNormPartials; width > N; width /= 2) {
     const size_t half = width / 2;
-    if (half >= N) {
-      for (size_t k = 0; k < half; k += N) {
-        hn::Store(hn::Add(hn::Load(dd, p + k), hn::Load(dd, p + k + half)), dd, p + k);
-      }
-    } else {
-      for (size_t k = 0; k < half; ++k) p[k] += p[k + half];
+    for (size_t k = 0; k < half; k += N) {
+      hn::Store(hn::Add(hn::Load(dd, p + k), hn::Load(dd, p + k + half)), dd, p + k);
     }
   }
-  return p[0];
+  return FoldLanes(dd, hn::Load(dd, p));
 }
 
 // The generic accumulation of a row: M sums (term returns M f64 vectors, a std::array) of
