@@ -106,6 +106,7 @@ std::string CaseSpec::ShapeText() const {
   text += "]";
   if ((GetOpInfo(op).is_reduction && !IsChannelStatsOp(op)) || GetOpInfo(op).is_split)
     text += " dim " + std::to_string(dim);
+  if (weight_rows > 0) text += " of " + std::to_string(weight_rows) + " rows";
   return text;
 }
 
@@ -121,6 +122,12 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
   if (GetOpInfo(op).is_split) {
     if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, 2 * n}, -1, {}}};
     return {CaseSpec{op, dtype, {n / kRow, 2 * kRow}, -1, {}}};
+  }
+  if (GetOpInfo(op).kind == Kind::kGather) {
+    // Embedding: out [n / 1024, 1024] (rows of 1024 picked from a weight of as many rows), or
+    // [1, n].
+    if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
+    return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}}};
   }
   if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
   if (GetOpInfo(op).shapes == ShapeRule::kChannelGroups) {
@@ -219,6 +226,28 @@ bool ParseChannelShapes(const std::string& text, std::vector<std::vector<int64_t
   return !shapes->empty();
 }
 
+std::vector<EmbeddingShape> DefaultEmbeddingShapes() {
+  return {{128256, 4096, 8192}, {32000, 4096, 8192}, {50257, 768, 4096}};
+}
+
+bool ParseEmbeddingShapes(const std::string& text, std::vector<EmbeddingShape>* shapes) {
+  shapes->clear();
+  for (const std::string& item : Split(text, ',')) {
+    std::vector<int64_t> e;
+    if (!ParseShape(item, &e) || e.size() != 3 || e[0] <= 0 || e[1] <= 0 || e[2] <= 0) {
+      return false;
+    }
+    shapes->push_back({e[0], e[1], e[2]});
+  }
+  return !shapes->empty();
+}
+
+CaseSpec EmbeddingCase(Op op, DType dtype, const EmbeddingShape& s) {
+  CaseSpec c{op, dtype, {s.indices, s.d}, -1, {}};
+  c.weight_rows = s.rows;
+  return c;
+}
+
 CaseSpec NormCase(Op op, DType dtype, const NormShape& s) {
   if (GetOpInfo(op).shapes != ShapeRule::kChannelGroups) {
     return CaseSpec{op, dtype, {s.rows, s.length}, -1, {}};
@@ -286,6 +315,27 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     act_view_ = TensorView::Dense(act_, spec.dtype, half);
     if (info.is_forward) out_view_ = TensorView::Dense(out_, spec.dtype, half);
     acl_act_ = MakeAclTensor(act_view_);
+  }
+  if (info.kind == Kind::kGather && spec.shape.size() == 2) {
+    // Embedding: weight [rows, D] in x_, out [indices, D], an INT64 index per out row drawn
+    // uniformly from weight's rows.
+    const int64_t indices = spec.shape[0], d = spec.shape[1];
+    const int64_t rows = spec.weight_rows > 0 ? spec.weight_rows : indices;
+    if (rows != indices) {
+      std::free(x_);
+      const size_t weight_bytes = static_cast<size_t>(rows * d) * DTypeSize(spec.dtype);
+      x_ = AllocArray(weight_bytes);
+      Fill(x_, spec.dtype, rows * d, static_cast<float>(info.domain_lo),
+           static_cast<float>(info.domain_hi), 2);
+    }
+    x_view_ = TensorView::Dense(x_, spec.dtype, {rows, d});
+    index_.resize(static_cast<size_t>(indices));
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (int64_t& i : index_) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      i = static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(rows));
+    }
+    dy_view_ = TensorView::Dense(index_.data(), DType::kInt64, {indices});
   }
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
@@ -406,6 +456,7 @@ OpArgs CaseData::Args() const {
     a.in[0] = &x_view_;
     if (info.shapes == ShapeRule::kOneElement) a.in[1] = &w_view_;
     if (info.kind == Kind::kNoiseMap) a.in[1] = &dy_view_;  // RReluWithNoise's noise
+    if (info.kind == Kind::kGather) a.in[1] = &dy_view_;    // Embedding's indices
   } else {
     a.in[0] = &dy_view_;
     a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
@@ -479,6 +530,11 @@ double CaseData::Bytes() const {
     const bool gelu = HasGeluOperand(info);
     const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (gelu ? 1.0 : 0.0);
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
+  }
+  // Embedding reads a weight row per out row and the indices, and writes out.
+  if (info.kind == Kind::kGather) {
+    return 2.0 * static_cast<double>(bytes_per_array_) +
+           static_cast<double>(index_.size() * sizeof(int64_t));
   }
   // A norm reads and writes its rows (AddRmsNorm, AddLayerNorm: x1 and x2 read, y and xOut
   // written).
@@ -556,6 +612,9 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
   }
   if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
     return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
+  }
+  if (GetOpInfo(op).kind == Kind::kGather) {  // Embedding: weight x, indices dy
+    return aclnnEmbeddingGetWorkspaceSize(x, dy, out, ws, exec);
   }
   const OpInfo& info = GetOpInfo(op);
   if (IsNormShape(info.shapes)) {  // a norm, as Args gives it

@@ -35,6 +35,9 @@ struct CaseSpec {
   int64_t dim = -1;            // LogSoftmaxBackward only
   // The operator's scalar parameters in its list order (op_list.def); empty: the defaults.
   std::vector<double> scalars;
+  // Embedding (Kind Gather): weight's rows, shape being out's [indices, row length]; 0: as
+  // many rows as indices.
+  int64_t weight_rows = 0;
 
   int64_t Elements() const;
   // The k-th scalar parameter as hostnn is passed it: scalars[k], or the operator's default
@@ -91,6 +94,19 @@ std::vector<std::vector<int64_t>> DefaultChannelShapes();
 // "32x64x56x56,256x1024": shapes of 2 to 8 positive extents, each as ParseShape reads one
 // with 'x' between extents; false on anything else.
 bool ParseChannelShapes(const std::string& text, std::vector<std::vector<int64_t>>* shapes);
+
+// Embedding (Kind Gather) is timed on whole lookups: a weight of `rows` rows of `d` elements
+// and `indices` indices drawn uniformly from its rows (out [indices, d]). The default grid:
+// 128256x4096x8192 (a large language model's vocabulary, 2 GiB of f32 weight),
+// 32000x4096x8192 and 50257x768x4096.
+struct EmbeddingShape {
+  int64_t rows = 0, d = 0, indices = 0;
+};
+inline bool IsGatherOp(Op op) { return GetOpInfo(op).kind == Kind::kGather; }
+std::vector<EmbeddingShape> DefaultEmbeddingShapes();
+// "128256x4096x8192,32000x4096x8192": rows x d x indices triples of positive extents.
+bool ParseEmbeddingShapes(const std::string& text, std::vector<EmbeddingShape>* shapes);
+CaseSpec EmbeddingCase(Op op, DType dtype, const EmbeddingShape& s);
 
 // The SIMD target HOSTNN_BENCH_TARGET names ("AVX2", "AVX3", ...), forced for the whole
 // process (kernels::ForceTarget) and said on stderr; nothing when it is unset or empty. False
@@ -150,6 +166,8 @@ class CaseData {
     return acl_stats_[0] != nullptr ? stats_view_[0] : gw_view_;
   }
   const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
+  // Embedding's INT64 indices (Kind Gather), one per row of out; self_data() is its weight.
+  const TensorView& index_view() const { return dy_view_; }
   // BatchNorm's per-channel tensor k (kChannelTensors' order: weight, bias, runningMean,
   // runningVar, saveMean, saveInvstd, gradWeight, gradBias), for peers that run the same case.
   const TensorView& channel_view(int k) const { return channel_views_[k]; }
@@ -209,6 +227,9 @@ class CaseData {
   std::vector<float> channel_data_;
   TensorView channel_views_[kChannelTensors];
   void* acl_channel_[kChannelTensors] = {};
+  // Embedding (Kind Gather): x_ is weight [rows, D] and dy_view_ the INT64 indices, one per
+  // row of out [rows, D], each a row drawn uniformly.
+  std::vector<int64_t> index_;
   PreparedCall prepared_;
   // CANN tensors for RunCApiCall, made once.
   void* acl_dy_ = nullptr;

@@ -13,13 +13,16 @@
 // (site-packages/torch of PyTorch 2.x from PyPI: libtorch_cpu.so, libc10.so, include/).
 //   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16,f64] [--sizes 4K,256K,4M,64M]
 //                     [--norm-shapes 4096x64,...] [--channel-shapes 32x64x56x56,...]
+//                     [--embedding-shapes 128256x4096x8192,...]
 //                     [--threads 1,2] [--samples 11]
 //                     [--sample-ms 4] [--csv FILE]
 //                     [--param name=value]...    (a scalar parameter, as hostnn-scale's)
 //   hostnn_torch_peer --list-ops                 (the operator list, one name a line)
 // The normalisation family runs on the --norm-shapes grid of rows x row length (default
 // bench::DefaultNormShapes), BatchNorm and its gradient on the --channel-shapes grid of whole
-// [N, C, ...] shapes (default bench::DefaultChannelShapes), the other operators at --sizes.
+// [N, C, ...] shapes (default bench::DefaultChannelShapes), Embedding on the
+// --embedding-shapes grid of weight rows x row length x indices (default
+// bench::DefaultEmbeddingShapes), the other operators at --sizes.
 // HOSTNN_BENCH_TARGET=AVX2 forces hostnn's SIMD target (bench::ForceBenchTarget).
 
 #include <ATen/ATen.h>
@@ -103,6 +106,7 @@ int Main(int argc, char** argv) {
   std::vector<std::string> threads = {"1", "2"};
   std::vector<NormShape> norm_shapes = DefaultNormShapes();  // the norms' grid (cases.h)
   std::vector<std::vector<int64_t>> channel_shapes = DefaultChannelShapes();  // BatchNorm's
+  std::vector<EmbeddingShape> embedding_shapes = DefaultEmbeddingShapes();
   std::vector<std::pair<std::string, double>> params;        // --param name=value
   int samples = 11;
   double sample_ms = 4;
@@ -133,6 +137,13 @@ int Main(int argc, char** argv) {
     else if (k == "--norm-shapes") {
       if (!ParseNormShapes(v, &norm_shapes)) {
         std::fprintf(stderr, "hostnn_torch_peer: bad --norm-shapes '%s' (rows x length)\n",
+                     v.c_str());
+        return 2;
+      }
+    } else if (k == "--embedding-shapes") {
+      if (!ParseEmbeddingShapes(v, &embedding_shapes)) {
+        std::fprintf(stderr,
+                     "hostnn_torch_peer: bad --embedding-shapes '%s' (rows x d x indices)\n",
                      v.c_str());
         return 2;
       }
@@ -230,7 +241,11 @@ int Main(int argc, char** argv) {
         for (const auto& shape : channel_shapes)
           specs.push_back(CaseSpec{op, dtype, shape, -1, {}});
       }
-      const bool gridded = IsNormOp(op) || IsChannelStatsOp(op);
+      if (IsGatherOp(op)) {
+        for (const EmbeddingShape& e : embedding_shapes)
+          specs.push_back(EmbeddingCase(op, dtype, e));
+      }
+      const bool gridded = IsNormOp(op) || IsChannelStatsOp(op) || IsGatherOp(op);
       for (const std::string& size : gridded ? std::vector<std::string>{} : sizes) {
         int64_t n = 0;
         if (!ParseCount(size, &n)) {

@@ -117,6 +117,11 @@ bool TorchCase::Run() {
     case Op::kPreluBackward:
       out = std::get<0>(at::_prelu_kernel_backward(dy, x, weight));
       break;
+    // Embedding's case: weight is x, the INT64 indices dy (bench/cases.h). at::embedding
+    // allocates its result per call, as a PyTorch caller gets it.
+    case Op::kEmbedding:
+      out = at::embedding(x, dy);
+      break;
     case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
       at::heaviside_out(out, dy, x);
       break;
@@ -371,6 +376,10 @@ TorchCase MakeTorchCase(const CaseData& data) {
   t.out = at::from_blob(data.out_data(), s.shape, opts);
   if (GetOpInfo(s.op).shapes == ShapeRule::kChannelWeight)
     t.weight = at::from_blob(data.self_data(), {1}, opts);
+  if (GetOpInfo(s.op).kind == Kind::kGather) {  // Embedding: the INT64 indices
+    const TensorView& idx = data.index_view();
+    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
+  }
   if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
     const std::vector<int64_t>& half = data.half_shape();
     t.dy = at::from_blob(data.grad_output_data(), half, opts);

@@ -159,6 +159,30 @@ void ToF64_F16(const void* s, double* d, size_t n) { ToF64Impl<F16>(s, d, n); }
 void ToF64_BF16(const void* s, double* d, size_t n) { ToF64Impl<BF16>(s, d, n); }
 void ToF64_F64(const void* s, double* d, size_t n) { std::memcpy(d, s, n * sizeof(double)); }
 
+// ---- copies --------------------------------------------------------------------------
+
+// bytes from src to dst, dst's whole vectors with non-temporal stores (four a step, so
+// that each store fills what the loads brought), its unaligned head and tail plainly.
+void StreamCopy(const void* src_v, void* dst_v, size_t bytes) {
+  const hn::ScalableTag<uint8_t> d;
+  const size_t N = hn::Lanes(d);
+  const uint8_t* src = static_cast<const uint8_t*>(src_v);
+  uint8_t* dst = static_cast<uint8_t*>(dst_v);
+  const size_t head = std::min(bytes, (N - reinterpret_cast<uintptr_t>(dst) % N) % N);
+  std::memcpy(dst, src, head);
+  size_t i = head;
+  for (; i + 4 * N <= bytes; i += 4 * N) {
+    const auto a = hn::LoadU(d, src + i), b = hn::LoadU(d, src + i + N);
+    const auto c = hn::LoadU(d, src + i + 2 * N), e = hn::LoadU(d, src + i + 3 * N);
+    hn::Stream(a, d, dst + i);
+    hn::Stream(b, d, dst + i + N);
+    hn::Stream(c, d, dst + i + 2 * N);
+    hn::Stream(e, d, dst + i + 3 * N);
+  }
+  for (; i + N <= bytes; i += N) hn::Stream(hn::LoadU(d, src + i), d, dst + i);
+  std::memcpy(dst + i, src + i, bytes - i);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -195,6 +219,11 @@ HWY_EXPORT(ToF64_F32);
 HWY_EXPORT(ToF64_F16);
 HWY_EXPORT(ToF64_BF16);
 HWY_EXPORT(ToF64_F64);
+HWY_EXPORT(StreamCopy);
+
+CopyFn GetStreamCopy() { return HOSTNN_PICK(StreamCopy); }
+
+void StoreFence() { hwy::FlushStream(); }
 
 ToF32Fn GetToF32(DType src) {
   switch (src) {

@@ -53,6 +53,13 @@ MapFn GetComplexMap(Op op);
 // last-level cache).
 StoreMode ChooseStoreMode(uint64_t out_bytes, int64_t min_bytes);
 
+// A byte copy (Embedding's rows) whose whole vectors of dst are stored non-temporally, the
+// unaligned head and tail plainly: memcpy's bytes. A run of them ends with StoreFence, so
+// that the stores are visible to whoever reads dst next.
+using CopyFn = void (*)(const void* src, void* dst, size_t bytes);
+CopyFn GetStreamCopy();
+void StoreFence();
+
 // Widen n elements to f32 (src FLOAT, FLOAT16, BFLOAT16; INT32 rounded to nearest even) /
 // narrow from f32 with RNE (dst FLOAT, FLOAT16, BFLOAT16, DOUBLE; COMPLEX64 and COMPLEX128
 // as (value, +0); INT32 truncated toward zero, saturating). Null for other dtypes.

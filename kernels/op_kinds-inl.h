@@ -34,6 +34,10 @@
 #define HOSTNN_KIND_MapColumnSums(Name)
 #define HOSTNN_KIND_MapColumnSums_DEFAULTED
 #endif
+#ifndef HOSTNN_KIND_Gather
+#define HOSTNN_KIND_Gather(Name)
+#define HOSTNN_KIND_Gather_DEFAULTED
+#endif
 
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_KIND_##kind(Name)
 #include "hostnn/op_list.def"
@@ -66,4 +70,8 @@
 #ifdef HOSTNN_KIND_NoiseMap_DEFAULTED
 #undef HOSTNN_KIND_NoiseMap
 #undef HOSTNN_KIND_NoiseMap_DEFAULTED
+#endif
+#ifdef HOSTNN_KIND_Gather_DEFAULTED
+#undef HOSTNN_KIND_Gather
+#undef HOSTNN_KIND_Gather_DEFAULTED
 #endif

@@ -680,6 +680,8 @@ const char* RuleName(DTypeRule r) {
       return "NormAddMixed";
     case DTypeRule::kNormGradLikeAll:
       return "NormGradLikeAll";
+    case DTypeRule::kGatherAny:
+      return "GatherAny";
   }
   return "?";
 }
@@ -745,6 +747,8 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kNormGradLikeAll:
       return "dy, x1, x2, gamma, dsum and dxOut one compute dtype, rstd, mean, dgammaOut and "
              "dbetaOut FLOAT; computed in f32 with double sums";
+    case DTypeRule::kGatherAny:
+      return "weight and out one dtype, copied exactly; indices INT32 or INT64";
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";
@@ -812,7 +816,9 @@ std::string NoteCell(const OpApiRow& row) {
 
 // The operators of ops-nn's activation/ folder, the page's: not the normalisations
 // (docs/norm_family.md), which the list holds after them.
-bool InActivationFamily(Op op) { return !IsNormFamily(GetOpInfo(op).shapes); }
+bool InActivationFamily(Op op) {
+  return !IsNormFamily(GetOpInfo(op).shapes) && GetOpInfo(op).kind != Kind::kGather;
+}
 
 const OpApiRow* RowOf(Op op) {
   for (const OpApiRow& r : OpApiRows()) {

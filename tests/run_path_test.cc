@@ -180,6 +180,16 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
             args.bool_array_given = true;
           }
         }
+        // Embedding: weight [4, 75] (x's first 300 elements), 64 INT32 indices, out [64, 75].
+        const std::vector<int32_t> index(64, 3);
+        std::vector<float> rows(64 * 75, 0.0f);
+        const TensorView vweight = TensorView::Dense(x.data(), dtype, {4, 75});
+        const TensorView vindex =
+            TensorView::Dense(const_cast<int32_t*>(index.data()), DType::kInt32, {64});
+        const TensorView vrows = TensorView::Dense(rows.data(), dtype, {64, 75});
+        if (GetOpInfo(op).kind == Kind::kGather) {
+          args.in[0] = &vweight, args.in[1] = &vindex, args.out[0] = &vrows;
+        }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
           const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +

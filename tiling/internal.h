@@ -80,6 +80,9 @@ ReductionPlan PlanReduction(Op op, int64_t a1, int64_t r, int64_t a0, int64_t el
 // The Atlas A2 profiles (atlas-a2, atlas-a2-<cores>), whose normalisations are planned as
 // ops-nn's A2 tiling plans them.
 bool IsAtlasA2(const Platform& pf);
+// Embedding's A2 tiling (GatherTiling) of `indices` rows of `inner` elements.
+GatherTiling PlanGatherA2(int64_t indices, int64_t inner, int64_t x_bytes, int64_t index_bytes,
+                          const Platform& pf);
 // Pure (norm.cc). The tiling ops-nn's Atlas A2 code chooses for `op` over [rows, cols] (cols
 // the normalised length) in `dtype` (f32, f16 or bf16) with the optional `inputs` (param_dtype
 // resolved: never kUndefined) on pf's cores and UB.

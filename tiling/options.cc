@@ -136,6 +136,12 @@ const char* ShortDTypeName(DType dtype) {
       return "i16";
     case DType::kInt64:
       return "i64";
+    case DType::kBool:
+      return "bool";
+    case DType::kComplex64:
+      return "c64";
+    case DType::kComplex128:
+      return "c128";
     default:  // tiling plans only the storage dtypes above
       return nullptr;
   }
@@ -153,7 +159,10 @@ bool ParseDType(const std::string& name, DType* dtype) {
                 {{"i8", "int8", nullptr, nullptr}, DType::kInt8},
                 {{"u8", "uint8", nullptr, nullptr}, DType::kUInt8},
                 {{"i16", "int16", nullptr, nullptr}, DType::kInt16},
-                {{"i64", "int64", nullptr, nullptr}, DType::kInt64}};
+                {{"i64", "int64", nullptr, nullptr}, DType::kInt64},
+                {{"bool", nullptr, nullptr, nullptr}, DType::kBool},
+                {{"c64", "complex64", nullptr, nullptr}, DType::kComplex64},
+                {{"c128", "complex128", nullptr, nullptr}, DType::kComplex128}};
   const std::string lower = Lower(name);
   for (const auto& row : kTable) {
     for (const char* n : row.names) {

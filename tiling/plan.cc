@@ -48,8 +48,10 @@ Status CheckUb(const std::vector<UbBuffer>& ub, const Platform& pf) {
 
 Status CheckElementwise(const ElementwisePlan& p, const Platform& pf) {
   if (p.n < 1) return Fail("n < 1");
-  if (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4 && p.elem_bytes != 8) {
-    return Fail("elem_bytes " + S(p.elem_bytes) + " is not 1, 2, 4 or 8");
+  // 16: a COMPLEX128 copy (Embedding).
+  if (p.elem_bytes != 1 && p.elem_bytes != 2 && p.elem_bytes != 4 && p.elem_bytes != 8 &&
+      p.elem_bytes != 16) {
+    return Fail("elem_bytes " + S(p.elem_bytes) + " is not 1, 2, 4, 8 or 16");
   }
   if (p.block_elems * p.elem_bytes != pf.block_bytes) {
     return Fail("a block of " + S(p.block_elems) + " elements is not " + S(pf.block_bytes) + " B");
@@ -280,9 +282,9 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
     const OpInfo& info = GetOpInfo(problem.op);
     const char* dtype = ShortDTypeName(problem.dtype);
     if (dtype == nullptr) {
-      return Status::Invalid(
-          std::string("dtype ") + DTypeName(problem.dtype) +
-          " is unknown to tiling; expected f32, f16, bf16, f64, i32, i16, i8, u8 or i64");
+      return Status::Invalid(std::string("dtype ") + DTypeName(problem.dtype) +
+                             " is unknown to tiling; expected f32, f16, bf16, f64, i32, i16, i8, "
+                             "u8, i64, bool, c64 or c128");
     }
     Plan p;
     p.dtype = dtype;
@@ -329,6 +331,20 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
         numel /= 2;
       }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
+      if (info.kind == Kind::kGather) {
+        if (rank != 2 ||
+            (problem.index_dtype != DType::kInt32 && problem.index_dtype != DType::kInt64)) {
+          return Status::Invalid("shape " + ShapeText(problem.shape) + " with " +
+                                 DTypeName(problem.index_dtype) + " indices: " + p.op +
+                                 " plans out's [indices, row length] with INT32 or INT64 indices");
+        }
+        p.index_dtype = problem.index_dtype;
+        if (IsAtlasA2(resolved.platform)) {
+          p.gather =
+              PlanGatherA2(problem.shape[0], problem.shape[1], elem_bytes,
+                           static_cast<int64_t>(DTypeSize(problem.index_dtype)), resolved.platform);
+        }
+      }
       if (info.kind == Kind::kMapColumnSums) {
         p.channel_sums = PlanChannelSums(problem.shape, p.elementwise.block_dim);
       }
@@ -454,6 +470,16 @@ Status Plan::Check() const {
       }
     }
     if (kind == Kind::kReduction && norm.planned) HOSTNN_RETURN_IF_ERROR(CheckNorm(*this));
+    if (gather.planned) {  // the shares cover out's elements exactly, each core's at least 1
+      const GatherTiling& g = gather;
+      const int64_t former = std::min(g.total, g.per_core * (g.block_dim - 1));
+      if (g.block_dim < 1 || g.block_dim > pf.cores || g.per_core < 1 ||
+          former + g.last_core != g.total || g.tile_count < 1 ||
+          g.tile_count * (g.x_bytes + g.index_bytes) > pf.ub_bytes) {
+        return Fail("gather: the cores' shares do not cover the " + S(g.total) +
+                    " elements, or a UB pass does not fit");
+      }
+    }
     return kind == Kind::kElementwise ? CheckElementwise(elementwise, pf)
                                       : CheckReduction(reduction, pf);
   });

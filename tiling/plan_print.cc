@@ -75,6 +75,20 @@ std::string NormInputsText(const NormInputs& n, const std::string& dtype) {
   return text;
 }
 
+// Embedding's Atlas A2 tiling, below the host's elementwise plan of out's elements.
+std::string GatherTable(const GatherTiling& t, int64_t host_cores) {
+  std::ostringstream o;
+  o << "-- Atlas A2 (ops-nn's tiling) --\n"
+    << "kernel          " << t.kernel << " along dim 0: " << t.indices << " indices x " << t.inner
+    << " elements = " << t.total << "\n"
+    << "block_dim       " << t.block_dim << " = min(" << t.total << ", cores): ";
+  if (t.block_dim > 1) o << t.block_dim - 1 << " x " << t.per_core << ", the last ";
+  o << t.last_core << " (the plan above: " << Plural(host_cores, "core") << ")\n"
+    << "per UB pass     " << t.tile_count << " elements = (UB - 8192) / (" << t.x_bytes << " + "
+    << t.index_bytes << " B), down to a multiple of 32\n";
+  return o.str();
+}
+
 // A normalisation's Atlas A2 tiling, below the host's reduction plan.
 std::string NormTable(const NormTiling& t, int64_t host_cores) {
   std::ostringstream o;
@@ -152,6 +166,15 @@ std::string Plan::ToJson() const {
                            {"segs_per_row", c.segs_per_row}, {"rows_per_unit", c.rows_per_unit},
                            {"units", c.units},         {"block_dim", c.block_dim}};
     }
+    if (index_dtype != DType::kUndefined) o["index_dtype"] = ShortDTypeName(index_dtype);
+    if (gather.planned) {
+      const GatherTiling& t = gather;
+      o["gather"] = {{"kernel", t.kernel},       {"indices", t.indices},
+                     {"inner", t.inner},         {"total", t.total},
+                     {"x_bytes", t.x_bytes},     {"index_bytes", t.index_bytes},
+                     {"block_dim", t.block_dim}, {"per_core", t.per_core},
+                     {"last_core", t.last_core}, {"tile_count", t.tile_count}};
+    }
     return WriteJson(o);
   }
   const ReductionPlan& p = reduction;
@@ -216,6 +239,9 @@ std::string Plan::ToTable() const {
   o << "op              " << op << " (" << dtype << "), shape " << ShapeText(shape);
   if (kind == Kind::kReduction) o << ", dim " << dim;
   if (IsSplitOp(op)) o << ", split along dim " << dim << " into halves";
+  if (index_dtype != DType::kUndefined) {
+    o << " (out's [indices, row length]), " << ShortDTypeName(index_dtype) << " indices";
+  }
   const std::string inputs = NormInputsText(norm_inputs, dtype);
   if (!inputs.empty()) o << "\ninputs          " << inputs;
   o << "\nplatform        " << platform.name << ": " << Plural(platform.cores, "core") << ", UB "
@@ -262,6 +288,7 @@ std::string Plan::ToTable() const {
         << "; " << c.units << " units on " << c.block_dim << " cores ("
         << c.UnitEnd(0) - c.UnitBegin(0) << " on core 0)\n";
     }
+    if (gather.planned) o << GatherTable(gather, p.block_dim);
     return o.str();
   }
   const ReductionPlan& p = reduction;

@@ -129,6 +129,8 @@ enum class Kind {
                    // counter-based generator keyed by the element's index, written to in1
                    // as well as used (RReluWithNoise's training mode; its evaluation mode
                    // is a LeakyRelu)
+  kGather,         // rows of in0 picked by the index tensor in1: out[i, :] = in0[in1[i], :]
+                   // (Embedding), every index checked against in0's rows when phase 2 runs
 };
 // The kinds that split self along dim into two halves: the front end makes them views of
 // their own (src/aclnn/split_front_end.cc) for the Map executor.
@@ -328,6 +330,9 @@ enum class DTypeRule {
   kPromoteOutAnyFloat,      // inputs: any float or integer dtypes whose PromoteType is a
                             // compute dtype (an integer input is cast to it first, as CANN
                             // casts to the promoted type); out: any float dtype
+  kGatherAny,               // in0 and out one dtype of the twelve a copy takes (the three
+                            // compute dtypes, DOUBLE, INT8 to INT64, UINT8, BOOL, COMPLEX64,
+                            // COMPLEX128); in1 INT32 or INT64 (Embedding: copied exactly)
 };
 
 // How the operands' shapes relate.
@@ -358,6 +363,8 @@ enum class ShapeRule {
   kFlatNoise,      // out equals in0; in1 (RReluWithNoise's noise) has any shape, and in
                    // training mode at least in0's element count: its first numel(in0)
                    // elements in row-major order pair with in0's in row-major order
+  kIndexRows,      // in0 [rows, D] (2 dims); in1 indices of any shape (0 to 8 dims); out
+                   // in1's shape followed by D (Embedding)
 };
 // The normalisations' shape rules: statistics over rows, their own front end
 // (src/aclnn/norm_front_end.cc) and executor (src/exec/norm_rows_executor.h).
@@ -382,6 +389,7 @@ enum class Tolerance {
                        // plus half an ULP
   kNormBackward,  // RmsNormGrad, LayerNormBackward: dx and the column sums within 2^-21 times the
                   // sum of the magnitudes of their terms, or 4 ULP; 16-bit: that plus half an ULP
+  kExact,         // a copy: every output element bitwise the element it copies (Embedding)
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -523,7 +531,7 @@ struct OpInfo {
                       // or self and a one-element parameter (ShapeRule::kOneElement) or
                       // row counts (kGroupRows), or self and its noise (Kind NoiseMap),
                       // or a forward norm's input and its per-column operands
-                      // (Tolerance kNormForward)
+                      // (Tolerance kNormForward), or rows and their indices (Kind Gather)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -567,7 +575,7 @@ constexpr OpInfo kOpInfos[] = {
    Tolerance::k##tol,                                                                             \
    Kind::k##kind == Kind::kRows,                                                                  \
    IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
-       Tolerance::k##tol == Tolerance::kNormForward ||                                            \
+       Kind::k##kind == Kind::kGather || Tolerance::k##tol == Tolerance::kNormForward ||          \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -107,14 +107,17 @@ struct Problem {
   int64_t group = 0;
   // The normalisations: the optional inputs their A2 tiling reads (defaults: none).
   NormInputs norm = {};
+  // Embedding: the dtype of its indices (INT32 or INT64), whose bytes its A2 tiling reads;
+  // shape is out's [indices, row length] and dtype weight's.
+  DType index_dtype = DType::kInt64;
 };
 
-// The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32, i8, u8, i64);
-// null for others.
+// The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32, i16, i8, u8, i64;
+// bool, c64, c128: Embedding's copies); null for others.
 const char* ShortDTypeName(DType dtype);
-// A dtype from its short name (f32, f16, bf16, f64, i32, i8, u8, i64) or CANN's (FLOAT, FLOAT16,
-// BFLOAT16, DOUBLE, INT32, INT8, UINT8, INT64), or float, float32, half, bfloat16, float64,
-// double; any case. False when unknown.
+// A dtype from its short name (f32, f16, bf16, f64, i32, i16, i8, u8, i64, bool, c64, c128) or
+// CANN's (FLOAT, FLOAT16, BFLOAT16, DOUBLE, INT32, INT8, UINT8, INT64), or float, float32, half,
+// bfloat16, float64, double; any case. False when unknown.
 bool ParseDType(const std::string& name, DType* dtype);
 // Elements of a shape (1 for a scalar).
 int64_t NumElements(const std::vector<int64_t>& shape);
@@ -348,6 +351,21 @@ struct NormTiling {
   std::string ub_note;         // how the UB budget gives rows_per_loop / col_chunk
 };
 
+// Embedding's Atlas A2 tiling (ops-nn's GatherV2 for A2, which the op_api calls along dim 0;
+// experimental/index/gather_v2/op_host/gather_v2_tiling.cpp): out's total = indices x inner
+// elements cut into block_dim = min(total, cores) equal shares of per_core = ceil(total /
+// block_dim), the last core taking what is left (0 when the shares already cover it), each
+// copied in UB passes of tile_count elements: (UB - 8 KiB reserved) / (x bytes + index
+// bytes), down to a multiple of 32 (at least 1).
+struct GatherTiling {
+  bool planned = false;
+  std::string kernel;  // GatherV2
+  int64_t indices = 0, inner = 0, total = 0;
+  int64_t x_bytes = 0, index_bytes = 0;
+  int64_t block_dim = 0, per_core = 0, last_core = 0;
+  int64_t tile_count = 0;
+};
+
 // ---- Plans ------------------------------------------------------------------------------
 
 struct Plan {
@@ -358,6 +376,7 @@ struct Plan {
   std::vector<int64_t> shape;
   int64_t dim = 0;    // reduction, the gated units' split: normalised to [0, rank)
   NormInputs norm_inputs = {};  // Problem::norm, param_dtype resolved (the storage dtype if unset)
+  DType index_dtype = DType::kUndefined;  // Problem::index_dtype (Embedding's); else undefined
   Platform platform;  // after overrides
   int64_t min_elems_per_core = 0;
   int64_t stream_min_bytes = 0;  // Resolved::stream_min_bytes: outputs this large stream
@@ -366,6 +385,7 @@ struct Plan {
   ReductionPlan reduction;       // kind == kReduction
   ChannelSumsPlan channel_sums;  // PreluBackward's gradWeight (kind kElementwise)
   NormTiling norm;               // a normalisation's Atlas A2 tiling (kind kReduction)
+  GatherTiling gather;           // Embedding's Atlas A2 tiling (kind kElementwise)
 
   std::string ToJson() const;
   std::string ToTable() const;

@@ -119,8 +119,8 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
     // ACL_ERROR_INVALID_PARAM, as aclrtSynchronizeStream would say.
     if (stream != nullptr) {
       const int code = runtime::Enqueue(stream, [impl, workspace]() {
-        RunChecked(*impl, workspace);
-        return Status::Ok();
+        const Status s = RunChecked(*impl, workspace);
+        return s.ok() ? s : Status(s.code(), "aclnn" + s.message());
       });
       if (code != ACL_SUCCESS) {
         runtime::SetLastError(fn() + ": " + runtime::LastError());
@@ -129,7 +129,10 @@ aclnnStatus Launch(Op op, void* workspace, uint64_t workspace_size, aclOpExecuto
     }
     if (!it->second.repeatable) r.live.erase(it);  // a run consumes the executor, as in CANN
   }
-  if (stream == nullptr) RunChecked(*impl, workspace);
+  if (stream == nullptr) {
+    const Status s = RunChecked(*impl, workspace);
+    if (!s.ok()) return Report(Status(s.code(), "aclnn" + s.message()));
+  }
   return ACLNN_SUCCESS;
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "src/aclnn/batch_norm_front_end.h"
+#include "src/aclnn/index_front_end.h"
 #include "src/aclnn/noise_front_end.h"
 #include "src/aclnn/norm_front_end.h"
 #include "src/aclnn/prelu_front_end.h"
@@ -171,6 +172,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormChannelAny:
     case DTypeRule::kNormAddMixed:
     case DTypeRule::kNormGradLikeAll:
+    case DTypeRule::kGatherAny:  // Embedding's: src/aclnn/index_front_end.cc
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -237,6 +239,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kOneElement:  // a gated unit's: src/aclnn/split_front_end.cc
     case ShapeRule::kGroupRows:
     case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
+    case ShapeRule::kIndexRows:  // Embedding's: src/aclnn/index_front_end.cc
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
     case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc
@@ -447,6 +450,9 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   if (info.shapes == ShapeRule::kChannelStats) {
     return PrepareBatchNormChecked(args, options, workspace_size, executor);
   }
+  // Rows picked by an index tensor (Embedding): src/aclnn/index_front_end.cc.
+  if (info.kind == Kind::kGather)
+    return PrepareGatherChecked(args, options, workspace_size, executor);
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};
   Operand in2{info.in_names[2], args.in[2], {}};

@@ -55,8 +55,9 @@ Status CheckPhase1Outputs(const ApiName& api, const uint64_t* workspace_size,
 Status CheckWorkspace(const ApiName& api, const Executor& executor, const void* workspace,
                       uint64_t workspace_size);
 
-// Runs a checked executor (one run at a time per executor).
-void RunChecked(const Executor& executor, void* workspace);
+// Runs a checked executor (one run at a time per executor): its CheckRunValues first, whose
+// refusal it returns with nothing written.
+Status RunChecked(const Executor& executor, void* workspace);
 
 }  // namespace hostnn
 

@@ -56,9 +56,11 @@ Status CheckWorkspace(const ApiName& api, const Executor& executor, const void* 
   return Status::Ok();
 }
 
-void RunChecked(const Executor& executor, void* workspace) {
+Status RunChecked(const Executor& executor, void* workspace) {
   std::lock_guard<std::mutex> lock(executor.run_mutex());  // one run at a time
+  HOSTNN_RETURN_IF_ERROR(executor.CheckRunValues());
   executor.Run(static_cast<char*>(workspace));
+  return Status::Ok();
 }
 
 Status Prepare(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,
@@ -79,8 +81,7 @@ Status Execute(const Executor& executor, void* workspace, uint64_t workspace_siz
   return StatusBoundary("Execute", [&] {
     HOSTNN_RETURN_IF_ERROR(
         CheckWorkspace({"", executor.op(), ""}, executor, workspace, workspace_size));
-    RunChecked(executor, workspace);
-    return Status::Ok();
+    return RunChecked(executor, workspace);
   });
 }
 

@@ -1,6 +1,7 @@
 // The executor: what phase 1 hands to phase 2 — the resolved operands, the plan and the
 // kernel pointers (resolved once here, never per tile). Run() trusts that phase 1
-// validated everything and that Execute checked the workspace.
+// validated everything and that Execute checked the workspace (and, for an operator that
+// reads values it must trust, CheckRunValues passed).
 #ifndef HOSTNN_SRC_EXEC_EXECUTOR_H_
 #define HOSTNN_SRC_EXEC_EXECUTOR_H_
 
@@ -25,6 +26,9 @@ class Executor {
   uint64_t workspace_bytes() const { return workspace_bytes_; }
   // Pre: workspace holds workspace_bytes() bytes (64-byte aligned is best, not required).
   virtual void Run(char* workspace) const = 0;
+  // What only a run can see, checked before Run writes anything (Embedding's indices
+  // against weight's rows): a refusal here leaves every output as it was.
+  virtual Status CheckRunValues() const { return Status::Ok(); }
   // What runs, for reports: "AVX3, direct, f16 F16C, stream stores" (kernel_path.h).
   virtual std::string KernelPath() const = 0;
   // Runs of one executor never overlap: Execute holds this for the whole run, so a

@@ -50,6 +50,36 @@ TEST(BenchCases, ShapeOnlyCasesTakeGroupNormsShape) {
   }
 }
 
+// Embedding's lookups: a weight of other rows than indices, parsed from rows x d x indices,
+// prepares and runs through both APIs, and its out rows are weight rows.
+TEST(BenchCases, EmbeddingShapesParseAndRun) {
+  std::vector<bench::EmbeddingShape> shapes;
+  ASSERT_TRUE(bench::ParseEmbeddingShapes("1000x64x300,4x3x9", &shapes));
+  ASSERT_EQ(shapes.size(), 2u);
+  EXPECT_EQ(shapes[0].rows, 1000);
+  EXPECT_EQ(shapes[0].d, 64);
+  EXPECT_EQ(shapes[0].indices, 300);
+  for (const char* bad : {"", "1000x64", "1000x64x0", "0x1x1", "1x1x1x1", "ax2x3"}) {
+    EXPECT_FALSE(bench::ParseEmbeddingShapes(bad, &shapes)) << bad;
+  }
+  for (const bench::EmbeddingShape& e :
+       {bench::EmbeddingShape{1000, 64, 300}, bench::EmbeddingShape{4, 3, 9}}) {
+    const bench::CaseSpec spec = bench::EmbeddingCase(Op::kEmbedding, DType::kBFloat16, e);
+    EXPECT_NE(spec.ShapeText().find("of " + std::to_string(e.rows) + " rows"), std::string::npos);
+    bench::CaseData data(spec);
+    ASSERT_TRUE(data.Prepare().ok());
+    data.Run();
+    EXPECT_EQ(data.RunCApiCall(), 0);
+    const auto* index = static_cast<const int64_t*>(data.index_view().data);
+    const auto* weight = static_cast<const uint16_t*>(data.self_data());
+    const auto* out = static_cast<const uint16_t*>(data.out_data());
+    for (int64_t i = 0; i < e.indices; ++i) {
+      ASSERT_TRUE(index[i] >= 0 && index[i] < e.rows);
+      for (int64_t c = 0; c < e.d; ++c) ASSERT_EQ(out[i * e.d + c], weight[index[i] * e.d + c]);
+    }
+  }
+}
+
 TEST(BenchCases, NormShapesParse) {
   std::vector<bench::NormShape> shapes;
   ASSERT_TRUE(bench::ParseNormShapes("4096x64,1Kx1K,64x64K", &shapes));

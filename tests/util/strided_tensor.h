@@ -28,6 +28,22 @@ inline aclDataType AclDType(DType d) {
     case DType::kBFloat16: return ACL_BF16;
     case DType::kFloat64: return ACL_DOUBLE;
     case DType::kInt32: return ACL_INT32;
+    case DType::kInt64:
+      return ACL_INT64;
+    case DType::kInt16:
+      return ACL_INT16;
+    case DType::kInt8:
+      return ACL_INT8;
+    case DType::kUInt8:
+      return ACL_UINT8;
+    case DType::kUInt16:
+      return ACL_UINT16;
+    case DType::kBool:
+      return ACL_BOOL;
+    case DType::kComplex64:
+      return ACL_COMPLEX64;
+    case DType::kComplex128:
+      return ACL_COMPLEX128;
     default: return ACL_DT_UNDEFINED;
   }
 }
@@ -95,6 +111,10 @@ class HostTensor {
     for (int64_t i = 0; i < numel(); ++i) Set(i, RandomValue(dtype_, rng, lo, hi));
   }
   std::vector<uint8_t> Snapshot() const { return mem_.Snapshot(); }
+  // The bytes of element i (row-major), DTypeSize(dtype) of them.
+  uint8_t* Bytes(int64_t i) const {
+    return static_cast<uint8_t*>(view_.data) + At(i) * static_cast<int64_t>(DTypeSize(dtype_));
+  }
   // Declares the tensor in another format (the aclTensor and the view; ND by default).
   void SetFormat(aclFormat format) {
     view_.format = static_cast<int32_t>(format);

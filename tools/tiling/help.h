@@ -81,7 +81,8 @@ inline std::string ProblemHelp() {
          "  --op OP                " +
          bench::WrapList(OpNames(), 25) +
          "\n"
-         "  --dtype T              f32, f16, bf16, i32, i16, i8, u8, i64 (f64: 8-byte storage)\n"
+         "  --dtype T              f32, f16, bf16, i32, i16, i8, u8, i64 (f64: 8-byte storage;\n"
+         "                         bool, c64, c128: embedding's weight)\n"
          "  --shape S              extents joined by ',' or 'x': 4194304, 1024,4096, 1024x4096,\n"
          "                         4Kx1K (K and M: powers of two); 'scalar' for a 0-d tensor\n"
          "  --dim D                a reduction's dim, or the dim a gated unit (glu, ...)\n"
@@ -94,6 +95,8 @@ inline std::string ProblemHelp() {
          "                         element count) or row (one row, broadcast)\n"
          "  --additional-output    add_layer_norm: additionalOutput true (xOut written)\n"
          "  --dsum                 add_layer_norm_grad: dsumOptional given\n"
+         "  --index-dtype T        embedding's indices: i32 or i64 (default); --shape is out's\n"
+         "                         [indices, row length]\n"
          "platform and tunables (default: the environment, then the profile):\n"
          "  --platform P           " +
          bench::WrapList(platforms + "or a file's profile", 25) +

@@ -110,19 +110,13 @@ int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allo
   return kExitOk;
 }
 
-const std::vector<std::string> kProblemFlags = {"op",
-                                                "dtype",
-                                                "shape",
-                                                "dim",
-                                                "group",
-                                                "param-dtype",
-                                                "bias",
-                                                "platform",
-                                                "platform-file",
-                                                "tuning-file",
-                                                "num-cores",
-                                                "ub-bytes",
-                                                "min-elems-per-core",
+const std::vector<std::string> kProblemFlags = {"op",          "dtype",
+                                                "shape",       "dim",
+                                                "group",       "param-dtype",
+                                                "bias",        "index-dtype",
+                                                "platform",    "platform-file",
+                                                "tuning-file", "num-cores",
+                                                "ub-bytes",    "min-elems-per-core",
                                                 "buffer-num"};
 
 // Fills the problem and options from the command line: kExitUsage (with a message) for a
@@ -179,7 +173,13 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
     *invalid = Status::Invalid("op '" + get("op") + "' is unknown; expected one of: " + OpNames());
   } else if (!tiling::ParseDType(get("dtype"), &problem->dtype)) {
     *invalid = Status::Invalid("dtype '" + get("dtype") +
-                               "' is unknown; expected f32, f16, bf16, f64, i32, i16, i8, u8 or i64");
+                               "' is unknown; expected f32, f16, bf16, f64, i32, i16, i8, u8, i64, "
+                               "bool, c64 or c128");
+  } else if (!get("index-dtype").empty() &&
+             (!tiling::ParseDType(get("index-dtype"), &problem->index_dtype) ||
+              (problem->index_dtype != DType::kInt32 && problem->index_dtype != DType::kInt64))) {
+    *invalid =
+        Status::Invalid("index dtype '" + get("index-dtype") + "' is unknown; expected i32 or i64");
   } else if (!get("param-dtype").empty() &&
              !tiling::ParseDType(get("param-dtype"), &problem->norm.param_dtype)) {
     *invalid = Status::Invalid("param dtype '" + get("param-dtype") +

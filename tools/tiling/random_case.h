@@ -103,6 +103,11 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
   std::shuffle(c.problem.shape.begin(), c.problem.shape.end(), rng);
   const int64_t n = std::max(rank, 1);
   c.problem.dim = std::uniform_int_distribution<int64_t>(-n, n - 1)(rng);
+  if (info.kind == Kind::kGather) {  // Embedding: out's [indices, row length]
+    const int64_t rows = LogUniform(rng, 1, max_elements);
+    c.problem.shape = {rows, LogUniform(rng, 1, std::max<int64_t>(1, max_elements / rows))};
+    c.problem.index_dtype = coin(rng) == 0 ? DType::kInt32 : DType::kInt64;
+  }
   if (info.is_split) {  // a gated unit splits a dim of even extent (at least 1-d)
     if (c.problem.shape.empty()) c.problem.shape.push_back(2);
     int64_t& extent = c.problem.shape[static_cast<size_t>(c.problem.dim < 0 ? c.problem.dim + n

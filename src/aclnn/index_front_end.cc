@@ -1,0 +1,111 @@
+// Embedding's checks (src/aclnn/index_front_end.h), in the order of CANN's Atlas A2 op_api
+// (docs/loss_embedding_family.md, "Embedding").
+
+#include "src/aclnn/index_front_end.h"
+
+#include <initializer_list>
+#include <string>
+
+#include "src/aclnn/front_end.h"
+#include "src/core/check.h"
+#include "src/exec/executor.h"
+#include "src/exec/index_executor.h"
+
+namespace hostnn {
+namespace {
+
+using Item = CheckedOperand;
+
+// The dtypes a row copy takes on Atlas A2 (its op_api adds BFLOAT16 to the older list).
+constexpr std::initializer_list<DType> kWeightTypes = {
+    DType::kFloat64, DType::kFloat32,    DType::kFloat16,   DType::kInt64,
+    DType::kInt32,   DType::kInt16,      DType::kInt8,      DType::kUInt8,
+    DType::kBool,    DType::kComplex128, DType::kComplex64, DType::kBFloat16};
+constexpr std::initializer_list<DType> kIndexTypes = {DType::kInt32, DType::kInt64};
+
+// out's shape: indices' dims, then one more.
+Status CheckOutShape(const char* op, const Item& out, const Item& indices) {
+  const std::vector<int64_t>& o = out.view->shape;
+  const std::vector<int64_t>& i = indices.view->shape;
+  bool match = o.size() == i.size() + 1;
+  for (size_t d = 0; match && d < i.size(); ++d) match = o[d] == i[d];
+  if (match) return Status::Ok();
+  return core::InvalidParam(op, out.param,
+                            "shape " + core::ShapeString(o) + ": expected indices' dims " +
+                                core::ShapeString(i) + " followed by one more");
+}
+
+// Whether an output may be written while `in` is read: no byte shared (the same view is no
+// exception: a row may be read after another row's copy wrote it).
+Status CheckApart(const char* op, const Item& out, const Item& in) {
+  HOSTNN_RETURN_IF_ERROR(
+      core::CheckAliasing(op, out.param, *out.view, out.span, in.param, *in.view, in.span));
+  if (out.span.first == in.span.first && !core::SpansApart(out.span, in.span)) {
+    return core::InvalidParam(op, out.param, std::string("must not share memory with ") + in.param);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status PrepareGatherChecked(const OpArgs& args, const tiling::Options& options,
+                            uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item weight{info.in_names[0], args.in[0], {}}, indices{info.in_names[1], args.in[1], {}};
+  Item out{info.out_names[0], args.out[0], {}};
+
+  // 1. Null pointers, in the prototype's order.
+  for (const Item* v : {&weight, &indices, &out}) {
+    if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  // 2. Dtypes: weight's in the list, out's weight's, indices' INT32 or INT64.
+  HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, weight.param, weight.view->dtype, kWeightTypes));
+  if (out.view->dtype != weight.view->dtype) {
+    return core::InvalidParam(op, out.param,
+                              std::string("dtype: expected ") + DTypeName(weight.view->dtype) +
+                                  " like weight, got " + DTypeName(out.view->dtype));
+  }
+  HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, indices.param, indices.view->dtype, kIndexTypes));
+  // 3. At most 8 dims each (descriptors checked as they are read).
+  for (const Item* v : {&weight, &indices, &out}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
+    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+  // 4. out: indices' dims followed by one more.
+  HOSTNN_RETURN_IF_ERROR(CheckOutShape(op, out, indices));
+  // 5. An empty weight or indices: success, nothing runs (CANN returns before computing;
+  // out is not written even where it has elements).
+  const int64_t weight_numel = core::CheckedNumel(weight.view->shape);
+  const int64_t index_numel = core::CheckedNumel(indices.view->shape);
+  if (weight_numel == 0 || index_numel == 0) {
+    return PrepareEmpty(args.op, weight.view->dtype, workspace_size, executor);
+  }
+  // 6. What CANN's op_api finds only when it copies the gathered rows to out: a weight of
+  // other than 2 dims, an out whose last dim is not weight's row length.
+  const std::vector<int64_t>& w = weight.view->shape;
+  if (w.size() != 2) {
+    return core::InvalidParam(
+        op, weight.param, "must have 2 dims ([rows, embedding dim]), got " + core::ShapeString(w));
+  }
+  if (out.view->shape.back() != w[1]) {
+    return core::InvalidParam(op, out.param,
+                              "last dim " + std::to_string(out.view->shape.back()) +
+                                  ": expected weight's row length " + std::to_string(w[1]));
+  }
+  // 7. Storage; out sharing no byte with what is read.
+  for (Item* v : {&weight, &indices, &out}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
+  }
+  HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
+  HOSTNN_RETURN_IF_ERROR(CheckApart(op, out, weight));
+  HOSTNN_RETURN_IF_ERROR(CheckApart(op, out, indices));
+
+  exec::GatherOperands o;
+  o.weight = {weight.view, &weight.span};
+  o.indices = {indices.view, &indices.span};
+  o.out = {out.view, &out.span};
+  return exec::PrepareGather(args.op, o, options, workspace_size, executor);
+}
+
+}  // namespace hostnn
