@@ -376,7 +376,9 @@ TorchCase MakeTorchCase(const CaseData& data) {
   t.out = at::from_blob(data.out_data(), s.shape, opts);
   if (GetOpInfo(s.op).shapes == ShapeRule::kChannelWeight)
     t.weight = at::from_blob(data.self_data(), {1}, opts);
-  if (GetOpInfo(s.op).kind == Kind::kGather) {  // Embedding: the INT64 indices
+  if (GetOpInfo(s.op).kind == Kind::kGather) {  // Embedding: weight [rows, D], INT64 indices
+    const int64_t rows = s.weight_rows > 0 ? s.weight_rows : s.shape[0];
+    t.x = at::from_blob(data.self_data(), {rows, s.shape[1]}, opts);
     const TensorView& idx = data.index_view();
     t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
   }

@@ -25,6 +25,8 @@ namespace {
 
 // Elements from operand k's first element to its element i (row-major over the fused dims).
 int64_t FusedOffset(const core::FusedLayout& layout, int k, int64_t i) {
+  // One fused dim (contiguous indices and out, the common case): no division per row.
+  if (layout.rank <= 1) return layout.rank == 0 ? 0 : i * layout.operands[k].strides[0];
   int64_t off = 0;
   for (int d = layout.rank - 1; d >= 0; --d) {
     off += (i % layout.shape[d]) * layout.operands[k].strides[d];
