@@ -221,6 +221,10 @@ void GatherRaw(const core::FusedLayout& layout, const core::FusedOperand& operan
                int64_t start, int64_t len, void* dst) {
   char* d = static_cast<char*>(dst);
   const int64_t ses = static_cast<int64_t>(es);
+  if (layout.dense) {  // as Gather: one run, one copy
+    std::memcpy(d, operand.first + start * ses, static_cast<size_t>(len * ses));
+    return;
+  }
   ForEachRun(layout, operand, es, start, len,
              [&](const char* p, int64_t stride, int64_t count, int64_t done) {
                CopyStrided(p, stride * ses, d + done * ses, ses, count, es);
@@ -231,6 +235,10 @@ void ScatterRaw(const core::FusedLayout& layout, const core::FusedOperand& opera
                 int64_t start, int64_t len, const void* src) {
   const char* s = static_cast<const char*>(src);
   const int64_t ses = static_cast<int64_t>(es);
+  if (layout.dense) {  // as Gather: one run, one copy
+    std::memcpy(operand.first + start * ses, s, static_cast<size_t>(len * ses));
+    return;
+  }
   ForEachRun(layout, operand, es, start, len,
              [&](char* p, int64_t stride, int64_t count, int64_t done) {
                CopyStrided(s + done * ses, ses, p, stride * ses, count, es);
