@@ -93,7 +93,7 @@ class ChannelStatsExecutor final : public Executor {
   }
 
   std::string KernelPath() const override {
-    return DescribeKernelPath(target_, direct_, dtypes_, fused_, false) + ", " +
+    return DescribeKernelPath(target_, direct_, layout_.dense, dtypes_, fused_, false) + ", " +
            GetOpInfo(op_).name + " per-channel segments (double sums in sample order)";
   }
 

@@ -8,9 +8,11 @@
 
 namespace hostnn {
 
-std::string DescribeKernelPath(const char* target, bool direct, const DType* dtypes, int count,
-                               bool stream) {
-  std::string s = std::string(target) + (direct ? ", direct" : ", gathered to f32");
+std::string DescribeKernelPath(const char* target, bool direct, bool dense, const DType* dtypes,
+                               int count, bool stream) {
+  std::string s = std::string(target) + (direct  ? ", direct"
+                                         : dense ? ", dense, converted to f32"
+                                                 : ", gathered to f32");
   for (int k = 0; k < count; ++k) {
     bool seen = false;
     for (int j = 0; j < k; ++j) seen = seen || dtypes[j] == dtypes[k];

@@ -10,9 +10,12 @@
 
 namespace hostnn {
 
-// "<target>, <layout>, <conversions of the dtypes>[, stream stores]" (KernelPath's text).
-std::string DescribeKernelPath(const char* target, bool direct, const DType* dtypes, int count,
-                               bool stream);
+// "<target>, <layout>, <conversions of the dtypes>[, stream stores]" (KernelPath's text). The
+// layout: "direct" (the kernels read and write the operands in place), "dense, converted to
+// f32" (every operand contiguous: each run converted by one call, src/exec/gather.cc), or
+// "gathered to f32" (a strided walk).
+std::string DescribeKernelPath(const char* target, bool direct, bool dense, const DType* dtypes,
+                               int count, bool stream);
 
 }  // namespace hostnn
 

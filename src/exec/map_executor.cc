@@ -195,7 +195,7 @@ class MapExecutor final : public Executor {
   std::string KernelPath() const override {
     DType dtypes[core::kMaxOperands];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
-    return DescribeKernelPath(target_, direct_, dtypes, layout_.num_operands, stream_) +
+    return DescribeKernelPath(target_, direct_, layout_.dense, dtypes, layout_.num_operands, stream_) +
            (rows_ ? ", by rows" : "") + (promoted_fn_ != nullptr ? ", in int64 lanes" : "") +
            (f64_ ? ", in f64 lanes" : "") + (complex_ ? ", in complex<double>" : "");
   }

@@ -55,7 +55,7 @@ class NoiseMapExecutor final : public Executor {
 
   std::string KernelPath() const override {
     const DType dtypes[3] = {dtype_, dtype_, dtype_};
-    return DescribeKernelPath(target_, false, dtypes, training_ ? 3 : 2, false) +
+    return DescribeKernelPath(target_, false, layout_.dense, dtypes, training_ ? 3 : 2, false) +
            (training_ ? ", Philox4x32-10 noise" : ", evaluation (leaky ReLU)");
   }
 

@@ -83,7 +83,6 @@ class NormRowsExecutor final : public Executor {
       all_f32 = all_f32 && dtype == DType::kFloat32;
     }
     direct_ = layout.dense && all_f32;
-    dense_ = layout.dense;
     target_ = kernels::ChosenTargetName();
     for (int k = 0; k < 2; ++k) {
       if (parts.col_sums[k].given) sum_slot_[k] = num_sums_++;
@@ -111,14 +110,8 @@ class NormRowsExecutor final : public Executor {
   }
 
   std::string KernelPath() const override {
-    std::string path =
-        DescribeKernelPath(target_, direct_, dtypes_, row_operands_ + results_, false);
-    if (dense_ && !direct_) {  // converted row by row in place of the strided gather
-      const std::string gathered = ", gathered to f32";
-      const size_t at = path.find(gathered);
-      if (at != std::string::npos)
-        path.replace(at, gathered.size(), ", dense rows converted to f32");
-    }
+    std::string path = DescribeKernelPath(target_, direct_, layout_.dense, dtypes_,
+                                          row_operands_ + results_, false);
     path += std::string(", ") + GetOpInfo(op_).name + " rows (double statistics)";
     if (num_sums_ > 0) {
       path += ", column sums over blocks of " + std::to_string(kNormSumRows) + " rows";
@@ -269,7 +262,6 @@ class NormRowsExecutor final : public Executor {
   float eps_;
   kernels::NormFns fns_;
   bool direct_ = false, has_y_ = true;
-  bool dense_ = false;  // every row operand and result dense (direct_: and all FLOAT)
   int results_ = 0;  // y, then y2: 0 to 2
   OperandCodec codecs_[kRowArrays];
   const char* target_ = "";

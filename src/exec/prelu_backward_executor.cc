@@ -52,7 +52,7 @@ class PreluBackwardExecutor final : public Executor {
 
   std::string KernelPath() const override {
     const DType dtypes[3] = {dtype_, dtype_, dtype_};
-    return DescribeKernelPath(target_, false, dtypes, 3, false) + ", per-channel sums";
+    return DescribeKernelPath(target_, false, layout_.dense, dtypes, 3, false) + ", per-channel sums";
   }
 
   void Run(char* workspace) const override {

@@ -126,7 +126,7 @@ class RowsExecutor final : public Executor {
     }
     DType dtypes[3];
     for (int k = 0; k < layout_.num_operands; ++k) dtypes[k] = layout_.operands[k].dtype;
-    return DescribeKernelPath(target_, !gathered_, dtypes, layout_.num_operands, stream_);
+    return DescribeKernelPath(target_, !gathered_, layout_.dense, dtypes, layout_.num_operands, stream_);
   }
 
   void Run(char* workspace) const override {
