@@ -60,6 +60,17 @@ HWY_INLINE double FoldPartials(double* HWY_RESTRICT p) {
   return FoldLanes(dd, hn::Load(dd, p));
 }
 
+// Operand k of a K-operand term, widened to the f64 lanes of dd from p: a zero vector for
+// k >= K, known at compile time, so an operand a term does not read costs no load.
+template <int K, int k, class DD64>
+HWY_INLINE hn::Vec<DD64> LoadOperand(DD64 dd, const float* p) {
+  if constexpr (k < K) {
+    return hn::PromoteTo(dd, hn::LoadU(hn::Rebind<float, DD64>(), p));
+  } else {
+    return hn::Zero(dd);
+  }
+}
+
 // The generic accumulation of a row: M sums (term returns M f64 vectors, a std::array) of
 // term(a[i], b[i], c[i], e[i]) over n elements in double, element i into partial i %
 // kNormPartials of each (vectors of at most 16 f64 lanes, so a block of 32 is whole vectors
@@ -73,15 +84,10 @@ HWY_INLINE std::array<double, M> AccumulateSums(const float* HWY_RESTRICT a,
                                                 const float* HWY_RESTRICT c,
                                                 const float* HWY_RESTRICT e, size_t n, Term term) {
   const DD dd;
-  const DF df;
   const size_t N = hn::Lanes(dd);
   HWY_ALIGN double partials[M][kNormPartials] = {};
   const auto load = [&](auto k, const float* p, size_t at) {
-    if constexpr (decltype(k)::value < K) {
-      return hn::PromoteTo(dd, hn::LoadU(df, p + at));
-    } else {
-      return hn::Zero(dd);
-    }
+    return LoadOperand<K, decltype(k)::value>(dd, p + at);
   };
   using I0 = std::integral_constant<int, 0>;
   using I1 = std::integral_constant<int, 1>;
@@ -178,17 +184,8 @@ struct Moments {
 template <int K, class X>
 HWY_INLINE Moments MomentsOf(const float* a, const float* b, const float* c, size_t n, X x_of) {
   const hn::CappedTag<double, 1> d1;
-  const hn::Rebind<float, decltype(d1)> f1;
-  const auto first = [&](auto k, const float* p) {
-    if constexpr (decltype(k)::value < K) {
-      return hn::PromoteTo(d1, hn::LoadU(f1, p));
-    } else {
-      return hn::Zero(d1);
-    }
-  };
-  const double shift = hn::GetLane(x_of(d1, first(std::integral_constant<int, 0>(), a),
-                                        first(std::integral_constant<int, 1>(), b),
-                                        first(std::integral_constant<int, 2>(), c)));
+  const double shift = hn::GetLane(x_of(d1, LoadOperand<K, 0>(d1, a), LoadOperand<K, 1>(d1, b),
+                                        LoadOperand<K, 2>(d1, c)));
   const std::array<double, 2> sums =
       AccumulateSums<K, 2>(a, b, c, nullptr, n, [&](auto d, auto va, auto vb, auto vc, auto) {
         const auto v = hn::Sub(x_of(d, va, vb, vc), hn::Set(d, shift));
@@ -381,13 +378,32 @@ void RmsNormGradColumns(const NormRow& r, double* const* sums) {
 }
 
 // LayerNormBackward's row, from the forward's mean (row_in[0]) and rstd (row_in[1]): with
+// xhat = (x - mean) * rstd in double lanes: the fused output pass and the columns function
+// both take it from here.
+template <class D, class V>
+HWY_INLINE V XHat(D d, V vx, double mean, double rstd) {
+  return hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
+}
+
+// LayerNormBackward's column terms of the lanes at i, each where it is wanted (null: not):
+// dgamma += dy * xhat, dbeta += dy. LayerNormGradRow's output pass and LayerNormGradColumns
+// both add through this, so their bits agree by construction.
+template <class D, class V>
+HWY_INLINE void AddColumnTerms(D d, size_t i, V vdy, V vxhat, double* HWY_RESTRICT dgamma,
+                               double* HWY_RESTRICT dbeta) {
+  if (dgamma != nullptr) {
+    hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), hn::Mul(vdy, vxhat)), d, dgamma + i);
+  }
+  if (dbeta != nullptr) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), vdy), d, dbeta + i);
+}
+
 // xhat = (x - mean) * rstd and g = gamma (1 where cols[0] is null), a = sum(dy * g) / n and
 // b = sum(dy * g * xhat) / n in double (both in one pass), dx = (dy * g - (a + xhat * b)) *
 // rstd, rounded once. AddLayerNormGrad's too: x = x1 + x2 (in[1] + in[2], in double lanes)
 // and dx + dsum (in[3]) where given; with x2 zero and no dsum the bits are LayerNormBackward's.
-// The column terms where r.sums asks for them, in the output pass where xhat is at hand, with
-// LayerNormGradColumns' operations (so the same bits): dgamma += dy * xhat, dbeta += dy, each
-// vector's terms added before its dx is stored (dx may be dy or x itself).
+// The column terms where r.sums asks for them, in the output pass where xhat is at hand
+// (AddColumnTerms, as LayerNormGradColumns adds them), each vector's terms added before its
+// dx is stored (dx may be dy or x itself).
 void LayerNormGradRow(const NormRow& r) {
   const float* dy = r.in[0];
   const float* x = r.in[1];
@@ -398,12 +414,9 @@ void LayerNormGradRow(const NormRow& r) {
   double* HWY_RESTRICT dbeta = r.sums[1];
   const size_t n = r.n;
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
-  const auto xhat = [mean, rstd](auto d, auto vx) {
-    return hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
-  };
   // The pair of sums: dy * g and dy * g * xhat.
   const auto pair = [&](auto d, auto dyg, auto vx) {
-    return std::array<decltype(dyg), 2>{dyg, hn::Mul(dyg, xhat(d, vx))};
+    return std::array<decltype(dyg), 2>{dyg, hn::Mul(dyg, XHat(d, vx, mean, rstd))};
   };
   std::array<double, 2> s;
   if (x2 != nullptr) {  // AddLayerNormGrad: gamma given
@@ -427,11 +440,8 @@ void LayerNormGradRow(const NormRow& r) {
     if (gamma != nullptr) dyg = hn::Mul(dyg, Load64(d, f, gamma, i));
     auto vx = Load64(d, f, x, i);
     if (x2 != nullptr) vx = hn::Add(vx, Load64(d, f, x2, i));
-    const auto vxhat = xhat(d, vx);
-    if (dgamma != nullptr) {
-      hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), hn::Mul(vdy, vxhat)), d, dgamma + i);
-    }
-    if (dbeta != nullptr) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), vdy), d, dbeta + i);
+    const auto vxhat = XHat(d, vx, mean, rstd);
+    AddColumnTerms(d, i, vdy, vxhat, dgamma, dbeta);
     const auto inner = hn::Add(hn::Set(d, a), hn::Mul(vxhat, hn::Set(d, b)));
     const auto v = hn::Mul(hn::Sub(dyg, inner), hn::Set(d, rstd));
     return dsum != nullptr ? hn::Add(v, Load64(d, f, dsum, i)) : v;
@@ -448,13 +458,13 @@ void LayerNormGradColumns(const NormRow& r, double* const* sums) {
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
   const auto add = [&](auto d, auto f, size_t i) {
     const auto vdy = Load64(d, f, r.in[0], i);
+    auto vxhat = hn::Zero(d);  // read only for dgamma
     if (dgamma != nullptr) {
       auto vx = Load64(d, f, r.in[1], i);
       if (x2 != nullptr) vx = hn::Add(vx, Load64(d, f, x2, i));
-      const auto xhat = hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
-      hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), hn::Mul(vdy, xhat)), d, dgamma + i);
+      vxhat = XHat(d, vx, mean, rstd);
     }
-    if (dbeta != nullptr) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), vdy), d, dbeta + i);
+    AddColumnTerms(d, i, vdy, vxhat, dgamma, dbeta);
   };
   ForEachLane(r.n, add);
 }
