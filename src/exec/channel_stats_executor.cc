@@ -178,8 +178,8 @@ class ChannelStatsExecutor final : public Executor {
   void SumsCore(int64_t core, char* workspace) const {
     double* s0 = Slots(workspace, 0);
     double* s1 = Slots(workspace, 1);
+    const double* mean = Coefs(workspace, kCoefMean);  // the gradient's, filled by Run
     if (s_ == 1) {
-      const double* mean = Coefs(workspace, kCoefMean);
       ForEachLaneRun(core, [&](int64_t r, int64_t rows) {
         const Segment seg = Load(r, workspace, core, rows);
         const size_t len = static_cast<size_t>(rows);
@@ -195,8 +195,7 @@ class ChannelStatsExecutor final : public Executor {
       const Segment seg = Load(r, workspace, core);
       const size_t len = static_cast<size_t>(s_);
       if (gradient_) {
-        const double mean = In(workspace, kMean, r % c_, 0.0);
-        fns_.grad_sums(seg.in[0], seg.in[1], len, mean, s0 + r, s1 + r);
+        fns_.grad_sums(seg.in[0], seg.in[1], len, mean[r % c_], s0 + r, s1 + r);
       } else {
         fns_.moments(seg.in[0], len, s0 + r, s1 + r);
       }
