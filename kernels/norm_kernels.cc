@@ -377,9 +377,8 @@ void RmsNormGradColumns(const NormRow& r, double* const* sums) {
   ForEachLane(r.n, add);
 }
 
-// LayerNormBackward's row, from the forward's mean (row_in[0]) and rstd (row_in[1]): with
-// xhat = (x - mean) * rstd in double lanes: the fused output pass and the columns function
-// both take it from here.
+// xhat = (x - mean) * rstd in double lanes: LayerNormBackward's fused output pass and its
+// columns function both take it from here.
 template <class D, class V>
 HWY_INLINE V XHat(D d, V vx, double mean, double rstd) {
   return hn::Mul(hn::Sub(vx, hn::Set(d, mean)), hn::Set(d, rstd));
@@ -397,6 +396,7 @@ HWY_INLINE void AddColumnTerms(D d, size_t i, V vdy, V vxhat, double* HWY_RESTRI
   if (dbeta != nullptr) hn::StoreU(hn::Add(hn::LoadU(d, dbeta + i), vdy), d, dbeta + i);
 }
 
+// LayerNormBackward's row, from the forward's mean (row_in[0]) and rstd (row_in[1]): with
 // xhat = (x - mean) * rstd and g = gamma (1 where cols[0] is null), a = sum(dy * g) / n and
 // b = sum(dy * g * xhat) / n in double (both in one pass), dx = (dy * g - (a + xhat * b)) *
 // rstd, rounded once. AddLayerNormGrad's too: x = x1 + x2 (in[1] + in[2], in double lanes)

@@ -27,13 +27,6 @@ OperandCodec MakeCodec(DType dtype, DType via) {
   return c;
 }
 
-namespace {
-
-// Strided runs are converted this many elements at a time through a packed stack buffer.
-constexpr int64_t kChunk = 256;
-// The widest element an output may have: COMPLEX128.
-constexpr int64_t kMaxElemBytes = 16;
-
 // m elements of `es` bytes from src (src_step bytes apart) to dst (dst_step bytes apart).
 void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step, int64_t m,
                  size_t es) {
@@ -44,10 +37,20 @@ void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step,
     case 4:
       for (int64_t k = 0; k < m; ++k) std::memcpy(dst + k * dst_step, src + k * src_step, 4);
       break;
+    case 8:
+      for (int64_t k = 0; k < m; ++k) std::memcpy(dst + k * dst_step, src + k * src_step, 8);
+      break;
     default:
       for (int64_t k = 0; k < m; ++k) std::memcpy(dst + k * dst_step, src + k * src_step, es);
   }
 }
+
+namespace {
+
+// Strided runs are converted this many elements at a time through a packed stack buffer.
+constexpr int64_t kChunk = 256;
+// The widest element an output may have: COMPLEX128.
+constexpr int64_t kMaxElemBytes = 16;
 
 // Calls run(ptr_to_first_element, stride_elems, count, done) for each run of the range.
 template <class RunFn>

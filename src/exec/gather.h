@@ -37,6 +37,10 @@ void ScatterF64(const core::FusedLayout& layout, const core::FusedOperand& opera
 
 // The same walk with no conversion: es-byte elements copied as they are, to or from a
 // contiguous tile of the operand's own dtype (the exact integer path).
+// m elements of `es` bytes from src (src_step bytes apart) to dst (dst_step bytes apart),
+// byte for byte.
+void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step, int64_t m,
+                 size_t es);
 void GatherRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
                int64_t start, int64_t len, void* dst);
 void ScatterRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,

@@ -17,6 +17,7 @@
 #include "kernels/kernels.h"
 #include "src/core/layout.h"
 #include "src/exec/executor.h"
+#include "src/exec/gather.h"
 #include "src/exec/launcher.h"
 
 namespace hostnn {
@@ -35,29 +36,6 @@ int64_t FusedOffset(const core::FusedLayout& layout, int k, int64_t i) {
   return off;
 }
 
-// n elements of kBytes each, src and dst strides in bytes.
-template <size_t kBytes>
-void CopyStrided(const char* src, int64_t src_stride, char* dst, int64_t dst_stride, int64_t n) {
-  for (int64_t j = 0; j < n; ++j) {
-    std::memcpy(dst + j * dst_stride, src + j * src_stride, kBytes);
-  }
-}
-using StridedCopyFn = void (*)(const char*, int64_t, char*, int64_t, int64_t);
-StridedCopyFn CopyFor(size_t bytes) {
-  switch (bytes) {
-    case 1:
-      return &CopyStrided<1>;
-    case 2:
-      return &CopyStrided<2>;
-    case 4:
-      return &CopyStrided<4>;
-    case 8:
-      return &CopyStrided<8>;
-    default:
-      return &CopyStrided<16>;
-  }
-}
-
 class GatherExecutor final : public Executor {
  public:
   GatherExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& rows,
@@ -72,8 +50,7 @@ class GatherExecutor final : public Executor {
         elem_bytes_(static_cast<int64_t>(elem_bytes)),
         weight_stride0_(weight_stride0 * elem_bytes_),
         weight_stride1_(weight_stride1 * elem_bytes_),
-        out_stride_(out_stride * elem_bytes_),
-        copy_(CopyFor(elem_bytes)) {
+        out_stride_(out_stride * elem_bytes_) {
     // A row is one memcpy where both rows are contiguous (or of one element).
     contiguous_ = d_ == 1 || (weight_stride1_ == elem_bytes_ && out_stride_ == elem_bytes_);
     const uint64_t out_bytes = static_cast<uint64_t>(rows.numel * d_ * elem_bytes_);
@@ -134,7 +111,8 @@ class GatherExecutor final : public Executor {
       } else if (contiguous_) {
         std::memcpy(dst, src, bytes);
       } else {
-        copy_(src, weight_stride1_, dst, out_stride_, c1 - c0);
+        CopyStrided(src, weight_stride1_, dst, out_stride_, c1 - c0,
+                    static_cast<size_t>(elem_bytes_));
       }
     }
     if (stream_copy_ != nullptr) kernels::StoreFence();
@@ -159,7 +137,6 @@ class GatherExecutor final : public Executor {
   const char* weight_;
   int64_t weight_rows_, d_, elem_bytes_;
   int64_t weight_stride0_, weight_stride1_, out_stride_;  // bytes
-  StridedCopyFn copy_;
   bool contiguous_ = false;
   kernels::CopyFn stream_copy_ = nullptr;  // set: long contiguous rows of a large out
 };
