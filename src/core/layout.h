@@ -44,6 +44,18 @@ bool BroadcastStrides(const std::vector<int64_t>& in_shape, const std::vector<in
 bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b,
                      std::vector<int64_t>* out);
 
+// Elements from operand k's first element to its element i (row-major over the fused dims).
+inline int64_t ElementOffset(const FusedLayout& layout, int k, int64_t i) {
+  // One fused dim (a contiguous operand, the common case): no division.
+  if (layout.rank <= 1) return layout.rank == 0 ? 0 : i * layout.operands[k].strides[0];
+  int64_t off = 0;
+  for (int d = layout.rank - 1; d >= 0; --d) {
+    off += (i % layout.shape[d]) * layout.operands[k].strides[d];
+    i /= layout.shape[d];
+  }
+  return off;
+}
+
 // Elements from operand k's first element to its element at the start of row `row` of the
 // layout (a row: the last fused dim; rows in row-major order of the dims before it).
 inline int64_t RowOffset(const FusedLayout& layout, int k, int64_t row) {

@@ -24,18 +24,6 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-// Elements from operand k's first element to its element i (row-major over the fused dims).
-int64_t FusedOffset(const core::FusedLayout& layout, int k, int64_t i) {
-  // One fused dim (contiguous indices and out, the common case): no division per row.
-  if (layout.rank <= 1) return layout.rank == 0 ? 0 : i * layout.operands[k].strides[0];
-  int64_t off = 0;
-  for (int d = layout.rank - 1; d >= 0; --d) {
-    off += (i % layout.shape[d]) * layout.operands[k].strides[d];
-    i /= layout.shape[d];
-  }
-  return off;
-}
-
 class GatherExecutor final : public Executor {
  public:
   GatherExecutor(Op op, std::shared_ptr<const tiling::Plan> plan, const core::FusedLayout& rows,
@@ -90,7 +78,7 @@ class GatherExecutor final : public Executor {
  private:
   int64_t Index(int64_t i) const {
     const char* at = rows_.operands[0].first;
-    const int64_t off = FusedOffset(rows_, 0, i);
+    const int64_t off = core::ElementOffset(rows_, 0, i);
     return index64_ ? reinterpret_cast<const int64_t*>(at)[off]
                     : reinterpret_cast<const int32_t*>(at)[off];
   }
@@ -102,8 +90,8 @@ class GatherExecutor final : public Executor {
       const int64_t c0 = std::max<int64_t>(begin - i * d_, 0);
       const int64_t c1 = std::min<int64_t>(end - i * d_, d_);
       const char* src = weight_ + Index(i) * weight_stride0_ + c0 * weight_stride1_;
-      char* dst =
-          rows_.operands[1].first + FusedOffset(rows_, 1, i) * elem_bytes_ + c0 * out_stride_;
+      char* dst = rows_.operands[1].first + core::ElementOffset(rows_, 1, i) * elem_bytes_ +
+                  c0 * out_stride_;
       const size_t bytes = static_cast<size_t>((c1 - c0) * elem_bytes_);
       if (contiguous_ && (i + 1) * d_ < end) Prefetch(i + 1);
       if (stream_copy_ != nullptr) {
