@@ -123,9 +123,9 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
     if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, 2 * n}, -1, {}}};
     return {CaseSpec{op, dtype, {n / kRow, 2 * kRow}, -1, {}}};
   }
-  if (GetOpInfo(op).kind == Kind::kGather) {
+  if (IsIndexKind(GetOpInfo(op).kind)) {
     // Embedding: out [n / 1024, 1024] (rows of 1024 picked from a weight of as many rows), or
-    // [1, n].
+    // [1, n]; EmbeddingDenseBackward: grad of that shape summed into as many rows.
     if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
     return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}}};
   }
@@ -337,6 +337,25 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     }
     dy_view_ = TensorView::Dense(index_.data(), DType::kInt64, {indices});
   }
+  if (info.kind == Kind::kScatterAdd && spec.shape.size() == 2) {
+    // EmbeddingDenseBackward: grad [indices, D] in x_, out [rows, D], an INT64 index per grad
+    // row drawn uniformly from out's rows.
+    const int64_t indices = spec.shape[0], d = spec.shape[1];
+    const int64_t rows = spec.weight_rows > 0 ? spec.weight_rows : indices;
+    if (rows != indices) {
+      std::free(out_);
+      out_ = AllocArray(static_cast<size_t>(rows * d) * DTypeSize(spec.dtype));
+      std::memset(out_, 0, static_cast<size_t>(rows * d) * DTypeSize(spec.dtype));
+    }
+    out_view_ = TensorView::Dense(out_, spec.dtype, {rows, d});
+    index_.resize(static_cast<size_t>(indices));
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    for (int64_t& i : index_) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      i = static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(rows));
+    }
+    dy_view_ = TensorView::Dense(index_.data(), DType::kInt64, {indices});
+  }
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
   acl_out_ = MakeAclTensor(out_view_);
@@ -456,7 +475,7 @@ OpArgs CaseData::Args() const {
     a.in[0] = &x_view_;
     if (info.shapes == ShapeRule::kOneElement) a.in[1] = &w_view_;
     if (info.kind == Kind::kNoiseMap) a.in[1] = &dy_view_;  // RReluWithNoise's noise
-    if (info.kind == Kind::kGather) a.in[1] = &dy_view_;    // Embedding's indices
+    if (IsIndexKind(info.kind)) a.in[1] = &dy_view_;        // Embedding's, EmbeddingDenseBackward's
   } else {
     a.in[0] = &dy_view_;
     a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
@@ -515,6 +534,10 @@ OpArgs CaseData::Args() const {
       a.bool_array_given = true;
     }
   }
+  if (info.kind == Kind::kScatterAdd) {  // EmbeddingDenseBackward's numWeights: out's rows
+    a.scalars[0] = OpScalar{true, static_cast<double>(out_view_.shape[0]), DType::kInt64};
+    a.scalars[0].int_value = out_view_.shape[0];
+  }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;
     a.scalars[k].value = spec_.scalars[k];
@@ -530,6 +553,13 @@ double CaseData::Bytes() const {
     const bool gelu = HasGeluOperand(info);
     const double halves = 2.0 + (info.is_forward ? 1.0 : 3.0) + (gelu ? 1.0 : 0.0);
     return halves * static_cast<double>(bytes_per_array_) / 2.0;
+  }
+  // EmbeddingDenseBackward reads grad and the indices, and writes out.
+  if (info.kind == Kind::kScatterAdd) {
+    return static_cast<double>(bytes_per_array_) +
+           static_cast<double>(out_view_.shape[0] * out_view_.shape[1]) *
+               static_cast<double>(DTypeSize(spec_.dtype)) +
+           static_cast<double>(index_.size() * sizeof(int64_t));
   }
   // Embedding reads a weight row per out row and the indices, and writes out.
   if (info.kind == Kind::kGather) {
@@ -615,6 +645,15 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
   }
   if (GetOpInfo(op).kind == Kind::kGather) {  // Embedding: weight x, indices dy
     return aclnnEmbeddingGetWorkspaceSize(x, dy, out, ws, exec);
+  }
+  if (GetOpInfo(op).kind == Kind::kScatterAdd) {  // EmbeddingDenseBackward: grad x, indices dy
+    int64_t* dims = nullptr;
+    uint64_t rank = 0;
+    if (aclGetViewShape(out, &dims, &rank) != ACLNN_SUCCESS || rank != 2) return ACLNN_ERR_INNER;
+    const uint64_t rows = static_cast<uint64_t>(dims[0]);
+    delete[] dims;
+    return aclnnEmbeddingDenseBackwardGetWorkspaceSize(x, dy, rows, static_cast<uint64_t>(-1),
+                                                       false, out, ws, exec);
   }
   const OpInfo& info = GetOpInfo(op);
   if (IsNormShape(info.shapes)) {  // a norm, as Args gives it

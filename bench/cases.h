@@ -35,8 +35,9 @@ struct CaseSpec {
   int64_t dim = -1;            // LogSoftmaxBackward only
   // The operator's scalar parameters in its list order (op_list.def); empty: the defaults.
   std::vector<double> scalars;
-  // Embedding (Kind Gather): weight's rows, shape being out's [indices, row length]; 0: as
-  // many rows as indices.
+  // Embedding (Kind Gather): weight's rows, shape being out's [indices, row length];
+  // EmbeddingDenseBackward (ScatterAdd): out's rows (numWeights), shape being grad's [indices,
+  // row length]; 0: as many rows as indices.
   int64_t weight_rows = 0;
 
   int64_t Elements() const;
@@ -103,6 +104,9 @@ struct EmbeddingShape {
   int64_t rows = 0, d = 0, indices = 0;
 };
 inline bool IsGatherOp(Op op) { return GetOpInfo(op).kind == Kind::kGather; }
+// The index kinds (Embedding, EmbeddingDenseBackward), timed on the same grid (the gradient:
+// grad [indices, d] summed into `rows` rows).
+inline bool IsIndexOp(Op op) { return IsIndexKind(GetOpInfo(op).kind); }
 std::vector<EmbeddingShape> DefaultEmbeddingShapes();
 // "128256x4096x8192,32000x4096x8192": rows x d x indices triples of positive extents.
 bool ParseEmbeddingShapes(const std::string& text, std::vector<EmbeddingShape>* shapes);
@@ -166,6 +170,8 @@ class CaseData {
     return acl_stats_[0] != nullptr ? stats_view_[0] : gw_view_;
   }
   const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
+  // out's view: EmbeddingDenseBackward's [rows, D] is not the spec's shape.
+  const TensorView& out_view() const { return out_view_; }
   // Embedding's INT64 indices (Kind Gather), one per row of out; self_data() is its weight.
   const TensorView& index_view() const { return dy_view_; }
   // BatchNorm's per-channel tensor k (kChannelTensors' order: weight, bias, runningMean,

@@ -20,7 +20,7 @@
 //   hostnn_torch_peer --list-ops                 (the operator list, one name a line)
 // The normalisation family runs on the --norm-shapes grid of rows x row length (default
 // bench::DefaultNormShapes), BatchNorm and its gradient on the --channel-shapes grid of whole
-// [N, C, ...] shapes (default bench::DefaultChannelShapes), Embedding on the
+// [N, C, ...] shapes (default bench::DefaultChannelShapes), Embedding and its gradient on the
 // --embedding-shapes grid of weight rows x row length x indices (default
 // bench::DefaultEmbeddingShapes), the other operators at --sizes.
 // HOSTNN_BENCH_TARGET=AVX2 forces hostnn's SIMD target (bench::ForceBenchTarget).
@@ -241,11 +241,11 @@ int Main(int argc, char** argv) {
         for (const auto& shape : channel_shapes)
           specs.push_back(CaseSpec{op, dtype, shape, -1, {}});
       }
-      if (IsGatherOp(op)) {
+      if (IsIndexOp(op)) {
         for (const EmbeddingShape& e : embedding_shapes)
           specs.push_back(EmbeddingCase(op, dtype, e));
       }
-      const bool gridded = IsNormOp(op) || IsChannelStatsOp(op) || IsGatherOp(op);
+      const bool gridded = IsNormOp(op) || IsChannelStatsOp(op) || IsIndexOp(op);
       for (const std::string& size : gridded ? std::vector<std::string>{} : sizes) {
         int64_t n = 0;
         if (!ParseCount(size, &n)) {

@@ -122,6 +122,11 @@ bool TorchCase::Run() {
     case Op::kEmbedding:
       out = at::embedding(x, dy);
       break;
+    // EmbeddingDenseBackward's case: grad is x, the INT64 indices dy, out [rows, D] (its rows
+    // are numWeights); at::embedding_dense_backward allocates its zeroed result per call.
+    case Op::kEmbeddingDenseBackward:
+      out = at::embedding_dense_backward(x, dy, out.size(0), -1, false);
+      break;
     case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
       at::heaviside_out(out, dy, x);
       break;
@@ -379,6 +384,12 @@ TorchCase MakeTorchCase(const CaseData& data) {
   if (GetOpInfo(s.op).kind == Kind::kGather) {  // Embedding: weight [rows, D], INT64 indices
     const int64_t rows = s.weight_rows > 0 ? s.weight_rows : s.shape[0];
     t.x = at::from_blob(data.self_data(), {rows, s.shape[1]}, opts);
+    const TensorView& idx = data.index_view();
+    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
+  }
+  if (GetOpInfo(s.op).kind == Kind::kScatterAdd) {  // grad [indices, D] into out [rows, D]
+    const TensorView& o = data.out_view();
+    t.out = at::from_blob(data.out_data(), o.shape, opts);
     const TensorView& idx = data.index_view();
     t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
   }

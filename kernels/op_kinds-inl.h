@@ -38,6 +38,10 @@
 #define HOSTNN_KIND_Gather(Name)
 #define HOSTNN_KIND_Gather_DEFAULTED
 #endif
+#ifndef HOSTNN_KIND_ScatterAdd
+#define HOSTNN_KIND_ScatterAdd(Name)
+#define HOSTNN_KIND_ScatterAdd_DEFAULTED
+#endif
 
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_KIND_##kind(Name)
 #include "hostnn/op_list.def"
@@ -74,4 +78,8 @@
 #ifdef HOSTNN_KIND_Gather_DEFAULTED
 #undef HOSTNN_KIND_Gather
 #undef HOSTNN_KIND_Gather_DEFAULTED
+#endif
+#ifdef HOSTNN_KIND_ScatterAdd_DEFAULTED
+#undef HOSTNN_KIND_ScatterAdd
+#undef HOSTNN_KIND_ScatterAdd_DEFAULTED
 #endif

@@ -305,6 +305,17 @@ struct BatchNormBackwardParams {
   }
 };
 
+// EmbeddingDenseBackward: out's rows (numWeights, which the front end checks against out's
+// shape), the row left 0 (CANN's uint64_t paddingIdx as int64_t: a negative one, or one past
+// the rows, pads nothing) and whether each row is divided by the count of indices naming it.
+struct EmbeddingDenseBackwardParams {
+  int64_t num_weights, padding_idx;
+  bool scale_grad_by_freq;
+  static EmbeddingDenseBackwardParams Init(const ParamValues& v) {
+    return {v.Exact("numWeights"), v.Exact("paddingIdx"), v.Flag("scaleGradByFreq")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -330,6 +341,7 @@ HOSTNN_PARAMS_OF(GroupNorm, GroupNormParams)
 HOSTNN_PARAMS_OF(GroupNormBackward, GroupNormBackwardParams)
 HOSTNN_PARAMS_OF(BatchNorm, BatchNormParams)
 HOSTNN_PARAMS_OF(BatchNormBackward, BatchNormBackwardParams)
+HOSTNN_PARAMS_OF(EmbeddingDenseBackward, EmbeddingDenseBackwardParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -32,9 +32,10 @@ TEST(NullData, TakenByPhase1AndRefusedByPhase2ForEveryOperator) {
   int checked = 0;
   for (Op op : AllOps()) {
     const CApiOp& c = GetCApiOp(op);
-    // (Embedding's indices must hold rows of its weight: tests/embedding_test.cc.)
+    // (The index kinds' indices must name rows: tests/embedding_test.cc,
+    // embedding_dense_backward_test.cc.)
     if (c.phase1 == nullptr || GetOpInfo(op).is_split || GetOpInfo(op).out_names[1] != nullptr ||
-        GetOpInfo(op).kind == Kind::kGather)
+        IsIndexKind(GetOpInfo(op).kind))
       continue;
     Case base;
     base.AllShape({2, 3});

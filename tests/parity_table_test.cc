@@ -682,6 +682,8 @@ const char* RuleName(DTypeRule r) {
       return "NormGradLikeAll";
     case DTypeRule::kGatherAny:
       return "GatherAny";
+    case DTypeRule::kScatterFloat:
+      return "ScatterFloat";
   }
   return "?";
 }
@@ -749,6 +751,9 @@ const char* Promotion(DTypeRule r) {
              "dbetaOut FLOAT; computed in f32 with double sums";
     case DTypeRule::kGatherAny:
       return "weight and out one dtype, copied exactly; indices INT32 or INT64";
+    case DTypeRule::kScatterFloat:
+      return "grad and out each a compute dtype, indices any of nine; summed in double, cast to "
+             "out's dtype";
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";
@@ -817,7 +822,7 @@ std::string NoteCell(const OpApiRow& row) {
 // The operators of ops-nn's activation/ folder, the page's: not the normalisations
 // (docs/norm_family.md), which the list holds after them.
 bool InActivationFamily(Op op) {
-  return !IsNormFamily(GetOpInfo(op).shapes) && GetOpInfo(op).kind != Kind::kGather;
+  return !IsNormFamily(GetOpInfo(op).shapes) && !IsIndexKind(GetOpInfo(op).kind);
 }
 
 const OpApiRow* RowOf(Op op) {

@@ -190,6 +190,15 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         if (GetOpInfo(op).kind == Kind::kGather) {
           args.in[0] = &vweight, args.in[1] = &vindex, args.out[0] = &vrows;
         }
+        // EmbeddingDenseBackward: grad [64, 75] (the same rows) into out [4, 75] (x's first 300
+        // elements' place in dy), every index 3: one row summed, three zeroed.
+        std::vector<float> sums(4 * 75, 0.0f);
+        const TensorView vsums = TensorView::Dense(sums.data(), dtype, {4, 75});
+        if (GetOpInfo(op).kind == Kind::kScatterAdd) {
+          args.in[0] = &vrows, args.in[1] = &vindex, args.out[0] = &vsums;
+          args.scalars[0] = OpScalar{true, 4.0, DType::kInt64};
+          args.scalars[0].int_value = 4;
+        }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
           const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +

@@ -97,9 +97,12 @@ TEST_F(TilingProperty, EveryElementOwnedExactlyOnce) {
     const Status s = tiling_sweep::PlanCase(c, &plan);
     ASSERT_TRUE(s.ok()) << c.Describe() << ": " << s.message();
     const std::vector<int> owners = CountOwners(plan);
-    // A gated unit's plan owns each element of one half of self.
+    // A gated unit's plan owns each element of one half of self; EmbeddingDenseBackward's
+    // those of out's [weight_rows, D].
     const int64_t halves = GetOpInfo(c.problem.op).is_split ? 2 : 1;
-    ASSERT_EQ(static_cast<int64_t>(owners.size()) * halves, tiling::NumElements(c.problem.shape));
+    const int64_t numel = c.problem.weight_rows > 0 ? c.problem.weight_rows * c.problem.shape[1]
+                                                    : tiling::NumElements(c.problem.shape);
+    ASSERT_EQ(static_cast<int64_t>(owners.size()) * halves, numel);
     for (size_t e = 0; e < owners.size(); ++e) {
       ASSERT_EQ(owners[e], 1) << c.Describe() << ": element " << e;
     }

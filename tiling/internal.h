@@ -83,6 +83,11 @@ bool IsAtlasA2(const Platform& pf);
 // Embedding's A2 tiling (GatherTiling) of `indices` rows of `inner` elements.
 GatherTiling PlanGatherA2(int64_t indices, int64_t inner, int64_t x_bytes, int64_t index_bytes,
                           const Platform& pf);
+// EmbeddingDenseBackward's A2 tiling (ScatterTiling) of grad [grad_rows, dim] in `dtype` into
+// num_weights rows. Where pf's UB leaves no room for a row's pass (ops-nn's tiling fails), not
+// planned, with why: the host's plan does not depend on it.
+ScatterTiling PlanScatterA2(int64_t grad_rows, int64_t dim, int64_t num_weights, bool scale,
+                            DType dtype, const Platform& pf);
 // Pure (norm.cc). The tiling ops-nn's Atlas A2 code chooses for `op` over [rows, cols] (cols
 // the normalised length) in `dtype` (f32, f16 or bf16) with the optional `inputs` (param_dtype
 // resolved: never kUndefined) on pf's cores and UB.

@@ -330,6 +330,24 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
         }
         numel /= 2;
       }
+      if (info.kind == Kind::kScatterAdd) {  // grad's [rows, D] into out's [weight_rows, D]
+        if (problem.dtype != DType::kFloat32 && problem.dtype != DType::kFloat16 &&
+            problem.dtype != DType::kBFloat16) {
+          return Status::Invalid(p.op + " reads f32, f16 or bf16 grad, not " + p.dtype);
+        }
+        if (rank != 2 || problem.weight_rows < 1 ||
+            problem.weight_rows > kMaxElements / problem.shape[1]) {
+          return Status::Invalid("shape " + ShapeText(problem.shape) + " into " +
+                                 S(problem.weight_rows) + " rows: " + p.op +
+                                 " plans grad's [rows, D] into out's [numWeights >= 1, D]");
+        }
+        p.weight_rows = problem.weight_rows;
+        numel = problem.weight_rows * problem.shape[1];
+        if (IsAtlasA2(resolved.platform)) {
+          p.scatter = PlanScatterA2(problem.shape[0], problem.shape[1], problem.weight_rows,
+                                    problem.scale_grad_by_freq, problem.dtype, resolved.platform);
+        }
+      }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
       if (info.kind == Kind::kGather) {
         if (rank != 2 ||
@@ -470,6 +488,19 @@ Status Plan::Check() const {
       }
     }
     if (kind == Kind::kReduction && norm.planned) HOSTNN_RETURN_IF_ERROR(CheckNorm(*this));
+    if (scatter.planned) {  // grad's rows cut exactly, a row's passes covering D
+      const ScatterTiling& t = scatter;
+      const int64_t rows =
+          t.mode == "small dim"
+              ? t.copy_rows * (t.block_dim - 1) + t.last_core_rows
+              : t.former_cores * t.former_rows + (t.block_dim - t.former_cores) * t.tail_rows;
+      if (t.block_dim < 1 || t.block_dim > pf.cores || rows != t.grad_rows ||
+          t.dim_pass * t.dim_reps + t.dim_tail != t.dim || t.dim_pass > t.max_dim ||
+          (t.scale && t.scale_rows * t.block_dim + t.scale_former_cores != t.num_weights)) {
+        return Fail("scatter: the cores' rows do not cover grad's " + S(t.grad_rows) +
+                    " rows, or a row's passes do not cover its " + S(t.dim) + " elements");
+      }
+    }
     if (gather.planned) {  // the shares cover out's elements exactly, each core's at least 1
       const GatherTiling& g = gather;
       const int64_t former = std::min(g.total, g.per_core * (g.block_dim - 1));

@@ -89,6 +89,35 @@ std::string GatherTable(const GatherTiling& t, int64_t host_cores) {
   return o.str();
 }
 
+// EmbeddingDenseBackward's Atlas A2 tiling, below the host's elementwise plan of out's elements.
+std::string ScatterTable(const ScatterTiling& t, int64_t host_cores) {
+  std::ostringstream o;
+  o << "-- Atlas A2 (ops-nn's tiling) --\n"
+    << "kernel          " << t.kernel << " (" << t.mode << (t.scale ? ", scaleGradByFreq" : "")
+    << "), tiling key " << t.tiling_key << ": " << t.grad_rows << " grad rows of " << t.dim
+    << " into " << t.num_weights << " rows, grad read as " << t.grad_bytes << "-byte elements\n"
+    << "block_dim       " << t.block_dim << " (the plan above: " << Plural(host_cores, "core")
+    << ")\n";
+  if (t.mode == "small dim") {
+    o << "rows per core   " << t.copy_rows << ", the last core " << t.last_core_rows
+      << "; UB passes of " << t.max_rows_in_ub << " rows: " << t.copy_passes << " (last "
+      << t.last_pass_rows << "), the last core " << t.last_core_passes << " (last "
+      << t.last_core_last_pass_rows << ")\n";
+  } else {
+    o << "rows per core   " << t.former_cores << " x " << t.former_rows << ", "
+      << t.block_dim - t.former_cores << " x " << t.tail_rows << " (indices sorted first)\n";
+  }
+  o << "row passes      " << t.dim_reps << " x " << t.dim_pass;
+  if (t.dim_tail > 0) o << " + " << t.dim_tail;
+  o << " elements (at most " << t.max_dim << " per pass)\n";
+  if (t.scale) {
+    o << "scale rows      " << t.scale_former_cores << " x " << t.scale_rows + 1 << ", "
+      << t.block_dim - t.scale_former_cores << " x " << t.scale_rows << " of out's rows\n";
+  }
+  o << "workspace       " << t.workspace_bytes << " B\n";
+  return o.str();
+}
+
 // A normalisation's Atlas A2 tiling, below the host's reduction plan.
 std::string NormTable(const NormTiling& t, int64_t host_cores) {
   std::ostringstream o;
@@ -167,6 +196,39 @@ std::string Plan::ToJson() const {
                            {"units", c.units},         {"block_dim", c.block_dim}};
     }
     if (index_dtype != DType::kUndefined) o["index_dtype"] = ShortDTypeName(index_dtype);
+    if (weight_rows > 0) o["weight_rows"] = weight_rows;
+    if (!scatter.planned && !scatter.why.empty()) {
+      o["scatter"] = {{"kernel", scatter.kernel}, {"planned", false}, {"why", scatter.why}};
+    }
+    if (scatter.planned) {
+      const ScatterTiling& t = scatter;
+      o["scatter"] = {{"kernel", t.kernel},
+                      {"mode", t.mode},
+                      {"tiling_key", t.tiling_key},
+                      {"grad_rows", t.grad_rows},
+                      {"dim", t.dim},
+                      {"num_weights", t.num_weights},
+                      {"scale", t.scale},
+                      {"grad_bytes", t.grad_bytes},
+                      {"block_dim", t.block_dim},
+                      {"max_dim", t.max_dim},
+                      {"dim_pass", t.dim_pass},
+                      {"dim_reps", t.dim_reps},
+                      {"dim_tail", t.dim_tail},
+                      {"former_rows", t.former_rows},
+                      {"tail_rows", t.tail_rows},
+                      {"former_cores", t.former_cores},
+                      {"copy_rows", t.copy_rows},
+                      {"last_core_rows", t.last_core_rows},
+                      {"max_rows_in_ub", t.max_rows_in_ub},
+                      {"copy_passes", t.copy_passes},
+                      {"last_core_passes", t.last_core_passes},
+                      {"last_pass_rows", t.last_pass_rows},
+                      {"last_core_last_pass_rows", t.last_core_last_pass_rows},
+                      {"scale_rows", t.scale_rows},
+                      {"scale_former_cores", t.scale_former_cores},
+                      {"workspace_bytes", t.workspace_bytes}};
+    }
     if (gather.planned) {
       const GatherTiling& t = gather;
       o["gather"] = {{"kernel", t.kernel},       {"indices", t.indices},
@@ -239,7 +301,9 @@ std::string Plan::ToTable() const {
   o << "op              " << op << " (" << dtype << "), shape " << ShapeText(shape);
   if (kind == Kind::kReduction) o << ", dim " << dim;
   if (IsSplitOp(op)) o << ", split along dim " << dim << " into halves";
-  if (index_dtype != DType::kUndefined) {
+  if (weight_rows > 0) {
+    o << " (grad's [rows, D]) into " << weight_rows << " rows";
+  } else if (index_dtype != DType::kUndefined) {
     o << " (out's [indices, row length]), " << ShortDTypeName(index_dtype) << " indices";
   }
   const std::string inputs = NormInputsText(norm_inputs, dtype);
@@ -251,7 +315,11 @@ std::string Plan::ToTable() const {
   if (kind == Kind::kElementwise) {
     const ElementwisePlan& p = elementwise;
     const int64_t small = p.block_dim - p.big_cores;
-    o << "elements        " << p.n << (IsSplitOp(op) ? " (each half's)" : "") << " in " << p.blocks << " blocks of " << p.block_elems << "\n"
+    o << "elements        " << p.n
+      << (IsSplitOp(op)     ? " (each half's)"
+          : weight_rows > 0 ? " (out's)"
+                            : "")
+      << " in " << p.blocks << " blocks of " << p.block_elems << "\n"
       << "block_dim       " << p.block_dim << " = max(1, min(" << platform.cores << " cores, ceil("
       << p.n << " / " << min_elems_per_core << ") = " << CeilDiv(p.n, min_elems_per_core) << ", "
       << p.blocks << " blocks))\n"
@@ -289,6 +357,11 @@ std::string Plan::ToTable() const {
         << c.UnitEnd(0) - c.UnitBegin(0) << " on core 0)\n";
     }
     if (gather.planned) o << GatherTable(gather, p.block_dim);
+    if (scatter.planned) o << ScatterTable(scatter, p.block_dim);
+    if (!scatter.planned && !scatter.why.empty()) {
+      o << "-- Atlas A2 (ops-nn's tiling) --\n"
+        << Wrap("kernel          ", scatter.kernel + " not planned: " + scatter.why);
+    }
     return o.str();
   }
   const ReductionPlan& p = reduction;

@@ -109,6 +109,8 @@ enum class Signature {
   kBatchNormBackward,          // (in0 .. in6, f0, d0, ba0, out, out1, out2): in2 to in6 optional,
                                // a bool (training), a double (eps), an aclBoolArray (outputMask)
                                // picking the outputs
+  kEmbeddingDenseBackward,     // (in0, in1, i0, i1, f0, out): uint64_t numWeights and
+                               // paddingIdx (carried as int64_t), a bool (scaleGradByFreq)
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -131,7 +133,13 @@ enum class Kind {
                    // is a LeakyRelu)
   kGather,         // rows of in0 picked by the index tensor in1: out[i, :] = in0[in1[i], :]
                    // (Embedding), every index checked against in0's rows when phase 2 runs
+  kScatterAdd,     // rows of in0 added into the rows of out that the index tensor in1 names,
+                   // each row's terms in index order (EmbeddingDenseBackward); every index
+                   // checked against out's rows when phase 2 runs
 };
+// The kinds that read an index tensor (their own front end, src/aclnn/index_front_end.cc,
+// and executors, src/exec/index_executor.h, scatter_executor.h).
+constexpr bool IsIndexKind(Kind k) { return k == Kind::kGather || k == Kind::kScatterAdd; }
 // The kinds that split self along dim into two halves: the front end makes them views of
 // their own (src/aclnn/split_front_end.cc) for the Map executor.
 constexpr bool IsSplit(Kind k) { return k == Kind::kGated || k == Kind::kGatedGrad; }
@@ -333,6 +341,10 @@ enum class DTypeRule {
   kGatherAny,               // in0 and out one dtype of the twelve a copy takes (the three
                             // compute dtypes, DOUBLE, INT8 to INT64, UINT8, BOOL, COMPLEX64,
                             // COMPLEX128); in1 INT32 or INT64 (Embedding: copied exactly)
+  kScatterFloat,            // in0 and out each a compute dtype, each its own; in1 FLOAT,
+                            // FLOAT16, DOUBLE, INT8, UINT8, INT16, INT32, INT64 or BOOL, read as
+                            // a row number truncated toward zero (EmbeddingDenseBackward:
+                            // summed in double, rounded once to out's dtype)
 };
 
 // How the operands' shapes relate.
@@ -365,6 +377,9 @@ enum class ShapeRule {
                    // elements in row-major order pair with in0's in row-major order
   kIndexRows,      // in0 [rows, D] (2 dims); in1 indices of any shape (0 to 8 dims); out
                    // in1's shape followed by D (Embedding)
+  kScatterRows,    // in0 [..., D] (1 to 8 dims), whose leading dims hold as many rows as
+                   // in1 (any shape) has elements; out [numWeights, D]
+                   // (EmbeddingDenseBackward)
 };
 // The normalisations' shape rules: statistics over rows, their own front end
 // (src/aclnn/norm_front_end.cc) and executor (src/exec/norm_rows_executor.h).
@@ -390,6 +405,9 @@ enum class Tolerance {
   kNormBackward,  // RmsNormGrad, LayerNormBackward: dx and the column sums within 2^-21 times the
                   // sum of the magnitudes of their terms, or 4 ULP; 16-bit: that plus half an ULP
   kExact,         // a copy: every output element bitwise the element it copies (Embedding)
+  kScatterSum,    // a sum of rows: within 2^-21 times the sum of the magnitudes of its terms
+                  // (after the division by the count); 16-bit: that plus half an ULP
+                  // (EmbeddingDenseBackward)
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -531,7 +549,8 @@ struct OpInfo {
                       // or self and a one-element parameter (ShapeRule::kOneElement) or
                       // row counts (kGroupRows), or self and its noise (Kind NoiseMap),
                       // or a forward norm's input and its per-column operands
-                      // (Tolerance kNormForward), or rows and their indices (Kind Gather)
+                      // (Tolerance kNormForward), or rows and their indices (Kind Gather,
+                      // ScatterAdd: in0 is read as the rows it holds, not a gradient's dy)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -575,7 +594,7 @@ constexpr OpInfo kOpInfos[] = {
    Tolerance::k##tol,                                                                             \
    Kind::k##kind == Kind::kRows,                                                                  \
    IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
-       Kind::k##kind == Kind::kGather || Tolerance::k##tol == Tolerance::kNormForward ||          \
+       IsIndexKind(Kind::k##kind) || Tolerance::k##tol == Tolerance::kNormForward ||              \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -110,6 +110,11 @@ struct Problem {
   // Embedding: the dtype of its indices (INT32 or INT64), whose bytes its A2 tiling reads;
   // shape is out's [indices, row length] and dtype weight's.
   DType index_dtype = DType::kInt64;
+  // EmbeddingDenseBackward: out's rows (numWeights, >= 1) and scaleGradByFreq; shape is
+  // grad's [rows, D] (its leading dims fused), dtype grad's. The host plans out's [weight_rows,
+  // D] elements; the A2 tiling reads all three.
+  int64_t weight_rows = 0;
+  bool scale_grad_by_freq = false;
 };
 
 // The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32, i16, i8, u8, i64;
@@ -366,6 +371,38 @@ struct GatherTiling {
   int64_t tile_count = 0;
 };
 
+// EmbeddingDenseBackward's Atlas A2 tiling (ops-nn's EmbeddingDenseGradV2 for A2, which the
+// op_api runs after casting grad to FLOAT unless grad and out together hold 100 MiB or more in
+// 16 bits, with 512 rows or more and no scaleGradByFreq; index/embedding_dense_grad_v2/op_host/
+// embedding_dense_grad_v2_tiling.cpp). Two kernels by D: "small dim" (D <= 512 and numWeights
+// <= 2^24: the indices unsorted, grad's rows cut evenly, the last core taking the rest, copied
+// in UB passes of max_rows_in_ub rows) and "sorted" (the op_api sorts the indices first; grad's
+// rows cut former_cores x former_rows, then tail_rows). A row wider than max_dim (the UB's
+// share: (UB - 20480 - 96) / (64 B x 3 buffers, 4 for a 16-bit grad) x 16) is taken in
+// dim_reps passes of dim_pass elements and a last of dim_tail. With scaleGradByFreq the out
+// rows are cut among the cores too (scale_*). tiling_key: scale + 100 x small dim (the
+// deterministic digit 0: A2's default).
+struct ScatterTiling {
+  bool planned = false;
+  std::string kernel;  // EmbeddingDenseGradV2
+  std::string why;     // not planned on an A2 profile: why (a UB too small for a row pass)
+  std::string mode;    // "small dim" or "sorted"
+  int64_t tiling_key = 0;
+  int64_t grad_rows = 0, dim = 0, num_weights = 0;
+  bool scale = false;
+  int64_t grad_bytes = 0;  // 4 where the op_api casts grad to FLOAT, else grad's own
+  int64_t block_dim = 0;   // min(cores, grad_rows), and numWeights with scale
+  int64_t max_dim = 0, dim_pass = 0, dim_reps = 0, dim_tail = 0;
+  // sorted: former_cores x former_rows, then tail_rows each.
+  int64_t former_rows = 0, tail_rows = 0, former_cores = 0;
+  // small dim: copy_rows each, the last core last_core_rows, in passes of max_rows_in_ub.
+  int64_t copy_rows = 0, last_core_rows = 0, max_rows_in_ub = 0;
+  int64_t copy_passes = 0, last_core_passes = 0, last_pass_rows = 0, last_core_last_pass_rows = 0;
+  // scaleGradByFreq: out rows per core, scale_former_cores taking one more.
+  int64_t scale_rows = 0, scale_former_cores = 0;
+  int64_t workspace_bytes = 0;  // the kernel's workspace (16 MiB of the system's included)
+};
+
 // ---- Plans ------------------------------------------------------------------------------
 
 struct Plan {
@@ -386,6 +423,8 @@ struct Plan {
   ChannelSumsPlan channel_sums;  // PreluBackward's gradWeight (kind kElementwise)
   NormTiling norm;               // a normalisation's Atlas A2 tiling (kind kReduction)
   GatherTiling gather;           // Embedding's Atlas A2 tiling (kind kElementwise)
+  int64_t weight_rows = 0;       // Problem::weight_rows (EmbeddingDenseBackward's); else 0
+  ScatterTiling scatter;         // EmbeddingDenseBackward's Atlas A2 tiling (kElementwise)
 
   std::string ToJson() const;
   std::string ToTable() const;

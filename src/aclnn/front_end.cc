@@ -173,6 +173,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormAddMixed:
     case DTypeRule::kNormGradLikeAll:
     case DTypeRule::kGatherAny:  // Embedding's: src/aclnn/index_front_end.cc
+    case DTypeRule::kScatterFloat:  // EmbeddingDenseBackward's: the same file
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -240,6 +241,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kGroupRows:
     case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
     case ShapeRule::kIndexRows:  // Embedding's: src/aclnn/index_front_end.cc
+    case ShapeRule::kScatterRows:   // EmbeddingDenseBackward's: the same file
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
     case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc
@@ -453,6 +455,9 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   // Rows picked by an index tensor (Embedding): src/aclnn/index_front_end.cc.
   if (info.kind == Kind::kGather)
     return PrepareGatherChecked(args, options, workspace_size, executor);
+  // Rows added into the rows an index tensor names (EmbeddingDenseBackward): the same file.
+  if (info.kind == Kind::kScatterAdd)
+    return PrepareScatterChecked(args, options, workspace_size, executor);
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};
   Operand in2{info.in_names[2], args.in[2], {}};

@@ -1,6 +1,8 @@
-// The front end of the Gather kind (Embedding): its checks in the order of CANN's Atlas A2
-// op_api (index/embedding/op_api/aclnn_embedding.cpp), then its middle end
-// (src/exec/index_executor.h).
+// The front end of the index kinds: Gather (Embedding) and ScatterAdd
+// (EmbeddingDenseBackward), their checks in the order of CANN's Atlas A2 op_api
+// (index/embedding/op_api/aclnn_embedding.cpp,
+// index/embedding_dense_grad_v2/op_api/aclnn_embedding_dense_backward.cpp), then their middle
+// ends (src/exec/index_executor.h, src/exec/scatter_executor.h).
 #ifndef HOSTNN_SRC_ACLNN_INDEX_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_INDEX_FRONT_END_H_
 
@@ -20,6 +22,17 @@ namespace hostnn {
 // runs (src/exec/index_executor.h).
 Status PrepareGatherChecked(const OpArgs& args, const tiling::Options& options,
                             uint64_t* workspace_size, ExecutorPtr* executor);
+
+// EmbeddingDenseBackward. Null grad, indices, out (161001); then 161002 for: grad's dtype not
+// FLOAT, FLOAT16 or BFLOAT16, indices' not FLOAT, FLOAT16, DOUBLE, INT8, UINT8, INT16, INT32,
+// INT64 or BOOL, out's not one of grad's three (out's own: the sum is cast to it); more than 8
+// dims; grad of no dims; grad's rows (its leading dims) not indices' element count, unless
+// grad's last dim is 0; out not [numWeights, grad's last dim]; a private format. An empty grad
+// or indices writes zeros to out (its every element, as CANN's ZerosLike). Then storage, and
+// out sharing no byte with grad or indices. Nothing is written on failure. Indices are checked
+// against [0, numWeights) when phase 2 runs (src/exec/scatter_executor.h).
+Status PrepareScatterChecked(const OpArgs& args, const tiling::Options& options,
+                             uint64_t* workspace_size, ExecutorPtr* executor);
 
 }  // namespace hostnn
 

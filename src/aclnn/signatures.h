@@ -605,6 +605,21 @@
 #define HOSTNN_SIG_SCALARS_BatchNormBackward HOSTNN_SIG_ATTR(d0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_BatchNormBackward f0
 
+/* aclnnEmbeddingDenseBackward(grad, indices, numWeights, paddingIdx, scaleGradByFreq, out):
+ * two uint64_t attributes, carried as int64_t (a paddingIdx above INT64_MAX is a negative one:
+ * no padding row), and a bool. */
+#define HOSTNN_SIG_PARAMS_EmbeddingDenseBackward                                 \
+  const aclTensor *in0, const aclTensor *in1, uint64_t i0, uint64_t i1, bool f0, \
+      const aclTensor *out
+#define HOSTNN_SIG_ARGS_EmbeddingDenseBackward in0, in1, i0, i1, f0, out
+#define HOSTNN_SIG_INS_EmbeddingDenseBackward in0, in1, 0
+#define HOSTNN_SIG_OUTS_EmbeddingDenseBackward out, 0, 0
+#define HOSTNN_SIG_DIM_EmbeddingDenseBackward 0
+#define HOSTNN_SIG_ARRAY_EmbeddingDenseBackward 0
+#define HOSTNN_SIG_SCALARS_EmbeddingDenseBackward \
+  HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0, 0, 0
+#define HOSTNN_SIG_FLAG_EmbeddingDenseBackward f0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

@@ -188,11 +188,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     call.int_array = norm_shape;
     call.ints[0] = static_cast<int32_t>(optional >> 2) % 4 - 1;  // implMode
   }
+  // EmbeddingDenseBackward (Kind ScatterAdd): grad t[0], indices t[1], out t[2]; numWeights,
+  // paddingIdx and scaleGradByFreq from the next bytes.
+  const bool scatter = info.kind == hostnn::Kind::kScatterAdd;
+  if (scatter) {
+    call.in[0] = t[0];
+    call.in[1] = t[1];
+    call.out[0] = t[2];
+    call.ints[0] = in.Pick(kDims);
+    call.ints[1] = static_cast<int8_t>(in.U8());
+    call.flag = (in.U8() & 1) != 0;
+  }
   aclnnStatus st =
-      norm       ? api.phase1_call(call, &ws, &exec)
-      : training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
-                                   defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
-                 : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
+      norm || scatter ? api.phase1_call(call, &ws, &exec)
+      : training      ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
+                                        defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
+                      : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
   if (st != ACLNN_SUCCESS) {
     // A refused call writes nothing: not the buffers, not the out-parameters.
     for (int k = 0; k < kBuffers; ++k) {
@@ -221,11 +232,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       for (auto* b : buffers) std::free(b);
       return 0;
     }
-    // An operator that reads values it must trust (Embedding's indices) refuses a bad one when
-    // it runs (161002), before anything is written.
-    const bool refused_value = st == ACLNN_ERR_PARAM_INVALID &&
-                               info.kind == hostnn::Kind::kGather &&
-                               std::strstr(aclGetRecentErrMsg(), "outside weight's rows") != nullptr;
+    // An operator that reads values it must trust (Embedding's and EmbeddingDenseBackward's
+    // indices) refuses a bad one when it runs (161002), before anything is written.
+    const bool refused_value =
+        st == ACLNN_ERR_PARAM_INVALID && hostnn::IsIndexKind(info.kind) &&
+        (std::strstr(aclGetRecentErrMsg(), "outside weight's rows") != nullptr ||
+         std::strstr(aclGetRecentErrMsg(), "outside out's rows") != nullptr);
     if (refused_value) {
       for (int k = 0; k < kBuffers; ++k) {
         if (std::memcmp(before[k].data(), buffers[k], kBufBytes) != 0) std::abort();

@@ -273,6 +273,7 @@ double CallRef(F ref, double x, const double* scalars) {
 #define HOSTNN_REF_MapColumnSums(Name) HOSTNN_REF_Binary(Name)
 #define HOSTNN_REF_NoiseMap(Name) HOSTNN_REF_MapColumnSums(Name)
 #define HOSTNN_REF_Gather(Name) HOSTNN_REF_MapColumnSums(Name)
+#define HOSTNN_REF_ScatterAdd(Name) HOSTNN_REF_MapColumnSums(Name)
 double ForwardEltwiseRef(Op op, double x, const double* scalars) {
   switch (op) {
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_REF_##kind(Name)
@@ -289,6 +290,7 @@ double ForwardEltwiseRef(Op op, double x, const double* scalars) {
 #undef HOSTNN_REF_MapColumnSums
 #undef HOSTNN_REF_NoiseMap
 #undef HOSTNN_REF_Gather
+#undef HOSTNN_REF_ScatterAdd
 double ForwardEltwiseRef(Op op, double x) { return ForwardEltwiseRef(op, x, DefaultScalars(op)); }
 
 const double* DefaultScalars(Op op) {

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+
 #include <string>
 #include <vector>
 
@@ -76,6 +79,42 @@ TEST(BenchCases, EmbeddingShapesParseAndRun) {
     for (int64_t i = 0; i < e.indices; ++i) {
       ASSERT_TRUE(index[i] >= 0 && index[i] < e.rows);
       for (int64_t c = 0; c < e.d; ++c) ASSERT_EQ(out[i * e.d + c], weight[index[i] * e.d + c]);
+    }
+  }
+}
+
+// EmbeddingDenseBackward's case on the same grid: grad [indices, d] summed into out [rows, d]
+// through both APIs; each out row is the sum of the grad rows its indices name (a double
+// reference; a row of one or a few f32 terms is within 1e-5 of it).
+TEST(BenchCases, EmbeddingGradientCasesRun) {
+  for (const bench::EmbeddingShape& e :
+       {bench::EmbeddingShape{1000, 64, 300}, bench::EmbeddingShape{4, 3, 9}}) {
+    const bench::CaseSpec spec =
+        bench::EmbeddingCase(Op::kEmbeddingDenseBackward, DType::kFloat32, e);
+    EXPECT_NE(spec.ShapeText().find("of " + std::to_string(e.rows) + " rows"), std::string::npos);
+    bench::CaseData data(spec);
+    EXPECT_EQ(data.out_view().shape, (std::vector<int64_t>{e.rows, e.d}));
+    EXPECT_GT(data.Bytes(), static_cast<double>(e.rows * e.d * 4));
+    const auto* index = static_cast<const int64_t*>(data.index_view().data);
+    const auto* grad = static_cast<const float*>(data.self_data());
+    std::vector<double> want(static_cast<size_t>(e.rows * e.d), 0.0);
+    for (int64_t i = 0; i < e.indices; ++i) {
+      ASSERT_TRUE(index[i] >= 0 && index[i] < e.rows);
+      for (int64_t c = 0; c < e.d; ++c) want[index[i] * e.d + c] += grad[i * e.d + c];
+    }
+    for (int api = 0; api < 2; ++api) {
+      std::memset(data.out_data(), 0xFF, static_cast<size_t>(e.rows * e.d) * 4);
+      if (api == 0) {
+        ASSERT_TRUE(data.Prepare().ok());
+        data.Run();
+      } else {
+        ASSERT_EQ(data.RunCApiCall(), 0);
+      }
+      const auto* out = static_cast<const float*>(data.out_data());
+      for (int64_t k = 0; k < e.rows * e.d; ++k) {
+        ASSERT_NEAR(out[k], want[static_cast<size_t>(k)], 1e-5 * (1 + std::fabs(want[k])))
+            << "api " << api << " element " << k;
+      }
     }
   }
 }

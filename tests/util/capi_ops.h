@@ -340,11 +340,11 @@ void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* o
 // tests/prelu_test.cc, prelu_backward_test.cc) and RReluWithNoise (random numbers, a noise
 // tensor written: tests/rrelu_with_noise_test.cc), whose operands or results those suites
 // cannot build, and the norms (per-column operands, statistics outputs, LayerNorm's
-// aclIntArray: tests/layer_norm_test.cc, rms_norm_test.cc) and Embedding (an index tensor
-// read when phase 2 runs, twelve dtypes copied: tests/embedding_test.cc).
+// aclIntArray: tests/layer_norm_test.cc, rms_norm_test.cc) and the index kinds (an index
+// tensor read when phase 2 runs: tests/embedding_test.cc, embedding_dense_backward_test.cc).
 inline bool InListSuites(Op op) {
   return !GetOpInfo(op).is_split && GetOpInfo(op).shapes != ShapeRule::kChannelWeight &&
-         GetOpInfo(op).kind != Kind::kNoiseMap && GetOpInfo(op).kind != Kind::kGather &&
+         GetOpInfo(op).kind != Kind::kNoiseMap && !IsIndexKind(GetOpInfo(op).kind) &&
          !IsNormFamily(GetOpInfo(op).shapes);
 }
 inline bool HasOwnSuite(Op op) { return !InListSuites(op); }

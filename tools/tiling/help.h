@@ -97,6 +97,9 @@ inline std::string ProblemHelp() {
          "  --dsum                 add_layer_norm_grad: dsumOptional given\n"
          "  --index-dtype T        embedding's indices: i32 or i64 (default); --shape is out's\n"
          "                         [indices, row length]\n"
+         "  --num-weights N        embedding_dense_backward: out's rows (numWeights); --shape\n"
+         "                         is grad's [rows, D]\n"
+         "  --scale-grad-by-freq   embedding_dense_backward: scaleGradByFreq true\n"
          "platform and tunables (default: the environment, then the profile):\n"
          "  --platform P           " +
          bench::WrapList(platforms + "or a file's profile", 25) +

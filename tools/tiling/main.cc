@@ -39,6 +39,7 @@ struct CommandLine {
   bool help = false;
   bool additional_output = false;  // --additional-output (the commands that read a problem)
   bool dsum = false;               // --dsum
+  bool scale_grad_by_freq = false;  // --scale-grad-by-freq
 };
 
 // A library message in the tool's words: Options fields are command-line flags here.
@@ -75,8 +76,9 @@ bool ParseInt(const std::string& text, int64_t* value) {
 }
 
 // Parses argv[2...] (argv[1] is the command) with CLI11: the flags in `allowed` take one
-// value each, at most once; --json is a flag of plan, --additional-output and --dsum of plan
-// and check (the commands with --param-dtype), -h / --help of every command.
+// value each, at most once; --json is a flag of plan, --additional-output, --dsum and
+// --scale-grad-by-freq of plan and check (the commands with --param-dtype), -h / --help of
+// every command.
 int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allowed,
                      CommandLine* cl) {
   CLI::App app("hostnn-tiling " + cl->command, "hostnn-tiling " + cl->command);
@@ -87,6 +89,7 @@ int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allo
   if (std::find(allowed.begin(), allowed.end(), "param-dtype") != allowed.end()) {
     app.add_flag("--additional-output", cl->additional_output);
     app.add_flag("--dsum", cl->dsum);
+    app.add_flag("--scale-grad-by-freq", cl->scale_grad_by_freq);
   }
   std::map<std::string, CLI::Option*> options;
   std::map<std::string, std::string> values;
@@ -110,13 +113,11 @@ int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allo
   return kExitOk;
 }
 
-const std::vector<std::string> kProblemFlags = {"op",          "dtype",
-                                                "shape",       "dim",
-                                                "group",       "param-dtype",
-                                                "bias",        "index-dtype",
-                                                "platform",    "platform-file",
-                                                "tuning-file", "num-cores",
-                                                "ub-bytes",    "min-elems-per-core",
+const std::vector<std::string> kProblemFlags = {"op",        "dtype",         "shape",
+                                                "dim",       "group",         "param-dtype",
+                                                "bias",      "index-dtype",   "num-weights",
+                                                "platform",  "platform-file", "tuning-file",
+                                                "num-cores", "ub-bytes",      "min-elems-per-core",
                                                 "buffer-num"};
 
 // Fills the problem and options from the command line: kExitUsage (with a message) for a
@@ -145,6 +146,11 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
   }
   problem->norm.additional_output = cl.additional_output;
   problem->norm.dsum = cl.dsum;
+  problem->scale_grad_by_freq = cl.scale_grad_by_freq;
+  if (!get("num-weights").empty() &&
+      (!ParseInt(get("num-weights"), &problem->weight_rows) || problem->weight_rows < 1)) {
+    return Usage("--num-weights '" + get("num-weights") + "': expected a positive integer");
+  }
   problem->team = launch::TeamSize();  // the host profile's cores, as the operators see them
   options->platform = get("platform");
   options->platform_file = get("platform-file");

@@ -108,6 +108,14 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
     c.problem.shape = {rows, LogUniform(rng, 1, std::max<int64_t>(1, max_elements / rows))};
     c.problem.index_dtype = coin(rng) == 0 ? DType::kInt32 : DType::kInt64;
   }
+  if (info.kind == Kind::kScatterAdd) {  // EmbeddingDenseBackward: grad's [rows, D] into
+    // weight_rows rows of D, grad f32, f16 or bf16
+    const int64_t d = LogUniform(rng, 1, max_elements);
+    c.problem.shape = {LogUniform(rng, 1, std::max<int64_t>(1, max_elements / d)), d};
+    c.problem.weight_rows = LogUniform(rng, 1, std::max<int64_t>(1, max_elements / d));
+    c.problem.scale_grad_by_freq = coin(rng) == 0;
+    c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, 2)(rng)];
+  }
   if (info.is_split) {  // a gated unit splits a dim of even extent (at least 1-d)
     if (c.problem.shape.empty()) c.problem.shape.push_back(2);
     int64_t& extent = c.problem.shape[static_cast<size_t>(c.problem.dim < 0 ? c.problem.dim + n
