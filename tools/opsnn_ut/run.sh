@@ -72,11 +72,13 @@ rm -rf "$work"
 mkdir -p "$work/gen" "$work/obj" "$work/bin" "$work/res" "$work/run"
 touch "$work/.opsnn_ut"
 
-# The test files: op_api tests of every operator of the families, in path order.
+# The test files: op_api tests of every operator of the families, in path order (some
+# operators keep theirs in tests/ut/op_host/, named test_aclnn_*: EmbeddingDenseBackward).
 families=${OPSNN_UT_FAMILIES:-activation}
 globs=()
 for family in $families; do
-  globs+=("$family/*/tests/ut/op_api/test_*.cpp" "$family/*/tests/ut/op_host/op_api/test_*.cpp")
+  globs+=("$family/*/tests/ut/op_api/test_*.cpp" "$family/*/tests/ut/op_host/op_api/test_*.cpp"
+          "$family/*/tests/ut/op_host/test_aclnn_*.cpp")
 done
 mapfile -t tests < <(cd "$ops" && ls ${globs[@]} 2> /dev/null | sort)
 if [[ -n "${OPSNN_UT_FILTER:-}" ]]; then
