@@ -534,15 +534,16 @@ OpArgs CaseData::Args() const {
       a.bool_array_given = true;
     }
   }
-  if (info.kind == Kind::kScatterAdd) {  // EmbeddingDenseBackward's numWeights: out's rows
-    a.scalars[0] = OpScalar{true, static_cast<double>(out_view_.shape[0]), DType::kInt64};
-    a.scalars[0].int_value = out_view_.shape[0];
-  }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;
     a.scalars[k].value = spec_.scalars[k];
     a.scalars[k].dtype =
         GetOpInfo(spec_.op).scalars[k].kind == ScalarKind::kFlag ? DType::kBool : DType::kFloat64;
+  }
+  // EmbeddingDenseBackward's numWeights is out's rows, whatever the spec's scalars say.
+  if (info.kind == Kind::kScatterAdd) {
+    a.scalars[0] = OpScalar{true, static_cast<double>(out_view_.shape[0]), DType::kInt64};
+    a.scalars[0].int_value = out_view_.shape[0];
   }
   return a;
 }
