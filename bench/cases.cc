@@ -290,6 +290,16 @@ bool ForceBenchTarget(const char* tool) {
   return true;
 }
 
+void CaseData::DrawIndices(int64_t n, int64_t rows) {
+  index_.resize(static_cast<size_t>(n));
+  uint64_t state = 0x9E3779B97F4A7C15ull;  // a fixed LCG: the same indices every run
+  for (int64_t& i : index_) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    i = static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(rows));
+  }
+  dy_view_ = TensorView::Dense(index_.data(), DType::kInt64, {n});
+}
+
 CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   const int64_t n = spec.Elements();
   bytes_per_array_ = static_cast<size_t>(n) * DTypeSize(spec.dtype);
@@ -329,13 +339,7 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
            static_cast<float>(info.domain_hi), 2);
     }
     x_view_ = TensorView::Dense(x_, spec.dtype, {rows, d});
-    index_.resize(static_cast<size_t>(indices));
-    uint64_t state = 0x9E3779B97F4A7C15ull;
-    for (int64_t& i : index_) {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      i = static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(rows));
-    }
-    dy_view_ = TensorView::Dense(index_.data(), DType::kInt64, {indices});
+    DrawIndices(indices, rows);
   }
   if (info.kind == Kind::kScatterAdd && spec.shape.size() == 2) {
     // EmbeddingDenseBackward: grad [indices, D] in x_, out [rows, D], an INT64 index per grad
@@ -348,13 +352,7 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
       std::memset(out_, 0, static_cast<size_t>(rows * d) * DTypeSize(spec.dtype));
     }
     out_view_ = TensorView::Dense(out_, spec.dtype, {rows, d});
-    index_.resize(static_cast<size_t>(indices));
-    uint64_t state = 0x9E3779B97F4A7C15ull;
-    for (int64_t& i : index_) {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      i = static_cast<int64_t>((state >> 33) % static_cast<uint64_t>(rows));
-    }
-    dy_view_ = TensorView::Dense(index_.data(), DType::kInt64, {indices});
+    DrawIndices(indices, rows);
   }
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);

@@ -236,6 +236,8 @@ class CaseData {
   // Embedding (Kind Gather): x_ is weight [rows, D] and dy_view_ the INT64 indices, one per
   // row of out [rows, D], each a row drawn uniformly.
   std::vector<int64_t> index_;
+  // index_ := n INT64 indices drawn uniformly from [0, rows), dy_view_ over them.
+  void DrawIndices(int64_t n, int64_t rows);
   PreparedCall prepared_;
   // CANN tensors for RunCApiCall, made once.
   void* acl_dy_ = nullptr;

@@ -182,8 +182,10 @@ class ScatterExecutor final : public Executor {
   void RunCore(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& p = plan_->elementwise;
     const int64_t begin = p.CoreBegin(core), end = begin + p.CoreLen(core);
-    const int64_t* ends = reinterpret_cast<const int64_t*>(workspace + ends_at_);
-    const int64_t* order = reinterpret_cast<const int64_t*>(workspace + order_at_);
+    // (No sorted positions without indices: the workspace is then empty, maybe null.)
+    const int64_t* ends = n_ > 0 ? reinterpret_cast<const int64_t*>(workspace + ends_at_) : nullptr;
+    const int64_t* order =
+        n_ > 0 ? reinterpret_cast<const int64_t*>(workspace + order_at_) : nullptr;
     int64_t zeros_from = -1;  // the first element of a run of zero rows not yet written
     for (int64_t w = begin / d_; w * d_ < end; ++w) {
       const int64_t c0 = std::max<int64_t>(begin - w * d_, 0);
