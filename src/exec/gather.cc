@@ -27,6 +27,15 @@ OperandCodec MakeCodec(DType dtype, DType via) {
   return c;
 }
 
+kernels::CopyFn RowStreamCopy(bool contiguous, int64_t row_bytes, uint64_t out_bytes,
+                              int64_t stream_min_bytes) {
+  constexpr int64_t kStreamRowBytes = 1024;
+  const bool stream =
+      contiguous && row_bytes >= kStreamRowBytes &&
+      kernels::ChooseStoreMode(out_bytes, stream_min_bytes) == kernels::StoreMode::kStream;
+  return stream ? kernels::GetStreamCopy() : nullptr;
+}
+
 // m elements of `es` bytes from src (src_step bytes apart) to dst (dst_step bytes apart).
 void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step, int64_t m,
                  size_t es) {

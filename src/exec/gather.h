@@ -41,6 +41,13 @@ void ScatterF64(const core::FusedLayout& layout, const core::FusedOperand& opera
 // byte for byte.
 void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step, int64_t m,
                  size_t es);
+// The row copy of the index kinds' large outputs (Embedding's rows, EmbeddingDenseBackward's
+// zero and single rows): kernels::GetStreamCopy where out is contiguous, its rows at least
+// 1 KiB (a non-temporal store pays off over whole lines, and a short row is mostly its
+// unaligned head and tail) and out_bytes past the plan's stream_min_bytes (it would not stay in
+// the caches); null otherwise (memcpy).
+kernels::CopyFn RowStreamCopy(bool contiguous, int64_t row_bytes, uint64_t out_bytes,
+                              int64_t stream_min_bytes);
 void GatherRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
                int64_t start, int64_t len, void* dst);
 void ScatterRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,

@@ -42,11 +42,7 @@ class GatherExecutor final : public Executor {
     // A row is one memcpy where both rows are contiguous (or of one element).
     contiguous_ = d_ == 1 || (weight_stride1_ == elem_bytes_ && out_stride_ == elem_bytes_);
     const uint64_t out_bytes = static_cast<uint64_t>(rows.numel * d_ * elem_bytes_);
-    if (contiguous_ && d_ * elem_bytes_ >= kStreamRowBytes &&
-        kernels::ChooseStoreMode(out_bytes, plan_->stream_min_bytes) ==
-            kernels::StoreMode::kStream) {
-      stream_copy_ = kernels::GetStreamCopy();
-    }
+    stream_copy_ = RowStreamCopy(contiguous_, d_ * elem_bytes_, out_bytes, plan_->stream_min_bytes);
   }
 
   std::string KernelPath() const override {
@@ -115,10 +111,6 @@ class GatherExecutor final : public Executor {
   }
   static constexpr int64_t kLineBytes = 64;
   static constexpr int64_t kPrefetchBytes = 16384;
-
-  // Rows shorter than this are copied plainly: a non-temporal store pays off over whole
-  // lines, and a short row is mostly its unaligned head and tail.
-  static constexpr int64_t kStreamRowBytes = 1024;
 
   core::FusedLayout rows_;  // indices, then the start of out's rows, over indices' shape
   bool index64_;

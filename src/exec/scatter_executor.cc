@@ -30,10 +30,7 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-constexpr int64_t kChunk = 512;  // a row is summed this many elements at a time (on the stack)
-// Rows zeroed or copied with non-temporal stores only when at least this long: the stores pay
-// off over whole lines.
-constexpr int64_t kStreamMinBytes = 1024;
+constexpr int64_t kChunk = 512;       // a row is summed this many elements at a time (on the stack)
 constexpr size_t kZeroBytes = 16384;  // the source of a streamed zero fill (stays in L1 / L2)
 alignas(64) const char kZeros[kZeroBytes] = {};
 
@@ -68,11 +65,7 @@ class ScatterExecutor final : public Executor {
     }
     const int64_t es = static_cast<int64_t>(out_codec_.elem_bytes);
     const uint64_t out_bytes = static_cast<uint64_t>(num_weights_ * d_ * es);
-    if (l_.out.dense && d_ * es >= kStreamMinBytes &&
-        kernels::ChooseStoreMode(out_bytes, plan_->stream_min_bytes) ==
-            kernels::StoreMode::kStream) {
-      stream_copy_ = kernels::GetStreamCopy();
-    }
+    stream_copy_ = RowStreamCopy(l_.out.dense, d_ * es, out_bytes, plan_->stream_min_bytes);
   }
 
   std::string KernelPath() const override {
