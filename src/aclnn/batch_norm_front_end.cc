@@ -64,10 +64,7 @@ Status CheckSameFormat(const char* op, const Item& v, const Item& like) {
 }
 
 Status CheckNotPrivate(const char* op, const Item& v) {
-  if (!core::IsPrivateFormat(v.view->format)) return Status::Ok();
-  return core::InvalidParam(op, v.param,
-                            std::string("format ") + core::FormatName(v.view->format) +
-                                ": expected ND, NC, NCL, NCHW or NCDHW");
+  return core::CheckNotPrivate(op, v.param, *v.view, "ND, NC, NCL, NCHW or NCDHW");
 }
 
 // Each given per-channel tensor 1-dim of C values (161002).

@@ -85,13 +85,6 @@ Status CheckScatterOut(const char* op, const Item& out, const Item& grad, uint64
                                 std::to_string(num_weights) + ", " + std::to_string(d) + "]");
 }
 
-Status CheckNotPrivate(const char* op, const Item& v) {
-  if (!core::IsPrivateFormat(v.view->format)) return Status::Ok();
-  return core::InvalidParam(op, v.param,
-                            std::string("format ") + core::FormatName(v.view->format) +
-                                ": a private format; only ND-like formats are taken");
-}
-
 }  // namespace
 
 Status PrepareGatherChecked(const OpArgs& args, const tiling::Options& options,
@@ -181,7 +174,10 @@ Status PrepareScatterChecked(const OpArgs& args, const tiling::Options& options,
   // 4. grad's rows: indices' element count. 5. out: [numWeights, D]. 6. No private format.
   HOSTNN_RETURN_IF_ERROR(CheckGradRows(op, grad, indices));
   HOSTNN_RETURN_IF_ERROR(CheckScatterOut(op, out, grad, num_weights));
-  for (const Item* v : {&grad, &indices, &out}) HOSTNN_RETURN_IF_ERROR(CheckNotPrivate(op, *v));
+  for (const Item* v : {&grad, &indices, &out}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckNotPrivate(
+        op, v->param, *v->view, "ND or another plain format, not a private format"));
+  }
   // 7. Storage; out sharing no byte with what is read.
   for (Item* v : {&grad, &indices, &out}) {
     HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));

@@ -145,6 +145,12 @@ bool IsPrivateFormat(int32_t format) {
   return format == 3 || format == 4 || format == 12 || format == 29 || format == 32 || format == 33;
 }
 
+Status CheckNotPrivate(const char* op, const char* param, const TensorView& v, const char* taken) {
+  if (!IsPrivateFormat(v.format)) return Status::Ok();
+  return InvalidParam(op, param,
+                      std::string("format ") + FormatName(v.format) + ": expected " + taken);
+}
+
 float ToFloat(double v) {
   // FLT_MAX plus half its ULP, 2^128 - 2^103: from there on nearest-even rounds to infinity
   // (FLT_MAX's last significand bit is odd, so the tie goes up).

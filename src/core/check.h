@@ -46,6 +46,9 @@ Status CheckDims(const char* op, const char* param, const TensorView& v);
 // NC1HWC0_C04, FRACTAL_NZ, NDC1HWC0, FRACTAL_Z_3D.
 const char* FormatName(int32_t format);
 bool IsPrivateFormat(int32_t format);
+// A view in a private format refused (161002): "<op>: <param> format <name>: expected <taken>",
+// taken the formats the operator's op_api does take.
+Status CheckNotPrivate(const char* op, const char* param, const TensorView& v, const char* taken);
 // A double parameter as CANN's ToFloat reads it: rounded to nearest even, past f32's range
 // to +-inf or +-FLT_MAX as that rounding says (a plain cast of such a double is undefined).
 float ToFloat(double v);
