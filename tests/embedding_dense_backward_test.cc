@@ -18,7 +18,6 @@
 #include <cstring>
 #include <limits>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -94,8 +93,6 @@ void ExpectSums(const HostTensor& grad, const Reference& ref, const HostTensor& 
                 const std::vector<uint8_t>& before) {
   const int64_t d = grad.shape().back();
   const size_t bytes = DTypeSize(out.dtype());
-  const uint8_t* base = static_cast<const uint8_t*>(out.view().data);
-  std::set<int64_t> written;
   for (int64_t e = 0; e < out.numel(); ++e) {
     const size_t k = static_cast<size_t>(e);
     const int64_t w = e / d;
@@ -117,24 +114,8 @@ void ExpectSums(const HostTensor& grad, const Reference& ref, const HostTensor& 
           << "element " << e << " (row " << w << ", " << ref.count[static_cast<size_t>(w)]
           << " terms): got " << got << ", exact " << exact;
     }
-    const int64_t at = out.Bytes(e) - base;
-    for (size_t b = 0; b < bytes; ++b) written.insert(at + static_cast<int64_t>(b));
   }
-  const std::vector<uint8_t> after = out.Snapshot();
-  for (size_t b = 0; b < after.size(); ++b) {
-    if (written.count(static_cast<int64_t>(b)) == 0) {
-      ASSERT_EQ(after[b], before[b]) << "byte " << b;
-    }
-  }
-}
-
-// out's element bytes in row-major order.
-std::vector<uint8_t> ElementBytes(const HostTensor& out) {
-  std::vector<uint8_t> v;
-  for (int64_t e = 0; e < out.numel(); ++e) {
-    v.insert(v.end(), out.Bytes(e), out.Bytes(e) + DTypeSize(out.dtype()));
-  }
-  return v;
+  ASSERT_EQ(out.FirstChangeOutsideElements(before), -1);
 }
 
 // Index k of a test: a row number stored in `indices`' dtype (BOOL: 0 or 1).
@@ -205,9 +186,9 @@ TEST(EmbeddingDenseBackward, SumsEveryDTypeLayoutAndCoreSplit) {
               }
             }
             if (first.empty()) {
-              first = ElementBytes(out);
+              first = out.ElementBytes();
             } else {
-              ASSERT_EQ(ElementBytes(out), first)
+              ASSERT_EQ(out.ElementBytes(), first)
                   << "team " << split.team << ", cores " << split.cores;
             }
           }
@@ -244,8 +225,8 @@ TEST(EmbeddingDenseBackward, LongSumsHoldTheBoundAndTheirBits) {
       options.min_elems_per_core = 1;
       ASSERT_TRUE(hostnn::Run(Args(grad, indices, out, w, -1, scale), options).ok());
       ExpectSums(grad, ref, out, before);
-      if (first.empty()) first = ElementBytes(out);
-      ASSERT_EQ(ElementBytes(out), first) << cores << " cores";
+      if (first.empty()) first = out.ElementBytes();
+      ASSERT_EQ(out.ElementBytes(), first) << cores << " cores";
     }
   }
 }
@@ -557,7 +538,7 @@ TEST(EmbeddingDenseBackward, StreamedOutIsTheSame) {
       EXPECT_NE(KernelPath(*exec).find("streamed"), std::string::npos) << KernelPath(*exec);
       std::vector<char> workspace(ws);
       ASSERT_TRUE(Execute(*exec, workspace.data(), ws).ok());
-      EXPECT_EQ(ElementBytes(streamed), ElementBytes(cached)) << DTypeName(dtype);
+      EXPECT_EQ(streamed.ElementBytes(), cached.ElementBytes()) << DTypeName(dtype);
       const Reference ref = Sums(grad, rows, w, padding, false);
       ExpectSums(grad, ref, streamed, streamed.Snapshot());
       EXPECT_TRUE(std::isnan(streamed.Get(rows[0] * d + 5)));

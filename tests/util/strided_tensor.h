@@ -115,6 +115,28 @@ class HostTensor {
   uint8_t* Bytes(int64_t i) const {
     return static_cast<uint8_t*>(view_.data) + At(i) * static_cast<int64_t>(DTypeSize(dtype_));
   }
+  // The elements' bytes in row-major order (what must agree bit for bit between runs).
+  std::vector<uint8_t> ElementBytes() const {
+    std::vector<uint8_t> v;
+    for (int64_t i = 0; i < numel(); ++i) v.insert(v.end(), Bytes(i), Bytes(i) + DTypeSize(dtype_));
+    return v;
+  }
+  // The first byte of the storage outside every element that differs from `before` (a
+  // Snapshot), or -1: what an operator writing only this tensor's elements leaves alone.
+  int64_t FirstChangeOutsideElements(const std::vector<uint8_t>& before) const {
+    const std::vector<uint8_t> after = Snapshot();
+    std::vector<bool> element(after.size(), false);
+    const uint8_t* base = static_cast<const uint8_t*>(view_.data);
+    for (int64_t i = 0; i < numel(); ++i) {
+      for (size_t b = 0; b < DTypeSize(dtype_); ++b) {
+        element[static_cast<size_t>(Bytes(i) - base) + b] = true;
+      }
+    }
+    for (size_t b = 0; b < after.size(); ++b) {
+      if (!element[b] && after[b] != before[b]) return static_cast<int64_t>(b);
+    }
+    return -1;
+  }
   // Declares the tensor in another format (the aclTensor and the view; ND by default).
   void SetFormat(aclFormat format) {
     view_.format = static_cast<int32_t>(format);
