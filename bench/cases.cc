@@ -354,6 +354,17 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     out_view_ = TensorView::Dense(out_, spec.dtype, {rows, d});
     DrawIndices(indices, rows);
   }
+  if (info.kind == Kind::kPointLoss && info.is_forward) {
+    // A loss's out for its reduction (the list's default, the mean, unless the spec sets it):
+    // the terms' shape (none), 0-d (MseLoss) or without dim 0 (MseLossOut).
+    const double reduction = spec.scalars.empty() ? info.scalars[0].default_value : spec.scalars[0];
+    if (reduction != 0.0 && spec.op == Op::kMseLoss) {
+      out_view_ = TensorView::Dense(out_, spec.dtype, {});
+    } else if (reduction != 0.0 && !spec.shape.empty()) {
+      out_view_ = TensorView::Dense(out_, spec.dtype,
+                                    std::vector<int64_t>(spec.shape.begin() + 1, spec.shape.end()));
+    }
+  }
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
   acl_out_ = MakeAclTensor(out_view_);
@@ -474,6 +485,7 @@ OpArgs CaseData::Args() const {
     if (info.shapes == ShapeRule::kOneElement) a.in[1] = &w_view_;
     if (info.kind == Kind::kNoiseMap) a.in[1] = &dy_view_;  // RReluWithNoise's noise
     if (IsIndexKind(info.kind)) a.in[1] = &dy_view_;        // Embedding's, EmbeddingDenseBackward's
+    if (info.kind == Kind::kPointLoss) a.in[1] = &dy_view_;  // a loss's target
   } else {
     a.in[0] = &dy_view_;
     a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
@@ -487,8 +499,8 @@ OpArgs CaseData::Args() const {
   } else if (info.kind == Kind::kMapColumnSums) {  // PreluBackward: weight in, gradWeight out
     a.in[2] = &w_view_;
     a.out[1] = &gw_view_;
-  } else if (info.num_in() > 2 && !info.is_forward) {  // LogSigmoidBackward's buffer
-    a.in[2] = &x_view_;
+  } else if (info.num_in() > 2 && !info.is_forward) {  // LogSigmoidBackward's buffer; a
+    a.in[2] = &x_view_;                                // loss gradient's target
   }
   a.dim = spec_.dim;
   if (IsNormShape(info.shapes)) {                 // a norm over the last dim, or GroupNorm's groups
@@ -570,6 +582,12 @@ double CaseData::Bytes() const {
   if (IsNormShape(info.shapes)) {
     return static_cast<double>(test::RowResults(info) + test::RowInputs(info)) *
            static_cast<double>(bytes_per_array_);
+  }
+  // A loss reads self and target and writes its terms, or a total (a gradient: three read,
+  // one written).
+  if (info.kind == Kind::kPointLoss) {
+    const double written = out_view_.shape == spec_.shape ? 1.0 : 0.0;
+    return (info.is_forward ? 2.0 + written : 4.0) * static_cast<double>(bytes_per_array_);
   }
   // A gradient reads two arrays and writes one; a forward operator reads one and writes one.
   return (info.is_forward ? 2.0 : 3.0) * static_cast<double>(bytes_per_array_);
@@ -655,6 +673,15 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
                                                        false, out, ws, exec);
   }
   const OpInfo& info = GetOpInfo(op);
+  if (info.kind == Kind::kPointLoss) {  // a loss, as Args gives it: self x, target dy
+    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
+    test::capi_ops_internal::SetScalars(op, values, &call);  // the reduction
+    call.in[0] = info.is_forward ? x : dy;
+    call.in[1] = info.is_forward ? dy : x;
+    if (!info.is_forward) call.in[2] = x;
+    call.out[0] = out;
+    return test::GetCApiOp(op).phase1_call(call, ws, exec);
+  }
   if (IsNormShape(info.shapes)) {  // a norm, as Args gives it
     test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
     test::capi_ops_internal::SetScalars(op, values, &call);  // GroupNorm's N, C, HxW, group

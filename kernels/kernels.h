@@ -311,6 +311,24 @@ using PreluBackwardSegmentFn = double (*)(const float* dy, const float* x, float
                                           size_t n);
 PreluBackwardSegmentFn GetPreluBackwardSegment();
 
+// ---- The PointLoss kind's kernels (kernels/loss_kernels.cc) -------------------------------
+// Over n contiguous elements of one storage type (GetMseKernels' dtype: FLOAT, FLOAT16 or
+// BFLOAT16, widened exactly): MseLoss's terms (a - b)^2, each computed in double and rounded
+// once to f32 (and then to the storage type); sum returns the terms' sum in double, element i
+// to partial i % kRowPartials whatever the SIMD width, the partials combined by
+// CombinePartials (the same bits on every target); add_columns (f32 only) adds one row's terms
+// to its columns' double totals (acc[j] += term j). grad is MseLossBackward's
+// ((a - b) * cof) * dy in f32, in the order of CANN's MseLossGradV2 kernel (cof 2, or its f32
+// 2 / numel(self) for the mean), rounded once to the storage type.
+struct MseKernels {
+  void (*terms)(const void* a, const void* b, void* out, size_t n) = nullptr;
+  double (*sum)(const void* a, const void* b, size_t n) = nullptr;
+  void (*add_columns)(const float* a, const float* b, double* acc, size_t n) = nullptr;
+  void (*grad)(const void* dy, const void* a, const void* b, float cof, void* out,
+               size_t n) = nullptr;
+};
+MseKernels GetMseKernels(DType storage);
+
 // ---- The normalisations' rows (Kind Rows, ShapeRule TrailingDims) ------------------------
 // One row of a normalisation as its functions take it (kernels/norm_kernels.cc): n >= 1
 // contiguous f32 elements per row operand. Every sum is taken in double in a fixed order

@@ -43,6 +43,11 @@
 #define HOSTNN_KIND_ScatterAdd_DEFAULTED
 #endif
 
+#ifndef HOSTNN_KIND_PointLoss
+#define HOSTNN_KIND_PointLoss(Name)
+#define HOSTNN_KIND_PointLoss_DEFAULTED
+#endif
+
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_KIND_##kind(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
@@ -82,4 +87,8 @@
 #ifdef HOSTNN_KIND_ScatterAdd_DEFAULTED
 #undef HOSTNN_KIND_ScatterAdd
 #undef HOSTNN_KIND_ScatterAdd_DEFAULTED
+#endif
+#ifdef HOSTNN_KIND_PointLoss_DEFAULTED
+#undef HOSTNN_KIND_PointLoss
+#undef HOSTNN_KIND_PointLoss_DEFAULTED
 #endif

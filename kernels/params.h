@@ -316,6 +316,12 @@ struct EmbeddingDenseBackwardParams {
   }
 };
 
+// A loss's reduction: 0 none, 1 mean, 2 sum (the front end refuses any other value).
+struct LossParams {
+  int64_t reduction;
+  static LossParams Init(const ParamValues& v) { return {v.Exact("reduction")}; }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -342,6 +348,9 @@ HOSTNN_PARAMS_OF(GroupNormBackward, GroupNormBackwardParams)
 HOSTNN_PARAMS_OF(BatchNorm, BatchNormParams)
 HOSTNN_PARAMS_OF(BatchNormBackward, BatchNormBackwardParams)
 HOSTNN_PARAMS_OF(EmbeddingDenseBackward, EmbeddingDenseBackwardParams)
+HOSTNN_PARAMS_OF(MseLoss, LossParams)
+HOSTNN_PARAMS_OF(MseLossOut, LossParams)
+HOSTNN_PARAMS_OF(MseLossBackward, LossParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -684,6 +684,8 @@ const char* RuleName(DTypeRule r) {
       return "GatherAny";
     case DTypeRule::kScatterFloat:
       return "ScatterFloat";
+    case DTypeRule::kInputsSameOutAny:
+      return "InputsSameOutAny";
   }
   return "?";
 }
@@ -754,6 +756,8 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kScatterFloat:
       return "grad and out each a compute dtype, indices any of nine; summed in double, cast to "
              "out's dtype";
+    case DTypeRule::kInputsSameOutAny:
+      return "inputs one compute dtype, computed in double, cast to out's dtype";
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";
@@ -820,9 +824,11 @@ std::string NoteCell(const OpApiRow& row) {
 }
 
 // The operators of ops-nn's activation/ folder, the page's: not the normalisations
-// (docs/norm_family.md), which the list holds after them.
+// (docs/norm_family.md), the embedding and the losses (docs/loss_embedding_family.md), which
+// the list holds after them.
 bool InActivationFamily(Op op) {
-  return !IsNormFamily(GetOpInfo(op).shapes) && !IsIndexKind(GetOpInfo(op).kind);
+  return !IsNormFamily(GetOpInfo(op).shapes) && !IsIndexKind(GetOpInfo(op).kind) &&
+         GetOpInfo(op).kind != Kind::kPointLoss;
 }
 
 const OpApiRow* RowOf(Op op) {

@@ -199,6 +199,15 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           args.scalars[0] = OpScalar{true, 4.0, DType::kInt64};
           args.scalars[0].int_value = 4;
         }
+        // The losses at their default reduction (the mean): MseLoss's into a 0-d out,
+        // MseLossOut's into [300] (dim 0 summed); MseLossBackward's inputs all [64, 300].
+        const TensorView vtotal = TensorView::Dense(out.data(), vout.dtype, {});
+        const TensorView vcols = TensorView::Dense(out.data(), vout.dtype, {300});
+        if (GetOpInfo(op).kind == Kind::kPointLoss) {
+          args.in[0] = &vdy, args.in[1] = &vx;
+          if (op == Op::kMseLoss) args.out[0] = &vtotal;
+          if (op == Op::kMseLossOut) args.out[0] = &vcols;
+        }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
           const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +

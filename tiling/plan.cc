@@ -217,7 +217,8 @@ int64_t UbTotal(const std::vector<UbBuffer>& ub) {
   return total;
 }
 
-// PreluBackward's units over self's shape (ChannelSumsPlan), on at most `cores` cores.
+// PreluBackward's units over self's shape (ChannelSumsPlan), on at most `cores` cores; a
+// loss's total's over its one dim of every element.
 static ChannelSumsPlan PlanChannelSums(const std::vector<int64_t>& shape, int64_t cores) {
   ChannelSumsPlan c;
   int64_t numel = 1;
@@ -365,6 +366,9 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       }
       if (info.kind == Kind::kMapColumnSums) {
         p.channel_sums = PlanChannelSums(problem.shape, p.elementwise.block_dim);
+      }
+      if (info.kind == Kind::kPointLoss) {  // a loss's one total: segments of every element
+        p.channel_sums = PlanChannelSums({numel}, p.elementwise.block_dim);
       }
       *plan = p;
       return Status::Ok();

@@ -111,6 +111,9 @@ enum class Signature {
                                // picking the outputs
   kEmbeddingDenseBackward,     // (in0, in1, i0, i1, f0, out): uint64_t numWeights and
                                // paddingIdx (carried as int64_t), a bool (scaleGradByFreq)
+  kLoss,                       // (in0, in1, i0, out): an int64_t reduction (MseLoss)
+  kGradLoss,                   // (in0, in1, in2, i0, out): the same for a loss's gradient,
+                               // in0 the forward's gradient (MseLossBackward)
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -136,6 +139,11 @@ enum class Kind {
   kScatterAdd,     // rows of in0 added into the rows of out that the index tensor in1 names,
                    // each row's terms in index order (EmbeddingDenseBackward); every index
                    // checked against out's rows when phase 2 runs
+  kPointLoss,      // a loss whose terms are elementwise over its broadcast inputs: the terms
+                   // written (reduction none), or summed in an order fixed by the shape
+                   // into one total or per-column totals (mean, sum); its gradient's terms
+                   // scaled by the reduction's divisor (MseLoss, MseLossOut,
+                   // MseLossBackward: src/exec/loss_executor.h)
 };
 // The kinds that read an index tensor (their own front end, src/aclnn/index_front_end.cc,
 // and executors, src/exec/index_executor.h, scatter_executor.h).
@@ -345,6 +353,8 @@ enum class DTypeRule {
                             // FLOAT16, DOUBLE, INT8, UINT8, INT16, INT32, INT64 or BOOL, read as
                             // a row number truncated toward zero (EmbeddingDenseBackward:
                             // summed in double, rounded once to out's dtype)
+  kInputsSameOutAny,        // inputs one compute dtype, out any compute dtype (the result
+                            // cast to it: MseLossBackward)
 };
 
 // How the operands' shapes relate.
@@ -380,6 +390,9 @@ enum class ShapeRule {
   kScatterRows,    // in0 [..., D] (1 to 8 dims), whose leading dims hold as many rows as
                    // in1 (any shape) has elements; out [numWeights, D]
                    // (EmbeddingDenseBackward)
+  kLossBroadcast,  // the inputs broadcast to one shape; out that shape with reduction none
+                   // (and for a gradient), else 0-d (MseLoss) or that shape without its
+                   // first dim (MseLossOut, which sums along dim 0)
 };
 // The normalisations' shape rules: statistics over rows, their own front end
 // (src/aclnn/norm_front_end.cc) and executor (src/exec/norm_rows_executor.h).
@@ -408,6 +421,10 @@ enum class Tolerance {
   kScatterSum,    // a sum of rows: within 2^-21 times the sum of the magnitudes of its terms
                   // (after the division by the count); 16-bit: that plus half an ULP
                   // (EmbeddingDenseBackward)
+  kLoss,          // a loss: its terms (reduction none) and its gradients as the forward
+                  // operators (4 ULP or 2^-21); a mean or sum within 2^-21 times the sum of
+                  // the magnitudes of its terms (after the division); 16-bit: that plus half
+                  // an ULP (MseLoss, MseLossOut, MseLossBackward)
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -550,7 +567,8 @@ struct OpInfo {
                       // row counts (kGroupRows), or self and its noise (Kind NoiseMap),
                       // or a forward norm's input and its per-column operands
                       // (Tolerance kNormForward), or rows and their indices (Kind Gather,
-                      // ScatterAdd: in0 is read as the rows it holds, not a gradient's dy)
+                      // ScatterAdd: in0 is read as the rows it holds, not a gradient's dy),
+                      // or a loss's input and target (Signature kLoss)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -595,6 +613,7 @@ constexpr OpInfo kOpInfos[] = {
    Kind::k##kind == Kind::kRows,                                                                  \
    IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
        IsIndexKind(Kind::k##kind) || Tolerance::k##tol == Tolerance::kNormForward ||              \
+       Signature::k##sig == Signature::kLoss ||                                                   \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -18,6 +18,7 @@
 
 #include "src/aclnn/batch_norm_front_end.h"
 #include "src/aclnn/index_front_end.h"
+#include "src/aclnn/loss_front_end.h"
 #include "src/aclnn/noise_front_end.h"
 #include "src/aclnn/norm_front_end.h"
 #include "src/aclnn/prelu_front_end.h"
@@ -174,6 +175,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kNormGradLikeAll:
     case DTypeRule::kGatherAny:  // Embedding's: src/aclnn/index_front_end.cc
     case DTypeRule::kScatterFloat:  // EmbeddingDenseBackward's: the same file
+    case DTypeRule::kInputsSameOutAny:  // MseLossBackward's: src/aclnn/loss_front_end.cc
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -242,6 +244,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kFlatNoise:  // RReluWithNoise's: src/aclnn/noise_front_end.cc
     case ShapeRule::kIndexRows:  // Embedding's: src/aclnn/index_front_end.cc
     case ShapeRule::kScatterRows:   // EmbeddingDenseBackward's: the same file
+    case ShapeRule::kLossBroadcast:  // the losses': src/aclnn/loss_front_end.cc
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
     case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc
@@ -458,6 +461,9 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   // Rows added into the rows an index tensor names (EmbeddingDenseBackward): the same file.
   if (info.kind == Kind::kScatterAdd)
     return PrepareScatterChecked(args, options, workspace_size, executor);
+  // A loss of elementwise terms (MseLoss and its gradient): src/aclnn/loss_front_end.cc.
+  if (info.kind == Kind::kPointLoss)
+    return PrepareLossChecked(args, options, workspace_size, executor);
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};
   Operand in2{info.in_names[2], args.in[2], {}};

@@ -620,6 +620,28 @@
   HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0, 0, 0
 #define HOSTNN_SIG_FLAG_EmbeddingDenseBackward f0
 
+/* A loss with its reduction as an int64_t (0 none, 1 mean, 2 sum): aclnnMseLoss, and its
+ * gradient, whose in0 is the forward's gradient (aclnnMseLossBackward). */
+#define HOSTNN_SIG_PARAMS_Loss \
+  const aclTensor *in0, const aclTensor *in1, int64_t i0, aclTensor *out
+#define HOSTNN_SIG_ARGS_Loss in0, in1, i0, out
+#define HOSTNN_SIG_INS_Loss in0, in1, 0
+#define HOSTNN_SIG_OUTS_Loss out, 0, 0
+#define HOSTNN_SIG_DIM_Loss 0
+#define HOSTNN_SIG_ARRAY_Loss 0
+#define HOSTNN_SIG_SCALARS_Loss HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_Loss 0
+
+#define HOSTNN_SIG_PARAMS_GradLoss \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, int64_t i0, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradLoss in0, in1, in2, i0, out
+#define HOSTNN_SIG_INS_GradLoss in0, in1, in2
+#define HOSTNN_SIG_OUTS_GradLoss out, 0, 0
+#define HOSTNN_SIG_DIM_GradLoss 0
+#define HOSTNN_SIG_ARRAY_GradLoss 0
+#define HOSTNN_SIG_SCALARS_GradLoss HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradLoss 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

@@ -20,7 +20,7 @@ uint64_t ColumnSums::totals_bytes() const {
   return sizeof(double) * static_cast<uint64_t>(units_.channels);
 }
 
-void ColumnSums::Finish(const double* slots, double* total, float* out32) const {
+void ColumnSums::Finish(const double* slots, double* total, float* out32, double divisor) const {
   const int64_t batches = units_.rows / units_.channels;
   for (int64_t c = 0; c < units_.channels; ++c) {
     double t = 0.0;
@@ -38,6 +38,7 @@ void ColumnSums::Finish(const double* slots, double* total, float* out32) const 
     outputs = 1;
   }
   for (int64_t c = 0; c < outputs; ++c) {
+    if (divisor != 1.0) total[c] /= divisor;
     out32[c] = dtype_ == DType::kFloat32 ? static_cast<float>(total[c])
                                          : static_cast<float>(RoundToHalfType(total[c], dtype_));
   }

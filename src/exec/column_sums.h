@@ -41,9 +41,9 @@ class ColumnSums {
       s += n;
     }
   }
-  // After every core's segments: the totals, rounded once, written to out. out32: scratch
-  // of `channels` floats.
-  void Finish(const double* slots, double* totals, float* out32) const;
+  // After every core's segments: the totals, divided by `divisor` (a mean's count), rounded
+  // once, written to out. out32: scratch of `channels` floats.
+  void Finish(const double* slots, double* totals, float* out32, double divisor = 1.0) const;
 
  private:
   tiling::ChannelSumsPlan units_;

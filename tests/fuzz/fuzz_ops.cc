@@ -199,11 +199,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     call.ints[1] = static_cast<int8_t>(in.U8());
     call.flag = (in.U8() & 1) != 0;
   }
+  // A loss (Kind PointLoss): its inputs t[0], t[1] (a gradient's third t[3]), out t[2], the
+  // reduction from the next byte (-1 to 3: the refused values too).
+  const bool loss = info.kind == hostnn::Kind::kPointLoss;
+  if (loss) {
+    call.in[0] = t[0];
+    call.in[1] = t[1];
+    call.in[2] = t[3];
+    call.out[0] = t[2];
+    call.ints[0] = static_cast<int64_t>(in.U8() % 5) - 1;
+  }
   aclnnStatus st =
-      norm || scatter ? api.phase1_call(call, &ws, &exec)
-      : training      ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
-                                        defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
-                      : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
+      norm || scatter || loss ? api.phase1_call(call, &ws, &exec)
+      : training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
+                                   defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
+                 : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
   if (st != ACLNN_SUCCESS) {
     // A refused call writes nothing: not the buffers, not the out-parameters.
     for (int k = 0; k < kBuffers; ++k) {

@@ -1,0 +1,152 @@
+// The PointLoss kind's checks (src/aclnn/loss_front_end.h), in the order of CANN's Atlas A2
+// op_api (docs/loss_embedding_family.md, "MseLoss, MseLossOut, MseLossBackward").
+
+#include "src/aclnn/loss_front_end.h"
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "src/aclnn/front_end.h"
+#include "src/core/check.h"
+#include "src/core/layout.h"
+#include "src/exec/executor.h"
+#include "src/exec/loss_executor.h"
+
+namespace hostnn {
+namespace {
+
+using Item = CheckedOperand;
+
+constexpr std::initializer_list<DType> kLossTypes = {DType::kFloat32, DType::kFloat16,
+                                                     DType::kBFloat16};
+
+bool IsLossType(DType t) {
+  return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
+}
+
+// The dtypes: MseLoss(Out) promote self and target (their promotion a compute dtype, then
+// each of them and out one); MseLossBackward takes gradOutput and target of self's dtype.
+Status CheckLossDTypes(const OpInfo& info, const Item* in, int num_in, const Item& out) {
+  const char* op = info.name;
+  if (info.signature == Signature::kGradLoss) {
+    const Item& self = in[1];
+    for (const Item* v : {&in[0], &in[2]}) {
+      if (v->view->dtype != self.view->dtype) {
+        return core::InvalidParam(op, v->param,
+                                  std::string("dtype ") + DTypeName(v->view->dtype) +
+                                      ": expected self's, " + DTypeName(self.view->dtype));
+      }
+    }
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, self.param, self.view->dtype, kLossTypes));
+    return core::CheckDType(op, out.param, out.view->dtype, kLossTypes);
+  }
+  const DType promoted = PromoteType(in[0].view->dtype, in[1].view->dtype);
+  if (!IsLossType(promoted)) {
+    return core::InvalidParam(op, in[0].param,
+                              std::string("dtype ") + DTypeName(in[0].view->dtype) + " and " +
+                                  in[1].param + " " + DTypeName(in[1].view->dtype) +
+                                  " promote to " + DTypeName(promoted) + "; expected " +
+                                  core::DTypeList(kLossTypes));
+  }
+  for (int k = 0; k < num_in; ++k) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, in[k].param, in[k].view->dtype, kLossTypes));
+  }
+  return core::CheckDType(op, out.param, out.view->dtype, kLossTypes);
+}
+
+// The inputs' broadcast shape into *shape, and out's shape for the reduction.
+Status CheckLossShapes(const OpInfo& info, const Item* in, int num_in, const Item& out,
+                       int64_t reduction, std::vector<int64_t>* shape) {
+  const char* op = info.name;
+  *shape = in[0].view->shape;
+  for (int k = 1; k < num_in; ++k) {
+    std::vector<int64_t> next;
+    if (!core::BroadcastShapes(*shape, in[k].view->shape, &next)) {
+      return core::InvalidParam(
+          op, in[k].param,
+          "shape " + core::ShapeString(in[k].view->shape) + " does not broadcast with " +
+              (k == 1 ? std::string(in[0].param) + "'s " : "") + core::ShapeString(*shape));
+    }
+    *shape = next;
+  }
+  std::vector<int64_t> expected = *shape;
+  const bool reduced = info.signature == Signature::kLoss && reduction != 0;
+  if (reduced && info.op == Op::kMseLoss) {
+    if (!out.view->shape.empty()) {
+      return core::InvalidParam(op, out.param,
+                                "shape " + core::ShapeString(out.view->shape) +
+                                    ": expected a 0-dimensional tensor for the mean or sum");
+    }
+    return Status::Ok();
+  }
+  if (reduced) expected.erase(expected.begin(), expected.begin() + (expected.empty() ? 0 : 1));
+  if (out.view->shape != expected) {
+    return core::InvalidParam(op, out.param,
+                              "shape " + core::ShapeString(out.view->shape) + ": expected " +
+                                  core::ShapeString(expected) +
+                                  (reduced ? " (the inputs' broadcast shape without dim 0)"
+                                           : " (the inputs' broadcast shape)"));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
+                          uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  const int num_in = info.num_in();
+  Item in[3];
+  for (int k = 0; k < num_in; ++k) in[k] = Item{info.in_names[k], args.in[k], {}};
+  Item out{info.out_names[0], args.out[0], {}};
+  exec::LossOperands o;
+  ScalarValuesOf(args, o.numbers, o.exact);
+  const int64_t reduction = o.exact[0];
+
+  // 1. Null pointers, in the prototype's order.
+  for (int k = 0; k < num_in; ++k) {
+    if (in[k].view == nullptr) {
+      return Status::Nullptr(std::string(op) + ": " + in[k].param + " is null");
+    }
+  }
+  if (out.view == nullptr) return Status::Nullptr(std::string(op) + ": " + out.param + " is null");
+  // 2. Dtypes. 3. The reduction.
+  HOSTNN_RETURN_IF_ERROR(CheckLossDTypes(info, in, num_in, out));
+  if (reduction < 0 || reduction > 2) {
+    return core::InvalidParam(
+        op, "reduction",
+        "expected 0 (none), 1 (mean) or 2 (sum), got " + std::to_string(reduction));
+  }
+  // 4. At most 8 dims (descriptors checked as they are read); the broadcast; out's shape.
+  for (int k = 0; k < num_in; ++k) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, in[k].param, *in[k].view));
+    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, in[k].param, *in[k].view));
+  }
+  HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, out.param, *out.view));
+  HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, out.param, *out.view));
+  HOSTNN_RETURN_IF_ERROR(CheckLossShapes(info, in, num_in, out, reduction, &o.shape));
+  // 5. Storage; out's elements apart; out apart from the inputs (or one of them exactly,
+  // for the terms, which each tile reads before it writes).
+  for (int k = 0; k < num_in; ++k) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, in[k].param, *in[k].view, &in[k].span));
+  }
+  HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, out.param, *out.view, &out.span));
+  HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
+  const bool terms = info.signature == Signature::kGradLoss || reduction == 0;
+  for (int k = 0; k < num_in; ++k) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, out.param, *out.view, out.span, in[k].param,
+                                               *in[k].view, in[k].span));
+    if (!terms && !core::SpansApart(out.span, in[k].span) && out.span.first == in[k].span.first) {
+      return core::InvalidParam(op, out.param,
+                                std::string("must not share memory with ") + in[k].param);
+    }
+  }
+  for (int k = 0; k < num_in; ++k) o.in[k] = {in[k].view, &in[k].span};
+  o.num_in = num_in;
+  o.out = {out.view, &out.span};
+  return exec::PrepareLoss(args.op, o, options, workspace_size, executor);
+}
+
+}  // namespace hostnn
