@@ -83,6 +83,8 @@ bool IsAtlasA2(const Platform& pf);
 // Embedding's A2 tiling (GatherTiling) of `indices` rows of `inner` elements.
 GatherTiling PlanGatherA2(int64_t indices, int64_t inner, int64_t x_bytes, int64_t index_bytes,
                           const Platform& pf);
+// MseLossBackward's A2 tiling (LossTiling) of `total` elements in `dtype`.
+LossTiling PlanMseGradA2(int64_t total, DType dtype, const Platform& pf);
 // EmbeddingDenseBackward's A2 tiling (ScatterTiling) of grad [grad_rows, dim] in `dtype` into
 // num_weights rows. Where pf's UB leaves no room for a row's pass (ops-nn's tiling fails), not
 // planned, with why: the host's plan does not depend on it.

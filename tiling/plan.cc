@@ -369,6 +369,12 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       }
       if (info.kind == Kind::kPointLoss) {  // a loss's one total: segments of every element
         p.channel_sums = PlanChannelSums({numel}, p.elementwise.block_dim);
+        if (IsAtlasA2(resolved.platform) && problem.op == Op::kMseLossBackward) {
+          p.loss = PlanMseGradA2(numel, problem.dtype, resolved.platform);
+        } else if (IsAtlasA2(resolved.platform)) {
+          p.loss.kernel = "MseLoss";
+          p.loss.why = "ops-nn publishes MseLoss's tiling for its arch35 kernel only";
+        }
       }
       *plan = p;
       return Status::Ok();
@@ -492,6 +498,15 @@ Status Plan::Check() const {
       }
     }
     if (kind == Kind::kReduction && norm.planned) HOSTNN_RETURN_IF_ERROR(CheckNorm(*this));
+    if (loss.planned) {  // the cores' blocks and the pad cover the elements exactly
+      const LossTiling& t = loss;
+      if (t.block_dim < 1 || t.block_dim > pf.cores || t.full_cores < 1 ||
+          t.block_length * t.full_cores + t.pad_length != t.total_length ||
+          (t.block_dim != t.full_cores && t.block_dim != t.full_cores + 1) ||
+          t.tile_num * t.full_cores < t.loops) {
+        return Fail("loss: the cores' blocks do not cover the " + S(t.total_length) + " elements");
+      }
+    }
     if (scatter.planned) {  // grad's rows cut exactly, a row's passes covering D
       const ScatterTiling& t = scatter;
       const int64_t rows =

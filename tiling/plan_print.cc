@@ -118,6 +118,21 @@ std::string ScatterTable(const ScatterTiling& t, int64_t host_cores) {
   return o.str();
 }
 
+// MseLossBackward's Atlas A2 tiling, below the host's elementwise plan.
+std::string LossTable(const LossTiling& t, int64_t host_cores) {
+  std::ostringstream o;
+  o << "-- Atlas A2 (ops-nn's tiling) --\n"
+    << "kernel          " << t.kernel << ", tiling key " << t.tiling_key << ": " << t.total_length
+    << " elements, " << t.bytes_per_element << " UB bytes each\n"
+    << "tiles           " << t.loops << " of at most " << t.max_tile_length << " elements"
+    << (t.double_buffer ? ", double buffered" : "") << "\n"
+    << "block_dim       " << t.block_dim << " (the plan above: " << Plural(host_cores, "core")
+    << "): " << t.full_cores << " x " << t.block_length;
+  if (t.block_dim > t.full_cores) o << ", the last core " << t.pad_length;
+  o << "; " << t.tile_num << (t.tile_num == 1 ? " tile" : " tiles") << " per core\n";
+  return o.str();
+}
+
 // A normalisation's Atlas A2 tiling, below the host's reduction plan.
 std::string NormTable(const NormTiling& t, int64_t host_cores) {
   std::ostringstream o;
@@ -199,6 +214,24 @@ std::string Plan::ToJson() const {
     if (weight_rows > 0) o["weight_rows"] = weight_rows;
     if (!scatter.planned && !scatter.why.empty()) {
       o["scatter"] = {{"kernel", scatter.kernel}, {"planned", false}, {"why", scatter.why}};
+    }
+    if (!loss.planned && !loss.why.empty()) {
+      o["loss"] = {{"kernel", loss.kernel}, {"planned", false}, {"why", loss.why}};
+    }
+    if (loss.planned) {
+      const LossTiling& t = loss;
+      o["loss"] = {{"kernel", t.kernel},
+                   {"tiling_key", t.tiling_key},
+                   {"total_length", t.total_length},
+                   {"bytes_per_element", t.bytes_per_element},
+                   {"max_tile_length", t.max_tile_length},
+                   {"loops", t.loops},
+                   {"block_dim", t.block_dim},
+                   {"full_cores", t.full_cores},
+                   {"block_length", t.block_length},
+                   {"pad_length", t.pad_length},
+                   {"tile_num", t.tile_num},
+                   {"double_buffer", t.double_buffer}};
     }
     if (scatter.planned) {
       const ScatterTiling& t = scatter;
@@ -361,6 +394,11 @@ std::string Plan::ToTable() const {
     if (!scatter.planned && !scatter.why.empty()) {
       o << "-- Atlas A2 (ops-nn's tiling) --\n"
         << Wrap("kernel          ", scatter.kernel + " not planned: " + scatter.why);
+    }
+    if (loss.planned) o << LossTable(loss, p.block_dim);
+    if (!loss.planned && !loss.why.empty()) {
+      o << "-- Atlas A2 (ops-nn's tiling) --\n"
+        << Wrap("kernel          ", loss.kernel + " not planned: " + loss.why);
     }
     return o.str();
   }

@@ -403,6 +403,27 @@ struct ScatterTiling {
   int64_t workspace_bytes = 0;  // the kernel's workspace (16 MiB of the system's included)
 };
 
+// MseLossBackward's Atlas A2 tiling (ops-nn's MseLossGradV2, which the A2 op_api runs when
+// gradOutput, self and target have one shape; loss/mse_loss_grad_v2/op_host/
+// mse_loss_grad_v2_tiling.cpp): the elements cut evenly over the cores, a tile of
+// max_tile_length = ceil(UB / bytes_per_element) elements (four queues of the dtype, and four
+// f32 casts for a 16-bit one). loops = ceil(total / max_tile_length) tiles in all; block_dim =
+// min(cores, loops). Where the elements do not divide evenly, full_cores = block_dim - 1 cores
+// take block_length elements each and the last core the pad_length left (if that leaves
+// nothing, block_dim is full_cores); tile_num = ceil(loops / full_cores) tiles per core. Double
+// buffered above 65536 elements. tiling_key: 1 FLOAT, 2 FLOAT16, 3 BFLOAT16. MseLoss's own A2
+// tiling is not published (ops-nn's is arch35's): not planned, with why.
+struct LossTiling {
+  bool planned = false;
+  std::string kernel;  // MseLossGradV2, or the kernel not planned
+  std::string why;     // not planned: why
+  int64_t tiling_key = 0;
+  int64_t total_length = 0;
+  int64_t bytes_per_element = 0, max_tile_length = 0, loops = 0;
+  int64_t block_dim = 0, full_cores = 0, block_length = 0, pad_length = 0, tile_num = 0;
+  bool double_buffer = false;
+};
+
 // ---- Plans ------------------------------------------------------------------------------
 
 struct Plan {
@@ -425,6 +446,7 @@ struct Plan {
   GatherTiling gather;           // Embedding's Atlas A2 tiling (kind kElementwise)
   int64_t weight_rows = 0;       // Problem::weight_rows (EmbeddingDenseBackward's); else 0
   ScatterTiling scatter;         // EmbeddingDenseBackward's Atlas A2 tiling (kElementwise)
+  LossTiling loss;               // MseLossBackward's Atlas A2 tiling (kElementwise)
 
   std::string ToJson() const;
   std::string ToTable() const;
