@@ -1,8 +1,9 @@
 /* CANN-compatible two-phase API of aclnnMseLossBackward, the gradient of aclnnMseLoss:
  * out = 2 (self - target) gradOutput, divided by self's element count for reduction 1 (mean),
  * the three inputs broadcast to out's shape and of one dtype (FLOAT, FLOAT16 or BFLOAT16), out
- * any of the three (computed in double from the exact inputs, rounded once to it). An empty
- * input writes nothing. */
+ * any of the three: ((self - target) * cof) * gradOutput in f32, in the order of CANN's
+ * MseLossGradV2 kernel (cof 2, or 1 / numel(self) * 2 in f32), rounded once to out's dtype. An
+ * empty input writes nothing. */
 #ifndef HOSTNN_ACLNNOP_ACLNN_MSE_LOSS_BACKWARD_H__
 #define HOSTNN_ACLNNOP_ACLNN_MSE_LOSS_BACKWARD_H__
 
