@@ -127,6 +127,22 @@ bool TorchCase::Run() {
     case Op::kEmbeddingDenseBackward:
       out = at::embedding_dense_backward(x, dy, out.size(0), -1, false);
       break;
+    // The losses' cases: self x, target dy (a gradient: gradOutput dy, self x, target x), the
+    // reduction s[0] (the list's default: the mean). at::mse_loss allocates its result per
+    // call, as a PyTorch caller gets it; ATen has no dim-0 reduction of it (MseLossOut's),
+    // which is the terms' mean or sum over dim 0.
+    case Op::kMseLoss:
+      out = at::mse_loss(x, dy, static_cast<int64_t>(s[0]));
+      break;
+    case Op::kMseLossOut: {
+      const int64_t reduction = static_cast<int64_t>(s[0]);
+      out = at::mse_loss(x, dy, 0);
+      if (reduction != 0) out = reduction == 1 ? out.mean(0) : out.sum(0);
+      break;
+    }
+    case Op::kMseLossBackward:
+      at::mse_loss_backward_out(out, dy, x, x, static_cast<int64_t>(s[0]));
+      break;
     case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
       at::heaviside_out(out, dy, x);
       break;
@@ -392,6 +408,9 @@ TorchCase MakeTorchCase(const CaseData& data) {
     t.out = at::from_blob(data.out_data(), o.shape, opts);
     const TensorView& idx = data.index_view();
     t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
+  }
+  if (GetOpInfo(s.op).kind == Kind::kPointLoss) {  // a loss's out: its reduction's shape
+    t.out = at::from_blob(data.out_data(), data.out_view().shape, opts);
   }
   if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
     const std::vector<int64_t>& half = data.half_shape();
