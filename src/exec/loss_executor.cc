@@ -2,7 +2,9 @@
 // Each core gathers its elements of every input (broadcast, strided, any compute dtype)
 // into f32 scratch, exactly widened, and runs the kernels of kernels/loss_kernels.cc on
 // them: the terms scattered to out (rounded once to its dtype), or a segment's sum left in
-// its slot for ColumnSums::Finish, or a block of columns' totals added row by row.
+// its slot for ColumnSums::Finish, or a block of columns' totals added row by row. Where
+// every operand is contiguous and of one dtype, the terms and the segments' sums run the
+// kernels of that dtype on the operands' own memory instead (the same bits).
 
 #include "src/exec/loss_executor.h"
 
@@ -128,7 +130,7 @@ class LossExecutor final : public Executor {
 
  private:
   // The terms of the core's tiles: every input gathered, the kernel, out scattered; or,
-  // where every operand is a contiguous f32 run, the kernel on the operands themselves.
+  // where every operand is contiguous and of one dtype, that dtype's kernel on them.
   void RunTerms(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& e = plan_->elementwise;
     if (direct_) {
