@@ -25,6 +25,7 @@
 #include "aclnnop/aclnn_mse_loss_backward.h"
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "hostnn/ops.h"
+#include "hostnn/tiling.h"
 #include "tests/util/strided_tensor.h"
 #include "tests/util/test_util.h"
 
@@ -43,12 +44,6 @@ OpArgs Args(Op op, const std::vector<const HostTensor*>& in, const HostTensor& o
   a.scalars[0] = OpScalar{true, static_cast<double>(reduction), DType::kInt64};
   a.scalars[0].int_value = reduction;
   return a;
-}
-
-int64_t Numel(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (const int64_t d : shape) n *= d;
-  return n;
 }
 
 // The element of a tensor of shape `in` that element e of the broadcast shape `to` reads
@@ -71,8 +66,8 @@ int64_t BroadcastIndex(const std::vector<int64_t>& to, const std::vector<int64_t
 // double, and each term's magnitude.
 std::vector<double> Terms(Op op, const std::vector<const HostTensor*>& in,
                           const std::vector<int64_t>& shape, int64_t reduction) {
-  std::vector<double> t(static_cast<size_t>(Numel(shape)));
-  for (int64_t e = 0; e < Numel(shape); ++e) {
+  std::vector<double> t(static_cast<size_t>(tiling::NumElements(shape)));
+  for (int64_t e = 0; e < tiling::NumElements(shape); ++e) {
     std::vector<double> v;
     for (const HostTensor* x : in) v.push_back(x->Get(BroadcastIndex(shape, x->shape(), e)));
     if (op == Op::kMseLossBackward) {
@@ -100,12 +95,12 @@ Expected Expect(Op op, const std::vector<const HostTensor*>& in, const std::vect
     return x;
   }
   const int64_t rows = op == Op::kMseLoss || shape.empty() ? 1 : shape[0];
-  const int64_t cols = op == Op::kMseLoss ? 1 : (rows == 0 ? 0 : Numel(shape) / rows);
-  const double count =
-      op == Op::kMseLoss ? static_cast<double>(Numel(shape)) : static_cast<double>(rows);
+  const int64_t cols = op == Op::kMseLoss ? 1 : (rows == 0 ? 0 : tiling::NumElements(shape) / rows);
+  const double count = op == Op::kMseLoss ? static_cast<double>(tiling::NumElements(shape))
+                                          : static_cast<double>(rows);
   for (int64_t c = 0; c < cols; ++c) {
     double sum = 0.0, mag = 0.0;
-    for (int64_t r = 0; r < (op == Op::kMseLoss ? Numel(shape) : rows); ++r) {
+    for (int64_t r = 0; r < (op == Op::kMseLoss ? tiling::NumElements(shape) : rows); ++r) {
       const double v = t[static_cast<size_t>(op == Op::kMseLoss ? r : r * cols + c)];
       sum += v, mag += std::fabs(v);
     }

@@ -39,8 +39,7 @@ void ColumnSums::Finish(const double* slots, double* total, float* out32, double
   }
   for (int64_t c = 0; c < outputs; ++c) {
     if (divisor != 1.0) total[c] /= divisor;
-    out32[c] = dtype_ == DType::kFloat32 ? static_cast<float>(total[c])
-                                         : static_cast<float>(RoundToHalfType(total[c], dtype_));
+    out32[c] = RoundOnceTo(total[c], dtype_);
   }
   ScatterF32(out_, out_.operands[0], codec_, 0, outputs, out32);
 }

@@ -55,6 +55,11 @@ class ColumnSums {
 
 // v rounded once (to nearest even) to FLOAT16 or BFLOAT16, as a double (exact in f32).
 double RoundToHalfType(double v, DType dtype);
+// v rounded once to `dtype` (FLOAT, FLOAT16 or BFLOAT16), as the f32 a codec stores exactly.
+inline float RoundOnceTo(double v, DType dtype) {
+  return dtype == DType::kFloat32 ? static_cast<float>(v)
+                                  : static_cast<float>(RoundToHalfType(v, dtype));
+}
 
 }  // namespace exec
 }  // namespace hostnn

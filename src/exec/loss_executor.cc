@@ -16,11 +16,11 @@
 
 #include "kernels/kernels.h"
 #include "kernels/params.h"
+#include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/column_sums.h"
 #include "src/exec/executor.h"
 #include "src/exec/gather.h"
-#include "src/exec/kernel_path.h"
 #include "src/exec/launcher.h"
 
 namespace hostnn {
@@ -218,9 +218,7 @@ class LossExecutor final : public Executor {
       }
       for (int64_t j = 0; j < len; ++j) {
         const double v = s_.divisor != 1.0 ? acc[j] / s_.divisor : acc[j];
-        result[j] = s_.out_dtype == DType::kFloat32
-                        ? static_cast<float>(v)
-                        : static_cast<float>(RoundToHalfType(v, s_.out_dtype));
+        result[j] = RoundOnceTo(v, s_.out_dtype);
       }
       ScatterF32(s_.out_layout, s_.out_layout.operands[0], out_codec_, c0, len, result);
     }
@@ -242,25 +240,21 @@ class LossExecutor final : public Executor {
   bool direct_ = false;  // contiguous operands of one dtype: no gather, no scatter
 };
 
-int64_t Numel(const std::vector<int64_t>& shape) {
-  int64_t n = 1;
-  for (const int64_t d : shape) n *= d;
-  return n;
-}
-
 }  // namespace
 
 Status PrepareLoss(Op op, const LossOperands& o, const tiling::Options& options,
                    uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(op);
-  const int64_t reduction = o.exact[0];
+  const int64_t reduction = kernels::InitParams(op, kernels::ParamValues(op, o.numbers, o.exact))
+                                .As<kernels::LossParams>()
+                                .reduction;
   const bool grad = info.signature == Signature::kGradLoss;
   LossExecutor::Setup s;
   s.num_in = o.num_in;
   s.grad = grad;
   s.out_dtype = o.out.view->dtype;
   for (int k = 0; k < o.num_in; ++k) s.in_dtypes[k] = o.in[k].view->dtype;
-  const int64_t numel = Numel(o.shape);
+  const int64_t numel = core::CheckedNumel(o.shape);
   bool empty = numel == 0;
   for (int k = 0; k < o.num_in; ++k) empty = empty || o.in[k].span->numel == 0;
   // The widest input names the plan's dtype (the bytes a tile moves).
@@ -271,10 +265,10 @@ Status PrepareLoss(Op op, const LossOperands& o, const tiling::Options& options,
   if (grad || reduction == 0) {
     s.mode = LossMode::kTerms;
   } else if (op == Op::kMseLossOut && o.shape.size() >= 2 &&
-             Numel(std::vector<int64_t>(o.shape.begin() + 1, o.shape.end())) > 1) {
+             core::CheckedNumel(std::vector<int64_t>(o.shape.begin() + 1, o.shape.end())) > 1) {
     s.mode = LossMode::kColumns;
     s.rows = o.shape[0];
-    s.cols = Numel(std::vector<int64_t>(o.shape.begin() + 1, o.shape.end()));
+    s.cols = core::CheckedNumel(std::vector<int64_t>(o.shape.begin() + 1, o.shape.end()));
   } else {  // MseLoss's total, and MseLossOut's of one column (a 0-d or 1-D out of 1)
     s.mode = LossMode::kTotal;
   }
