@@ -442,6 +442,29 @@ TEST(MseLoss, ReducedOutApartFromTheInputs) {
   EXPECT_EQ(self.Snapshot(), before);
 }
 
+// Inputs whose stride-0 dims broadcast to more elements than an int64 counts, reduced to one
+// value: refused in phase 1, naming the shape, out untouched.
+TEST(MseLoss, ABroadcastPastInt64IsRefused) {
+  float value = 1.0f;
+  HostTensor out(DType::kFloat32, {});
+  const int64_t big = int64_t{1} << 40;
+  TensorView self = TensorView::Dense(&value, DType::kFloat32, {big, 1});
+  self.strides = {0, 0};
+  self.storage_shape = {1};
+  TensorView target = TensorView::Dense(&value, DType::kFloat32, {1, big});
+  target.strides = {0, 0};
+  target.storage_shape = {1};
+  const std::vector<uint8_t> before = out.Snapshot();
+  OpArgs a = Args(Op::kMseLoss, {&out, &out}, out, 2);
+  a.in[0] = &self;
+  a.in[1] = &target;
+  const Status s = hostnn::Run(a, {});
+  EXPECT_EQ(s.code(), StatusCode::kInvalid) << s.message();
+  EXPECT_NE(s.message().find("more elements than an int64 counts"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(out.Snapshot(), before);
+}
+
 // Phase 1 takes an input whose elements lie behind a null address (CANN's never reads it);
 // phase 2 refuses it, out untouched.
 TEST(MseLoss, NullDataRefusedWhenItRuns) {

@@ -70,6 +70,13 @@ Status CheckLossShapes(const OpInfo& info, const Item* in, int num_in, const Ite
     }
     *shape = next;
   }
+  // A reduced out is small, so the inputs' storage alone does not bound the broadcast
+  // (stride-0 dims): its element count must be an int64.
+  if (core::CheckedNumel(*shape) < 0) {
+    return core::InvalidParam(op, in[num_in - 1].param,
+                              "shape: the inputs broadcast to " + core::ShapeString(*shape) +
+                                  ", more elements than an int64 counts");
+  }
   std::vector<int64_t> expected = *shape;
   const bool reduced = info.signature == Signature::kLoss && reduction != 0;
   if (reduced && info.op == Op::kMseLoss) {

@@ -15,7 +15,8 @@ namespace hostnn {
 // not FLOAT, FLOAT16 or BFLOAT16, then self, target or out not one of those three;
 // MseLossBackward: gradOutput or target of another dtype than self, self or out not one of
 // the three. The reduction outside [0, 2]. More than 8 dims; the inputs not broadcasting;
-// out not their broadcast shape (reduction none, and every gradient), not 0-d (MseLoss's
+// their broadcast shape of more elements than an int64 counts; out not their broadcast shape
+// (reduction none, and every gradient), not 0-d (MseLoss's
 // mean and sum) or not the broadcast shape without its first dim (MseLossOut's). Then
 // storage, out's elements apart, out an input exactly or apart from it (the terms), apart
 // from every input (a reduction). An empty input runs nothing, but MseLoss's mean and sum,
