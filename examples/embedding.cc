@@ -12,15 +12,7 @@ aclnnStatus Gather(aclTensor* weight, aclTensor* indices, aclTensor* out) {
   aclOpExecutor* executor = nullptr;
   const aclnnStatus prepared =
       aclnnEmbeddingGetWorkspaceSize(weight, indices, out, &workspace_size, &executor);
-  if (prepared != ACL_SUCCESS) return prepared;
-  void* workspace = nullptr;
-  if (workspace_size > 0 &&
-      aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return -1;
-  }
-  const aclnnStatus ran = aclnnEmbedding(workspace, workspace_size, executor, nullptr);
-  if (workspace != nullptr) aclrtFree(workspace);
-  return ran;
+  return RunPhase2(prepared, workspace_size, executor, aclnnEmbedding);
 }
 
 }  // namespace

@@ -14,15 +14,7 @@ aclnnStatus Backward(aclTensor* grad, aclTensor* indices, uint64_t num_weights, 
   aclOpExecutor* executor = nullptr;
   const aclnnStatus prepared = aclnnEmbeddingDenseBackwardGetWorkspaceSize(
       grad, indices, num_weights, padding, scale, out, &workspace_size, &executor);
-  if (prepared != ACL_SUCCESS) return prepared;
-  void* workspace = nullptr;
-  if (workspace_size > 0 &&
-      aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return -1;
-  }
-  const aclnnStatus ran = aclnnEmbeddingDenseBackward(workspace, workspace_size, executor, nullptr);
-  if (workspace != nullptr) aclrtFree(workspace);
-  return ran;
+  return RunPhase2(prepared, workspace_size, executor, aclnnEmbeddingDenseBackward);
 }
 
 void Print(const char* what, const std::vector<float>& out) {

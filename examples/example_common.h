@@ -68,4 +68,19 @@ inline int CopyBack(const void* device, std::vector<T>* host) {
              : 1;
 }
 
+// Phase 2 of a call whose phase 1 returned `prepared`: a workspace of its size, the run on
+// the null stream, the workspace freed.
+inline aclnnStatus RunPhase2(aclnnStatus prepared, uint64_t workspace_size, aclOpExecutor* executor,
+                             aclnnStatus (*run)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
+  if (prepared != ACL_SUCCESS) return prepared;
+  void* workspace = nullptr;
+  if (workspace_size > 0 &&
+      aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+    return -1;
+  }
+  const aclnnStatus ran = run(workspace, workspace_size, executor, nullptr);
+  if (workspace != nullptr) aclrtFree(workspace);
+  return ran;
+}
+
 #endif  // HOSTNN_EXAMPLES_EXAMPLE_COMMON_H_

@@ -7,24 +7,6 @@
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "example_common.h"
 
-namespace {
-
-// Runs phase 2 of a prepared call with a workspace of its size.
-aclnnStatus RunPrepared(aclnnStatus prepared, uint64_t workspace_size, aclOpExecutor* executor,
-                        aclnnStatus (*run)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
-  if (prepared != ACL_SUCCESS) return prepared;
-  void* workspace = nullptr;
-  if (workspace_size > 0 &&
-      aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
-    return -1;
-  }
-  const aclnnStatus ran = run(workspace, workspace_size, executor, nullptr);
-  if (workspace != nullptr) aclrtFree(workspace);
-  return ran;
-}
-
-}  // namespace
-
 int main() {
   CHECK_RET(aclInit(nullptr) == ACL_SUCCESS, "aclInit");
   CHECK_RET(aclrtSetDevice(0) == ACL_SUCCESS, "aclrtSetDevice");
@@ -46,8 +28,8 @@ int main() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
   // reduction 0 (none): (self - target)^2 over the broadcast [2, 3].
-  CHECK_RET(RunPrepared(aclnnMseLossGetWorkspaceSize(self_t, target_t, 0, terms_t, &ws, &exec), ws,
-                        exec, aclnnMseLoss) == ACL_SUCCESS,
+  CHECK_RET(RunPhase2(aclnnMseLossGetWorkspaceSize(self_t, target_t, 0, terms_t, &ws, &exec), ws,
+                      exec, aclnnMseLoss) == ACL_SUCCESS,
             "aclnnMseLoss none");
   CHECK_RET(CopyBack(terms_dev, &terms) == 0, "copy back");
   std::printf("none: %g %g %g / %g %g %g\n", terms[0], terms[1], terms[2], terms[3], terms[4],
@@ -56,8 +38,8 @@ int main() {
   // reduction 1 (mean) and 2 (sum): one value.
   for (int64_t reduction : {1, 2}) {
     CHECK_RET(
-        RunPrepared(aclnnMseLossGetWorkspaceSize(self_t, target_t, reduction, total_t, &ws, &exec),
-                    ws, exec, aclnnMseLoss) == ACL_SUCCESS,
+        RunPhase2(aclnnMseLossGetWorkspaceSize(self_t, target_t, reduction, total_t, &ws, &exec),
+                  ws, exec, aclnnMseLoss) == ACL_SUCCESS,
         "aclnnMseLoss mean, sum");
     CHECK_RET(CopyBack(total_dev, &total) == 0, "copy back");
     std::printf("%s: %g\n", reduction == 1 ? "mean" : "sum", total[0]);
@@ -65,16 +47,16 @@ int main() {
     CHECK_RET(total[0] == (reduction == 1 ? 44.5f / 6 : 44.5f), "the total");
   }
   // MseLossOut's mean reduces dim 0 only: one value per column.
-  CHECK_RET(RunPrepared(aclnnMseLossOutGetWorkspaceSize(self_t, target_t, 1, columns_t, &ws, &exec),
-                        ws, exec, aclnnMseLossOut) == ACL_SUCCESS,
+  CHECK_RET(RunPhase2(aclnnMseLossOutGetWorkspaceSize(self_t, target_t, 1, columns_t, &ws, &exec),
+                      ws, exec, aclnnMseLossOut) == ACL_SUCCESS,
             "aclnnMseLossOut mean");
   CHECK_RET(CopyBack(columns_dev, &columns) == 0, "copy back");
   std::printf("MseLossOut mean over dim 0: %g %g %g\n", columns[0], columns[1], columns[2]);
   CHECK_RET(columns[0] == 3.25f && columns[1] == 4.5f && columns[2] == 14.5f, "the columns");
   // The gradient of the mean: 2 (self - target) / 6, gradOutput 1.
-  CHECK_RET(RunPrepared(aclnnMseLossBackwardGetWorkspaceSize(grad_out_t, self_t, target_t, 1,
-                                                             grad_in_t, &ws, &exec),
-                        ws, exec, aclnnMseLossBackward) == ACL_SUCCESS,
+  CHECK_RET(RunPhase2(aclnnMseLossBackwardGetWorkspaceSize(grad_out_t, self_t, target_t, 1,
+                                                           grad_in_t, &ws, &exec),
+                      ws, exec, aclnnMseLossBackward) == ACL_SUCCESS,
             "aclnnMseLossBackward");
   CHECK_RET(CopyBack(grad_in_dev, &grad_in) == 0, "copy back");
   std::printf("gradient of the mean: %g %g %g / %g %g %g\n", grad_in[0], grad_in[1], grad_in[2],
