@@ -36,6 +36,15 @@ bool ParamValues::ReadAll() const {
   return read_ == (1u << n) - 1u;
 }
 
+// An operator with scalar parameters reads them by name through its struct: with NoParams
+// its executor would read zeros.
+#define HOSTNN_OP(Name, ...)                                                \
+  static_assert(GetOpInfo(Op::k##Name).num_scalars() == 0 ||                \
+                    !std::is_same_v<ParamsOf<Op::k##Name>::type, NoParams>, \
+                #Name " has scalar parameters but no params struct (ParamsOf)");
+#include "hostnn/op_list.def"
+#undef HOSTNN_OP
+
 OpParams InitParams(Op op, const ParamValues& v) {
   switch (op) {
 #define HOSTNN_OP(Name, ...) \
