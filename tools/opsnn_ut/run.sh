@@ -132,8 +132,10 @@ forward_headers() {
   for h in "$repo"/include/aclnnop/*.h; do printf '#include "aclnnop/%s"\n' "${h##*/}"; done
 } > "$work/gen/hostnn_aclnnop_all.h"
 
+# The checkout's common/inc last: its plain constants (op_api/op_api_def_nn.h, which some test
+# files include) where nothing ahead of it has the header.
 flags=(-std=c++17 -O0 -g0 -w -pthread -fno-access-control
-  -I"$here/shim/include" -I"$work/gen" -I"$repo/include" -I"$fw/inc")
+  -I"$here/shim/include" -I"$work/gen" -I"$repo/include" -I"$fw/inc" -I"$ops/common/inc")
 ldflags=(-pthread -L"$libdir" -Wl,-rpath,"$libdir" -lopapi -lnnopbase -lascendcl -lgtest)
 
 # The framework: the checkout's op_api_ut_common sources (its array_desc.cpp builds CANN's
