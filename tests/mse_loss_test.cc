@@ -10,7 +10,6 @@
 // segments.
 
 #include <gtest/gtest.h>
-#include <omp.h>
 
 #include <cmath>
 #include <cstdint>
@@ -26,6 +25,7 @@
 #include "aclnnop/aclnn_mse_loss_out.h"
 #include "hostnn/ops.h"
 #include "hostnn/tiling.h"
+#include "tests/util/loss_check.h"
 #include "tests/util/strided_tensor.h"
 #include "tests/util/test_util.h"
 
@@ -34,33 +34,6 @@ namespace test {
 namespace {
 
 const DType kFloatTypes[] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
-
-OpArgs Args(Op op, const std::vector<const HostTensor*>& in, const HostTensor& out,
-            int64_t reduction) {
-  OpArgs a;
-  a.op = op;
-  for (size_t k = 0; k < in.size(); ++k) a.in[k] = &in[k]->view();
-  a.out[0] = &out.view();
-  a.scalars[0] = OpScalar{true, static_cast<double>(reduction), DType::kInt64};
-  a.scalars[0].int_value = reduction;
-  return a;
-}
-
-// The element of a tensor of shape `in` that element e of the broadcast shape `to` reads
-// (NumPy rules: the shapes aligned at their last dims, a dim of 1 read at index 0).
-int64_t BroadcastIndex(const std::vector<int64_t>& to, const std::vector<int64_t>& in, int64_t e) {
-  std::vector<int64_t> index(to.size());
-  for (size_t d = to.size(); d-- > 0;) {
-    index[d] = e % to[d];
-    e /= to[d];
-  }
-  int64_t at = 0;
-  for (size_t k = 0; k < in.size(); ++k) {
-    const size_t d = to.size() - in.size() + k;
-    at = at * in[k] + (in[k] == 1 ? 0 : index[d]);
-  }
-  return at;
-}
 
 // The exact terms (MseLoss) or gradients (MseLossBackward) over the broadcast shape, in
 // double, and each term's magnitude.
@@ -80,15 +53,10 @@ std::vector<double> Terms(Op op, const std::vector<const HostTensor*>& in,
   return t;
 }
 
-// out's expected values and each one's bound (before the 16-bit half ULP).
-struct Expected {
-  std::vector<double> value, bound;
-};
-
-Expected Expect(Op op, const std::vector<const HostTensor*>& in, const std::vector<int64_t>& shape,
-                int64_t reduction) {
+LossExpected Expect(Op op, const std::vector<const HostTensor*>& in,
+                    const std::vector<int64_t>& shape, int64_t reduction) {
   const std::vector<double> t = Terms(op, in, shape, reduction);
-  Expected x;
+  LossExpected x;
   if (op == Op::kMseLossBackward || reduction == 0) {
     x.value = t;
     for (const double v : t) x.bound.push_back(4 * UlpOf(DType::kFloat32, v));
@@ -111,26 +79,6 @@ Expected Expect(Op op, const std::vector<const HostTensor*>& in, const std::vect
   return x;
 }
 
-// out's elements against `want`; every other byte of out's storage as `before` had it.
-void ExpectOut(const Expected& want, const HostTensor& out, const std::vector<uint8_t>& before) {
-  ASSERT_EQ(static_cast<size_t>(out.numel()), want.value.size());
-  for (int64_t e = 0; e < out.numel(); ++e) {
-    const size_t k = static_cast<size_t>(e);
-    const double got = out.Get(e), exact = want.value[k];
-    if (std::isnan(exact)) {
-      ASSERT_TRUE(std::isnan(got)) << "element " << e;
-    } else {
-      const double bound = want.bound[k] + (out.dtype() == DType::kFloat32
-                                                ? 0.0
-                                                : 0.5 * std::max(UlpOf(out.dtype(), exact),
-                                                                 UlpOf(out.dtype(), got)));
-      ASSERT_LE(std::fabs(got - exact), bound)
-          << "element " << e << ": got " << got << ", exact " << exact;
-    }
-  }
-  ASSERT_EQ(out.FirstChangeOutsideElements(before), -1);
-}
-
 // out's shape for op and reduction over the broadcast shape.
 std::vector<int64_t> OutShape(Op op, const std::vector<int64_t>& shape, int64_t reduction) {
   if (op == Op::kMseLossBackward || reduction == 0) return shape;
@@ -146,29 +94,7 @@ struct Case {
 // Runs op over every split and checks out against the reference each time, its bits the same.
 void RunAllSplits(Op op, const std::vector<const HostTensor*>& in,
                   const std::vector<int64_t>& shape, int64_t reduction, const HostTensor& out) {
-  const struct {
-    int team;
-    int64_t cores;
-  } splits[] = {{1, 1}, {2, 2}, {3, 5}, {2, 48}};
-  const Expected want = Expect(op, in, shape, reduction);
-  const std::vector<uint8_t> before = out.Snapshot();
-  std::vector<uint8_t> first;
-  const int threads = omp_get_max_threads();
-  for (const auto& split : splits) {
-    omp_set_num_threads(split.team);
-    tiling::Options options;
-    options.num_cores = split.cores;
-    options.min_elems_per_core = 1;
-    const Status s = hostnn::Run(Args(op, in, out, reduction), options);
-    omp_set_num_threads(threads);
-    ASSERT_TRUE(s.ok()) << s.message();
-    ExpectOut(want, out, before);
-    if (first.empty()) {
-      first = out.ElementBytes();
-    } else {
-      ASSERT_EQ(out.ElementBytes(), first) << "team " << split.team << ", cores " << split.cores;
-    }
-  }
+  RunLossAllSplits(op, in, reduction, out, Expect(op, in, shape, reduction));
 }
 
 const Case kCases[] = {
@@ -272,7 +198,7 @@ TEST(MseLoss, DirectAndGatheredPathsAgree) {
         const std::vector<int64_t> out_shape = OutShape(op, shape, reduction);
         HostTensor dout(dt, out_shape), sout(dt, out_shape, Strides::kStep2);
         RunAllSplits(op, din, shape, reduction, dout);
-        ASSERT_TRUE(hostnn::Run(Args(op, sin, sout, reduction), {}).ok());
+        ASSERT_TRUE(hostnn::Run(LossArgs(op, sin, sout, reduction), {}).ok());
         ASSERT_EQ(dout.ElementBytes(), sout.ElementBytes());
       }
     }
@@ -304,8 +230,8 @@ TEST(MseLoss, TermsInPlace) {
   std::mt19937_64 rng(9);
   self.Fill(rng, -4.0, 4.0);
   target.Fill(rng, -4.0, 4.0);
-  const Expected want = Expect(Op::kMseLoss, {&self, &target}, {3, 40}, 0);
-  ASSERT_TRUE(hostnn::Run(Args(Op::kMseLoss, {&self, &target}, self, 0), {}).ok());
+  const LossExpected want = Expect(Op::kMseLoss, {&self, &target}, {3, 40}, 0);
+  ASSERT_TRUE(hostnn::Run(LossArgs(Op::kMseLoss, {&self, &target}, self, 0), {}).ok());
   for (int64_t e = 0; e < self.numel(); ++e) {
     ASSERT_EQ(self.Get(e),
               static_cast<double>(static_cast<float>(want.value[static_cast<size_t>(e)])));
@@ -318,7 +244,7 @@ TEST(MseLoss, EmptyInputs) {
   HostTensor self(DType::kFloat32, {0, 3}), target(DType::kFloat32, {3});
   for (const int64_t reduction : {1, 2}) {
     HostTensor out(DType::kFloat16, {});
-    ASSERT_TRUE(hostnn::Run(Args(Op::kMseLoss, {&self, &target}, out, reduction), {}).ok());
+    ASSERT_TRUE(hostnn::Run(LossArgs(Op::kMseLoss, {&self, &target}, out, reduction), {}).ok());
     if (reduction == 1) {
       EXPECT_TRUE(std::isnan(out.Get(0)));
     } else {
@@ -328,12 +254,12 @@ TEST(MseLoss, EmptyInputs) {
   HostTensor terms(DType::kFloat32, {0, 3}), cols(DType::kFloat32, {3}),
       none_out(DType::kFloat32, {0, 3});
   const std::vector<uint8_t> before = cols.Snapshot();
-  ASSERT_TRUE(hostnn::Run(Args(Op::kMseLoss, {&self, &target}, terms, 0), {}).ok());
-  ASSERT_TRUE(hostnn::Run(Args(Op::kMseLossOut, {&self, &target}, cols, 1), {}).ok());
+  ASSERT_TRUE(hostnn::Run(LossArgs(Op::kMseLoss, {&self, &target}, terms, 0), {}).ok());
+  ASSERT_TRUE(hostnn::Run(LossArgs(Op::kMseLossOut, {&self, &target}, cols, 1), {}).ok());
   EXPECT_EQ(cols.Snapshot(), before);
   HostTensor grad(DType::kFloat32, {});
   ASSERT_TRUE(
-      hostnn::Run(Args(Op::kMseLossBackward, {&grad, &self, &terms}, none_out, 1), {}).ok());
+      hostnn::Run(LossArgs(Op::kMseLossBackward, {&grad, &self, &terms}, none_out, 1), {}).ok());
   // Through the C API: workspace 0, phase 2 runs.
   uint64_t ws = 1;
   aclOpExecutor* exec = nullptr;
@@ -434,7 +360,7 @@ TEST(MseLoss, ReducedOutApartFromTheInputs) {
   first.shape.clear();
   first.strides.clear();
   first.storage_shape.clear();
-  OpArgs a = Args(Op::kMseLoss, {&self, &target}, self, 2);
+  OpArgs a = LossArgs(Op::kMseLoss, {&self, &target}, self, 2);
   a.out[0] = &first;
   const Status s = hostnn::Run(a, {});
   EXPECT_FALSE(s.ok());
@@ -455,7 +381,7 @@ TEST(MseLoss, ABroadcastPastInt64IsRefused) {
   target.strides = {0, 0};
   target.storage_shape = {1};
   const std::vector<uint8_t> before = out.Snapshot();
-  OpArgs a = Args(Op::kMseLoss, {&out, &out}, out, 2);
+  OpArgs a = LossArgs(Op::kMseLoss, {&out, &out}, out, 2);
   a.in[0] = &self;
   a.in[1] = &target;
   const Status s = hostnn::Run(a, {});
@@ -472,7 +398,7 @@ TEST(MseLoss, NullDataRefusedWhenItRuns) {
   TensorView null_target = self.view();
   null_target.data = nullptr;
   const std::vector<uint8_t> before = out.Snapshot();
-  OpArgs a = Args(Op::kMseLoss, {&self, &self}, out, 1);
+  OpArgs a = LossArgs(Op::kMseLoss, {&self, &self}, out, 1);
   a.in[1] = &null_target;
   const Status s = hostnn::Run(a, {});
   EXPECT_FALSE(s.ok());

@@ -1,0 +1,111 @@
+// What the loss suites (tests/mse_loss_test.cc, tests/bce_with_logits_test.cc) share: a
+// loss's OpArgs, the NumPy broadcast index their references walk, and the check of out
+// against a double-precision expectation over several teams and core counts, out's bits the
+// same for each and the bytes around its elements as they were.
+#ifndef HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
+#define HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "hostnn/ops.h"
+#include "hostnn/tiling.h"
+#include "tests/util/strided_tensor.h"
+#include "tests/util/test_util.h"
+
+namespace hostnn {
+namespace test {
+
+// A loss's arguments: its inputs in the list's order (null: an absent optional one), out,
+// and the reduction (0 none, 1 mean, 2 sum).
+inline OpArgs LossArgs(Op op, const std::vector<const HostTensor*>& in, const HostTensor& out,
+                       int64_t reduction) {
+  OpArgs a;
+  a.op = op;
+  for (size_t k = 0; k < in.size(); ++k) a.in[k] = in[k] != nullptr ? &in[k]->view() : nullptr;
+  a.out[0] = &out.view();
+  a.scalars[0] = OpScalar{true, static_cast<double>(reduction), DType::kInt64};
+  a.scalars[0].int_value = reduction;
+  return a;
+}
+
+// The element of a tensor of shape `in` that element e of the broadcast shape `to` reads
+// (NumPy rules: the shapes aligned at their last dims, a dim of 1 read at index 0).
+inline int64_t BroadcastIndex(const std::vector<int64_t>& to, const std::vector<int64_t>& in,
+                              int64_t e) {
+  std::vector<int64_t> index(to.size());
+  for (size_t d = to.size(); d-- > 0;) {
+    index[d] = e % to[d];
+    e /= to[d];
+  }
+  int64_t at = 0;
+  for (size_t k = 0; k < in.size(); ++k) {
+    const size_t d = to.size() - in.size() + k;
+    at = at * in[k] + (in[k] == 1 ? 0 : index[d]);
+  }
+  return at;
+}
+
+// out's expected values and each one's bound (before a 16-bit out's half ULP).
+struct LossExpected {
+  std::vector<double> value, bound;
+};
+
+// out's elements against `want`; every other byte of out's storage as `before` had it.
+inline void ExpectLossOut(const LossExpected& want, const HostTensor& out,
+                          const std::vector<uint8_t>& before) {
+  ASSERT_EQ(static_cast<size_t>(out.numel()), want.value.size());
+  for (int64_t e = 0; e < out.numel(); ++e) {
+    const size_t k = static_cast<size_t>(e);
+    const double got = out.Get(e), exact = want.value[k];
+    if (std::isnan(exact)) {
+      ASSERT_TRUE(std::isnan(got)) << "element " << e;
+    } else {
+      const double bound = want.bound[k] + (out.dtype() == DType::kFloat32
+                                                ? 0.0
+                                                : 0.5 * std::max(UlpOf(out.dtype(), exact),
+                                                                 UlpOf(out.dtype(), got)));
+      ASSERT_LE(std::fabs(got - exact), bound)
+          << "element " << e << ": got " << got << ", exact " << exact;
+    }
+  }
+  ASSERT_EQ(out.FirstChangeOutsideElements(before), -1);
+}
+
+// Runs op over several (team, cores) splits and checks out against `want` each time, its
+// bits the same for every split.
+inline void RunLossAllSplits(Op op, const std::vector<const HostTensor*>& in, int64_t reduction,
+                             const HostTensor& out, const LossExpected& want) {
+  const struct {
+    int team;
+    int64_t cores;
+  } splits[] = {{1, 1}, {2, 2}, {3, 5}, {2, 48}};
+  const std::vector<uint8_t> before = out.Snapshot();
+  std::vector<uint8_t> first;
+  const int threads = omp_get_max_threads();
+  for (const auto& split : splits) {
+    omp_set_num_threads(split.team);
+    tiling::Options options;
+    options.num_cores = split.cores;
+    options.min_elems_per_core = 1;
+    const Status s = hostnn::Run(LossArgs(op, in, out, reduction), options);
+    omp_set_num_threads(threads);
+    ASSERT_TRUE(s.ok()) << s.message();
+    ExpectLossOut(want, out, before);
+    if (first.empty()) {
+      first = out.ElementBytes();
+    } else {
+      ASSERT_EQ(out.ElementBytes(), first) << "team " << split.team << ", cores " << split.cores;
+    }
+  }
+}
+
+}  // namespace test
+}  // namespace hostnn
+
+#endif  // HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
