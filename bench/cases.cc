@@ -356,9 +356,9 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   }
   if (info.kind == Kind::kPointLoss && info.is_forward) {
     // A loss's out for its reduction (the list's default, the mean, unless the spec sets it):
-    // the terms' shape (none), 0-d (MseLoss) or without dim 0 (MseLossOut).
+    // the terms' shape (none), 0-d (one total) or without dim 0 (MseLossOut).
     const double reduction = spec.scalars.empty() ? info.scalars[0].default_value : spec.scalars[0];
-    if (reduction != 0.0 && spec.op == Op::kMseLoss) {
+    if (reduction != 0.0 && spec.op != Op::kMseLossOut) {
       out_view_ = TensorView::Dense(out_, spec.dtype, {});
     } else if (reduction != 0.0 && !spec.shape.empty()) {
       out_view_ = TensorView::Dense(out_, spec.dtype,
@@ -584,7 +584,7 @@ double CaseData::Bytes() const {
            static_cast<double>(bytes_per_array_);
   }
   // A loss reads self and target and writes its terms, or a total (a gradient: three read,
-  // one written).
+  // one written; the optional weights are not given).
   if (info.kind == Kind::kPointLoss) {
     const double written = out_view_.shape == spec_.shape ? 1.0 : 0.0;
     return (info.is_forward ? 2.0 + written : 4.0) * static_cast<double>(bytes_per_array_);

@@ -143,6 +143,21 @@ bool TorchCase::Run() {
     case Op::kMseLossBackward:
       at::mse_loss_backward_out(out, dy, x, x, static_cast<int64_t>(s[0]));
       break;
+    // The cross entropy of logits (no weights): ATen's fused forward; its two gradients
+    // have no ATen operator (PyTorch's autograd composes them in FunctionsManual.cpp), so
+    // they are that composition of ATen calls: (sigmoid(x) - t) dy and -x dy, divided by the
+    // element count for the mean.
+    case Op::kBinaryCrossEntropyWithLogits:
+      out = at::binary_cross_entropy_with_logits(x, dy, {}, {}, static_cast<int64_t>(s[0]));
+      break;
+    case Op::kBinaryCrossEntropyWithLogitsBackward:
+      at::mul_out(out, at::sigmoid(x).sub_(x), dy);
+      if (static_cast<int64_t>(s[0]) == 1) out.div_(x.numel());
+      break;
+    case Op::kBinaryCrossEntropyWithLogitsTargetBackward:
+      at::mul_out(out, at::neg(x), dy);
+      if (static_cast<int64_t>(s[0]) == 1) out.div_(x.numel());
+      break;
     case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
       at::heaviside_out(out, dy, x);
       break;

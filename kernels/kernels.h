@@ -312,22 +312,27 @@ using PreluBackwardSegmentFn = double (*)(const float* dy, const float* x, float
 PreluBackwardSegmentFn GetPreluBackwardSegment();
 
 // ---- The PointLoss kind's kernels (kernels/loss_kernels.cc) -------------------------------
-// Over n contiguous elements of one storage type (GetMseKernels' dtype: FLOAT, FLOAT16 or
-// BFLOAT16, widened exactly): MseLoss's terms (a - b)^2, each computed in double and rounded
-// once to f32 (and then to the storage type); sum returns the terms' sum in double, element i
-// to partial i % kRowPartials whatever the SIMD width, the partials combined by
-// CombinePartials (the same bits on every target); add_columns (f32 only) adds one row's terms
-// to its columns' double totals (acc[j] += term j). grad is MseLossBackward's
-// ((a - b) * cof) * dy in f32, in the order of CANN's MseLossGradV2 kernel (cof 2, or its f32
-// 2 / numel(self) for the mean), rounded once to the storage type.
-struct MseKernels {
-  void (*terms)(const void* a, const void* b, void* out, size_t n) = nullptr;
-  double (*sum)(const void* a, const void* b, size_t n) = nullptr;
+// One loss's kernels over n contiguous elements of one storage type (GetPointLossKernels'
+// dtype: FLOAT, FLOAT16 or BFLOAT16, widened exactly). in[k]: the operator's inputs in the
+// list's order (kMaxLossInputs pointers), null for an absent optional one, which reads as 1.
+// - terms: out[i] = the term at i, computed in double and rounded once to f32 (then to the
+//   storage type): MseLoss (self - target)^2; BinaryCrossEntropyWithLogits
+//   w [(1 - t) x + (1 + (pw - 1) t) softplus(-x)]; its gradients' terms times `scale` (1, or
+//   1 / count for the mean): dy w [(1 + (pw - 1) t) sigmoid(x) - pw t] (Backward) and
+//   dy w [pw softplus(-x) - softplus(x)] (TargetBackward). MseLossBackward's is
+//   ((self - target) * cof) * dy in f32, in the order of CANN's MseLossGradV2 kernel (`scale`
+//   is cof: 2, or its f32 2 / numel(self) for the mean).
+// - sum (the forwards): the terms' sum in double, element i to partial i % kRowPartials
+//   whatever the SIMD width, combined by CombinePartials (the same bits on every target).
+// - add_columns (MseLoss, MseLossOut; f32 only): one row's terms added to its columns' double
+//   totals, acc[j] += (a[j] - b[j])^2.
+constexpr int kMaxLossInputs = 5;
+struct PointLossKernels {
+  void (*terms)(const void* const* in, double scale, void* out, size_t n) = nullptr;
+  double (*sum)(const void* const* in, size_t n) = nullptr;
   void (*add_columns)(const float* a, const float* b, double* acc, size_t n) = nullptr;
-  void (*grad)(const void* dy, const void* a, const void* b, float cof, void* out,
-               size_t n) = nullptr;
 };
-MseKernels GetMseKernels(DType storage);
+PointLossKernels GetPointLossKernels(Op op, DType storage);
 
 // ---- The normalisations' rows (Kind Rows, ShapeRule TrailingDims) ------------------------
 // One row of a normalisation as its functions take it (kernels/norm_kernels.cc): n >= 1

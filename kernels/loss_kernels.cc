@@ -1,16 +1,25 @@
-// The PointLoss kind's kernels (MseLoss, MseLossOut, MseLossBackward) for every compiled SIMD
-// target, and their dispatch entry (GetMseKernels): over n contiguous f32 elements of the
-// inputs. MseLoss's terms in double from the widened inputs (exact widening, one subtraction
-// and one product in double, no fused multiply-add), so a term rounded once to f32 is the
-// exact one but for its last rounding; the gradient in f32 in CANN's order. The sums put
-// element i in partial i % kRowPartials whatever the SIMD width and combine the partials
-// pairwise (CombinePartials): the same bits on every target, and, as the executor fixes
-// where each sum starts, for any thread count.
+// The PointLoss kind's kernels for every compiled SIMD target, and their dispatch entry
+// (GetPointLossKernels): over n contiguous elements of one storage type, each operator a
+// term functor and the same two loops, the terms (TermsOf) and their sum (SumOf).
+// - MseLoss: (a - b)^2; BinaryCrossEntropyWithLogits and its two gradients: the formulas of
+//   kernels/kernels.h. Each term in double from the exactly widened inputs (no fused
+//   multiply-add; exp and log1p of Highway's double math), so a term rounded once to f32 is
+//   the exact one but for that rounding and the double steps' ~1e-15 relative error.
+// - MseLossBackward in f32 in the order of CANN's MseLossGradV2 kernel (its bits).
+// - The sums put element i in partial i % kRowPartials whatever the SIMD width and combine the
+//   partials pairwise (CombinePartials): the same bits on every target and, as the executor
+//   fixes where each sum starts, for any thread count. A last partial block's lanes past n
+//   are zeroed, so a term of zero inputs that is not 0 (the cross entropy's log 2) never
+//   enters the sum.
+// An absent optional input (a null pointer: BinaryCrossEntropyWithLogits's weights) reads as 1.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/loss_kernels.cc"
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
+#include <algorithm>
+
+#include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
 
 #include "kernels/convert-inl.h"
@@ -23,133 +32,207 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr size_t kPad = HWY_MAX_BYTES / sizeof(float);  // a padded copy's elements
+using Inputs = const void* const*;                      // kMaxLossInputs pointers
 
-// (a - b)^2 in double of one vector of double lanes, the inputs of Tag's storage.
+// Input k at element i widened exactly to double lanes; 1 where the input is absent.
 template <class Tag, class DD>
-HWY_INLINE hn::Vec<DD> SquaredDiff(DD dd, const typename Tag::T* a, const typename Tag::T* b) {
+HWY_INLINE hn::Vec<DD> LoadD(DD dd, const typename Tag::T* const* x, int k, size_t i) {
+  if (x[k] == nullptr) return hn::Set(dd, 1.0);
   const hn::Rebind<float, DD> df;
-  const auto d =
-      hn::Sub(hn::PromoteTo(dd, LoadF32(df, Tag(), a)), hn::PromoteTo(dd, LoadF32(df, Tag(), b)));
-  return hn::Mul(d, d);
+  return hn::PromoteTo(dd, LoadF32(df, Tag(), x[k] + i));
 }
 
-// n elements a vector at a time, the last partial vector on zero-padded copies:
-// step(in, i, out + i) computes the vector at element i of the inputs in[k].
-template <class T, size_t kIn, class Step>
-HWY_INLINE void ForVectors(size_t n, size_t lanes, const T* const (&in)[kIn], T* out, Step step) {
+// log(1 + e^-|x|), the part of softplus(x) and softplus(-x) they share: softplus(x) =
+// max(x, 0) + it, softplus(-x) = max(-x, 0) + it, neither overflowing.
+template <class DD>
+HWY_INLINE hn::Vec<DD> Log1pExpNegAbs(DD dd, hn::Vec<DD> x) {
+  return hn::Log1p(dd, hn::Exp(dd, hn::Neg(hn::Abs(x))));
+}
+
+// The terms, in double. in: the operator's inputs in the list's order.
+struct MseTerm {  // (self - target)^2
+  template <class Tag, class DD>
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+    const auto d = hn::Sub(LoadD<Tag>(dd, x, 0, i), LoadD<Tag>(dd, x, 1, i));
+    return hn::Mul(d, d);
+  }
+};
+
+// -w [pw t log s(x) + (1 - t) log(1 - s(x))] = w [(1 - t) x + (1 + (pw - 1) t) softplus(-x)]
+// (x self, t target, w weight, pw posWeight).
+struct BceTerm {
+  template <class Tag, class DD>
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+    const auto one = hn::Set(dd, 1.0);
+    const auto v = LoadD<Tag>(dd, x, 0, i), t = LoadD<Tag>(dd, x, 1, i);
+    const auto pw = LoadD<Tag>(dd, x, 3, i);
+    const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), Log1pExpNegAbs(dd, v));
+    const auto log_weight = hn::Add(one, hn::Mul(hn::Sub(pw, one), t));
+    const auto l = hn::Add(hn::Mul(hn::Sub(one, t), v), hn::Mul(log_weight, softplus_neg));
+    return hn::Mul(LoadD<Tag>(dd, x, 2, i), l);
+  }
+};
+
+// d/dself, times dy and the scale: dy w [(1 + (pw - 1) t) s(x) - pw t] scale (in: dy, x, t,
+// w, pw). s(x) from e = e^-|x|, which never overflows (Highway's Exp takes at most 709):
+// 1 / (1 + e) for x >= 0, e / (1 + e) below.
+struct BceGradTerm {
+  double scale;
+  template <class Tag, class DD>
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+    const auto one = hn::Set(dd, 1.0);
+    const auto v = LoadD<Tag>(dd, x, 1, i), t = LoadD<Tag>(dd, x, 2, i);
+    const auto pw = LoadD<Tag>(dd, x, 4, i);
+    const auto e = hn::Exp(dd, hn::Neg(hn::Abs(v)));
+    const auto sigmoid = hn::Div(hn::IfThenElse(hn::Lt(v, hn::Zero(dd)), e, one), hn::Add(one, e));
+    const auto log_weight = hn::Add(one, hn::Mul(hn::Sub(pw, one), t));
+    const auto g = hn::Sub(hn::Mul(log_weight, sigmoid), hn::Mul(pw, t));
+    const auto dyw = hn::Mul(LoadD<Tag>(dd, x, 0, i), LoadD<Tag>(dd, x, 3, i));
+    return hn::Mul(hn::Mul(dyw, g), hn::Set(dd, scale));
+  }
+};
+
+// d/dtarget, times dy and the scale: dy w [log(1 - s(x)) - pw log s(x)] scale =
+// dy w [pw softplus(-x) - softplus(x)] scale (in: dy, x, t, w, pw; t is not read).
+struct BceTargetGradTerm {
+  double scale;
+  template <class Tag, class DD>
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+    const auto v = LoadD<Tag>(dd, x, 1, i), pw = LoadD<Tag>(dd, x, 4, i);
+    const auto shared = Log1pExpNegAbs(dd, v);
+    const auto softplus = hn::Add(hn::Max(v, hn::Zero(dd)), shared);
+    const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), shared);
+    const auto g = hn::Sub(hn::Mul(pw, softplus_neg), softplus);
+    const auto dyw = hn::Mul(LoadD<Tag>(dd, x, 0, i), LoadD<Tag>(dd, x, 3, i));
+    return hn::Mul(hn::Mul(dyw, g), hn::Set(dd, scale));
+  }
+};
+
+// n elements a vector of `lanes` at a time, the last partial vector on zero-padded copies
+// (an absent input stays absent): step(x, i, out + i) computes the vector at element i of
+// the inputs x[k].
+template <class T, class Step>
+HWY_INLINE void ForVectors(size_t n, size_t lanes, Inputs vin, T* out, Step step) {
+  const T* in[kMaxLossInputs];
+  for (int k = 0; k < kMaxLossInputs; ++k) in[k] = static_cast<const T*>(vin[k]);
   size_t i = 0;
   for (; i + lanes <= n; i += lanes) step(in, i, out + i);
   if (i < n) {
-    HWY_ALIGN T pad[kIn][kPad] = {};
-    HWY_ALIGN T pad_out[kPad];
-    const T* padded[kIn];
-    for (size_t k = 0; k < kIn; ++k) {
-      for (size_t j = 0; j < n - i; ++j) pad[k][j] = in[k][i + j];
-      padded[k] = pad[k];
+    HWY_ALIGN T pad[kMaxLossInputs][kPad] = {};
+    HWY_ALIGN T pad_out[kPad] = {};
+    const T* padded[kMaxLossInputs];
+    for (int k = 0; k < kMaxLossInputs; ++k) {
+      padded[k] = in[k] == nullptr ? nullptr : pad[k];
+      for (size_t j = 0; in[k] != nullptr && j < n - i; ++j) pad[k][j] = in[k][i + j];
     }
     step(padded, 0, pad_out);
     for (size_t j = 0; j < n - i; ++j) out[i + j] = pad_out[j];
   }
 }
 
-// out[i] = (a[i] - b[i])^2 in double, rounded once to f32 (and to Tag's storage).
-template <class Tag>
-void MseTermsOf(const void* va, const void* vb, void* vout, size_t n) {
+// out[i] = the term at i in double, rounded once to f32 (and to Tag's storage).
+template <class Tag, class Term>
+HWY_INLINE void TermsOf(Inputs in, void* vout, size_t n, const Term& term) {
   using T = typename Tag::T;
   const hn::CappedTag<double, kRowPartials> dd;
   const hn::Rebind<float, decltype(dd)> df;
-  const T* const in[2] = {static_cast<const T*>(va), static_cast<const T*>(vb)};
-  ForVectors<T, 2>(
-      n, hn::Lanes(dd), in, static_cast<T*>(vout), [&](const T* const* x, size_t i, T* o) {
-        StoreF32(df, Tag(), hn::DemoteTo(df, SquaredDiff<Tag>(dd, x[0] + i, x[1] + i)), o);
-      });
+  ForVectors<T>(n, hn::Lanes(dd), in, static_cast<T*>(vout),
+                [&](const T* const* x, size_t i, T* o) {
+                  StoreF32(df, Tag(), hn::DemoteTo(df, term(dd, Tag(), x, i)), o);
+                });
 }
 
-// The sum of (a[i] - b[i])^2 in double, element i to partial i % kRowPartials (vectors of at
-// most kRowPartials lanes, so a block is whole vectors on every target), the last block on a
-// zero-padded copy.
-template <class Tag>
-double MseSumOf(const void* va, const void* vb, size_t n) {
+// The terms' sum in double, element i to partial i % kRowPartials (vectors of at most
+// kRowPartials lanes, so a block is whole vectors on every target); the last block on
+// zero-padded copies, its lanes past n zeroed.
+template <class Tag, class Term>
+HWY_INLINE double SumOf(Inputs vin, size_t n, const Term& term) {
   using T = typename Tag::T;
-  const T* a = static_cast<const T*>(va);
-  const T* b = static_cast<const T*>(vb);
   const hn::CappedTag<double, kRowPartials> dd;
   const size_t N = hn::Lanes(dd);
+  const T* in[kMaxLossInputs];
+  for (int k = 0; k < kMaxLossInputs; ++k) in[k] = static_cast<const T*>(vin[k]);
   HWY_ALIGN double partials[kRowPartials] = {0};
-  HWY_ALIGN T pa[kRowPartials] = {}, pb[kRowPartials] = {};
+  HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
+  const T* x[kMaxLossInputs];
   for (size_t i = 0; i < n; i += kRowPartials) {
-    const T* xa = a + i;
-    const T* xb = b + i;
-    if (i + kRowPartials > n) {
-      for (size_t j = 0; j < n - i; ++j) pa[j] = a[i + j], pb[j] = b[i + j];
-      xa = pa, xb = pb;
+    const size_t valid = std::min(kRowPartials, n - i);
+    for (int k = 0; k < kMaxLossInputs; ++k) {
+      x[k] = in[k] == nullptr ? nullptr : in[k] + i;
+      if (in[k] != nullptr && valid < kRowPartials) {
+        for (size_t j = 0; j < valid; ++j) pad[k][j] = in[k][i + j];
+        x[k] = pad[k];
+      }
     }
     for (size_t k = 0; k < kRowPartials; k += N) {
-      hn::Store(hn::Add(hn::Load(dd, partials + k), SquaredDiff<Tag>(dd, xa + k, xb + k)), dd,
-                partials + k);
+      auto v = term(dd, Tag(), x, k);
+      if (valid < kRowPartials)
+        v = hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0), v);
+      hn::Store(hn::Add(hn::Load(dd, partials + k), v), dd, partials + k);
     }
   }
   return CombinePartials(partials);
 }
 
-// acc[j] += (a[j] - b[j])^2 in double: one row's terms added to its columns' totals. The
-// tail runs on padded copies through the same vector operations, so a column's bits do not
-// depend on where a block of columns ends.
+// acc[j] += (a[j] - b[j])^2 in double: one row's MseLoss terms added to its columns' totals.
+// The tail runs on padded copies through the same vector operations, so a column's bits do
+// not depend on where a block of columns ends.
 void MseAddColumns(const float* a, const float* b, double* acc, size_t n) {
   const hn::CappedTag<double, kRowPartials> dd;
   const size_t N = hn::Lanes(dd);
   size_t j = 0;
   for (; j + N <= n; j += N) {
-    hn::StoreU(hn::Add(hn::LoadU(dd, acc + j), SquaredDiff<F32>(dd, a + j, b + j)), dd, acc + j);
+    const float* x[2] = {a + j, b + j};
+    hn::StoreU(hn::Add(hn::LoadU(dd, acc + j), MseTerm()(dd, F32(), x, 0)), dd, acc + j);
   }
   if (j < n) {
     HWY_ALIGN float pa[kRowPartials] = {0}, pb[kRowPartials] = {0};
     HWY_ALIGN double pacc[kRowPartials] = {0};
     for (size_t k = 0; k < n - j; ++k) pa[k] = a[j + k], pb[k] = b[j + k], pacc[k] = acc[j + k];
-    hn::Store(hn::Add(hn::Load(dd, pacc), SquaredDiff<F32>(dd, pa, pb)), dd, pacc);
+    const float* x[2] = {pa, pb};
+    hn::Store(hn::Add(hn::Load(dd, pacc), MseTerm()(dd, F32(), x, 0)), dd, pacc);
     for (size_t k = 0; k < n - j; ++k) acc[j + k] = pacc[k];
   }
 }
 
-// out[i] = ((a[i] - b[i]) * cof) * dy[i] in f32, each operation rounded once, in the order
-// of CANN's MseLossGradV2 kernel (Sub, Muls, Mul; a 16-bit dtype widened first and the
-// result rounded once to it): its bits, within 2 ULP of the exact value.
+// out[i] = ((a[i] - b[i]) * cof) * dy[i] in f32 (in: dy, a, b), each operation rounded once,
+// in the order of CANN's MseLossGradV2 kernel (Sub, Muls, Mul; a 16-bit dtype widened first
+// and the result rounded once to it): its bits, within 2 ULP of the exact value.
 template <class Tag>
-void MseGradOf(const void* vdy, const void* va, const void* vb, float cof, void* vout, size_t n) {
+void MseGradOf(Inputs in, double cof, void* vout, size_t n) {
   using T = typename Tag::T;
   const hn::ScalableTag<float> df;
-  const auto vc = hn::Set(df, cof);
-  const T* const in[3] = {static_cast<const T*>(vdy), static_cast<const T*>(va),
-                          static_cast<const T*>(vb)};
-  ForVectors<T, 3>(
+  const auto vc = hn::Set(df, static_cast<float>(cof));
+  ForVectors<T>(
       n, hn::Lanes(df), in, static_cast<T*>(vout), [&](const T* const* x, size_t i, T* o) {
         const auto d = hn::Sub(LoadF32(df, Tag(), x[1] + i), LoadF32(df, Tag(), x[2] + i));
         StoreF32(df, Tag(), hn::Mul(hn::Mul(d, vc), LoadF32(df, Tag(), x[0] + i)), o);
       });
 }
 
-// The entries, one per storage type (HWY_EXPORT takes plain names).
-void MseTermsF32(const void* a, const void* b, void* out, size_t n) {
-  MseTermsOf<F32>(a, b, out, n);
-}
-void MseTermsF16(const void* a, const void* b, void* out, size_t n) {
-  MseTermsOf<F16>(a, b, out, n);
-}
-void MseTermsBF16(const void* a, const void* b, void* out, size_t n) {
-  MseTermsOf<BF16>(a, b, out, n);
-}
-double MseSumF32(const void* a, const void* b, size_t n) { return MseSumOf<F32>(a, b, n); }
-double MseSumF16(const void* a, const void* b, size_t n) { return MseSumOf<F16>(a, b, n); }
-double MseSumBF16(const void* a, const void* b, size_t n) { return MseSumOf<BF16>(a, b, n); }
-void MseGradF32(const void* dy, const void* a, const void* b, float cof, void* out, size_t n) {
-  MseGradOf<F32>(dy, a, b, cof, out, n);
-}
-void MseGradF16(const void* dy, const void* a, const void* b, float cof, void* out, size_t n) {
-  MseGradOf<F16>(dy, a, b, cof, out, n);
-}
-void MseGradBF16(const void* dy, const void* a, const void* b, float cof, void* out, size_t n) {
-  MseGradOf<BF16>(dy, a, b, cof, out, n);
-}
+// The entries, one per operator and storage type (HWY_EXPORT takes plain names).
+#define HOSTNN_LOSS_ENTRIES(Tag)                                                   \
+  void MseTerms##Tag(Inputs in, double, void* out, size_t n) {                     \
+    TermsOf<Tag>(in, out, n, MseTerm());                                           \
+  }                                                                                \
+  double MseSum##Tag(Inputs in, size_t n) { return SumOf<Tag>(in, n, MseTerm()); } \
+  void MseGrad##Tag(Inputs in, double cof, void* out, size_t n) {                  \
+    MseGradOf<Tag>(in, cof, out, n);                                               \
+  }                                                                                \
+  void BceTerms##Tag(Inputs in, double, void* out, size_t n) {                     \
+    TermsOf<Tag>(in, out, n, BceTerm());                                           \
+  }                                                                                \
+  double BceSum##Tag(Inputs in, size_t n) { return SumOf<Tag>(in, n, BceTerm()); } \
+  void BceGrad##Tag(Inputs in, double scale, void* out, size_t n) {                \
+    TermsOf<Tag>(in, out, n, BceGradTerm{scale});                                  \
+  }                                                                                \
+  void BceTargetGrad##Tag(Inputs in, double scale, void* out, size_t n) {          \
+    TermsOf<Tag>(in, out, n, BceTargetGradTerm{scale});                            \
+  }
+HOSTNN_LOSS_ENTRIES(F32)
+HOSTNN_LOSS_ENTRIES(F16)
+HOSTNN_LOSS_ENTRIES(BF16)
+#undef HOSTNN_LOSS_ENTRIES
 
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
@@ -162,38 +245,68 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-HWY_EXPORT(MseTermsF32);
-HWY_EXPORT(MseTermsF16);
-HWY_EXPORT(MseTermsBF16);
-HWY_EXPORT(MseSumF32);
-HWY_EXPORT(MseSumF16);
-HWY_EXPORT(MseSumBF16);
+#define HOSTNN_LOSS_EXPORTS(Tag) \
+  HWY_EXPORT(MseTerms##Tag);     \
+  HWY_EXPORT(MseSum##Tag);       \
+  HWY_EXPORT(MseGrad##Tag);      \
+  HWY_EXPORT(BceTerms##Tag);     \
+  HWY_EXPORT(BceSum##Tag);       \
+  HWY_EXPORT(BceGrad##Tag);      \
+  HWY_EXPORT(BceTargetGrad##Tag);
+HOSTNN_LOSS_EXPORTS(F32)
+HOSTNN_LOSS_EXPORTS(F16)
+HOSTNN_LOSS_EXPORTS(BF16)
+#undef HOSTNN_LOSS_EXPORTS
 HWY_EXPORT(MseAddColumns);
-HWY_EXPORT(MseGradF32);
-HWY_EXPORT(MseGradF16);
-HWY_EXPORT(MseGradBF16);
 
-MseKernels GetMseKernels(DType storage) {
-  MseKernels k;
-  k.add_columns = HOSTNN_PICK(MseAddColumns);
-  switch (storage) {
-    case DType::kFloat32:
-      k.terms = HOSTNN_PICK(MseTermsF32), k.sum = HOSTNN_PICK(MseSumF32);
-      k.grad = HOSTNN_PICK(MseGradF32);
+namespace {
+template <class Terms, class Sum>
+PointLossKernels ForOp(Op op, Terms mse, Sum mse_sum, Terms mse_grad, Terms bce, Sum bce_sum,
+                       Terms bce_grad, Terms bce_target_grad) {
+  PointLossKernels k;
+  switch (op) {
+    case Op::kMseLoss:
+    case Op::kMseLossOut:
+      k.terms = mse, k.sum = mse_sum;
+      k.add_columns = HOSTNN_PICK(MseAddColumns);
       break;
-    case DType::kFloat16:
-      k.terms = HOSTNN_PICK(MseTermsF16), k.sum = HOSTNN_PICK(MseSumF16);
-      k.grad = HOSTNN_PICK(MseGradF16);
+    case Op::kMseLossBackward:
+      k.terms = mse_grad;
       break;
-    case DType::kBFloat16:
-      k.terms = HOSTNN_PICK(MseTermsBF16), k.sum = HOSTNN_PICK(MseSumBF16);
-      k.grad = HOSTNN_PICK(MseGradBF16);
+    case Op::kBinaryCrossEntropyWithLogits:
+      k.terms = bce, k.sum = bce_sum;
       break;
-    default:  // no loss kernel stores another dtype
+    case Op::kBinaryCrossEntropyWithLogitsBackward:
+      k.terms = bce_grad;
+      break;
+    case Op::kBinaryCrossEntropyWithLogitsTargetBackward:
+      k.terms = bce_target_grad;
+      break;
+    default:  // not a PointLoss operator
       break;
   }
   return k;
 }
+}  // namespace
+
+#define HOSTNN_LOSS_PICK(Tag)                                                                \
+  ForOp(op, HOSTNN_PICK(MseTerms##Tag), HOSTNN_PICK(MseSum##Tag), HOSTNN_PICK(MseGrad##Tag), \
+        HOSTNN_PICK(BceTerms##Tag), HOSTNN_PICK(BceSum##Tag), HOSTNN_PICK(BceGrad##Tag),     \
+        HOSTNN_PICK(BceTargetGrad##Tag))
+
+PointLossKernels GetPointLossKernels(Op op, DType storage) {
+  switch (storage) {
+    case DType::kFloat32:
+      return HOSTNN_LOSS_PICK(F32);
+    case DType::kFloat16:
+      return HOSTNN_LOSS_PICK(F16);
+    case DType::kBFloat16:
+      return HOSTNN_LOSS_PICK(BF16);
+    default:  // no loss kernel stores another dtype
+      return PointLossKernels();
+  }
+}
+#undef HOSTNN_LOSS_PICK
 
 }  // namespace kernels
 }  // namespace hostnn

@@ -686,6 +686,8 @@ const char* RuleName(DTypeRule r) {
       return "ScatterFloat";
     case DTypeRule::kInputsSameOutAny:
       return "InputsSameOutAny";
+    case DTypeRule::kInputsAnyOutLikeTarget:
+      return "InputsAnyOutLikeTarget";
   }
   return "?";
 }
@@ -758,6 +760,9 @@ const char* Promotion(DTypeRule r) {
              "out's dtype";
     case DTypeRule::kInputsSameOutAny:
       return "inputs one compute dtype, computed in double, cast to out's dtype";
+    case DTypeRule::kInputsAnyOutLikeTarget:
+      return "inputs any compute dtypes, computed in double, rounded once to target's dtype "
+             "(out's)";
     case DTypeRule::kNormGradAny:
       return "gradOut and input one compute dtype, weight FLOAT or input's, mean, rstd, bias and "
              "every output any compute dtype; computed in f32 with double sums";

@@ -56,7 +56,7 @@ std::vector<std::string> SplitQueues(const OpInfo& info) {
 
 // What each elementwise kernel keeps per tile, from the operator list. The queues are the
 // operands that move between memory and the UB (in0, in1 and out: in2, LogSigmoidBackward's
-// `buffer`, is never loaded, so it has no queue; a loss gradient's in2, its target, is); the
+// `buffer`, is never loaded, so it has no queue; every input of a loss is); the
 // f32 temps are the intermediates of the formula (op_list.def's UbTemps).
 struct SpecTable {
   EltwiseUbSpec specs[kNumOps];
@@ -68,7 +68,7 @@ struct SpecTable {
       if (info.is_split) {
         spec.queues = SplitQueues(info);
       } else {
-        const int loaded = info.kind == Kind::kPointLoss ? 3 : 2;
+        const int loaded = info.kind == Kind::kPointLoss ? info.num_in() : 2;
         for (int k = 0; k < std::min(info.num_in(), loaded); ++k) {
           spec.queues.push_back(info.in_names[k]);
         }

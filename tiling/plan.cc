@@ -372,8 +372,22 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
         if (IsAtlasA2(resolved.platform) && problem.op == Op::kMseLossBackward) {
           p.loss = PlanMseGradA2(numel, problem.dtype, resolved.platform);
         } else if (IsAtlasA2(resolved.platform)) {
-          p.loss.kernel = "MseLoss";
-          p.loss.why = "ops-nn publishes MseLoss's tiling for its arch35 kernel only";
+          // The kernel CANN's A2 op_api launches, whose A2 tiling ops-nn does not publish.
+          switch (problem.op) {
+            case Op::kBinaryCrossEntropyWithLogits:
+              p.loss.kernel = "SigmoidCrossEntropyWithLogitsV2";
+              break;
+            case Op::kBinaryCrossEntropyWithLogitsBackward:
+              p.loss.kernel = "SigmoidCrossEntropyWithLogitsGradV2";
+              break;
+            case Op::kBinaryCrossEntropyWithLogitsTargetBackward:
+              p.loss.kernel = "LogSigmoid";  // and Sub, Mul: a chain of elementwise kernels
+              break;
+            default:
+              p.loss.kernel = "MseLoss";
+              break;
+          }
+          p.loss.why = "ops-nn publishes " + p.loss.kernel + "'s tiling for its arch35 kernel only";
         }
       }
       *plan = p;

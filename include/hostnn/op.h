@@ -114,6 +114,10 @@ enum class Signature {
   kLoss,                       // (in0, in1, i0, out): an int64_t reduction (MseLoss)
   kGradLoss,                   // (in0, in1, in2, i0, out): the same for a loss's gradient,
                                // in0 the forward's gradient (MseLossBackward)
+  kWeightedLoss,               // (in0, in1, in2, in3, i0, out): a loss with two optional
+                               // weights, in2 and in3 (BinaryCrossEntropyWithLogits)
+  kGradWeightedLoss,           // (in0 .. in4, i0, out): its gradients, in0 the forward's
+                               // gradient, in3 and in4 optional
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -143,7 +147,8 @@ enum class Kind {
                    // written (reduction none), or summed in an order fixed by the shape
                    // into one total or per-column totals (mean, sum); its gradient's terms
                    // scaled by the reduction's divisor (MseLoss, MseLossOut,
-                   // MseLossBackward: src/exec/loss_executor.h)
+                   // MseLossBackward, the BinaryCrossEntropyWithLogits family:
+                   // src/exec/loss_executor.h)
 };
 // The kinds that read an index tensor (their own front end, src/aclnn/index_front_end.cc,
 // and executors, src/exec/index_executor.h, scatter_executor.h).
@@ -355,6 +360,9 @@ enum class DTypeRule {
                             // summed in double, rounded once to out's dtype)
   kInputsSameOutAny,        // inputs one compute dtype, out any compute dtype (the result
                             // cast to it: MseLossBackward)
+  kInputsAnyOutLikeTarget,  // inputs any compute dtypes, out the target's dtype (the result
+                            // computed from the exact inputs, rounded once to it: the
+                            // BinaryCrossEntropyWithLogits family)
 };
 
 // How the operands' shapes relate.
@@ -393,6 +401,10 @@ enum class ShapeRule {
   kLossBroadcast,  // the inputs broadcast to one shape; out that shape with reduction none
                    // (and for a gradient), else 0-d (MseLoss) or that shape without its
                    // first dim (MseLossOut, which sums along dim 0)
+  kLossWeights,    // self and target of one shape, the optional weights broadcast to it: the
+                   // forward's out their broadcast shape (none) or one element (mean, sum);
+                   // a gradient's gradOutput and weights broadcast to self's shape, out's
+                   // (the BinaryCrossEntropyWithLogits family)
 };
 // The normalisations' shape rules: statistics over rows, their own front end
 // (src/aclnn/norm_front_end.cc) and executor (src/exec/norm_rows_executor.h).
@@ -424,7 +436,8 @@ enum class Tolerance {
   kLoss,          // a loss: its terms (reduction none) and its gradients as the forward
                   // operators (4 ULP or 2^-21); a mean or sum within 2^-21 times the sum of
                   // the magnitudes of its terms (after the division); 16-bit: that plus half
-                  // an ULP (MseLoss, MseLossOut, MseLossBackward)
+                  // an ULP (MseLoss, MseLossOut, MseLossBackward, the
+                  // BinaryCrossEntropyWithLogits family)
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -568,7 +581,7 @@ struct OpInfo {
                       // or a forward norm's input and its per-column operands
                       // (Tolerance kNormForward), or rows and their indices (Kind Gather,
                       // ScatterAdd: in0 is read as the rows it holds, not a gradient's dy),
-                      // or a loss's input and target (Signature kLoss)
+                      // or a loss's input and target (Signature kLoss, kWeightedLoss)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -613,7 +626,7 @@ constexpr OpInfo kOpInfos[] = {
    Kind::k##kind == Kind::kRows,                                                                  \
    IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
        IsIndexKind(Kind::k##kind) || Tolerance::k##tol == Tolerance::kNormForward ||              \
-       Signature::k##sig == Signature::kLoss ||                                                   \
+       Signature::k##sig == Signature::kLoss || Signature::k##sig == Signature::kWeightedLoss ||  \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -176,6 +176,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kGatherAny:  // Embedding's: src/aclnn/index_front_end.cc
     case DTypeRule::kScatterFloat:  // EmbeddingDenseBackward's: the same file
     case DTypeRule::kInputsSameOutAny:  // MseLossBackward's: src/aclnn/loss_front_end.cc
+    case DTypeRule::kInputsAnyOutLikeTarget:  // the cross entropy's: the same file
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -245,6 +246,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kIndexRows:  // Embedding's: src/aclnn/index_front_end.cc
     case ShapeRule::kScatterRows:   // EmbeddingDenseBackward's: the same file
     case ShapeRule::kLossBroadcast:  // the losses': src/aclnn/loss_front_end.cc
+    case ShapeRule::kLossWeights:
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
     case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc

@@ -25,10 +25,32 @@ bool IsLossType(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
 }
 
+// An optional input (CANN names it "...Optional"): null is no tensor.
+bool IsOptional(const char* param) {
+  const std::string n(param), tail = "Optional";
+  return n.size() > tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
+}
+
 // The dtypes: MseLoss(Out) promote self and target (their promotion a compute dtype, then
-// each of them and out one); MseLossBackward takes gradOutput and target of self's dtype.
+// each of them and out one); MseLossBackward takes gradOutput and target of self's dtype;
+// the BinaryCrossEntropyWithLogits family takes every tensor of the three, in any mix, and
+// out of target's dtype.
 Status CheckLossDTypes(const OpInfo& info, const Item* in, int num_in, const Item& out) {
   const char* op = info.name;
+  if (info.shapes == ShapeRule::kLossWeights) {
+    for (int k = 0; k < num_in; ++k) {
+      if (!in[k].given()) continue;
+      HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, in[k].param, in[k].view->dtype, kLossTypes));
+    }
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, out.param, out.view->dtype, kLossTypes));
+    const Item& target = in[info.signature == Signature::kGradWeightedLoss ? 2 : 1];
+    if (out.view->dtype != target.view->dtype) {
+      return core::InvalidParam(op, out.param,
+                                std::string("dtype ") + DTypeName(out.view->dtype) +
+                                    ": expected target's, " + DTypeName(target.view->dtype));
+    }
+    return Status::Ok();
+  }
   if (info.signature == Signature::kGradLoss) {
     const Item& self = in[1];
     for (const Item* v : {&in[0], &in[2]}) {
@@ -53,6 +75,59 @@ Status CheckLossDTypes(const OpInfo& info, const Item* in, int num_in, const Ite
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, in[k].param, in[k].view->dtype, kLossTypes));
   }
   return core::CheckDType(op, out.param, out.view->dtype, kLossTypes);
+}
+
+// The BinaryCrossEntropyWithLogits family's shapes (ShapeRule kLossWeights) into *shape:
+// target self's shape; the forward's weights broadcast with it (*shape their broadcast; not
+// checked for an empty target, as CANN's op_api), out that shape (none) or one element; a
+// gradient's gradOutput and weights broadcast to self's shape, out self's (nothing checked
+// for an empty self, as CANN's op_api).
+Status CheckWeightedShapes(const OpInfo& info, const Item* in, int num_in, const Item& out,
+                           int64_t reduction, std::vector<int64_t>* shape) {
+  const char* op = info.name;
+  const bool grad = info.signature == Signature::kGradWeightedLoss;
+  const Item& self = in[grad ? 1 : 0];
+  const Item& target = in[grad ? 2 : 1];
+  *shape = self.view->shape;
+  if (grad && core::CheckedNumel(self.view->shape) == 0) return Status::Ok();
+  for (const Item* v : {&target, grad ? &out : nullptr}) {
+    if (v != nullptr && v->view->shape != self.view->shape) {
+      return core::InvalidParam(op, v->param,
+                                "shape " + core::ShapeString(v->view->shape) +
+                                    ": expected self's, " + core::ShapeString(self.view->shape));
+    }
+  }
+  const bool empty = core::CheckedNumel(self.view->shape) == 0;
+  for (int k = 0; k < num_in && !empty; ++k) {
+    if (&in[k] == &self || &in[k] == &target || !in[k].given()) continue;
+    std::vector<int64_t> next;
+    const bool ok = core::BroadcastShapes(*shape, in[k].view->shape, &next);
+    if (!ok || (grad && next != self.view->shape)) {
+      return core::InvalidParam(
+          op, in[k].param,
+          "shape " + core::ShapeString(in[k].view->shape) +
+              (grad ? " does not broadcast to self's " : " does not broadcast with ") +
+              core::ShapeString(*shape));
+    }
+    *shape = next;
+  }
+  if (grad) return Status::Ok();
+  if (core::CheckedNumel(*shape) < 0) {
+    return core::InvalidParam(op, in[num_in - 1].param,
+                              "shape: the inputs broadcast to " + core::ShapeString(*shape) +
+                                  ", more elements than an int64 counts");
+  }
+  if (reduction != 0 && core::CheckedNumel(out.view->shape) != 1) {
+    return core::InvalidParam(op, out.param,
+                              "shape " + core::ShapeString(out.view->shape) +
+                                  ": expected one element ([1] or 0-d) for the mean or sum");
+  }
+  if (reduction == 0 && !empty && out.view->shape != *shape) {
+    return core::InvalidParam(op, out.param,
+                              "shape " + core::ShapeString(out.view->shape) + ": expected " +
+                                  core::ShapeString(*shape) + " (the inputs' broadcast shape)");
+  }
+  return Status::Ok();
 }
 
 // The inputs' broadcast shape into *shape, and out's shape for the reduction.
@@ -105,44 +180,73 @@ Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
   const OpInfo& info = GetOpInfo(args.op);
   const char* op = info.name;
   const int num_in = info.num_in();
-  Item in[3];
+  const bool weighted = info.shapes == ShapeRule::kLossWeights;
+  Item in[exec::kMaxLossInputs];
   for (int k = 0; k < num_in; ++k) in[k] = Item{info.in_names[k], args.in[k], {}};
   Item out{info.out_names[0], args.out[0], {}};
   exec::LossOperands o;
   ScalarValuesOf(args, o.numbers, o.exact);
   const int64_t reduction = o.exact[0];
+  const auto check_reduction = [&]() {
+    if (reduction >= 0 && reduction <= 2) return Status::Ok();
+    return core::InvalidParam(
+        op, "reduction",
+        "expected 0 (none), 1 (mean) or 2 (sum), got " + std::to_string(reduction));
+  };
+  const auto check_dims = [&]() {  // at most 8 dims (descriptors checked as they are read)
+    for (const Item* v = in; v != in + num_in; ++v) {
+      if (!v->given()) continue;
+      HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
+      HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+    }
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, out.param, *out.view));
+    return core::CheckDims(op, out.param, *out.view);
+  };
 
-  // 1. Null pointers, in the prototype's order.
+  // 1. Null pointers, in the prototype's order (an optional input may be null).
   for (int k = 0; k < num_in; ++k) {
-    if (in[k].view == nullptr) {
+    if (!in[k].given() && !IsOptional(in[k].param)) {
       return Status::Nullptr(std::string(op) + ": " + in[k].param + " is null");
     }
   }
   if (out.view == nullptr) return Status::Nullptr(std::string(op) + ": " + out.param + " is null");
-  // 2. Dtypes. 3. The reduction.
-  HOSTNN_RETURN_IF_ERROR(CheckLossDTypes(info, in, num_in, out));
-  if (reduction < 0 || reduction > 2) {
-    return core::InvalidParam(
-        op, "reduction",
-        "expected 0 (none), 1 (mean) or 2 (sum), got " + std::to_string(reduction));
+  // 2. As each op_api orders them: dtypes, the reduction, dims and shapes (a weighted loss's
+  // gradient: dims, dtypes, formats, shapes, the reduction).
+  if (info.signature == Signature::kGradWeightedLoss) {
+    HOSTNN_RETURN_IF_ERROR(check_dims());
+    HOSTNN_RETURN_IF_ERROR(CheckLossDTypes(info, in, num_in, out));
+    for (const Item* v : {&in[2], &out}) {  // target's and out's format self's
+      if (v->view->format != in[1].view->format) {
+        const char* given = core::FormatName(v->view->format);
+        const char* self = core::FormatName(in[1].view->format);
+        return core::InvalidParam(op, v->param,
+                                  std::string("format ") + (given ? given : "?") +
+                                      ": expected self's, " + (self ? self : "?"));
+      }
+    }
+    HOSTNN_RETURN_IF_ERROR(CheckWeightedShapes(info, in, num_in, out, reduction, &o.shape));
+    HOSTNN_RETURN_IF_ERROR(check_reduction());
+  } else {
+    HOSTNN_RETURN_IF_ERROR(CheckLossDTypes(info, in, num_in, out));
+    HOSTNN_RETURN_IF_ERROR(check_reduction());
+    HOSTNN_RETURN_IF_ERROR(check_dims());
+    HOSTNN_RETURN_IF_ERROR(weighted
+                               ? CheckWeightedShapes(info, in, num_in, out, reduction, &o.shape)
+                               : CheckLossShapes(info, in, num_in, out, reduction, &o.shape));
   }
-  // 4. At most 8 dims (descriptors checked as they are read); the broadcast; out's shape.
-  for (int k = 0; k < num_in; ++k) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, in[k].param, *in[k].view));
-    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, in[k].param, *in[k].view));
-  }
-  HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, out.param, *out.view));
-  HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, out.param, *out.view));
-  HOSTNN_RETURN_IF_ERROR(CheckLossShapes(info, in, num_in, out, reduction, &o.shape));
-  // 5. Storage; out's elements apart; out apart from the inputs (or one of them exactly,
+  // 3. Storage; out's elements apart; out apart from the inputs (or one of them exactly,
   // for the terms, which each tile reads before it writes).
   for (int k = 0; k < num_in; ++k) {
+    if (!in[k].given()) continue;
     HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, in[k].param, *in[k].view, &in[k].span));
   }
   HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, out.param, *out.view, &out.span));
   HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
-  const bool terms = info.signature == Signature::kGradLoss || reduction == 0;
+  const bool grad =
+      info.signature == Signature::kGradLoss || info.signature == Signature::kGradWeightedLoss;
+  const bool terms = grad || reduction == 0;
   for (int k = 0; k < num_in; ++k) {
+    if (!in[k].given()) continue;
     HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, out.param, *out.view, out.span, in[k].param,
                                                *in[k].view, in[k].span));
     if (!terms && !core::SpansApart(out.span, in[k].span) && out.span.first == in[k].span.first) {
@@ -150,7 +254,9 @@ Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
                                 std::string("must not share memory with ") + in[k].param);
     }
   }
-  for (int k = 0; k < num_in; ++k) o.in[k] = {in[k].view, &in[k].span};
+  for (int k = 0; k < num_in; ++k) {
+    if (in[k].given()) o.in[k] = {in[k].view, &in[k].span};
+  }
   o.num_in = num_in;
   o.out = {out.view, &out.span};
   return exec::PrepareLoss(args.op, o, options, workspace_size, executor);

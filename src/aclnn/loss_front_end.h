@@ -1,7 +1,11 @@
-// The front end of the PointLoss kind (MseLoss, MseLossOut, MseLossBackward): their checks
-// in the order of CANN's Atlas A2 op_api (loss/mse_loss/op_api/aclnn_mse_loss.cpp,
-// aclnn_mse_loss_out.cpp, loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.cpp),
-// then their middle end (src/exec/loss_executor.h).
+// The front end of the PointLoss kind (MseLoss, MseLossOut, MseLossBackward, the
+// BinaryCrossEntropyWithLogits family): their checks in the order of CANN's Atlas A2 op_api
+// (loss/mse_loss/op_api/aclnn_mse_loss.cpp, aclnn_mse_loss_out.cpp,
+// loss/mse_loss_grad_v2/op_host/op_api/aclnn_mse_loss_backward.cpp,
+// loss/sigmoid_cross_entropy_with_logits_v2/op_api/, .../sigmoid_cross_entropy_with_logits_grad_v2/
+// op_api/,
+// activation/log_sigmoid/op_api/aclnn_binary_cross_entropy_with_logits_target_backward.cpp), then
+// their middle end (src/exec/loss_executor.h).
 #ifndef HOSTNN_SRC_ACLNN_LOSS_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_LOSS_FRONT_END_H_
 
@@ -20,7 +24,13 @@ namespace hostnn {
 // mean and sum) or not the broadcast shape without its first dim (MseLossOut's). Then
 // storage, out's elements apart, out an input exactly or apart from it (the terms), apart
 // from every input (a reduction). An empty input runs nothing, but MseLoss's mean and sum,
-// which write NaN and 0 to out. Nothing is written on failure.
+// which write NaN and 0 to out. The BinaryCrossEntropyWithLogits family
+// (docs/loss_embedding_family.md has the table): null self, target, out, gradOutput (the
+// weights may be null); then the forward's dtypes (every tensor one of the three, out
+// target's), reduction, dims, shapes (target self's, the weights broadcasting with it, out
+// their broadcast or one element); the gradients' dims, dtypes, formats (target's and out's
+// self's), shapes (target and out self's, gradOutput and the weights broadcasting to it; an
+// empty self skips them), reduction. Nothing is written on failure.
 Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
                           uint64_t* workspace_size, ExecutorPtr* executor);
 

@@ -642,6 +642,32 @@
 #define HOSTNN_SIG_SCALARS_GradLoss HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradLoss 0
 
+/* aclnnBinaryCrossEntropyWithLogits(self, target, weightOptional, posWeightOptional,
+ * reduction, out): two nullable weights and an int64_t reduction. */
+#define HOSTNN_SIG_PARAMS_WeightedLoss                                                    \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3, \
+      int64_t i0, aclTensor *out
+#define HOSTNN_SIG_ARGS_WeightedLoss in0, in1, in2, in3, i0, out
+#define HOSTNN_SIG_INS_WeightedLoss in0, in1, in2, in3
+#define HOSTNN_SIG_OUTS_WeightedLoss out, 0, 0
+#define HOSTNN_SIG_DIM_WeightedLoss 0
+#define HOSTNN_SIG_ARRAY_WeightedLoss 0
+#define HOSTNN_SIG_SCALARS_WeightedLoss HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_WeightedLoss 0
+
+/* Its gradients (gradOutput, self, target, weightOptional, posWeightOptional, reduction,
+ * out): aclnnBinaryCrossEntropyWithLogitsBackward, ...TargetBackward. */
+#define HOSTNN_SIG_PARAMS_GradWeightedLoss                                                \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3, \
+      const aclTensor *in4, int64_t i0, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradWeightedLoss in0, in1, in2, in3, in4, i0, out
+#define HOSTNN_SIG_INS_GradWeightedLoss in0, in1, in2, in3, in4
+#define HOSTNN_SIG_OUTS_GradWeightedLoss out, 0, 0
+#define HOSTNN_SIG_DIM_GradWeightedLoss 0
+#define HOSTNN_SIG_ARRAY_GradWeightedLoss 0
+#define HOSTNN_SIG_SCALARS_GradWeightedLoss HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradWeightedLoss 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

@@ -1,10 +1,11 @@
 // The PointLoss kind's executor (see the header): three ways through the same operands.
-// Each core gathers its elements of every input (broadcast, strided, any compute dtype)
-// into f32 scratch, exactly widened, and runs the kernels of kernels/loss_kernels.cc on
-// them: the terms scattered to out (rounded once to its dtype), or a segment's sum left in
-// its slot for ColumnSums::Finish, or a block of columns' totals added row by row. Where
-// every operand is contiguous and of one dtype, the terms and the segments' sums run the
-// kernels of that dtype on the operands' own memory instead (the same bits).
+// Each core gathers its elements of every given input (broadcast, strided, any compute
+// dtype) into f32 scratch, exactly widened, and runs the operator's kernels of
+// kernels/loss_kernels.cc on them (an absent weight passed as null, read as 1): the terms scattered
+// to out (rounded once to its dtype), or a segment's sum left in its slot for ColumnSums::Finish,
+// or a block of columns' totals added row by row. Where every operand is contiguous and of one
+// dtype, the terms and the segments' sums run the kernels of that dtype on the operands' own memory
+// instead (the same bits).
 
 #include "src/exec/loss_executor.h"
 
@@ -29,7 +30,7 @@ namespace {
 
 enum class LossMode {
   kTerms,    // every term written (reduction none; a gradient)
-  kTotal,    // one total (MseLoss's mean, sum)
+  kTotal,    // one total (MseLoss's, BinaryCrossEntropyWithLogits's mean, sum)
   kColumns,  // a total per column over dim 0 (MseLossOut's mean, sum)
   kFill,     // an empty input's mean (NaN) or sum (0), written to out's one element
 };
@@ -38,13 +39,16 @@ class LossExecutor final : public Executor {
  public:
   struct Setup {
     LossMode mode = LossMode::kTerms;
-    core::FusedLayout layout;      // the inputs over the broadcast shape (kTerms: out last)
+    core::FusedLayout layout;      // the given inputs over the broadcast shape (kTerms: out last)
     core::FusedLayout out_layout;  // out over its own shape (kTotal, kColumns, kFill)
-    int num_in = 2;
-    DType in_dtypes[3] = {};
+    int num_in = 2;                // the list's inputs, given or not
+    int slot[kMaxLossInputs] = {};  // input k's operand in layout, -1 where absent
+    int num_given = 2;              // the layout's input operands
+    DType in_dtypes[kMaxLossInputs] = {};
     DType out_dtype = DType::kFloat32;
-    bool grad = false;           // MseLossBackward: in[0] is the forward's gradient
-    float cof = 2.0f;            // a gradient's factor (2, or CANN's f32 2 / numel(self))
+    bool grad = false;           // a gradient: in[0] is the forward's gradient
+    bool f32_terms = false;      // MseLossBackward's terms in f32, in CANN's order
+    double scale = 1.0;          // a gradient's factor (MseLossBackward's CANN f32 cof)
     double divisor = 1.0;        // a mean's count (kTotal, kColumns)
     int64_t rows = 1, cols = 1;  // kColumns: [rows, cols] over the broadcast shape
     double fill = 0.0;           // kFill's value
@@ -54,27 +58,31 @@ class LossExecutor final : public Executor {
       : Executor(op, std::move(plan)),
         s_(s),
         sums_(plan_->channel_sums, s.out_layout, s.out_dtype, true),
-        kernels_(kernels::GetMseKernels(DType::kFloat32)),
+        kernels_(kernels::GetPointLossKernels(op, DType::kFloat32)),
         target_(kernels::ChosenTargetName()) {
-    for (int k = 0; k < s_.num_in; ++k) codecs_[k] = MakeCodec(s_.in_dtypes[k]);
+    for (int k = 0; k < s_.num_in; ++k) {
+      if (s_.slot[k] >= 0) codecs_[k] = MakeCodec(s_.in_dtypes[k]);
+    }
     out_codec_ = MakeCodec(s_.out_dtype);
     // Contiguous operands of one dtype (out's too, for the terms) run the kernel of that
     // dtype on their memory.
-    const DType common = s_.in_dtypes[0];
+    const DType common = s_.in_dtypes[1];
     direct_ = (s_.mode == LossMode::kTerms || s_.mode == LossMode::kTotal) && s_.layout.dense &&
               (s_.mode != LossMode::kTerms || s_.out_dtype == common);
-    for (int k = 1; k < s_.num_in; ++k) direct_ = direct_ && s_.in_dtypes[k] == common;
-    if (direct_) direct_kernels_ = kernels::GetMseKernels(common);
+    for (int k = 0; k < s_.num_in; ++k) {
+      direct_ = direct_ && (s_.slot[k] < 0 || s_.in_dtypes[k] == common);
+    }
+    if (direct_) direct_kernels_ = kernels::GetPointLossKernels(op, common);
     const tiling::ElementwisePlan& e = plan_->elementwise;
     switch (s_.mode) {
       case LossMode::kTerms:
         core_bytes_ = AlignWorkspace(sizeof(float) * static_cast<uint64_t>(e.tile_len) *
-                                     static_cast<uint64_t>(s_.num_in + 1));
+                                     static_cast<uint64_t>(s_.num_given + 1));
         workspace_bytes_ = core_bytes_ * static_cast<uint64_t>(e.block_dim);
         break;
       case LossMode::kTotal:
-        core_bytes_ =
-            AlignWorkspace(2 * sizeof(float) * static_cast<uint64_t>(tiling::kChannelSumSegment));
+        core_bytes_ = AlignWorkspace(static_cast<uint64_t>(s_.num_given) * sizeof(float) *
+                                     static_cast<uint64_t>(tiling::kChannelSumSegment));
         totals_at_ = sums_.slots_bytes() +
                      core_bytes_ * static_cast<uint64_t>(plan_->channel_sums.block_dim);
         workspace_bytes_ = totals_at_ + AlignWorkspace(sums_.totals_bytes()) + 64;
@@ -95,7 +103,7 @@ class LossExecutor final : public Executor {
                        : s_.mode == LossMode::kColumns ? "column totals in row order"
                                                        : "an empty input's fill";
     return std::string(target_) + ", " + what +
-           (s_.mode == LossMode::kTerms && s_.grad ? " in f32" : " in double") +
+           (s_.mode == LossMode::kTerms && s_.f32_terms ? " in f32" : " in double") +
            (direct_           ? ", direct"
             : s_.layout.dense ? ", contiguous"
                               : ", gathered");
@@ -129,39 +137,33 @@ class LossExecutor final : public Executor {
   }
 
  private:
-  // The terms of the core's tiles: every input gathered, the kernel, out scattered; or,
-  // where every operand is contiguous and of one dtype, that dtype's kernel on them.
+  // The terms of the core's tiles: every given input gathered, the kernel, out scattered;
+  // or, where every operand is contiguous and of one dtype, that dtype's kernel on them.
   void RunTerms(int64_t core, char* workspace) const {
     const tiling::ElementwisePlan& e = plan_->elementwise;
+    const void* in[kMaxLossInputs] = {};
     if (direct_) {
       for (int64_t t = 0; t < e.CoreTiles(core); ++t) {
         const int64_t start = e.TileBegin(core, t);
-        const size_t n = static_cast<size_t>(e.TileLen(core, t));
-        if (s_.grad) {
-          direct_kernels_.grad(At(0, start), At(1, start), At(2, start), s_.cof, At(3, start), n);
-        } else {
-          direct_kernels_.terms(At(0, start), At(1, start), At(2, start), n);
-        }
+        for (int k = 0; k < s_.num_in; ++k) in[k] = At(k, start);
+        direct_kernels_.terms(in, s_.scale, OutAt(start), static_cast<size_t>(e.TileLen(core, t)));
       }
       return;
     }
-    float* buf[4];
-    buf[0] = reinterpret_cast<float*>(workspace + static_cast<uint64_t>(core) * core_bytes_);
-    for (int k = 1; k <= s_.num_in; ++k) buf[k] = buf[k - 1] + e.tile_len;
-    float* out = buf[s_.num_in];
+    float* scratch =
+        reinterpret_cast<float*>(workspace + static_cast<uint64_t>(core) * core_bytes_);
+    float* out = scratch + static_cast<int64_t>(s_.num_given) * e.tile_len;
     const core::FusedLayout& l = s_.layout;
     for (int64_t t = 0; t < e.CoreTiles(core); ++t) {
       const int64_t start = e.TileBegin(core, t), len = e.TileLen(core, t);
       for (int k = 0; k < s_.num_in; ++k) {
-        GatherF32(l, l.operands[k], codecs_[k], start, len, buf[k]);
+        if (s_.slot[k] < 0) continue;
+        float* buf = scratch + s_.slot[k] * e.tile_len;
+        GatherF32(l, l.operands[s_.slot[k]], codecs_[k], start, len, buf);
+        in[k] = buf;
       }
-      const size_t n = static_cast<size_t>(len);
-      if (s_.grad) {
-        kernels_.grad(buf[0], buf[1], buf[2], s_.cof, out, n);
-      } else {
-        kernels_.terms(buf[0], buf[1], out, n);
-      }
-      ScatterF32(l, l.operands[s_.num_in], out_codec_, start, len, out);
+      kernels_.terms(in, s_.scale, out, static_cast<size_t>(len));
+      ScatterF32(l, l.operands[s_.num_given], out_codec_, start, len, out);
     }
   }
 
@@ -169,25 +171,31 @@ class LossExecutor final : public Executor {
   void RunSegments(int64_t core, char* workspace) const {
     const tiling::ChannelSumsPlan& units = sums_.units();
     double* slots = reinterpret_cast<double*>(workspace);
-    float* a = reinterpret_cast<float*>(workspace + sums_.slots_bytes() +
-                                        static_cast<uint64_t>(core) * core_bytes_);
-    float* b = a + tiling::kChannelSumSegment;
+    float* scratch = reinterpret_cast<float*>(workspace + sums_.slots_bytes() +
+                                              static_cast<uint64_t>(core) * core_bytes_);
     const core::FusedLayout& l = s_.layout;
+    const void* in[kMaxLossInputs] = {};
     for (int64_t u = units.UnitBegin(core); u < units.UnitEnd(core); ++u) {
       int64_t row, offset, len;
       units.Unit(u, &row, &offset, &len);
       const int64_t start = row * units.row_len + offset;
       if (direct_) {
         sums_.ForEachSegment(start, len, [&](int64_t s, int64_t n, int64_t slot, int64_t) {
-          slots[slot] =
-              direct_kernels_.sum(At(0, start + s), At(1, start + s), static_cast<size_t>(n));
+          for (int k = 0; k < s_.num_in; ++k) in[k] = At(k, start + s);
+          slots[slot] = direct_kernels_.sum(in, static_cast<size_t>(n));
         });
         continue;
       }
-      GatherF32(l, l.operands[0], codecs_[0], start, len, a);
-      GatherF32(l, l.operands[1], codecs_[1], start, len, b);
+      for (int k = 0; k < s_.num_in; ++k) {
+        if (s_.slot[k] < 0) continue;
+        GatherF32(l, l.operands[s_.slot[k]], codecs_[k], start, len,
+                  scratch + s_.slot[k] * tiling::kChannelSumSegment);
+      }
       sums_.ForEachSegment(start, len, [&](int64_t s, int64_t n, int64_t slot, int64_t) {
-        slots[slot] = kernels_.sum(a + s, b + s, static_cast<size_t>(n));
+        for (int k = 0; k < s_.num_in; ++k) {
+          in[k] = s_.slot[k] < 0 ? nullptr : scratch + s_.slot[k] * tiling::kChannelSumSegment + s;
+        }
+        slots[slot] = kernels_.sum(in, static_cast<size_t>(n));
       });
     }
   }
@@ -224,18 +232,24 @@ class LossExecutor final : public Executor {
     }
   }
 
-  // Element i of contiguous operand k (the direct path).
-  char* At(int k, int64_t i) const {
-    const core::FusedOperand& o = s_.layout.operands[k];
+  // Element i of contiguous input k (the direct path); null where it is absent.
+  const char* At(int k, int64_t i) const {
+    if (s_.slot[k] < 0) return nullptr;
+    const core::FusedOperand& o = s_.layout.operands[s_.slot[k]];
+    return o.first + i * static_cast<int64_t>(DTypeSize(o.dtype));
+  }
+  // Element i of out, the terms' last operand (the direct path).
+  char* OutAt(int64_t i) const {
+    const core::FusedOperand& o = s_.layout.operands[s_.num_given];
     return o.first + i * static_cast<int64_t>(DTypeSize(o.dtype));
   }
 
   Setup s_;
   ColumnSums sums_;                     // kTotal: the segments' slots and their combine
-  kernels::MseKernels kernels_;         // over gathered f32 tiles
-  kernels::MseKernels direct_kernels_;  // over the operands' own memory (direct_)
+  kernels::PointLossKernels kernels_;   // over gathered f32 tiles
+  kernels::PointLossKernels direct_kernels_;  // over the operands' own memory (direct_)
   const char* target_;
-  OperandCodec codecs_[3], out_codec_;
+  OperandCodec codecs_[kMaxLossInputs], out_codec_;
   uint64_t core_bytes_ = 0, totals_at_ = 0;
   bool direct_ = false;  // contiguous operands of one dtype: no gather, no scatter
 };
@@ -244,23 +258,34 @@ class LossExecutor final : public Executor {
 
 Status PrepareLoss(Op op, const LossOperands& o, const tiling::Options& options,
                    uint64_t* workspace_size, ExecutorPtr* executor) {
+  static_assert(kMaxLossInputs == kernels::kMaxLossInputs, "one count of a loss's inputs");
   const OpInfo& info = GetOpInfo(op);
   const int64_t reduction = kernels::InitParams(op, kernels::ParamValues(op, o.numbers, o.exact))
                                 .As<kernels::LossParams>()
                                 .reduction;
-  const bool grad = info.signature == Signature::kGradLoss;
+  const bool grad =
+      info.signature == Signature::kGradLoss || info.signature == Signature::kGradWeightedLoss;
   LossExecutor::Setup s;
   s.num_in = o.num_in;
   s.grad = grad;
+  s.f32_terms = op == Op::kMseLossBackward;
   s.out_dtype = o.out.view->dtype;
-  for (int k = 0; k < o.num_in; ++k) s.in_dtypes[k] = o.in[k].view->dtype;
+  s.num_given = 0;
+  for (int k = 0; k < o.num_in; ++k) {
+    s.slot[k] = o.in[k].view != nullptr ? s.num_given++ : -1;
+    if (o.in[k].view != nullptr) s.in_dtypes[k] = o.in[k].view->dtype;
+  }
   const int64_t numel = core::CheckedNumel(o.shape);
   bool empty = numel == 0;
-  for (int k = 0; k < o.num_in; ++k) empty = empty || o.in[k].span->numel == 0;
+  for (int k = 0; k < o.num_in; ++k) {
+    empty = empty || (o.in[k].view != nullptr && o.in[k].span->numel == 0);
+  }
   // The widest input names the plan's dtype (the bytes a tile moves).
-  DType plan_dtype = o.in[0].view->dtype;
-  for (int k = 1; k < o.num_in; ++k) {
-    if (DTypeSize(o.in[k].view->dtype) > DTypeSize(plan_dtype)) plan_dtype = o.in[k].view->dtype;
+  DType plan_dtype = o.in[1].view->dtype;
+  for (int k = 0; k < o.num_in; ++k) {
+    if (o.in[k].view != nullptr && DTypeSize(o.in[k].view->dtype) > DTypeSize(plan_dtype)) {
+      plan_dtype = o.in[k].view->dtype;
+    }
   }
   if (grad || reduction == 0) {
     s.mode = LossMode::kTerms;
@@ -269,14 +294,14 @@ Status PrepareLoss(Op op, const LossOperands& o, const tiling::Options& options,
     s.mode = LossMode::kColumns;
     s.rows = o.shape[0];
     s.cols = core::CheckedNumel(std::vector<int64_t>(o.shape.begin() + 1, o.shape.end()));
-  } else {  // MseLoss's total, and MseLossOut's of one column (a 0-d or 1-D out of 1)
+  } else {  // a forward's total, and MseLossOut's of one column (a 0-d or 1-D out of 1)
     s.mode = LossMode::kTotal;
   }
-  // An empty input runs nothing (MseLossOut's op_api returns at once), but MseLoss's total.
+  // An empty input runs nothing (MseLossOut's op_api returns at once), but a total.
   if (empty && (s.mode != LossMode::kTotal || op == Op::kMseLossOut)) {
     return PrepareEmpty(op, plan_dtype, workspace_size, executor);
   }
-  if (empty) {  // MseLoss's mean of nothing is NaN, its sum 0 (CANN's op_api fills out)
+  if (empty) {  // a mean of nothing is NaN, a sum 0 (CANN's op_api fills out)
     s.mode = LossMode::kFill;
     s.fill = reduction == 1 ? std::numeric_limits<double>::quiet_NaN() : 0.0;
   }
@@ -289,28 +314,34 @@ Status PrepareLoss(Op op, const LossOperands& o, const tiling::Options& options,
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, false, options, &plan));
 
   if (s.mode != LossMode::kFill) {
-    std::vector<int64_t> strides[4];
-    char* firsts[4];
-    DType dtypes[4];
-    const int num = s.mode == LossMode::kTerms ? o.num_in + 1 : o.num_in;
-    for (int k = 0; k < num; ++k) {
-      const Operand& v = k < o.num_in ? o.in[k] : o.out;
-      firsts[k] = v.span->first;
-      dtypes[k] = v.view->dtype;
-      if (!core::BroadcastStrides(v.view->shape, v.span->strides, o.shape, &strides[k])) {
+    std::vector<int64_t> strides[kMaxLossInputs + 1];
+    char* firsts[kMaxLossInputs + 1];
+    DType dtypes[kMaxLossInputs + 1];
+    int num = 0;
+    for (int k = 0; k <= o.num_in; ++k) {
+      const bool is_out = k == o.num_in;
+      if (is_out && s.mode != LossMode::kTerms) break;
+      const Operand& v = is_out ? o.out : o.in[k];
+      if (v.view == nullptr) continue;
+      firsts[num] = v.span->first;
+      dtypes[num] = v.view->dtype;
+      if (!core::BroadcastStrides(v.view->shape, v.span->strides, o.shape, &strides[num])) {
         return Status::Inner(std::string(info.name) + ": an operand does not broadcast to " +
                              core::ShapeString(o.shape));
       }
+      ++num;
     }
     HOSTNN_RETURN_IF_ERROR(FuseOperands(op, o.shape, num, firsts, dtypes, strides, &s.layout));
   }
   if (s.mode != LossMode::kTerms) HOSTNN_RETURN_IF_ERROR(FuseOwn(op, o.out, &s.out_layout));
-  if (grad && reduction == 1) {
+  if (op == Op::kMseLossBackward) {
     // The mean divides by self's element count (CANN's MseLossGradV2 and PyTorch's), as its
     // tiling computes the factor: self's dims multiplied in f32, 1 / that * 2 in f32.
     float elements = 1.0f;
     for (const int64_t d : o.in[1].view->shape) elements *= static_cast<float>(d);
-    s.cof = 1.0f / elements * 2.0f;
+    s.scale = reduction == 1 ? 1.0f / elements * 2.0f : 2.0f;
+  } else if (grad && reduction == 1) {  // the cross entropy's: 1 / numel(self), in double
+    s.scale = 1.0 / static_cast<double>(core::CheckedNumel(o.in[1].view->shape));
   }
   if (reduction == 1) {
     s.divisor = static_cast<double>(s.mode == LossMode::kColumns ? s.rows : numel);

@@ -200,7 +200,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     call.flag = (in.U8() & 1) != 0;
   }
   // A loss (Kind PointLoss): its inputs t[0], t[1] (a gradient's third t[3]), out t[2], the
-  // reduction from the next byte (-1 to 3: the refused values too).
+  // reduction from the next byte (-1 to 3: the refused values too); a weighted loss's
+  // optional weights (the forward's in2 and in3, a gradient's in3 and in4) from the byte
+  // after: absent, or t[3] and t[0].
   const bool loss = info.kind == hostnn::Kind::kPointLoss;
   if (loss) {
     call.in[0] = t[0];
@@ -208,6 +210,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     call.in[2] = t[3];
     call.out[0] = t[2];
     call.ints[0] = static_cast<int64_t>(in.U8() % 5) - 1;
+    if (info.shapes == hostnn::ShapeRule::kLossWeights) {
+      const int first = info.signature == hostnn::Signature::kWeightedLoss ? 2 : 3;
+      const uint8_t weights = in.U8();
+      call.in[first] = (weights & 1) != 0 ? t[3] : nullptr;
+      call.in[first + 1] = (weights & 2) != 0 ? t[0] : nullptr;
+    }
   }
   aclnnStatus st =
       norm || scatter || loss ? api.phase1_call(call, &ws, &exec)
