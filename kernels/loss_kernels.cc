@@ -34,12 +34,16 @@ namespace hn = hwy::HWY_NAMESPACE;
 constexpr size_t kPad = HWY_MAX_BYTES / sizeof(float);  // a padded copy's elements
 using Inputs = const void* const*;                      // kMaxLossInputs pointers
 
-// Input k at element i widened exactly to double lanes; 1 where the input is absent.
+// Input k at element i widened exactly to double lanes: a required input (never null), and
+// an optional one (1 where it is absent).
 template <class Tag, class DD>
-HWY_INLINE hn::Vec<DD> LoadD(DD dd, const typename Tag::T* const* x, int k, size_t i) {
-  if (x[k] == nullptr) return hn::Set(dd, 1.0);
+HWY_INLINE hn::Vec<DD> Load(DD dd, const typename Tag::T* const* x, int k, size_t i) {
   const hn::Rebind<float, DD> df;
   return hn::PromoteTo(dd, LoadF32(df, Tag(), x[k] + i));
+}
+template <class Tag, class DD>
+HWY_INLINE hn::Vec<DD> LoadOr1(DD dd, const typename Tag::T* const* x, int k, size_t i) {
+  return x[k] == nullptr ? hn::Set(dd, 1.0) : Load<Tag>(dd, x, k, i);
 }
 
 // log(1 + e^-|x|), the part of softplus(x) and softplus(-x) they share: softplus(x) =
@@ -53,7 +57,7 @@ HWY_INLINE hn::Vec<DD> Log1pExpNegAbs(DD dd, hn::Vec<DD> x) {
 struct MseTerm {  // (self - target)^2
   template <class Tag, class DD>
   HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
-    const auto d = hn::Sub(LoadD<Tag>(dd, x, 0, i), LoadD<Tag>(dd, x, 1, i));
+    const auto d = hn::Sub(Load<Tag>(dd, x, 0, i), Load<Tag>(dd, x, 1, i));
     return hn::Mul(d, d);
   }
 };
@@ -64,12 +68,12 @@ struct BceTerm {
   template <class Tag, class DD>
   HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
     const auto one = hn::Set(dd, 1.0);
-    const auto v = LoadD<Tag>(dd, x, 0, i), t = LoadD<Tag>(dd, x, 1, i);
-    const auto pw = LoadD<Tag>(dd, x, 3, i);
+    const auto v = Load<Tag>(dd, x, 0, i), t = Load<Tag>(dd, x, 1, i);
+    const auto pw = LoadOr1<Tag>(dd, x, 3, i);
     const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), Log1pExpNegAbs(dd, v));
     const auto log_weight = hn::Add(one, hn::Mul(hn::Sub(pw, one), t));
     const auto l = hn::Add(hn::Mul(hn::Sub(one, t), v), hn::Mul(log_weight, softplus_neg));
-    return hn::Mul(LoadD<Tag>(dd, x, 2, i), l);
+    return hn::Mul(LoadOr1<Tag>(dd, x, 2, i), l);
   }
 };
 
@@ -81,13 +85,13 @@ struct BceGradTerm {
   template <class Tag, class DD>
   HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
     const auto one = hn::Set(dd, 1.0);
-    const auto v = LoadD<Tag>(dd, x, 1, i), t = LoadD<Tag>(dd, x, 2, i);
-    const auto pw = LoadD<Tag>(dd, x, 4, i);
+    const auto v = Load<Tag>(dd, x, 1, i), t = Load<Tag>(dd, x, 2, i);
+    const auto pw = LoadOr1<Tag>(dd, x, 4, i);
     const auto e = hn::Exp(dd, hn::Neg(hn::Abs(v)));
     const auto sigmoid = hn::Div(hn::IfThenElse(hn::Lt(v, hn::Zero(dd)), e, one), hn::Add(one, e));
     const auto log_weight = hn::Add(one, hn::Mul(hn::Sub(pw, one), t));
     const auto g = hn::Sub(hn::Mul(log_weight, sigmoid), hn::Mul(pw, t));
-    const auto dyw = hn::Mul(LoadD<Tag>(dd, x, 0, i), LoadD<Tag>(dd, x, 3, i));
+    const auto dyw = hn::Mul(Load<Tag>(dd, x, 0, i), LoadOr1<Tag>(dd, x, 3, i));
     return hn::Mul(hn::Mul(dyw, g), hn::Set(dd, scale));
   }
 };
@@ -98,13 +102,23 @@ struct BceTargetGradTerm {
   double scale;
   template <class Tag, class DD>
   HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
-    const auto v = LoadD<Tag>(dd, x, 1, i), pw = LoadD<Tag>(dd, x, 4, i);
+    const auto v = Load<Tag>(dd, x, 1, i), pw = Load<Tag>(dd, x, 4, i);
     const auto shared = Log1pExpNegAbs(dd, v);
     const auto softplus = hn::Add(hn::Max(v, hn::Zero(dd)), shared);
     const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), shared);
     const auto g = hn::Sub(hn::Mul(pw, softplus_neg), softplus);
-    const auto dyw = hn::Mul(LoadD<Tag>(dd, x, 0, i), LoadD<Tag>(dd, x, 3, i));
+    const auto dyw = hn::Mul(Load<Tag>(dd, x, 0, i), LoadOr1<Tag>(dd, x, 3, i));
     return hn::Mul(hn::Mul(dyw, g), hn::Set(dd, scale));
+  }
+};
+// The same without a posWeight: softplus(-x) - softplus(x) is -x exactly, so the term is
+// dy w (-x) scale, no exponential.
+struct BceTargetGradNoPosWeightTerm {
+  double scale;
+  template <class Tag, class DD>
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+    const auto dyw = hn::Mul(Load<Tag>(dd, x, 0, i), LoadOr1<Tag>(dd, x, 3, i));
+    return hn::Mul(hn::Mul(dyw, hn::Neg(Load<Tag>(dd, x, 1, i))), hn::Set(dd, scale));
   }
 };
 
@@ -143,7 +157,7 @@ HWY_INLINE void TermsOf(Inputs in, void* vout, size_t n, const Term& term) {
 }
 
 // The terms' sum in double, element i to partial i % kRowPartials (vectors of at most
-// kRowPartials lanes, so a block is whole vectors on every target); the last block on
+// kRowPartials lanes, so a block is whole vectors on every target); the last partial block on
 // zero-padded copies, its lanes past n zeroed.
 template <class Tag, class Term>
 HWY_INLINE double SumOf(Inputs vin, size_t n, const Term& term) {
@@ -153,21 +167,23 @@ HWY_INLINE double SumOf(Inputs vin, size_t n, const Term& term) {
   const T* in[kMaxLossInputs];
   for (int k = 0; k < kMaxLossInputs; ++k) in[k] = static_cast<const T*>(vin[k]);
   HWY_ALIGN double partials[kRowPartials] = {0};
-  HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
-  const T* x[kMaxLossInputs];
-  for (size_t i = 0; i < n; i += kRowPartials) {
-    const size_t valid = std::min(kRowPartials, n - i);
+  size_t i = 0;
+  for (; i + kRowPartials <= n; i += kRowPartials) {
+    for (size_t k = 0; k < kRowPartials; k += N) {
+      hn::Store(hn::Add(hn::Load(dd, partials + k), term(dd, Tag(), in, i + k)), dd, partials + k);
+    }
+  }
+  if (i < n) {
+    const size_t valid = n - i;
+    HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
+    const T* x[kMaxLossInputs];
     for (int k = 0; k < kMaxLossInputs; ++k) {
-      x[k] = in[k] == nullptr ? nullptr : in[k] + i;
-      if (in[k] != nullptr && valid < kRowPartials) {
-        for (size_t j = 0; j < valid; ++j) pad[k][j] = in[k][i + j];
-        x[k] = pad[k];
-      }
+      x[k] = in[k] == nullptr ? nullptr : pad[k];
+      for (size_t j = 0; in[k] != nullptr && j < valid; ++j) pad[k][j] = in[k][i + j];
     }
     for (size_t k = 0; k < kRowPartials; k += N) {
-      auto v = term(dd, Tag(), x, k);
-      if (valid < kRowPartials)
-        v = hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0), v);
+      const auto v =
+          hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0), term(dd, Tag(), x, k));
       hn::Store(hn::Add(hn::Load(dd, partials + k), v), dd, partials + k);
     }
   }
@@ -211,23 +227,24 @@ void MseGradOf(Inputs in, double cof, void* vout, size_t n) {
 }
 
 // The entries, one per operator and storage type (HWY_EXPORT takes plain names).
-#define HOSTNN_LOSS_ENTRIES(Tag)                                                   \
-  void MseTerms##Tag(Inputs in, double, void* out, size_t n) {                     \
-    TermsOf<Tag>(in, out, n, MseTerm());                                           \
-  }                                                                                \
-  double MseSum##Tag(Inputs in, size_t n) { return SumOf<Tag>(in, n, MseTerm()); } \
-  void MseGrad##Tag(Inputs in, double cof, void* out, size_t n) {                  \
-    MseGradOf<Tag>(in, cof, out, n);                                               \
-  }                                                                                \
-  void BceTerms##Tag(Inputs in, double, void* out, size_t n) {                     \
-    TermsOf<Tag>(in, out, n, BceTerm());                                           \
-  }                                                                                \
-  double BceSum##Tag(Inputs in, size_t n) { return SumOf<Tag>(in, n, BceTerm()); } \
-  void BceGrad##Tag(Inputs in, double scale, void* out, size_t n) {                \
-    TermsOf<Tag>(in, out, n, BceGradTerm{scale});                                  \
-  }                                                                                \
-  void BceTargetGrad##Tag(Inputs in, double scale, void* out, size_t n) {          \
-    TermsOf<Tag>(in, out, n, BceTargetGradTerm{scale});                            \
+#define HOSTNN_LOSS_ENTRIES(Tag)                                                                \
+  void MseTerms##Tag(Inputs in, double, void* out, size_t n) {                                  \
+    TermsOf<Tag>(in, out, n, MseTerm());                                                        \
+  }                                                                                             \
+  double MseSum##Tag(Inputs in, size_t n) { return SumOf<Tag>(in, n, MseTerm()); }              \
+  void MseGrad##Tag(Inputs in, double cof, void* out, size_t n) {                               \
+    MseGradOf<Tag>(in, cof, out, n);                                                            \
+  }                                                                                             \
+  void BceTerms##Tag(Inputs in, double, void* out, size_t n) {                                  \
+    TermsOf<Tag>(in, out, n, BceTerm());                                                        \
+  }                                                                                             \
+  double BceSum##Tag(Inputs in, size_t n) { return SumOf<Tag>(in, n, BceTerm()); }              \
+  void BceGrad##Tag(Inputs in, double scale, void* out, size_t n) {                             \
+    TermsOf<Tag>(in, out, n, BceGradTerm{scale});                                               \
+  }                                                                                             \
+  void BceTargetGrad##Tag(Inputs in, double scale, void* out, size_t n) {                       \
+    if (in[4] == nullptr) return TermsOf<Tag>(in, out, n, BceTargetGradNoPosWeightTerm{scale}); \
+    TermsOf<Tag>(in, out, n, BceTargetGradTerm{scale});                                         \
   }
 HOSTNN_LOSS_ENTRIES(F32)
 HOSTNN_LOSS_ENTRIES(F16)
