@@ -315,11 +315,12 @@ PreluBackwardSegmentFn GetPreluBackwardSegment();
 // One loss's kernels over n contiguous elements of one storage type (GetPointLossKernels'
 // dtype: FLOAT, FLOAT16 or BFLOAT16, widened exactly). in[k]: the operator's inputs in the
 // list's order (kMaxLossInputs pointers), null for an absent optional one, which reads as 1.
-// - terms: out[i] = the term at i, computed in double and rounded once to f32 (then to the
+// - terms: out[i] = the term at i, computed in double (the cross entropy's exponentials and
+//   logarithms in f32 lanes, within about 3 f32 ULP) and rounded once to f32 (then to the
 //   storage type): MseLoss (self - target)^2; BinaryCrossEntropyWithLogits
-//   w [(1 - t) x + (1 + (pw - 1) t) softplus(-x)]; its gradients' terms times `scale` (1, or
-//   1 / count for the mean): dy w [(1 + (pw - 1) t) sigmoid(x) - pw t] (Backward) and
-//   dy w [pw softplus(-x) - softplus(x)] (TargetBackward). MseLossBackward's is
+//   w [pw t softplus(-x) + (1 - t) softplus(x)]; its gradients' terms times `scale` (1, or
+//   1 / count for the mean): dy w [(1 - t) sigmoid(x) - pw t sigmoid(-x)] (Backward) and
+//   dy w [pw softplus(-x) - softplus(x)] (TargetBackward; -x without pw). MseLossBackward's is
 //   ((self - target) * cof) * dy in f32, in the order of CANN's MseLossGradV2 kernel (`scale`
 //   is cof: 2, or its f32 2 / numel(self) for the mean).
 // - sum (the forwards): the terms' sum in double, element i to partial i % kRowPartials

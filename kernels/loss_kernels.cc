@@ -2,9 +2,10 @@
 // (GetPointLossKernels): over n contiguous elements of one storage type, each operator a
 // term functor and the same two loops, the terms (TermsOf) and their sum (SumOf).
 // - MseLoss: (a - b)^2; BinaryCrossEntropyWithLogits and its two gradients: the formulas of
-//   kernels/kernels.h. Each term in double from the exactly widened inputs (no fused
-//   multiply-add; exp and log1p of Highway's double math), so a term rounded once to f32 is
-//   the exact one but for that rounding and the double steps' ~1e-15 relative error.
+//   kernels/kernels.h. MseLoss's term in double from the exactly widened inputs (no fused
+//   multiply-add): the exact one but for its one rounding. The cross entropy's too, but
+//   for e^-|x| and log(1 + e^-|x|), taken in f32 lanes (Log1pExpNegAbs, BceGradTerm's sigmoids:
+//   within about 3 f32 ULP of themselves, below 2^-21 of the magnitudes the term adds).
 // - MseLossBackward in f32 in the order of CANN's MseLossGradV2 kernel (its bits).
 // - The sums put element i in partial i % kRowPartials whatever the SIMD width and combine the
 //   partials pairwise (CombinePartials): the same bits on every target and, as the executor
@@ -46,11 +47,25 @@ HWY_INLINE hn::Vec<DD> LoadOr1(DD dd, const typename Tag::T* const* x, int k, si
   return x[k] == nullptr ? hn::Set(dd, 1.0) : Load<Tag>(dd, x, k, i);
 }
 
-// log(1 + e^-|x|), the part of softplus(x) and softplus(-x) they share: softplus(x) =
-// max(x, 0) + it, softplus(-x) = max(-x, 0) + it, neither overflowing.
+// log(1 + e^-|x|) of double lanes holding floats (every loss input is one, widened exactly),
+// in f32 lanes: Highway's f32 Exp, within 1 ULP, and Highway's f32 Log1p of it, within 2
+// ULP, so log(1 + e^-|x|) (the part softplus(x) and softplus(-x) share: softplus(x) =
+// max(x, 0) + it, neither overflowing) within about 3 f32 ULP of itself, which is below
+// 2^-21 of the magnitudes each term adds (the terms are then formed in double). A vector with
+// a lane past |x| = 80, where e^-|x| nears f32's subnormals and would lose its relative
+// accuracy, takes Highway's double Exp and Log1p instead.
+constexpr double kF32ExpLimit = 80.0;
+template <class DD>
+HWY_INLINE bool NeedsDoubleExp(DD dd, hn::Vec<DD> x) {
+  return !hn::AllFalse(dd, hn::Not(hn::Le(hn::Abs(x), hn::Set(dd, kF32ExpLimit))));
+}
 template <class DD>
 HWY_INLINE hn::Vec<DD> Log1pExpNegAbs(DD dd, hn::Vec<DD> x) {
-  return hn::Log1p(dd, hn::Exp(dd, hn::Neg(hn::Abs(x))));
+  if (HWY_UNLIKELY(NeedsDoubleExp(dd, x))) {
+    return hn::Log1p(dd, hn::Exp(dd, hn::Neg(hn::Abs(x))));
+  }
+  const hn::Rebind<float, DD> df;
+  return hn::PromoteTo(dd, hn::Log1p(df, hn::Exp(df, hn::DemoteTo(df, hn::Neg(hn::Abs(x))))));
 }
 
 // The terms, in double. in: the operator's inputs in the list's order.
@@ -62,24 +77,30 @@ struct MseTerm {  // (self - target)^2
   }
 };
 
-// -w [pw t log s(x) + (1 - t) log(1 - s(x))] = w [(1 - t) x + (1 + (pw - 1) t) softplus(-x)]
-// (x self, t target, w weight, pw posWeight).
+// -w [pw t log s(x) + (1 - t) log(1 - s(x))] = w [pw t softplus(-x) + (1 - t) softplus(x)]
+// (x self, t target, w weight, pw posWeight), each softplus max(+-x, 0) plus the shared
+// log(1 + e^-|x|): for t in [0, 1] and pw >= 0 nothing cancels (the form w [(1 - t) x +
+// (1 + (pw - 1) t) softplus(-x)] would take x - x for x << 0 and lose the small result).
 struct BceTerm {
   template <class Tag, class DD>
   HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
     const auto one = hn::Set(dd, 1.0);
     const auto v = Load<Tag>(dd, x, 0, i), t = Load<Tag>(dd, x, 1, i);
     const auto pw = LoadOr1<Tag>(dd, x, 3, i);
-    const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), Log1pExpNegAbs(dd, v));
-    const auto log_weight = hn::Add(one, hn::Mul(hn::Sub(pw, one), t));
-    const auto l = hn::Add(hn::Mul(hn::Sub(one, t), v), hn::Mul(log_weight, softplus_neg));
+    const auto shared = Log1pExpNegAbs(dd, v);
+    const auto softplus = hn::Add(hn::Max(v, hn::Zero(dd)), shared);
+    const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), shared);
+    const auto l =
+        hn::Add(hn::Mul(hn::Mul(pw, t), softplus_neg), hn::Mul(hn::Sub(one, t), softplus));
     return hn::Mul(LoadOr1<Tag>(dd, x, 2, i), l);
   }
 };
 
 // d/dself, times dy and the scale: dy w [(1 + (pw - 1) t) s(x) - pw t] scale (in: dy, x, t,
-// w, pw). s(x) from e = e^-|x|, which never overflows (Highway's Exp takes at most 709):
-// 1 / (1 + e) for x >= 0, e / (1 + e) below.
+// w, pw), formed as dy w [(1 - t) s(x) - pw t s(-x)] so that no 1 - s(x) is taken by a
+// subtraction (which would lose s(-x) = e^-x / (1 + e^-x) for large x): s(|x|) = 1 / (1 + e)
+// and s(-|x|) = e / (1 + e) from e = e^-|x|, which never overflows, in f32 lanes (in double
+// past |x| = 80, as Log1pExpNegAbs).
 struct BceGradTerm {
   double scale;
   template <class Tag, class DD>
@@ -87,10 +108,20 @@ struct BceGradTerm {
     const auto one = hn::Set(dd, 1.0);
     const auto v = Load<Tag>(dd, x, 1, i), t = Load<Tag>(dd, x, 2, i);
     const auto pw = LoadOr1<Tag>(dd, x, 4, i);
-    const auto e = hn::Exp(dd, hn::Neg(hn::Abs(v)));
-    const auto sigmoid = hn::Div(hn::IfThenElse(hn::Lt(v, hn::Zero(dd)), e, one), hn::Add(one, e));
-    const auto log_weight = hn::Add(one, hn::Mul(hn::Sub(pw, one), t));
-    const auto g = hn::Sub(hn::Mul(log_weight, sigmoid), hn::Mul(pw, t));
+    hn::Vec<DD> big, small;  // s(|x|), s(-|x|)
+    if (HWY_UNLIKELY(NeedsDoubleExp(dd, v))) {
+      const auto e = hn::Exp(dd, hn::Neg(hn::Abs(v)));
+      big = hn::Div(one, hn::Add(one, e)), small = hn::Mul(e, big);
+    } else {  // in f32 lanes: each within about 3 f32 ULP of itself
+      const hn::Rebind<float, DD> df;
+      const auto e = hn::Exp(df, hn::DemoteTo(df, hn::Neg(hn::Abs(v))));
+      const auto big32 = hn::Div(hn::Set(df, 1.0f), hn::Add(hn::Set(df, 1.0f), e));
+      big = hn::PromoteTo(dd, big32), small = hn::PromoteTo(dd, hn::Mul(e, big32));
+    }
+    const auto negative = hn::Lt(v, hn::Zero(dd));
+    const auto s_x = hn::IfThenElse(negative, small, big);
+    const auto s_neg_x = hn::IfThenElse(negative, big, small);
+    const auto g = hn::Sub(hn::Mul(hn::Sub(one, t), s_x), hn::Mul(hn::Mul(pw, t), s_neg_x));
     const auto dyw = hn::Mul(Load<Tag>(dd, x, 0, i), LoadOr1<Tag>(dd, x, 3, i));
     return hn::Mul(hn::Mul(dyw, g), hn::Set(dd, scale));
   }

@@ -4,9 +4,10 @@
  * weightOptional and posWeightOptional (null: 1) broadcast to target, with reduction 0 (none:
  * out the terms, of the broadcast shape), 1 (mean: out one element, the terms' sum divided by
  * their count) or 2 (sum). self, target and the weights FLOAT, FLOAT16 or BFLOAT16 (any mix),
- * out target's dtype: every term in double from the exact inputs, the sum in an order fixed by
- * the shape (so out's bits do not depend on the number of threads), rounded once. An empty
- * self gives NaN for the mean, 0 for the sum. */
+ * out target's dtype: every term from the exact inputs in double (its exponential and
+ * logarithm in f32 lanes), the sum in an order fixed by the shape (so out's bits do not depend
+ * on the number of threads), rounded once. An empty self gives NaN for the mean, 0 for the
+ * sum. */
 #ifndef HOSTNN_ACLNNOP_ACLNN_BINARY_CROSS_ENTROPY_WITH_LOGITS_H__
 #define HOSTNN_ACLNNOP_ACLNN_BINARY_CROSS_ENTROPY_WITH_LOGITS_H__
 

@@ -3,8 +3,8 @@
  *   out = gradOutput weight [(1 + (posWeight - 1) target) sigmoid(self) - posWeight target],
  * divided by self's element count for reduction 1 (mean). target and out of self's shape;
  * gradOutput, weightOptional and posWeightOptional (null: 1) broadcast to it. Every tensor
- * FLOAT, FLOAT16 or BFLOAT16 (any mix), out target's dtype: computed in double from the exact
- * inputs, rounded once. An empty self writes nothing. */
+ * FLOAT, FLOAT16 or BFLOAT16 (any mix), out target's dtype: computed from the exact inputs
+ * in double (the sigmoid in f32 lanes), rounded once. An empty self writes nothing. */
 #ifndef HOSTNN_ACLNNOP_ACLNN_BINARY_CROSS_ENTROPY_WITH_LOGITS_BACKWARD_H__
 #define HOSTNN_ACLNNOP_ACLNN_BINARY_CROSS_ENTROPY_WITH_LOGITS_BACKWARD_H__
 

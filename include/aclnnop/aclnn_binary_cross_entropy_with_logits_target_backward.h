@@ -3,8 +3,9 @@
  *   gradTarget = gradOutput weight [log(1 - sigmoid(self)) - posWeight log(sigmoid(self))],
  * divided by target's element count for reduction 1 (mean). target and gradTarget of self's
  * shape; gradOutput, weightOptional and posWeightOptional (null: 1) broadcast to it. Every
- * tensor FLOAT, FLOAT16 or BFLOAT16 (any mix), gradTarget target's dtype: computed in double
- * from the exact inputs, rounded once. An empty self writes nothing. */
+ * tensor FLOAT, FLOAT16 or BFLOAT16 (any mix), gradTarget target's dtype: computed from the
+ * exact inputs in double (the logarithms in f32 lanes), rounded once. An empty self writes
+ * nothing. */
 #ifndef HOSTNN_ACLNNOP_ACLNN_BINARY_CROSS_ENTROPY_WITH_LOGITS_TARGET_BACKWARD_H__
 #define HOSTNN_ACLNNOP_ACLNN_BINARY_CROSS_ENTROPY_WITH_LOGITS_TARGET_BACKWARD_H__
 
