@@ -68,6 +68,18 @@ HWY_INLINE hn::Vec<DD> Log1pExpNegAbs(DD dd, hn::Vec<DD> x) {
   return hn::PromoteTo(dd, hn::Log1p(df, hn::Exp(df, hn::DemoteTo(df, hn::Neg(hn::Abs(x))))));
 }
 
+// softplus(x) = max(x, 0) + log(1 + e^-|x|) and softplus(-x) = max(-x, 0) + the same,
+// neither overflowing nor cancelling.
+template <class DD>
+struct SoftplusPair {
+  hn::Vec<DD> pos, neg;  // softplus(x), softplus(-x)
+  HWY_INLINE SoftplusPair(DD dd, hn::Vec<DD> x) {
+    const auto shared = Log1pExpNegAbs(dd, x);
+    pos = hn::Add(hn::Max(x, hn::Zero(dd)), shared);
+    neg = hn::Add(hn::Max(hn::Neg(x), hn::Zero(dd)), shared);
+  }
+};
+
 // The terms, in double. in: the operator's inputs in the list's order.
 struct MseTerm {  // (self - target)^2
   template <class Tag, class DD>
@@ -87,11 +99,8 @@ struct BceTerm {
     const auto one = hn::Set(dd, 1.0);
     const auto v = Load<Tag>(dd, x, 0, i), t = Load<Tag>(dd, x, 1, i);
     const auto pw = LoadOr1<Tag>(dd, x, 3, i);
-    const auto shared = Log1pExpNegAbs(dd, v);
-    const auto softplus = hn::Add(hn::Max(v, hn::Zero(dd)), shared);
-    const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), shared);
-    const auto l =
-        hn::Add(hn::Mul(hn::Mul(pw, t), softplus_neg), hn::Mul(hn::Sub(one, t), softplus));
+    const SoftplusPair<DD> sp(dd, v);
+    const auto l = hn::Add(hn::Mul(hn::Mul(pw, t), sp.neg), hn::Mul(hn::Sub(one, t), sp.pos));
     return hn::Mul(LoadOr1<Tag>(dd, x, 2, i), l);
   }
 };
@@ -134,10 +143,8 @@ struct BceTargetGradTerm {
   template <class Tag, class DD>
   HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
     const auto v = Load<Tag>(dd, x, 1, i), pw = Load<Tag>(dd, x, 4, i);
-    const auto shared = Log1pExpNegAbs(dd, v);
-    const auto softplus = hn::Add(hn::Max(v, hn::Zero(dd)), shared);
-    const auto softplus_neg = hn::Add(hn::Max(hn::Neg(v), hn::Zero(dd)), shared);
-    const auto g = hn::Sub(hn::Mul(pw, softplus_neg), softplus);
+    const SoftplusPair<DD> sp(dd, v);
+    const auto g = hn::Sub(hn::Mul(pw, sp.neg), sp.pos);
     const auto dyw = hn::Mul(Load<Tag>(dd, x, 0, i), LoadOr1<Tag>(dd, x, 3, i));
     return hn::Mul(hn::Mul(dyw, g), hn::Set(dd, scale));
   }
@@ -153,6 +160,17 @@ struct BceTargetGradNoPosWeightTerm {
   }
 };
 
+// Zero-padded copies of the inputs' `valid` elements from i, in pad (kW each); padded[k] points
+// at input k's copy, null where the input is absent.
+template <class T, size_t kW>
+HWY_INLINE void PadInputs(const T* const* in, size_t i, size_t valid, T (&pad)[kMaxLossInputs][kW],
+                          const T* (&padded)[kMaxLossInputs]) {
+  for (int k = 0; k < kMaxLossInputs; ++k) {
+    padded[k] = in[k] == nullptr ? nullptr : pad[k];
+    for (size_t j = 0; in[k] != nullptr && j < valid; ++j) pad[k][j] = in[k][i + j];
+  }
+}
+
 // n elements a vector of `lanes` at a time, the last partial vector on zero-padded copies
 // (an absent input stays absent): step(x, i, out + i) computes the vector at element i of
 // the inputs x[k].
@@ -166,10 +184,7 @@ HWY_INLINE void ForVectors(size_t n, size_t lanes, Inputs vin, T* out, Step step
     HWY_ALIGN T pad[kMaxLossInputs][kPad] = {};
     HWY_ALIGN T pad_out[kPad] = {};
     const T* padded[kMaxLossInputs];
-    for (int k = 0; k < kMaxLossInputs; ++k) {
-      padded[k] = in[k] == nullptr ? nullptr : pad[k];
-      for (size_t j = 0; in[k] != nullptr && j < n - i; ++j) pad[k][j] = in[k][i + j];
-    }
+    PadInputs(in, i, n - i, pad, padded);
     step(padded, 0, pad_out);
     for (size_t j = 0; j < n - i; ++j) out[i + j] = pad_out[j];
   }
@@ -208,10 +223,7 @@ HWY_INLINE double SumOf(Inputs vin, size_t n, const Term& term) {
     const size_t valid = n - i;
     HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
     const T* x[kMaxLossInputs];
-    for (int k = 0; k < kMaxLossInputs; ++k) {
-      x[k] = in[k] == nullptr ? nullptr : pad[k];
-      for (size_t j = 0; in[k] != nullptr && j < valid; ++j) pad[k][j] = in[k][i + j];
-    }
+    PadInputs(in, i, valid, pad, x);
     for (size_t k = 0; k < kRowPartials; k += N) {
       const auto v =
           hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0), term(dd, Tag(), x, k));

@@ -31,6 +31,15 @@ bool IsOptional(const char* param) {
   return n.size() > tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+// The inputs' broadcast shape counted in int64: a reduced out is small, so the inputs' storage
+// alone does not bound the broadcast (stride-0 dims). param: the last input's name.
+Status CheckBroadcastCount(const char* op, const char* param, const std::vector<int64_t>& shape) {
+  if (core::CheckedNumel(shape) >= 0) return Status::Ok();
+  return core::InvalidParam(op, param,
+                            "shape: the inputs broadcast to " + core::ShapeString(shape) +
+                                ", more elements than an int64 counts");
+}
+
 // The dtypes: MseLoss(Out) promote self and target (their promotion a compute dtype, then
 // each of them and out one); MseLossBackward takes gradOutput and target of self's dtype;
 // the BinaryCrossEntropyWithLogits family takes every tensor of the three, in any mix, and
@@ -43,7 +52,7 @@ Status CheckLossDTypes(const OpInfo& info, const Item* in, int num_in, const Ite
       HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, in[k].param, in[k].view->dtype, kLossTypes));
     }
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, out.param, out.view->dtype, kLossTypes));
-    const Item& target = in[info.signature == Signature::kGradWeightedLoss ? 2 : 1];
+    const Item& target = in[info.is_forward ? 1 : 2];
     if (out.view->dtype != target.view->dtype) {
       return core::InvalidParam(op, out.param,
                                 std::string("dtype ") + DTypeName(out.view->dtype) +
@@ -85,7 +94,7 @@ Status CheckLossDTypes(const OpInfo& info, const Item* in, int num_in, const Ite
 Status CheckWeightedShapes(const OpInfo& info, const Item* in, int num_in, const Item& out,
                            int64_t reduction, std::vector<int64_t>* shape) {
   const char* op = info.name;
-  const bool grad = info.signature == Signature::kGradWeightedLoss;
+  const bool grad = !info.is_forward;
   const Item& self = in[grad ? 1 : 0];
   const Item& target = in[grad ? 2 : 1];
   *shape = self.view->shape;
@@ -112,11 +121,7 @@ Status CheckWeightedShapes(const OpInfo& info, const Item* in, int num_in, const
     *shape = next;
   }
   if (grad) return Status::Ok();
-  if (core::CheckedNumel(*shape) < 0) {
-    return core::InvalidParam(op, in[num_in - 1].param,
-                              "shape: the inputs broadcast to " + core::ShapeString(*shape) +
-                                  ", more elements than an int64 counts");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckBroadcastCount(op, in[num_in - 1].param, *shape));
   if (reduction != 0 && core::CheckedNumel(out.view->shape) != 1) {
     return core::InvalidParam(op, out.param,
                               "shape " + core::ShapeString(out.view->shape) +
@@ -145,13 +150,7 @@ Status CheckLossShapes(const OpInfo& info, const Item* in, int num_in, const Ite
     }
     *shape = next;
   }
-  // A reduced out is small, so the inputs' storage alone does not bound the broadcast
-  // (stride-0 dims): its element count must be an int64.
-  if (core::CheckedNumel(*shape) < 0) {
-    return core::InvalidParam(op, in[num_in - 1].param,
-                              "shape: the inputs broadcast to " + core::ShapeString(*shape) +
-                                  ", more elements than an int64 counts");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckBroadcastCount(op, in[num_in - 1].param, *shape));
   std::vector<int64_t> expected = *shape;
   const bool reduced = info.signature == Signature::kLoss && reduction != 0;
   if (reduced && info.op == Op::kMseLoss) {
@@ -242,9 +241,7 @@ Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
   }
   HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, out.param, *out.view, &out.span));
   HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
-  const bool grad =
-      info.signature == Signature::kGradLoss || info.signature == Signature::kGradWeightedLoss;
-  const bool terms = grad || reduction == 0;
+  const bool terms = !info.is_forward || reduction == 0;  // a gradient's are terms
   for (int k = 0; k < num_in; ++k) {
     if (!in[k].given()) continue;
     HOSTNN_RETURN_IF_ERROR(core::CheckAliasing(op, out.param, *out.view, out.span, in[k].param,

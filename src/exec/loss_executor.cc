@@ -39,9 +39,9 @@ class LossExecutor final : public Executor {
  public:
   struct Setup {
     LossMode mode = LossMode::kTerms;
-    core::FusedLayout layout;      // the given inputs over the broadcast shape (kTerms: out last)
-    core::FusedLayout out_layout;  // out over its own shape (kTotal, kColumns, kFill)
-    int num_in = 2;                // the list's inputs, given or not
+    core::FusedLayout layout;       // the given inputs over the broadcast shape (kTerms: out last)
+    core::FusedLayout out_layout;   // out over its own shape (kTotal, kColumns, kFill)
+    int num_in = 2;                 // the list's inputs, given or not
     int slot[kMaxLossInputs] = {};  // input k's operand in layout, -1 where absent
     int num_given = 2;              // the layout's input operands
     DType in_dtypes[kMaxLossInputs] = {};
@@ -153,17 +153,11 @@ class LossExecutor final : public Executor {
     float* scratch =
         reinterpret_cast<float*>(workspace + static_cast<uint64_t>(core) * core_bytes_);
     float* out = scratch + static_cast<int64_t>(s_.num_given) * e.tile_len;
-    const core::FusedLayout& l = s_.layout;
     for (int64_t t = 0; t < e.CoreTiles(core); ++t) {
       const int64_t start = e.TileBegin(core, t), len = e.TileLen(core, t);
-      for (int k = 0; k < s_.num_in; ++k) {
-        if (s_.slot[k] < 0) continue;
-        float* buf = scratch + s_.slot[k] * e.tile_len;
-        GatherF32(l, l.operands[s_.slot[k]], codecs_[k], start, len, buf);
-        in[k] = buf;
-      }
+      GatherGiven(start, len, scratch, e.tile_len, in);
       kernels_.terms(in, s_.scale, out, static_cast<size_t>(len));
-      ScatterF32(l, l.operands[s_.num_given], out_codec_, start, len, out);
+      ScatterF32(s_.layout, s_.layout.operands[s_.num_given], out_codec_, start, len, out);
     }
   }
 
@@ -173,7 +167,7 @@ class LossExecutor final : public Executor {
     double* slots = reinterpret_cast<double*>(workspace);
     float* scratch = reinterpret_cast<float*>(workspace + sums_.slots_bytes() +
                                               static_cast<uint64_t>(core) * core_bytes_);
-    const core::FusedLayout& l = s_.layout;
+    const void* gathered[kMaxLossInputs] = {};
     const void* in[kMaxLossInputs] = {};
     for (int64_t u = units.UnitBegin(core); u < units.UnitEnd(core); ++u) {
       int64_t row, offset, len;
@@ -186,14 +180,10 @@ class LossExecutor final : public Executor {
         });
         continue;
       }
-      for (int k = 0; k < s_.num_in; ++k) {
-        if (s_.slot[k] < 0) continue;
-        GatherF32(l, l.operands[s_.slot[k]], codecs_[k], start, len,
-                  scratch + s_.slot[k] * tiling::kChannelSumSegment);
-      }
+      GatherGiven(start, len, scratch, tiling::kChannelSumSegment, gathered);
       sums_.ForEachSegment(start, len, [&](int64_t s, int64_t n, int64_t slot, int64_t) {
         for (int k = 0; k < s_.num_in; ++k) {
-          in[k] = s_.slot[k] < 0 ? nullptr : scratch + s_.slot[k] * tiling::kChannelSumSegment + s;
+          in[k] = gathered[k] == nullptr ? nullptr : static_cast<const float*>(gathered[k]) + s;
         }
         slots[slot] = kernels_.sum(in, static_cast<size_t>(n));
       });
@@ -232,6 +222,19 @@ class LossExecutor final : public Executor {
     }
   }
 
+  // Every given input's elements [start, start + len) gathered into f32 scratch (input k's at
+  // slot[k] * stride), in[k] pointing there; an absent input's in[k] stays null.
+  void GatherGiven(int64_t start, int64_t len, float* scratch, int64_t stride,
+                   const void** in) const {
+    const core::FusedLayout& l = s_.layout;
+    for (int k = 0; k < s_.num_in; ++k) {
+      if (s_.slot[k] < 0) continue;
+      float* buf = scratch + s_.slot[k] * stride;
+      GatherF32(l, l.operands[s_.slot[k]], codecs_[k], start, len, buf);
+      in[k] = buf;
+    }
+  }
+
   // Element i of contiguous input k (the direct path); null where it is absent.
   const char* At(int k, int64_t i) const {
     if (s_.slot[k] < 0) return nullptr;
@@ -245,8 +248,8 @@ class LossExecutor final : public Executor {
   }
 
   Setup s_;
-  ColumnSums sums_;                     // kTotal: the segments' slots and their combine
-  kernels::PointLossKernels kernels_;   // over gathered f32 tiles
+  ColumnSums sums_;                           // kTotal: the segments' slots and their combine
+  kernels::PointLossKernels kernels_;         // over gathered f32 tiles
   kernels::PointLossKernels direct_kernels_;  // over the operands' own memory (direct_)
   const char* target_;
   OperandCodec codecs_[kMaxLossInputs], out_codec_;
@@ -263,8 +266,7 @@ Status PrepareLoss(Op op, const LossOperands& o, const tiling::Options& options,
   const int64_t reduction = kernels::InitParams(op, kernels::ParamValues(op, o.numbers, o.exact))
                                 .As<kernels::LossParams>()
                                 .reduction;
-  const bool grad =
-      info.signature == Signature::kGradLoss || info.signature == Signature::kGradWeightedLoss;
+  const bool grad = !info.is_forward;  // a loss's gradient (Signature GradLoss, GradWeightedLoss)
   LossExecutor::Setup s;
   s.num_in = o.num_in;
   s.grad = grad;
