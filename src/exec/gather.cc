@@ -27,6 +27,34 @@ OperandCodec MakeCodec(DType dtype, DType via) {
   return c;
 }
 
+namespace {
+constexpr size_t kZeroBytes = 16384;  // the source of a streamed zero fill (stays in L1 / L2)
+alignas(64) const char kZeros[kZeroBytes] = {};
+}  // namespace
+
+void ZeroElements(const core::FusedLayout& layout, size_t es, int64_t e0, int64_t e1,
+                  kernels::CopyFn stream) {
+  if (layout.dense) {
+    char* dst = layout.operands[0].first + e0 * static_cast<int64_t>(es);
+    size_t bytes = static_cast<size_t>(e1 - e0) * es;
+    if (stream == nullptr) {
+      std::memset(dst, 0, bytes);
+      return;
+    }
+    for (; bytes > 0;) {
+      const size_t m = std::min(bytes, kZeroBytes);
+      stream(kZeros, dst, m);
+      dst += m;
+      bytes -= m;
+    }
+    return;
+  }
+  const int64_t per = static_cast<int64_t>(kZeroBytes / es);
+  for (int64_t e = e0; e < e1; e += per) {
+    ScatterRaw(layout, layout.operands[0], es, e, std::min(per, e1 - e), kZeros);
+  }
+}
+
 kernels::CopyFn RowStreamCopy(bool contiguous, int64_t row_bytes, uint64_t out_bytes,
                               int64_t stream_min_bytes) {
   constexpr int64_t kStreamRowBytes = 1024;

@@ -48,6 +48,11 @@ void CopyStrided(const char* src, int64_t src_step, char* dst, int64_t dst_step,
 // the caches); null otherwise (memcpy).
 kernels::CopyFn RowStreamCopy(bool contiguous, int64_t row_bytes, uint64_t out_bytes,
                               int64_t stream_min_bytes);
+// Elements [e0, e1) (row-major) of a one-operand layout of es-byte elements set to +0: one
+// memset where it is contiguous, or non-temporal stores through `stream` when given (the
+// caller ends its run of them with kernels::StoreFence); at its strides otherwise.
+void ZeroElements(const core::FusedLayout& layout, size_t es, int64_t e0, int64_t e1,
+                  kernels::CopyFn stream);
 void GatherRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,
                int64_t start, int64_t len, void* dst);
 void ScatterRaw(const core::FusedLayout& layout, const core::FusedOperand& operand, size_t es,

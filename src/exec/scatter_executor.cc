@@ -30,9 +30,7 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-constexpr int64_t kChunk = 512;       // a row is summed this many elements at a time (on the stack)
-constexpr size_t kZeroBytes = 16384;  // the source of a streamed zero fill (stays in L1 / L2)
-alignas(64) const char kZeros[kZeroBytes] = {};
+constexpr int64_t kChunk = 512;  // a row is summed this many elements at a time (on the stack)
 
 class ScatterExecutor final : public Executor {
  public:
@@ -203,26 +201,7 @@ class ScatterExecutor final : public Executor {
 
   // out's elements [e0, e1) (row-major) set to +0.
   void Zero(int64_t e0, int64_t e1) const {
-    const size_t es = out_codec_.elem_bytes;
-    if (l_.out.dense) {
-      char* dst = l_.out.operands[0].first + e0 * static_cast<int64_t>(es);
-      size_t bytes = static_cast<size_t>(e1 - e0) * es;
-      if (stream_copy_ == nullptr) {
-        std::memset(dst, 0, bytes);
-        return;
-      }
-      for (; bytes > 0;) {
-        const size_t m = std::min(bytes, kZeroBytes);
-        stream_copy_(kZeros, dst, m);
-        dst += m;
-        bytes -= m;
-      }
-      return;
-    }
-    const int64_t per = static_cast<int64_t>(kZeroBytes / es);
-    for (int64_t e = e0; e < e1; e += per) {
-      ScatterRaw(l_.out, l_.out.operands[0], es, e, std::min(per, e1 - e), kZeros);
-    }
+    ZeroElements(l_.out, out_codec_.elem_bytes, e0, e1, stream_copy_);
   }
 
   // out[w, c0:c1] = grad[p, c0:c1], byte for byte (grad and out of one dtype).

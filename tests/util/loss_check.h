@@ -1,7 +1,7 @@
-// What the loss suites (tests/mse_loss_test.cc, tests/bce_with_logits_test.cc) share: a
-// loss's OpArgs, the NumPy broadcast index their references walk, and the check of out
-// against a double-precision expectation over several teams and core counts, out's bits the
-// same for each and the bytes around its elements as they were.
+// What the loss suites (tests/mse_loss_test.cc, bce_with_logits_test.cc, nll_loss_test.cc)
+// share: a loss's OpArgs, the NumPy broadcast index their references walk, the (team, cores)
+// splits each case runs on, and the check of out against a double-precision expectation over
+// them, out's bits the same for each and the bytes around its elements as they were.
 #ifndef HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
 #define HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
 
@@ -77,24 +77,33 @@ inline void ExpectLossOut(const LossExpected& want, const HostTensor& out,
   ASSERT_EQ(out.FirstChangeOutsideElements(before), -1);
 }
 
+// The (team, cores) splits a loss suite runs each case on: its bits must not depend on them.
+struct TeamSplit {
+  int team;
+  int64_t cores;
+};
+constexpr TeamSplit kTeamSplits[] = {{1, 1}, {2, 2}, {3, 5}, {2, 48}};
+
+// hostnn::Run of args on a team of split.team threads planned for split.cores cores.
+inline Status RunOnSplit(const OpArgs& args, const TeamSplit& split) {
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(split.team);
+  tiling::Options options;
+  options.num_cores = split.cores;
+  options.min_elems_per_core = 1;
+  const Status s = hostnn::Run(args, options);
+  omp_set_num_threads(threads);
+  return s;
+}
+
 // Runs op over several (team, cores) splits and checks out against `want` each time, its
 // bits the same for every split.
 inline void RunLossAllSplits(Op op, const std::vector<const HostTensor*>& in, int64_t reduction,
                              const HostTensor& out, const LossExpected& want) {
-  const struct {
-    int team;
-    int64_t cores;
-  } splits[] = {{1, 1}, {2, 2}, {3, 5}, {2, 48}};
   const std::vector<uint8_t> before = out.Snapshot();
   std::vector<uint8_t> first;
-  const int threads = omp_get_max_threads();
-  for (const auto& split : splits) {
-    omp_set_num_threads(split.team);
-    tiling::Options options;
-    options.num_cores = split.cores;
-    options.min_elems_per_core = 1;
-    const Status s = hostnn::Run(LossArgs(op, in, out, reduction), options);
-    omp_set_num_threads(threads);
+  for (const TeamSplit& split : kTeamSplits) {
+    const Status s = RunOnSplit(LossArgs(op, in, out, reduction), split);
     ASSERT_TRUE(s.ok()) << s.message();
     ExpectLossOut(want, out, before);
     if (first.empty()) {
