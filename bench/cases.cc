@@ -129,6 +129,24 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
     if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
     return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}}};
   }
+  if (GetOpInfo(op).kind == Kind::kClassLoss) {
+    // NLLLoss: self [n / 1024, 1024] (rows of 1024 classes) or [1, n]; NLLLoss2d: [n / 1024, 4,
+    // 16, 16] (pixels of 4 classes) or [1, 1, 1, n].
+    const bool whole = n >= kRow && n % kRow == 0;
+    if (GetOpInfo(op).shapes == ShapeRule::kClassTarget2d) {
+      return {CaseSpec{
+          op,
+          dtype,
+          whole ? std::vector<int64_t>{n / kRow, 4, 16, 16} : std::vector<int64_t>{1, 1, 1, n},
+          -1,
+          {}}};
+    }
+    return {CaseSpec{op,
+                     dtype,
+                     whole ? std::vector<int64_t>{n / kRow, kRow} : std::vector<int64_t>{1, n},
+                     -1,
+                     {}}};
+  }
   if (!GetOpInfo(op).is_reduction) return {CaseSpec{op, dtype, {n}, -1, {}}};
   if (GetOpInfo(op).shapes == ShapeRule::kChannelGroups) {
     // GroupNorm: self [n / 1024, 32, 32] in 8 groups (rows of 4 channels of 32), or [1, 1, n].
@@ -211,6 +229,10 @@ std::string NormShapeText(const NormShape& s) {
 
 std::vector<std::vector<int64_t>> DefaultChannelShapes() {
   return {{32, 64, 56, 56}, {32, 256, 14, 14}, {64, 512, 7, 7}, {256, 1024}};
+}
+
+std::vector<std::vector<int64_t>> DefaultClassShapes() {
+  return {{64, 32000}, {8192, 1000}, {4096, 128256}, {8, 21, 128, 128}, {4, 150, 64, 64}};
 }
 
 bool ParseChannelShapes(const std::string& text, std::vector<std::vector<int64_t>>* shapes) {
@@ -316,8 +338,8 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   out_view_ = TensorView::Dense(out_, spec.dtype, spec.shape);
   if (info.is_split) {  // every array of self's size; the half-shaped views use half of one
     std::vector<int64_t> half = spec.shape;
-    const size_t d = static_cast<size_t>(spec.dim < 0 ? spec.dim + static_cast<int64_t>(half.size())
-                                                       : spec.dim);
+    const size_t d =
+        static_cast<size_t>(spec.dim < 0 ? spec.dim + static_cast<int64_t>(half.size()) : spec.dim);
     half[d] /= 2;
     act_ = AllocArray(bytes_per_array_);
     Fill(act_, spec.dtype, n, 0.0f, 1.0f, 3);
@@ -365,11 +387,42 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
                                     std::vector<int64_t>(spec.shape.begin() + 1, spec.shape.end()));
     }
   }
+  if (info.kind == Kind::kClassLoss && (spec.shape.size() == 2 || spec.shape.size() == 4)) {
+    // NLLLoss: self in x_, an INT64 target per position drawn uniformly from the classes
+    // (dy_view_), weight [C] (w_view_), out one element (the default mean) or self's shape (a
+    // gradient); totalWeightOut, a gradient's gradOutput (1) and totalWeight (as the forward
+    // finds it), one element each.
+    const bool two_d = spec.shape.size() == 4;
+    const int64_t c = spec.shape[1];
+    const int64_t positions = n / c;
+    DrawIndices(positions, c);
+    if (two_d) {
+      dy_view_ = TensorView::Dense(index_.data(), DType::kInt64,
+                                   {spec.shape[0], spec.shape[2], spec.shape[3]});
+    }
+    class_aux_.assign(static_cast<size_t>(c + 3), 0.0f);
+    Fill(class_aux_.data(), spec.dtype, c, 0.5f, 1.5f, 4);
+    float* one = class_aux_.data() + c;
+    Fill(one, spec.dtype, 1, 1.0f, 1.0f, 5);                              // gradOutput
+    Fill(one + 1, spec.dtype, 1, 0.5f * positions, 0.5f * positions, 6);  // totalWeight
+    w_view_ = TensorView::Dense(class_aux_.data(), spec.dtype, {c});
+    act_view_ = TensorView::Dense(one, spec.dtype, {1});
+    gw_view_ = TensorView::Dense(info.is_forward ? one + 2 : one + 1, spec.dtype, {1});
+    acl_act_ = MakeAclTensor(act_view_);
+    const double reduction = spec.scalars.empty() ? info.scalars[0].default_value : spec.scalars[0];
+    if (info.is_forward && reduction != 0.0) {
+      out_view_ = TensorView::Dense(out_, spec.dtype, {1});
+    } else if (info.is_forward) {
+      out_view_ = TensorView::Dense(out_, spec.dtype, dy_view_.shape);
+    }
+  }
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
   acl_out_ = MakeAclTensor(out_view_);
-  w_view_ = TensorView::Dense(x_, spec.dtype, {1});
-  gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
+  if (info.kind != Kind::kClassLoss) {
+    w_view_ = TensorView::Dense(x_, spec.dtype, {1});
+    gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
+  }
   const bool groups = info.shapes == ShapeRule::kChannelGroups && spec.shape.size() == 3;
   if ((info.shapes == ShapeRule::kTrailingDims && spec.shape.size() == 2) || groups) {
     // A norm's per-column operand (gamma; GroupNorm's per channel), its per-row values (rstd:
@@ -438,7 +491,7 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
   int next = 0;
   for (int k = 0; k < info.num_scalars(); ++k) {
     double v = k < static_cast<int>(spec.scalars.size()) ? spec.scalars[static_cast<size_t>(k)]
-                                                          : info.scalars[k].default_value;
+                                                         : info.scalars[k].default_value;
     if (info.scalars[k].kind == ScalarKind::kFlag) {
       flag_ = v != 0;
     } else if (info.scalars[k].kind == ScalarKind::kInt) {
@@ -485,7 +538,13 @@ OpArgs CaseData::Args() const {
     if (info.shapes == ShapeRule::kOneElement) a.in[1] = &w_view_;
     if (info.kind == Kind::kNoiseMap) a.in[1] = &dy_view_;  // RReluWithNoise's noise
     if (IsIndexKind(info.kind)) a.in[1] = &dy_view_;        // Embedding's, EmbeddingDenseBackward's
-    if (info.kind == Kind::kPointLoss) a.in[1] = &dy_view_;  // a loss's target
+    if (IsLossKind(info.kind)) a.in[1] = &dy_view_;         // a loss's target
+  } else if (info.kind == Kind::kClassLoss) {  // gradOutput, self, target, weight, totalWeight
+    a.in[0] = &act_view_;
+    a.in[1] = &x_view_;
+    a.in[2] = &dy_view_;
+    a.in[3] = &w_view_;
+    a.in[4] = &gw_view_;
   } else {
     a.in[0] = &dy_view_;
     a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
@@ -499,12 +558,14 @@ OpArgs CaseData::Args() const {
   } else if (info.kind == Kind::kMapColumnSums) {  // PreluBackward: weight in, gradWeight out
     a.in[2] = &w_view_;
     a.out[1] = &gw_view_;
+  } else if (info.kind == Kind::kClassLoss) {  // a forward's weight and totalWeightOut
+    if (info.is_forward) a.in[2] = &w_view_, a.out[1] = &gw_view_;
   } else if (info.num_in() > 2 && !info.is_forward) {  // LogSigmoidBackward's buffer; a
     a.in[2] = &x_view_;                                // loss gradient's target
   }
   a.dim = spec_.dim;
-  if (IsNormShape(info.shapes)) {                 // a norm over the last dim, or GroupNorm's groups
-    if (HasIntArray(info.signature)) {            // LayerNorm's normalizedShape
+  if (IsNormShape(info.shapes)) {       // a norm over the last dim, or GroupNorm's groups
+    if (HasIntArray(info.signature)) {  // LayerNorm's normalizedShape
       a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
       a.int_array_given = true;
     }
@@ -576,6 +637,18 @@ double CaseData::Bytes() const {
   if (info.kind == Kind::kGather) {
     return 2.0 * static_cast<double>(bytes_per_array_) +
            static_cast<double>(index_.size() * sizeof(int64_t));
+  }
+  // A class loss reads a target and self's element per position (a line of self each, at
+  // rows of 16 classes or more) and the weight; its gradient writes every element of out.
+  if (info.kind == Kind::kClassLoss) {
+    const double es = static_cast<double>(DTypeSize(spec_.dtype));
+    const double positions = static_cast<double>(index_.size());
+    const double classes = static_cast<double>(w_view_.shape[0]);
+    const double reads = positions * (8.0 + std::min(64.0, classes * es)) + classes * es;
+    return info.is_forward
+               ? reads +
+                     (out_view_.shape.size() == 1 && out_view_.shape[0] == 1 ? 0.0 : positions * es)
+               : reads + static_cast<double>(bytes_per_array_);
   }
   // A norm reads and writes its rows (AddRmsNorm, AddLayerNorm: x1 and x2 read, y and xOut
   // written).
@@ -673,6 +746,18 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
                                                        false, out, ws, exec);
   }
   const OpInfo& info = GetOpInfo(op);
+  if (info.kind == Kind::kClassLoss) {  // NLLLoss, as Args gives it
+    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
+    test::capi_ops_internal::SetScalars(op, values, &call);  // the reduction, ignoreIndex
+    if (info.is_forward) {
+      call.in[0] = x, call.in[1] = dy, call.in[2] = w;
+      call.out[0] = out, call.out[1] = gw;
+    } else {
+      call.in[0] = act, call.in[1] = x, call.in[2] = dy, call.in[3] = w, call.in[4] = gw;
+      call.out[0] = out;
+    }
+    return test::GetCApiOp(op).phase1_call(call, ws, exec);
+  }
   if (info.kind == Kind::kPointLoss) {  // a loss, as Args gives it: self x, target dy
     test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
     test::capi_ops_internal::SetScalars(op, values, &call);  // the reduction
@@ -729,7 +814,7 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
     return test::GetCApiOp(op).phase1_with(x, in1, act, out, dim, s0, s1, s2, flag, ws, exec);
   }
   // ClippedSwigluGrad's in2 is its optional groupIndexOptional: null, every row.
-  const aclTensor* in2 = !GetOpInfo(op).is_split           ? x
+  const aclTensor* in2 = !GetOpInfo(op).is_split          ? x
                          : CountsSlot(GetOpInfo(op)) == 2 ? nullptr
                                                           : act;
   return test::GetCApiOp(op).phase1_with(dy, x, in2, out, dim, s0, s1, s2, flag, ws, exec);

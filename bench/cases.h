@@ -107,6 +107,12 @@ inline bool IsGatherOp(Op op) { return GetOpInfo(op).kind == Kind::kGather; }
 // The index kinds (Embedding, EmbeddingDenseBackward), timed on the same grid (the gradient:
 // grad [indices, d] summed into `rows` rows).
 inline bool IsIndexOp(Op op) { return IsIndexKind(GetOpInfo(op).kind); }
+// The class losses (Kind ClassLoss: NLLLoss) run on a grid of self's shapes: [N, C] for
+// NLLLoss and its gradient, [N, C, H, W] for NLLLoss2d's. The default: a language model's
+// [64, 32000], [8192, 1000] and [4096, 128256] (a 2 GiB f32 self) and a segmenter's
+// [8, 21, 128, 128], [4, 150, 64, 64].
+inline bool IsClassLossOp(Op op) { return GetOpInfo(op).kind == Kind::kClassLoss; }
+std::vector<std::vector<int64_t>> DefaultClassShapes();
 std::vector<EmbeddingShape> DefaultEmbeddingShapes();
 // "128256x4096x8192,32000x4096x8192": rows x d x indices triples of positive extents.
 bool ParseEmbeddingShapes(const std::string& text, std::vector<EmbeddingShape>* shapes);
@@ -172,6 +178,8 @@ class CaseData {
   const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
   // out's view: EmbeddingDenseBackward's [rows, D] is not the spec's shape.
   const TensorView& out_view() const { return out_view_; }
+  // A class loss's gradOutput (one element; its totalWeight is norm_per_row_view()).
+  const TensorView& class_grad_output_view() const { return act_view_; }
   // Embedding's INT64 indices (Kind Gather), one per row of out; self_data() is its weight.
   const TensorView& index_view() const { return dy_view_; }
   // BatchNorm's per-channel tensor k (kChannelTensors' order: weight, bias, runningMean,
@@ -236,6 +244,9 @@ class CaseData {
   // Embedding (Kind Gather): x_ is weight [rows, D] and dy_view_ the INT64 indices, one per
   // row of out [rows, D], each a row drawn uniformly.
   std::vector<int64_t> index_;
+  // A class loss's per-class weight and its one-element tensors (totalWeightOut, or a
+  // gradient's gradOutput and totalWeight), in self's dtype.
+  std::vector<float> class_aux_;
   // index_ := n INT64 indices drawn uniformly from [0, rows), dy_view_ over them.
   void DrawIndices(int64_t n, int64_t rows);
   PreparedCall prepared_;

@@ -14,6 +14,7 @@
 //   hostnn_torch_peer [--ops a,b] [--dtypes f32,f16,bf16,f64] [--sizes 4K,256K,4M,64M]
 //                     [--norm-shapes 4096x64,...] [--channel-shapes 32x64x56x56,...]
 //                     [--embedding-shapes 128256x4096x8192,...]
+//                     [--class-shapes 64x32000,8x21x128x128,...]
 //                     [--threads 1,2] [--samples 11]
 //                     [--sample-ms 4] [--csv FILE]
 //                     [--param name=value]...    (a scalar parameter, as hostnn-scale's)
@@ -22,7 +23,9 @@
 // bench::DefaultNormShapes), BatchNorm and its gradient on the --channel-shapes grid of whole
 // [N, C, ...] shapes (default bench::DefaultChannelShapes), Embedding and its gradient on the
 // --embedding-shapes grid of weight rows x row length x indices (default
-// bench::DefaultEmbeddingShapes), the other operators at --sizes.
+// bench::DefaultEmbeddingShapes), NLLLoss and its gradients on the --class-shapes grid of
+// self's shapes ([N, C]; NLLLoss2d's [N, C, H, W]; default bench::DefaultClassShapes), the
+// other operators at --sizes.
 // HOSTNN_BENCH_TARGET=AVX2 forces hostnn's SIMD target (bench::ForceBenchTarget).
 
 #include <ATen/ATen.h>
@@ -107,7 +110,8 @@ int Main(int argc, char** argv) {
   std::vector<NormShape> norm_shapes = DefaultNormShapes();  // the norms' grid (cases.h)
   std::vector<std::vector<int64_t>> channel_shapes = DefaultChannelShapes();  // BatchNorm's
   std::vector<EmbeddingShape> embedding_shapes = DefaultEmbeddingShapes();
-  std::vector<std::pair<std::string, double>> params;        // --param name=value
+  std::vector<std::vector<int64_t>> class_shapes = DefaultClassShapes();  // NLLLoss's
+  std::vector<std::pair<std::string, double>> params;                     // --param name=value
   int samples = 11;
   double sample_ms = 4;
   const char* csv_path = nullptr;
@@ -150,6 +154,12 @@ int Main(int argc, char** argv) {
     } else if (k == "--channel-shapes") {
       if (!ParseChannelShapes(v, &channel_shapes)) {
         std::fprintf(stderr, "hostnn_torch_peer: bad --channel-shapes '%s' (NxCx...)\n", v.c_str());
+        return 2;
+      }
+    } else if (k == "--class-shapes") {
+      if (!ParseChannelShapes(v, &class_shapes)) {
+        std::fprintf(stderr, "hostnn_torch_peer: bad --class-shapes '%s' (NxC or NxCxHxW)\n",
+                     v.c_str());
         return 2;
       }
     } else if (k == "--threads")
@@ -245,7 +255,14 @@ int Main(int argc, char** argv) {
         for (const EmbeddingShape& e : embedding_shapes)
           specs.push_back(EmbeddingCase(op, dtype, e));
       }
-      const bool gridded = IsNormOp(op) || IsChannelStatsOp(op) || IsIndexOp(op);
+      if (IsClassLossOp(op)) {  // NLLLoss's [N, C], NLLLoss2d's [N, C, H, W]
+        const size_t rank = GetOpInfo(op).shapes == ShapeRule::kClassTarget2d ? 4 : 2;
+        for (const auto& shape : class_shapes) {
+          if (shape.size() == rank) specs.push_back(CaseSpec{op, dtype, shape, -1, {}});
+        }
+      }
+      const bool gridded =
+          IsNormOp(op) || IsChannelStatsOp(op) || IsIndexOp(op) || IsClassLossOp(op);
       for (const std::string& size : gridded ? std::vector<std::string>{} : sizes) {
         int64_t n = 0;
         if (!ParseCount(size, &n)) {

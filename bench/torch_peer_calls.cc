@@ -158,6 +158,26 @@ bool TorchCase::Run() {
       at::mul_out(out, at::neg(x), dy);
       if (static_cast<int64_t>(s[0]) == 1) out.div_(x.numel());
       break;
+    // NLLLoss's cases: self x, the INT64 target dy, the class weight `weight`, a gradient's
+    // gradOutput `buffer` and totalWeight `stats` (0-d), the reduction s[0] and ignoreIndex
+    // s[1]. ATen's forwards allocate their two results per call, as a PyTorch caller gets
+    // them; the gradients write into out.
+    case Op::kNLLLoss:
+      out = std::get<0>(at::nll_loss_forward(x, dy, weight, static_cast<int64_t>(s[0]),
+                                             static_cast<int64_t>(s[1])));
+      break;
+    case Op::kNLLLoss2d:
+      out = std::get<0>(at::nll_loss2d_forward(x, dy, weight, static_cast<int64_t>(s[0]),
+                                               static_cast<int64_t>(s[1])));
+      break;
+    case Op::kNLLLossBackward:
+      at::nll_loss_backward_out(out, buffer, x, dy, weight, static_cast<int64_t>(s[0]),
+                                static_cast<int64_t>(s[1]), stats);
+      break;
+    case Op::kNLLLoss2dBackward:
+      at::nll_loss2d_backward_out(out, buffer, x, dy, weight, static_cast<int64_t>(s[0]),
+                                  static_cast<int64_t>(s[1]), stats);
+      break;
     case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
       at::heaviside_out(out, dy, x);
       break;
@@ -426,6 +446,15 @@ TorchCase MakeTorchCase(const CaseData& data) {
   }
   if (GetOpInfo(s.op).kind == Kind::kPointLoss) {  // a loss's out: its reduction's shape
     t.out = at::from_blob(data.out_data(), data.out_view().shape, opts);
+  }
+  if (GetOpInfo(s.op).kind == Kind::kClassLoss) {  // NLLLoss's target, weight, one-element
+    const TensorView& idx = data.index_view();     // tensors (bench/cases.cc)
+    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
+    const TensorView& w = data.norm_gamma_view();
+    t.weight = at::from_blob(w.data, w.shape, opts);
+    t.out = at::from_blob(data.out_data(), data.out_view().shape, opts);
+    t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);
+    t.stats = at::from_blob(data.norm_per_row_view().data, {}, opts);
   }
   if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
     const std::vector<int64_t>& half = data.half_shape();

@@ -48,6 +48,11 @@
 #define HOSTNN_KIND_PointLoss_DEFAULTED
 #endif
 
+#ifndef HOSTNN_KIND_ClassLoss
+#define HOSTNN_KIND_ClassLoss(Name)
+#define HOSTNN_KIND_ClassLoss_DEFAULTED
+#endif
+
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_KIND_##kind(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
@@ -91,4 +96,8 @@
 #ifdef HOSTNN_KIND_PointLoss_DEFAULTED
 #undef HOSTNN_KIND_PointLoss
 #undef HOSTNN_KIND_PointLoss_DEFAULTED
+#endif
+#ifdef HOSTNN_KIND_ClassLoss_DEFAULTED
+#undef HOSTNN_KIND_ClassLoss
+#undef HOSTNN_KIND_ClassLoss_DEFAULTED
 #endif

@@ -322,6 +322,14 @@ struct LossParams {
   static LossParams Init(const ParamValues& v) { return {v.Exact("reduction")}; }
 };
 
+// A class loss's reduction (0 none, 1 mean, 2 sum) and the target that reads no class.
+struct ClassLossParams {
+  int64_t reduction, ignore_index;
+  static ClassLossParams Init(const ParamValues& v) {
+    return {v.Exact("reduction"), v.Exact("ignoreIndex")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -354,6 +362,10 @@ HOSTNN_PARAMS_OF(MseLossBackward, LossParams)
 HOSTNN_PARAMS_OF(BinaryCrossEntropyWithLogits, LossParams)
 HOSTNN_PARAMS_OF(BinaryCrossEntropyWithLogitsBackward, LossParams)
 HOSTNN_PARAMS_OF(BinaryCrossEntropyWithLogitsTargetBackward, LossParams)
+HOSTNN_PARAMS_OF(NLLLoss, ClassLossParams)
+HOSTNN_PARAMS_OF(NLLLossBackward, ClassLossParams)
+HOSTNN_PARAMS_OF(NLLLoss2d, ClassLossParams)
+HOSTNN_PARAMS_OF(NLLLoss2dBackward, ClassLossParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

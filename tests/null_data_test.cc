@@ -36,7 +36,7 @@ TEST(NullData, TakenByPhase1AndRefusedByPhase2ForEveryOperator) {
     // embedding_dense_backward_test.cc; the losses' default mean needs a 0-d out:
     // tests/mse_loss_test.cc.)
     if (c.phase1 == nullptr || GetOpInfo(op).is_split || GetOpInfo(op).out_names[1] != nullptr ||
-        IsIndexKind(GetOpInfo(op).kind) || GetOpInfo(op).kind == Kind::kPointLoss)
+        IsIndexKind(GetOpInfo(op).kind) || IsLossKind(GetOpInfo(op).kind))
       continue;
     Case base;
     base.AllShape({2, 3});

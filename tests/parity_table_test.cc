@@ -833,7 +833,7 @@ std::string NoteCell(const OpApiRow& row) {
 // the list holds after them.
 bool InActivationFamily(Op op) {
   return !IsNormFamily(GetOpInfo(op).shapes) && !IsIndexKind(GetOpInfo(op).kind) &&
-         GetOpInfo(op).kind != Kind::kPointLoss;
+         !IsLossKind(GetOpInfo(op).kind);
 }
 
 const OpApiRow* RowOf(Op op) {

@@ -143,5 +143,35 @@ TEST_F(TilingGoldenLoss, MseLossIsNotPlannedAndTheHostPlansAll) {
   EXPECT_EQ(plan.channel_sums.units, 3);  // 19200 = 8192 + 8192 + 2816
 }
 
+// NLLLoss's and NLLLossGrad's A2 tilings are not published either (ops-nn's are their arch35
+// kernels'): not planned, the kernel named. The host plans the forward's positions and the
+// gradient's every element of self's [positions, classes].
+TEST_F(TilingGoldenLoss, NllLossIsNotPlannedAndTheHostPlansPositions) {
+  const struct {
+    Op op;
+    const char* kernel;
+    int64_t planned_elements;
+  } cases[] = {{Op::kNLLLoss, "NLLLoss", 64},
+               {Op::kNLLLoss2d, "NLLLoss", 64},
+               {Op::kNLLLossBackward, "NLLLossGrad", 64 * 300},
+               {Op::kNLLLoss2dBackward, "NLLLossGrad", 64 * 300}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(GetOpInfo(c.op).name);
+    tiling::Plan plan;
+    ASSERT_TRUE(Plan(c.op, DType::kBFloat16, {64, 300}, "atlas-a2", &plan).ok());
+    EXPECT_FALSE(plan.loss.planned);
+    EXPECT_NE(plan.loss.why.find("arch35"), std::string::npos) << plan.loss.why;
+    EXPECT_NE(plan.ToTable().find(std::string(c.kernel) + " not planned"), std::string::npos)
+        << plan.ToTable();
+    ASSERT_TRUE(Plan(c.op, DType::kFloat16, {64, 300}, "host", &plan).ok());
+    EXPECT_TRUE(plan.loss.why.empty());
+    EXPECT_EQ(plan.elementwise.n, c.planned_elements);
+  }
+  // Self as [positions, classes] only, in a compute dtype.
+  tiling::Plan plan;
+  EXPECT_FALSE(Plan(Op::kNLLLoss, DType::kFloat32, {64, 3, 100}, "host", &plan).ok());
+  EXPECT_FALSE(Plan(Op::kNLLLoss, DType::kFloat64, {64, 300}, "host", &plan).ok());
+}
+
 }  // namespace
 }  // namespace hostnn

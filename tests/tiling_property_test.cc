@@ -98,10 +98,13 @@ TEST_F(TilingProperty, EveryElementOwnedExactlyOnce) {
     ASSERT_TRUE(s.ok()) << c.Describe() << ": " << s.message();
     const std::vector<int> owners = CountOwners(plan);
     // A gated unit's plan owns each element of one half of self; EmbeddingDenseBackward's
-    // those of out's [weight_rows, D].
-    const int64_t halves = GetOpInfo(c.problem.op).is_split ? 2 : 1;
+    // those of out's [weight_rows, D]; NLLLoss's its positions (self's [positions, classes]).
+    const OpInfo& info = GetOpInfo(c.problem.op);
+    const int64_t halves = info.is_split ? 2 : 1;
     const int64_t numel = c.problem.weight_rows > 0 ? c.problem.weight_rows * c.problem.shape[1]
-                                                    : tiling::NumElements(c.problem.shape);
+                          : info.kind == Kind::kClassLoss && info.is_forward
+                              ? c.problem.shape[0]
+                              : tiling::NumElements(c.problem.shape);
     ASSERT_EQ(static_cast<int64_t>(owners.size()) * halves, numel);
     for (size_t e = 0; e < owners.size(); ++e) {
       ASSERT_EQ(owners[e], 1) << c.Describe() << ": element " << e;

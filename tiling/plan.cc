@@ -349,6 +349,22 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
                                     problem.scale_grad_by_freq, problem.dtype, resolved.platform);
         }
       }
+      if (info.kind == Kind::kClassLoss) {  // self's [positions, classes]
+        if (problem.dtype != DType::kFloat32 && problem.dtype != DType::kFloat16 &&
+            problem.dtype != DType::kBFloat16) {
+          return Status::Invalid(p.op + " reads f32, f16 or bf16 self, not " + p.dtype);
+        }
+        if (rank != 2) {
+          return Status::Invalid("shape " + ShapeText(problem.shape) + ": " + p.op +
+                                 " plans self as [positions, classes]");
+        }
+        // The forward reads one class per position; the gradient writes every element.
+        if (info.is_forward) numel = problem.shape[0];
+        if (IsAtlasA2(resolved.platform)) {
+          p.loss.kernel = info.is_forward ? "NLLLoss" : "NLLLossGrad";
+          p.loss.why = "ops-nn publishes " + p.loss.kernel + "'s tiling for its arch35 kernel only";
+        }
+      }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
       if (info.kind == Kind::kGather) {
         if (rank != 2 ||

@@ -118,6 +118,11 @@ enum class Signature {
                                // weights, in2 and in3 (BinaryCrossEntropyWithLogits)
   kGradWeightedLoss,           // (in0 .. in4, i0, out): its gradients, in0 the forward's
                                // gradient, in3 and in4 optional
+  kClassLoss,                  // (in0, in1, in2, i0, i1, out, out1): int64_t reduction and
+                               // ignoreIndex, two outputs (NLLLoss: out1 totalWeightOut)
+  kGradClassLoss,              // (in0, in1, in2, in3, i0, i1, in4, out): its gradient, in0
+                               // the forward's gradient, in4 (totalWeight) after the integers
+  kGradClassLossRef,           // the same, in4 declared without const (NLLLoss2dBackward)
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -149,7 +154,15 @@ enum class Kind {
                    // scaled by the reduction's divisor (MseLoss, MseLossOut,
                    // MseLossBackward, the BinaryCrossEntropyWithLogits family:
                    // src/exec/loss_executor.h)
+  kClassLoss,      // a loss that reads one class per position, the one the index tensor
+                   // in1 names: out = -weight[t] self[.., t, ..] per position, written
+                   // (none) or summed in a fixed order with the weights' total (mean, sum);
+                   // its gradient zero but at the named classes (NLLLoss, NLLLoss2d and their
+                   // gradients: src/exec/class_loss_executor.h); every target checked when
+                   // phase 2 runs
 };
+// The losses' kinds (docs/loss_embedding_family.md): their own front ends and executors.
+constexpr bool IsLossKind(Kind k) { return k == Kind::kPointLoss || k == Kind::kClassLoss; }
 // The kinds that read an index tensor (their own front end, src/aclnn/index_front_end.cc,
 // and executors, src/exec/index_executor.h, scatter_executor.h).
 constexpr bool IsIndexKind(Kind k) { return k == Kind::kGather || k == Kind::kScatterAdd; }
@@ -363,6 +376,10 @@ enum class DTypeRule {
   kInputsAnyOutLikeTarget,  // inputs any compute dtypes, out the target's dtype (the result
                             // computed from the exact inputs, rounded once to it: the
                             // BinaryCrossEntropyWithLogits family)
+  kClassFloat,              // self a compute dtype, the weights (and a gradient's gradOutput,
+                            // totalWeight) self's; the target INT64, INT32 or UINT8; the
+                            // outputs a dtype self's casts to (NLLLoss: computed in double,
+                            // rounded once to f32 and to each output's dtype)
 };
 
 // How the operands' shapes relate.
@@ -405,6 +422,11 @@ enum class ShapeRule {
                    // forward's out their broadcast shape (none) or one element (mean, sum);
                    // a gradient's gradOutput and weights broadcast to self's shape, out's
                    // (the BinaryCrossEntropyWithLogits family)
+  kClassTarget,    // self [N, C] or [C], target [N] or 0-d, weight [C]; out [N] (none with a
+                   // batch) or one element, out1 one element; a gradient's out self's shape
+                   // (NLLLoss, NLLLossBackward)
+  kClassTarget2d,  // self [N, C, H, W], target [N, H, W], weight C elements; out target's
+                   // shape (none) or one element (NLLLoss2d, NLLLoss2dBackward)
 };
 // The normalisations' shape rules: statistics over rows, their own front end
 // (src/aclnn/norm_front_end.cc) and executor (src/exec/norm_rows_executor.h).
@@ -437,7 +459,8 @@ enum class Tolerance {
                   // operators (4 ULP or 2^-21); a mean or sum within 2^-21 times the sum of
                   // the magnitudes of its terms (after the division); 16-bit: that plus half
                   // an ULP (MseLoss, MseLossOut, MseLossBackward, the
-                  // BinaryCrossEntropyWithLogits family)
+                  // BinaryCrossEntropyWithLogits family; NLLLoss: a term is one product,
+                  // rounded once)
 };
 
 // Whether an operator's integer inputs are cast to the inputs' promoted dtype.
@@ -581,7 +604,8 @@ struct OpInfo {
                       // or a forward norm's input and its per-column operands
                       // (Tolerance kNormForward), or rows and their indices (Kind Gather,
                       // ScatterAdd: in0 is read as the rows it holds, not a gradient's dy),
-                      // or a loss's input and target (Signature kLoss, kWeightedLoss)
+                      // or a loss's input and target (Signature kLoss, kWeightedLoss,
+                      // kClassLoss)
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
@@ -627,6 +651,7 @@ constexpr OpInfo kOpInfos[] = {
    IsAbsent(HOSTNN_OP_IN1_ ins) || Kind::k##kind == Kind::kNoiseMap ||                            \
        IsIndexKind(Kind::k##kind) || Tolerance::k##tol == Tolerance::kNormForward ||              \
        Signature::k##sig == Signature::kLoss || Signature::k##sig == Signature::kWeightedLoss ||  \
+       Signature::k##sig == Signature::kClassLoss ||                                              \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "src/aclnn/batch_norm_front_end.h"
+#include "src/aclnn/class_loss_front_end.h"
 #include "src/aclnn/index_front_end.h"
 #include "src/aclnn/loss_front_end.h"
 #include "src/aclnn/noise_front_end.h"
@@ -177,6 +178,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kScatterFloat:  // EmbeddingDenseBackward's: the same file
     case DTypeRule::kInputsSameOutAny:  // MseLossBackward's: src/aclnn/loss_front_end.cc
     case DTypeRule::kInputsAnyOutLikeTarget:  // the cross entropy's: the same file
+    case DTypeRule::kClassFloat:  // NLLLoss's: src/aclnn/class_loss_front_end.cc
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -247,6 +249,8 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kScatterRows:   // EmbeddingDenseBackward's: the same file
     case ShapeRule::kLossBroadcast:  // the losses': src/aclnn/loss_front_end.cc
     case ShapeRule::kLossWeights:
+    case ShapeRule::kClassTarget:  // NLLLoss's: src/aclnn/class_loss_front_end.cc
+    case ShapeRule::kClassTarget2d:
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
     case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc
@@ -466,6 +470,9 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   // A loss of elementwise terms (MseLoss and its gradient): src/aclnn/loss_front_end.cc.
   if (info.kind == Kind::kPointLoss)
     return PrepareLossChecked(args, options, workspace_size, executor);
+  // A loss reading one class per position (NLLLoss): src/aclnn/class_loss_front_end.cc.
+  if (info.kind == Kind::kClassLoss)
+    return PrepareClassLossChecked(args, options, workspace_size, executor);
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};
   Operand in2{info.in_names[2], args.in[2], {}};
@@ -572,6 +579,15 @@ void ScalarValuesOf(const OpArgs& args, float* numbers, int64_t* exact) {
     numbers[k] = core::ToFloat(value);
     exact[k] = s.given && s.dtype == DType::kInt64 ? s.int_value : core::ToInt64(value);
   }
+}
+
+Status CheckApart(const char* op, const CheckedOperand& out, const CheckedOperand& in) {
+  HOSTNN_RETURN_IF_ERROR(
+      core::CheckAliasing(op, out.param, *out.view, out.span, in.param, *in.view, in.span));
+  if (out.span.first == in.span.first && !core::SpansApart(out.span, in.span)) {
+    return core::InvalidParam(op, out.param, std::string("must not share memory with ") + in.param);
+  }
+  return Status::Ok();
 }
 
 Status PrepareChecked(const OpArgs& args, const tiling::Options& options, uint64_t* workspace_size,

@@ -29,6 +29,10 @@ struct CheckedOperand {
   bool given() const { return view != nullptr; }
 };
 
+// Whether an output may be written while `in` is read: no byte shared (the same view is no
+// exception: an executor may read an element after another element's write reached it).
+Status CheckApart(const char* op, const CheckedOperand& out, const CheckedOperand& in);
+
 // The operator's scalar parameters as a middle end that reads them by name takes them
 // (kernels/params.h, ParamValues), in the list's order: numbers[k] CANN's ToFloat of the
 // value (the list's default where not given), exact[k] its integer value (an INT64

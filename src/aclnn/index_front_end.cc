@@ -44,17 +44,6 @@ Status CheckOutShape(const char* op, const Item& out, const Item& indices) {
                                 core::ShapeString(i) + " followed by one more");
 }
 
-// Whether an output may be written while `in` is read: no byte shared (the same view is no
-// exception: a row may be read after another row's copy wrote it).
-Status CheckApart(const char* op, const Item& out, const Item& in) {
-  HOSTNN_RETURN_IF_ERROR(
-      core::CheckAliasing(op, out.param, *out.view, out.span, in.param, *in.view, in.span));
-  if (out.span.first == in.span.first && !core::SpansApart(out.span, in.span)) {
-    return core::InvalidParam(op, out.param, std::string("must not share memory with ") + in.param);
-  }
-  return Status::Ok();
-}
-
 // What the op_api asks of grad's rows: as many as indices has elements (grad's leading dims;
 // any count where grad's last dim is 0).
 Status CheckGradRows(const char* op, const Item& grad, const Item& indices) {

@@ -668,6 +668,44 @@
 #define HOSTNN_SIG_SCALARS_GradWeightedLoss HOSTNN_SIG_INT_ATTR(i0), 0, 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradWeightedLoss 0
 
+/* aclnnNLLLoss(self, target, weight, reduction, ignoreIndex, out, totalWeightOut): two int64_t
+ * attributes between the inputs and the two outputs. */
+#define HOSTNN_SIG_PARAMS_ClassLoss                                                       \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, int64_t i0, int64_t i1, \
+      aclTensor *out, aclTensor *out1
+#define HOSTNN_SIG_ARGS_ClassLoss in0, in1, in2, i0, i1, out, out1
+#define HOSTNN_SIG_INS_ClassLoss in0, in1, in2
+#define HOSTNN_SIG_OUTS_ClassLoss out, out1, 0
+#define HOSTNN_SIG_DIM_ClassLoss 0
+#define HOSTNN_SIG_ARRAY_ClassLoss 0
+#define HOSTNN_SIG_SCALARS_ClassLoss HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0, 0, 0
+#define HOSTNN_SIG_FLAG_ClassLoss 0
+
+/* Its gradient (gradOutput, self, target, weight, reduction, ignoreIndex, totalWeight, out):
+ * the fifth input after the integers (aclnnNLLLossBackward). */
+#define HOSTNN_SIG_PARAMS_GradClassLoss                                                   \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3, \
+      int64_t i0, int64_t i1, const aclTensor *in4, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradClassLoss in0, in1, in2, in3, i0, i1, in4, out
+#define HOSTNN_SIG_INS_GradClassLoss in0, in1, in2, in3, in4
+#define HOSTNN_SIG_OUTS_GradClassLoss out, 0, 0
+#define HOSTNN_SIG_DIM_GradClassLoss 0
+#define HOSTNN_SIG_ARRAY_GradClassLoss 0
+#define HOSTNN_SIG_SCALARS_GradClassLoss HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradClassLoss 0
+
+/* The same where CANN declares totalWeight without const (aclnnNLLLoss2dBackward). */
+#define HOSTNN_SIG_PARAMS_GradClassLossRef                                                \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3, \
+      int64_t i0, int64_t i1, aclTensor *in4, aclTensor *out
+#define HOSTNN_SIG_ARGS_GradClassLossRef in0, in1, in2, in3, i0, i1, in4, out
+#define HOSTNN_SIG_INS_GradClassLossRef in0, in1, in2, in3, in4
+#define HOSTNN_SIG_OUTS_GradClassLossRef out, 0, 0
+#define HOSTNN_SIG_DIM_GradClassLossRef 0
+#define HOSTNN_SIG_ARRAY_GradClassLossRef 0
+#define HOSTNN_SIG_SCALARS_GradClassLossRef HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0, 0, 0
+#define HOSTNN_SIG_FLAG_GradClassLossRef 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

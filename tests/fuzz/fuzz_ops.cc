@@ -217,8 +217,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       call.in[first + 1] = (weights & 2) != 0 ? t[0] : nullptr;
     }
   }
+  // A class loss (Kind ClassLoss: NLLLoss): two more tensors from the next bytes; the
+  // forward's self t[0], target t[1], weight t[3], out t[2], totalWeightOut the first more; a
+  // gradient's gradOutput the first more, self, target, weight as the forward's, totalWeight
+  // the second more, out t[2]; the reduction (-1 to 3) and ignoreIndex (-128 to 127) from the
+  // bytes after.
+  const bool class_loss = info.kind == hostnn::Kind::kClassLoss;
+  if (class_loss) {
+    for (auto& s : stats) s = DecodeTensor(in, buffers.data());
+    const int first = info.is_forward ? 0 : 1;
+    if (!info.is_forward) call.in[0] = stats[0], call.in[4] = stats[1];
+    call.in[first] = t[0];
+    call.in[first + 1] = t[1];
+    call.in[first + 2] = t[3];
+    call.out[0] = t[2];
+    if (info.is_forward) call.out[1] = stats[0];
+    call.ints[0] = static_cast<int64_t>(in.U8() % 5) - 1;
+    call.ints[1] = static_cast<int8_t>(in.U8());
+  }
   aclnnStatus st =
-      norm || scatter || loss ? api.phase1_call(call, &ws, &exec)
+      norm || scatter || loss || class_loss ? api.phase1_call(call, &ws, &exec)
       : training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
                                    defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
                  : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
@@ -251,11 +269,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return 0;
     }
     // An operator that reads values it must trust (Embedding's and EmbeddingDenseBackward's
-    // indices) refuses a bad one when it runs (161002), before anything is written.
+    // indices, NLLLoss's targets) refuses a bad one when it runs (161002), before anything is written.
     const bool refused_value =
-        st == ACLNN_ERR_PARAM_INVALID && hostnn::IsIndexKind(info.kind) &&
-        (std::strstr(aclGetRecentErrMsg(), "outside weight's rows") != nullptr ||
-         std::strstr(aclGetRecentErrMsg(), "outside out's rows") != nullptr);
+        st == ACLNN_ERR_PARAM_INVALID &&
+        ((hostnn::IsIndexKind(info.kind) &&
+          (std::strstr(aclGetRecentErrMsg(), "outside weight's rows") != nullptr ||
+           std::strstr(aclGetRecentErrMsg(), "outside out's rows") != nullptr)) ||
+         (class_loss && std::strstr(aclGetRecentErrMsg(), "outside the classes") != nullptr));
     if (refused_value) {
       for (int k = 0; k < kBuffers; ++k) {
         if (std::memcmp(before[k].data(), buffers[k], kBufBytes) != 0) std::abort();

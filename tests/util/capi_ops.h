@@ -342,11 +342,12 @@ void FillNorm(const OpInfo& info, const NormOperands<In, Out>& v, In* in, Out* o
 // cannot build, and the norms (per-column operands, statistics outputs, LayerNorm's
 // aclIntArray: tests/layer_norm_test.cc, rms_norm_test.cc), the index kinds (an index
 // tensor read when phase 2 runs: tests/embedding_test.cc, embedding_dense_backward_test.cc)
-// and the losses (a reduction that sums: tests/mse_loss_test.cc).
+// and the losses (a reduction that sums, a target of classes: tests/mse_loss_test.cc,
+// nll_loss_test.cc).
 inline bool InListSuites(Op op) {
   return !GetOpInfo(op).is_split && GetOpInfo(op).shapes != ShapeRule::kChannelWeight &&
          GetOpInfo(op).kind != Kind::kNoiseMap && !IsIndexKind(GetOpInfo(op).kind) &&
-         GetOpInfo(op).kind != Kind::kPointLoss && !IsNormFamily(GetOpInfo(op).shapes);
+         !IsLossKind(GetOpInfo(op).kind) && !IsNormFamily(GetOpInfo(op).shapes);
 }
 inline bool HasOwnSuite(Op op) { return !InListSuites(op); }
 inline std::vector<Op> SuiteOps() {

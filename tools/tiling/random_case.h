@@ -116,6 +116,11 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
     c.problem.scale_grad_by_freq = coin(rng) == 0;
     c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, 2)(rng)];
   }
+  if (info.kind == Kind::kClassLoss) {  // NLLLoss: self's [positions, classes], f32, f16 or bf16
+    const int64_t classes = LogUniform(rng, 1, max_elements);
+    c.problem.shape = {LogUniform(rng, 1, std::max<int64_t>(1, max_elements / classes)), classes};
+    c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, 2)(rng)];
+  }
   if (info.is_split) {  // a gated unit splits a dim of even extent (at least 1-d)
     if (c.problem.shape.empty()) c.problem.shape.push_back(2);
     int64_t& extent = c.problem.shape[static_cast<size_t>(c.problem.dim < 0 ? c.problem.dim + n
