@@ -627,6 +627,23 @@ struct OpInfo {
   }
 };
 
+// Whether a CANN parameter name is of an optional operand, which may be null: CANN names
+// every one "...Optional" (weightOptional, meanOutOptional, posWeightOptional).
+constexpr bool IsOptionalName(const char* name) {
+  constexpr char kTail[] = "Optional";
+  constexpr int kTailLen = sizeof(kTail) - 1;
+  int n = 0;
+  while (name != nullptr && name[n] != '\0') ++n;
+  if (n <= kTailLen) return false;
+  for (int k = 0; k < kTailLen; ++k) {
+    if (name[n - kTailLen + k] != kTail[k]) return false;
+  }
+  return true;
+}
+static_assert(IsOptionalName("weightOptional") && !IsOptionalName("Optional") &&
+                  !IsOptionalName("weight") && !IsOptionalName(nullptr),
+              "an optional operand's name ends in Optional");
+
 namespace op_list_internal {
 // An Inputs name that is not there.
 constexpr bool IsAbsent(const char* name) { return name == nullptr; }

@@ -25,12 +25,6 @@ bool IsLossType(DType t) {
   return t == DType::kFloat32 || t == DType::kFloat16 || t == DType::kBFloat16;
 }
 
-// An optional input (CANN names it "...Optional"): null is no tensor.
-bool IsOptional(const char* param) {
-  const std::string n(param), tail = "Optional";
-  return n.size() > tail.size() && n.compare(n.size() - tail.size(), tail.size(), tail) == 0;
-}
-
 // The inputs' broadcast shape counted in int64: a reduced out is small, so the inputs' storage
 // alone does not bound the broadcast (stride-0 dims). param: the last input's name.
 Status CheckBroadcastCount(const char* op, const char* param, const std::vector<int64_t>& shape) {
@@ -204,7 +198,7 @@ Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
 
   // 1. Null pointers, in the prototype's order (an optional input may be null).
   for (int k = 0; k < num_in; ++k) {
-    if (!in[k].given() && !IsOptional(in[k].param)) {
+    if (!in[k].given() && !IsOptionalName(in[k].param)) {
       return Status::Nullptr(std::string(op) + ": " + in[k].param + " is null");
     }
   }

@@ -251,12 +251,7 @@ inline const CApiOp& GetCApiOp(Op op) {
 
 // Whether a CANN parameter name is of a required operand: CANN names every optional one
 // "...Optional" (LayerNorm's weightOptional, meanOutOptional); null is no operand.
-inline bool IsRequired(const char* name) {
-  if (name == nullptr) return false;
-  const std::string n(name);
-  const std::string tail = "Optional";
-  return n.size() < tail.size() || n.compare(n.size() - tail.size(), tail.size(), tail) != 0;
-}
+inline bool IsRequired(const char* name) { return name != nullptr && !IsOptionalName(name); }
 
 // What a norm's operand is, by its CANN name: a per-column operand or column sum (gamma,
 // beta, weight, bias: "dgammaOut", "gradWeightOut" too), a per-row one (the statistics:
