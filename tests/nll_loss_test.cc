@@ -150,12 +150,15 @@ void ExpectOut(const LossExpected& want, const HostTensor& out, const std::vecto
   ASSERT_EQ(out.FirstChangeOutsideElements(before), -1) << what;
 }
 
-// Targets: classes drawn at random, about one in five ignoreIndex.
+// Targets: classes drawn at random, about one in five ignoreIndex (a UINT8 target names the
+// first 256 classes at most, and never a negative ignoreIndex).
 void FillTargets(HostTensor* target, int64_t classes, int64_t ignore, std::mt19937_64& rng) {
-  std::uniform_int_distribution<int64_t> pick(0, classes - 1);
+  const bool u8 = target->dtype() == DType::kUInt8;
+  std::uniform_int_distribution<int64_t> pick(0,
+                                              (u8 ? std::min<int64_t>(classes, 256) : classes) - 1);
   std::uniform_int_distribution<int> fifth(0, 4);
   for (int64_t p = 0; p < target->numel(); ++p) {
-    const bool ignored = fifth(rng) == 0 && (ignore >= 0 || target->dtype() != DType::kUInt8);
+    const bool ignored = fifth(rng) == 0 && (ignore >= 0 || !u8);
     target->Set(p, static_cast<double>(ignored ? ignore : pick(rng)));
   }
 }
