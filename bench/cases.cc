@@ -129,9 +129,9 @@ std::vector<CaseSpec> StandardCases(Op op, DType dtype, int64_t n) {
     if (n < kRow || n % kRow != 0) return {CaseSpec{op, dtype, {1, n}, -1, {}}};
     return {CaseSpec{op, dtype, {n / kRow, kRow}, -1, {}}};
   }
-  if (GetOpInfo(op).kind == Kind::kClassLoss) {
-    // NLLLoss: self [n / 1024, 1024] (rows of 1024 classes) or [1, n]; NLLLoss2d: [n / 1024, 4,
-    // 16, 16] (pixels of 4 classes) or [1, 1, 1, n].
+  if (GetOpInfo(op).kind == Kind::kClassLoss || GetOpInfo(op).kind == Kind::kSoftmaxLoss) {
+    // NLLLoss, CrossEntropyLoss: self [n / 1024, 1024] (rows of 1024 classes) or [1, n];
+    // NLLLoss2d: [n / 1024, 4, 16, 16] (pixels of 4 classes) or [1, 1, 1, n].
     const bool whole = n >= kRow && n % kRow == 0;
     if (GetOpInfo(op).shapes == ShapeRule::kClassTarget2d) {
       return {CaseSpec{
@@ -416,10 +416,30 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
       out_view_ = TensorView::Dense(out_, spec.dtype, dy_view_.shape);
     }
   }
+  if (info.kind == Kind::kSoftmaxLoss && spec.shape.size() == 2) {
+    // CrossEntropyLoss: input (a gradient's logProb) in x_, an INT64 target per row drawn
+    // uniformly from the classes (dy_view_), no weight; logProbOut (a gradient's out) in out_;
+    // the loss (the default mean's one element, or [N]), zlossOut and lseForZlossOut [N], and
+    // a gradient's gradLoss (1), in class_aux_.
+    const int64_t rows = spec.shape[0], c = spec.shape[1];
+    DrawIndices(rows, c);
+    class_aux_.assign(static_cast<size_t>(2 * rows + 2), 0.0f);
+    float* one = class_aux_.data();
+    Fill(one, spec.dtype, 1, 1.0f, 1.0f, 5);  // gradLoss
+    const double reduction = spec.scalars.empty() ? info.scalars[0].default_value : spec.scalars[0];
+    act_view_ = TensorView::Dense(one, spec.dtype, {1});
+    gw_view_ = TensorView::Dense(
+        one + 2, spec.dtype,
+        reduction != 0.0 ? std::vector<int64_t>{1} : std::vector<int64_t>{rows});  // lossOut
+    w_view_ = TensorView::Dense(one + 1, spec.dtype, {1});                         // zlossOut
+    stats_view_[0] = TensorView::Dense(one + 2 + rows, spec.dtype, {rows});        // lseForZlossOut
+    acl_act_ = MakeAclTensor(act_view_);
+    acl_stats_[0] = MakeAclTensor(stats_view_[0]);
+  }
   acl_dy_ = MakeAclTensor(dy_view_);
   acl_x_ = MakeAclTensor(x_view_);
   acl_out_ = MakeAclTensor(out_view_);
-  if (info.kind != Kind::kClassLoss) {
+  if (info.kind != Kind::kClassLoss && info.kind != Kind::kSoftmaxLoss) {
     w_view_ = TensorView::Dense(x_, spec.dtype, {1});
     gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
   }
@@ -539,6 +559,10 @@ OpArgs CaseData::Args() const {
     if (info.kind == Kind::kNoiseMap) a.in[1] = &dy_view_;  // RReluWithNoise's noise
     if (IsIndexKind(info.kind)) a.in[1] = &dy_view_;        // Embedding's, EmbeddingDenseBackward's
     if (IsLossKind(info.kind)) a.in[1] = &dy_view_;         // a loss's target
+  } else if (info.kind == Kind::kSoftmaxLoss) {             // gradLoss, logProb, target
+    a.in[0] = &act_view_;
+    a.in[1] = &x_view_;
+    a.in[2] = &dy_view_;
   } else if (info.kind == Kind::kClassLoss) {  // gradOutput, self, target, weight, totalWeight
     a.in[0] = &act_view_;
     a.in[1] = &x_view_;
@@ -560,6 +584,11 @@ OpArgs CaseData::Args() const {
     a.out[1] = &gw_view_;
   } else if (info.kind == Kind::kClassLoss) {  // a forward's weight and totalWeightOut
     if (info.is_forward) a.in[2] = &w_view_, a.out[1] = &gw_view_;
+  } else if (info.kind == Kind::kSoftmaxLoss) {  // lossOut, logProbOut, zlossOut, lseForZlossOut
+    if (info.is_forward) {
+      a.out[0] = &gw_view_, a.out[1] = &out_view_, a.out[2] = &w_view_;
+      a.out[3] = &stats_view_[0];
+    }
   } else if (info.num_in() > 2 && !info.is_forward) {  // LogSigmoidBackward's buffer; a
     a.in[2] = &x_view_;                                // loss gradient's target
   }
@@ -649,6 +678,12 @@ double CaseData::Bytes() const {
                ? reads +
                      (out_view_.shape.size() == 1 && out_view_.shape[0] == 1 ? 0.0 : positions * es)
                : reads + static_cast<double>(bytes_per_array_);
+  }
+  // CrossEntropyLoss reads its input and writes logProb (a gradient: reads logProb, writes
+  // out), and reads a target per row.
+  if (info.kind == Kind::kSoftmaxLoss) {
+    return 2.0 * static_cast<double>(bytes_per_array_) +
+           static_cast<double>(index_.size() * sizeof(int64_t));
   }
   // A norm reads and writes its rows (AddRmsNorm, AddLayerNorm: x1 and x2 read, y and xOut
   // written).
@@ -746,6 +781,19 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
                                                        false, out, ws, exec);
   }
   const OpInfo& info = GetOpInfo(op);
+  if (info.kind == Kind::kSoftmaxLoss) {  // CrossEntropyLoss, as Args gives it
+    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
+    test::capi_ops_internal::SetScalars(op, values, &call);  // ignoreIndex, labelSmoothing
+    if (info.is_forward) {
+      call.in[0] = x, call.in[1] = dy;
+      call.out[0] = gw, call.out[1] = out, call.out[2] = w;
+      call.out[3] = static_cast<aclTensor*>(stats[0]);
+    } else {
+      call.in[0] = act, call.in[1] = x, call.in[2] = dy;
+      call.out[0] = out;
+    }
+    return test::GetCApiOp(op).phase1_call(call, ws, exec);
+  }
   if (info.kind == Kind::kClassLoss) {  // NLLLoss, as Args gives it
     test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
     test::capi_ops_internal::SetScalars(op, values, &call);  // the reduction, ignoreIndex

@@ -107,11 +107,13 @@ inline bool IsGatherOp(Op op) { return GetOpInfo(op).kind == Kind::kGather; }
 // The index kinds (Embedding, EmbeddingDenseBackward), timed on the same grid (the gradient:
 // grad [indices, d] summed into `rows` rows).
 inline bool IsIndexOp(Op op) { return IsIndexKind(GetOpInfo(op).kind); }
-// The class losses (Kind ClassLoss: NLLLoss) run on a grid of self's shapes: [N, C] for
-// NLLLoss and its gradient, [N, C, H, W] for NLLLoss2d's. The default: a language model's
-// [64, 32000], [8192, 1000] and [4096, 128256] (a 2 GiB f32 self) and a segmenter's
-// [8, 21, 128, 128], [4, 150, 64, 64].
-inline bool IsClassLossOp(Op op) { return GetOpInfo(op).kind == Kind::kClassLoss; }
+// The class losses (Kinds ClassLoss, SoftmaxLoss: NLLLoss, CrossEntropyLoss) run on a grid of
+// self's shapes: [N, C] for NLLLoss, CrossEntropyLoss and their gradients, [N, C, H, W] for
+// NLLLoss2d's. The default: a language model's [64, 32000], [8192, 1000] and [4096, 128256]
+// (a 2 GiB f32 self) and a segmenter's [8, 21, 128, 128], [4, 150, 64, 64].
+inline bool IsClassLossOp(Op op) {
+  return GetOpInfo(op).kind == Kind::kClassLoss || GetOpInfo(op).kind == Kind::kSoftmaxLoss;
+}
 std::vector<std::vector<int64_t>> DefaultClassShapes();
 std::vector<EmbeddingShape> DefaultEmbeddingShapes();
 // "128256x4096x8192,32000x4096x8192": rows x d x indices triples of positive extents.

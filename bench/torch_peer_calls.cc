@@ -178,6 +178,23 @@ bool TorchCase::Run() {
       at::nll_loss2d_backward_out(out, buffer, x, dy, weight, static_cast<int64_t>(s[0]),
                                   static_cast<int64_t>(s[1]), stats);
       break;
+    // CrossEntropyLoss's cases: input (a gradient's logProb) x, the INT64 target dy, no
+    // weight, the reduction s[0] (the default mean) and ignoreIndex s[1]. ATen's
+    // cross_entropy_loss (log_softmax, then nll_loss) allocates its result per call and
+    // writes no logProb (hostnn does). The gradient has no ATen operator: it is autograd's
+    // composition, nll_loss_backward's one-hot gradient through _log_softmax_backward_data,
+    // with gradLoss `buffer` (0-d) and the mean's divisor `stats` (0-d, N: no row ignored).
+    case Op::kCrossEntropyLoss:
+      out = at::cross_entropy_loss(x, dy, {}, static_cast<int64_t>(s[0]),
+                                   static_cast<int64_t>(s[1]), 0.0);
+      break;
+    case Op::kCrossEntropyLossGrad:
+      at::_log_softmax_backward_data_out(
+          out,
+          at::nll_loss_backward(buffer, x, dy, {}, static_cast<int64_t>(s[0]),
+                                static_cast<int64_t>(s[1]), stats),
+          x, 1, x.scalar_type());
+      break;
     case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
       at::heaviside_out(out, dy, x);
       break;
@@ -455,6 +472,12 @@ TorchCase MakeTorchCase(const CaseData& data) {
     t.out = at::from_blob(data.out_data(), data.out_view().shape, opts);
     t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);
     t.stats = at::from_blob(data.norm_per_row_view().data, {}, opts);
+  }
+  if (GetOpInfo(s.op).kind == Kind::kSoftmaxLoss) {  // CrossEntropyLoss's target, gradLoss
+    const TensorView& idx = data.index_view();
+    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
+    t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);
+    t.stats = at::full({}, static_cast<double>(s.shape[0]), opts);
   }
   if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
     const std::vector<int64_t>& half = data.half_shape();

@@ -53,6 +53,11 @@
 #define HOSTNN_KIND_ClassLoss_DEFAULTED
 #endif
 
+#ifndef HOSTNN_KIND_SoftmaxLoss
+#define HOSTNN_KIND_SoftmaxLoss(Name)
+#define HOSTNN_KIND_SoftmaxLoss_DEFAULTED
+#endif
+
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_KIND_##kind(Name)
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
@@ -100,4 +105,8 @@
 #ifdef HOSTNN_KIND_ClassLoss_DEFAULTED
 #undef HOSTNN_KIND_ClassLoss
 #undef HOSTNN_KIND_ClassLoss_DEFAULTED
+#endif
+#ifdef HOSTNN_KIND_SoftmaxLoss_DEFAULTED
+#undef HOSTNN_KIND_SoftmaxLoss
+#undef HOSTNN_KIND_SoftmaxLoss_DEFAULTED
 #endif

@@ -330,6 +330,27 @@ struct ClassLossParams {
   }
 };
 
+// CrossEntropyLossGrad's: the reduction (0 none, 1 mean, 2 sum: its string's mode), the
+// target that reads no class and the label smoothing (CANN's f32 attribute). zloss's
+// lse_square_scale is taken and does not act: CANN's zloss is not supported (its documents:
+// the value "does not take effect").
+struct SoftmaxLossParams {
+  int64_t reduction, ignore_index;
+  float label_smoothing, lse_square_scale;
+  static SoftmaxLossParams Init(const ParamValues& v) {
+    return {v.Exact("reductionOptional"), v.Exact("ignoreIndex"), v.Number("labelSmoothing"),
+            v.Number("lseSquareScaleForZloss")};
+  }
+};
+// CrossEntropyLoss's: the same, and return_zloss, which does not act either.
+struct CrossEntropyLossParams {
+  SoftmaxLossParams common;
+  bool return_zloss;
+  static CrossEntropyLossParams Init(const ParamValues& v) {
+    return {SoftmaxLossParams::Init(v), v.Flag("returnZloss")};
+  }
+};
+
 // Which struct each operator takes: NoParams unless a line below says otherwise.
 template <Op kOp>
 struct ParamsOf {
@@ -366,6 +387,8 @@ HOSTNN_PARAMS_OF(NLLLoss, ClassLossParams)
 HOSTNN_PARAMS_OF(NLLLossBackward, ClassLossParams)
 HOSTNN_PARAMS_OF(NLLLoss2d, ClassLossParams)
 HOSTNN_PARAMS_OF(NLLLoss2dBackward, ClassLossParams)
+HOSTNN_PARAMS_OF(CrossEntropyLoss, CrossEntropyLossParams)
+HOSTNN_PARAMS_OF(CrossEntropyLossGrad, SoftmaxLossParams)
 HOSTNN_PARAMS_OF(Hardshrink, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(HardshrinkBackward, ShrinkLambdParams)
 HOSTNN_PARAMS_OF(Softshrink, SoftshrinkParams)

@@ -125,31 +125,6 @@ LossExpected ExpectGradient(Op op, const HostTensor& dy, const HostTensor& self,
   return x;
 }
 
-void ExpectOut(const LossExpected& want, const HostTensor& out, const std::vector<uint8_t>& before,
-               const char* what) {
-  ASSERT_EQ(static_cast<size_t>(out.numel()), want.value.size()) << what;
-  for (int64_t e = 0; e < out.numel(); ++e) {
-    const size_t k = static_cast<size_t>(e);
-    const double got = out.Get(e), exact = want.value[k];
-    if (std::isnan(exact)) {
-      ASSERT_TRUE(std::isnan(got)) << what << " element " << e;
-      continue;
-    }
-    if (exact == 0.0 && want.bound[k] == 0.0) {  // an untouched or ignored element: +0
-      ASSERT_EQ(got, 0.0) << what << " element " << e;
-      ASSERT_FALSE(std::signbit(got)) << what << " element " << e;
-      continue;
-    }
-    const bool wide = out.dtype() == DType::kFloat32 || out.dtype() == DType::kFloat64;
-    const double bound =
-        want.bound[k] +
-        (wide ? 0.0 : 0.5 * std::max(UlpOf(out.dtype(), exact), UlpOf(out.dtype(), got)));
-    ASSERT_LE(std::fabs(got - exact), bound)
-        << what << " element " << e << ": got " << got << ", exact " << exact;
-  }
-  ASSERT_EQ(out.FirstChangeOutsideElements(before), -1) << what;
-}
-
 // Targets: classes drawn at random, about one in five ignoreIndex (a UINT8 target names the
 // first 256 classes at most, and never a negative ignoreIndex).
 void FillTargets(HostTensor* target, int64_t classes, int64_t ignore, std::mt19937_64& rng) {
@@ -179,7 +154,7 @@ void RunAllSplits(Op op, const std::vector<const HostTensor*>& in,
         ASSERT_EQ(out[k]->Snapshot(), before[k]);
         continue;
       }
-      ExpectOut(want[k], *out[k], before[k], k == 0 ? "out" : "totalWeightOut");
+      ExpectClassLossOut(want[k], *out[k], before[k], k == 0 ? "out" : "totalWeightOut");
       if (first.size() <= k) {
         first.push_back(out[k]->ElementBytes());
       } else {

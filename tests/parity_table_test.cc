@@ -688,6 +688,10 @@ const char* RuleName(DTypeRule r) {
       return "InputsSameOutAny";
     case DTypeRule::kInputsAnyOutLikeTarget:
       return "InputsAnyOutLikeTarget";
+    case DTypeRule::kClassFloat:
+      return "ClassFloat";
+    case DTypeRule::kSoftmaxLossFloat:
+      return "SoftmaxLossFloat";
   }
   return "?";
 }
@@ -772,6 +776,12 @@ const char* Promotion(DTypeRule r) {
     case DTypeRule::kPromoteOutAnyFloat:
       return "PromoteType of the inputs (integer inputs cast to it), computed in f32, cast to "
              "out's dtype";
+    case DTypeRule::kClassFloat:
+      return "self a compute dtype, weight self's, target INT64, INT32 or UINT8; computed in "
+             "double, rounded once to each output's dtype (any self's casts to)";
+    case DTypeRule::kSoftmaxLossFloat:
+      return "input a compute dtype, weight FLOAT, target INT64 or INT32; computed in f32 and "
+             "double, rounded once to input's dtype";
   }
   return "?";
 }

@@ -201,7 +201,8 @@ TEST_F(TilingProperty, RowChunksKeepThePartialsAlignment) {
     tiling_sweep::Case c = tiling_sweep::RandomCase(rng);
     if (!GetOpInfo(c.problem.op).is_reduction) continue;
     tiling::Plan plan;
-    ASSERT_TRUE(tiling_sweep::PlanCase(c, &plan).ok());
+    const Status s = tiling_sweep::PlanCase(c, &plan);
+    ASSERT_TRUE(s.ok()) << c.Describe() << ": " << s.message();
     const tiling::ReductionPlan& p = plan.reduction;
     if (p.a0 == 1 && p.r_chunk < p.r) {
       ++chunked;

@@ -365,6 +365,16 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
           p.loss.why = "ops-nn publishes " + p.loss.kernel + "'s tiling for its arch35 kernel only";
         }
       }
+      if (info.kind == Kind::kSoftmaxLoss) {  // input's (logProb's) [rows, classes]
+        if (problem.dtype != DType::kFloat32 && problem.dtype != DType::kFloat16 &&
+            problem.dtype != DType::kBFloat16) {
+          return Status::Invalid(p.op + " reads f32, f16 or bf16 rows, not " + p.dtype);
+        }
+        if (rank != 2) {
+          return Status::Invalid("shape " + ShapeText(problem.shape) + ": " + p.op +
+                                 " plans its rows as [rows, classes]");
+        }
+      }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
       if (info.kind == Kind::kGather) {
         if (rank != 2 ||

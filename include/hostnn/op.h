@@ -123,6 +123,12 @@ enum class Signature {
   kGradClassLoss,              // (in0, in1, in2, in3, i0, i1, in4, out): its gradient, in0
                                // the forward's gradient, in4 (totalWeight) after the integers
   kGradClassLossRef,           // the same, in4 declared without const (NLLLoss2dBackward)
+  kCrossEntropyLoss,           // (in0, in1, in2, c0, i0, d0, d1, f0, out, out1, out2, out3): in2
+                               // optional; a char* reduction, int64_t ignoreIndex, doubles
+                               // labelSmoothing and lseSquareScaleForZloss, a bool
+                               // returnZloss, four outputs
+  kGradCrossEntropyLoss,       // (in0 .. in5, c0, i0, d0, d1, out): in3 to in5 optional, the
+                               // forward's attributes but returnZloss (CrossEntropyLossGrad)
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -160,9 +166,16 @@ enum class Kind {
                    // its gradient zero but at the named classes (NLLLoss, NLLLoss2d and their
                    // gradients: src/exec/class_loss_executor.h); every target checked when
                    // phase 2 runs
+  kSoftmaxLoss,    // a class loss of each row's log-softmax: the row's log-softmax along
+                   // its classes (written as an output), then the class its target names
+                   // picked from it, with label smoothing's weighted row sum (CrossEntropyLoss);
+                   // its gradient a row from the log-probabilities
+                   // (src/exec/softmax_loss_executor.h); every target checked when phase 2 runs
 };
 // The losses' kinds (docs/loss_embedding_family.md): their own front ends and executors.
-constexpr bool IsLossKind(Kind k) { return k == Kind::kPointLoss || k == Kind::kClassLoss; }
+constexpr bool IsLossKind(Kind k) {
+  return k == Kind::kPointLoss || k == Kind::kClassLoss || k == Kind::kSoftmaxLoss;
+}
 // The kinds that read an index tensor (their own front end, src/aclnn/index_front_end.cc,
 // and executors, src/exec/index_executor.h, scatter_executor.h).
 constexpr bool IsIndexKind(Kind k) { return k == Kind::kGather || k == Kind::kScatterAdd; }
@@ -380,6 +393,10 @@ enum class DTypeRule {
                             // totalWeight) self's; the target INT64, INT32 or UINT8; the
                             // outputs a dtype self's casts to (NLLLoss: computed in double,
                             // rounded once to f32 and to each output's dtype)
+  kSoftmaxLossFloat,        // the float tensors one compute dtype (FLOAT, FLOAT16,
+                            // BFLOAT16), the weight FLOAT; the target INT64 or INT32 (the
+                            // gradient's INT64) (CrossEntropyLoss: computed in f32 and
+                            // double, rounded once to the dtype)
 };
 
 // How the operands' shapes relate.
@@ -425,6 +442,9 @@ enum class ShapeRule {
   kClassTarget,    // self [N, C] or [C], target [N] or 0-d, weight [C]; out [N] (none with a
                    // batch) or one element, out1 one element; a gradient's out self's shape
                    // (NLLLoss, NLLLossBackward)
+  kClassRows,      // input [N, C] (C >= 1), target [N], weight [C]; the loss [N] (none)
+                   // or one element, logProb [N, C]; a gradient's gradLoss [N] (none) or
+                   // one element, out [N, C] (CrossEntropyLoss, CrossEntropyLossGrad)
   kClassTarget2d,  // self [N, C, H, W], target [N, H, W], weight C elements; out target's
                    // shape (none) or one element (NLLLoss2d, NLLLoss2dBackward)
 };
@@ -669,6 +689,7 @@ constexpr OpInfo kOpInfos[] = {
        IsIndexKind(Kind::k##kind) || Tolerance::k##tol == Tolerance::kNormForward ||              \
        Signature::k##sig == Signature::kLoss || Signature::k##sig == Signature::kWeightedLoss ||  \
        Signature::k##sig == Signature::kClassLoss ||                                              \
+       Signature::k##sig == Signature::kCrossEntropyLoss ||                                       \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

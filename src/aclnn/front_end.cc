@@ -23,6 +23,7 @@
 #include "src/aclnn/noise_front_end.h"
 #include "src/aclnn/norm_front_end.h"
 #include "src/aclnn/prelu_front_end.h"
+#include "src/aclnn/softmax_loss_front_end.h"
 #include "src/aclnn/split_front_end.h"
 #include "src/core/check.h"
 #include "src/core/layout.h"
@@ -179,6 +180,7 @@ Status CheckDTypes(const OpInfo& info, const OperandList& all) {
     case DTypeRule::kInputsSameOutAny:  // MseLossBackward's: src/aclnn/loss_front_end.cc
     case DTypeRule::kInputsAnyOutLikeTarget:  // the cross entropy's: the same file
     case DTypeRule::kClassFloat:  // NLLLoss's: src/aclnn/class_loss_front_end.cc
+    case DTypeRule::kSoftmaxLossFloat:  // CrossEntropyLoss's: src/aclnn/softmax_loss_front_end.cc
       return Status::Ok();
     case DTypeRule::kPromoteOutAnyFloat: {
       // The inputs are computed in their promoted dtype, which must be a compute dtype.
@@ -251,6 +253,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kLossWeights:
     case ShapeRule::kClassTarget:  // NLLLoss's: src/aclnn/class_loss_front_end.cc
     case ShapeRule::kClassTarget2d:
+    case ShapeRule::kClassRows:     // CrossEntropyLoss's: src/aclnn/softmax_loss_front_end.cc
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
     case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc
@@ -473,6 +476,10 @@ Status PrepareCheckedViews(const OpArgs& args, const tiling::Options& options,
   // A loss reading one class per position (NLLLoss): src/aclnn/class_loss_front_end.cc.
   if (info.kind == Kind::kClassLoss)
     return PrepareClassLossChecked(args, options, workspace_size, executor);
+  // A class loss of each row's log-softmax (CrossEntropyLoss):
+  // src/aclnn/softmax_loss_front_end.cc.
+  if (info.kind == Kind::kSoftmaxLoss)
+    return PrepareSoftmaxLossChecked(args, options, workspace_size, executor);
   Operand in0{info.in_names[0], args.in[0], {}};
   Operand in1{info.in_names[1], args.in[1], {}};
   Operand in2{info.in_names[2], args.in[2], {}};

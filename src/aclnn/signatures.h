@@ -706,6 +706,39 @@
 #define HOSTNN_SIG_SCALARS_GradClassLossRef HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_INT_ATTR(i1), 0, 0, 0
 #define HOSTNN_SIG_FLAG_GradClassLossRef 0
 
+/* aclnnCrossEntropyLoss(input, target, weightOptional, reductionOptional, ignoreIndex,
+ * labelSmoothing, lseSquareScaleForZloss, returnZloss, lossOut, logProbOut, zlossOut,
+ * lseForZlossOut): a char* reduction, an int64_t, two doubles and a bool between three inputs
+ * and four outputs, every tensor const. */
+#define HOSTNN_SIG_PARAMS_CrossEntropyLoss                                                \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, char *c0, int64_t i0, \
+      double d0, double d1, bool f0, const aclTensor *out, const aclTensor *out1,         \
+      const aclTensor *out2, const aclTensor *out3
+#define HOSTNN_SIG_ARGS_CrossEntropyLoss in0, in1, in2, c0, i0, d0, d1, f0, out, out1, out2, out3
+#define HOSTNN_SIG_INS_CrossEntropyLoss in0, in1, in2
+#define HOSTNN_SIG_OUTS_CrossEntropyLoss out, out1, out2, out3
+#define HOSTNN_SIG_DIM_CrossEntropyLoss 0
+#define HOSTNN_SIG_ARRAY_CrossEntropyLoss 0
+#define HOSTNN_SIG_SCALARS_CrossEntropyLoss \
+  HOSTNN_SIG_STRING_ATTR(c0), HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0
+#define HOSTNN_SIG_FLAG_CrossEntropyLoss f0
+
+/* aclnnCrossEntropyLossGrad(gradLoss, logProb, target, weightOptional, gradZlossOptional,
+ * lseForZlossOptional, reductionOptional, ignoreIndex, labelSmoothing, lseSquareScaleForZloss,
+ * out): six inputs, the forward's attributes but returnZloss, one output. */
+#define HOSTNN_SIG_PARAMS_GradCrossEntropyLoss                                                \
+  const aclTensor *in0, const aclTensor *in1, const aclTensor *in2, const aclTensor *in3,     \
+      const aclTensor *in4, const aclTensor *in5, char *c0, int64_t i0, double d0, double d1, \
+      const aclTensor *out
+#define HOSTNN_SIG_ARGS_GradCrossEntropyLoss in0, in1, in2, in3, in4, in5, c0, i0, d0, d1, out
+#define HOSTNN_SIG_INS_GradCrossEntropyLoss in0, in1, in2, in3, in4, in5
+#define HOSTNN_SIG_OUTS_GradCrossEntropyLoss out, 0, 0
+#define HOSTNN_SIG_DIM_GradCrossEntropyLoss 0
+#define HOSTNN_SIG_ARRAY_GradCrossEntropyLoss 0
+#define HOSTNN_SIG_SCALARS_GradCrossEntropyLoss \
+  HOSTNN_SIG_STRING_ATTR(c0), HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0
+#define HOSTNN_SIG_FLAG_GradCrossEntropyLoss 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

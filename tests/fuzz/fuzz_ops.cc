@@ -235,8 +235,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     call.ints[0] = static_cast<int64_t>(in.U8() % 5) - 1;
     call.ints[1] = static_cast<int8_t>(in.U8());
   }
+  // A class loss of log-softmax rows (Kind SoftmaxLoss: CrossEntropyLoss): two more tensors
+  // from the next bytes; the forward's input t[0], target t[1], lossOut t[2], logProbOut the
+  // first more, zlossOut and lseForZlossOut the second; a gradient's gradLoss the first more,
+  // logProb t[0], target t[1], out t[2]; weightOptional t[3] or absent, the reduction (a string:
+  // "none", "mean", "sum", another, or null) and labelSmoothing (0, 0.25, 1 or 2, the last
+  // refused) from the byte after, ignoreIndex (-128 to 127) from the next.
+  const bool softmax_loss = info.kind == hostnn::Kind::kSoftmaxLoss;
+  if (softmax_loss) {
+    for (auto& s : stats) s = DecodeTensor(in, buffers.data());
+    const uint8_t b = in.U8();
+    const aclTensor* weight = (b & 1) != 0 ? t[3] : nullptr;
+    if (info.is_forward) {
+      call.in[0] = t[0], call.in[1] = t[1], call.in[2] = weight;
+      call.out[0] = t[2], call.out[1] = stats[0], call.out[2] = stats[1], call.out[3] = stats[1];
+    } else {
+      call.in[0] = stats[0], call.in[1] = t[0], call.in[2] = t[1], call.in[3] = weight;
+      call.out[0] = t[2];
+    }
+    static const char* const kModes[] = {"none", "mean", "sum", "avg", nullptr};
+    static const double kSmoothing[] = {0.0, 0.25, 1.0, 2.0};
+    call.string = kModes[(b >> 1) % 5];
+    call.doubles[0] = kSmoothing[(b >> 4) % 4];
+    call.ints[0] = static_cast<int8_t>(in.U8());
+  }
   aclnnStatus st =
-      norm || scatter || loss || class_loss ? api.phase1_call(call, &ws, &exec)
+      norm || scatter || loss || class_loss || softmax_loss ? api.phase1_call(call, &ws, &exec)
       : training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
                                    defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
                  : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
@@ -269,13 +293,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       return 0;
     }
     // An operator that reads values it must trust (Embedding's and EmbeddingDenseBackward's
-    // indices, NLLLoss's targets) refuses a bad one when it runs (161002), before anything is written.
+    // indices, NLLLoss's and CrossEntropyLoss's targets) refuses a bad one when it runs (161002),
+    // before anything is written.
     const bool refused_value =
         st == ACLNN_ERR_PARAM_INVALID &&
         ((hostnn::IsIndexKind(info.kind) &&
           (std::strstr(aclGetRecentErrMsg(), "outside weight's rows") != nullptr ||
            std::strstr(aclGetRecentErrMsg(), "outside out's rows") != nullptr)) ||
-         (class_loss && std::strstr(aclGetRecentErrMsg(), "outside the classes") != nullptr));
+         ((class_loss || softmax_loss) &&
+          std::strstr(aclGetRecentErrMsg(), "outside the classes") != nullptr));
     if (refused_value) {
       for (int k = 0; k < kBuffers; ++k) {
         if (std::memcmp(before[k].data(), buffers[k], kBufBytes) != 0) std::abort();

@@ -276,6 +276,7 @@ double CallRef(F ref, double x, const double* scalars) {
 #define HOSTNN_REF_ScatterAdd(Name) HOSTNN_REF_MapColumnSums(Name)
 #define HOSTNN_REF_PointLoss(Name) HOSTNN_REF_MapColumnSums(Name)
 #define HOSTNN_REF_ClassLoss(Name) HOSTNN_REF_MapColumnSums(Name)
+#define HOSTNN_REF_SoftmaxLoss(Name) HOSTNN_REF_MapColumnSums(Name)
 double ForwardEltwiseRef(Op op, double x, const double* scalars) {
   switch (op) {
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_REF_##kind(Name)
@@ -295,6 +296,7 @@ double ForwardEltwiseRef(Op op, double x, const double* scalars) {
 #undef HOSTNN_REF_ScatterAdd
 #undef HOSTNN_REF_PointLoss
 #undef HOSTNN_REF_ClassLoss
+#undef HOSTNN_REF_SoftmaxLoss
 double ForwardEltwiseRef(Op op, double x) { return ForwardEltwiseRef(op, x, DefaultScalars(op)); }
 
 const double* DefaultScalars(Op op) {

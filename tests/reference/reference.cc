@@ -266,6 +266,7 @@ double CallRef(F ref, double dy, double x, const double* scalars) {
 #define HOSTNN_REF_ScatterAdd(Name) HOSTNN_REF_MapColumnSums(Name)
 #define HOSTNN_REF_PointLoss(Name) HOSTNN_REF_MapColumnSums(Name)
 #define HOSTNN_REF_ClassLoss(Name) HOSTNN_REF_MapColumnSums(Name)
+#define HOSTNN_REF_SoftmaxLoss(Name) HOSTNN_REF_MapColumnSums(Name)
 double EltwiseRef(Op op, double dy, double x, const double* scalars) {
   switch (op) {
 #define HOSTNN_OP(Name, snake, sig, kind, ...) HOSTNN_REF_##kind(Name)
@@ -286,6 +287,7 @@ double EltwiseRef(Op op, double dy, double x) { return EltwiseRef(op, dy, x, Def
 #undef HOSTNN_REF_ScatterAdd
 #undef HOSTNN_REF_PointLoss
 #undef HOSTNN_REF_ClassLoss
+#undef HOSTNN_REF_SoftmaxLoss
 
 void LogSoftmaxBackwardRef(const std::vector<double>& dy, const std::vector<double>& y,
                            const std::vector<int64_t>& shape, int64_t dim, std::vector<double>* out,

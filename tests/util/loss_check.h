@@ -1,7 +1,8 @@
-// What the loss suites (tests/mse_loss_test.cc, bce_with_logits_test.cc, nll_loss_test.cc)
-// share: a loss's OpArgs, the NumPy broadcast index their references walk, the (team, cores)
-// splits each case runs on, and the check of out against a double-precision expectation over
-// them, out's bits the same for each and the bytes around its elements as they were.
+// What the loss suites (tests/mse_loss_test.cc, bce_with_logits_test.cc, nll_loss_test.cc,
+// cross_entropy_loss_test.cc) share: a loss's OpArgs, the NumPy broadcast index their
+// references walk, the (team, cores) splits each case runs on, and the check of out against a
+// double-precision expectation over them, out's bits the same for each and the bytes around
+// its elements as they were.
 #ifndef HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
 #define HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
 
@@ -75,6 +76,35 @@ inline void ExpectLossOut(const LossExpected& want, const HostTensor& out,
     }
   }
   ASSERT_EQ(out.FirstChangeOutsideElements(before), -1);
+}
+
+// A class loss's output (NLLLoss's, CrossEntropyLoss's) against `want`: NaN where it is NaN
+// (a mean over no weight), exactly +0 where the value and bound are 0 (an untouched or
+// ignored element), else within the bound (a 16-bit output plus half its ULP); every other
+// byte of out's storage as `before` had it. `what` names the output.
+inline void ExpectClassLossOut(const LossExpected& want, const HostTensor& out,
+                               const std::vector<uint8_t>& before, const char* what) {
+  ASSERT_EQ(static_cast<size_t>(out.numel()), want.value.size()) << what;
+  for (int64_t e = 0; e < out.numel(); ++e) {
+    const size_t k = static_cast<size_t>(e);
+    const double got = out.Get(e), exact = want.value[k];
+    if (std::isnan(exact)) {
+      ASSERT_TRUE(std::isnan(got)) << what << " element " << e;
+      continue;
+    }
+    if (exact == 0.0 && want.bound[k] == 0.0) {  // an untouched or ignored element: +0
+      ASSERT_EQ(got, 0.0) << what << " element " << e;
+      ASSERT_FALSE(std::signbit(got)) << what << " element " << e;
+      continue;
+    }
+    const bool wide = out.dtype() == DType::kFloat32 || out.dtype() == DType::kFloat64;
+    const double bound =
+        want.bound[k] +
+        (wide ? 0.0 : 0.5 * std::max(UlpOf(out.dtype(), exact), UlpOf(out.dtype(), got)));
+    ASSERT_LE(std::fabs(got - exact), bound)
+        << what << " element " << e << ": got " << got << ", exact " << exact;
+  }
+  ASSERT_EQ(out.FirstChangeOutsideElements(before), -1) << what;
 }
 
 // The (team, cores) splits a loss suite runs each case on: its bits must not depend on them.

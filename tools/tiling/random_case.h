@@ -88,9 +88,10 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
   c.problem.op = ops[std::uniform_int_distribution<size_t>(0, ops.size() - 1)(rng)];
   c.problem.team = kSweepTeam;
   // LogSoftmaxBackward computes in f32: no f64 storage (LogSoftmax computes DOUBLE in double);
-  // nor a norm, which takes no DOUBLE (and whose many inputs a small UB holds no f64 chunk of).
+  // nor a norm or BatchNorm, which take no DOUBLE (and whose many inputs a small UB holds no
+  // f64 chunk of).
   const OpInfo& info = GetOpInfo(c.problem.op);
-  const bool f32_reduction = info.is_reduction && (!info.is_forward || IsNormShape(info.shapes));
+  const bool f32_reduction = info.is_reduction && (!info.is_forward || IsNormFamily(info.shapes));
   c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, f32_reduction ? 2 : 3)(rng)];
 
   const int rank = std::uniform_int_distribution<int>(0, 4)(rng);
@@ -116,7 +117,9 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
     c.problem.scale_grad_by_freq = coin(rng) == 0;
     c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, 2)(rng)];
   }
-  if (info.kind == Kind::kClassLoss) {  // NLLLoss: self's [positions, classes], f32, f16 or bf16
+  // NLLLoss: self's [positions, classes]; CrossEntropyLoss: input's [rows, classes]; f32, f16
+  // or bf16.
+  if (info.kind == Kind::kClassLoss || info.kind == Kind::kSoftmaxLoss) {
     const int64_t classes = LogUniform(rng, 1, max_elements);
     c.problem.shape = {LogUniform(rng, 1, std::max<int64_t>(1, max_elements / classes)), classes};
     c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, 2)(rng)];

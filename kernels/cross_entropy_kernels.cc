@@ -1,0 +1,150 @@
+// The SoftmaxLoss kind's row kernels (CrossEntropyLoss, CrossEntropyLossGrad) for every
+// compiled SIMD target, and their dispatch entry (GetSoftmaxLossKernels); kernels/kernels.h
+// says what each computes. The forward's max, sum of exp and logProb are the softmax
+// forward's kernels (LogSoftmax's bits); these are the two passes it does not have: label
+// smoothing's weighted row sum, and the gradient's row.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cross_entropy_kernels.cc"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/contrib/math/math-inl.h>
+#include <hwy/highway.h>
+
+#include "kernels/convert-inl.h"
+#include "kernels/kernels.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace hostnn {
+namespace kernels {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+constexpr size_t kPad = HWY_MAX_BYTES / sizeof(float);  // a padded copy's elements
+
+// sum_i w[i] (x[i] - max) in double: element i to partial i % kRowPartials (vectors of at
+// most kRowPartials double lanes, so a block is whole vectors on every target), the last
+// partial block on zero-padded copies with its lanes past n zeroed. x[i] - max is exact in
+// double (two floats), its product with w[i] rounded once.
+template <class Tag>
+double SmoothingSumOf(const void* vx, const float* w, float max, size_t n) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(vx);
+  const hn::CappedTag<double, kRowPartials> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const size_t N = hn::Lanes(dd);
+  const auto vmax = hn::Set(dd, static_cast<double>(max));
+  HWY_ALIGN double partials[kRowPartials] = {0};
+  const auto term = [&](const T* xs, const float* ws, size_t k) {
+    const auto d = hn::Sub(hn::PromoteTo(dd, LoadF32(df, Tag(), xs + k)), vmax);
+    return ws == nullptr ? d : hn::Mul(d, hn::PromoteTo(dd, hn::LoadU(df, ws + k)));
+  };
+  size_t i = 0;
+  for (; i + kRowPartials <= n; i += kRowPartials) {
+    const float* wi = w == nullptr ? nullptr : w + i;
+    for (size_t k = 0; k < kRowPartials; k += N) {
+      hn::Store(hn::Add(hn::Load(dd, partials + k), term(x + i, wi, k)), dd, partials + k);
+    }
+  }
+  if (i < n) {
+    const size_t valid = n - i;
+    HWY_ALIGN T px[kRowPartials] = {};
+    HWY_ALIGN float pw[kRowPartials] = {};
+    for (size_t j = 0; j < valid; ++j) {
+      px[j] = x[i + j];
+      if (w != nullptr) pw[j] = w[i + j];
+    }
+    for (size_t k = 0; k < kRowPartials; k += N) {
+      const auto v = hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0),
+                                        term(px, w == nullptr ? nullptr : pw, k));
+      hn::Store(hn::Add(hn::Load(dd, partials + k), v), dd, partials + k);
+    }
+  }
+  return CombinePartials(partials);
+}
+
+// out[i] = exp(lp[i]) k - b w[i] (b where w is null), f32 lanes, rounded once to Tag; the
+// last partial vector on padded copies.
+template <class Tag>
+void GradRowOf(const void* vlp, const float* w, float k, float b, void* vout, size_t n) {
+  using T = typename Tag::T;
+  const T* lp = static_cast<const T*>(vlp);
+  T* out = static_cast<T*>(vout);
+  const hn::ScalableTag<float> df;
+  const size_t N = hn::Lanes(df);
+  const auto vk = hn::Set(df, k), vb = hn::Set(df, b);
+  const auto one = [&](const T* l, const float* ws, T* o) {
+    const auto p = hn::Exp(df, LoadF32(df, Tag(), l));
+    const auto bw = ws == nullptr ? vb : hn::Mul(vb, hn::LoadU(df, ws));
+    StoreF32(df, Tag(), hn::MulSub(p, vk, bw), o);
+  };
+  size_t i = 0;
+  for (; i + N <= n; i += N) one(lp + i, w == nullptr ? nullptr : w + i, out + i);
+  if (i < n) {
+    HWY_ALIGN T pl[kPad] = {};
+    HWY_ALIGN float pw[kPad] = {};
+    HWY_ALIGN T po[kPad] = {};
+    for (size_t j = 0; j < n - i; ++j) {
+      pl[j] = lp[i + j];
+      if (w != nullptr) pw[j] = w[i + j];
+    }
+    one(pl, w == nullptr ? nullptr : pw, po);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = po[j];
+  }
+}
+
+// The entries, one per storage type (HWY_EXPORT takes plain names).
+#define HOSTNN_SOFTMAX_LOSS_ENTRIES(Tag)                                                     \
+  double SmoothingSum##Tag(const void* x, const float* w, float max, size_t n) {             \
+    return SmoothingSumOf<Tag>(x, w, max, n);                                                \
+  }                                                                                          \
+  void GradRow##Tag(const void* lp, const float* w, float k, float b, void* out, size_t n) { \
+    GradRowOf<Tag>(lp, w, k, b, out, n);                                                     \
+  }
+HOSTNN_SOFTMAX_LOSS_ENTRIES(F32)
+HOSTNN_SOFTMAX_LOSS_ENTRIES(F16)
+HOSTNN_SOFTMAX_LOSS_ENTRIES(BF16)
+#undef HOSTNN_SOFTMAX_LOSS_ENTRIES
+
+}  // namespace HWY_NAMESPACE
+}  // namespace kernels
+}  // namespace hostnn
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include "kernels/dispatch.h"
+
+namespace hostnn {
+namespace kernels {
+
+HWY_EXPORT(SmoothingSumF32);
+HWY_EXPORT(SmoothingSumF16);
+HWY_EXPORT(SmoothingSumBF16);
+HWY_EXPORT(GradRowF32);
+HWY_EXPORT(GradRowF16);
+HWY_EXPORT(GradRowBF16);
+
+SoftmaxLossKernels GetSoftmaxLossKernels(DType storage) {
+  SoftmaxLossKernels k;
+  switch (storage) {
+    case DType::kFloat32:
+      k.smoothing_sum = HOSTNN_PICK(SmoothingSumF32);
+      k.grad_row = HOSTNN_PICK(GradRowF32);
+      break;
+    case DType::kFloat16:
+      k.smoothing_sum = HOSTNN_PICK(SmoothingSumF16);
+      k.grad_row = HOSTNN_PICK(GradRowF16);
+      break;
+    case DType::kBFloat16:
+      k.smoothing_sum = HOSTNN_PICK(SmoothingSumBF16);
+      k.grad_row = HOSTNN_PICK(GradRowBF16);
+      break;
+    default:  // no other storage type
+      break;
+  }
+  return k;
+}
+
+}  // namespace kernels
+}  // namespace hostnn
+#endif  // HWY_ONCE
