@@ -83,6 +83,12 @@ bool IsAtlasA2(const Platform& pf);
 // Embedding's A2 tiling (GatherTiling) of `indices` rows of `inner` elements.
 GatherTiling PlanGatherA2(int64_t indices, int64_t inner, int64_t x_bytes, int64_t index_bytes,
                           const Platform& pf);
+// CrossEntropyLoss's and CrossEntropyLossGrad's A2 tiling (SoftmaxLossTiling, cross_entropy.cc)
+// of input's (logProb's) [rows, classes] in `dtype` (f32, f16 or bf16).
+SoftmaxLossTiling PlanCrossEntropyA2(int64_t rows, int64_t classes, DType dtype,
+                                     const SoftmaxLossInputs& inputs, const Platform& pf);
+SoftmaxLossTiling PlanCrossEntropyGradA2(int64_t rows, int64_t classes, DType dtype,
+                                         const SoftmaxLossInputs& inputs, const Platform& pf);
 // MseLossBackward's A2 tiling (LossTiling) of `total` elements in `dtype`.
 LossTiling PlanMseGradA2(int64_t total, DType dtype, const Platform& pf);
 // EmbeddingDenseBackward's A2 tiling (ScatterTiling) of grad [grad_rows, dim] in `dtype` into

@@ -374,6 +374,19 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
           return Status::Invalid("shape " + ShapeText(problem.shape) + ": " + p.op +
                                  " plans its rows as [rows, classes]");
         }
+        const SoftmaxLossInputs& in = problem.softmax_loss;
+        if (in.reduction < 0 || in.reduction > 2) {
+          return Status::Invalid("reduction " + S(in.reduction) + ": " + p.op +
+                                 " takes 0 (none), 1 (mean) or 2 (sum)");
+        }
+        p.softmax_loss_inputs = in;
+        if (IsAtlasA2(resolved.platform)) {
+          p.softmax_loss = info.is_forward
+                               ? PlanCrossEntropyA2(problem.shape[0], problem.shape[1],
+                                                    problem.dtype, in, resolved.platform)
+                               : PlanCrossEntropyGradA2(problem.shape[0], problem.shape[1],
+                                                        problem.dtype, in, resolved.platform);
+        }
       }
       p.elementwise = PlanElementwise(numel, elem_bytes, *spec, resolved);
       if (info.kind == Kind::kGather) {
@@ -545,6 +558,18 @@ Status Plan::Check() const {
           (t.block_dim != t.full_cores && t.block_dim != t.full_cores + 1) ||
           t.tile_num * t.full_cores < t.loops) {
         return Fail("loss: the cores' blocks do not cover the " + S(t.total_length) + " elements");
+      }
+    }
+    if (softmax_loss.planned) {  // the rows cut exactly; a row's passes covering its classes
+      const SoftmaxLossTiling& t = softmax_loss;
+      const bool forward = t.kernel == "CrossEntropyLoss";
+      const int64_t covered = forward ? t.ub_loops * t.input_ub_size + t.ub_tail
+                                      : t.col_loops * t.col_tile + t.col_tail;
+      if (t.block_dim < 1 || t.block_dim > pf.cores || shape.size() != 2 ||
+          t.front_cores * t.front_rows + t.tail_cores * t.tail_rows != shape[0] ||
+          covered != shape[1] || (forward && t.total_buf_bytes > pf.ub_bytes)) {
+        return Fail("softmax loss: the cores' rows do not cover the " + S(shape[0]) +
+                    " rows, or a row's passes its " + S(shape[1]) + " classes");
       }
     }
     if (scatter.planned) {  // grad's rows cut exactly, a row's passes covering D

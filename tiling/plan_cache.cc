@@ -55,6 +55,8 @@ uint64_t HashOf(const Problem& p) {
   h = Mix(h, static_cast<uint64_t>(static_cast<int64_t>(p.norm.param_dtype)));
   h = Mix(h, static_cast<uint64_t>(p.norm.bias) * 4 + (p.norm.additional_output ? 2 : 0) +
                  (p.norm.dsum ? 1 : 0));
+  h = Mix(h, static_cast<uint64_t>(p.softmax_loss.reduction) * 4 + (p.softmax_loss.weight ? 2 : 0) +
+                 (p.softmax_loss.smoothing ? 1 : 0));
   return Mix(h, static_cast<uint64_t>(p.team));
 }
 
@@ -70,8 +72,8 @@ bool Matches(const Entry& e, uint64_t hash, const Problem& p, const Options& o,
          e.problem.dtype == p.dtype && e.problem.shape == p.shape && e.problem.dim == p.dim &&
          e.problem.group == p.group && e.problem.norm == p.norm &&
          e.problem.index_dtype == p.index_dtype && e.problem.weight_rows == p.weight_rows &&
-         e.problem.scale_grad_by_freq == p.scale_grad_by_freq && SameOptions(e.options, o) &&
-         e.env == env;
+         e.problem.scale_grad_by_freq == p.scale_grad_by_freq &&
+         e.problem.softmax_loss == p.softmax_loss && SameOptions(e.options, o) && e.env == env;
 }
 
 Status Make(const Environment& env, const Problem& problem, const Options& options,

@@ -133,6 +133,34 @@ std::string LossTable(const LossTiling& t, int64_t host_cores) {
   return o.str();
 }
 
+// CrossEntropyLoss's (its gradient's) Atlas A2 tiling, below the host's elementwise plan.
+std::string SoftmaxLossTable(const SoftmaxLossTiling& t, const SoftmaxLossInputs& in,
+                             int64_t host_cores) {
+  std::ostringstream o;
+  o << "-- Atlas A2 (ops-nn's tiling) --\n"
+    << "kernel          " << t.kernel << ", tiling key " << t.tiling_key
+    << (in.weight ? ", weight" : ", no weight")
+    << (t.kernel == "CrossEntropyLoss" ? (in.smoothing ? ", label smoothing" : "")
+                                       : std::string(", reduction ") + S(in.reduction))
+    << "\n"
+    << "block_dim       " << t.block_dim << " (the plan above: " << Plural(host_cores, "core")
+    << "): " << t.front_cores << " x " << Plural(t.front_rows, "row");
+  if (t.tail_cores > 0) o << ", " << t.tail_cores << " x " << Plural(t.tail_rows, "row");
+  o << "\n";
+  if (t.kernel == "CrossEntropyLoss") {
+    o << "row passes      " << t.ub_loops << " x " << t.input_ub_size << " + " << t.ub_tail
+      << " (vector repeats " << t.vec_loops << " + " << t.vec_tail << ", the tail's "
+      << t.tail_vec_loops << " + " << t.tail_vec_tail << ")\n"
+      << "UB              " << t.total_buf_bytes << " B: rows 3 x " << t.row_buf_bytes << ", casts "
+      << t.cast_buf_bytes << ", smoothing weights " << t.smoothing_weight_bytes << "\n";
+  } else {
+    o << "column passes   " << t.col_loops << " x " << t.col_tile << " + " << t.col_tail << "\n"
+      << "UB              " << t.row_buf_bytes << " B of per-row buffers, the rest column passes\n";
+  }
+  o << "workspace       " << t.workspace_bytes << " B\n";
+  return o.str();
+}
+
 // A normalisation's Atlas A2 tiling, below the host's reduction plan.
 std::string NormTable(const NormTiling& t, int64_t host_cores) {
   std::ostringstream o;
@@ -232,6 +260,38 @@ std::string Plan::ToJson() const {
                    {"pad_length", t.pad_length},
                    {"tile_num", t.tile_num},
                    {"double_buffer", t.double_buffer}};
+    }
+    if (!softmax_loss.planned && !softmax_loss.why.empty()) {
+      o["softmax_loss"] = {
+          {"kernel", softmax_loss.kernel}, {"planned", false}, {"why", softmax_loss.why}};
+    }
+    if (softmax_loss.planned) {
+      const SoftmaxLossTiling& t = softmax_loss;
+      o["softmax_loss"] = {{"kernel", t.kernel},
+                           {"tiling_key", t.tiling_key},
+                           {"weight", softmax_loss_inputs.weight},
+                           {"label_smoothing", softmax_loss_inputs.smoothing},
+                           {"reduction", softmax_loss_inputs.reduction},
+                           {"block_dim", t.block_dim},
+                           {"front_cores", t.front_cores},
+                           {"front_rows", t.front_rows},
+                           {"tail_cores", t.tail_cores},
+                           {"tail_rows", t.tail_rows},
+                           {"row_buf_bytes", t.row_buf_bytes},
+                           {"input_ub_size", t.input_ub_size},
+                           {"cast_buf_bytes", t.cast_buf_bytes},
+                           {"smoothing_weight_bytes", t.smoothing_weight_bytes},
+                           {"total_buf_bytes", t.total_buf_bytes},
+                           {"ub_loops", t.ub_loops},
+                           {"ub_tail", t.ub_tail},
+                           {"vec_loops", t.vec_loops},
+                           {"vec_tail", t.vec_tail},
+                           {"tail_vec_loops", t.tail_vec_loops},
+                           {"tail_vec_tail", t.tail_vec_tail},
+                           {"col_tile", t.col_tile},
+                           {"col_loops", t.col_loops},
+                           {"col_tail", t.col_tail},
+                           {"workspace_bytes", t.workspace_bytes}};
     }
     if (scatter.planned) {
       const ScatterTiling& t = scatter;
@@ -396,6 +456,13 @@ std::string Plan::ToTable() const {
         << Wrap("kernel          ", scatter.kernel + " not planned: " + scatter.why);
     }
     if (loss.planned) o << LossTable(loss, p.block_dim);
+    if (softmax_loss.planned) {
+      o << SoftmaxLossTable(softmax_loss, softmax_loss_inputs, p.block_dim);
+    }
+    if (!softmax_loss.planned && !softmax_loss.why.empty()) {
+      o << "-- Atlas A2 (ops-nn's tiling) --\n"
+        << Wrap("kernel          ", softmax_loss.kernel + " not planned: " + softmax_loss.why);
+    }
     if (!loss.planned && !loss.why.empty()) {
       o << "-- Atlas A2 (ops-nn's tiling) --\n"
         << Wrap("kernel          ", loss.kernel + " not planned: " + loss.why);

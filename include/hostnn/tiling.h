@@ -91,6 +91,20 @@ struct NormInputs {
 
 // What a plan is for. Operators fill it from their tensors; hostnn-tiling from its
 // command line (names parsed with FindOp and ParseDType).
+// CrossEntropyLoss's and CrossEntropyLossGrad's optional input and attributes their A2 tiling
+// reads: whether weightOptional is given, whether labelSmoothing is above 0 (the forward's UB
+// then holds the weights too) and the reduction (the gradient's UB split: 0 none, 1 mean, 2
+// sum).
+struct SoftmaxLossInputs {
+  bool weight = false;
+  bool smoothing = false;
+  int64_t reduction = 1;
+  bool operator==(const SoftmaxLossInputs& o) const {
+    return weight == o.weight && smoothing == o.smoothing && reduction == o.reduction;
+  }
+  bool operator!=(const SoftmaxLossInputs& o) const { return !(*this == o); }
+};
+
 struct Problem {
   Op op = Op::kSiluBackward;
   DType dtype = DType::kFloat32;  // storage dtype: kFloat32, kFloat16, kBFloat16, kFloat64
@@ -115,6 +129,9 @@ struct Problem {
   // D] elements; the A2 tiling reads all three.
   int64_t weight_rows = 0;
   bool scale_grad_by_freq = false;
+  // CrossEntropyLoss and CrossEntropyLossGrad: what their A2 tiling reads beside input's
+  // (logProb's) [rows, classes] and dtype.
+  SoftmaxLossInputs softmax_loss = {};
 };
 
 // The short name of a storage dtype tiling plans (f32, f16, bf16, f64, i32, i16, i8, u8, i64;
@@ -413,6 +430,35 @@ struct ScatterTiling {
 // nothing, block_dim is full_cores); tile_num = ceil(loops / full_cores) tiles per core. Double
 // buffered above 65536 elements. tiling_key: 1 FLOAT, 2 FLOAT16, 3 BFLOAT16. MseLoss's own A2
 // tiling is not published (ops-nn's is arch35's): not planned, with why.
+// CrossEntropyLoss's and CrossEntropyLossGrad's Atlas A2 tiling (tiling/cross_entropy.cc):
+// ops-nn's cross_entropy_loss_tiling.cpp and cross_entropy_loss_grad_tiling.cpp. Both cut the
+// rows over the cores, front_cores of front_rows and tail_cores of tail_rows (block_dim their
+// sum). The forward then cuts a row into UB passes of input_ub_size elements (ub_loops whole
+// ones and a tail of ub_tail), each reduced in vector repeats of 8192 (vec_loops and vec_tail;
+// the tail pass's tail_vec_loops and tail_vec_tail); the gradient into column passes of
+// col_tile elements (a multiple of 512 bytes: col_loops whole ones and col_tail). tiling_key:
+// the forward's 1 BFLOAT16, 2 FLOAT16, 3 FLOAT; the gradient's that times 10 plus 1 with a
+// weight. Not planned, with why, where the rows a core holds leave the UB no room (ops-nn's
+// unsigned arithmetic would wrap).
+struct SoftmaxLossTiling {
+  bool planned = false;
+  std::string kernel;  // CrossEntropyLoss, CrossEntropyLossGrad
+  std::string why;     // not planned: why
+  int64_t tiling_key = 0;
+  int64_t block_dim = 0, front_cores = 0, tail_cores = 0, front_rows = 0, tail_rows = 0;
+  // The forward's UB (the gradient's row_buf_bytes: every buffer but the column passes): an
+  // f32 buffer of a core's rows (three are kept: losses, weights, smoothing sums; bytes), the
+  // input pass (elements), a 16-bit pass's f32 cast and logProb's pass, the weights label
+  // smoothing reads (bytes), in all.
+  int64_t row_buf_bytes = 0, input_ub_size = 0, cast_buf_bytes = 0, smoothing_weight_bytes = 0;
+  int64_t total_buf_bytes = 0;
+  int64_t ub_loops = 0, ub_tail = 0, vec_loops = 0, vec_tail = 0, tail_vec_loops = 0,
+          tail_vec_tail = 0;
+  // The gradient's column passes.
+  int64_t col_tile = 0, col_loops = 0, col_tail = 0;
+  int64_t workspace_bytes = 0;  // the kernel's own (the gradient's without the library's)
+};
+
 struct LossTiling {
   bool planned = false;
   std::string kernel;  // MseLossGradV2, or the kernel not planned
@@ -447,6 +493,8 @@ struct Plan {
   int64_t weight_rows = 0;       // Problem::weight_rows (EmbeddingDenseBackward's); else 0
   ScatterTiling scatter;         // EmbeddingDenseBackward's Atlas A2 tiling (kElementwise)
   LossTiling loss;               // MseLossBackward's Atlas A2 tiling (kElementwise)
+  SoftmaxLossInputs softmax_loss_inputs;  // Problem::softmax_loss (CrossEntropyLoss's)
+  SoftmaxLossTiling softmax_loss;         // CrossEntropyLoss's Atlas A2 tiling (kElementwise)
 
   std::string ToJson() const;
   std::string ToTable() const;

@@ -311,6 +311,10 @@ Status PrepareSoftmaxLoss(Op op, const SoftmaxLossOperands& o, const tiling::Opt
   const bool empty = o.rows == 0;
   tiling::Problem problem{
       op, o.rows_in.view->dtype, {std::max<int64_t>(o.rows, 1), o.classes}, 0, launch::TeamSize()};
+  // What the A2 tiling reads: the weight, label smoothing above 0, the reduction's mode.
+  problem.softmax_loss.weight = o.weight.view != nullptr;
+  problem.softmax_loss.smoothing = o.numbers[2] > 0.0f;
+  problem.softmax_loss.reduction = o.exact[0];
   std::shared_ptr<const tiling::Plan> plan;
   HOSTNN_RETURN_IF_ERROR(PlanOp(op, problem, empty, options, &plan));
   SoftmaxLossExecutor::Layouts l;

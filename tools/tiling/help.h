@@ -100,6 +100,9 @@ inline std::string ProblemHelp() {
          "  --num-weights N        embedding_dense_backward: out's rows (numWeights); --shape\n"
          "                         is grad's [rows, D]\n"
          "  --scale-grad-by-freq   embedding_dense_backward: scaleGradByFreq true\n"
+         "  --weight               cross_entropy_loss(_grad): weightOptional given\n"
+         "  --label-smoothing      cross_entropy_loss: labelSmoothing above 0\n"
+         "  --reduction R          cross_entropy_loss_grad: none, mean (default) or sum\n"
          "platform and tunables (default: the environment, then the profile):\n"
          "  --platform P           " +
          bench::WrapList(platforms + "or a file's profile", 25) +

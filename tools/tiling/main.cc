@@ -40,6 +40,8 @@ struct CommandLine {
   bool additional_output = false;  // --additional-output (the commands that read a problem)
   bool dsum = false;               // --dsum
   bool scale_grad_by_freq = false;  // --scale-grad-by-freq
+  bool weight = false;              // --weight (cross_entropy_loss: weightOptional given)
+  bool label_smoothing = false;     // --label-smoothing (cross_entropy_loss: above 0)
 };
 
 // A library message in the tool's words: Options fields are command-line flags here.
@@ -76,9 +78,9 @@ bool ParseInt(const std::string& text, int64_t* value) {
 }
 
 // Parses argv[2...] (argv[1] is the command) with CLI11: the flags in `allowed` take one
-// value each, at most once; --json is a flag of plan, --additional-output, --dsum and
-// --scale-grad-by-freq of plan and check (the commands with --param-dtype), -h / --help of
-// every command.
+// value each, at most once; --json is a flag of plan, --additional-output, --dsum,
+// --scale-grad-by-freq, --weight and --label-smoothing of plan and check (the commands with
+// --param-dtype), -h / --help of every command.
 int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allowed,
                      CommandLine* cl) {
   CLI::App app("hostnn-tiling " + cl->command, "hostnn-tiling " + cl->command);
@@ -90,6 +92,8 @@ int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allo
     app.add_flag("--additional-output", cl->additional_output);
     app.add_flag("--dsum", cl->dsum);
     app.add_flag("--scale-grad-by-freq", cl->scale_grad_by_freq);
+    app.add_flag("--weight", cl->weight);
+    app.add_flag("--label-smoothing", cl->label_smoothing);
   }
   std::map<std::string, CLI::Option*> options;
   std::map<std::string, std::string> values;
@@ -113,12 +117,12 @@ int ParseCommandLine(int argc, char** argv, const std::vector<std::string>& allo
   return kExitOk;
 }
 
-const std::vector<std::string> kProblemFlags = {"op",        "dtype",         "shape",
-                                                "dim",       "group",         "param-dtype",
-                                                "bias",      "index-dtype",   "num-weights",
-                                                "platform",  "platform-file", "tuning-file",
-                                                "num-cores", "ub-bytes",      "min-elems-per-core",
-                                                "buffer-num"};
+const std::vector<std::string> kProblemFlags = {"op",         "dtype",         "shape",
+                                                "dim",        "group",         "param-dtype",
+                                                "bias",       "index-dtype",   "num-weights",
+                                                "platform",   "platform-file", "tuning-file",
+                                                "num-cores",  "ub-bytes",      "min-elems-per-core",
+                                                "buffer-num", "reduction"};
 
 // Fills the problem and options from the command line: kExitUsage (with a message) for a
 // malformed flag; an unknown operator or dtype is the plan's failure, in *invalid.
@@ -147,6 +151,15 @@ int ReadProblem(const CommandLine& cl, tiling::Problem* problem, tiling::Options
   problem->norm.additional_output = cl.additional_output;
   problem->norm.dsum = cl.dsum;
   problem->scale_grad_by_freq = cl.scale_grad_by_freq;
+  problem->softmax_loss.weight = cl.weight;
+  problem->softmax_loss.smoothing = cl.label_smoothing;
+  if (!get("reduction").empty()) {
+    const std::string r = get("reduction");
+    if (r != "none" && r != "mean" && r != "sum") {
+      return Usage("--reduction '" + r + "': expected none, mean or sum");
+    }
+    problem->softmax_loss.reduction = r == "none" ? 0 : r == "mean" ? 1 : 2;
+  }
   if (!get("num-weights").empty() &&
       (!ParseInt(get("num-weights"), &problem->weight_rows) || problem->weight_rows < 1)) {
     return Usage("--num-weights '" + get("num-weights") + "': expected a positive integer");

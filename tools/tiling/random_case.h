@@ -123,6 +123,11 @@ inline Case RandomCase(std::mt19937_64& rng, int64_t max_elements = int64_t{1} <
     const int64_t classes = LogUniform(rng, 1, max_elements);
     c.problem.shape = {LogUniform(rng, 1, std::max<int64_t>(1, max_elements / classes)), classes};
     c.problem.dtype = kDTypes[std::uniform_int_distribution<int>(0, 2)(rng)];
+    if (info.kind == Kind::kSoftmaxLoss) {  // what its A2 tiling reads
+      c.problem.softmax_loss.weight = coin(rng) == 0;
+      c.problem.softmax_loss.smoothing = coin(rng) == 0;
+      c.problem.softmax_loss.reduction = std::uniform_int_distribution<int64_t>(0, 2)(rng);
+    }
   }
   if (info.is_split) {  // a gated unit splits a dim of even extent (at least 1-d)
     if (c.problem.shape.empty()) c.problem.shape.push_back(2);
