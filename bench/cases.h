@@ -180,6 +180,8 @@ class CaseData {
   const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
   // out's view: EmbeddingDenseBackward's [rows, D] is not the spec's shape.
   const TensorView& out_view() const { return out_view_; }
+  // CrossEntropyLoss's lossOut (one element for the default mean).
+  const TensorView& cross_entropy_loss_view() const { return gw_view_; }
   // A class loss's gradOutput (one element; its totalWeight is norm_per_row_view()).
   const TensorView& class_grad_output_view() const { return act_view_; }
   // Embedding's INT64 indices (Kind Gather), one per row of out; self_data() is its weight.

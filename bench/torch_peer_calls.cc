@@ -478,6 +478,9 @@ TorchCase MakeTorchCase(const CaseData& data) {
     t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
     t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);
     t.stats = at::full({}, static_cast<double>(s.shape[0]), opts);
+    // The forward's loss is what ATen returns: the results compared are lossOut's.
+    const TensorView& loss = data.cross_entropy_loss_view();
+    if (GetOpInfo(s.op).is_forward) t.out = at::from_blob(loss.data, loss.shape, opts);
   }
   if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
     const std::vector<int64_t>& half = data.half_shape();
