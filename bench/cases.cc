@@ -416,7 +416,12 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
       out_view_ = TensorView::Dense(out_, spec.dtype, dy_view_.shape);
     }
   }
-  if (info.kind == Kind::kSoftmaxLoss && spec.shape.size() == 2) {
+  if (info.shapes == ShapeRule::kLabelRows && spec.shape.size() == 2) {
+    // SoftmaxCrossEntropyWithLogits: features in x_, labels in dy_ (values in [-1, 1]),
+    // backprop in out_, the loss [N] in class_aux_.
+    class_aux_.assign(static_cast<size_t>(spec.shape[0]), 0.0f);
+    gw_view_ = TensorView::Dense(class_aux_.data(), spec.dtype, {spec.shape[0]});
+  } else if (info.kind == Kind::kSoftmaxLoss && spec.shape.size() == 2) {
     // CrossEntropyLoss: input (a gradient's logProb) in x_, an INT64 target per row drawn
     // uniformly from the classes (dy_view_), no weight; logProbOut (a gradient's out) in out_;
     // the loss (the default mean's one element, or [N]), zlossOut and lseForZlossOut [N], and
@@ -584,6 +589,8 @@ OpArgs CaseData::Args() const {
     a.out[1] = &gw_view_;
   } else if (info.kind == Kind::kClassLoss) {  // a forward's weight and totalWeightOut
     if (info.is_forward) a.in[2] = &w_view_, a.out[1] = &gw_view_;
+  } else if (info.shapes == ShapeRule::kLabelRows) {  // loss, backprop
+    a.out[0] = &gw_view_, a.out[1] = &out_view_;
   } else if (info.kind == Kind::kSoftmaxLoss) {  // lossOut, logProbOut, zlossOut, lseForZlossOut
     if (info.is_forward) {
       a.out[0] = &gw_view_, a.out[1] = &out_view_, a.out[2] = &w_view_;
@@ -678,6 +685,12 @@ double CaseData::Bytes() const {
                ? reads +
                      (out_view_.shape.size() == 1 && out_view_.shape[0] == 1 ? 0.0 : positions * es)
                : reads + static_cast<double>(bytes_per_array_);
+  }
+  // SoftmaxCrossEntropyWithLogits reads features and labels and writes backprop, and a loss
+  // per row.
+  if (info.shapes == ShapeRule::kLabelRows) {
+    return 3.0 * static_cast<double>(bytes_per_array_) +
+           static_cast<double>(spec_.shape[0]) * static_cast<double>(DTypeSize(spec_.dtype));
   }
   // CrossEntropyLoss reads its input and writes logProb (a gradient: reads logProb, writes
   // out), and reads a target per row.
@@ -784,7 +797,10 @@ aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, acl
   if (info.kind == Kind::kSoftmaxLoss) {  // CrossEntropyLoss, as Args gives it
     test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
     test::capi_ops_internal::SetScalars(op, values, &call);  // ignoreIndex, labelSmoothing
-    if (info.is_forward) {
+    if (info.shapes == ShapeRule::kLabelRows) {              // features, labels, loss, backprop
+      call.in[0] = x, call.in[1] = dy;
+      call.out[0] = gw, call.out[1] = out;
+    } else if (info.is_forward) {
       call.in[0] = x, call.in[1] = dy;
       call.out[0] = gw, call.out[1] = out, call.out[2] = w;
       call.out[3] = static_cast<aclTensor*>(stats[0]);

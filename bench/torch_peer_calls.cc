@@ -195,6 +195,13 @@ bool TorchCase::Run() {
                                 static_cast<int64_t>(s[1]), stats),
           x, 1, x.scalar_type());
       break;
+    // SoftmaxCrossEntropyWithLogits has no ATen operator: a PyTorch user's composition, the
+    // loss as cross_entropy with the labels as probabilities (reduction none) and backprop as
+    // softmax minus the labels (dy). The results compared are backprop's.
+    case Op::kSoftmaxCrossEntropyWithLogits:
+      buffer = at::cross_entropy_loss(x, dy, {}, 0, -100, 0.0);
+      at::sub_out(out, at::softmax(x, 1), dy);
+      break;
     case Op::kHeaviside:  // hostnn's first input is `input`, its second `values`
       at::heaviside_out(out, dy, x);
       break;
@@ -473,7 +480,8 @@ TorchCase MakeTorchCase(const CaseData& data) {
     t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);
     t.stats = at::from_blob(data.norm_per_row_view().data, {}, opts);
   }
-  if (GetOpInfo(s.op).kind == Kind::kSoftmaxLoss) {  // CrossEntropyLoss's target, gradLoss
+  if (GetOpInfo(s.op).kind == Kind::kSoftmaxLoss &&
+      GetOpInfo(s.op).shapes != ShapeRule::kLabelRows) {  // CrossEntropyLoss's target, gradLoss
     const TensorView& idx = data.index_view();
     t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
     t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);

@@ -1,8 +1,9 @@
-// The SoftmaxLoss kind's row kernels (CrossEntropyLoss, CrossEntropyLossGrad) for every
-// compiled SIMD target, and their dispatch entry (GetSoftmaxLossKernels); kernels/kernels.h
-// says what each computes. The forward's max, sum of exp and logProb are the softmax
-// forward's kernels (LogSoftmax's bits); these are the two passes it does not have: label
-// smoothing's weighted row sum, and the gradient's row.
+// The SoftmaxLoss kind's row kernels (CrossEntropyLoss, CrossEntropyLossGrad,
+// SoftmaxCrossEntropyWithLogits) for every compiled SIMD target, and their dispatch entry
+// (GetSoftmaxLossKernels); kernels/kernels.h says what each computes. The max, sum of exp and
+// logProb are the softmax forward's kernels (LogSoftmax's bits); these are the passes it does
+// not have: a weighted row sum (label smoothing's, the dense labels' loss), and the gradients'
+// rows.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cross_entropy_kernels.cc"
@@ -22,18 +23,18 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr size_t kPad = HWY_MAX_BYTES / sizeof(float);  // a padded copy's elements
 
-// sum_i w[i] (x[i] - max) in double: element i to partial i % kRowPartials (vectors of at
+// sum_i w[i] (x[i] - shift) in double: element i to partial i % kRowPartials (vectors of at
 // most kRowPartials double lanes, so a block is whole vectors on every target), the last
-// partial block on zero-padded copies with its lanes past n zeroed. x[i] - max is exact in
-// double (two floats), its product with w[i] rounded once.
+// partial block on zero-padded copies with its lanes past n zeroed. x[i] - shift is exact in
+// double for a float shift, its product with w[i] rounded once.
 template <class Tag>
-double SmoothingSumOf(const void* vx, const float* w, float max, size_t n) {
+double ShiftedSumOf(const void* vx, const float* w, double shift, size_t n) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(vx);
   const hn::CappedTag<double, kRowPartials> dd;
   const hn::Rebind<float, decltype(dd)> df;
   const size_t N = hn::Lanes(dd);
-  const auto vmax = hn::Set(dd, static_cast<double>(max));
+  const auto vmax = hn::Set(dd, shift);
   HWY_ALIGN double partials[kRowPartials] = {0};
   const auto term = [&](const T* xs, const float* ws, size_t k) {
     const auto d = hn::Sub(hn::PromoteTo(dd, LoadF32(df, Tag(), xs + k)), vmax);
@@ -93,13 +94,43 @@ void GradRowOf(const void* vlp, const float* w, float k, float b, void* vout, si
   }
 }
 
+// out[i] = exp((x[i] - max) - lse) - y[i], f32 lanes, rounded once to Tag; the last partial
+// vector on padded copies.
+template <class Tag>
+void LabelGradRowOf(const void* vx, const float* y, float max, float lse, void* vout, size_t n) {
+  using T = typename Tag::T;
+  const T* x = static_cast<const T*>(vx);
+  T* out = static_cast<T*>(vout);
+  const hn::ScalableTag<float> df;
+  const size_t N = hn::Lanes(df);
+  const auto vmax = hn::Set(df, max), vlse = hn::Set(df, lse);
+  const auto one = [&](const T* xs, const float* ys, T* o) {
+    const auto p = hn::Exp(df, hn::Sub(hn::Sub(LoadF32(df, Tag(), xs), vmax), vlse));
+    StoreF32(df, Tag(), hn::Sub(p, hn::LoadU(df, ys)), o);
+  };
+  size_t i = 0;
+  for (; i + N <= n; i += N) one(x + i, y + i, out + i);
+  if (i < n) {
+    HWY_ALIGN T px[kPad] = {};
+    HWY_ALIGN float py[kPad] = {};
+    HWY_ALIGN T po[kPad] = {};
+    for (size_t j = 0; j < n - i; ++j) px[j] = x[i + j], py[j] = y[i + j];
+    one(px, py, po);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = po[j];
+  }
+}
+
 // The entries, one per storage type (HWY_EXPORT takes plain names).
 #define HOSTNN_SOFTMAX_LOSS_ENTRIES(Tag)                                                     \
-  double SmoothingSum##Tag(const void* x, const float* w, float max, size_t n) {             \
-    return SmoothingSumOf<Tag>(x, w, max, n);                                                \
+  double ShiftedSum##Tag(const void* x, const float* w, double shift, size_t n) {            \
+    return ShiftedSumOf<Tag>(x, w, shift, n);                                                \
   }                                                                                          \
   void GradRow##Tag(const void* lp, const float* w, float k, float b, void* out, size_t n) { \
     GradRowOf<Tag>(lp, w, k, b, out, n);                                                     \
+  }                                                                                          \
+  void LabelGradRow##Tag(const void* x, const float* y, float max, float lse, void* out,     \
+                         size_t n) {                                                         \
+    LabelGradRowOf<Tag>(x, y, max, lse, out, n);                                             \
   }
 HOSTNN_SOFTMAX_LOSS_ENTRIES(F32)
 HOSTNN_SOFTMAX_LOSS_ENTRIES(F16)
@@ -117,27 +148,33 @@ HWY_AFTER_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 
-HWY_EXPORT(SmoothingSumF32);
-HWY_EXPORT(SmoothingSumF16);
-HWY_EXPORT(SmoothingSumBF16);
+HWY_EXPORT(ShiftedSumF32);
+HWY_EXPORT(ShiftedSumF16);
+HWY_EXPORT(ShiftedSumBF16);
 HWY_EXPORT(GradRowF32);
+HWY_EXPORT(LabelGradRowF32);
 HWY_EXPORT(GradRowF16);
+HWY_EXPORT(LabelGradRowF16);
 HWY_EXPORT(GradRowBF16);
+HWY_EXPORT(LabelGradRowBF16);
 
 SoftmaxLossKernels GetSoftmaxLossKernels(DType storage) {
   SoftmaxLossKernels k;
   switch (storage) {
     case DType::kFloat32:
-      k.smoothing_sum = HOSTNN_PICK(SmoothingSumF32);
+      k.shifted_sum = HOSTNN_PICK(ShiftedSumF32);
       k.grad_row = HOSTNN_PICK(GradRowF32);
+      k.label_grad_row = HOSTNN_PICK(LabelGradRowF32);
       break;
     case DType::kFloat16:
-      k.smoothing_sum = HOSTNN_PICK(SmoothingSumF16);
+      k.shifted_sum = HOSTNN_PICK(ShiftedSumF16);
       k.grad_row = HOSTNN_PICK(GradRowF16);
+      k.label_grad_row = HOSTNN_PICK(LabelGradRowF16);
       break;
     case DType::kBFloat16:
-      k.smoothing_sum = HOSTNN_PICK(SmoothingSumBF16);
+      k.shifted_sum = HOSTNN_PICK(ShiftedSumBF16);
       k.grad_row = HOSTNN_PICK(GradRowBF16);
+      k.label_grad_row = HOSTNN_PICK(LabelGradRowBF16);
       break;
     default:  // no other storage type
       break;

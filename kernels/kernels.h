@@ -336,20 +336,27 @@ struct PointLossKernels {
 PointLossKernels GetPointLossKernels(Op op, DType storage);
 
 // ---- The SoftmaxLoss kind's kernels (kernels/cross_entropy_kernels.cc) ----------------------
-// CrossEntropyLoss's row pieces beside the softmax forward's (GetSoftmaxForward gives the
-// row's max, its sum of exp and logProb), over n contiguous elements of one storage type
-// (FLOAT, FLOAT16 or BFLOAT16, widened exactly); w: FLOAT per class, null for none (1).
-// - smoothing_sum: sum over i of w[i] (x[i] - max) in double (each difference and product
-//   exact or rounded once), element i to partial i % kRowPartials whatever the SIMD width,
-//   combined by CombinePartials: the same bits on every target. label smoothing's row term is
-//   this minus lse times the weights' sum.
+// CrossEntropyLoss's and SoftmaxCrossEntropyWithLogits' row pieces beside the softmax
+// forward's (GetSoftmaxForward gives the row's max, its sum of exp and logProb), over n
+// contiguous elements of one storage type (FLOAT, FLOAT16 or BFLOAT16, widened exactly);
+// w, y: FLOAT per class, w null for none (1).
+// - shifted_sum: sum over i of w[i] (x[i] - shift) in double (each difference and product
+//   rounded once; exact for a shift that is a float), element i to partial i % kRowPartials
+//   whatever the SIMD width, combined by CombinePartials: the same bits on every target.
+//   Label smoothing's row term is this at the row's max minus lse times the weights' sum;
+//   the dense labels' loss minus this at max + lse.
 // - grad_row: out[i] = exp(lp[i]) k - b w[i] (b where w is null) in f32 lanes (Highway's Exp,
 //   within 1 ULP; k and b rounded to f32 once; a fused multiply-add where the target has
 //   one), rounded once to the storage type: CrossEntropyLossGrad's row but for its target's
 //   element, which the executor writes after it.
+// - label_grad_row: out[i] = exp((x[i] - max) - lse) - y[i] in f32 lanes, rounded once to
+//   the storage type (SoftmaxCrossEntropyWithLogits' backprop). Its argument's two roundings
+//   cost at most 2^-24 (|x - max| + lse) exp(-(|x - max| + lse)) < 2^-24 absolute.
 struct SoftmaxLossKernels {
-  double (*smoothing_sum)(const void* x, const float* w, float max, size_t n) = nullptr;
+  double (*shifted_sum)(const void* x, const float* w, double shift, size_t n) = nullptr;
   void (*grad_row)(const void* lp, const float* w, float k, float b, void* out, size_t n) = nullptr;
+  void (*label_grad_row)(const void* x, const float* y, float max, float lse, void* out,
+                         size_t n) = nullptr;
 };
 SoftmaxLossKernels GetSoftmaxLossKernels(DType storage);
 

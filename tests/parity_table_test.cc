@@ -780,8 +780,8 @@ const char* Promotion(DTypeRule r) {
       return "self a compute dtype, weight self's, target INT64, INT32 or UINT8; computed in "
              "double, rounded once to each output's dtype (any self's casts to)";
     case DTypeRule::kSoftmaxLossFloat:
-      return "input a compute dtype, weight FLOAT, target INT64 or INT32; computed in f32 and "
-             "double, rounded once to input's dtype";
+      return "input a compute dtype, weight FLOAT, target INT64 or INT32 (dense labels: any "
+             "compute dtype); computed in f32 and double, rounded once to input's dtype";
   }
   return "?";
 }

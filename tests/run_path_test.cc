@@ -227,7 +227,8 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         }
         // CrossEntropyLoss and its gradient: input (logProb) [64, 300], 64 INT64 targets (3),
         // the default mean's 0-d loss (gradLoss); logProbOut (out) [64, 300]; zlossOut 0-d and
-        // lseForZlossOut [64], which nothing writes.
+        // lseForZlossOut [64], which nothing writes. SoftmaxCrossEntropyWithLogits: features
+        // and labels [64, 300], loss [64], backprop [64, 300].
         const std::vector<int64_t> index64(64, 3);
         const TensorView vtarget64 =
             TensorView::Dense(const_cast<int64_t*>(index64.data()), DType::kInt64, {64});
@@ -235,7 +236,10 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         if (GetOpInfo(op).kind == Kind::kSoftmaxLoss) {
           args = OpArgs{};
           args.op = op;
-          if (GetOpInfo(op).is_forward) {
+          if (GetOpInfo(op).shapes == ShapeRule::kLabelRows) {  // features, labels; loss [64]
+            args.in[0] = &vx, args.in[1] = &vdy;
+            args.out[0] = &vlse, args.out[1] = &vout;
+          } else if (GetOpInfo(op).is_forward) {
             args.in[0] = &vx, args.in[1] = &vtarget64;
             args.out[0] = &vone[0], args.out[1] = &vout, args.out[2] = &vone[1];
             args.out[3] = &vlse;

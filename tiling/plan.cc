@@ -380,7 +380,11 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
                                  " takes 0 (none), 1 (mean) or 2 (sum)");
         }
         p.softmax_loss_inputs = in;
-        if (IsAtlasA2(resolved.platform)) {
+        if (IsAtlasA2(resolved.platform) && info.shapes == ShapeRule::kLabelRows) {
+          p.softmax_loss.kernel = "SoftmaxCrossEntropyWithLogits";
+          p.softmax_loss.why =
+              "ops-nn publishes SoftmaxCrossEntropyWithLogits' tiling for its arch35 kernel only";
+        } else if (IsAtlasA2(resolved.platform)) {
           p.softmax_loss = info.is_forward
                                ? PlanCrossEntropyA2(problem.shape[0], problem.shape[1],
                                                     problem.dtype, in, resolved.platform)

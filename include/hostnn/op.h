@@ -129,6 +129,8 @@ enum class Signature {
                                // returnZloss, four outputs
   kGradCrossEntropyLoss,       // (in0 .. in5, c0, i0, d0, d1, out): in3 to in5 optional, the
                                // forward's attributes but returnZloss (CrossEntropyLossGrad)
+  kSoftmaxCrossEntropy,        // (in0, in1, out, out1): in1 and both outputs declared without
+                               // const (SoftmaxCrossEntropyWithLogits)
 };
 // Whether a prototype has an aclIntArray (OpArgs::int_array).
 constexpr bool HasIntArray(Signature s) {
@@ -396,7 +398,8 @@ enum class DTypeRule {
   kSoftmaxLossFloat,        // the float tensors one compute dtype (FLOAT, FLOAT16,
                             // BFLOAT16), the weight FLOAT; the target INT64 or INT32 (the
                             // gradient's INT64) (CrossEntropyLoss: computed in f32 and
-                            // double, rounded once to the dtype)
+                            // double, rounded once to the dtype); SoftmaxCrossEntropyWithLogits'
+                            // labels any of the three, its outputs features' dtype
 };
 
 // How the operands' shapes relate.
@@ -445,6 +448,8 @@ enum class ShapeRule {
   kClassRows,      // input [N, C] (C >= 1), target [N], weight [C]; the loss [N] (none)
                    // or one element, logProb [N, C]; a gradient's gradLoss [N] (none) or
                    // one element, out [N, C] (CrossEntropyLoss, CrossEntropyLossGrad)
+  kLabelRows,      // features [N, C], labels [N, C] or broadcast to it ([1, C], [N, 1]); the
+                   // loss [N], backprop [N, C] (SoftmaxCrossEntropyWithLogits)
   kClassTarget2d,  // self [N, C, H, W], target [N, H, W], weight C elements; out target's
                    // shape (none) or one element (NLLLoss2d, NLLLoss2dBackward)
 };
@@ -690,6 +695,7 @@ constexpr OpInfo kOpInfos[] = {
        Signature::k##sig == Signature::kLoss || Signature::k##sig == Signature::kWeightedLoss ||  \
        Signature::k##sig == Signature::kClassLoss ||                                              \
        Signature::k##sig == Signature::kCrossEntropyLoss ||                                       \
+       Signature::k##sig == Signature::kSoftmaxCrossEntropy ||                                    \
        (Kind::k##kind == Kind::kGated && (ShapeRule::k##shapes == ShapeRule::kOneElement ||       \
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \

@@ -254,6 +254,7 @@ Status CheckShapes(const OpInfo& info, const OperandList& all, const Operand* in
     case ShapeRule::kClassTarget:  // NLLLoss's: src/aclnn/class_loss_front_end.cc
     case ShapeRule::kClassTarget2d:
     case ShapeRule::kClassRows:     // CrossEntropyLoss's: src/aclnn/softmax_loss_front_end.cc
+    case ShapeRule::kLabelRows:     // SoftmaxCrossEntropyWithLogits': the same file
     case ShapeRule::kTrailingDims:  // the norms': src/aclnn/norm_front_end.cc
     case ShapeRule::kChannelGroups:
     case ShapeRule::kChannelStats:  // BatchNorm's: src/aclnn/batch_norm_front_end.cc

@@ -739,6 +739,18 @@
   HOSTNN_SIG_STRING_ATTR(c0), HOSTNN_SIG_INT_ATTR(i0), HOSTNN_SIG_ATTR(d0), HOSTNN_SIG_ATTR(d1), 0
 #define HOSTNN_SIG_FLAG_GradCrossEntropyLoss 0
 
+/* aclnnSoftmaxCrossEntropyWithLogits(features, labels, loss, backprop): two inputs and two
+ * outputs, labels and the outputs declared without const. */
+#define HOSTNN_SIG_PARAMS_SoftmaxCrossEntropy \
+  const aclTensor *in0, aclTensor *in1, aclTensor *out, aclTensor *out1
+#define HOSTNN_SIG_ARGS_SoftmaxCrossEntropy in0, in1, out, out1
+#define HOSTNN_SIG_INS_SoftmaxCrossEntropy in0, in1, 0
+#define HOSTNN_SIG_OUTS_SoftmaxCrossEntropy out, out1, 0
+#define HOSTNN_SIG_DIM_SoftmaxCrossEntropy 0
+#define HOSTNN_SIG_ARRAY_SoftmaxCrossEntropy 0
+#define HOSTNN_SIG_SCALARS_SoftmaxCrossEntropy 0, 0, 0, 0, 0
+#define HOSTNN_SIG_FLAG_SoftmaxCrossEntropy 0
+
 /* Phase 2 is the same for every operator. */
 #define HOSTNN_PHASE2_PARAMS \
   void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream

@@ -1,6 +1,7 @@
 // The SoftmaxLoss kind's checks (src/aclnn/softmax_loss_front_end.h), in the order of CANN's
-// generated entry points and Atlas A2 tiling (docs/loss_embedding_family.md,
-// "CrossEntropyLoss and its gradient").
+// generated entry points and Atlas A2 tiling, or of SoftmaxCrossEntropyWithLogits' op_api
+// (docs/loss_embedding_family.md, "CrossEntropyLoss and its gradient",
+// "SoftmaxCrossEntropyWithLogits").
 
 #include "src/aclnn/softmax_loss_front_end.h"
 
@@ -112,11 +113,80 @@ Status CheckShapes(const char* op, const Roles& r, bool grad, int64_t reduction)
   return ExpectShape(op, r.log_prob, {n, c}, "input's");
 }
 
+exec::Operand OperandOf(const Item& v) {
+  return v.given() ? exec::Operand{v.view, &v.span} : exec::Operand{};
+}
+
+// SoftmaxCrossEntropyWithLogits: op_api's order (nulls, the dtypes, the ranks), then the
+// shapes its outputs and its kernel's broadcast need.
+Status PrepareLabelRowsChecked(const OpArgs& args, const tiling::Options& options,
+                               uint64_t* workspace_size, ExecutorPtr* executor) {
+  const OpInfo& info = GetOpInfo(args.op);
+  const char* op = info.name;
+  Item features{info.in_names[0], args.in[0], {}}, labels{info.in_names[1], args.in[1], {}};
+  Item loss{info.out_names[0], args.out[0], {}}, backprop{info.out_names[1], args.out[1], {}};
+  Item* const all[] = {&features, &labels, &loss, &backprop};
+  for (const Item* v : all) {
+    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
+  }
+  for (const Item* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
+    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
+  }
+  for (const Item* v : all) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kFloatTypes));
+  }
+  HOSTNN_RETURN_IF_ERROR(SameDType(op, loss, features));
+  HOSTNN_RETURN_IF_ERROR(SameDType(op, backprop, features));
+  for (const Item* v : {&features, &labels}) {
+    if (Rank(*v) != 2) {
+      return core::InvalidParam(op, v->param, "must be 2-d [N, C], got " + Shape(*v));
+    }
+  }
+  const std::vector<int64_t>& fs = features.view->shape;
+  const std::vector<int64_t>& ls = labels.view->shape;
+  for (int d = 0; d < 2; ++d) {
+    if (ls[d] != fs[d] && ls[d] != 1) {
+      return core::InvalidParam(op, labels.param,
+                                "shape " + Shape(labels) + " does not broadcast to features' " +
+                                    Shape(features) + " (each dim features' or 1)");
+    }
+  }
+  if (loss.view->shape != std::vector<int64_t>{fs[0]}) {
+    return core::InvalidParam(op, loss.param,
+                              "shape " + Shape(loss) + ": expected [" + std::to_string(fs[0]) +
+                                  "] (one loss per row of features)");
+  }
+  if (backprop.view->shape != fs) {
+    return core::InvalidParam(
+        op, backprop.param, "shape " + Shape(backprop) + ": expected features' " + Shape(features));
+  }
+  for (Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
+  for (const Item* w : {&loss, &backprop}) {
+    HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, w->param, *w->view, w->span));
+    for (const Item* v : all) {
+      if (v != w) HOSTNN_RETURN_IF_ERROR(CheckApart(op, *w, *v));
+    }
+  }
+  exec::SoftmaxLossOperands o;
+  // Empty features (no rows, or no classes) run nothing and write nothing, as CANN's.
+  o.rows = fs[1] == 0 ? 0 : fs[0];
+  o.classes = fs[1];
+  o.rows_in = OperandOf(features);
+  o.labels = OperandOf(labels);
+  o.loss = OperandOf(loss);
+  o.log_prob = OperandOf(backprop);
+  return exec::PrepareSoftmaxLoss(args.op, o, options, workspace_size, executor);
+}
+
 }  // namespace
 
 Status PrepareSoftmaxLossChecked(const OpArgs& args, const tiling::Options& options,
                                  uint64_t* workspace_size, ExecutorPtr* executor) {
   const OpInfo& info = GetOpInfo(args.op);
+  if (info.shapes == ShapeRule::kLabelRows) {
+    return PrepareLabelRowsChecked(args, options, workspace_size, executor);
+  }
   const char* op = info.name;
   const bool grad = !info.is_forward;
   Roles r;
@@ -166,16 +236,13 @@ Status PrepareSoftmaxLossChecked(const OpArgs& args, const tiling::Options& opti
 
   o.rows = r.rows.view->shape[0];
   o.classes = r.rows.view->shape[1];
-  const auto operand = [](const Item& v) {
-    return v.given() ? exec::Operand{v.view, &v.span} : exec::Operand{};
-  };
-  o.rows_in = operand(r.rows);
-  o.target = operand(r.target);
-  o.weight = operand(r.weight);
-  o.grad_loss = operand(r.grad_loss);
-  o.loss = operand(r.loss);
-  o.log_prob = operand(r.log_prob);
-  o.out = operand(r.out);
+  o.rows_in = OperandOf(r.rows);
+  o.target = OperandOf(r.target);
+  o.weight = OperandOf(r.weight);
+  o.grad_loss = OperandOf(r.grad_loss);
+  o.loss = OperandOf(r.loss);
+  o.log_prob = OperandOf(r.log_prob);
+  o.out = OperandOf(r.out);
   return exec::PrepareSoftmaxLoss(args.op, o, options, workspace_size, executor);
 }
 

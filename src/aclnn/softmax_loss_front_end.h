@@ -1,4 +1,5 @@
-// The front end of the SoftmaxLoss kind (CrossEntropyLoss, CrossEntropyLossGrad): their
+// The front end of the SoftmaxLoss kind (CrossEntropyLoss, CrossEntropyLossGrad,
+// SoftmaxCrossEntropyWithLogits): their
 // checks in the order of CANN's generated entry points (the dtypes of each operator's
 // definition, loss/cross_entropy_loss/op_host/cross_entropy_loss_def.cpp and its gradient's)
 // and their Atlas A2 tiling (cross_entropy_loss_tiling.cpp, cross_entropy_loss_grad_tiling.cpp),
@@ -26,6 +27,11 @@ namespace hostnn {
 // nothing reads or writes them (CANN's zloss does not act). Then storage, and lossOut,
 // logProbOut and out apart from each other and from every input. Nothing is written on
 // failure. Targets are checked against [0, C) (or ignoreIndex) when phase 2 runs.
+// SoftmaxCrossEntropyWithLogits, as its op_api: nulls (161001), each descriptor, then 161002
+// for every tensor's dtype not FLOAT, FLOAT16 or BFLOAT16, loss or backprop not features',
+// features or labels not 2-d; then (161002, CANN checks none) labels not broadcasting to
+// features ([N, C], [1, C], [N, 1], [1, 1]), loss not [N], backprop not [N, C]; storage, and
+// loss and backprop apart from each other and from both inputs.
 Status PrepareSoftmaxLossChecked(const OpArgs& args, const tiling::Options& options,
                                  uint64_t* workspace_size, ExecutorPtr* executor);
 

@@ -1,5 +1,6 @@
-// The SoftmaxLoss kind's middle end (CrossEntropyLoss, CrossEntropyLossGrad): a class loss of
-// each row's log-softmax, from checked operands (src/aclnn/softmax_loss_front_end.cc).
+// The SoftmaxLoss kind's middle end (CrossEntropyLoss, CrossEntropyLossGrad,
+// SoftmaxCrossEntropyWithLogits): a loss of each row's log-softmax, from checked operands
+// (src/aclnn/softmax_loss_front_end.cc).
 #ifndef HOSTNN_SRC_EXEC_SOFTMAX_LOSS_EXECUTOR_H_
 #define HOSTNN_SRC_EXEC_SOFTMAX_LOSS_EXECUTOR_H_
 
@@ -18,6 +19,9 @@ struct SoftmaxLossOperands {
   Operand grad_loss;       // the gradient's: [rows] (none) or one element
   Operand loss, log_prob;  // the forward's outputs
   Operand out;             // the gradient's
+  // SoftmaxCrossEntropyWithLogits': labels [rows, classes] or broadcast to it (any of the
+  // three float dtypes); rows_in is features, loss [rows] and log_prob backprop [rows, classes].
+  Operand labels;
   int64_t rows = 0, classes = 1;
   // The scalar parameters in the list's order: the reduction's mode (0 none, 1 mean, 2 sum),
   // ignoreIndex, labelSmoothing, lseSquareScaleForZloss (and the forward's returnZloss).
@@ -42,6 +46,11 @@ struct SoftmaxLossOperands {
 //   f32 row), and at c = t a expm1(lp_t) + b (W exp(lp_t) - w_t) in double; an ignored row
 //   +0. No rows: nothing.
 // zlossOut, lseForZlossOut, gradZlossOptional and lseForZlossOptional are not touched.
+// SoftmaxCrossEntropyWithLogits (dense labels y, nothing to check when it runs): per row,
+// from its max and log-sum lse' (LogSoftmax's), loss[n] = -sum_c y_c (x_c - (max + lse')) in
+// double (kernels::SoftmaxLossKernels::shifted_sum), rounded once to f32 and to the dtype,
+// and backprop[n, c] = exp((x_c - max) - lse') - y_c in f32 lanes, rounded once. No rows:
+// nothing.
 Status PrepareSoftmaxLoss(Op op, const SoftmaxLossOperands& operands,
                           const tiling::Options& options, uint64_t* workspace_size,
                           ExecutorPtr* executor);
