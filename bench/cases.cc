@@ -427,6 +427,8 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     // the loss (the default mean's one element, or [N]), zlossOut and lseForZlossOut [N], and
     // a gradient's gradLoss (1), in class_aux_.
     const int64_t rows = spec.shape[0], c = spec.shape[1];
+    // A gradient's logProb as a log-softmax writes it: at most 0 (its exp's fast path).
+    if (!info.is_forward) Fill(x_, spec.dtype, n, -8.0f, 0.0f, 2);
     DrawIndices(rows, c);
     class_aux_.assign(static_cast<size_t>(2 * rows + 2), 0.0f);
     float* one = class_aux_.data();

@@ -305,6 +305,31 @@ TEST(CrossEntropyLossTest, GradientMatchesReference) {
   }
 }
 
+// logProb as a caller may pass it, not written by a log-softmax: values above 0 too, up to 80
+// (the row kernel's exp takes its general path for the vectors that hold one).
+TEST(CrossEntropyLossTest, GradientOfAnyLogProb) {
+  std::mt19937_64 rng(23);
+  const std::vector<int64_t> shape = {5, 37};
+  for (const DType dtype : kFloatTypes) {
+    for (int64_t reduction = 0; reduction <= 1; ++reduction) {
+      SCOPED_TRACE(std::string(DTypeName(dtype)) + " reduction " + std::to_string(reduction));
+      Attrs at;
+      at.reduction = reduction;
+      at.smoothing = reduction == 1 ? 0.1 : 0.0;
+      HostTensor dy(dtype, LossShape(shape[0], reduction)), lp(dtype, shape);
+      HostTensor target(DType::kInt64, {shape[0]}), out(dtype, shape);
+      dy.Fill(rng, -4.0, 4.0);
+      lp.Fill(rng, -3.0, 2.0);
+      if (dtype != DType::kFloat16) lp.Set(3, 80.0), lp.Set(2 * 37 + 20, 70.0);  // f16: inf
+      FillTargets(&target, shape[1], at.ignore, rng);
+      const LossExpected want = ExpectGradient(dy, lp, target, nullptr, at);
+      RunAllSplits(Op::kCrossEntropyLossGrad, {&dy, &lp, &target, nullptr, nullptr, nullptr},
+                   {&out}, at, {want}, {});
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 // Logits of 1e4: the max taken out, nothing overflows; logProb and the loss stay exact.
 TEST(CrossEntropyLossTest, LargeLogitsDoNotOverflow) {
   HostTensor x(DType::kFloat32, {2, 3}), target(DType::kInt64, {2});
