@@ -5,7 +5,9 @@
 //   kernels/kernels.h. MseLoss's term in double from the exactly widened inputs (no fused
 //   multiply-add): the exact one but for its one rounding. The cross entropy's too, but
 //   for e^-|x| and log(1 + e^-|x|), taken in f32 lanes (Log1pExpNegAbs, BceGradTerm's sigmoids:
-//   within about 3 f32 ULP of themselves, below 2^-21 of the magnitudes the term adds).
+//   within about 3 f32 ULP of themselves, below 2^-21 of the magnitudes the term adds). Those
+//   f32 parts are computed first for a chunk of kChunk elements at the full f32 width (twice
+//   the double lanes the terms run in; F32Parts), then read by the terms' double pass.
 // - MseLossBackward in f32 in the order of CANN's MseLossGradV2 kernel (its bits).
 // - The sums put element i in partial i % kRowPartials whatever the SIMD width and combine the
 //   partials pairwise (CombinePartials): the same bits on every target and, as the executor
@@ -19,6 +21,7 @@
 #include <hwy/foreach_target.h>  // IWYU pragma: keep
 
 #include <algorithm>
+#include <type_traits>
 
 #include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
@@ -59,13 +62,55 @@ template <class DD>
 HWY_INLINE bool NeedsDoubleExp(DD dd, hn::Vec<DD> x) {
   return !hn::AllFalse(dd, hn::Not(hn::Le(hn::Abs(x), hn::Set(dd, kF32ExpLimit))));
 }
+
+// The f32 parts of a chunk's terms, element j of the chunk at [j]: for the losses
+// log(1 + e^-|x|) in p; for the gradient s(|x|) = 1 / (1 + e) in p and s(-|x|) = e / (1 + e)
+// in q (e = e^-|x|). Computed a whole f32 vector at a time (FillF32Parts): the same operations
+// lane by lane as on the half-width vectors of the double pass, so the same bits.
+constexpr size_t kChunk = 256;  // a multiple of kRowPartials and of every target's f32 lanes
+struct F32Parts {
+  HWY_ALIGN float p[kChunk];
+  HWY_ALIGN float q[kChunk];
+};
+struct Log1pExpPart {  // p = log(1 + e^-|x|)
+  template <class DF>
+  HWY_INLINE void operator()(DF df, hn::Vec<DF> x, float* p, float* /*q*/) const {
+    hn::Store(hn::Log1p(df, hn::Exp(df, hn::Neg(hn::Abs(x)))), df, p);
+  }
+};
+struct SigmoidPairPart {  // p = s(|x|), q = s(-|x|)
+  template <class DF>
+  HWY_INLINE void operator()(DF df, hn::Vec<DF> x, float* p, float* q) const {
+    const auto e = hn::Exp(df, hn::Neg(hn::Abs(x)));
+    const auto big = hn::Div(hn::Set(df, 1.0f), hn::Add(hn::Set(df, 1.0f), e));
+    hn::Store(big, df, p);
+    hn::Store(hn::Mul(e, big), df, q);
+  }
+};
+// The parts of x[0, n) (n <= kChunk), the last partial vector from a zero-padded copy.
+template <class Tag, class Part>
+HWY_INLINE void FillF32Parts(const typename Tag::T* x, size_t n, Part part, F32Parts* out) {
+  using T = typename Tag::T;
+  const hn::ScalableTag<float> df;
+  const size_t N = hn::Lanes(df);
+  size_t i = 0;
+  for (; i + N <= n; i += N) part(df, LoadF32(df, Tag(), x + i), out->p + i, out->q + i);
+  if (i < n) {  // i + N <= kChunk: kChunk is a multiple of N
+    HWY_ALIGN T pad[kPad] = {};
+    for (size_t j = 0; j < n - i; ++j) pad[j] = x[i + j];
+    part(df, LoadF32(df, Tag(), pad), out->p + i, out->q + i);
+  }
+}
+
+// log(1 + e^-|x|) for the double lanes x at chunk element `at`: the f32 part, or in double
+// where a lane is past the f32 exponential's limit.
 template <class DD>
-HWY_INLINE hn::Vec<DD> Log1pExpNegAbs(DD dd, hn::Vec<DD> x) {
+HWY_INLINE hn::Vec<DD> Log1pExpNegAbs(DD dd, hn::Vec<DD> x, const F32Parts* parts, size_t at) {
   if (HWY_UNLIKELY(NeedsDoubleExp(dd, x))) {
     return hn::Log1p(dd, hn::Exp(dd, hn::Neg(hn::Abs(x))));
   }
   const hn::Rebind<float, DD> df;
-  return hn::PromoteTo(dd, hn::Log1p(df, hn::Exp(df, hn::DemoteTo(df, hn::Neg(hn::Abs(x))))));
+  return hn::PromoteTo(dd, hn::LoadU(df, parts->p + at));
 }
 
 // softplus(x) = max(x, 0) + log(1 + e^-|x|) and softplus(-x) = max(-x, 0) + the same,
@@ -73,17 +118,20 @@ HWY_INLINE hn::Vec<DD> Log1pExpNegAbs(DD dd, hn::Vec<DD> x) {
 template <class DD>
 struct SoftplusPair {
   hn::Vec<DD> pos, neg;  // softplus(x), softplus(-x)
-  HWY_INLINE SoftplusPair(DD dd, hn::Vec<DD> x) {
-    const auto shared = Log1pExpNegAbs(dd, x);
+  HWY_INLINE SoftplusPair(DD dd, hn::Vec<DD> x, const F32Parts* parts, size_t at) {
+    const auto shared = Log1pExpNegAbs(dd, x, parts, at);
     pos = hn::Add(hn::Max(x, hn::Zero(dd)), shared);
     neg = hn::Add(hn::Max(hn::Neg(x), hn::Zero(dd)), shared);
   }
 };
 
-// The terms, in double. in: the operator's inputs in the list's order.
+// The terms, in double. in: the operator's inputs in the list's order; x[k] + i the vector's
+// elements, `at` its first element's place in the chunk (F32Parts). A term with f32 parts
+// names them (Part) and the input they are of (kOf).
 struct MseTerm {  // (self - target)^2
   template <class Tag, class DD>
-  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i,
+                                    size_t /*at*/) const {
     const auto d = hn::Sub(Load<Tag>(dd, x, 0, i), Load<Tag>(dd, x, 1, i));
     return hn::Mul(d, d);
   }
@@ -94,12 +142,16 @@ struct MseTerm {  // (self - target)^2
 // log(1 + e^-|x|): for t in [0, 1] and pw >= 0 nothing cancels (the form w [(1 - t) x +
 // (1 + (pw - 1) t) softplus(-x)] would take x - x for x << 0 and lose the small result).
 struct BceTerm {
+  using Part = Log1pExpPart;
+  static constexpr int kOf = 0;
+  const F32Parts* parts = nullptr;
   template <class Tag, class DD>
-  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i,
+                                    size_t at) const {
     const auto one = hn::Set(dd, 1.0);
     const auto v = Load<Tag>(dd, x, 0, i), t = Load<Tag>(dd, x, 1, i);
     const auto pw = LoadOr1<Tag>(dd, x, 3, i);
-    const SoftplusPair<DD> sp(dd, v);
+    const SoftplusPair<DD> sp(dd, v, parts, at);
     const auto l = hn::Add(hn::Mul(hn::Mul(pw, t), sp.neg), hn::Mul(hn::Sub(one, t), sp.pos));
     return hn::Mul(LoadOr1<Tag>(dd, x, 2, i), l);
   }
@@ -111,9 +163,13 @@ struct BceTerm {
 // and s(-|x|) = e / (1 + e) from e = e^-|x|, which never overflows, in f32 lanes (in double
 // past |x| = 80, as Log1pExpNegAbs).
 struct BceGradTerm {
+  using Part = SigmoidPairPart;
+  static constexpr int kOf = 1;
   double scale;
+  const F32Parts* parts = nullptr;
   template <class Tag, class DD>
-  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i,
+                                    size_t at) const {
     const auto one = hn::Set(dd, 1.0);
     const auto v = Load<Tag>(dd, x, 1, i), t = Load<Tag>(dd, x, 2, i);
     const auto pw = LoadOr1<Tag>(dd, x, 4, i);
@@ -121,11 +177,10 @@ struct BceGradTerm {
     if (HWY_UNLIKELY(NeedsDoubleExp(dd, v))) {
       const auto e = hn::Exp(dd, hn::Neg(hn::Abs(v)));
       big = hn::Div(one, hn::Add(one, e)), small = hn::Mul(e, big);
-    } else {  // in f32 lanes: each within about 3 f32 ULP of itself
+    } else {  // the f32 parts: each within about 3 f32 ULP of itself
       const hn::Rebind<float, DD> df;
-      const auto e = hn::Exp(df, hn::DemoteTo(df, hn::Neg(hn::Abs(v))));
-      const auto big32 = hn::Div(hn::Set(df, 1.0f), hn::Add(hn::Set(df, 1.0f), e));
-      big = hn::PromoteTo(dd, big32), small = hn::PromoteTo(dd, hn::Mul(e, big32));
+      big = hn::PromoteTo(dd, hn::LoadU(df, parts->p + at));
+      small = hn::PromoteTo(dd, hn::LoadU(df, parts->q + at));
     }
     const auto negative = hn::Lt(v, hn::Zero(dd));
     const auto s_x = hn::IfThenElse(negative, small, big);
@@ -139,11 +194,15 @@ struct BceGradTerm {
 // d/dtarget, times dy and the scale: dy w [log(1 - s(x)) - pw log s(x)] scale =
 // dy w [pw softplus(-x) - softplus(x)] scale (in: dy, x, t, w, pw; t is not read).
 struct BceTargetGradTerm {
+  using Part = Log1pExpPart;
+  static constexpr int kOf = 1;
   double scale;
+  const F32Parts* parts = nullptr;
   template <class Tag, class DD>
-  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i,
+                                    size_t at) const {
     const auto v = Load<Tag>(dd, x, 1, i), pw = Load<Tag>(dd, x, 4, i);
-    const SoftplusPair<DD> sp(dd, v);
+    const SoftplusPair<DD> sp(dd, v, parts, at);
     const auto g = hn::Sub(hn::Mul(pw, sp.neg), sp.pos);
     const auto dyw = hn::Mul(Load<Tag>(dd, x, 0, i), LoadOr1<Tag>(dd, x, 3, i));
     return hn::Mul(hn::Mul(dyw, g), hn::Set(dd, scale));
@@ -154,7 +213,8 @@ struct BceTargetGradTerm {
 struct BceTargetGradNoPosWeightTerm {
   double scale;
   template <class Tag, class DD>
-  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i) const {
+  HWY_INLINE hn::Vec<DD> operator()(DD dd, Tag, const typename Tag::T* const* x, size_t i,
+                                    size_t /*at*/) const {
     const auto dyw = hn::Mul(Load<Tag>(dd, x, 0, i), LoadOr1<Tag>(dd, x, 3, i));
     return hn::Mul(hn::Mul(dyw, hn::Neg(Load<Tag>(dd, x, 1, i))), hn::Set(dd, scale));
   }
@@ -172,21 +232,51 @@ HWY_INLINE void PadInputs(const T* const* in, size_t i, size_t valid, T (&pad)[k
 }
 
 // n elements a vector of `lanes` at a time, the last partial vector on zero-padded copies
-// (an absent input stays absent): step(x, i, out + i) computes the vector at element i of
-// the inputs x[k].
+// (an absent input stays absent): step(x, i, out + i, at) computes the vector at element i of
+// the inputs x[k], element `at` of the n.
 template <class T, class Step>
 HWY_INLINE void ForVectors(size_t n, size_t lanes, Inputs vin, T* out, Step step) {
   const T* in[kMaxLossInputs];
   for (int k = 0; k < kMaxLossInputs; ++k) in[k] = static_cast<const T*>(vin[k]);
   size_t i = 0;
-  for (; i + lanes <= n; i += lanes) step(in, i, out + i);
+  for (; i + lanes <= n; i += lanes) step(in, i, out + i, i);
   if (i < n) {
     HWY_ALIGN T pad[kMaxLossInputs][kPad] = {};
     HWY_ALIGN T pad_out[kPad] = {};
     const T* padded[kMaxLossInputs];
     PadInputs(in, i, n - i, pad, padded);
-    step(padded, 0, pad_out);
+    step(padded, 0, pad_out, i);
     for (size_t j = 0; j < n - i; ++j) out[i + j] = pad_out[j];
+  }
+}
+
+// Whether a term has f32 parts (names a Part).
+template <class Term, class = void>
+struct HasF32Parts : std::false_type {};
+template <class Term>
+struct HasF32Parts<Term, std::void_t<typename Term::Part>> : std::true_type {};
+
+// run(inputs, first, len, term) over n elements: in one go for a term without f32 parts;
+// else a chunk of kChunk at a time, the chunk's parts filled first and the term pointed at
+// them (the inputs and `first` advanced to the chunk).
+template <class Tag, class Term, class Run>
+HWY_INLINE void ForChunks(Inputs in, size_t n, const Term& term, Run run) {
+  using T = typename Tag::T;
+  if constexpr (!HasF32Parts<Term>::value) {
+    run(in, 0, n, term);
+  } else {
+    F32Parts parts = {};  // a sum's padded block reads past the filled vectors: zeros there
+    Term t = term;
+    t.parts = &parts;
+    for (size_t first = 0; first < n; first += kChunk) {
+      const size_t len = std::min(kChunk, n - first);
+      const void* at[kMaxLossInputs];
+      for (int k = 0; k < kMaxLossInputs; ++k) {
+        at[k] = in[k] == nullptr ? nullptr : static_cast<const T*>(in[k]) + first;
+      }
+      FillF32Parts<Tag>(static_cast<const T*>(at[Term::kOf]), len, typename Term::Part(), &parts);
+      run(at, first, len, t);
+    }
   }
 }
 
@@ -196,40 +286,46 @@ HWY_INLINE void TermsOf(Inputs in, void* vout, size_t n, const Term& term) {
   using T = typename Tag::T;
   const hn::CappedTag<double, kRowPartials> dd;
   const hn::Rebind<float, decltype(dd)> df;
-  ForVectors<T>(n, hn::Lanes(dd), in, static_cast<T*>(vout),
-                [&](const T* const* x, size_t i, T* o) {
-                  StoreF32(df, Tag(), hn::DemoteTo(df, term(dd, Tag(), x, i)), o);
-                });
+  T* out = static_cast<T*>(vout);
+  ForChunks<Tag>(in, n, term, [&](Inputs x, size_t first, size_t len, const Term& t) {
+    ForVectors<T>(len, hn::Lanes(dd), x, out + first,
+                  [&](const T* const* xs, size_t i, T* o, size_t at) {
+                    StoreF32(df, Tag(), hn::DemoteTo(df, t(dd, Tag(), xs, i, at)), o);
+                  });
+  });
 }
 
 // The terms' sum in double, element i to partial i % kRowPartials (vectors of at most
-// kRowPartials lanes, so a block is whole vectors on every target); the last partial block on
-// zero-padded copies, its lanes past n zeroed.
+// kRowPartials lanes, so a block is whole vectors on every target; chunks are whole blocks);
+// the last partial block on zero-padded copies, its lanes past n zeroed.
 template <class Tag, class Term>
 HWY_INLINE double SumOf(Inputs vin, size_t n, const Term& term) {
   using T = typename Tag::T;
   const hn::CappedTag<double, kRowPartials> dd;
   const size_t N = hn::Lanes(dd);
-  const T* in[kMaxLossInputs];
-  for (int k = 0; k < kMaxLossInputs; ++k) in[k] = static_cast<const T*>(vin[k]);
   HWY_ALIGN double partials[kRowPartials] = {0};
-  size_t i = 0;
-  for (; i + kRowPartials <= n; i += kRowPartials) {
-    for (size_t k = 0; k < kRowPartials; k += N) {
-      hn::Store(hn::Add(hn::Load(dd, partials + k), term(dd, Tag(), in, i + k)), dd, partials + k);
+  ForChunks<Tag>(vin, n, term, [&](Inputs xin, size_t /*first*/, size_t len, const Term& t) {
+    const T* in[kMaxLossInputs];
+    for (int k = 0; k < kMaxLossInputs; ++k) in[k] = static_cast<const T*>(xin[k]);
+    size_t i = 0;
+    for (; i + kRowPartials <= len; i += kRowPartials) {
+      for (size_t k = 0; k < kRowPartials; k += N) {
+        hn::Store(hn::Add(hn::Load(dd, partials + k), t(dd, Tag(), in, i + k, i + k)), dd,
+                  partials + k);
+      }
     }
-  }
-  if (i < n) {
-    const size_t valid = n - i;
-    HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
-    const T* x[kMaxLossInputs];
-    PadInputs(in, i, valid, pad, x);
-    for (size_t k = 0; k < kRowPartials; k += N) {
-      const auto v =
-          hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0), term(dd, Tag(), x, k));
-      hn::Store(hn::Add(hn::Load(dd, partials + k), v), dd, partials + k);
+    if (i < len) {
+      const size_t valid = len - i;
+      HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
+      const T* x[kMaxLossInputs];
+      PadInputs(in, i, valid, pad, x);
+      for (size_t k = 0; k < kRowPartials; k += N) {
+        const auto v = hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0),
+                                          t(dd, Tag(), x, k, i + k));
+        hn::Store(hn::Add(hn::Load(dd, partials + k), v), dd, partials + k);
+      }
     }
-  }
+  });
   return CombinePartials(partials);
 }
 
@@ -242,14 +338,14 @@ void MseAddColumns(const float* a, const float* b, double* acc, size_t n) {
   size_t j = 0;
   for (; j + N <= n; j += N) {
     const float* x[2] = {a + j, b + j};
-    hn::StoreU(hn::Add(hn::LoadU(dd, acc + j), MseTerm()(dd, F32(), x, 0)), dd, acc + j);
+    hn::StoreU(hn::Add(hn::LoadU(dd, acc + j), MseTerm()(dd, F32(), x, 0, 0)), dd, acc + j);
   }
   if (j < n) {
     HWY_ALIGN float pa[kRowPartials] = {0}, pb[kRowPartials] = {0};
     HWY_ALIGN double pacc[kRowPartials] = {0};
     for (size_t k = 0; k < n - j; ++k) pa[k] = a[j + k], pb[k] = b[j + k], pacc[k] = acc[j + k];
     const float* x[2] = {pa, pb};
-    hn::Store(hn::Add(hn::Load(dd, pacc), MseTerm()(dd, F32(), x, 0)), dd, pacc);
+    hn::Store(hn::Add(hn::Load(dd, pacc), MseTerm()(dd, F32(), x, 0, 0)), dd, pacc);
     for (size_t k = 0; k < n - j; ++k) acc[j + k] = pacc[k];
   }
 }
@@ -262,11 +358,12 @@ void MseGradOf(Inputs in, double cof, void* vout, size_t n) {
   using T = typename Tag::T;
   const hn::ScalableTag<float> df;
   const auto vc = hn::Set(df, static_cast<float>(cof));
-  ForVectors<T>(
-      n, hn::Lanes(df), in, static_cast<T*>(vout), [&](const T* const* x, size_t i, T* o) {
-        const auto d = hn::Sub(LoadF32(df, Tag(), x[1] + i), LoadF32(df, Tag(), x[2] + i));
-        StoreF32(df, Tag(), hn::Mul(hn::Mul(d, vc), LoadF32(df, Tag(), x[0] + i)), o);
-      });
+  ForVectors<T>(n, hn::Lanes(df), in, static_cast<T*>(vout),
+                [&](const T* const* x, size_t i, T* o, size_t /*at*/) {
+                  const auto d =
+                      hn::Sub(LoadF32(df, Tag(), x[1] + i), LoadF32(df, Tag(), x[2] + i));
+                  StoreF32(df, Tag(), hn::Mul(hn::Mul(d, vc), LoadF32(df, Tag(), x[0] + i)), o);
+                });
 }
 
 // The entries, one per operator and storage type (HWY_EXPORT takes plain names).
