@@ -76,6 +76,25 @@ HWY_INLINE hn::Vec<D> ExpOfLogProb(D d, hn::Vec<D> v) {
   return hn::IfThenElse(hn::IsNaN(v), v, e);
 }
 
+// one(a + i, f + i, out + i) for each vector of `lanes` elements of a row of n, the last
+// partial vector on zero-padded copies; f (FLOAT per element) may be null, and stays null.
+template <class T, class One>
+HWY_INLINE void ForRowVectors(const T* a, const float* f, T* out, size_t n, size_t lanes, One one) {
+  size_t i = 0;
+  for (; i + lanes <= n; i += lanes) one(a + i, f == nullptr ? nullptr : f + i, out + i);
+  if (i < n) {
+    HWY_ALIGN T pa[kPad] = {};
+    HWY_ALIGN float pf[kPad] = {};
+    HWY_ALIGN T po[kPad] = {};
+    for (size_t j = 0; j < n - i; ++j) {
+      pa[j] = a[i + j];
+      if (f != nullptr) pf[j] = f[i + j];
+    }
+    one(pa, f == nullptr ? nullptr : pf, po);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = po[j];
+  }
+}
+
 // out[i] = exp(lp[i]) k - b w[i] (b where w is null), f32 lanes, rounded once to Tag; the
 // last partial vector on padded copies.
 template <class Tag>
@@ -84,26 +103,13 @@ void GradRowOf(const void* vlp, const float* w, float k, float b, void* vout, si
   const T* lp = static_cast<const T*>(vlp);
   T* out = static_cast<T*>(vout);
   const hn::ScalableTag<float> df;
-  const size_t N = hn::Lanes(df);
   const auto vk = hn::Set(df, k), vb = hn::Set(df, b);
   const auto one = [&](const T* l, const float* ws, T* o) {
     const auto p = ExpOfLogProb(df, LoadF32(df, Tag(), l));
     const auto bw = ws == nullptr ? vb : hn::Mul(vb, hn::LoadU(df, ws));
     StoreF32(df, Tag(), hn::MulSub(p, vk, bw), o);
   };
-  size_t i = 0;
-  for (; i + N <= n; i += N) one(lp + i, w == nullptr ? nullptr : w + i, out + i);
-  if (i < n) {
-    HWY_ALIGN T pl[kPad] = {};
-    HWY_ALIGN float pw[kPad] = {};
-    HWY_ALIGN T po[kPad] = {};
-    for (size_t j = 0; j < n - i; ++j) {
-      pl[j] = lp[i + j];
-      if (w != nullptr) pw[j] = w[i + j];
-    }
-    one(pl, w == nullptr ? nullptr : pw, po);
-    for (size_t j = 0; j < n - i; ++j) out[i + j] = po[j];
-  }
+  ForRowVectors(lp, w, out, n, hn::Lanes(df), one);
 }
 
 // out[i] = exp((x[i] - max) - lse) - y[i], f32 lanes, rounded once to Tag; the last partial
@@ -114,22 +120,12 @@ void LabelGradRowOf(const void* vx, const float* y, float max, float lse, void* 
   const T* x = static_cast<const T*>(vx);
   T* out = static_cast<T*>(vout);
   const hn::ScalableTag<float> df;
-  const size_t N = hn::Lanes(df);
   const auto vmax = hn::Set(df, max), vlse = hn::Set(df, lse);
   const auto one = [&](const T* xs, const float* ys, T* o) {
     const auto p = ExpOfLogProb(df, hn::Sub(hn::Sub(LoadF32(df, Tag(), xs), vmax), vlse));
     StoreF32(df, Tag(), hn::Sub(p, hn::LoadU(df, ys)), o);
   };
-  size_t i = 0;
-  for (; i + N <= n; i += N) one(x + i, y + i, out + i);
-  if (i < n) {
-    HWY_ALIGN T px[kPad] = {};
-    HWY_ALIGN float py[kPad] = {};
-    HWY_ALIGN T po[kPad] = {};
-    for (size_t j = 0; j < n - i; ++j) px[j] = x[i + j], py[j] = y[i + j];
-    one(px, py, po);
-    for (size_t j = 0; j < n - i; ++j) out[i + j] = po[j];
-  }
+  ForRowVectors(x, y, out, n, hn::Lanes(df), one);
 }
 
 // The entries, one per storage type (HWY_EXPORT takes plain names).

@@ -345,10 +345,11 @@ PointLossKernels GetPointLossKernels(Op op, DType storage);
 //   whatever the SIMD width, combined by CombinePartials: the same bits on every target.
 //   Label smoothing's row term is this at the row's max minus lse times the weights' sum;
 //   the dense labels' loss minus this at max + lse.
-// - grad_row: out[i] = exp(lp[i]) k - b w[i] (b where w is null) in f32 lanes (Highway's Exp,
-//   within 1 ULP; k and b rounded to f32 once; a fused multiply-add where the target has
-//   one), rounded once to the storage type: CrossEntropyLossGrad's row but for its target's
-//   element, which the executor writes after it.
+// - grad_row: out[i] = exp(lp[i]) k - b w[i] (b where w is null) in f32 lanes (the exp within
+//   1.8 ULP where a vector's lp are at most 0, Highway's Exp where one is above; k and b
+//   rounded to f32 once; a fused multiply-add where the target has one), rounded once to the
+//   storage type: CrossEntropyLossGrad's row but for its target's element, which the executor
+//   writes after it.
 // - label_grad_row: out[i] = exp((x[i] - max) - lse) - y[i] in f32 lanes, rounded once to
 //   the storage type (SoftmaxCrossEntropyWithLogits' backprop). Its argument's two roundings
 //   cost at most 2^-24 (|x - max| + lse) exp(-(|x - max| + lse)) < 2^-24 absolute.
