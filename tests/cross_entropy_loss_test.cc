@@ -399,6 +399,47 @@ TEST(CrossEntropyLossTest, EmptyBatch) {
   EXPECT_TRUE(s.ok()) << s.message();
 }
 
+// Each operand in turn behind a null address, its view starting one element into its
+// storage: phase 1 takes it (CANN's never reads the address) and computes no address from
+// it, phase 2 refuses it and writes nothing.
+TEST(CrossEntropyLossTest, NullDataAtAnOffsetTakenByPhase1RefusedByPhase2) {
+  const DType F = DType::kFloat32;
+  HostTensor x(F, {3, 5}), target(DType::kInt64, {3}), weight(F, {5});
+  HostTensor loss(F, {3}), lp(F, {3, 5}), zloss(F, {3}), lse(F, {3});
+  HostTensor dy(F, {3}), out(F, {3, 5});
+  for (int64_t e = 0; e < 3; ++e) target.Set(e, e);
+  Attrs at;
+  at.reduction = 0;
+  for (const Op op : {Op::kCrossEntropyLoss, Op::kCrossEntropyLossGrad}) {
+    const bool fwd = op == Op::kCrossEntropyLoss;
+    const std::vector<const HostTensor*> in =
+        fwd ? std::vector<const HostTensor*>{&x, &target, &weight}
+            : std::vector<const HostTensor*>{&dy, &lp, &target, &weight};
+    const std::vector<const HostTensor*> outs =
+        fwd ? std::vector<const HostTensor*>{&loss, &lp, &zloss, &lse}
+            : std::vector<const HostTensor*>{&out};
+    const size_t written = fwd ? 2 : 1;
+    for (size_t k = 0; k < in.size() + written; ++k) {
+      SCOPED_TRACE(std::string(GetOpInfo(op).name) + " operand " + std::to_string(k));
+      OpArgs a = CeArgs(op, in, outs, at);
+      const TensorView*& slot = k < in.size() ? a.in[k] : a.out[k - in.size()];
+      TensorView null_view = *slot;
+      null_view.data = nullptr;
+      null_view.offset = 1;
+      int64_t numel = 1;
+      for (int64_t d : null_view.shape) numel *= d;
+      null_view.storage_shape = {numel + 1};
+      slot = &null_view;
+      std::vector<std::vector<uint8_t>> before;
+      for (const HostTensor* o : outs) before.push_back(o->Snapshot());
+      const Status s = hostnn::Run(a);
+      ASSERT_FALSE(s.ok());
+      EXPECT_NE(s.message().find("null address"), std::string::npos) << s.message();
+      for (size_t o = 0; o < outs.size(); ++o) EXPECT_EQ(outs[o]->Snapshot(), before[o]);
+    }
+  }
+}
+
 // The checks, in the generated entry points' and the tiling's order; nothing written when one
 // fails.
 TEST(CrossEntropyLossTest, ChecksInOrder) {

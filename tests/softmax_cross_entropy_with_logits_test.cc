@@ -168,6 +168,32 @@ TEST(SoftmaxCrossEntropyWithLogitsTest, EmptyFeaturesWriteNothing) {
   }
 }
 
+// Each operand in turn behind a null address, its view starting one element into its
+// storage: phase 1 takes it (CANN's never reads the address) and computes no address from
+// it, phase 2 refuses it and writes nothing.
+TEST(SoftmaxCrossEntropyWithLogitsTest, NullDataAtAnOffsetTakenByPhase1RefusedByPhase2) {
+  const DType F = DType::kFloat32;
+  HostTensor x(F, {3, 5}), y(F, {3, 5}), loss(F, {3}), backprop(F, {3, 5});
+  for (int k = 0; k < 4; ++k) {
+    SCOPED_TRACE("operand " + std::to_string(k));
+    OpArgs a = ScewlArgs(&x, &y, &loss, &backprop);
+    const TensorView*& slot = k < 2 ? a.in[k] : a.out[k - 2];
+    TensorView null_view = *slot;
+    null_view.data = nullptr;
+    null_view.offset = 1;
+    int64_t numel = 1;
+    for (int64_t d : null_view.shape) numel *= d;
+    null_view.storage_shape = {numel + 1};
+    slot = &null_view;
+    const std::vector<uint8_t> loss_before = loss.Snapshot(), bp_before = backprop.Snapshot();
+    const Status s = hostnn::Run(a);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("null address"), std::string::npos) << s.message();
+    EXPECT_EQ(loss.Snapshot(), loss_before);
+    EXPECT_EQ(backprop.Snapshot(), bp_before);
+  }
+}
+
 // The checks in op_api's order (nulls, dtypes, ranks) and then the shapes; nothing written
 // when one fails.
 TEST(SoftmaxCrossEntropyWithLogitsTest, ChecksInOrder) {

@@ -44,7 +44,9 @@ Status MakeRowAccess(Op op, const Operand& v, RowAccess* a) {
   const int64_t es = static_cast<int64_t>(DTypeSize(t.dtype));
   const int64_t row_stride = t.strides.empty() ? t.shape[1] : t.strides[0];
   const int64_t col_stride = t.strides.empty() ? 1 : t.strides[1];
-  a->first = static_cast<char*>(t.data) + t.offset * es;
+  // The span's first element: null for an operand over a null address, which phase 1 takes
+  // (as CANN's) and phase 2 refuses, so no arithmetic is done on a null pointer.
+  a->first = v.span->first;
   a->row_bytes_step = row_stride * es;
   a->contiguous = col_stride == 1 || t.shape[1] == 1;
   return Status::Ok();
