@@ -28,7 +28,8 @@ configure() {  # build dir, then cmake args
   local build="$1"; shift
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHOSTNN_BUILD_BENCH=OFF "$@" >/dev/null
 }
-section() { echo; echo "==== $* ===="; }
+# Each section's heading says how long the job has run: where a slow CI run spent its time.
+section() { echo; echo "==== $* ==== (at ${SECONDS} s)"; }
 # The sanitizer builds keep line tables only (what their reports print), not full debug
 # information: objects a third smaller (checks_test.cc under ASan + UBSan: 2.7 MB against
 # 4.1 MB), at the same compile time (26 s against 23 s on a 2-core Cascade Lake).
@@ -87,7 +88,8 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
   fi
   if [ "$fuzz" != 0 ]; then
     # One target from a copy of its committed corpus (new inputs land in the copy), printing
-    # libFuzzer's progress and final stats (executions, "cov:" coverage); a crash fails the job.
+    # libFuzzer's progress and final stats (executions, "cov:" coverage); a crash fails the job
+    # and prints the sanitizer's report line and the input in base64 (for tests/fuzz/regressions).
     run_fuzzer() {  # target, corpus folder, then more libFuzzer arguments
       local target="$1" corpus="$2" work; shift 2
       section "libFuzzer: $target for $fuzz s"
@@ -96,7 +98,8 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
       LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" \
         build-test-asan/tests/fuzz/"$target" -max_total_time="$fuzz" -timeout=20 \
         -print_final_stats=1 "$work" "$@" 2>&1 |
-        grep -E "^(#|stat::|INFO: (Running|Seed|Loaded))|ERROR|SUMMARY" | tail -20
+        grep -E "^(#|stat::|INFO: (Running|Seed|Loaded))|ERROR|SUMMARY|runtime error|^Base64" |
+        tail -24
       rm -rf "$work"
     }
     run_fuzzer fuzz_ops tests/fuzz/corpus tests/fuzz/regressions
