@@ -15,6 +15,7 @@
 #include "kernels/convert-inl.h"
 #include "kernels/eltwise_ops-inl.h"  // ExpNonPositive
 #include "kernels/kernels.h"
+#include "kernels/partial_sums-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -24,44 +25,31 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 constexpr size_t kPad = HWY_MAX_BYTES / sizeof(float);  // a padded copy's elements
 
-// sum_i w[i] (x[i] - shift) in double: element i to partial i % kRowPartials (vectors of at
-// most kRowPartials double lanes, so a block is whole vectors on every target), the last
-// partial block on zero-padded copies with its lanes past n zeroed. x[i] - shift is exact in
-// double for a float shift, its product with w[i] rounded once.
+// sum_i w[i] (x[i] - shift) in double, in the fixed order of AddToPartials. x[i] - shift is
+// exact in double for a float shift, its product with w[i] rounded once.
 template <class Tag>
 double ShiftedSumOf(const void* vx, const float* w, double shift, size_t n) {
   using T = typename Tag::T;
   const T* x = static_cast<const T*>(vx);
-  const hn::CappedTag<double, kRowPartials> dd;
+  const PartialsTag dd;
   const hn::Rebind<float, decltype(dd)> df;
-  const size_t N = hn::Lanes(dd);
   const auto vmax = hn::Set(dd, shift);
-  HWY_ALIGN double partials[kRowPartials] = {0};
   const auto term = [&](const T* xs, const float* ws, size_t k) {
     const auto d = hn::Sub(hn::PromoteTo(dd, LoadF32(df, Tag(), xs + k)), vmax);
     return ws == nullptr ? d : hn::Mul(d, hn::PromoteTo(dd, hn::LoadU(df, ws + k)));
   };
-  size_t i = 0;
-  for (; i + kRowPartials <= n; i += kRowPartials) {
-    const float* wi = w == nullptr ? nullptr : w + i;
-    for (size_t k = 0; k < kRowPartials; k += N) {
-      hn::Store(hn::Add(hn::Load(dd, partials + k), term(x + i, wi, k)), dd, partials + k);
-    }
-  }
-  if (i < n) {
-    const size_t valid = n - i;
-    HWY_ALIGN T px[kRowPartials] = {};
-    HWY_ALIGN float pw[kRowPartials] = {};
-    for (size_t j = 0; j < valid; ++j) {
-      px[j] = x[i + j];
-      if (w != nullptr) pw[j] = w[i + j];
-    }
-    for (size_t k = 0; k < kRowPartials; k += N) {
-      const auto v = hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0),
-                                        term(px, w == nullptr ? nullptr : pw, k));
-      hn::Store(hn::Add(hn::Load(dd, partials + k), v), dd, partials + k);
-    }
-  }
+  HWY_ALIGN double partials[kRowPartials] = {0};
+  AddToPartials(
+      n, partials, [&](size_t i) { return term(x, w, i); },
+      [&](size_t first, size_t valid, const auto& add) {
+        HWY_ALIGN T px[kRowPartials] = {};
+        HWY_ALIGN float pw[kRowPartials] = {};
+        for (size_t j = 0; j < valid; ++j) {
+          px[j] = x[first + j];
+          if (w != nullptr) pw[j] = w[first + j];
+        }
+        add([&](size_t k) { return term(px, w == nullptr ? nullptr : pw, k); });
+      });
   return CombinePartials(partials);
 }
 

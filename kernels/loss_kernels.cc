@@ -9,11 +9,8 @@
 //   f32 parts are computed first for a chunk of kChunk elements at the full f32 width (twice
 //   the double lanes the terms run in; F32Parts), then read by the terms' double pass.
 // - MseLossBackward in f32 in the order of CANN's MseLossGradV2 kernel (its bits).
-// - The sums put element i in partial i % kRowPartials whatever the SIMD width and combine the
-//   partials pairwise (CombinePartials): the same bits on every target and, as the executor
-//   fixes where each sum starts, for any thread count. A last partial block's lanes past n
-//   are zeroed, so a term of zero inputs that is not 0 (the cross entropy's log 2) never
-//   enters the sum.
+// - The sums are kernels/partial_sums-inl.h's fixed-order sums: the same bits on every target
+//   and, as the executor fixes where each sum starts, for any thread count.
 // An absent optional input (a null pointer: BinaryCrossEntropyWithLogits's weights) reads as 1.
 
 #undef HWY_TARGET_INCLUDE
@@ -28,6 +25,7 @@
 
 #include "kernels/convert-inl.h"
 #include "kernels/kernels.h"
+#include "kernels/partial_sums-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
@@ -295,36 +293,23 @@ HWY_INLINE void TermsOf(Inputs in, void* vout, size_t n, const Term& term) {
   });
 }
 
-// The terms' sum in double, element i to partial i % kRowPartials (vectors of at most
-// kRowPartials lanes, so a block is whole vectors on every target; chunks are whole blocks);
-// the last partial block on zero-padded copies, its lanes past n zeroed.
+// The terms' sum in double, in the fixed order of AddToPartials (chunks are whole blocks).
 template <class Tag, class Term>
 HWY_INLINE double SumOf(Inputs vin, size_t n, const Term& term) {
   using T = typename Tag::T;
-  const hn::CappedTag<double, kRowPartials> dd;
-  const size_t N = hn::Lanes(dd);
+  const PartialsTag dd;
   HWY_ALIGN double partials[kRowPartials] = {0};
   ForChunks<Tag>(vin, n, term, [&](Inputs xin, size_t /*first*/, size_t len, const Term& t) {
     const T* in[kMaxLossInputs];
     for (int k = 0; k < kMaxLossInputs; ++k) in[k] = static_cast<const T*>(xin[k]);
-    size_t i = 0;
-    for (; i + kRowPartials <= len; i += kRowPartials) {
-      for (size_t k = 0; k < kRowPartials; k += N) {
-        hn::Store(hn::Add(hn::Load(dd, partials + k), t(dd, Tag(), in, i + k, i + k)), dd,
-                  partials + k);
-      }
-    }
-    if (i < len) {
-      const size_t valid = len - i;
-      HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
-      const T* x[kMaxLossInputs];
-      PadInputs(in, i, valid, pad, x);
-      for (size_t k = 0; k < kRowPartials; k += N) {
-        const auto v = hn::IfThenElseZero(hn::FirstN(dd, valid > k ? valid - k : 0),
-                                          t(dd, Tag(), x, k, i + k));
-        hn::Store(hn::Add(hn::Load(dd, partials + k), v), dd, partials + k);
-      }
-    }
+    AddToPartials(
+        len, partials, [&](size_t i) { return t(dd, Tag(), in, i, i); },
+        [&](size_t first, size_t valid, const auto& add) {
+          HWY_ALIGN T pad[kMaxLossInputs][kRowPartials] = {};
+          const T* x[kMaxLossInputs];
+          PadInputs(in, first, valid, pad, x);
+          add([&](size_t k) { return t(dd, Tag(), x, k, first + k); });
+        });
   });
   return CombinePartials(partials);
 }
