@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/aclnn/front_end.h"
+#include "src/aclnn/operand_checks.h"
 #include "src/core/check.h"
 #include "src/exec/class_loss_executor.h"
 #include "src/exec/executor.h"
@@ -222,26 +223,15 @@ Status PrepareClassLossChecked(const OpArgs& args, const tiling::Options& option
   } else {
     all = {&r.self, &r.target, &r.weight, &r.out, &r.total_weight_out};
   }
-  for (const Item* v : all) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
-  for (const Item* v : all) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
-    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, all));
+  HOSTNN_RETURN_IF_ERROR(CheckDescriptors(op, all));
   // 2. Dtypes, the reduction and shapes, in each op_api's order.
   HOSTNN_RETURN_IF_ERROR(grad ? CheckGradient(info, r, reduction, two_d)
                               : CheckForward(info, r, reduction, two_d));
   // 3. Storage; each output apart from every input and from the other output.
-  for (Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
-  const std::vector<Item*> outs =
-      grad ? std::vector<Item*>{&r.out} : std::vector<Item*>{&r.out, &r.total_weight_out};
-  for (const Item* out : outs) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out->param, *out->view, out->span));
-    for (const Item* in : all) {
-      if (in != out) HOSTNN_RETURN_IF_ERROR(CheckApart(op, *out, *in));
-    }
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, all));
+  HOSTNN_RETURN_IF_ERROR(grad ? CheckWrittenApart(op, {&r.out}, all)
+                              : CheckWrittenApart(op, {&r.out, &r.total_weight_out}, all));
 
   const std::vector<int64_t>& s = r.self.view->shape;
   o.classes = Classes(r.self, two_d);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "src/aclnn/front_end.h"
+#include "src/aclnn/operand_checks.h"
 #include "src/core/check.h"
 #include "src/exec/executor.h"
 #include "src/exec/index_executor.h"
@@ -84,9 +85,7 @@ Status PrepareGatherChecked(const OpArgs& args, const tiling::Options& options,
   Item out{info.out_names[0], args.out[0], {}};
 
   // 1. Null pointers, in the prototype's order.
-  for (const Item* v : {&weight, &indices, &out}) {
-    if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&weight, &indices, &out}));
   // 2. Dtypes: weight's in the list, out's weight's, indices' INT32 or INT64.
   HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, weight.param, weight.view->dtype, kWeightTypes));
   if (out.view->dtype != weight.view->dtype) {
@@ -96,10 +95,7 @@ Status PrepareGatherChecked(const OpArgs& args, const tiling::Options& options,
   }
   HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, indices.param, indices.view->dtype, kIndexTypes));
   // 3. At most 8 dims each (descriptors checked as they are read).
-  for (const Item* v : {&weight, &indices, &out}) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
-    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckDescriptors(op, {&weight, &indices, &out}));
   // 4. out: indices' dims followed by one more.
   HOSTNN_RETURN_IF_ERROR(CheckOutShape(op, out, indices));
   // 5. An empty weight or indices: success, nothing runs (CANN returns before computing;
@@ -122,12 +118,8 @@ Status PrepareGatherChecked(const OpArgs& args, const tiling::Options& options,
                                   ": expected weight's row length " + std::to_string(w[1]));
   }
   // 7. Storage; out sharing no byte with what is read.
-  for (Item* v : {&weight, &indices, &out}) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
-  }
-  HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
-  HOSTNN_RETURN_IF_ERROR(CheckApart(op, out, weight));
-  HOSTNN_RETURN_IF_ERROR(CheckApart(op, out, indices));
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, {&weight, &indices, &out}));
+  HOSTNN_RETURN_IF_ERROR(CheckWrittenApart(op, {&out}, {&weight, &indices}));
 
   exec::GatherOperands o;
   o.weight = {weight.view, &weight.span};
@@ -147,19 +139,14 @@ Status PrepareScatterChecked(const OpArgs& args, const tiling::Options& options,
   const uint64_t num_weights = static_cast<uint64_t>(o.exact[0]);
 
   // 1. Null pointers, in the prototype's order.
-  for (const Item* v : {&grad, &indices, &out}) {
-    if (v->view == nullptr) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&grad, &indices, &out}));
   // 2. Dtypes: grad's and out's FLOAT, FLOAT16 or BFLOAT16 (each its own), indices' the nine.
   HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, grad.param, grad.view->dtype, kGradTypes));
   HOSTNN_RETURN_IF_ERROR(
       core::CheckDType(op, indices.param, indices.view->dtype, kScatterIndexTypes));
   HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, out.param, out.view->dtype, kGradTypes));
   // 3. At most 8 dims each (descriptors checked as they are read).
-  for (const Item* v : {&grad, &indices, &out}) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
-    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckDescriptors(op, {&grad, &indices, &out}));
   // 4. grad's rows: indices' element count. 5. out: [numWeights, D]. 6. No private format.
   HOSTNN_RETURN_IF_ERROR(CheckGradRows(op, grad, indices));
   HOSTNN_RETURN_IF_ERROR(CheckScatterOut(op, out, grad, num_weights));
@@ -168,14 +155,10 @@ Status PrepareScatterChecked(const OpArgs& args, const tiling::Options& options,
         op, v->param, *v->view, "ND or another plain format, not a private format"));
   }
   // 7. Storage; out sharing no byte with what is read.
-  for (Item* v : {&grad, &indices, &out}) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, {&grad, &indices, &out}));
   // An empty out: nothing to write (an empty grad or indices otherwise zeros out, below).
   if (out.span.numel == 0) return PrepareEmpty(args.op, grad.view->dtype, workspace_size, executor);
-  HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
-  HOSTNN_RETURN_IF_ERROR(CheckApart(op, out, grad));
-  HOSTNN_RETURN_IF_ERROR(CheckApart(op, out, indices));
+  HOSTNN_RETURN_IF_ERROR(CheckWrittenApart(op, {&out}, {&grad, &indices}));
 
   o.grad = {grad.view, &grad.span};
   o.indices = {indices.view, &indices.span};

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "src/aclnn/front_end.h"
+#include "src/aclnn/operand_checks.h"
 #include "src/core/check.h"
 #include "src/core/layout.h"
 #include "src/exec/executor.h"
@@ -186,15 +187,11 @@ Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
         op, "reduction",
         "expected 0 (none), 1 (mean) or 2 (sum), got " + std::to_string(reduction));
   };
-  const auto check_dims = [&]() {  // at most 8 dims (descriptors checked as they are read)
-    for (const Item* v = in; v != in + num_in; ++v) {
-      if (!v->given()) continue;
-      HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
-      HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-    }
-    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, out.param, *out.view));
-    return core::CheckDims(op, out.param, *out.view);
-  };
+  std::vector<Item*> operands;  // the inputs in the list's order, then out
+  for (int k = 0; k < num_in; ++k) operands.push_back(&in[k]);
+  operands.push_back(&out);
+  // At most 8 dims (descriptors checked as they are read).
+  const auto check_dims = [&]() { return CheckDescriptors(op, operands); };
 
   // 1. Null pointers, in the prototype's order (an optional input may be null).
   for (int k = 0; k < num_in; ++k) {
@@ -229,11 +226,7 @@ Status PrepareLossChecked(const OpArgs& args, const tiling::Options& options,
   }
   // 3. Storage; out's elements apart; out apart from the inputs (or one of them exactly,
   // for the terms, which each tile reads before it writes).
-  for (int k = 0; k < num_in; ++k) {
-    if (!in[k].given()) continue;
-    HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, in[k].param, *in[k].view, &in[k].span));
-  }
-  HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, out.param, *out.view, &out.span));
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, operands));
   HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, out.param, *out.view, out.span));
   const bool terms = !info.is_forward || reduction == 0;  // a gradient's are terms
   for (int k = 0; k < num_in; ++k) {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "src/aclnn/operand_checks.h"
 #include "src/core/check.h"
 
 namespace hostnn {
@@ -14,11 +15,8 @@ using Item = CheckedOperand;
 // no other output may share memory with an input, and no two outputs share a byte.
 Status CheckNormStorage(const char* op, std::initializer_list<Item*> ins,
                         std::initializer_list<Item*> outs) {
-  for (std::initializer_list<Item*> list : {ins, outs}) {
-    for (Item* v : list) {
-      if (v->given()) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
-    }
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, ins));
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, outs));
   for (const Item* o : outs) {
     if (!o->given()) continue;
     HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, o->param, *o->view, o->span));

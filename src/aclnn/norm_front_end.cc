@@ -11,6 +11,7 @@
 
 #include "src/aclnn/front_end.h"
 #include "src/aclnn/norm_checks.h"
+#include "src/aclnn/operand_checks.h"
 #include "src/core/check.h"
 #include "src/exec/executor.h"
 #include "src/exec/norm_rows_executor.h"
@@ -121,9 +122,7 @@ Status PrepareRmsNormChecked(const OpArgs& args, const tiling::Options& options,
   Item* all[] = {&x, &gamma, &y, &rstd};
 
   // 1. Null tensors, in the prototype's order: every one is required.
-  for (const Item* v : all) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, all));
   // 2. Dtypes: each FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations:
   // gamma FLOAT or x's, yOut x's, rstdOut FLOAT.
   for (const Item* v : all) {
@@ -232,9 +231,7 @@ Status PrepareRmsNormGradChecked(const OpArgs& args, const tiling::Options& opti
   Item* all[] = {&dy, &x, &rstd, &gamma, &dx, &dgamma};
 
   // 1. Null tensors, in the prototype's order: every one is required.
-  for (const Item* v : all) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, all));
   // 2. Dtypes: each FLOAT, FLOAT16 or BFLOAT16, then one of the definition's combinations:
   // x and dxOut dy's, gamma FLOAT or dy's, rstd and dgammaOut FLOAT.
   for (const Item* v : all) {
@@ -778,9 +775,7 @@ Status PrepareGroupNormChecked(const OpArgs& args, const tiling::Options& option
   Item* all[] = {&self, &gamma, &beta, &out, &mean, &rstd};
 
   // 1. Null tensors: self, out, meanOut, rstdOut (gamma and beta are optional: 1 and 0).
-  for (const Item* v : {&self, &out, &mean, &rstd}) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&self, &out, &mean, &rstd}));
   // 2. Dtypes: self FLOAT, FLOAT16 or BFLOAT16; every other tensor given self's.
   HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, self.param, self.view->dtype, kNormTypes));
   for (const Item* v : {&gamma, &beta, &out, &mean, &rstd}) {
@@ -893,9 +888,7 @@ Status PrepareGroupNormBackwardChecked(const OpArgs& args, const tiling::Options
                   {info.out_names[2], args.out[2], {}}};
 
   // 1. Null inputs (gamma may be null: 1).
-  for (const Item* v : {&dy, &x, &mean, &rstd}) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&dy, &x, &mean, &rstd}));
   // 2. outputMask: given, of 3 values; every output it asks for given (161002).
   bool wanted[3];
   HOSTNN_RETURN_IF_ERROR(ReadOutputMask(op, args, outs, false, wanted));
@@ -1026,13 +1019,9 @@ Status PrepareLayerNormBackwardChecked(const OpArgs& args, const tiling::Options
   const std::vector<int64_t>& norm = args.int_array;
 
   // 1. Null pointers, then outputMask's length and the outputs it asks for.
-  for (const Item* v : {&dy, &x}) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&dy, &x}));
   if (!args.int_array_given) return Status::Nullptr(std::string(op) + ": normalizedShape is null");
-  for (const Item* v : {&mean, &rstd}) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&mean, &rstd}));
   bool wanted[3];
   HOSTNN_RETURN_IF_ERROR(ReadOutputMask(op, args, outs, true, wanted));
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/aclnn/front_end.h"
+#include "src/aclnn/operand_checks.h"
 #include "src/core/check.h"
 #include "src/exec/executor.h"
 #include "src/exec/softmax_loss_executor.h"
@@ -126,13 +127,8 @@ Status PrepareLabelRowsChecked(const OpArgs& args, const tiling::Options& option
   Item features{info.in_names[0], args.in[0], {}}, labels{info.in_names[1], args.in[1], {}};
   Item loss{info.out_names[0], args.out[0], {}}, backprop{info.out_names[1], args.out[1], {}};
   Item* const all[] = {&features, &labels, &loss, &backprop};
-  for (const Item* v : all) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
-  for (const Item* v : all) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
-    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&features, &labels, &loss, &backprop}));
+  HOSTNN_RETURN_IF_ERROR(CheckDescriptors(op, {&features, &labels, &loss, &backprop}));
   for (const Item* v : all) {
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kFloatTypes));
   }
@@ -161,13 +157,9 @@ Status PrepareLabelRowsChecked(const OpArgs& args, const tiling::Options& option
     return core::InvalidParam(
         op, backprop.param, "shape " + Shape(backprop) + ": expected features' " + Shape(features));
   }
-  for (Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
-  for (const Item* w : {&loss, &backprop}) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, w->param, *w->view, w->span));
-    for (const Item* v : all) {
-      if (v != w) HOSTNN_RETURN_IF_ERROR(CheckApart(op, *w, *v));
-    }
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, {&features, &labels, &loss, &backprop}));
+  HOSTNN_RETURN_IF_ERROR(
+      CheckWrittenApart(op, {&loss, &backprop}, {&features, &labels, &loss, &backprop}));
   exec::SoftmaxLossOperands o;
   // Empty features (no rows, or no classes) run nothing and write nothing, as CANN's.
   o.rows = fs[1] == 0 ? 0 : fs[0];
@@ -207,32 +199,25 @@ Status PrepareSoftmaxLossChecked(const OpArgs& args, const tiling::Options& opti
   const std::vector<Item*> required =
       grad ? std::vector<Item*>{&r.grad_loss, &r.rows, &r.target, &r.out}
            : std::vector<Item*>{&r.rows, &r.target, &r.loss, &r.log_prob, &r.zloss, &r.lse_out};
-  for (const Item* v : required) {
-    if (!v->given()) return Status::Nullptr(std::string(op) + ": " + v->param + " is null");
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, required));
   std::vector<Item*> all = required;
   for (Item* v : {&r.weight, &r.grad_zloss, &r.lse_in}) {
     if (v->given()) all.push_back(v);
   }
-  for (const Item* v : all) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckRank(op, v->param, *v->view));
-    HOSTNN_RETURN_IF_ERROR(core::CheckDims(op, v->param, *v->view));
-  }
+  HOSTNN_RETURN_IF_ERROR(CheckDescriptors(op, all));
   // 2. Dtypes (the generated entry point's); the attributes and shapes (the tiling's).
   HOSTNN_RETURN_IF_ERROR(CheckDTypes(op, r, grad));
   HOSTNN_RETURN_IF_ERROR(CheckAttributes(info, reduction, o.numbers[2]));
   HOSTNN_RETURN_IF_ERROR(CheckShapes(op, r, grad, reduction));
   // 3. Storage; each written output apart from every input and from the other output.
-  for (Item* v : all) HOSTNN_RETURN_IF_ERROR(core::CheckStorage(op, v->param, *v->view, &v->span));
-  const std::vector<Item*> written =
-      grad ? std::vector<Item*>{&r.out} : std::vector<Item*>{&r.loss, &r.log_prob};
-  for (const Item* w : written) {
-    HOSTNN_RETURN_IF_ERROR(core::CheckNoSelfOverlap(op, w->param, *w->view, w->span));
-    for (const Item* v : all) {
-      if (v != w && v != &r.zloss && v != &r.lse_out)
-        HOSTNN_RETURN_IF_ERROR(CheckApart(op, *w, *v));
-    }
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, all));
+  // (zloss and lse, never written, may share memory with what is.)
+  std::vector<Item*> others;
+  for (Item* v : all) {
+    if (v != &r.zloss && v != &r.lse_out) others.push_back(v);
   }
+  HOSTNN_RETURN_IF_ERROR(grad ? CheckWrittenApart(op, {&r.out}, others)
+                              : CheckWrittenApart(op, {&r.loss, &r.log_prob}, others));
 
   o.rows = r.rows.view->shape[0];
   o.classes = r.rows.view->shape[1];
