@@ -82,6 +82,8 @@ if [ "$sanitize" = 1 ] || [ "$fuzz" != 0 ]; then
     # CPU-seconds here).
     sweeps+="|LargeInputInterleavedWithTheOutputIsDecidedExactly"
     sweeps+="|LargeOutputWithInterleavedButDistinctElementsIsAccepted"
+    # And loss_error_table, which runs the loss suites again to merge their error rows.
+    sweeps+="|loss_error_table"
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 HOSTNN_STRESS_SECONDS=5 \
       LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp" \
       run_ctest build-test-asan -j2 -E "seed_samples|consumer|install|$sweeps"

@@ -1,8 +1,9 @@
 // What the loss suites (tests/mse_loss_test.cc, bce_with_logits_test.cc, nll_loss_test.cc,
-// cross_entropy_loss_test.cc) share: a loss's OpArgs, the NumPy broadcast index their
-// references walk, the (team, cores) splits each case runs on, and the check of out against a
-// double-precision expectation over them, out's bits the same for each and the bytes around
-// its elements as they were.
+// cross_entropy_loss_test.cc, softmax_cross_entropy_with_logits_test.cc) share: a loss's
+// OpArgs, the NumPy broadcast index their references walk, the (team, cores) splits each
+// case runs on, and the check of out against a double-precision expectation over them, out's
+// bits the same for each and the bytes around its elements as they were. Every element
+// checked also enters the family's error table (LossErrorTable).
 #ifndef HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
 #define HOSTNN_TESTS_UTIL_LOSS_CHECK_H_
 
@@ -12,6 +13,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "hostnn/ops.h"
@@ -52,6 +58,47 @@ inline int64_t BroadcastIndex(const std::vector<int64_t>& to, const std::vector<
   return at;
 }
 
+// The family's measured error table (docs/loss_embedding_family.md, "Measured errors"): per
+// operator, output and dtype, the largest error of an element the suites checked, in ULP of
+// the output's dtype at the larger of the exact and the computed value, and the largest ratio of
+// that error to the bound the check allowed (which must stay at most 1). With HOSTNN_LOSS_ERRORS
+// naming a file, a suite appends its rows to it when it exits; tests/scripts/loss_error_table.py
+// runs the suites so and writes the table into the page.
+class LossErrorTable {
+ public:
+  static LossErrorTable& Get() {
+    static LossErrorTable table;
+    return table;
+  }
+  void SetOp(Op op) { op_ = op; }
+  void Record(const char* output, DType dtype, double error, double exact, double got,
+              double bound) {
+    Cell& c = cells_[Key{GetOpInfo(op_).name, output, DTypeName(dtype)}];
+    const double ulp = UlpOf(dtype, std::max(std::fabs(exact), std::fabs(got)));
+    c.max_ulp = std::max(c.max_ulp, error / ulp);
+    if (bound > 0.0) c.max_ratio = std::max(c.max_ratio, error / bound);
+    ++c.elements;
+  }
+  ~LossErrorTable() {
+    const char* path = std::getenv("HOSTNN_LOSS_ERRORS");
+    if (path == nullptr || path[0] == '\0' || cells_.empty()) return;
+    std::ofstream f(path, std::ios::app);
+    for (const auto& [key, c] : cells_) {
+      f << std::get<0>(key) << '\t' << std::get<1>(key) << '\t' << std::get<2>(key) << '\t'
+        << c.max_ulp << '\t' << c.max_ratio << '\t' << c.elements << '\n';
+    }
+  }
+
+ private:
+  using Key = std::tuple<std::string, std::string, std::string>;  // op, output, dtype
+  struct Cell {
+    double max_ulp = 0.0, max_ratio = 0.0;
+    int64_t elements = 0;
+  };
+  Op op_ = Op::kSiluBackward;
+  std::map<Key, Cell> cells_;
+};
+
 // out's expected values and each one's bound (before a 16-bit out's half ULP).
 struct LossExpected {
   std::vector<double> value, bound;
@@ -71,6 +118,7 @@ inline void ExpectLossOut(const LossExpected& want, const HostTensor& out,
                                                 ? 0.0
                                                 : 0.5 * std::max(UlpOf(out.dtype(), exact),
                                                                  UlpOf(out.dtype(), got)));
+      LossErrorTable::Get().Record("out", out.dtype(), std::fabs(got - exact), exact, got, bound);
       ASSERT_LE(std::fabs(got - exact), bound)
           << "element " << e << ": got " << got << ", exact " << exact;
     }
@@ -101,6 +149,7 @@ inline void ExpectClassLossOut(const LossExpected& want, const HostTensor& out,
     const double bound =
         want.bound[k] +
         (wide ? 0.0 : 0.5 * std::max(UlpOf(out.dtype(), exact), UlpOf(out.dtype(), got)));
+    LossErrorTable::Get().Record(what, out.dtype(), std::fabs(got - exact), exact, got, bound);
     ASSERT_LE(std::fabs(got - exact), bound)
         << what << " element " << e << ": got " << got << ", exact " << exact;
   }
@@ -116,6 +165,7 @@ constexpr TeamSplit kTeamSplits[] = {{1, 1}, {2, 2}, {3, 5}, {2, 48}};
 
 // hostnn::Run of args on a team of split.team threads planned for split.cores cores.
 inline Status RunOnSplit(const OpArgs& args, const TeamSplit& split) {
+  LossErrorTable::Get().SetOp(args.op);
   const int threads = omp_get_max_threads();
   omp_set_num_threads(split.team);
   tiling::Options options;
