@@ -423,12 +423,7 @@ TEST(CrossEntropyLossTest, NullDataAtAnOffsetTakenByPhase1RefusedByPhase2) {
       SCOPED_TRACE(std::string(GetOpInfo(op).name) + " operand " + std::to_string(k));
       OpArgs a = CeArgs(op, in, outs, at);
       const TensorView*& slot = k < in.size() ? a.in[k] : a.out[k - in.size()];
-      TensorView null_view = *slot;
-      null_view.data = nullptr;
-      null_view.offset = 1;
-      int64_t numel = 1;
-      for (int64_t d : null_view.shape) numel *= d;
-      null_view.storage_shape = {numel + 1};
+      const TensorView null_view = NullDataAtAnOffset(*slot);
       slot = &null_view;
       std::vector<std::vector<uint8_t>> before;
       for (const HostTensor* o : outs) before.push_back(o->Snapshot());

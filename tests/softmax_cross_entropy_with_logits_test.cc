@@ -178,12 +178,7 @@ TEST(SoftmaxCrossEntropyWithLogitsTest, NullDataAtAnOffsetTakenByPhase1RefusedBy
     SCOPED_TRACE("operand " + std::to_string(k));
     OpArgs a = ScewlArgs(&x, &y, &loss, &backprop);
     const TensorView*& slot = k < 2 ? a.in[k] : a.out[k - 2];
-    TensorView null_view = *slot;
-    null_view.data = nullptr;
-    null_view.offset = 1;
-    int64_t numel = 1;
-    for (int64_t d : null_view.shape) numel *= d;
-    null_view.storage_shape = {numel + 1};
+    const TensorView null_view = NullDataAtAnOffset(*slot);
     slot = &null_view;
     const std::vector<uint8_t> loss_before = loss.Snapshot(), bp_before = backprop.Snapshot();
     const Status s = hostnn::Run(a);

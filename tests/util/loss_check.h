@@ -156,6 +156,18 @@ inline void ExpectClassLossOut(const LossExpected& want, const HostTensor& out,
   ASSERT_EQ(out.FirstChangeOutsideElements(before), -1) << what;
 }
 
+// v behind a null data address, its view one element into a storage one element longer:
+// what phase 1 takes (CANN's never reads the address) and must compute no address from.
+inline TensorView NullDataAtAnOffset(const TensorView& v) {
+  TensorView null_view = v;
+  null_view.data = nullptr;
+  null_view.offset = 1;
+  int64_t numel = 1;
+  for (int64_t d : v.shape) numel *= d;
+  null_view.storage_shape = {numel + 1};
+  return null_view;
+}
+
 // The (team, cores) splits a loss suite runs each case on: its bits must not depend on them.
 struct TeamSplit {
   int team;
