@@ -127,8 +127,8 @@ Status PrepareLabelRowsChecked(const OpArgs& args, const tiling::Options& option
   Item features{info.in_names[0], args.in[0], {}}, labels{info.in_names[1], args.in[1], {}};
   Item loss{info.out_names[0], args.out[0], {}}, backprop{info.out_names[1], args.out[1], {}};
   Item* const all[] = {&features, &labels, &loss, &backprop};
-  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, {&features, &labels, &loss, &backprop}));
-  HOSTNN_RETURN_IF_ERROR(CheckDescriptors(op, {&features, &labels, &loss, &backprop}));
+  HOSTNN_RETURN_IF_ERROR(CheckGiven(op, all));
+  HOSTNN_RETURN_IF_ERROR(CheckDescriptors(op, all));
   for (const Item* v : all) {
     HOSTNN_RETURN_IF_ERROR(core::CheckDType(op, v->param, v->view->dtype, kFloatTypes));
   }
@@ -157,9 +157,8 @@ Status PrepareLabelRowsChecked(const OpArgs& args, const tiling::Options& option
     return core::InvalidParam(
         op, backprop.param, "shape " + Shape(backprop) + ": expected features' " + Shape(features));
   }
-  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, {&features, &labels, &loss, &backprop}));
-  HOSTNN_RETURN_IF_ERROR(
-      CheckWrittenApart(op, {&loss, &backprop}, {&features, &labels, &loss, &backprop}));
+  HOSTNN_RETURN_IF_ERROR(CheckStorages(op, all));
+  HOSTNN_RETURN_IF_ERROR(CheckWrittenApart(op, {&loss, &backprop}, all));
   exec::SoftmaxLossOperands o;
   // Empty features (no rows, or no classes) run nothing and write nothing, as CANN's.
   o.rows = fs[1] == 0 ? 0 : fs[0];

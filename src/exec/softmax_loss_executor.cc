@@ -40,15 +40,13 @@ struct RowAccess {
 
 Status MakeRowAccess(Op op, const Operand& v, RowAccess* a) {
   HOSTNN_RETURN_IF_ERROR(FuseOwn(op, v, &a->layout));
-  const TensorView& t = *v.view;
-  const int64_t es = static_cast<int64_t>(DTypeSize(t.dtype));
-  const int64_t row_stride = t.strides.empty() ? t.shape[1] : t.strides[0];
-  const int64_t col_stride = t.strides.empty() ? 1 : t.strides[1];
-  // The span's first element: null for an operand over a null address, which phase 1 takes
-  // (as CANN's) and phase 2 refuses, so no arithmetic is done on a null pointer.
+  // The span the front end checked: its effective strides, and its first element (null for
+  // an operand over a null address, which phase 1 takes, as CANN's, and phase 2 refuses, so
+  // no arithmetic is done on a null pointer).
+  const std::vector<int64_t>& strides = v.span->strides;
   a->first = v.span->first;
-  a->row_bytes_step = row_stride * es;
-  a->contiguous = col_stride == 1 || t.shape[1] == 1;
+  a->row_bytes_step = strides[0] * static_cast<int64_t>(DTypeSize(v.view->dtype));
+  a->contiguous = strides[1] == 1 || v.view->shape[1] == 1;
   return Status::Ok();
 }
 
