@@ -25,7 +25,10 @@ namespace tiling {
 namespace {
 
 constexpr int64_t kDefaultMinElemsPerCore = 1024;  // Ascend's rule of thumb (SiluGrad)
-constexpr int64_t kHostMinElemsPerCore = 16384;    // a fork costs ~1-2 us on the host
+// On the host a second core costs its start (a fork and a join of the team, 1 to 2 us),
+// which the cheapest operators (Work 1) earn back from about 16384 elements a core;
+// costlier ones sooner, so the default is divided by the operator's Work (op_list.def).
+constexpr int64_t kHostMinElemsPerCore = 16384;
 
 std::string Lower(const std::string& s) {
   std::string out = s;
@@ -321,11 +324,14 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
                                      tuned_from, r.platform.ub_bytes, profile, &r.platform.ub_bytes,
                                      &from));
   sources << "; ub_bytes " << r.platform.ub_bytes << " (" << from << ")";
-  const int64_t default_min =
-      r.platform.name == "host" ? kHostMinElemsPerCore : kDefaultMinElemsPerCore;
+  const int work = IsValidOp(problem.op) ? GetOpInfo(problem.op).work : 1;
+  const bool host = r.platform.name == "host";
+  const int64_t default_min = host ? kHostMinElemsPerCore / work : kDefaultMinElemsPerCore;
+  const std::string default_from =
+      host && work > 1 ? "default, 16384 / work " + std::to_string(work) : "default";
   HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core, Env(env, kMinElems.env),
-                                     tuned.min_elems_per_core, tuned_from, default_min, "default",
-                                     &r.min_elems_per_core, &from));
+                                     tuned.min_elems_per_core, tuned_from, default_min,
+                                     default_from, &r.min_elems_per_core, &from));
   sources << "; min_elems_per_core " << r.min_elems_per_core << " (" << from << ")";
   int64_t buffer_num = 0;
   HOSTNN_RETURN_IF_ERROR(ResolveKnob(kBuffers, options.buffer_num, Env(env, kBuffers.env),

@@ -634,6 +634,7 @@ struct OpInfo {
   bool scalars_before_in1;  // the scalar parameters come before in1 in the C prototype
   bool is_split;      // kind Gated or GatedGrad: splits self along dim into halves
   ScalarParam scalars[kMaxScalars];  // its scalar parameters, in CANN's order
+  int work;  // an element's cost against the cheapest operators, 1 to 16 (the list's Work)
 
   constexpr int num_in() const {
     int n = 0;
@@ -676,7 +677,8 @@ constexpr bool IsAbsent(const char* name) { return name == nullptr; }
 constexpr OpInfo kOpInfos[] = {
 #define HOSTNN_OP_SECOND_(first, second, ...) second
 #define HOSTNN_OP_IN1_(...) HOSTNN_OP_SECOND_(__VA_ARGS__, nullptr, nullptr)
-#define HOSTNN_OP(Name, snake, sig, kind, ins, outs, dtypes, shapes, temps, domain, tol, scalars) \
+#define HOSTNN_OP(Name, snake, sig, kind, ins, outs, dtypes, shapes, temps, domain, tol, scalars, \
+                  work)                                                                           \
   {Op::k##Name,                                                                                   \
    #Name,                                                                                         \
    #snake,                                                                                        \
@@ -700,7 +702,8 @@ constexpr OpInfo kOpInfos[] = {
                                           ShapeRule::k##shapes == ShapeRule::kGroupRows)),        \
    ScalarsBeforeIn1(Signature::k##sig),                                                           \
    IsSplit(Kind::k##kind),                                                                        \
-   {HOSTNN_OP_UNPACK scalars}},
+   {HOSTNN_OP_UNPACK scalars},                                                                    \
+   work},
 #include "hostnn/op_list.def"
 #undef HOSTNN_OP
 };
@@ -708,6 +711,13 @@ constexpr OpInfo kOpInfos[] = {
 #undef HOSTNN_OP_SECOND_
 #undef HOSTNN_OP_UNPACK
 static_assert(sizeof(kOpInfos) / sizeof(kOpInfos[0]) == kNumOps, "one entry per operator");
+constexpr bool WorksArePowersOfTwo() {
+  for (const OpInfo& info : kOpInfos) {
+    if (info.work < 1 || info.work > 16 || (info.work & (info.work - 1)) != 0) return false;
+  }
+  return true;
+}
+static_assert(WorksArePowersOfTwo(), "an operator's Work is 1, 2, 4, 8 or 16");
 }  // namespace op_list_internal
 
 constexpr const OpInfo& GetOpInfo(Op op) {
