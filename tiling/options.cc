@@ -328,7 +328,9 @@ Status ResolveIn(const Environment& env, const Options& options, const Problem& 
   const bool host = r.platform.name == "host";
   const int64_t default_min = host ? kHostMinElemsPerCore / work : kDefaultMinElemsPerCore;
   const std::string default_from =
-      host && work > 1 ? "default, 16384 / work " + std::to_string(work) : "default";
+      host && work > 1
+          ? "default, " + std::to_string(kHostMinElemsPerCore) + " / work " + std::to_string(work)
+          : "default";
   HOSTNN_RETURN_IF_ERROR(ResolveKnob(kMinElems, options.min_elems_per_core, Env(env, kMinElems.env),
                                      tuned.min_elems_per_core, tuned_from, default_min,
                                      default_from, &r.min_elems_per_core, &from));
