@@ -86,18 +86,20 @@ enum class RowFunction {
 // The softmax backward: LogSoftmaxBackward's dx = dy - exp(y) sum dy and SoftmaxBackward's
 // dx = y (dy - sum dy y). Sums are kept in double in 16 partial sums: element i of a row
 // goes to partial i % 16 whatever the SIMD width, so sums are bitwise reproducible on
-// every target and for any chunking of the row into multiples of 16 elements.
+// every target family and for any chunking of the row into multiples of kRowSumBlock.
 constexpr size_t kRowPartials = 16;
-// The LogSoftmax forward sums each partial's exps in f32 over blocks of this many elements
-// (4 groups of 16) before adding them to the double partial, the max's own exp(0) = 1
-// left out of the f32 sum and added after it (so the rest keeps its bits where it is
-// small); its chunks start at multiples of it.
+// The forward sums each partial's exps in f32 over blocks of this many elements (4 groups
+// of 16) before adding them to the double partial, the max's own exp(0) = 1 left out of
+// the f32 sum and added after it (so the rest keeps its bits where it is small); the
+// backward sums each partial's terms of a block the same way (where finite; else its exact
+// terms). Row chunks of both start at multiples of it.
 constexpr size_t kRowSumBlock = 64;
 // Below, "term" is the row function's summand: dy (LogSoftmax), or dy * y, exact in double
 // (Softmax); "dy - exp(y) * s" its output, y * (dy - s) for Softmax.
 struct SoftmaxBackwardKernels {
-  // partials[i % 16] += term(dy[i], y[i]), i < n (the row's first element has i = 0; a
-  // chunk must start at a multiple of 16).
+  // partials[i % 16] += term(dy[i], y[i]), i < n, each partial's four terms of a block of
+  // kRowSumBlock elements first summed in f32 (softmax_grad-inl.h: RowSumImpl); the row's
+  // first element has i = 0, so a chunk must start at a multiple of kRowSumBlock.
   void (*row_sum)(const void* dy, const void* y, size_t n, double* partials);
   // acc[c] += term(dy[c], y[c]), c < w.
   void (*col_sum)(const void* dy, const void* y, double* acc, size_t w);

@@ -1,6 +1,7 @@
-// The softmax backward kernels' code, LogSoftmaxBackward's and SoftmaxBackward's: row and
-// column sums in double, the output passes, the ARA block, each for a row function's rule
-// (LogSoftmaxGradRule, SoftmaxGradRule). Lanes: f32 (sums: f64).
+// The softmax backward kernels' code, LogSoftmaxBackward's and SoftmaxBackward's: row sums
+// (f32 block sums into double partials) and column sums (double), the output passes, the
+// ARA block, each for a row function's rule (LogSoftmaxGradRule, SoftmaxGradRule). Lanes:
+// f32 (sums: f64).
 // Per-target header: included once per target by foreach_target (toggle guard below).
 
 #if defined(HOSTNN_KERNELS_SOFTMAX_GRAD_INL_H_) == defined(HWY_TARGET_TOGGLE)
@@ -44,6 +45,11 @@ struct LogSoftmaxGradRule {
     const hn::Rebind<float, DD> df;  // as many f32 lanes as f64 lanes
     return hn::PromoteTo(dd, LoadF32(df, Tag(), dy));
   }
+  // The term in f32 lanes, for a block's f32 sum (RowSumImpl): dy itself.
+  template <class Tag, class D>
+  static hn::Vec<D> TermF32(D d, const typename Tag::T* dy, const typename Tag::T* /*y*/) {
+    return LoadF32(d, Tag(), dy);
+  }
   template <class D>
   static hn::Vec<D> Factor(D d, hn::Vec<D> y) {
     return ExpAnyRange(d, y);
@@ -72,6 +78,12 @@ struct SoftmaxGradRule {
     const hn::Vec<decltype(df)> fdy = LoadF32(df, Tag(), dy), fy = LoadF32(df, Tag(), y);
     if constexpr (std::is_same<Tag, F16>::value) return hn::PromoteTo(dd, hn::Mul(fdy, fy));
     return hn::Mul(hn::PromoteTo(dd, fdy), hn::PromoteTo(dd, fy));
+  }
+  // The term in f32 lanes, for a block's f32 sum (RowSumImpl): dy * y rounded once (exact
+  // for FLOAT16, and for BFLOAT16 within f32's range).
+  template <class Tag, class D>
+  static hn::Vec<D> TermF32(D d, const typename Tag::T* dy, const typename Tag::T* y) {
+    return hn::Mul(LoadF32(d, Tag(), dy), LoadF32(d, Tag(), y));
   }
   template <class D>
   static hn::Vec<D> Factor(D /*d*/, hn::Vec<D> y) {
@@ -107,18 +119,85 @@ struct SoftmaxGradRule {
   }
 };
 
+// A row's sum, in blocks of kRowSumBlock elements from its first one (4 groups of 16): each
+// partial's four terms of a block are summed in f32 (TermF32, pairwise: (t0 + t1) + (t2 +
+// t3)) and that sum is added to the double partial, a quarter of the conversions and
+// double adds of one per term. A partial's block sum that is not finite (an infinite or
+// NaN input, or finite terms beyond f32's range, as dy = 2e38 four times) is replaced by
+// its four exact terms added in order, lane by lane, so every lane's bits are those of its
+// own terms whatever the SIMD width. Error of a block sum: three roundings of at most
+// 2^-24 of the sum of its terms' magnitudes (SoftmaxBackward's f32 products, rounded once
+// each, add a fourth), against the SPEC's 2^-21. Groups past the last whole block, and the
+// zero-padded last group, add their exact terms one group at a time. Blocks start at
+// multiples of kRowSumBlock from the row's first element, which is why chunks must too.
+template <class Rule, class Tag, class DF>
+HWY_INLINE hn::Vec<DF> BlockSumF32(DF df, const typename Tag::T* dy, const typename Tag::T* y) {
+  static_assert(kRowSumBlock == 4 * kRowPartials, "a block is four groups");
+  const auto t0 = Rule::template TermF32<Tag>(df, dy, y);
+  const auto t1 = Rule::template TermF32<Tag>(df, dy + kRowPartials, y + kRowPartials);
+  const auto t2 = Rule::template TermF32<Tag>(df, dy + 2 * kRowPartials, y + 2 * kRowPartials);
+  const auto t3 = Rule::template TermF32<Tag>(df, dy + 3 * kRowPartials, y + 3 * kRowPartials);
+  return hn::Add(hn::Add(t0, t1), hn::Add(t2, t3));
+}
+
+// acc plus, lane by lane, the block sum f where it is finite and otherwise the block's four
+// exact terms in order (dy and y at one group's lanes; acc and the terms as many double
+// lanes as f's f32 lanes). Rare, so not tuned.
+template <class Rule, class Tag, class DD, class DF>
+HWY_NOINLINE hn::Vec<DD> AddBlockOrTerms(DD dd, DF df, hn::Vec<DD> acc, hn::Vec<DF> f,
+                                         const typename Tag::T* dy, const typename Tag::T* y) {
+  auto exact = acc;
+  for (size_t g = 0; g < kRowSumBlock / kRowPartials; ++g) {
+    exact =
+        hn::Add(exact, Rule::template Term<Tag>(dd, dy + g * kRowPartials, y + g * kRowPartials));
+  }
+  const auto finite = hn::PromoteTo(dd, hn::IfThenElseZero(hn::IsFinite(f), hn::Set(df, 1.0f)));
+  return hn::IfThenElse(hn::Gt(finite, hn::Zero(dd)), hn::Add(acc, hn::PromoteTo(dd, f)), exact);
+}
+
 template <class Rule, class Tag>
 HWY_INLINE void RowSumImpl(const void* dy_v, const void* y_v, size_t n, double* partials) {
   using T = typename Tag::T;
   const T* dy = static_cast<const T*>(dy_v);
   const T* y = static_cast<const T*>(y_v);
   const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> dfh;  // as many f32 lanes as f64 lanes
   constexpr size_t kNd = HWY_LANES(double);
   static_assert(kRowPartials % kNd == 0, "partials must be a multiple of the f64 lanes");
   constexpr size_t kAcc = kRowPartials / kNd;
   hn::Vec<decltype(dd)> acc[kAcc];
   for (size_t k = 0; k < kAcc; ++k) acc[k] = hn::LoadU(dd, partials + k * kNd);
   size_t i = 0;
+#if HWY_TARGET != HWY_SCALAR
+  // One f32 vector holds two accumulators' partials: its halves widen into them.
+  const hn::Repartition<float, decltype(dd)> df;
+  const hn::Half<decltype(df)> dh;
+  static_assert(kAcc % 2 == 0, "an f32 vector feeds two double accumulators");
+  for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
+    for (size_t k = 0; k < kAcc / 2; ++k) {
+      const size_t o = i + 2 * k * kNd;
+      const auto f = BlockSumF32<Rule, Tag>(df, dy + o, y + o);
+      if (HWY_LIKELY(hn::AllTrue(df, hn::IsFinite(f)))) {
+        acc[2 * k] = hn::Add(acc[2 * k], hn::PromoteTo(dd, hn::LowerHalf(dh, f)));
+        acc[2 * k + 1] = hn::Add(acc[2 * k + 1], hn::PromoteTo(dd, hn::UpperHalf(dh, f)));
+      } else {
+        acc[2 * k] =
+            AddBlockOrTerms<Rule, Tag>(dd, dfh, acc[2 * k], hn::LowerHalf(dh, f), dy + o, y + o);
+        acc[2 * k + 1] = AddBlockOrTerms<Rule, Tag>(dd, dfh, acc[2 * k + 1], hn::UpperHalf(dh, f),
+                                                    dy + o + kNd, y + o + kNd);
+      }
+    }
+  }
+#else
+  // One lane (g++ builds SCALAR in place of EMU128): each partial's block sum on its own,
+  // the same IEEE operations.
+  for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
+    for (size_t k = 0; k < kAcc; ++k) {
+      const auto f = BlockSumF32<Rule, Tag>(dfh, dy + i + k, y + i + k);
+      acc[k] = AddBlockOrTerms<Rule, Tag>(dd, dfh, acc[k], f, dy + i + k, y + i + k);
+    }
+  }
+#endif
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kAcc; ++k) {
       acc[k] = hn::Add(acc[k], Rule::template Term<Tag>(dd, dy + i + k * kNd, y + i + k * kNd));

@@ -1229,6 +1229,115 @@ TEST(ForwardLogSoftmax, RoundTripThroughBackward) {
   });
 }
 
+// ---- The softmax backward's row sums ---------------------------------------------------
+
+// The row sum's definition, written out one partial at a time in scalar code: partial p
+// takes, for each whole block of kRowSumBlock elements from the row's first, the f32 sum
+// (t0 + t1) + (t2 + t3) of its four terms (dy, or dy * y rounded to f32) where that sum is
+// finite, else the four terms in double, in order; then the term of every element past
+// the last whole block, in double, in order.
+void RowSumModel(bool softmax, const std::vector<float>& dy, const std::vector<float>& y,
+                 double* partials) {
+  const size_t n = dy.size(), block = kernels::kRowSumBlock, groups = 4;
+  const auto term = [&](size_t i) {
+    return softmax ? static_cast<double>(dy[i]) * y[i] : static_cast<double>(dy[i]);
+  };
+  const auto term_f32 = [&](size_t i) {
+    const float t = softmax ? dy[i] * y[i] : dy[i];
+    return t;
+  };
+  const size_t whole = n / block * block;
+  for (size_t p = 0; p < kernels::kRowPartials; ++p) {
+    for (size_t b = 0; b < whole; b += block) {
+      float t[4];
+      for (size_t g = 0; g < groups; ++g) t[g] = term_f32(b + g * kernels::kRowPartials + p);
+      const float f = (t[0] + t[1]) + (t[2] + t[3]);
+      if (std::isfinite(f)) {
+        partials[p] += static_cast<double>(f);
+      } else {
+        for (size_t g = 0; g < groups; ++g) partials[p] += term(b + g * kernels::kRowPartials + p);
+      }
+    }
+  }
+  for (size_t i = whole; i < n; ++i) partials[i % kernels::kRowPartials] += term(i);
+}
+
+// Stored as dtype and read back, so that the model sees what the kernel loads.
+std::vector<uint16_t> Narrow(DType dtype, std::vector<float>* v) {
+  std::vector<uint16_t> bits(v->size());
+  for (size_t i = 0; i < v->size(); ++i) {
+    bits[i] = dtype == DType::kFloat16 ? DoubleToF16((*v)[i]) : DoubleToBF16((*v)[i]);
+    (*v)[i] =
+        static_cast<float>(dtype == DType::kFloat16 ? F16ToDouble(bits[i]) : BF16ToDouble(bits[i]));
+  }
+  return bits;
+}
+
+// Every target's row_sum gives the model's partials bit for bit (so every target gives the
+// same bits), for either row function and every input dtype, whole and in chunks of any
+// multiple of kRowSumBlock; with lanes whose block sum is not finite (dy's sum beyond f32's
+// range, an infinite or NaN input) beside lanes whose sum is, in the same vectors.
+TEST(SoftmaxBackwardRowSums, TheDefinitionOnEveryTarget) {
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> u(-4.0, 4.0), prob(0.0, 1.0);
+  struct Row {
+    size_t n;
+    int special;  // 0 none; 1 dy = +-2e38 in partial 3's blocks; 2 inf in one; 3 NaN in one
+  };
+  const Row rows[] = {{1, 0},    {15, 0},   {63, 0},  {64, 0},   {65, 0},  {200, 0},
+                      {1000, 0}, {4097, 0}, {256, 1}, {1000, 1}, {300, 2}, {300, 3}};
+  ForEachTarget([&](int64_t) {
+    for (bool softmax : {false, true}) {
+      const auto fn = softmax ? kernels::RowFunction::kSoftmax : kernels::RowFunction::kLogSoftmax;
+      for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+        const auto k = kernels::GetSoftmaxBackward(fn, dtype, dtype);
+        ASSERT_NE(k.row_sum, nullptr);
+        for (const Row& row : rows) {
+          const size_t n = row.n;
+          std::vector<float> dy(n), y(n);
+          for (size_t i = 0; i < n; ++i) {
+            dy[i] = static_cast<float>(u(rng));
+            y[i] = static_cast<float>(softmax ? prob(rng) : -prob(rng) * 8.0);
+          }
+          if (row.special == 1) {  // partial 3: four 2e38 a block (8e38 in double); partial 4 too,
+                                   // with signs that cancel
+            for (size_t i = 3; i < n; i += kernels::kRowPartials) dy[i] = 2e38f, y[i] = 1.0f;
+            for (size_t i = 4; i < n; i += kernels::kRowPartials) {
+              dy[i] = (i / kernels::kRowPartials) % 2 ? 3e38f : -3e38f, y[i] = 1.0f;
+            }
+          }
+          if (row.special == 2) dy[70] = -INFINITY;
+          if (row.special == 3) y[133] = NAN, dy[133] = softmax ? 1.0f : NAN;
+          std::vector<uint16_t> dy16, y16;
+          const void* pdy = dy.data();
+          const void* py = y.data();
+          if (dtype != DType::kFloat32) {
+            dy16 = Narrow(dtype, &dy);
+            y16 = Narrow(dtype, &y);
+            pdy = dy16.data(), py = y16.data();
+          }
+          const size_t es = dtype == DType::kFloat32 ? 4 : 2;
+          double want[kernels::kRowPartials] = {};
+          RowSumModel(softmax, dy, y, want);
+          for (size_t chunk : {n, size_t{64}, size_t{192}, size_t{1024}}) {
+            double got[kernels::kRowPartials] = {};
+            for (size_t c0 = 0; c0 < n; c0 += chunk) {
+              k.row_sum(static_cast<const char*>(pdy) + c0 * es,
+                        static_cast<const char*>(py) + c0 * es, std::min(chunk, n - c0), got);
+            }
+            for (size_t p = 0; p < kernels::kRowPartials; ++p) {
+              ASSERT_EQ(std::memcmp(&got[p], &want[p], sizeof(double)), 0)
+                  << (softmax ? "Softmax " : "LogSoftmax ") << DTypeName(dtype) << " n " << n
+                  << " special " << row.special << " chunk " << chunk << " partial " << p
+                  << ": got " << got[p] << ", the definition " << want[p];
+            }
+          }
+        }
+      }
+    }
+  });
+}
+
 // ---- timing (run with --gtest_also_run_disabled_tests) --------------------------------
 
 double MedianNs(std::vector<double> v) {

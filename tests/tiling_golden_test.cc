@@ -292,15 +292,16 @@ TEST_F(TilingGolden, Ascend950ArFullLoad) {
 
 // [64, 100000] f32: R > 16384, so AR recompute. UB less a block and 64 cache blocks:
 // 253952 - 32 - 2048 = 251872; 24 B an element (dy, y x 2 buffers, f32 out x 2):
-// 251872 / 24 = 10494, down to a multiple of lcm(32, 8, 8, 16) = 32: chunks of 10464,
-// ceil(100000 / 10464) = 10 of them. One row a core on 64 cores.
+// 251872 / 24 = 10494, down to a multiple of lcm(32, 8, 8, 64) = 64 (64: the row sums'
+// f32 blocks): chunks of 10432, ceil(100000 / 10432) = 10 of them. One row a core on 64
+// cores.
 TEST_F(TilingGolden, Ascend950ArRecompute) {
   const tiling::Plan plan =
       MustPlan(Op::kLogSoftmaxBackward, DType::kFloat32, {64, 100000}, 1, On("ascend950"));
   const tiling::ReductionPlan& p = plan.reduction;
   EXPECT_EQ(p.tmpl, tiling::ReductionTemplate::kArRecompute);
-  EXPECT_EQ(p.r_chunk, 10464);
-  EXPECT_EQ(p.r_align, 32);
+  EXPECT_EQ(p.r_chunk, 10432);
+  EXPECT_EQ(p.r_align, 64);
   EXPECT_EQ(p.RChunks(), 10);
   EXPECT_EQ(p.block_dim, 64);
   EXPECT_FALSE(p.trials[0].capable);
@@ -379,7 +380,7 @@ TEST_F(TilingGolden, UnitReductionFoldsIntoA0) {
 
 // A smaller UB pushes a row out of full-load: ub 65536, [8, 16384] f32: a row needs
 // 2 * 16384 * 12 + 512 = 393728 B > 64512, so AR recompute with chunks of
-// align32((65536 - 32 - 2048) / 24 = 2644) = 2624.
+// align64((65536 - 32 - 2048) / 24 = 2644) = 2624.
 TEST_F(TilingGolden, SmallUbFallsToRecompute) {
   tiling::Options o = On("ascend950");
   o.ub_bytes = 65536;
@@ -387,7 +388,7 @@ TEST_F(TilingGolden, SmallUbFallsToRecompute) {
   EXPECT_EQ(plan.reduction.tmpl, tiling::ReductionTemplate::kArRecompute);
   EXPECT_EQ(plan.reduction.trials[0].why, "a row needs 393728 B > UB - 1024 reserved");
   EXPECT_EQ(plan.reduction.r_chunk, 2624);
-  EXPECT_EQ(plan.reduction.r_chunk % 16, 0);  // the row partials' alignment
+  EXPECT_EQ(plan.reduction.r_chunk % 64, 0);  // the row sums' f32 blocks
 }
 
 }  // namespace

@@ -193,10 +193,11 @@ TEST_F(TilingProperty, CheckCatchesBrokenPlans) {
 }
 
 // The AR templates keep the row partials' alignment whatever the platform: chunks of a
-// row start at multiples of 16 elements, so sums do not depend on the plan.
+// row start at multiples of 16 elements, and of 64 (the f32 blocks of their row sums) for
+// the softmax reductions, so sums do not depend on the plan.
 TEST_F(TilingProperty, RowChunksKeepThePartialsAlignment) {
   std::mt19937_64 rng(11);
-  int chunked = 0;
+  int chunked = 0, blocked = 0;
   for (int i = 0; i < 20000; ++i) {
     tiling_sweep::Case c = tiling_sweep::RandomCase(rng);
     if (!GetOpInfo(c.problem.op).is_reduction) continue;
@@ -207,9 +208,16 @@ TEST_F(TilingProperty, RowChunksKeepThePartialsAlignment) {
     if (p.a0 == 1 && p.r_chunk < p.r) {
       ++chunked;
       ASSERT_EQ(p.r_chunk % 16, 0) << c.Describe();
+      const Op op = c.problem.op;
+      if (op == Op::kSoftmax || op == Op::kLogSoftmax || op == Op::kSoftmaxBackward ||
+          op == Op::kLogSoftmaxBackward) {
+        ASSERT_EQ(p.r_chunk % 64, 0) << c.Describe();
+        ++blocked;
+      }
     }
   }
   EXPECT_GT(chunked, 50);
+  EXPECT_GT(blocked, 0);
 }
 
 }  // namespace

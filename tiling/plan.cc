@@ -487,8 +487,10 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       a1 = 1;
     }
     p.kind = Plan::Kind::kReduction;
-    const int64_t row_align =
-        GetOpInfo(problem.op).is_forward ? kForwardRowAlign : kRowPartialsAlign;
+    const bool row_blocks = GetOpInfo(problem.op).is_forward ||
+                            problem.op == Op::kLogSoftmaxBackward ||
+                            problem.op == Op::kSoftmaxBackward;
+    const int64_t row_align = row_blocks ? kRowBlockAlign : kRowPartialsAlign;
     p.reduction = PlanReduction(problem.op, a1, r, a0, elem_bytes, row_align, resolved);
     ReductionPlan& red = p.reduction;
     if (IsAtlasA2(resolved.platform)) {

@@ -11,8 +11,9 @@
 //   ARA full-load  300  A0 > 1, A0 tiled by the vector width, all of R fits
 //   ARA recompute  400  A0 > 1, A0 tiled by the block, R in chunks of 128 rows
 // Where the host differs from Ascend: AR chunks are also multiples of 16 elements (the row
-// partials), A0 tiles are capped at kMaxA0Tile, ARA recompute halves its R chunk until one
-// tile fits a small UB, and min_elems_per_core caps the cores of small problems.
+// partials; 64 for the softmax reductions, their f32 blocks), A0 tiles are capped at
+// kMaxA0Tile, ARA recompute halves its R chunk until one tile fits a small UB, and
+// min_elems_per_core caps the cores of small problems.
 
 #include <algorithm>
 #include <numeric>
