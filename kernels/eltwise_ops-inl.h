@@ -150,15 +150,33 @@ HWY_INLINE V MulExpFarTail(D d, V dy, V q, V a) {
 #endif
 }
 
-#if !HOSTNN_HAVE_SCALEF
 // m 2^k rounded once, for |m| in [0.5, 2^12) and k <= 40, without an operation that
-// produces or reads a subnormal number (on x86 each such vector operation is microcoded):
-// a subnormal result is formed from y = |m| 2^(k+149), the result in units of 2^-149
-// (exact: a power-of-two scaling in the normal range), whose rounding to an integer by
-// y + 2^23 (ties to even) leaves the result's bits in the low bits; a normal result is
-// |m| 2^(k+64) 2^-64, both products normal. k is clamped at -190 (from there the result
-// is 0 either way). The bits of AVX-512's vscalefps (ScaleByPow2), which rounds m 2^k once
-// too. Lanes with |m| below 0.5 give unspecified values (and no subnormal operation).
+// produces or reads a subnormal number: on x86 each such vector operation is microcoded,
+// vscalefps included on Intel cores (Gelu's tanh form, whose far tail makes most results
+// of the list's domain subnormal, ran at 3.8 ns an element with vscalefps rounding them on
+// a Xeon with AVX-512, 0.82 without). A subnormal result is formed from y = |m| 2^(k+149),
+// the result in units of 2^-149 (exact: a power-of-two scaling in the normal range), whose
+// rounding to an integer (ties to even) is the result's bits; a normal result is |m| 2^k
+// scaled in the normal range. k is clamped at -190 (from there the result is 0 either
+// way). The same bits on every target, and the bits of one vscalefps: m 2^k rounded once.
+// Lanes with |m| below 0.5 give unspecified values (and no subnormal operation).
+#if HOSTNN_HAVE_SCALEF
+// AVX-512: both scalings by vscalefps, the rounding to an integer by vcvtps2dq; the
+// subnormal lanes' direct scaling is by 2^0, so that no lane's result is subnormal.
+template <class D, class V, class VI>
+HWY_INLINE V ScaleByPow2Once(D d, V m, VI k) {
+  const hn::RebindToSigned<D> di;
+  const V am = hn::Max(hn::Abs(m), hn::Set(d, 0.5f));
+  const V kf = hn::ConvertTo(d, hn::Min(hn::Max(k, hn::Set(di, -190)), hn::Set(di, 40)));
+  const V y = ScaleByPow2(d, am, hn::Add(kf, hn::Set(d, 149.0f)));  // >= 2^-42: normal
+  const auto subnormal = hn::Lt(y, hn::Set(d, 8388608.0f));
+  const V bits = hn::BitCast(d, hn::NearestInt(y));
+  const V normal = ScaleByPow2(d, am, hn::IfThenZeroElse(subnormal, kf));
+  return hn::CopySignToAbs(hn::IfThenElse(subnormal, bits, normal), m);
+}
+#else
+// Elsewhere y is a product with 2^(k+149) made from k's bits, rounded to an integer by
+// y + 2^23, and a normal result is |m| 2^(k+64) 2^-64, both products normal.
 template <class D, class V, class VI>
 HWY_INLINE V ScaleByPow2Once(D d, V m, VI k) {
   const hn::RebindToSigned<D> di;
@@ -182,13 +200,12 @@ HWY_INLINE V ScaleByPow2Once(D d, V m, VI k) {
 
 // x * q * exp(-a) for 80 < a, with |x q| in [0.5, 256] (the forward tails of Gelu's tanh form
 // and FastGelu), rounded once: m = x q P(r) is a normal number and the result m 2^k, most
-// often subnormal, is rounded from it in one step, by vscalefps on AVX-512 and by
-// ScaleByPow2Once elsewhere (the same bits), so that no operation produces or reads a
-// subnormal number: the forward operators' far tails (below x = -9.7 for Gelu) ran 2x to 4x
-// slower for them. Lanes: f32. Max error: m's (the polynomial and two products, about 2
-// ULP) and the final rounding, subnormal results within half their ULP of m 2^k. Lanes with
-// a < 80 (clamped there) or |x q| outside that range give unspecified values: callers
-// select the tail's lanes, and keep |x| >= 1 elsewhere so that no lane is subnormal.
+// often subnormal, is rounded from it in one step by ScaleByPow2Once, so that no
+// operation produces or reads a subnormal number: the forward operators' far tails (below
+// x = -9.7 for Gelu) ran 2x to 4x slower for them. Lanes: f32. Max error: m's (the polynomial and
+// two products, about 2 ULP) and the final rounding, subnormal results within half their ULP of m
+// 2^k. Lanes with a < 80 (clamped there) or |x q| outside that range give unspecified values:
+// callers select the tail's lanes, and keep |x| >= 1 elsewhere so that no lane is subnormal.
 template <class D, class V>
 HWY_INLINE V MulExpFarTailOnce(D d, V x, V q, V a) {
   const hn::RebindToSigned<D> di;
@@ -196,27 +213,18 @@ HWY_INLINE V MulExpFarTailOnce(D d, V x, V q, V a) {
   const V ac = hn::Min(hn::Max(a, hn::Set(d, 80.0f)), hn::Set(d, 192.0f));
   const V r = ReduceNonPositive(d, hn::Neg(ac), 0.0f, &t);
   const V m = hn::Mul(x, hn::Mul(ExpReduced(d, r), q));
-#if HOSTNN_HAVE_SCALEF
-  (void)di;
-  return ScaleByPow2(d, m, hn::Sub(t, hn::Set(d, 12582912.0f)));
-#else
   return ScaleByPow2Once(d, m,
                          hn::Sub(hn::BitCast(di, t), hn::BitCast(di, hn::Set(d, 12582912.0f))));
-#endif
 }
 
 // dy * q * exp(-a) as MulExpFarTail, for 1 <= |q| < 2^10 (the gradients of x sigmoid(z)),
-// rounded once and without a subnormal operation where AVX-512's vscalefps is missing: dy =
-// md 2^e with md in [1, 2) from dy's bits, m = md q P(r) (normal), and m 2^(k + e) rounded
-// by ScaleByPow2Once. dy = 0 or subnormal gives a zero of the product's sign (its exponent
-// field 0 puts k + e below -190), dy = +-inf or NaN gives dy q (a rare path). AVX-512 runs
-// MulExpFarTail, whose last step is vscalefps. Max error as MulExpFarTail's; only the
-// tail's lanes are used.
+// rounded once and without a subnormal operation: dy = md 2^e with md in [1, 2) from dy's
+// bits, m = md q P(r) (normal), and m 2^(k + e) rounded by ScaleByPow2Once. dy = 0 or
+// subnormal gives a zero of the product's sign (its exponent field 0 puts k + e below
+// -190), dy = +-inf or NaN gives dy q (a rare path). Max error as MulExpFarTail's; only
+// the tail's lanes are used.
 template <class D, class V>
 HWY_INLINE V MulExpFarTailAnyDy(D d, V dy, V q, V a) {
-#if HOSTNN_HAVE_SCALEF
-  return MulExpFarTail(d, dy, q, a);
-#else
   const hn::RebindToSigned<D> di;
   V t;
   const V ac = hn::Min(hn::Max(a, hn::Set(d, 80.0f)), hn::Set(d, 192.0f));
@@ -233,7 +241,6 @@ HWY_INLINE V MulExpFarTailAnyDy(D d, V dy, V q, V a) {
   const auto special = hn::RebindMask(d, hn::Eq(field, hn::Set(di, 255)));
   if (HWY_UNLIKELY(!hn::AllFalse(d, special))) out = hn::IfThenElse(special, hn::Mul(dy, q), out);
   return out;
-#endif
 }
 
 // The rounding error of prod = fl(x * y): x * y - prod exactly (barring underflow), by the

@@ -597,7 +597,7 @@ TEST(ForwardUnary, GeluBackwardTailOnEveryTarget) {
 // of f32's range, infinities and NaN, against the double reference: NaN for NaN, the same
 // infinity, zeros (of the exact value's sign for finite x), the rest within 8 ULP
 // (subnormal results in units of 2^-149). The far tail takes dy apart into mantissa and
-// exponent where AVX-512's vscalefps is missing (MulExpFarTailAnyDy).
+// exponent (MulExpFarTailAnyDy) on every target.
 TEST(ForwardUnary, GeluBackwardFarTailAnyDyOnEveryTarget) {
   const float xs[] = {-9.7f, -10.0f, -10.7f, -11.7f, -12.5f, -13.3f, -16.0f, -100.0f, -INFINITY};
   const float dys[] = {0.0f,     -0.0f,     1e-45f,  -1.1754942e-38f, 1.1754944e-38f,
