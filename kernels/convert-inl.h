@@ -14,6 +14,8 @@
 
 #include <hwy/highway.h>
 
+#include <type_traits>
+
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
 namespace kernels {
@@ -123,6 +125,28 @@ struct I32 {
 // (an input's signalling NaN stays signalling, as it does in the f32 kernels). Loads are
 // BF16's.
 struct BF16Direct : BF16 {};
+
+// A 16-bit storage type's own bits, for functors that compute a result from them without
+// widening (the selections: ReluOp::ApplyBits): IsNaN, and the bits a NaN input comes back
+// as through the f32 path's load and store (FLOAT16: the canonical sign | 0x7E00;
+// BFLOAT16, stored by BF16Direct: its own bits).
+template <class Tag>
+struct Bits16 {
+  static_assert(sizeof(typename Tag::T) == 2, "a 16-bit storage type");
+  static constexpr bool kHalf = std::is_same<Tag, F16>::value;
+  template <class D16>
+  static HWY_INLINE hn::Mask<D16> IsNaN(D16 d16, hn::Vec<D16> x) {
+    const hn::RebindToSigned<D16> di16;
+    const auto magnitude = hn::BitCast(di16, hn::And(x, hn::Set(d16, 0x7FFF)));
+    return hn::RebindMask(d16, hn::Gt(magnitude, hn::Set(di16, kHalf ? 0x7C00 : 0x7F80)));
+  }
+  template <class D16>
+  static HWY_INLINE hn::Vec<D16> StoredNaN(D16 d16, hn::Vec<D16> x) {
+    if constexpr (kHalf) return hn::Or(hn::And(x, hn::Set(d16, 0x8000)), hn::Set(d16, 0x7E00));
+    (void)d16;
+    return x;
+  }
+};
 
 // Targets with F16C (vcvtph2ps / vcvtps2ph): the hardware conversions are IEEE, with
 // round-to-nearest-even on the way down, so they give the integer path's bits for every

@@ -14,6 +14,8 @@
 //   V Apply(D d, V dy, V a, V b, V* db)      GluBackward, SwiGluGrad: da and db
 //   V Apply(D d, V dy, V a, V b, V g, V* db) GeGluBackward (g: the forward's outGelu)
 // A functor with parameters is bound to them once per tile (BoundOp, kernels/tile-inl.h).
+// A functor may also give ApplyBits<Tag>(d16, x): one 16-bit input to one 16-bit output in
+// the storage type's own bits (Relu), which MapTile then runs without converting either way.
 //
 // The loop takes a pair of vectors per step (a 16-bit pair is one vector of storage,
 // converted once, each element put back where it was found), two pairs per iteration where
@@ -35,6 +37,7 @@
 #include <hwy/highway.h>
 
 #include <cstddef>
+#include <type_traits>
 #include <utility>
 
 #include "kernels/convert-inl.h"
@@ -126,6 +129,50 @@ HWY_INLINE void MapVectors(const F& f, D d, size_t n, typename Tag::T* out0,
   }
 }
 
+// One input and one output of a 16-bit storage type, by a functor with ApplyBits (a
+// selection whose result is the input's value or a constant: Relu): a vector of 16-bit
+// lanes a step, no conversion either way; the last partial vector through padded copies.
+template <class F, class Tag, class = void>
+struct HasApplyBits : std::false_type {};
+template <class F, class Tag>
+struct HasApplyBits<F, Tag,
+                    std::void_t<decltype(F::template ApplyBits<Tag>(
+                        hn::ScalableTag<uint16_t>(), hn::Zero(hn::ScalableTag<uint16_t>())))>>
+    : std::true_type {};
+
+template <class F, class Tag, bool kStream>
+HWY_INLINE void MapBitsRun(size_t n, uint16_t* out, const uint16_t* in) {
+  const hn::ScalableTag<uint16_t> d16;
+  const size_t N = hn::Lanes(d16);
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    StoreVec<kStream>(F::template ApplyBits<Tag>(d16, hn::LoadU(d16, in + i)), d16, out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN uint16_t pad[2 * kMaxLanes];
+    CopyPadded(in + i, n - i, pad, N);
+    hn::Store(F::template ApplyBits<Tag>(d16, hn::Load(d16, pad)), d16, pad);
+    for (size_t j = 0; j < n - i; ++j) out[i + j] = pad[j];
+  }
+}
+template <class F, class Tag, bool kStream>
+HWY_INLINE void MapBitsTile(size_t n, uint16_t* out, const uint16_t* in) {
+  size_t head = 0;
+  if constexpr (kStream) {
+    const hn::ScalableTag<uint16_t> d16;
+    head = StreamHead(out, n, hn::Lanes(d16) * sizeof(uint16_t));
+    MapBitsRun<F, Tag, false>(head, out, in);
+  }
+  const hn::ScalableTag<uint16_t> d16;
+  const size_t N = hn::Lanes(d16);
+  const size_t body = (n - head) / N * N;
+  MapBitsRun<F, Tag, kStream>(body, out + head, in + head);
+  MapBitsRun<F, Tag, false>(n - head - body, out + head + body, in + head + body);
+#if HWY_ARCH_X86
+  if constexpr (kStream) _mm_sfence();
+#endif
+}
+
 // The tile: kOut outputs (out1 unused, and may be null, when kOut is 1) from the inputs
 // `in` (one pointer each, of Tag's storage type), functor F bound to `params`.
 template <class F, class Tag, size_t kOut, bool kStream, class... In>
@@ -133,6 +180,13 @@ HWY_INLINE void MapTile(const OpParams& params, size_t n, typename Tag::T* out0,
                         typename Tag::T* out1, const In*... in) {
   static_assert(kOut == 1 || kOut == 2, "one or two outputs");
   constexpr size_t kIn = sizeof...(In);
+  if constexpr (kIn == 1 && kOut == 1 && sizeof(typename Tag::T) == 2 &&
+                HasApplyBits<F, Tag>::value) {
+    (void)params;
+    (void)out1;
+    MapBitsTile<F, Tag, kStream>(n, out0, in...);
+    return;
+  }
   const hn::ScalableTag<float> d;
   const BoundOp<F, decltype(d)> f(d, params);
   const size_t N = hn::Lanes(d);

@@ -15,6 +15,7 @@
 
 #include <hwy/highway.h>
 
+#include "kernels/convert-inl.h"      // Bits16 (ReluOp::ApplyBits)
 #include "kernels/eltwise_ops-inl.h"  // CompareUnordered
 #include "kernels/expm1-inl.h"     // Expm1NonPositive
 #include "kernels/f64_lanes-inl.h"        // ExpF64 (SigmoidF64Op)
@@ -135,7 +136,18 @@ using InplaceHardsigmoidOp = HardsigmoidOp;
 // Lanes: f32. Valid range: all floats; +inf -> +inf, -inf -> 0, NaN -> x itself (NaN <= 0
 // is false, so the lane keeps x).
 // ApplyInt: max(x, 0) in the integer's own lanes (INT8, UINT8, INT32, INT64), exact.
+// ApplyBits: FLOAT16 and BFLOAT16 in their own bits, a vector of 16-bit lanes at a time
+// (map_tile-inl.h): x where it is above 0 (as a signed integer, the positive numbers) or
+// NaN (as the f32 path stores it), +0 elsewhere: the f32 path's bits for every input, with
+// twice the lanes and no conversion.
 struct ReluOp {
+  template <class Tag, class D16>
+  static HWY_INLINE hn::Vec<D16> ApplyBits(D16 d16, hn::Vec<D16> x) {
+    const hn::RebindToSigned<D16> di16;
+    const auto positive = hn::RebindMask(d16, hn::Gt(hn::BitCast(di16, x), hn::Zero(di16)));
+    const auto nan = Bits16<Tag>::IsNaN(d16, x);
+    return hn::IfThenElse(nan, Bits16<Tag>::StoredNaN(d16, x), hn::IfThenElseZero(positive, x));
+  }
   template <class D>
   static HWY_INLINE hn::Vec<D> Apply(D d, hn::Vec<D> x) {
     return hn::IfThenZeroElse(hn::Le(x, hn::Zero(d)), x);

@@ -1229,6 +1229,54 @@ TEST(ForwardLogSoftmax, RoundTripThroughBackward) {
   });
 }
 
+// ---- Relu in a 16-bit dtype's own bits ------------------------------------------------
+
+// Relu and InplaceRelu on FLOAT16 and BFLOAT16 run in the storage type's bits (ApplyBits):
+// every input's result, bit for bit, is what the f32 path stores: the input where its value
+// is above 0, +0 where it is 0, -0 or negative, and a NaN as a NaN input comes back through
+// the f32 path (FLOAT16: sign | 0x7E00; BFLOAT16: its own bits), on every target, with plain
+// and streaming stores, in place, and from an unaligned start with a partial last vector.
+TEST(ForwardUnary, ReluSixteenBitBitsOnEveryTarget) {
+  for (Op op : {Op::kRelu, Op::kInplaceRelu}) {
+    for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+      SCOPED_TRACE(std::string(GetOpInfo(op).name) + " " + DTypeText(dtype));
+      const size_t n = 65536;
+      std::vector<uint16_t> x(n), want(n);
+      for (size_t i = 0; i < n; ++i) {
+        x[i] = static_cast<uint16_t>(i);
+        const double v = dtype == DType::kFloat16 ? F16ToDouble(x[i]) : BF16ToDouble(x[i]);
+        if (std::isnan(v)) {
+          want[i] =
+              dtype == DType::kFloat16 ? static_cast<uint16_t>((x[i] & 0x8000) | 0x7E00) : x[i];
+        } else {
+          want[i] = v > 0.0 ? x[i] : 0;
+        }
+      }
+      ForEachTarget([&](int64_t) {
+        for (kernels::StoreMode mode : {kernels::StoreMode::kCached, kernels::StoreMode::kStream}) {
+          const kernels::MapFn fn = test::MapKernel(op, dtype, mode);
+          ASSERT_NE(fn, nullptr);
+          std::vector<uint16_t> out(n + 1, 0x5555), in_place(x);
+          test::RunMap(fn, x.data(), out.data(), n, test::KernelParams(op));
+          test::RunMap(fn, in_place.data(), in_place.data(), n, test::KernelParams(op));
+          // From element 1 (2 bytes off every vector boundary), 65533 elements.
+          std::vector<uint16_t> shifted(n + 1, 0x5555);
+          test::RunMap(fn, x.data() + 1, shifted.data() + 1, n - 3, test::KernelParams(op));
+          for (size_t i = 0; i < n; ++i) {
+            ASSERT_EQ(out[i], want[i]) << "x bits 0x" << std::hex << i;
+            ASSERT_EQ(in_place[i], want[i]) << "in place, x bits 0x" << std::hex << i;
+            if (i >= 1 && i < n - 2)
+              ASSERT_EQ(shifted[i], want[i]) << "shifted, x bits 0x" << std::hex << i;
+          }
+          EXPECT_EQ(out[n], 0x5555);  // nothing written past the end
+          EXPECT_EQ(shifted[0], 0x5555);
+          EXPECT_EQ(shifted[n - 2], 0x5555);
+        }
+      });
+    }
+  }
+}
+
 // ---- The softmax backward's row sums ---------------------------------------------------
 
 // The row sum's definition, written out one partial at a time in scalar code: partial p
