@@ -129,11 +129,12 @@ struct BF16Direct : BF16 {};
 // A 16-bit storage type's own bits, for functors that compute a result from them without
 // widening (the selections: ReluOp::ApplyBits): IsNaN, and the bits a NaN input comes back
 // as through the f32 path's load and store (FLOAT16: the canonical sign | 0x7E00;
-// BFLOAT16, stored by BF16Direct: its own bits).
+// BFLOAT16 stored by BF16Direct: its own bits; by BF16: made quiet, | 0x0040).
 template <class Tag>
 struct Bits16 {
   static_assert(sizeof(typename Tag::T) == 2, "a 16-bit storage type");
   static constexpr bool kHalf = std::is_same<Tag, F16>::value;
+  static constexpr bool kKeepsNaN = std::is_same<Tag, BF16Direct>::value;
   template <class D16>
   static HWY_INLINE hn::Mask<D16> IsNaN(D16 d16, hn::Vec<D16> x) {
     const hn::RebindToSigned<D16> di16;
@@ -143,6 +144,7 @@ struct Bits16 {
   template <class D16>
   static HWY_INLINE hn::Vec<D16> StoredNaN(D16 d16, hn::Vec<D16> x) {
     if constexpr (kHalf) return hn::Or(hn::And(x, hn::Set(d16, 0x8000)), hn::Set(d16, 0x7E00));
+    if constexpr (!kKeepsNaN) return hn::Or(x, hn::Set(d16, 0x0040));
     (void)d16;
     return x;
   }
