@@ -162,14 +162,23 @@ struct Bits16 {
 #endif
 
 #if HOSTNN_HAVE_F16C
-// f16 bits from vcvtps2ph: every NaN comes out quiet (bit 9 set), so keeping sign,
-// exponent and quiet bit (& 0xFE00) is the canonical NaN.
+// f16 bits from vcvtps2ph: every NaN comes out quiet (bit 9 set), and is made the
+// canonical sign | 0x7E00 (Bits16<F16>: its sign, exponent and quiet bit).
 template <class D16>
 HWY_INLINE hn::Vec<D16> CanonicalF16NaN(D16 d16, hn::Vec<D16> h) {
-  const hn::RebindToSigned<D16> di16;
-  const auto magnitude = hn::BitCast(di16, hn::And(h, hn::Set(d16, 0x7FFF)));
-  const auto is_nan = hn::RebindMask(d16, hn::Gt(magnitude, hn::Set(di16, 0x7C00)));
-  return hn::IfThenElse(is_nan, hn::And(h, hn::Set(d16, 0xFE00)), h);
+  return hn::IfThenElse(Bits16<F16>::IsNaN(d16, h), Bits16<F16>::StoredNaN(d16, h), h);
+}
+#endif
+
+#if HWY_TARGET != HWY_SCALAR
+// Adds one f32 vector's lanes, in order, to the two double vectors after it (its lower half
+// to lo, its upper half to hi): the softmax sums' f32 groups into their double partials.
+template <class D, class DD>
+HWY_INLINE void AddPromotedHalves(D d, DD dd, hn::Vec<D> e, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
+  const hn::Half<D> dh;
+  (void)d;
+  *lo = hn::Add(*lo, hn::PromoteTo(dd, hn::LowerHalf(dh, e)));
+  *hi = hn::Add(*hi, hn::PromoteTo(dd, hn::UpperHalf(dh, e)));
 }
 #endif
 

@@ -157,14 +157,13 @@ HWY_INLINE void MapBitsRun(size_t n, uint16_t* out, const uint16_t* in) {
 }
 template <class F, class Tag, bool kStream>
 HWY_INLINE void MapBitsTile(size_t n, uint16_t* out, const uint16_t* in) {
-  size_t head = 0;
-  if constexpr (kStream) {
-    const hn::ScalableTag<uint16_t> d16;
-    head = StreamHead(out, n, hn::Lanes(d16) * sizeof(uint16_t));
-    MapBitsRun<F, Tag, false>(head, out, in);
-  }
   const hn::ScalableTag<uint16_t> d16;
   const size_t N = hn::Lanes(d16);
+  size_t head = 0;
+  if constexpr (kStream) {
+    head = StreamHead(out, n, N * sizeof(uint16_t));
+    MapBitsRun<F, Tag, false>(head, out, in);
+  }
   const size_t body = (n - head) / N * N;
   MapBitsRun<F, Tag, kStream>(body, out + head, in + head);
   MapBitsRun<F, Tag, false>(n - head - body, out + head + body, in + head + body);

@@ -136,14 +136,6 @@ HWY_INLINE V FwdGroupOffMax(D d, const V* e, const M* is_max, size_t count, V* o
 }
 
 #if HWY_TARGET != HWY_SCALAR
-// Adds one f32 vector's lanes, in order, to the two double vectors after it.
-template <class D, class DD>
-HWY_INLINE void FwdAddPromoted(D d, DD dd, hn::Vec<D> e, hn::Vec<DD>* lo, hn::Vec<DD>* hi) {
-  const hn::Half<D> dh;
-  (void)d;
-  *lo = hn::Add(*lo, hn::PromoteTo(dd, hn::LowerHalf(dh, e)));
-  *hi = hn::Add(*hi, hn::PromoteTo(dd, hn::UpperHalf(dh, e)));
-}
 
 // One f32 group sum into the double vectors lo and hi: e[0..count) summed in f32, or,
 // where a lane of the group holds the max, FwdGroupOffMax's sum and then its count of 1s.
@@ -158,10 +150,10 @@ HWY_INLINE void FwdAddGroup(D d, DD dd, const hn::Vec<D>* e, const hn::Mask<D>* 
   }
   if (HWY_UNLIKELY(!hn::AllFalse(d, any))) {
     hn::Vec<D> ones;
-    FwdAddPromoted(d, dd, FwdGroupOffMax(d, e, is_max, count, &ones), lo, hi);
-    FwdAddPromoted(d, dd, ones, lo, hi);
+    AddPromotedHalves(d, dd, FwdGroupOffMax(d, e, is_max, count, &ones), lo, hi);
+    AddPromotedHalves(d, dd, ones, lo, hi);
   } else {
-    FwdAddPromoted(d, dd, f, lo, hi);
+    AddPromotedHalves(d, dd, f, lo, hi);
   }
 }
 #endif

@@ -188,8 +188,7 @@ HWY_INLINE void RowSumImpl(const void* dy_v, const void* y_v, size_t n, double* 
       const size_t o = i + 2 * k * kNd;
       const auto f = BlockSumF32<Rule, Tag>(df, dy + o, y + o);
       if (HWY_LIKELY(hn::AllTrue(df, hn::IsFinite(f)))) {
-        acc[2 * k] = hn::Add(acc[2 * k], hn::PromoteTo(dd, hn::LowerHalf(dh, f)));
-        acc[2 * k + 1] = hn::Add(acc[2 * k + 1], hn::PromoteTo(dd, hn::UpperHalf(dh, f)));
+        AddPromotedHalves(df, dd, f, &acc[2 * k], &acc[2 * k + 1]);
       } else {
         acc[2 * k] =
             AddBlockOrTerms<Rule, Tag>(dd, dfh, acc[2 * k], hn::LowerHalf(dh, f), dy + o, y + o);

@@ -103,7 +103,7 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
       if (kOffMax) {  // the max's terms are 0 already, and not counted
         auto f = e[0];
         for (size_t g = 1; g < kGroups; ++g) f = hn::Add(f, e[g]);
-        FwdAddPromoted(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
+        AddPromotedHalves(d, dd, f, &acc[2 * k], &acc[2 * k + 1]);
       } else {
         FwdAddGroup(d, dd, e, is_max, kGroups, &acc[2 * k], &acc[2 * k + 1]);
       }
@@ -112,7 +112,7 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
   for (; i + kRowPartials <= n; i += kRowPartials) {
     for (size_t k = 0; k < kVecs; ++k) {
       const auto e = exp_of(d, LoadF32(d, Tag(), x + i + k * kNf), m);
-      FwdAddPromoted(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
+      AddPromotedHalves(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
     }
   }
   if (i < n) {  // the last group, zero-padded; its missing lanes add +0 (no change)
@@ -123,7 +123,7 @@ HWY_INLINE void RowSumExpImpl(const void* x_v, size_t n, float max, double* part
       const size_t lanes = rest > k * kNf ? std::min(kNf, rest - k * kNf) : 0;
       auto e = exp_of(d, LoadF32(d, Tag(), pad + k * kNf), m);
       e = hn::IfThenElseZero(hn::FirstN(d, lanes), e);
-      FwdAddPromoted(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
+      AddPromotedHalves(d, dd, e, &acc[2 * k], &acc[2 * k + 1]);
     }
   }
   for (size_t k = 0; k < 2 * kVecs; ++k) hn::StoreU(acc[k], dd, partials + k * kNd);
