@@ -121,8 +121,8 @@ TEST_F(TilingGolden, OtherAscendProfiles) {
 }
 
 // Host blocks are 64-byte cache lines. With 4 cores and a 512 KiB UB, f32 n = 4194304:
-// 16 elements a block, 262144 blocks, cores = min(4, ceil(4194304 / 1024) = 4096) = 4 (the
-// host's minimum per core is 16384 / SiluBackward's Work of 16),
+// 16 elements a block, 262144 blocks, cores = min(4, ceil(4194304 / 4096) = 1024) = 4 (the
+// host's minimum per core is 65536 / SiluBackward's Work of 16),
 // 65536 blocks = 1048576 elements a core; tile = floor(524288 / 64 / 8) * 64 / 4 = 16384.
 TEST_F(TilingGolden, HostWithFixedCoresAndUb) {
   tiling::Options o = On("host");
@@ -134,7 +134,7 @@ TEST_F(TilingGolden, HostWithFixedCoresAndUb) {
   EXPECT_EQ(plan.elementwise.CoreLen(3), 1048576);
   EXPECT_EQ(plan.elementwise.buffer_num, 2);
   EXPECT_EQ(plan.elementwise.tile_len, 16384);
-  EXPECT_EQ(plan.min_elems_per_core, 1024);
+  EXPECT_EQ(plan.min_elems_per_core, 4096);
 }
 
 // Each operator's divisors, from the buffers of one tile:

@@ -72,7 +72,7 @@ TEST_F(TilingOptions, DefaultsComeFromTheProfile) {
   EXPECT_EQ(r.platform.block_bytes, 64);
   EXPECT_GE(r.platform.ub_bytes, 64 << 10);
   EXPECT_LE(r.platform.ub_bytes, 1 << 20);
-  EXPECT_EQ(r.min_elems_per_core, 16384 / 16);  // SiluBackward's Work is 16
+  EXPECT_EQ(r.min_elems_per_core, 65536 / 16);  // SiluBackward's Work is 16
   EXPECT_EQ(r.buffer_num, 0);
   tiling::Options o;
   o.platform = "atlas-a2";
@@ -90,7 +90,7 @@ TEST_F(TilingOptions, DefaultsComeFromTheProfile) {
   EXPECT_EQ(r.platform.cores, 40);
 }
 
-// The host's minimum of elements per core is 16384 over the operator's Work (op_list.def):
+// The host's minimum of elements per core is 65536 over the operator's Work (op_list.def):
 // a second core's start is the same for every operator, and a costlier element repays it
 // sooner. Ascend's profiles keep their 1024 for every operator; every source overrides it.
 TEST_F(TilingOptions, TheHostsMinimumPerCoreFollowsTheOperatorsWork) {
@@ -105,11 +105,11 @@ TEST_F(TilingOptions, TheHostsMinimumPerCoreFollowsTheOperatorsWork) {
     const tiling::Problem problem{c.op, DType::kFloat32, {1 << 20}, 0};
     tiling::Resolved r;
     ASSERT_TRUE(Resolve({}, &r, problem).ok());
-    EXPECT_EQ(r.min_elems_per_core, 16384 / c.work);
+    EXPECT_EQ(r.min_elems_per_core, 65536 / c.work);
     EXPECT_HAS(r.sources, c.work == 1
-                              ? "min_elems_per_core 16384 (default)"
-                              : "min_elems_per_core " + std::to_string(16384 / c.work) +
-                                    " (default, 16384 / work " + std::to_string(c.work) + ")");
+                              ? "min_elems_per_core 65536 (default)"
+                              : "min_elems_per_core " + std::to_string(65536 / c.work) +
+                                    " (default, 65536 / work " + std::to_string(c.work) + ")");
     tiling::Options o;
     o.platform = "atlas-a2";
     ASSERT_TRUE(Resolve(o, &r, problem).ok());
@@ -126,12 +126,12 @@ TEST_F(TilingOptions, TheHostsMinimumPerCoreFollowsTheOperatorsWork) {
   // On two cores, a call forks past its minimum and not before.
   tiling::Options two;
   two.num_cores = 2;
-  for (const auto& [op, n, cores] : {std::tuple<Op, int64_t, int64_t>{Op::kRelu, 16384, 1},
-                                     {Op::kRelu, 16385, 2},
-                                     {Op::kSigmoid, 2048, 1},
-                                     {Op::kSigmoid, 2049, 2},
-                                     {Op::kGelu, 1024, 1},
-                                     {Op::kGelu, 1025, 2}}) {
+  for (const auto& [op, n, cores] : {std::tuple<Op, int64_t, int64_t>{Op::kRelu, 65536, 1},
+                                     {Op::kRelu, 65537, 2},
+                                     {Op::kSigmoid, 8192, 1},
+                                     {Op::kSigmoid, 8193, 2},
+                                     {Op::kGelu, 4096, 1},
+                                     {Op::kGelu, 4097, 2}}) {
     tiling::Plan plan;
     ASSERT_TRUE(tiling::MakePlan({op, DType::kFloat32, {n}, 0}, two, &plan).ok());
     EXPECT_EQ(plan.elementwise.block_dim, cores) << GetOpInfo(op).name << " n " << n;
@@ -284,7 +284,7 @@ TEST_F(TilingOptions, TuningFileMatchesOpDtypeAndSizeClass) {
   EXPECT_EQ(r.platform.cores, 3);
   EXPECT_EQ(r.platform.ub_bytes, 131072);
   EXPECT_EQ(r.buffer_num, 1);
-  EXPECT_EQ(r.min_elems_per_core, 1024);  // entry 0 does not set it: the default (16384 / 16)
+  EXPECT_EQ(r.min_elems_per_core, 4096);  // entry 0 does not set it: the default (65536 / 16)
   EXPECT_HAS(r.sources, "tuning file " + file + " entry 0");
   ASSERT_TRUE(Resolve({}, &r, Silu(4194305)).ok());  // size class 23: entry 1
   EXPECT_EQ(r.min_elems_per_core, 777);

@@ -25,10 +25,14 @@ namespace tiling {
 namespace {
 
 constexpr int64_t kDefaultMinElemsPerCore = 1024;  // Ascend's rule of thumb (SiluGrad)
-// On the host a second core costs its start (a fork and a join of the team, 1 to 2 us),
-// which the cheapest operators (Work 1) earn back from about 16384 elements a core;
-// costlier ones sooner, so the default is divided by the operator's Work (op_list.def).
-constexpr int64_t kHostMinElemsPerCore = 16384;
+// On the host a second core costs its start (a fork and a join of the team, 0.5 to 2 us),
+// which a call earns back once half its elements take one core longer than that; costlier
+// operators sooner, so the default is divided by the operator's Work (op_list.def). 65536
+// is where the cheapest operators (Work 1) earn it on the current cores measured
+// (docs/tiling.md, "Cores for small calls": a Zen 5 and a Sapphire Rapids-class Xeon, where a
+// Relu element costs 0.05 to 0.09 ns); the first-generation Zen the rule was first
+// measured on (0.16 ns) would take a quarter of it.
+constexpr int64_t kHostMinElemsPerCore = 65536;
 
 std::string Lower(const std::string& s) {
   std::string out = s;

@@ -156,7 +156,7 @@ struct Options {
   int64_t num_cores = 0;           // overrides the profile's cores (HOSTNN_NUM_CORES)
   int64_t ub_bytes = 0;            // overrides the profile's UB (HOSTNN_UB_BYTES)
   int64_t min_elems_per_core = 0;  // fewer cores for small work (HOSTNN_MIN_ELEMS_PER_CORE;
-                                   // default 1024, host 16384)
+                                   // default 1024, host 65536 / Work)
   int buffer_num = 0;              // 1 or 2 forces single / double buffering
                                    // (HOSTNN_BUFFER_NUM; default: the planner decides)
 };
