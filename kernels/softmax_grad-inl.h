@@ -199,11 +199,15 @@ HWY_INLINE void RowSumImpl(const void* dy_v, const void* y_v, size_t n, double* 
   }
 #else
   // One lane (g++ builds SCALAR in place of EMU128): each partial's block sum on its own,
-  // the same IEEE operations.
+  // the same IEEE operations, and the out-of-line fallback only where a sum is not finite.
   for (; i + kRowSumBlock <= n; i += kRowSumBlock) {
     for (size_t k = 0; k < kAcc; ++k) {
       const auto f = BlockSumF32<Rule, Tag>(dfh, dy + i + k, y + i + k);
-      acc[k] = AddBlockOrTerms<Rule, Tag>(dd, dfh, acc[k], f, dy + i + k, y + i + k);
+      if (HWY_LIKELY(hn::AllTrue(dfh, hn::IsFinite(f)))) {
+        acc[k] = hn::Add(acc[k], hn::PromoteTo(dd, f));
+      } else {
+        acc[k] = AddBlockOrTerms<Rule, Tag>(dd, dfh, acc[k], f, dy + i + k, y + i + k);
+      }
     }
   }
 #endif
