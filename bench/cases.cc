@@ -10,12 +10,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "bench/cli_util.h"
 #include "bench/roofline.h"
 #include "kernels/kernels.h"
-#include "tests/util/capi_ops.h"
+#include "tests/util/capi_call.h"
 
 namespace hostnn {
 namespace bench {
@@ -64,11 +65,6 @@ void Fill(void* dst, DType dtype, int64_t n, float lo, float hi, uint64_t seed) 
     narrow(staging, static_cast<char*>(dst) + static_cast<size_t>(i) * es,
            static_cast<size_t>(len));
   }
-}
-
-aclTensor* MakeAclTensor(const TensorView& v) {
-  return aclCreateTensor(v.shape.data(), v.shape.size(), static_cast<aclDataType>(v.dtype), nullptr,
-                         0, ACL_FORMAT_ND, v.shape.data(), v.shape.size(), v.data);
 }
 
 }  // namespace
@@ -346,7 +342,6 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     dy_view_ = TensorView::Dense(dy_, spec.dtype, half);
     act_view_ = TensorView::Dense(act_, spec.dtype, half);
     if (info.is_forward) out_view_ = TensorView::Dense(out_, spec.dtype, half);
-    acl_act_ = MakeAclTensor(act_view_);
   }
   if (info.kind == Kind::kGather && spec.shape.size() == 2) {
     // Embedding: weight [rows, D] in x_, out [indices, D], an INT64 index per out row drawn
@@ -408,7 +403,6 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     w_view_ = TensorView::Dense(class_aux_.data(), spec.dtype, {c});
     act_view_ = TensorView::Dense(one, spec.dtype, {1});
     gw_view_ = TensorView::Dense(info.is_forward ? one + 2 : one + 1, spec.dtype, {1});
-    acl_act_ = MakeAclTensor(act_view_);
     const double reduction = spec.scalars.empty() ? info.scalars[0].default_value : spec.scalars[0];
     if (info.is_forward && reduction != 0.0) {
       out_view_ = TensorView::Dense(out_, spec.dtype, {1});
@@ -440,12 +434,7 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
         reduction != 0.0 ? std::vector<int64_t>{1} : std::vector<int64_t>{rows});  // lossOut
     w_view_ = TensorView::Dense(one + 1, spec.dtype, {1});                         // zlossOut
     stats_view_[0] = TensorView::Dense(one + 2 + rows, spec.dtype, {rows});        // lseForZlossOut
-    acl_act_ = MakeAclTensor(act_view_);
-    acl_stats_[0] = MakeAclTensor(stats_view_[0]);
   }
-  acl_dy_ = MakeAclTensor(dy_view_);
-  acl_x_ = MakeAclTensor(x_view_);
-  acl_out_ = MakeAclTensor(out_view_);
   if (info.kind != Kind::kClassLoss && info.kind != Kind::kSoftmaxLoss) {
     w_view_ = TensorView::Dense(x_, spec.dtype, {1});
     gw_view_ = TensorView::Dense(grad_weight_, spec.dtype, {1});
@@ -482,7 +471,6 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
             groups ? TensorView::Dense(norm_stats_.data() + k * rows, spec.dtype,
                                        {spec.shape[0], group})
                    : TensorView::Dense(norm_stats_.data() + k * rows, DType::kFloat32, {rows, 1});
-        acl_stats_[k] = MakeAclTensor(stats_view_[k]);
       }
     }
     gw_view_ = TensorView::Dense(norm_aux_.data(), DType::kFloat32, {rows, 1});
@@ -490,13 +478,11 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
     for (int k = 0; k < 2; ++k) {
       sums_view_[k] = TensorView::Dense(norm_aux_.data() + rows + k * col_len,
                                         groups ? spec.dtype : DType::kFloat32, {col_len});
-      acl_sums_[k] = MakeAclTensor(sums_view_[k]);
     }
     if (test::RowResults(info) > 1) {  // a second result of x's shape (AddRmsNorm's xOut)
       act_ = AllocArray(bytes_per_array_);
       std::memset(act_, 0, bytes_per_array_);
       act_view_ = TensorView::Dense(act_, spec.dtype, spec.shape);
-      acl_act_ = MakeAclTensor(act_view_);
     }
   }
   if (info.shapes == ShapeRule::kChannelStats && spec.shape.size() >= 2) {
@@ -509,45 +495,14 @@ CaseData::CaseData(const CaseSpec& spec) : spec_(spec) {
       if (k <= 1) Fill(at, spec.dtype, c, 0.5f, 1.5f, 5 + k);
       if (k == 3 || k == 5) Fill(at, spec.dtype, c, 1.0f, 1.0f, 7);
       channel_views_[k] = TensorView::Dense(at, spec.dtype, {c});
-      acl_channel_[k] = MakeAclTensor(channel_views_[k]);
     }
   }
-  acl_w_ = MakeAclTensor(w_view_);
-  acl_gw_ = MakeAclTensor(gw_view_);
-  // The scalar parameters: the spec's or the defaults, as a CANN client passes them.
-  int next = 0;
-  for (int k = 0; k < info.num_scalars(); ++k) {
-    double v = k < static_cast<int>(spec.scalars.size()) ? spec.scalars[static_cast<size_t>(k)]
-                                                         : info.scalars[k].default_value;
-    if (info.scalars[k].kind == ScalarKind::kFlag) {
-      flag_ = v != 0;
-    } else if (info.scalars[k].kind == ScalarKind::kInt) {
-      next++;  // the C API takes it as an int64_t (tests/util/capi_ops.h: its default)
-    } else if (next < 3) {
-      acl_scalars_[next++] = aclCreateScalar(&v, ACL_DOUBLE);
-    }
-  }
+  // The C API's operands are the C++ API's, made once (tests/util/capi_call.h).
+  capi_ = std::make_unique<test::CApiCallOf>(Args());
 }
 
 CaseData::~CaseData() {
-  aclDestroyTensor(static_cast<aclTensor*>(acl_dy_));
-  aclDestroyTensor(static_cast<aclTensor*>(acl_x_));
-  aclDestroyTensor(static_cast<aclTensor*>(acl_out_));
-  if (acl_act_ != nullptr) aclDestroyTensor(static_cast<aclTensor*>(acl_act_));
-  aclDestroyTensor(static_cast<aclTensor*>(acl_w_));
-  aclDestroyTensor(static_cast<aclTensor*>(acl_gw_));
-  for (void* t : acl_sums_) {
-    if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
-  }
-  for (void* t : acl_stats_) {
-    if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
-  }
-  for (void* t : acl_channel_) {
-    if (t != nullptr) aclDestroyTensor(static_cast<aclTensor*>(t));
-  }
-  for (void* s : acl_scalars_) {
-    if (s != nullptr) aclDestroyScalar(static_cast<aclScalar*>(s));
-  }
+  capi_.reset();  // before the buffers its tensors point into
   std::free(dy_);
   std::free(x_);
   std::free(out_);
@@ -615,7 +570,7 @@ OpArgs CaseData::Args() const {
     v.rows[1] = info.is_forward ? &dy_view_ : &x_view_;
     v.column = &w_view_;
     v.per_row = v.per_row_out = &gw_view_;
-    if (acl_stats_[0] != nullptr) {  // GroupNorm's, in self's dtype; AddLayerNorm's
+    if (stats_view_[0].data != nullptr) {  // GroupNorm's, in self's dtype; AddLayerNorm's
       v.per_row = v.per_row_out = &stats_view_[0];
       v.per_row_out2 = &stats_view_[1];
     }
@@ -628,7 +583,7 @@ OpArgs CaseData::Args() const {
       a.bool_array_given = true;
     }
   }
-  if (info.shapes == ShapeRule::kChannelStats && acl_channel_[0] != nullptr) {
+  if (info.shapes == ShapeRule::kChannelStats && channel_views_[0].data != nullptr) {
     // BatchNorm: every per-channel tensor given; the gradient asks for every output.
     const TensorView* ch = channel_views_;
     if (info.is_forward) {
@@ -750,151 +705,10 @@ Status CaseData::Prepare(const tiling::Options& options) {
 
 void CaseData::Run() const { prepared_.Run(); }
 
-namespace {
-// Phase 1 through the operator's C API (tests/util/capi_ops.h, from the operator list): the
-// second input stands in for LogSigmoidBackward's unread `buffer` too; s holds the
-// numbers, flag the flag. A channel weight (Prelu's second input, PreluBackward's third)
-// is w, PreluBackward's gradWeight gw; a gated unit's half-shaped second operand act.
-aclnnStatus GetWorkspace(Op op, aclTensor* dy, aclTensor* x, aclTensor* act, aclTensor* w,
-                         aclTensor* gw, void* const* sums, void* const* stats, void* const* channel,
-                         const std::vector<double>& values, int64_t dim, aclTensor* out,
-                         void* const* s, bool flag, uint64_t* ws, aclOpExecutor** exec) {
-  if (GetOpInfo(op).shapes == ShapeRule::kChannelStats) {  // BatchNorm, as Args gives it
-    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
-    test::capi_ops_internal::SetScalars(op, values, &call);
-    const auto t = [&](int k) { return static_cast<aclTensor*>(channel[k]); };
-    const bool mask_values[3] = {true, true, true};
-    aclBoolArray* mask = nullptr;
-    if (GetOpInfo(op).is_forward) {
-      const aclTensor* ins[] = {x, t(0), t(1), t(2), t(3)};
-      for (int k = 0; k < 5; ++k) call.in[k] = ins[k];
-      call.out[0] = out, call.out[1] = t(4), call.out[2] = t(5);
-    } else {
-      const aclTensor* ins[] = {dy, x, t(0), t(2), t(3), t(4), t(5)};
-      for (int k = 0; k < 7; ++k) call.in[k] = ins[k];
-      call.out[0] = out, call.out[1] = t(6), call.out[2] = t(7);
-      mask = aclCreateBoolArray(mask_values, 3);
-      call.bool_array = mask;
-    }
-    const aclnnStatus st = test::GetCApiOp(op).phase1_call(call, ws, exec);
-    if (mask != nullptr) aclDestroyBoolArray(mask);
-    return st;
-  }
-  if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
-    return aclnnPreluBackwardGetWorkspaceSize(dy, x, w, out, gw, ws, exec);
-  }
-  if (GetOpInfo(op).kind == Kind::kGather) {  // Embedding: weight x, indices dy
-    return aclnnEmbeddingGetWorkspaceSize(x, dy, out, ws, exec);
-  }
-  if (GetOpInfo(op).kind == Kind::kScatterAdd) {  // EmbeddingDenseBackward: grad x, indices dy
-    int64_t* dims = nullptr;
-    uint64_t rank = 0;
-    if (aclGetViewShape(out, &dims, &rank) != ACLNN_SUCCESS || rank != 2) return ACLNN_ERR_INNER;
-    const uint64_t rows = static_cast<uint64_t>(dims[0]);
-    delete[] dims;
-    return aclnnEmbeddingDenseBackwardGetWorkspaceSize(x, dy, rows, static_cast<uint64_t>(-1),
-                                                       false, out, ws, exec);
-  }
-  const OpInfo& info = GetOpInfo(op);
-  if (info.kind == Kind::kSoftmaxLoss) {  // CrossEntropyLoss, as Args gives it
-    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
-    test::capi_ops_internal::SetScalars(op, values, &call);  // ignoreIndex, labelSmoothing
-    if (info.shapes == ShapeRule::kLabelRows) {              // features, labels, loss, backprop
-      call.in[0] = x, call.in[1] = dy;
-      call.out[0] = gw, call.out[1] = out;
-    } else if (info.is_forward) {
-      call.in[0] = x, call.in[1] = dy;
-      call.out[0] = gw, call.out[1] = out, call.out[2] = w;
-      call.out[3] = static_cast<aclTensor*>(stats[0]);
-    } else {
-      call.in[0] = act, call.in[1] = x, call.in[2] = dy;
-      call.out[0] = out;
-    }
-    return test::GetCApiOp(op).phase1_call(call, ws, exec);
-  }
-  if (info.kind == Kind::kClassLoss) {  // NLLLoss, as Args gives it
-    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
-    test::capi_ops_internal::SetScalars(op, values, &call);  // the reduction, ignoreIndex
-    if (info.is_forward) {
-      call.in[0] = x, call.in[1] = dy, call.in[2] = w;
-      call.out[0] = out, call.out[1] = gw;
-    } else {
-      call.in[0] = act, call.in[1] = x, call.in[2] = dy, call.in[3] = w, call.in[4] = gw;
-      call.out[0] = out;
-    }
-    return test::GetCApiOp(op).phase1_call(call, ws, exec);
-  }
-  if (info.kind == Kind::kPointLoss) {  // a loss, as Args gives it: self x, target dy
-    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
-    test::capi_ops_internal::SetScalars(op, values, &call);  // the reduction
-    call.in[0] = info.is_forward ? x : dy;
-    call.in[1] = info.is_forward ? dy : x;
-    if (!info.is_forward) call.in[2] = x;
-    call.out[0] = out;
-    return test::GetCApiOp(op).phase1_call(call, ws, exec);
-  }
-  if (IsNormShape(info.shapes)) {  // a norm, as Args gives it
-    test::CApiCall call = test::capi_ops_internal::DefaultCall(op);
-    test::capi_ops_internal::SetScalars(op, values, &call);  // GroupNorm's N, C, HxW, group
-    int64_t* dims = nullptr;
-    uint64_t rank = 0;
-    if (aclGetViewShape(x, &dims, &rank) != ACLNN_SUCCESS) return ACLNN_ERR_INNER;
-    const int64_t last = rank > 0 ? dims[rank - 1] : 1;
-    delete[] dims;
-    aclIntArray* norm = HasIntArray(info.signature) ? aclCreateIntArray(&last, 1) : nullptr;
-    call.out[0] = out;
-    test::NormOperands<const aclTensor*, aclTensor*> v;  // as Args gives them
-    v.rows[0] = info.is_forward ? x : dy;
-    v.rows[1] = info.is_forward ? dy : x;
-    v.column = w;
-    v.per_row = v.per_row_out = gw;
-    if (stats[0] != nullptr) {
-      v.per_row = v.per_row_out = static_cast<aclTensor*>(stats[0]);
-      v.per_row_out2 = static_cast<aclTensor*>(stats[1]);
-    }
-    v.column_sum = static_cast<aclTensor*>(sums[0]);
-    v.column_sum2 = static_cast<aclTensor*>(sums[1]);
-    v.row_out = act;
-    test::FillNorm(info, v, call.in, call.out);
-    const bool mask_values[3] = {true, true, false};
-    aclBoolArray* mask =
-        info.num_out() > 2 && !info.is_forward ? aclCreateBoolArray(mask_values, 3) : nullptr;
-    call.int_array = norm;
-    call.bool_array = mask;
-    const aclnnStatus st = test::GetCApiOp(op).phase1_call(call, ws, exec);
-    if (norm != nullptr) aclDestroyIntArray(norm);
-    if (mask != nullptr) aclDestroyBoolArray(mask);
-    return st;
-  }
-  if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) x = w;
-  const auto* s0 = static_cast<const aclScalar*>(s[0]);
-  const auto* s1 = static_cast<const aclScalar*>(s[1]);
-  const auto* s2 = static_cast<const aclScalar*>(s[2]);
-  // A gradient reads (dy, x); a forward operator x alone (an in-place one writes it), or
-  // with a one-element threshold (FatreluMul: w). A gated unit's in2 is its half-shaped
-  // second operand (act).
-  if (GetOpInfo(op).is_forward) {
-    const aclTensor* in1 = GetOpInfo(op).shapes == ShapeRule::kOneElement ? w
-                           : GetOpInfo(op).kind == Kind::kNoiseMap        ? dy  // the noise
-                                                                          : nullptr;
-    return test::GetCApiOp(op).phase1_with(x, in1, act, out, dim, s0, s1, s2, flag, ws, exec);
-  }
-  // ClippedSwigluGrad's in2 is its optional groupIndexOptional: null, every row.
-  const aclTensor* in2 = !GetOpInfo(op).is_split          ? x
-                         : CountsSlot(GetOpInfo(op)) == 2 ? nullptr
-                                                          : act;
-  return test::GetCApiOp(op).phase1_with(dy, x, in2, out, dim, s0, s1, s2, flag, ws, exec);
-}
-}  // namespace
-
 int CaseData::RunCApiPrepare() {
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s = GetWorkspace(
-      spec_.op, static_cast<aclTensor*>(acl_dy_), static_cast<aclTensor*>(acl_x_),
-      static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-      static_cast<aclTensor*>(acl_gw_), acl_sums_, acl_stats_, acl_channel_, spec_.scalars,
-      spec_.dim, static_cast<aclTensor*>(acl_out_), acl_scalars_, flag_, &ws, &exec);
+  const aclnnStatus s = capi_->Phase1(&ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   return aclDestroyAclOpExecutor(exec);
 }
@@ -902,15 +716,9 @@ int CaseData::RunCApiPrepare() {
 std::string CaseData::KernelPath() const { return prepared_.KernelPath(); }
 
 int CaseData::RunCApiCall() {
-  auto* dy = static_cast<aclTensor*>(acl_dy_);
-  auto* x = static_cast<aclTensor*>(acl_x_);
-  auto* out = static_cast<aclTensor*>(acl_out_);
   uint64_t ws = 0;
   aclOpExecutor* exec = nullptr;
-  const aclnnStatus s = GetWorkspace(
-      spec_.op, dy, x, static_cast<aclTensor*>(acl_act_), static_cast<aclTensor*>(acl_w_),
-      static_cast<aclTensor*>(acl_gw_), acl_sums_, acl_stats_, acl_channel_, spec_.scalars,
-      spec_.dim, out, acl_scalars_, flag_, &ws, &exec);
+  const aclnnStatus s = capi_->Phase1(&ws, &exec);
   if (s != ACLNN_SUCCESS) return s;
   // A workspace, when one is needed, comes from the caller as in CANN: the one kept from
   // Prepare, so that the call itself is what is timed.

@@ -6,6 +6,7 @@
 #define HOSTNN_BENCH_CASES_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@
 #include "hostnn/tiling.h"
 
 namespace hostnn {
+namespace test {
+class CApiCallOf;  // tests/util/capi_call.h
+}  // namespace test
 namespace bench {
 
 // Short dtype names used on command lines and in CSV: f32, f16, bf16, f64.
@@ -175,7 +179,7 @@ class CaseData {
   // in x's dtype). AddRmsNorm's xOut is act_data().
   const TensorView& norm_gamma_view() const { return w_view_; }
   const TensorView& norm_per_row_view() const {
-    return acl_stats_[0] != nullptr ? stats_view_[0] : gw_view_;
+    return stats_view_[0].data != nullptr ? stats_view_[0] : gw_view_;
   }
   const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
   // out's view: EmbeddingDenseBackward's [rows, D] is not the spec's shape.
@@ -233,10 +237,8 @@ class CaseData {
   // GroupNorm's meanOut and rstdOut, [N, group] in self's dtype.
   std::vector<float> norm_stats_;
   TensorView stats_view_[2];
-  void* acl_stats_[2] = {};
   // A gradient's column sums (dgamma; AddLayerNormGrad's dbeta beside it), in norm_aux_.
   TensorView sums_view_[2];
-  void* acl_sums_[2] = {};
   // BatchNorm's per-channel tensors in the order of BatchNormBackward's prototype and
   // outputs (ShapeRule ChannelStats): weight, bias, runningMean, runningVar, saveMean,
   // saveInvstd, gradWeight, gradBias; C values each in x's dtype, apart (the forward writes
@@ -244,7 +246,6 @@ class CaseData {
   static constexpr int kChannelTensors = 8;
   std::vector<float> channel_data_;
   TensorView channel_views_[kChannelTensors];
-  void* acl_channel_[kChannelTensors] = {};
   // Embedding (Kind Gather): x_ is weight [rows, D] and dy_view_ the INT64 indices, one per
   // row of out [rows, D], each a row drawn uniformly.
   std::vector<int64_t> index_;
@@ -254,15 +255,8 @@ class CaseData {
   // index_ := n INT64 indices drawn uniformly from [0, rows), dy_view_ over them.
   void DrawIndices(int64_t n, int64_t rows);
   PreparedCall prepared_;
-  // CANN tensors for RunCApiCall, made once.
-  void* acl_dy_ = nullptr;
-  void* acl_x_ = nullptr;
-  void* acl_out_ = nullptr;
-  void* acl_act_ = nullptr;
-  void* acl_w_ = nullptr;
-  void* acl_gw_ = nullptr;
-  void* acl_scalars_[3] = {};  // the numbers as aclScalar (DOUBLE); flag_ the flag
-  bool flag_ = false;
+  // The C API's operands for RunCApiCall and RunCApiPrepare: Args()'s, made once.
+  std::unique_ptr<test::CApiCallOf> capi_;
 };
 
 }  // namespace bench

@@ -2,11 +2,13 @@
 // run for every operator of the list: each operator's standard cases prepare and run through
 // the C++ API and through the C API, for every compute dtype it takes. An operator whose
 // operands the cases do not build (a second input, an int array) fails here, not in the
-// main job's scaling table.
+// main job's scaling table; the C API's call, made from the C++ call's operands, gives the
+// same out.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 
 #include <string>
@@ -30,7 +32,20 @@ TEST(BenchCases, EveryOperatorPreparesAndRunsItsStandardCases) {
         const Status s = data.Prepare();
         ASSERT_TRUE(s.ok()) << s.message();
         data.Run();
+        // The C API call takes the C++ call's operands (tests/util/capi_call.h): out comes back
+        // the same, bit for bit (an in-place operator's second call would read its first
+        // call's result: only its status is checked).
+        const TensorView& out = data.out_view();
+        int64_t out_elems = 1;
+        for (int64_t d : out.shape) out_elems *= d;
+        const size_t out_bytes = static_cast<size_t>(out_elems) * DTypeSize(out.dtype);
+        const auto* out_bits = static_cast<const uint8_t*>(out.data);
+        const std::vector<uint8_t> want(out_bits, out_bits + out_bytes);
+        std::memset(out.data, 0x5A, out_bytes);
         EXPECT_EQ(data.RunCApiCall(), 0);
+        if (!IsInplace(GetOpInfo(op).signature)) {
+          EXPECT_EQ(std::memcmp(want.data(), out_bits, out_bytes), 0) << "C API's out differs";
+        }
         EXPECT_EQ(data.RunCApiPrepare(), 0);
       }
     }
