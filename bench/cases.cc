@@ -17,6 +17,7 @@
 #include "bench/roofline.h"
 #include "kernels/kernels.h"
 #include "tests/util/capi_call.h"
+#include "tests/util/operand_roles.h"
 
 namespace hostnn {
 namespace bench {
@@ -509,94 +510,85 @@ CaseData::~CaseData() {
   std::free(act_);
 }
 
+const TensorView* CaseData::RoleView(test::Role role) const {
+  using test::Role;
+  const OpInfo& info = GetOpInfo(spec_.op);
+  const bool class_loss = info.kind == Kind::kClassLoss || info.kind == Kind::kSoftmaxLoss;
+  const TensorView* v = nullptr;
+  switch (role) {
+    case Role::kNone:
+    case Role::kNumRoles:
+      return nullptr;
+    case Role::kSelf:
+    case Role::kBuffer:  // LogSigmoidBackward's, never read: self's array
+      v = &x_view_;
+      break;
+    case Role::kGrad:  // a class loss's gradOutput is one element (the default mean's)
+      v = class_loss ? &act_view_ : &dy_view_;
+      break;
+    case Role::kSecond:
+    case Role::kIndex:
+      v = &dy_view_;
+      break;
+    case Role::kTarget:  // a loss gradient's target reads self's array: one array fewer
+      v = info.is_forward ? &dy_view_ : &x_view_;
+      break;
+    case Role::kOneElement:
+    case Role::kPerColumn:
+      v = &w_view_;
+      break;
+    case Role::kTotalWeight:
+      v = &gw_view_;
+      break;
+    case Role::kPerRow:
+      v = stats_view_[0].data != nullptr ? &stats_view_[0] : &gw_view_;
+      break;
+    case Role::kPerRow2:
+      v = &stats_view_[1];
+      break;
+    case Role::kColumnSum:  // PreluBackward's gradWeight, one element
+      v = info.kind == Kind::kMapColumnSums ? &gw_view_ : &sums_view_[0];
+      break;
+    case Role::kColumnSum2:
+      v = &sums_view_[1];
+      break;
+    case Role::kAux:
+      v = act_ != nullptr ? &act_view_ : nullptr;
+      break;
+    case Role::kResult:
+      v = &out_view_;
+      break;
+    case Role::kLoss:  // CrossEntropyLoss's lossOut beside its logProbOut
+      v = info.kind == Kind::kSoftmaxLoss ? &gw_view_ : &out_view_;
+      break;
+    default:  // BatchNorm's per-channel tensors, in kChannelTensors' order
+      v = &channel_views_[static_cast<int>(role) - static_cast<int>(Role::kWeight)];
+      break;
+  }
+  return v != nullptr && v->data != nullptr ? v : nullptr;
+}
+
 OpArgs CaseData::Args() const {
   OpArgs a;
-  a.op = spec_.op;
   const OpInfo& info = GetOpInfo(spec_.op);
-  // A forward operator reads x (FatreluMul also its one-element threshold, w); a gradient
-  // dy and x (Prelu: self and its weight).
-  if (info.is_forward) {
-    a.in[0] = &x_view_;
-    if (info.shapes == ShapeRule::kOneElement) a.in[1] = &w_view_;
-    if (info.kind == Kind::kNoiseMap) a.in[1] = &dy_view_;  // RReluWithNoise's noise
-    if (IsIndexKind(info.kind)) a.in[1] = &dy_view_;        // Embedding's, EmbeddingDenseBackward's
-    if (IsLossKind(info.kind)) a.in[1] = &dy_view_;         // a loss's target
-  } else if (info.kind == Kind::kSoftmaxLoss) {             // gradLoss, logProb, target
-    a.in[0] = &act_view_;
-    a.in[1] = &x_view_;
-    a.in[2] = &dy_view_;
-  } else if (info.kind == Kind::kClassLoss) {  // gradOutput, self, target, weight, totalWeight
-    a.in[0] = &act_view_;
-    a.in[1] = &x_view_;
-    a.in[2] = &dy_view_;
-    a.in[3] = &w_view_;
-    a.in[4] = &gw_view_;
-  } else {
-    a.in[0] = &dy_view_;
-    a.in[1] = info.shapes == ShapeRule::kChannelWeight && info.kind != Kind::kMapColumnSums
-                  ? &w_view_
-                  : &x_view_;
-  }
-  a.out[0] = &out_view_;
-  if (info.is_split) {  // GeGlu's outGelu, written; its gradient's gelu, read
-    if (act_ != nullptr && info.num_out() > 1) a.out[1] = &act_view_;
-    if (act_ != nullptr && !info.is_forward && HasGeluOperand(info)) a.in[2] = &act_view_;
-  } else if (info.kind == Kind::kMapColumnSums) {  // PreluBackward: weight in, gradWeight out
-    a.in[2] = &w_view_;
-    a.out[1] = &gw_view_;
-  } else if (info.kind == Kind::kClassLoss) {  // a forward's weight and totalWeightOut
-    if (info.is_forward) a.in[2] = &w_view_, a.out[1] = &gw_view_;
-  } else if (info.shapes == ShapeRule::kLabelRows) {  // loss, backprop
-    a.out[0] = &gw_view_, a.out[1] = &out_view_;
-  } else if (info.kind == Kind::kSoftmaxLoss) {  // lossOut, logProbOut, zlossOut, lseForZlossOut
-    if (info.is_forward) {
-      a.out[0] = &gw_view_, a.out[1] = &out_view_, a.out[2] = &w_view_;
-      a.out[3] = &stats_view_[0];
-    }
-  } else if (info.num_in() > 2 && !info.is_forward) {  // LogSigmoidBackward's buffer; a
-    a.in[2] = &x_view_;                                // loss gradient's target
-  }
+  // Every operand by its role (tests/util/operand_roles.h), none of the optional ones.
+  test::FillOperands(
+      spec_.op, [this](test::Role r) { return RoleView(r); }, &a);
   a.dim = spec_.dim;
-  if (IsNormShape(info.shapes)) {       // a norm over the last dim, or GroupNorm's groups
-    if (HasIntArray(info.signature)) {  // LayerNorm's normalizedShape
-      a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
-      a.int_array_given = true;
-    }
-    // The operands the prototype requires, each by its role (RmsNorm's gamma and rstdOut,
-    // AddRmsNorm's x2 and xOut, a gradient's per-row inputs and dgamma); none of the optional
-    // ones (LayerNorm's).
-    test::NormOperands<const TensorView*, const TensorView*> v;
-    v.rows[0] = info.is_forward ? &x_view_ : &dy_view_;
-    v.rows[1] = info.is_forward ? &dy_view_ : &x_view_;
-    v.column = &w_view_;
-    v.per_row = v.per_row_out = &gw_view_;
-    if (stats_view_[0].data != nullptr) {  // GroupNorm's, in self's dtype; AddLayerNorm's
-      v.per_row = v.per_row_out = &stats_view_[0];
-      v.per_row_out2 = &stats_view_[1];
-    }
-    v.column_sum = &sums_view_[0];
-    v.column_sum2 = &sums_view_[1];  // AddLayerNormGrad's dbetaOut
-    v.row_out = act_ != nullptr ? &act_view_ : nullptr;
-    test::FillNorm(info, v, a.in, a.out);
-    if (info.num_out() > 2 && !info.is_forward) {  // LayerNormBackward's outputMask
-      a.bool_array = {true, true, false};
-      a.bool_array_given = true;
-    }
+  if (HasIntArray(info.signature)) {  // LayerNorm's normalizedShape: the last dim
+    a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
+    a.int_array_given = true;
   }
-  if (info.shapes == ShapeRule::kChannelStats && channel_views_[0].data != nullptr) {
-    // BatchNorm: every per-channel tensor given; the gradient asks for every output.
-    const TensorView* ch = channel_views_;
-    if (info.is_forward) {
-      const TensorView* ins[] = {&x_view_, &ch[0], &ch[1], &ch[2], &ch[3]};
-      for (int k = 0; k < 5; ++k) a.in[k] = ins[k];
-      a.out[1] = &ch[4], a.out[2] = &ch[5];
-    } else {
-      const TensorView* ins[] = {&dy_view_, &x_view_, &ch[0], &ch[2], &ch[3], &ch[4], &ch[5]};
-      for (int k = 0; k < 7; ++k) a.in[k] = ins[k];
-      a.out[1] = &ch[6], a.out[2] = &ch[7];
-      a.bool_array = {true, true, true};
-      a.bool_array_given = true;
-    }
+  // Every output asked for: LayerNormBackward's outputMask (its gradBias left out), the
+  // BatchNorm gradient's.
+  if (IsNormShape(info.shapes) && info.num_out() > 2 && !info.is_forward) {
+    a.bool_array = {true, true, false};
+    a.bool_array_given = true;
+  }
+  if (info.shapes == ShapeRule::kChannelStats && !info.is_forward &&
+      channel_views_[0].data != nullptr) {
+    a.bool_array = {true, true, true};
+    a.bool_array_given = true;
   }
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;

@@ -15,7 +15,8 @@
 
 namespace hostnn {
 namespace test {
-class CApiCallOf;  // tests/util/capi_call.h
+class CApiCallOf;       // tests/util/capi_call.h
+enum class Role : int;  // tests/util/operand_roles.h
 }  // namespace test
 namespace bench {
 
@@ -166,6 +167,9 @@ class CaseData {
 
   const CaseSpec& spec() const { return spec_; }
   OpArgs Args() const;
+  // The case's tensor of an operand role (tests/util/operand_roles.h), null where it has
+  // none: what Args() puts in each slot.
+  const TensorView* RoleView(test::Role role) const;
   // The dense buffers, for peers that run the same case (gradOutput, self / y, out).
   void* grad_output_data() const { return dy_; }
   void* self_data() const { return x_; }

@@ -19,7 +19,7 @@
 #include "aclnnop/aclnn_silu_backward.h"
 #include "hostnn/ops.h"
 #include "tests/util/capi_ops.h"
-#include "tests/util/op_args.h"
+#include "tests/util/operand_roles.h"
 
 namespace {
 std::atomic<bool> g_counting{false};
@@ -59,6 +59,63 @@ int64_t AllocationsDuring(Fn fn) {
   fn();
   g_counting = false;
   return g_allocations.load();
+}
+
+// The role table the list-driven tools fill their operands from (tests/util/operand_roles.h):
+// a role for every required operand, none for an optional one or past the last, and no two
+// outputs with one role (each output its own tensor).
+TEST(OperandRoles, EveryRequiredOperandHasOneAndOutputsTheirOwn) {
+  using test::Role;
+  for (Op op : AllOps()) {
+    const OpInfo& info = GetOpInfo(op);
+    SCOPED_TRACE(info.name);
+    const test::OperandRoles r = test::RolesOf(op);
+    for (int k = 0; k < kMaxIn; ++k) {
+      const bool required = k < info.num_in() && test::IsRequired(info.in_names[k]);
+      EXPECT_EQ(r.in[k] != Role::kNone, required) << "in" << k;
+    }
+    for (int k = 0; k < kMaxOut; ++k) {
+      const bool required = k < info.num_out() && test::IsRequired(info.out_names[k]);
+      EXPECT_EQ(r.out[k] != Role::kNone, required) << "out" << k;
+      for (int j = 0; j < k; ++j) {
+        if (r.out[k] != Role::kNone) {
+          EXPECT_NE(r.out[j], r.out[k]) << "out" << j << ", out" << k;
+        }
+      }
+    }
+  }
+  // A few rows written out: a gradient with a buffer, a class loss's gradient, a norm's
+  // gradient with two rows and two column sums, BatchNorm's, a gated gradient's.
+  const auto in = [](Op op) {
+    const test::OperandRoles r = test::RolesOf(op);
+    return std::vector<Role>(r.in, r.in + kMaxIn);
+  };
+  const auto out = [](Op op) {
+    const test::OperandRoles r = test::RolesOf(op);
+    return std::vector<Role>(r.out, r.out + kMaxOut);
+  };
+  const Role N = Role::kNone;
+  EXPECT_EQ(in(Op::kLogSigmoidBackward),
+            (std::vector<Role>{Role::kGrad, Role::kSelf, Role::kBuffer, N, N, N, N}));
+  EXPECT_EQ(in(Op::kNLLLossBackward),
+            (std::vector<Role>{Role::kGrad, Role::kSelf, Role::kIndex, Role::kPerColumn,
+                               Role::kTotalWeight, N, N}));
+  EXPECT_EQ(out(Op::kNLLLoss), (std::vector<Role>{Role::kLoss, Role::kTotalWeight, N, N}));
+  EXPECT_EQ(in(Op::kAddLayerNormGrad),
+            (std::vector<Role>{Role::kGrad, Role::kSelf, Role::kSecond, Role::kPerRow,
+                               Role::kPerRow, Role::kPerColumn, N}));
+  EXPECT_EQ(out(Op::kAddLayerNormGrad),
+            (std::vector<Role>{Role::kResult, Role::kColumnSum, Role::kColumnSum2, N}));
+  EXPECT_EQ(out(Op::kLayerNorm), (std::vector<Role>{Role::kResult, N, N, N}));
+  EXPECT_EQ(in(Op::kBatchNormBackward),
+            (std::vector<Role>{Role::kGrad, Role::kSelf, Role::kWeight, Role::kRunningMean,
+                               Role::kRunningVar, Role::kSaveMean, Role::kSaveInvstd}));
+  EXPECT_EQ(out(Op::kCrossEntropyLoss),
+            (std::vector<Role>{Role::kLoss, Role::kResult, Role::kOneElement, Role::kPerRow}));
+  EXPECT_EQ(in(Op::kGeGluBackward),
+            (std::vector<Role>{Role::kGrad, Role::kSelf, Role::kAux, N, N, N, N}));
+  EXPECT_EQ(out(Op::kInplaceAddRmsNorm),
+            (std::vector<Role>{Role::kResult, Role::kPerRow, Role::kAux, N}));
 }
 
 struct Layout {
@@ -102,151 +159,135 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
         TensorView vx = TensorView::Dense(x.data(), dtype, l.x_shape.empty() ? l.shape : l.x_shape);
         TensorView vout =
             TensorView::Dense(out.data(), l.mixed ? l.out_dtype_if_mixed : dtype, l.shape);
-        OpArgs args = hostnn::test::GradOrForwardArgs(op, &vdy, &vx, &vout);
-        // A channel weight of C = 300 elements: Prelu's second input, PreluBackward's third,
-        // whose gradWeight is a second output.
-        TensorView vw = TensorView::Dense(x.data(), dtype, {300});
-        std::vector<float> gw(300, 0.0f);
+        // One tensor per operand role (tests/util/operand_roles.h) beside dy, x and out, [64, 300]
+        // read as 64 rows of 300: a per-column operand of 300 (gamma; Prelu's weight; a class
+        // loss's class weights), a FLOAT statistic per row (GroupNorm's two in self's dtype),
+        // the column sums, a second result of x's shape (AddRmsNorm's xOut).
+        std::vector<float> gamma(300, 0.5f);  // room for any dtype; apart from x, which
+        TensorView vgamma =
+            TensorView::Dense(gamma.data(), dtype, {300});  // an in-place norm writes
+        std::vector<float> gw(300, 0.0f), dbeta(300, 0.0f), gamma_sum(300, 0.0f);
         TensorView vgw = TensorView::Dense(gw.data(), dtype, {300});
-        std::vector<float> rstd(128, 0.0f);
+        TensorView vdgamma = TensorView::Dense(gw.data(), DType::kFloat32, {300});
+        TensorView vdbeta = TensorView::Dense(dbeta.data(), DType::kFloat32, {300});
+        TensorView vgamma_sum = TensorView::Dense(gamma_sum.data(), dtype, {300});
+        std::vector<float> rstd(128, 0.0f), stats(128, 0.0f);
         TensorView vrstd = TensorView::Dense(rstd.data(), DType::kFloat32, {64, 1});
         TensorView vrstd2 = TensorView::Dense(rstd.data() + 64, DType::kFloat32, {64, 1});
-        TensorView vdgamma = TensorView::Dense(gw.data(), DType::kFloat32, {300});
-        std::vector<float> dbeta(300, 0.0f);
-        TensorView vdbeta = TensorView::Dense(dbeta.data(), DType::kFloat32, {300});
-        std::vector<float> stats(128, 0.0f);
         const TensorView vstats[2] = {TensorView::Dense(stats.data(), dtype, {64, 1}),
                                       TensorView::Dense(stats.data() + 64, dtype, {64, 1})};
-        std::vector<float> gamma(300, 0.5f);  // room for any dtype
-        std::vector<float> gamma_sum(300, 0.0f);
-        TensorView vgamma_sum = TensorView::Dense(gamma_sum.data(), dtype, {300});
-        TensorView vgamma = TensorView::Dense(gamma.data(), dtype, {300});
         std::vector<float> x_out(n, 0.0f);
         TensorView vx_out = TensorView::Dense(x_out.data(), dtype, l.shape);
-        if (GetOpInfo(op).kind == Kind::kMapColumnSums) {
-          args.in[2] = &vw;
-          args.out[1] = &vgw;
-        } else if (GetOpInfo(op).shapes == ShapeRule::kChannelWeight) {
-          args.in[1] = &vw;
-        } else if (GetOpInfo(op).kind == Kind::kNoiseMap) {  // RReluWithNoise, training
-          args.in[1] = &vdy;
-          args.scalars[2] = OpScalar{true, 1.0, DType::kBool};
-        } else if (IsNormShape(GetOpInfo(op).shapes)) {  // norms: rows of 300
-          const OpInfo& info = GetOpInfo(op);
-          if (HasIntArray(info.signature)) {  // LayerNorm's normalizedShape
-            args.int_array = {300};
-            args.int_array_given = true;
-          }
-          // Each operand the prototype requires by its role: gamma, a FLOAT rstd per row
-          // (read or written), dgamma (FLOAT), a second row operand and result (AddRmsNorm's
-          // x2 and xOut).
-          hostnn::test::NormOperands<const TensorView*, const TensorView*> v;
-          v.rows[0] = args.in[0];
-          v.rows[1] = args.in[1] != nullptr ? args.in[1] : &vdy;
-          v.column = &vgamma;  // apart from x, which InplaceAddRmsNorm writes
-          v.per_row = v.per_row_out = &vrstd;
-          v.per_row_out2 = &vrstd2;  // AddLayerNorm's rstdOut beside its meanOut
-          v.column_sum = &vdgamma;
-          v.column_sum2 = &vdbeta;  // AddLayerNormGrad's dbetaOut
-          v.row_out = &vx_out;
-          // GroupNorm and its gradient: [64, 300] as N 64, C 300, HxW 1 in one group; the
-          // statistics [64, 1] and the channel sums in self's dtype.
-          if (info.shapes == ShapeRule::kChannelGroups) {
-            const double shape_values[] = {64, 300, 1, 1};
-            for (int j = 0; j < 4; ++j) {
-              args.scalars[j] = OpScalar{true, shape_values[j], DType::kInt64};
-              args.scalars[j].int_value = static_cast<int64_t>(shape_values[j]);
-            }
-            v.per_row = v.per_row_out = &vstats[0];
-            v.per_row_out2 = &vstats[1];
-            v.column_sum = &vgamma_sum;  // GroupNormBackward's, in self's dtype
-          }
-          hostnn::test::FillNorm(info, v, args.in, args.out);
-          args.bool_array = {true, true, false};  // LayerNormBackward's outputMask
-          args.bool_array_given = info.num_out() > 2 && !info.is_forward;
-        }
-        // BatchNorm and its gradient: [64, 300] as N 64, C 300 (S 1) in training; the
-        // saved statistics written (read by the gradient), every output asked for.
+        // BatchNorm's saved statistics (written by the forward, read by the gradient); its
+        // weight, bias and running statistics are left out (1, 0, 0 and 1).
         std::vector<float> channel(4 * 300, 1.0f);
         const TensorView vch[2] = {TensorView::Dense(channel.data(), dtype, {300}),
                                    TensorView::Dense(channel.data() + 600, dtype, {300})};
-        if (GetOpInfo(op).shapes == ShapeRule::kChannelStats) {
-          if (GetOpInfo(op).is_forward) {
-            args.out[1] = &vch[0], args.out[2] = &vch[1];
-          } else {
-            args.in[2] = args.in[3] = args.in[4] = nullptr;  // weight, running: 1, 0, 1
-            args.in[5] = &vch[0], args.in[6] = &vch[1];
-            args.out[1] = &vgamma_sum, args.out[2] = &vgw;
-            args.bool_array = {true, true, true};
-            args.bool_array_given = true;
-          }
-        }
-        // Embedding: weight [4, 75] (x's first 300 elements), 64 INT32 indices, out [64, 75].
+        // Embedding: weight [4, 75] (x's first 300 elements), 64 INT32 indices (each 3), out
+        // [64, 75]; EmbeddingDenseBackward: grad [64, 75] (those rows) into out [4, 75]: one row
+        // summed, three zeroed. CrossEntropyLoss's targets are INT64.
         const std::vector<int32_t> index(64, 3);
-        std::vector<float> rows(64 * 75, 0.0f);
+        const std::vector<int64_t> index64(64, 3);
+        std::vector<float> rows(64 * 75, 0.0f), sums(4 * 75, 0.0f);
         const TensorView vweight = TensorView::Dense(x.data(), dtype, {4, 75});
         const TensorView vindex =
             TensorView::Dense(const_cast<int32_t*>(index.data()), DType::kInt32, {64});
+        const TensorView vtarget64 =
+            TensorView::Dense(const_cast<int64_t*>(index64.data()), DType::kInt64, {64});
         const TensorView vrows = TensorView::Dense(rows.data(), dtype, {64, 75});
-        if (GetOpInfo(op).kind == Kind::kGather) {
-          args.in[0] = &vweight, args.in[1] = &vindex, args.out[0] = &vrows;
-        }
-        // EmbeddingDenseBackward: grad [64, 75] (the same rows) into out [4, 75] (x's first 300
-        // elements' place in dy), every index 3: one row summed, three zeroed.
-        std::vector<float> sums(4 * 75, 0.0f);
         const TensorView vsums = TensorView::Dense(sums.data(), dtype, {4, 75});
-        if (GetOpInfo(op).kind == Kind::kScatterAdd) {
-          args.in[0] = &vrows, args.in[1] = &vindex, args.out[0] = &vsums;
+        // A loss at its default reduction (the mean): one total into a 0-d out (MseLossOut's
+        // into [300], dim 0 summed); a class loss's one-element tensors (gradOutput, gradLoss;
+        // totalWeight, zlossOut); a loss per row of 64 (SoftmaxCrossEntropyWithLogits;
+        // CrossEntropyLoss's lseForZlossOut).
+        const TensorView vtotal = TensorView::Dense(out.data(), vout.dtype, {});
+        const TensorView vcols = TensorView::Dense(out.data(), vout.dtype, {300});
+        const TensorView vone[2] = {TensorView::Dense(sums.data(), dtype, {}),
+                                    TensorView::Dense(sums.data() + 4, dtype, {})};
+        const TensorView vlse = TensorView::Dense(rows.data(), dtype, {64});
+        const OpInfo& info = GetOpInfo(op);
+        if (info.shapes == ShapeRule::kClassTarget2d) continue;  // (tests/nll_loss_test.cc)
+        const bool gather = info.kind == Kind::kGather, scatter = info.kind == Kind::kScatterAdd;
+        const bool groups = info.shapes == ShapeRule::kChannelGroups;
+        const bool class_loss = info.kind == Kind::kClassLoss || info.kind == Kind::kSoftmaxLoss;
+        const bool softmax_loss = info.kind == Kind::kSoftmaxLoss;
+        const auto view = [&](test::Role r) -> const TensorView* {
+          using test::Role;
+          switch (r) {
+            case Role::kSelf:
+              return gather ? &vweight : scatter ? &vrows : &vx;
+            case Role::kGrad:
+              return class_loss ? &vone[0] : &vdy;
+            case Role::kSecond:
+              return &vdy;
+            case Role::kBuffer:
+              return &vx;
+            case Role::kTarget:
+              return info.is_forward ? &vdy : &vx;
+            case Role::kIndex:
+              return softmax_loss ? &vtarget64 : &vindex;
+            case Role::kOneElement:
+            case Role::kTotalWeight:
+              return &vone[1];
+            case Role::kPerColumn:
+              return &vgamma;
+            case Role::kPerRow:
+              return groups ? &vstats[0] : softmax_loss ? &vlse : &vrstd;
+            case Role::kPerRow2:
+              return groups ? &vstats[1] : &vrstd2;
+            case Role::kColumnSum:
+              return groups ? &vgamma_sum : info.kind == Kind::kMapColumnSums ? &vgw : &vdgamma;
+            case Role::kColumnSum2:
+              return &vdbeta;
+            case Role::kAux:
+              return &vx_out;
+            case Role::kResult:
+              return gather ? &vrows : scatter ? &vsums : &vout;
+            case Role::kLoss:
+              return info.shapes == ShapeRule::kLabelRows ? &vlse
+                     : softmax_loss                       ? &vone[0]
+                     : op == Op::kMseLossOut              ? &vcols
+                                                          : &vtotal;
+            case Role::kSaveMean:
+              return &vch[0];
+            case Role::kSaveInvstd:
+              return &vch[1];
+            case Role::kGradWeight:
+              return &vgamma_sum;
+            case Role::kGradBias:
+              return &vgw;
+            default:
+              return nullptr;  // BatchNorm's weight, bias, running statistics
+          }
+        };
+        OpArgs args;
+        test::FillOperands(op, view, &args);
+        if (info.kind == Kind::kNoiseMap) {  // RReluWithNoise in training: its noise written
+          args.scalars[2] = OpScalar{true, 1.0, DType::kBool};
+        }
+        if (HasIntArray(info.signature)) {  // LayerNorm's normalizedShape
+          args.int_array = {300};
+          args.int_array_given = true;
+        }
+        if (groups) {  // GroupNorm: [64, 300] as N 64, C 300, HxW 1 in one group
+          const double shape_values[] = {64, 300, 1, 1};
+          for (int j = 0; j < 4; ++j) {
+            args.scalars[j] = OpScalar{true, shape_values[j], DType::kInt64};
+            args.scalars[j].int_value = static_cast<int64_t>(shape_values[j]);
+          }
+        }
+        if (scatter) {  // numWeights: out's rows
           args.scalars[0] = OpScalar{true, 4.0, DType::kInt64};
           args.scalars[0].int_value = 4;
         }
-        // The losses at their default reduction (the mean): a forward's one total into a 0-d
-        // out, MseLossOut's into [300] (dim 0 summed); a gradient's inputs all [64, 300]
-        // (its optional weights absent).
-        const TensorView vtotal = TensorView::Dense(out.data(), vout.dtype, {});
-        const TensorView vcols = TensorView::Dense(out.data(), vout.dtype, {300});
-        if (GetOpInfo(op).kind == Kind::kPointLoss) {
-          args.in[0] = &vdy, args.in[1] = &vx;
-          if (GetOpInfo(op).is_forward) args.out[0] = &vtotal;
-          if (op == Op::kMseLossOut) args.out[0] = &vcols;
+        // Every output asked for (LayerNormBackward's gradBias left out).
+        if (IsNormShape(info.shapes) && info.num_out() > 2 && !info.is_forward) {
+          args.bool_array = {true, true, false};
+          args.bool_array_given = true;
         }
-        // NLLLoss and its gradient: self [64, 300], the 64 INT32 targets (3), weight [300], the
-        // default mean: out and totalWeightOut (a gradient's gradOutput and totalWeight) 0-d.
-        const TensorView vone[2] = {TensorView::Dense(sums.data(), dtype, {}),
-                                    TensorView::Dense(sums.data() + 4, dtype, {})};
-        if (GetOpInfo(op).kind == Kind::kClassLoss) {
-          const bool two_d = GetOpInfo(op).shapes == ShapeRule::kClassTarget2d;
-          if (two_d) continue;  // (NLLLoss2d: the same executor; tests/nll_loss_test.cc)
-          if (GetOpInfo(op).is_forward) {
-            args.in[0] = &vx, args.in[1] = &vindex, args.in[2] = &vch[0];
-            args.out[0] = &vtotal, args.out[1] = &vone[0];
-          } else {
-            args.in[0] = &vone[0], args.in[1] = &vx, args.in[2] = &vindex;
-            args.in[3] = &vch[0], args.in[4] = &vone[1];
-          }
-        }
-        // CrossEntropyLoss and its gradient: input (logProb) [64, 300], 64 INT64 targets (3),
-        // the default mean's 0-d loss (gradLoss); logProbOut (out) [64, 300]; zlossOut 0-d and
-        // lseForZlossOut [64], which nothing writes. SoftmaxCrossEntropyWithLogits: features
-        // and labels [64, 300], loss [64], backprop [64, 300].
-        const std::vector<int64_t> index64(64, 3);
-        const TensorView vtarget64 =
-            TensorView::Dense(const_cast<int64_t*>(index64.data()), DType::kInt64, {64});
-        const TensorView vlse = TensorView::Dense(rows.data(), dtype, {64});
-        if (GetOpInfo(op).kind == Kind::kSoftmaxLoss) {
-          args = OpArgs{};
-          args.op = op;
-          if (GetOpInfo(op).shapes == ShapeRule::kLabelRows) {  // features, labels; loss [64]
-            args.in[0] = &vx, args.in[1] = &vdy;
-            args.out[0] = &vlse, args.out[1] = &vout;
-          } else if (GetOpInfo(op).is_forward) {
-            args.in[0] = &vx, args.in[1] = &vtarget64;
-            args.out[0] = &vone[0], args.out[1] = &vout, args.out[2] = &vone[1];
-            args.out[3] = &vlse;
-          } else {
-            args.in[0] = &vone[0], args.in[1] = &vx, args.in[2] = &vtarget64;
-            args.out[0] = &vout;
-          }
+        if (info.shapes == ShapeRule::kChannelStats && !info.is_forward) {
+          args.bool_array = {true, true, true};
+          args.bool_array_given = true;
         }
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
