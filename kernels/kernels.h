@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/row_sums.h"
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
 #include "kernels/params.h"
@@ -86,14 +87,15 @@ enum class RowFunction {
 // The softmax backward: LogSoftmaxBackward's dx = dy - exp(y) sum dy and SoftmaxBackward's
 // dx = y (dy - sum dy y). Sums are kept in double in 16 partial sums: element i of a row
 // goes to partial i % 16 whatever the SIMD width, so sums are bitwise reproducible on
-// every target family and for any chunking of the row into multiples of kRowSumBlock.
-constexpr size_t kRowPartials = 16;
+// every target family and for any chunking of the row into multiples of kRowSumBlock (the
+// planner starts chunks where base/row_sums.h says, which holds both numbers).
+constexpr size_t kRowPartials = static_cast<size_t>(hostnn::kRowSumPartials);
 // The forward sums each partial's exps in f32 over blocks of this many elements (4 groups
 // of 16) before adding them to the double partial, the max's own exp(0) = 1 left out of
 // the f32 sum and added after it (so the rest keeps its bits where it is small); the
 // backward sums each partial's terms of a block the same way (where finite; else its exact
 // terms). Row chunks of both start at multiples of it.
-constexpr size_t kRowSumBlock = 64;
+constexpr size_t kRowSumBlock = static_cast<size_t>(hostnn::kRowSumBlock);
 // Below, "term" is the row function's summand: dy (LogSoftmax), or dy * y, exact in double
 // (Softmax); "dy - exp(y) * s" its output, y * (dy - s) for Softmax.
 struct SoftmaxBackwardKernels {

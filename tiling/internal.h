@@ -59,12 +59,6 @@ UbDivisor MakeUbDivisor(const EltwiseUbSpec& spec, int64_t elem_bytes);
 
 // The widest A0 tile the host executor takes (its per-column sums live on the stack).
 constexpr int64_t kMaxA0Tile = 1024;
-// AR chunks start at multiples of this many elements, so that the 16 partial sums of a
-// row (kernels::kRowPartials) see the same elements whatever the chunking; the softmax
-// reductions' (forward and backward) at multiples of their f32 blocks of them
-// (kernels::kRowSumBlock).
-constexpr int64_t kRowPartialsAlign = 16;
-constexpr int64_t kRowBlockAlign = 64;
 
 // Pure. Pre: n >= 1, elem_bytes in {2, 4, 8}, resolved passed ValidatePlatform.
 ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSpec& spec,
@@ -72,7 +66,8 @@ ElementwisePlan PlanElementwise(int64_t n, int64_t elem_bytes, const EltwiseUbSp
 
 // Pure. Pre: op a reduction, a1, r, a0 >= 1, elem_bytes in {2, 4, 8} (8: DOUBLE, with f64
 // intermediates), resolved passed ValidatePlatform;
-// row_align: kRowPartialsAlign or kRowBlockAlign (where AR chunks may start).
+// row_align: RowChunkAlign(op) (base/row_sums.h: where AR chunks may start, so that a row's
+// partial sums and blocks see the same elements whatever the chunking).
 // Tries every template in priority order; the first capable one wins. The UB holds a queue
 // for each of op's inputs and its output, named as their CANN parameters.
 ReductionPlan PlanReduction(Op op, int64_t a1, int64_t r, int64_t a0, int64_t elem_bytes,

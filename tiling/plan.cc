@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/boundary.h"
+#include "base/row_sums.h"
 #include "hostnn/dtype.h"
 #include "hostnn/op.h"
 #include "hostnn/tiling.h"
@@ -126,7 +127,7 @@ Status CheckReduction(const ReductionPlan& p, const Platform& pf) {
   if (p.r_chunk < 1 || p.r_chunk > p.r) return Fail("r_chunk outside [1, R]");
   if (IsFullLoad(p.tmpl) && p.r_chunk != p.r) return Fail("full-load must take all of R at once");
   if (IsAr(p.tmpl) && p.r_chunk < p.r &&
-      (p.r_chunk % kRowPartialsAlign != 0 || p.r_chunk % p.r_align != 0)) {
+      (p.r_chunk % kRowSumPartials != 0 || p.r_chunk % p.r_align != 0)) {
     return Fail("row chunks of " + S(p.r_chunk) + " are not multiples of " + S(p.r_align) +
                 " and 16 (the row partials)");
   }
@@ -487,11 +488,8 @@ Status PlanProblem(const Problem& problem, const Resolved& resolved, Plan* plan)
       a1 = 1;
     }
     p.kind = Plan::Kind::kReduction;
-    const bool row_blocks = GetOpInfo(problem.op).is_forward ||
-                            problem.op == Op::kLogSoftmaxBackward ||
-                            problem.op == Op::kSoftmaxBackward;
-    const int64_t row_align = row_blocks ? kRowBlockAlign : kRowPartialsAlign;
-    p.reduction = PlanReduction(problem.op, a1, r, a0, elem_bytes, row_align, resolved);
+    p.reduction =
+        PlanReduction(problem.op, a1, r, a0, elem_bytes, RowChunkAlign(problem.op), resolved);
     ReductionPlan& red = p.reduction;
     if (IsAtlasA2(resolved.platform)) {
       if (bn_channels > 0) {
