@@ -174,29 +174,9 @@ class CaseData {
   void* grad_output_data() const { return dy_; }
   void* self_data() const { return x_; }
   void* out_data() const { return out_; }
-  // A gated unit's views: its half-shaped second operand's data (GeGlu's outGelu, its
-  // gradient's gelu), and the half shape (the incoming gradient's and the forward's out).
-  void* act_data() const { return act_; }
-  // A norm's other operands, for peers that run the same case: its per-column operand
-  // (gamma, and GroupNorm's beta: x's dtype, [length] or GroupNorm's [C]) and the per-row
-  // statistic a gradient reads as both mean and rstd (FLOAT [rows, 1]; GroupNorm's [N, group]
-  // in x's dtype). AddRmsNorm's xOut is act_data().
-  const TensorView& norm_gamma_view() const { return w_view_; }
-  const TensorView& norm_per_row_view() const {
-    return stats_view_[0].data != nullptr ? stats_view_[0] : gw_view_;
-  }
-  const std::vector<int64_t>& half_shape() const { return act_view_.shape; }
-  // out's view: EmbeddingDenseBackward's [rows, D] is not the spec's shape.
+  // out's view: EmbeddingDenseBackward's [rows, D] is not the spec's shape. The other
+  // operands: RoleView.
   const TensorView& out_view() const { return out_view_; }
-  // CrossEntropyLoss's lossOut (one element for the default mean).
-  const TensorView& cross_entropy_loss_view() const { return gw_view_; }
-  // A class loss's gradOutput (one element; its totalWeight is norm_per_row_view()).
-  const TensorView& class_grad_output_view() const { return act_view_; }
-  // Embedding's INT64 indices (Kind Gather), one per row of out; self_data() is its weight.
-  const TensorView& index_view() const { return dy_view_; }
-  // BatchNorm's per-channel tensor k (kChannelTensors' order: weight, bias, runningMean,
-  // runningVar, saveMean, saveInvstd, gradWeight, gradBias), for peers that run the same case.
-  const TensorView& channel_view(int k) const { return channel_views_[k]; }
   // Bytes one call must move at the least: the inputs read (two for a gradient, one for a
   // forward operator), one output written; a gated unit's own operands.
   double Bytes() const;

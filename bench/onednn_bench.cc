@@ -30,6 +30,7 @@
 #include "bench/gbench_util.h"
 #include "bench/onednn_prims.h"
 #include "hostnn/hostnn.h"
+#include "tests/util/operand_roles.h"
 
 namespace hostnn {
 namespace bench {
@@ -320,7 +321,7 @@ void MakeDnnlLayerNorm(const CaseData& data, const dnnl::memory::desc& md, DnnlC
   c->diff_scale.assign(static_cast<size_t>(length), 0.0f);
   const dnnl::memory::desc scale_md({length}, dnnl::memory::data_type::f32,
                                     dnnl::memory::format_tag::a);
-  dnnl::memory stats(stat_md, c->engine, data.norm_per_row_view().data);
+  dnnl::memory stats(stat_md, c->engine, data.RoleView(test::Role::kPerRow)->data);
   c->args = {{DNNL_ARG_SRC, x},
              {DNNL_ARG_DIFF_DST, dnnl::memory(md, c->engine, data.grad_output_data())},
              {DNNL_ARG_MEAN, stats},

@@ -13,6 +13,7 @@
 
 #include "bench/cases.h"
 #include "hostnn/hostnn.h"
+#include "tests/util/operand_roles.h"
 
 namespace hostnn {
 namespace bench {
@@ -444,89 +445,73 @@ ScalarPeerFn FindScalarPeer(Op op) {
 }  // namespace
 
 TorchCase MakeTorchCase(const CaseData& data) {
+  using test::Role;
   const CaseSpec& s = data.spec();
+  const OpInfo& info = GetOpInfo(s.op);
   const auto opts = at::TensorOptions().dtype(TorchType(s.dtype));
   TorchCase t;
   t.op = s.op;
   t.dim = s.dim;
-  for (int k = 0; k < GetOpInfo(s.op).num_scalars(); ++k) t.s[k] = s.ScalarValue(k);
+  for (int k = 0; k < info.num_scalars(); ++k) t.s[k] = s.ScalarValue(k);
   t.scalar_peer = FindScalarPeer(s.op);
+  // The case's tensor of an operand role (tests/util/operand_roles.h), over hostnn's memory
+  // in its shape and dtype; undefined where the case has none. ATen's arguments are these,
+  // by the roles its calls give them.
+  const auto blob = [&](Role r) {
+    const TensorView* v = data.RoleView(r);
+    if (v == nullptr) return at::Tensor();
+    const at::ScalarType type = v->dtype == DType::kInt64 ? at::kLong : TorchType(v->dtype);
+    return at::from_blob(v->data, v->shape, at::TensorOptions().dtype(type));
+  };
   t.dy = at::from_blob(data.grad_output_data(), s.shape, opts);
-  t.x = at::from_blob(data.self_data(), s.shape, opts);
-  t.out = at::from_blob(data.out_data(), s.shape, opts);
-  if (GetOpInfo(s.op).shapes == ShapeRule::kChannelWeight)
-    t.weight = at::from_blob(data.self_data(), {1}, opts);
-  if (GetOpInfo(s.op).kind == Kind::kGather) {  // Embedding: weight [rows, D], INT64 indices
-    const int64_t rows = s.weight_rows > 0 ? s.weight_rows : s.shape[0];
-    t.x = at::from_blob(data.self_data(), {rows, s.shape[1]}, opts);
-    const TensorView& idx = data.index_view();
-    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
+  t.x = blob(Role::kSelf);  // Embedding's weight [rows, D]
+  // The result ATen's call returns: a forward loss's value (SoftmaxCrossEntropyWithLogits':
+  // its backprop), every other operator's result.
+  const bool loss_value =
+      info.is_forward && IsLossKind(info.kind) && info.shapes != ShapeRule::kLabelRows;
+  t.out = blob(loss_value ? Role::kLoss : Role::kResult);
+  if (info.shapes == ShapeRule::kChannelWeight) t.weight = blob(Role::kPerColumn);
+  // An index tensor (Embedding's indices, a class loss's target) where ATen's calls read dy.
+  const test::OperandRoles roles = test::RolesOf(s.op);
+  for (const Role r : roles.in) {
+    if (r == Role::kIndex) t.dy = blob(Role::kIndex);
   }
-  if (GetOpInfo(s.op).kind == Kind::kScatterAdd) {  // grad [indices, D] into out [rows, D]
-    const TensorView& o = data.out_view();
-    t.out = at::from_blob(data.out_data(), o.shape, opts);
-    const TensorView& idx = data.index_view();
-    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
+  if (info.kind == Kind::kClassLoss) {  // the class weights; gradOutput and totalWeight, 0-d
+    t.weight = blob(Role::kPerColumn);
+    t.buffer = blob(Role::kGrad).reshape({});
+    t.stats = blob(Role::kTotalWeight).reshape({});
   }
-  if (GetOpInfo(s.op).kind == Kind::kPointLoss) {  // a loss's out: its reduction's shape
-    t.out = at::from_blob(data.out_data(), data.out_view().shape, opts);
-  }
-  if (GetOpInfo(s.op).kind == Kind::kClassLoss) {  // NLLLoss's target, weight, one-element
-    const TensorView& idx = data.index_view();     // tensors (bench/cases.cc)
-    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
-    const TensorView& w = data.norm_gamma_view();
-    t.weight = at::from_blob(w.data, w.shape, opts);
-    t.out = at::from_blob(data.out_data(), data.out_view().shape, opts);
-    t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);
-    t.stats = at::from_blob(data.norm_per_row_view().data, {}, opts);
-  }
-  if (GetOpInfo(s.op).kind == Kind::kSoftmaxLoss &&
-      GetOpInfo(s.op).shapes != ShapeRule::kLabelRows) {  // CrossEntropyLoss's target, gradLoss
-    const TensorView& idx = data.index_view();
-    t.dy = at::from_blob(idx.data, idx.shape, at::TensorOptions().dtype(at::kLong));
-    t.buffer = at::from_blob(data.class_grad_output_view().data, {}, opts);
+  if (info.kind == Kind::kSoftmaxLoss && info.shapes != ShapeRule::kLabelRows) {  // gradLoss
+    t.buffer = blob(Role::kGrad).reshape({});
     t.stats = at::full({}, static_cast<double>(s.shape[0]), opts);
-    // The forward's loss is what ATen returns: the results compared are lossOut's.
-    const TensorView& loss = data.cross_entropy_loss_view();
-    if (GetOpInfo(s.op).is_forward) t.out = at::from_blob(loss.data, loss.shape, opts);
   }
-  if (GetOpInfo(s.op).is_split) {  // the half-shaped operands
-    const std::vector<int64_t>& half = data.half_shape();
-    t.dy = at::from_blob(data.grad_output_data(), half, opts);
-    t.buffer = at::from_blob(data.act_data(), half, opts);
-    if (GetOpInfo(s.op).is_forward) t.out = at::from_blob(data.out_data(), half, opts);
+  if (info.is_split) {  // the half-shaped operands: dy, and outGelu or gelu
+    t.dy = blob(Role::kGrad);
+    t.buffer = blob(Role::kAux);
   }
   if (IsNormOp(s.op)) {  // a norm's other operands, views of hostnn's where ATen takes them
-    const OpInfo& info = GetOpInfo(s.op);
-    const TensorView& g = data.norm_gamma_view();
-    const TensorView& r = data.norm_per_row_view();
-    t.gamma = at::from_blob(g.data, g.shape, opts);
+    t.gamma = blob(Role::kPerColumn);
     t.normalized = {s.shape.back()};
-    if (info.shapes == ShapeRule::kChannelGroups) {
-      t.stats = at::from_blob(r.data, r.shape, opts);  // [N, group] in x's dtype, as ATen's
-    } else {
-      // FLOAT [rows, 1]. ATen's LayerNorm statistics are in x's dtype where its weight is
-      // (native_layer_norm's param_scalar_type), so converted once, outside the timing.
-      t.stats = at::from_blob(r.data, r.shape, at::TensorOptions().dtype(at::kFloat));
-      if (s.op == Op::kLayerNormBackward) t.stats = t.stats.to(TorchType(s.dtype));
-    }
+    // The statistic a gradient reads: GroupNorm's [N, group] in x's dtype, as ATen's; the
+    // others' FLOAT [rows, 1]. ATen's LayerNorm statistics are in x's dtype where its weight
+    // is (native_layer_norm's param_scalar_type), so converted once, outside the timing.
+    t.stats = blob(Role::kPerRow);
+    if (s.op == Op::kLayerNormBackward) t.stats = t.stats.to(TorchType(s.dtype));
     if (s.op == Op::kLayerNormBackward) t.ones = at::ones({s.shape.back()}, opts);
-    if (data.act_data() != nullptr) t.row_out = at::from_blob(data.act_data(), s.shape, opts);
+    t.row_out = blob(Role::kAux);  // AddRmsNorm's xOut
   }
   if (IsChannelStatsOp(s.op) && s.shape.size() >= 2) {
-    const auto view = [&](int k) {
-      const TensorView& v = data.channel_view(k);
-      return at::from_blob(v.data, v.shape, opts);
-    };
-    t.bn_weight = view(0), t.bn_bias = view(1);
-    t.bn_running_mean = view(2), t.bn_running_var = view(3);
-    if (GetOpInfo(s.op).is_forward) {  // ATen's saved statistics, in the dtype it writes them
+    const auto view = [&](Role r) { return blob(r); };
+    t.bn_weight = view(Role::kWeight), t.bn_bias = view(Role::kBias);
+    t.bn_running_mean = view(Role::kRunningMean), t.bn_running_var = view(Role::kRunningVar);
+    if (info.is_forward) {  // ATen's saved statistics, in the dtype it writes them
       const auto saved = at::native_batch_norm(t.x, t.bn_weight, t.bn_bias, at::Tensor(),
                                                at::Tensor(), true, 0.0, t.s[2]);
       t.bn_save_mean = std::get<1>(saved), t.bn_save_invstd = std::get<2>(saved);
     } else {
-      t.bn_save_mean = view(4);
-      t.bn_save_invstd = (view(5).to(at::kDouble) + t.s[1]).rsqrt().to(TorchType(s.dtype));
+      t.bn_save_mean = view(Role::kSaveMean);
+      t.bn_save_invstd =
+          (view(Role::kSaveInvstd).to(at::kDouble) + t.s[1]).rsqrt().to(TorchType(s.dtype));
     }
   }
   // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.

@@ -17,6 +17,7 @@
 #include "bench/cases.h"
 #include "hostnn/op.h"
 #include "tests/util/capi_ops.h"
+#include "tests/util/operand_roles.h"
 
 namespace hostnn {
 namespace {
@@ -88,7 +89,7 @@ TEST(BenchCases, EmbeddingShapesParseAndRun) {
     ASSERT_TRUE(data.Prepare().ok());
     data.Run();
     EXPECT_EQ(data.RunCApiCall(), 0);
-    const auto* index = static_cast<const int64_t*>(data.index_view().data);
+    const auto* index = static_cast<const int64_t*>(data.RoleView(test::Role::kIndex)->data);
     const auto* weight = static_cast<const uint16_t*>(data.self_data());
     const auto* out = static_cast<const uint16_t*>(data.out_data());
     for (int64_t i = 0; i < e.indices; ++i) {
@@ -110,7 +111,7 @@ TEST(BenchCases, EmbeddingGradientCasesRun) {
     bench::CaseData data(spec);
     EXPECT_EQ(data.out_view().shape, (std::vector<int64_t>{e.rows, e.d}));
     EXPECT_GT(data.Bytes(), static_cast<double>(e.rows * e.d * 4));
-    const auto* index = static_cast<const int64_t*>(data.index_view().data);
+    const auto* index = static_cast<const int64_t*>(data.RoleView(test::Role::kIndex)->data);
     const auto* grad = static_cast<const float*>(data.self_data());
     std::vector<double> want(static_cast<size_t>(e.rows * e.d), 0.0);
     for (int64_t i = 0; i < e.indices; ++i) {
