@@ -501,17 +501,16 @@ TorchCase MakeTorchCase(const CaseData& data) {
     t.row_out = blob(Role::kAux);  // AddRmsNorm's xOut
   }
   if (IsChannelStatsOp(s.op) && s.shape.size() >= 2) {
-    const auto view = [&](Role r) { return blob(r); };
-    t.bn_weight = view(Role::kWeight), t.bn_bias = view(Role::kBias);
-    t.bn_running_mean = view(Role::kRunningMean), t.bn_running_var = view(Role::kRunningVar);
+    t.bn_weight = blob(Role::kWeight), t.bn_bias = blob(Role::kBias);
+    t.bn_running_mean = blob(Role::kRunningMean), t.bn_running_var = blob(Role::kRunningVar);
     if (info.is_forward) {  // ATen's saved statistics, in the dtype it writes them
       const auto saved = at::native_batch_norm(t.x, t.bn_weight, t.bn_bias, at::Tensor(),
                                                at::Tensor(), true, 0.0, t.s[2]);
       t.bn_save_mean = std::get<1>(saved), t.bn_save_invstd = std::get<2>(saved);
     } else {
-      t.bn_save_mean = view(Role::kSaveMean);
+      t.bn_save_mean = blob(Role::kSaveMean);
       t.bn_save_invstd =
-          (view(Role::kSaveInvstd).to(at::kDouble) + t.s[1]).rsqrt().to(TorchType(s.dtype));
+          (blob(Role::kSaveInvstd).to(at::kDouble) + t.s[1]).rsqrt().to(TorchType(s.dtype));
     }
   }
   // LogSigmoid's backward in ATen reads the forward's buffer; made once, outside the timing.
