@@ -418,6 +418,16 @@ TEST(BatchNorm, EmptyInputFillsTheSavedStatistics) {
     for (int i = 0; i < 3; ++i) EXPECT_EQ(sm.Get(i), 0.0) << i;
     for (int i = 0; i < 4; ++i) EXPECT_TRUE(std::isnan(sv.Get(i))) << i;
     EXPECT_EQ(rm.Snapshot(), rm0);
+    // Saved outputs without elements, of any shape (a zero extent beside one no product of
+    // int64 holds): nothing to fill, and nothing written.
+    HostTensor sm0(d, {8, 0, 0, 0}), sv0(d, {0, 4, INT64_MAX}, Strides::kTransposed);
+    const std::vector<uint8_t> sm00 = sm0.Snapshot(), sv00 = sv0.Snapshot();
+    ASSERT_EQ(
+        RunBatchNorm(&x, nullptr, nullptr, &rm, nullptr, true, kMomentum, kEps, &y, &sm0, &sv0),
+        ACLNN_SUCCESS)
+        << aclGetRecentErrMsg();
+    EXPECT_EQ(sm0.Snapshot(), sm00);
+    EXPECT_EQ(sv0.Snapshot(), sv00);
     // Inference: the saved outputs may be null.
     HostTensor xe(d, {2, 0}), ye(d, {2, 0});
     EXPECT_EQ(RunBatchNorm(&xe, nullptr, nullptr, nullptr, nullptr, false, kMomentum, kEps, &ye,

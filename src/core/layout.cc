@@ -2,6 +2,8 @@
 
 #include "src/core/layout.h"
 
+#include "src/core/check.h"
+
 namespace hostnn {
 namespace core {
 
@@ -41,12 +43,20 @@ bool Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firs
           const DType* dtypes, const std::vector<int64_t>* strides, FusedLayout* layout) {
   FusedLayout l;
   l.num_operands = num_operands;
-  l.numel = 1;
-  for (int64_t d : shape) l.numel *= d;
   for (int k = 0; k < num_operands; ++k) {
     l.operands[k].first = firsts[k];
     l.operands[k].dtype = dtypes[k];
   }
+  // An empty shape is one fused dim of extent 0, whatever its other extents (which may
+  // exceed what a product holds: [0, 4, 2^63 - 1] is a valid empty tensor). Not dense: its
+  // operands have no element, and their first addresses may be null.
+  if (CheckedNumel(shape) == 0) {
+    l.rank = 1;
+    *layout = l;
+    return true;
+  }
+  l.numel = 1;
+  for (int64_t d : shape) l.numel *= d;
   // Walk dims from the innermost out, keeping dims of extent > 1 and merging a dim into
   // the current innermost fused dim when every operand steps over it contiguously.
   int64_t rev_shape[kMaxFusedDims];

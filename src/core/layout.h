@@ -32,7 +32,7 @@ struct FusedLayout {
   int64_t numel = 0;
   int num_operands = 0;  // inputs first, output last
   FusedOperand operands[kMaxOperands];
-  bool dense = false;  // every operand: stride 1 over a rank <= 1 layout
+  bool dense = false;  // every operand: stride 1 over a rank <= 1 layout (never when empty)
 };
 
 // Broadcasts `in_shape` (strides `in_strides`) to `out_shape` (NumPy rules). False when
@@ -68,7 +68,8 @@ inline int64_t RowOffset(const FusedLayout& layout, int k, int64_t row) {
 }
 
 // Fuses `shape` (any rank) with per-operand strides (each of shape.size()) into *layout.
-// False, and *layout untouched, when more than kMaxFusedDims dims remain after merging.
+// False, and *layout untouched, when more than kMaxFusedDims dims remain after merging. An
+// empty shape (a zero extent) fuses to one dim of extent 0, not dense, and never fails.
 bool Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firsts,
           const DType* dtypes, const std::vector<int64_t>* strides, FusedLayout* layout);
 

@@ -409,12 +409,9 @@ Status PrepareChannelStatsEmpty(Op op, const ChannelStatsOperands& o, uint64_t* 
   OwnOperand mean, var;
   HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.save_mean, &mean));
   HOSTNN_RETURN_IF_ERROR(MakeOwn(op, o.save_var, &var));
-  const auto len = [](const Operand& v) {
-    if (v.view == nullptr) return int64_t{0};
-    int64_t n = 1;
-    for (int64_t d : v.view->shape) n *= d;
-    return n;
-  };
+  // The span's element count: 0 for any shape with a zero extent (whose other extents a
+  // product may not hold).
+  const auto len = [](const Operand& v) { return v.view == nullptr ? int64_t{0} : v.span->numel; };
   auto* exec = new EmptyChannelsExecutor(op, mean, len(o.save_mean), var, len(o.save_var));
   *workspace_size = exec->workspace_bytes();
   executor->reset(exec);

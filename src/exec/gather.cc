@@ -93,8 +93,11 @@ constexpr int64_t kMaxElemBytes = 16;
 template <class RunFn>
 void ForEachRun(const core::FusedLayout& l, const core::FusedOperand& op, size_t esize,
                 int64_t start, int64_t len, RunFn run) {
+  // Nothing to do for an empty range (an empty operand written whole: BatchNorm's saveMean
+  // of an empty input); over a layout with a zero extent the index below would divide by it.
+  if (len <= 0) return;
   if (l.rank == 0) {
-    if (len > 0) run(op.first, 0, 1, 0);
+    run(op.first, 0, 1, 0);
     return;
   }
   int64_t idx[8];
