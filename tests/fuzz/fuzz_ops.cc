@@ -1,19 +1,31 @@
-// libFuzzer target: decodes random bytes into tensor descriptions (rank 0-10; dims 0, 1,
-// small and huge; strides 0, negative, huge; offsets; every dtype value; dims for
-// LogSoftmaxBackward; inputs aliasing the output) over exactly-sized heap buffers that the
-// sanitizers guard, and calls both phases of every operator through the C API (RReluWithNoise
-// in either mode, the norms with their normalizedShape, optional operands and statistics). It
-// aborts when a failed first phase wrote anything or a successful one is followed by a failing run
-// (but for Embedding's refusal of an index outside weight's rows, which must write nothing);
-// reads or writes outside a buffer are the sanitizers' to catch.
+// libFuzzer target: decodes random bytes into one call of any operator through the C API,
+// every C parameter by its slot, as the operator list declares them; no code here branches
+// on an operator or a kind. An input is: the operator, a fill byte for the buffers, a
+// tensor description (or null) for each of the operator's inputs and then each of its
+// outputs (rank 0-10; dims 0, 1, small and huge; strides 0, negative, huge; offsets; every
+// dtype value; over one of three exactly-sized heap buffers that the sanitizers guard, or a
+// null address, so operands alias each other), the dim, each scalar parameter by its kind
+// (a number: the default, null, or a value from a table as DOUBLE, FLOAT or INT64; an int:
+// a table value or a signed byte; a flag; a string: null, a mode's name or another), an
+// aclIntArray where the prototype has one, and an aclBoolArray (dropped by the prototypes
+// without one). It aborts when a refused first phase wrote anything (a buffer, the
+// workspace size or executor out-parameters) or left no message; when a successful one is
+// followed by a failing run (but for a refusal of an operand over a null address, and an
+// operator with an index operand refusing an index or a class outside its range, both of
+// which must write nothing); and when a consumed executor is not refused. Reads or writes
+// outside a buffer are the sanitizers' to catch.
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "acl/acl.h"
+#include "tests/util/capi_call.h"
 #include "tests/util/capi_ops.h"
+#include "tests/util/operand_roles.h"
 
 namespace {
 
@@ -77,10 +89,6 @@ size_t ElemSize(int dtype) {
   }
 }
 
-struct Decoded {
-  aclTensor* tensor = nullptr;
-};
-
 aclTensor* DecodeTensor(Reader& in, uint8_t* const* buffers) {
   const uint8_t mode = in.U8();
   if (mode == 255) return nullptr;  // a null tensor
@@ -121,201 +129,186 @@ aclTensor* DecodeTensor(Reader& in, uint8_t* const* buffers) {
                          storage.data(), storage.size(), data);
 }
 
+// A number parameter: byte 0 the default, 1 null, else a value of kNumbers as DOUBLE,
+// FLOAT or INT64 (a finite value within INT64's range, else INT64_MAX).
+const double kNumbers[] = {0.0,      1.0,       -1.0,  0.5,    2.0,    0.25,  -0.5,
+                           3.0,      1e-12,     1e-45, 5e-324, 1e30,   -1e30, 1e300,
+                           INFINITY, -INFINITY, NAN,   6.0,    -100.0, 1e-6};
+hostnn::OpScalar DecodeNumber(Reader& in) {
+  hostnn::OpScalar s;
+  const uint8_t b = in.U8();
+  if (b == 0) return s;
+  s.given = true;
+  s.null = b == 1;
+  if (s.null) return s;
+  const size_t n = sizeof(kNumbers) / sizeof(kNumbers[0]);
+  s.value = kNumbers[(b - 2) % n];
+  const hostnn::DType dtypes[] = {hostnn::DType::kFloat64, hostnn::DType::kFloat32,
+                                  hostnn::DType::kInt64};
+  s.dtype = dtypes[(b - 2) / n % 3];
+  if (s.dtype == hostnn::DType::kInt64) {
+    const bool within = std::isfinite(s.value) && std::fabs(s.value) < 9.2e18;
+    s.int_value = within ? static_cast<int64_t>(s.value) : INT64_MAX;
+    s.value = static_cast<double>(s.int_value);
+  }
+  return s;
+}
+
+// An int parameter: an odd byte picks a value of kInts, an even one takes the next byte as
+// a signed one (every value of -128 to 127: reductions, ignore indices, modes).
+const int64_t kInts[] = {0,         1,        2, 3,    4,       -1,         -2,
+                         -100,      7,        8, 1000, 1048576, 2147483648, 1099511627776,
+                         INT64_MAX, INT64_MIN};
+hostnn::OpScalar DecodeInt(Reader& in) {
+  hostnn::OpScalar s;
+  s.given = true;
+  s.dtype = hostnn::DType::kInt64;
+  const uint8_t b = in.U8();
+  s.int_value = (b & 1) != 0 ? kInts[(b >> 1) % (sizeof(kInts) / sizeof(kInts[0]))]
+                             : static_cast<int8_t>(in.U8());
+  s.value = static_cast<double>(s.int_value);
+  return s;
+}
+
+// A string parameter (a reduction's, an approximation's name): null or one of these.
+const char* const kStrings[] = {nullptr, "none", "mean", "sum", "tanh", "avg", "", "Mean"};
+
+// The buffers, the tensors and arrays of one input, freed together.
+struct Owned {
+  std::vector<uint8_t*> buffers;
+  std::vector<aclTensor*> tensors;
+  std::vector<aclScalar*> scalars;
+  aclIntArray* int_array = nullptr;
+  aclBoolArray* bool_array = nullptr;
+  ~Owned() {
+    for (auto* t : tensors) aclDestroyTensor(t);
+    for (auto* s : scalars) aclDestroyScalar(s);
+    aclDestroyIntArray(int_array);
+    aclDestroyBoolArray(bool_array);
+    for (auto* b : buffers) std::free(b);
+  }
+};
+
+// Whether the buffers hold what they held before the call.
+bool Unchanged(const Owned& o, const std::vector<std::vector<uint8_t>>& before) {
+  for (int k = 0; k < kBuffers; ++k) {
+    if (std::memcmp(before[k].data(), o.buffers[k], kBufBytes) != 0) return false;
+  }
+  return true;
+}
+
+// Whether the operator reads values it must trust (an index tensor: Embedding's indices, a
+// class loss's target), which it refuses, when a bad one is there, as the call runs.
+bool HasIndexOperand(hostnn::Op op) {
+  const hostnn::test::OperandRoles roles = hostnn::test::RolesOf(op);
+  for (hostnn::test::Role r : roles.in) {
+    if (r == hostnn::test::Role::kIndex) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Reader in(data, size);
-  const hostnn::test::CApiOp& api =
-      hostnn::test::GetCApiOp(static_cast<hostnn::Op>(in.U8() % hostnn::kNumOps));
+  const hostnn::Op op = static_cast<hostnn::Op>(in.U8() % hostnn::kNumOps);
+  const hostnn::OpInfo& info = hostnn::GetOpInfo(op);
+  const hostnn::test::CApiOp& api = hostnn::test::GetCApiOp(op);
+  Owned owned;
   // Buffer contents come from one byte, so the input's bytes go to the descriptions.
   const uint8_t fill = in.U8();
-  std::vector<uint8_t*> buffers(kBuffers);
   for (int k = 0; k < kBuffers; ++k) {
-    buffers[k] = static_cast<uint8_t*>(std::malloc(kBufBytes));
+    owned.buffers.push_back(static_cast<uint8_t*>(std::malloc(kBufBytes)));
     for (size_t i = 0; i < kBufBytes; ++i)
-      buffers[k][i] = static_cast<uint8_t>(fill ^ (i * 31 + k * 7));
+      owned.buffers[k][i] = static_cast<uint8_t>(fill ^ (i * 31 + k * 7));
   }
-  aclTensor* t[4];
-  for (auto& x : t) x = DecodeTensor(in, buffers.data());
-  const int64_t dim = in.Pick(kLsmDims);
-
-  std::vector<std::vector<uint8_t>> before;
-  for (auto* b : buffers) before.emplace_back(b, b + kBufBytes);
-  uint64_t ws = 0x5EED;
-  aclOpExecutor* exec = reinterpret_cast<aclOpExecutor*>(0x1);
-  // t[2] is the output and t[3] the third input of the operators that take one. A
-  // NoiseMap operator (RReluWithNoise) runs in training mode, writing its noise (t[1]),
-  // where the next byte is odd.
-  const hostnn::Op op = api.op;
-  const bool training = hostnn::GetOpInfo(op).kind == hostnn::Kind::kNoiseMap && (in.U8() & 1);
-  namespace defaults = hostnn::test::capi_ops_internal;
-  // The norms (ShapeRule TrailingDims): a normalizedShape of 0 to 9 values (or null) from the
-  // next bytes where the prototype takes one (LayerNorm), t[1] and t[3] the per-column
-  // operands, and two more tensors for the statistics, each left out where a byte says so;
-  // called through the generic caller with every C parameter by its slot.
-  const hostnn::OpInfo& info = hostnn::GetOpInfo(op);
-  const bool norm = hostnn::IsNormShape(info.shapes);
-  aclIntArray* norm_shape = nullptr;
-  aclBoolArray* bool_array = nullptr;
-  aclTensor* stats[2] = {nullptr, nullptr};
-  if (norm) {
+  hostnn::test::CApiCall call = hostnn::test::capi_ops_internal::DefaultCall(op);
+  for (int k = 0; k < info.num_in(); ++k) {
+    call.in[k] = DecodeTensor(in, owned.buffers.data());
+    owned.tensors.push_back(const_cast<aclTensor*>(call.in[k]));
+  }
+  for (int k = 0; k < info.num_out(); ++k) {
+    call.out[k] = DecodeTensor(in, owned.buffers.data());
+    owned.tensors.push_back(call.out[k]);
+  }
+  call.dim = in.Pick(kLsmDims);
+  hostnn::OpScalar scalars[hostnn::kMaxScalars];
+  const char* string = nullptr;
+  bool has_string = false;
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    switch (info.scalars[k].kind) {
+      case hostnn::ScalarKind::kNumber:
+        scalars[k] = DecodeNumber(in);
+        break;
+      case hostnn::ScalarKind::kInt:
+        scalars[k] = DecodeInt(in);
+        break;
+      case hostnn::ScalarKind::kFlag:
+        scalars[k] = hostnn::OpScalar{true, static_cast<double>(in.U8() & 1), hostnn::DType::kBool};
+        break;
+      case hostnn::ScalarKind::kString:
+        string = in.Pick(kStrings);
+        has_string = true;
+        break;
+    }
+  }
+  std::string mode;
+  hostnn::test::SetCallScalars(op, scalars, &call, &owned.scalars, &mode);
+  if (has_string) call.string = string;
+  if (hostnn::HasIntArray(info.signature)) {
     const uint8_t len = in.U8() % 11;  // 10: a null array
     std::vector<int64_t> values;
     for (uint8_t k = 0; k < len && len < 10; ++k) values.push_back(in.Pick(kDims));
-    if (len < 10 && hostnn::HasIntArray(info.signature)) {
-      norm_shape = aclCreateIntArray(values.data(), values.size());
-    }
-    for (auto& s : stats) s = in.U8() % 3 == 0 ? nullptr : DecodeTensor(in, buffers.data());
+    if (len < 10)
+      call.int_array = owned.int_array = aclCreateIntArray(values.data(), values.size());
   }
-  hostnn::test::CApiCall call = defaults::DefaultCall(op);
-  if (norm) {
-    const uint8_t optional = in.U8();
-    call.in[0] = t[0];
-    call.in[1] = optional & 1 ? nullptr : t[1];
-    call.in[2] = optional & 2 ? nullptr : t[3];
-    call.out[0] = t[2];
-    call.out[1] = stats[0];
-    call.out[2] = stats[1];
-    // The gradients' further inputs (RmsNormGrad's gamma; LayerNormBackward's rstd, weight
-    // and bias) from the tensors already decoded, and an outputMask of 0 to 4 values (or
-    // null) from the next byte.
-    const aclTensor* more[] = {stats[1], stats[0], t[1]};
-    for (int k = 3; k < info.num_in() && k < 6; ++k) call.in[k] = more[k - 3];
-    const uint8_t mask = in.U8();
-    bool mask_values[4] = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0};
-    if (mask < 0xF0) bool_array = aclCreateBoolArray(mask_values, (mask >> 4) % 5);
-    call.bool_array = bool_array;
-    call.int_array = norm_shape;
-    call.ints[0] = static_cast<int32_t>(optional >> 2) % 4 - 1;  // implMode
+  // 0 to 4 values from the low bits, or null.
+  const uint8_t mask = in.U8();
+  bool mask_values[4] = {(mask & 1) != 0, (mask & 2) != 0, (mask & 4) != 0, (mask & 8) != 0};
+  if (mask < 0xF0) {
+    call.bool_array = owned.bool_array = aclCreateBoolArray(mask_values, (mask >> 4) % 5);
   }
-  // EmbeddingDenseBackward (Kind ScatterAdd): grad t[0], indices t[1], out t[2]; numWeights,
-  // paddingIdx and scaleGradByFreq from the next bytes.
-  const bool scatter = info.kind == hostnn::Kind::kScatterAdd;
-  if (scatter) {
-    call.in[0] = t[0];
-    call.in[1] = t[1];
-    call.out[0] = t[2];
-    call.ints[0] = in.Pick(kDims);
-    call.ints[1] = static_cast<int8_t>(in.U8());
-    call.flag = (in.U8() & 1) != 0;
-  }
-  // A loss (Kind PointLoss): its inputs t[0], t[1] (a gradient's third t[3]), out t[2], the
-  // reduction from the next byte (-1 to 3: the refused values too); a weighted loss's
-  // optional weights (the forward's in2 and in3, a gradient's in3 and in4) from the byte
-  // after: absent, or t[3] and t[0].
-  const bool loss = info.kind == hostnn::Kind::kPointLoss;
-  if (loss) {
-    call.in[0] = t[0];
-    call.in[1] = t[1];
-    call.in[2] = t[3];
-    call.out[0] = t[2];
-    call.ints[0] = static_cast<int64_t>(in.U8() % 5) - 1;
-    if (info.shapes == hostnn::ShapeRule::kLossWeights) {
-      const int first = info.signature == hostnn::Signature::kWeightedLoss ? 2 : 3;
-      const uint8_t weights = in.U8();
-      call.in[first] = (weights & 1) != 0 ? t[3] : nullptr;
-      call.in[first + 1] = (weights & 2) != 0 ? t[0] : nullptr;
-    }
-  }
-  // A class loss (Kind ClassLoss: NLLLoss): two more tensors from the next bytes; the
-  // forward's self t[0], target t[1], weight t[3], out t[2], totalWeightOut the first more; a
-  // gradient's gradOutput the first more, self, target, weight as the forward's, totalWeight
-  // the second more, out t[2]; the reduction (-1 to 3) and ignoreIndex (-128 to 127) from the
-  // bytes after.
-  const bool class_loss = info.kind == hostnn::Kind::kClassLoss;
-  if (class_loss) {
-    for (auto& s : stats) s = DecodeTensor(in, buffers.data());
-    const int first = info.is_forward ? 0 : 1;
-    if (!info.is_forward) call.in[0] = stats[0], call.in[4] = stats[1];
-    call.in[first] = t[0];
-    call.in[first + 1] = t[1];
-    call.in[first + 2] = t[3];
-    call.out[0] = t[2];
-    if (info.is_forward) call.out[1] = stats[0];
-    call.ints[0] = static_cast<int64_t>(in.U8() % 5) - 1;
-    call.ints[1] = static_cast<int8_t>(in.U8());
-  }
-  // A class loss of log-softmax rows (Kind SoftmaxLoss: CrossEntropyLoss): two more tensors
-  // from the next bytes; the forward's input t[0], target t[1], lossOut t[2], logProbOut the
-  // first more, zlossOut and lseForZlossOut the second; a gradient's gradLoss the first more,
-  // logProb t[0], target t[1], out t[2]; weightOptional t[3] or absent, the reduction (a string:
-  // "none", "mean", "sum", another, or null) and labelSmoothing (0, 0.25, 1 or 2, the last
-  // refused) from the byte after, ignoreIndex (-128 to 127) from the next.
-  const bool softmax_loss = info.kind == hostnn::Kind::kSoftmaxLoss;
-  if (softmax_loss) {
-    for (auto& s : stats) s = DecodeTensor(in, buffers.data());
-    const uint8_t b = in.U8();
-    const aclTensor* weight = (b & 1) != 0 ? t[3] : nullptr;
-    if (info.is_forward) {
-      call.in[0] = t[0], call.in[1] = t[1], call.in[2] = weight;
-      call.out[0] = t[2], call.out[1] = stats[0], call.out[2] = stats[1], call.out[3] = stats[1];
-    } else {
-      call.in[0] = stats[0], call.in[1] = t[0], call.in[2] = t[1], call.in[3] = weight;
-      call.out[0] = t[2];
-    }
-    static const char* const kModes[] = {"none", "mean", "sum", "avg", nullptr};
-    static const double kSmoothing[] = {0.0, 0.25, 1.0, 2.0};
-    call.string = kModes[(b >> 1) % 5];
-    call.doubles[0] = kSmoothing[(b >> 4) % 4];
-    call.ints[0] = static_cast<int8_t>(in.U8());
-  }
-  aclnnStatus st =
-      norm || scatter || loss || class_loss || softmax_loss ? api.phase1_call(call, &ws, &exec)
-      : training ? api.phase1_with(t[0], t[1], t[3], t[2], dim, defaults::DefaultNumber(op, 0),
-                                   defaults::DefaultNumber(op, 1), nullptr, true, &ws, &exec)
-                 : api.phase1(t[0], t[1], t[3], t[2], dim, &ws, &exec);
+
+  std::vector<std::vector<uint8_t>> before;
+  for (auto* b : owned.buffers) before.emplace_back(b, b + kBufBytes);
+  uint64_t ws = 0x5EED;
+  aclOpExecutor* exec = reinterpret_cast<aclOpExecutor*>(0x1);
+  aclnnStatus st = api.phase1_call(call, &ws, &exec);
   if (st != ACLNN_SUCCESS) {
     // A refused call writes nothing: not the buffers, not the out-parameters.
-    for (int k = 0; k < kBuffers; ++k) {
-      if (std::memcmp(before[k].data(), buffers[k], kBufBytes) != 0) std::abort();
-    }
+    if (!Unchanged(owned, before)) std::abort();
     if (ws != 0x5EED || exec != reinterpret_cast<aclOpExecutor*>(0x1)) std::abort();
     if (aclGetRecentErrMsg() == nullptr || aclGetRecentErrMsg()[0] == '\0') std::abort();
-  } else if (ws > (uint64_t{1} << 28)) {
-    if (aclDestroyAclOpExecutor(exec) != ACLNN_SUCCESS) std::abort();
-  } else {
-    void* workspace = ws > 0 ? std::malloc(ws) : nullptr;
-    st = api.phase2(workspace, ws, exec, nullptr);
-    std::free(workspace);
-    if (st == ACLNN_ERR_PARAM_INVALID &&
-        std::strstr(aclGetRecentErrMsg(), "null address") != nullptr) {
-      // An operand over a null data address: taken by phase 1, as CANN's, refused by phase 2
-      // before anything runs. Nothing written; the executor is still the caller's.
-      for (int k = 0; k < kBuffers; ++k) {
-        if (std::memcmp(before[k].data(), buffers[k], kBufBytes) != 0) std::abort();
-      }
-      if (aclDestroyAclOpExecutor(exec) != ACLNN_SUCCESS) std::abort();
-      for (auto* x : t) aclDestroyTensor(x);
-      for (auto* x : stats) aclDestroyTensor(x);
-      aclDestroyIntArray(norm_shape);
-      aclDestroyBoolArray(bool_array);
-      for (auto* b : buffers) std::free(b);
-      return 0;
-    }
-    // An operator that reads values it must trust (Embedding's and EmbeddingDenseBackward's
-    // indices, NLLLoss's and CrossEntropyLoss's targets) refuses a bad one when it runs (161002),
-    // before anything is written.
-    const bool refused_value =
-        st == ACLNN_ERR_PARAM_INVALID &&
-        ((hostnn::IsIndexKind(info.kind) &&
-          (std::strstr(aclGetRecentErrMsg(), "outside weight's rows") != nullptr ||
-           std::strstr(aclGetRecentErrMsg(), "outside out's rows") != nullptr)) ||
-         ((class_loss || softmax_loss) &&
-          std::strstr(aclGetRecentErrMsg(), "outside the classes") != nullptr));
-    if (refused_value) {
-      for (int k = 0; k < kBuffers; ++k) {
-        if (std::memcmp(before[k].data(), buffers[k], kBufBytes) != 0) std::abort();
-      }
-    } else if (st != ACLNN_SUCCESS) {
-      std::abort();
-    }
-    // The executor was consumed: a second run is refused, not undefined.
-    if (api.phase2(nullptr, 0, exec, nullptr) != ACLNN_ERR_PARAM_INVALID) std::abort();
+    return 0;
   }
-  for (auto* x : t) aclDestroyTensor(x);
-  for (auto* x : stats) aclDestroyTensor(x);
-  aclDestroyIntArray(norm_shape);
-  aclDestroyBoolArray(bool_array);
-  for (auto* b : buffers) std::free(b);
+  if (ws > (uint64_t{1} << 28)) {
+    if (aclDestroyAclOpExecutor(exec) != ACLNN_SUCCESS) std::abort();
+    return 0;
+  }
+  void* workspace = ws > 0 ? std::malloc(ws) : nullptr;
+  st = api.phase2(workspace, ws, exec, nullptr);
+  std::free(workspace);
+  const char* message = aclGetRecentErrMsg();
+  if (st == ACLNN_ERR_PARAM_INVALID && std::strstr(message, "null address") != nullptr) {
+    // An operand over a null data address: taken by phase 1, as CANN's, refused by phase 2
+    // before anything runs. Nothing written; the executor is still the caller's.
+    if (!Unchanged(owned, before)) std::abort();
+    if (aclDestroyAclOpExecutor(exec) != ACLNN_SUCCESS) std::abort();
+    return 0;
+  }
+  // An operator that reads values it must trust (Embedding's and EmbeddingDenseBackward's
+  // indices, NLLLoss's and CrossEntropyLoss's targets) refuses a bad one when it runs
+  // (161002), before anything is written.
+  const bool refused_value = st == ACLNN_ERR_PARAM_INVALID && HasIndexOperand(op) &&
+                             (std::strstr(message, "outside weight's rows") != nullptr ||
+                              std::strstr(message, "outside out's rows") != nullptr ||
+                              std::strstr(message, "outside the classes") != nullptr);
+  if (refused_value) {
+    if (!Unchanged(owned, before)) std::abort();
+  } else if (st != ACLNN_SUCCESS) {
+    std::abort();
+  }
+  // The executor was consumed: a second run is refused, not undefined.
+  if (api.phase2(nullptr, 0, exec, nullptr) != ACLNN_ERR_PARAM_INVALID) std::abort();
   return 0;
 }

@@ -6,6 +6,9 @@
 #ifndef HOSTNN_TESTS_UTIL_CAPI_CALL_H_
 #define HOSTNN_TESTS_UTIL_CAPI_CALL_H_
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +19,51 @@
 namespace hostnn {
 namespace test {
 
+// The scalar parameters of `op` (in the list's order, as OpArgs::scalars: a given value or
+// the default) as a CApiCall's attributes: the numbers as aclScalars (null where given null;
+// FLOAT or INT64 where given so, else DOUBLE) and as the double attributes, whichever the
+// prototype takes; the ints (a given INT64's int_value); the flag; a given string's mode
+// name, kept in *mode. The aclScalars made are appended to *owned, the caller's to destroy.
+inline void SetCallScalars(Op op, const OpScalar* scalars, CApiCall* call,
+                           std::vector<aclScalar*>* owned, std::string* mode) {
+  const OpInfo& info = GetOpInfo(op);
+  int numbers = 0, ints = 0;
+  for (int k = 0; k < info.num_scalars(); ++k) {
+    const ScalarParam& p = info.scalars[k];
+    const OpScalar& s = scalars[k];
+    const double v = s.given ? s.value : p.default_value;
+    const bool int64 = s.given && s.dtype == DType::kInt64;  // its value is int_value
+    if (p.kind == ScalarKind::kNumber && numbers < 3) {
+      if (s.given && s.null) {
+        call->scalars[numbers] = nullptr;
+      } else if (s.given && s.dtype == DType::kFloat32) {
+        // Past FLOAT's range, infinity (as IEEE rounds it; a cast would be undefined).
+        float f = std::fabs(v) > std::numeric_limits<float>::max()
+                      ? static_cast<float>(std::copysign(HUGE_VAL, v))
+                      : static_cast<float>(v);
+        owned->push_back(aclCreateScalar(&f, ACL_FLOAT));
+        call->scalars[numbers] = owned->back();
+      } else if (int64) {
+        int64_t i = s.int_value;
+        owned->push_back(aclCreateScalar(&i, ACL_INT64));
+        call->scalars[numbers] = owned->back();
+      } else {
+        double d = v;
+        owned->push_back(aclCreateScalar(&d, ACL_DOUBLE));
+        call->scalars[numbers] = owned->back();
+      }
+      call->doubles[numbers++] = v;
+    } else if (p.kind == ScalarKind::kInt && ints < 4) {
+      call->ints[ints++] = int64 ? s.int_value : static_cast<int64_t>(v);
+    } else if (p.kind == ScalarKind::kFlag) {
+      call->flag = v != 0;
+    } else if (p.kind == ScalarKind::kString && s.given) {
+      *mode = ModeName(p, static_cast<int>(v));
+      call->string = mode->c_str();
+    }
+  }
+}
+
 // The aclTensors, arrays and aclScalars of one OpArgs, made once and kept: phase 1 through
 // the operator's C entry point (CApiOp::phase1_call) then costs what a CANN client's call
 // costs, nothing made per call. The views OpArgs points at must outlive it (the tensors
@@ -23,7 +71,6 @@ namespace test {
 class CApiCallOf {
  public:
   explicit CApiCallOf(const OpArgs& a) : op_(a.op) {
-    const OpInfo& info = GetOpInfo(a.op);
     for (int k = 0; k < kMaxIn; ++k) call_.in[k] = TensorOf(a.in[k]);
     for (int k = 0; k < kMaxOut; ++k) call_.out[k] = TensorOf(a.out[k]);
     call_.dim = a.dim;
@@ -35,32 +82,7 @@ class CApiCallOf {
       for (size_t k = 0; k < a.bool_array.size(); ++k) values[k] = a.bool_array[k];
       call_.bool_array = bool_array_ = aclCreateBoolArray(values.get(), a.bool_array.size());
     }
-    // The scalar parameters in the list's order, a given value or the default: the numbers
-    // as DOUBLE aclScalars and as the double attributes (whichever the prototype takes), the
-    // ints, the flag and the string (its mode's name) as CApiCall names them.
-    int numbers = 0, ints = 0;
-    for (int k = 0; k < info.num_scalars(); ++k) {
-      const ScalarParam& p = info.scalars[k];
-      const OpScalar& s = a.scalars[k];
-      const double v = s.given ? s.value : p.default_value;
-      if (p.kind == ScalarKind::kNumber && numbers < 3) {
-        if (s.given && s.null) {
-          call_.scalars[numbers] = nullptr;
-        } else {
-          scalars_.push_back(aclCreateScalar(const_cast<double*>(&v), ACL_DOUBLE));
-          call_.scalars[numbers] = scalars_.back();
-        }
-        call_.doubles[numbers++] = v;
-      } else if (p.kind == ScalarKind::kInt && ints < 4) {
-        call_.ints[ints++] =
-            s.given && s.dtype == DType::kInt64 ? s.int_value : static_cast<int64_t>(v);
-      } else if (p.kind == ScalarKind::kFlag) {
-        call_.flag = v != 0;
-      } else if (p.kind == ScalarKind::kString && s.given) {
-        string_ = ModeName(p, static_cast<int>(v));
-        call_.string = string_.c_str();
-      }
-    }
+    SetCallScalars(a.op, a.scalars, &call_, &scalars_, &string_);
   }
   ~CApiCallOf() {
     for (aclTensor* t : owned_) aclDestroyTensor(t);
