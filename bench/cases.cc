@@ -579,17 +579,7 @@ OpArgs CaseData::Args() const {
     a.int_array = {spec_.shape.empty() ? 1 : spec_.shape.back()};
     a.int_array_given = true;
   }
-  // Every output asked for: LayerNormBackward's outputMask (its gradBias left out), the
-  // BatchNorm gradient's.
-  if (IsNormShape(info.shapes) && info.num_out() > 2 && !info.is_forward) {
-    a.bool_array = {true, true, false};
-    a.bool_array_given = true;
-  }
-  if (info.shapes == ShapeRule::kChannelStats && !info.is_forward &&
-      channel_views_[0].data != nullptr) {
-    a.bool_array = {true, true, true};
-    a.bool_array_given = true;
-  }
+  test::AskForOutputs(&a);
   for (size_t k = 0; k < spec_.scalars.size() && k < kMaxScalars; ++k) {
     a.scalars[k].given = true;
     a.scalars[k].value = spec_.scalars[k];

@@ -280,15 +280,7 @@ TEST(RunPath, PhaseTwoAllocatesNothing) {
           args.scalars[0] = OpScalar{true, 4.0, DType::kInt64};
           args.scalars[0].int_value = 4;
         }
-        // Every output asked for (LayerNormBackward's gradBias left out).
-        if (IsNormShape(info.shapes) && info.num_out() > 2 && !info.is_forward) {
-          args.bool_array = {true, true, false};
-          args.bool_array_given = true;
-        }
-        if (info.shapes == ShapeRule::kChannelStats && !info.is_forward) {
-          args.bool_array = {true, true, true};
-          args.bool_array_given = true;
-        }
+        test::AskForOutputs(&args);
         for (int threads : {1, 2}) {
           omp_set_num_threads(threads);
           const std::string what = std::string(GetOpInfo(op).name) + " " + DTypeName(dtype) + " " +
