@@ -423,6 +423,9 @@ struct NormFns {
   // The row function adds the column terms itself where NormRow::sums is set, with the bits
   // columns would give; columns is then for rows whose result is not wanted.
   bool row_sums = false;
+  // The eps its row function takes, read from the operator's params struct (InitParams);
+  // null for a norm without one (the gradients).
+  float (*eps)(const OpParams& params) = nullptr;
 };
 // A normalisation's functions; null for any other operator.
 NormFns GetNorm(Op op);

@@ -669,20 +669,30 @@ ChannelNormFns GetChannelNorm() {
   return f;
 }
 
+namespace {
+// A forward norm's eps from its params struct (kernels/params.h, ParamsOf).
+template <Op kOp>
+float EpsOf(const OpParams& params) {
+  return params.As<typename ParamsOf<kOp>::type>().eps;
+}
+}  // namespace
+
 NormFns GetNorm(Op op) {
   switch (op) {
     case Op::kLayerNorm:
+      return {HOSTNN_PICK(LayerNormRow), nullptr, false, &EpsOf<Op::kLayerNorm>};
     case Op::kLayerNormWithImplMode:
-      return {HOSTNN_PICK(LayerNormRow), nullptr};
+      return {HOSTNN_PICK(LayerNormRow), nullptr, false, &EpsOf<Op::kLayerNormWithImplMode>};
     case Op::kRmsNorm:
-      return {HOSTNN_PICK(RmsNormRow), nullptr};
+      return {HOSTNN_PICK(RmsNormRow), nullptr, false, &EpsOf<Op::kRmsNorm>};
     case Op::kAddRmsNorm:
+      return {HOSTNN_PICK(AddRmsNormRow), nullptr, false, &EpsOf<Op::kAddRmsNorm>};
     case Op::kInplaceAddRmsNorm:
-      return {HOSTNN_PICK(AddRmsNormRow), nullptr};
+      return {HOSTNN_PICK(AddRmsNormRow), nullptr, false, &EpsOf<Op::kInplaceAddRmsNorm>};
     case Op::kAddLayerNorm:
-      return {HOSTNN_PICK(AddLayerNormRow), nullptr};
+      return {HOSTNN_PICK(AddLayerNormRow), nullptr, false, &EpsOf<Op::kAddLayerNorm>};
     case Op::kGroupNorm:
-      return {HOSTNN_PICK(GroupNormRow), nullptr};
+      return {HOSTNN_PICK(GroupNormRow), nullptr, false, &EpsOf<Op::kGroupNorm>};
     case Op::kGroupNormBackward:
       return {HOSTNN_PICK(GroupNormGradRow), HOSTNN_PICK(GroupNormGradColumns), true};
     case Op::kRmsNormGrad:

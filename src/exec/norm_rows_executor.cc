@@ -28,25 +28,11 @@ namespace hostnn {
 namespace exec {
 namespace {
 
-// A normalisation's eps, as its kernel takes it (an f32 attribute); 0 for one without.
-float EpsOf(Op op, const NormRowsOperands& o) {
-  const kernels::OpParams p = kernels::InitParams(op, kernels::ParamValues(op, o.numbers, o.exact));
-  switch (op) {
-    case Op::kLayerNorm:
-      return p.As<kernels::LayerNormParams>().eps;
-    case Op::kLayerNormWithImplMode:
-      return p.As<kernels::LayerNormImplModeParams>().eps;
-    case Op::kRmsNorm:
-    case Op::kAddRmsNorm:
-    case Op::kInplaceAddRmsNorm:
-      return p.As<kernels::RmsNormParams>().eps;
-    case Op::kAddLayerNorm:
-      return p.As<kernels::AddLayerNormParams>().eps;
-    case Op::kGroupNorm:
-      return p.As<kernels::GroupNormParams>().eps;
-    default:
-      return 0.0f;
-  }
+// A normalisation's eps, as its row function takes it (an f32 attribute, read by its
+// params struct); 0 for one without.
+float EpsOf(const kernels::NormFns& fns, Op op, const NormRowsOperands& o) {
+  if (fns.eps == nullptr) return 0.0f;
+  return fns.eps(kernels::InitParams(op, kernels::ParamValues(op, o.numbers, o.exact)));
 }
 
 struct Parts {
@@ -69,8 +55,8 @@ class NormRowsExecutor final : public Executor {
         groups_(o.groups),
         // A per-column operand's length: cols, or one value per channel of every group.
         col_len_(o.channel_len > 0 ? o.groups * (o.cols / o.channel_len) : o.cols),
-        eps_(EpsOf(op, o)),
         fns_(kernels::GetNorm(op)) {
+    eps_ = EpsOf(fns_, op, o);
     has_y_ = o.y.view != nullptr;
     results_ = has_y_ ? (o.y2.view != nullptr ? 2 : 1) : 0;
     bool all_f32 = true;
@@ -259,7 +245,7 @@ class NormRowsExecutor final : public Executor {
   int row_operands_;
   int64_t rows_, cols_;
   int64_t channel_len_, groups_, col_len_;
-  float eps_;
+  float eps_ = 0.0f;
   kernels::NormFns fns_;
   bool direct_ = false, has_y_ = true;
   int results_ = 0;  // y, then y2: 0 to 2
