@@ -50,13 +50,12 @@ bool Fuse(const std::vector<int64_t>& shape, int num_operands, char* const* firs
   // An empty shape is one fused dim of extent 0, whatever its other extents (which may
   // exceed what a product holds: [0, 4, 2^63 - 1] is a valid empty tensor). Not dense: its
   // operands have no element, and their first addresses may be null.
-  if (CheckedNumel(shape) == 0) {
+  l.numel = CheckedNumel(shape);
+  if (l.numel == 0) {
     l.rank = 1;
     *layout = l;
     return true;
   }
-  l.numel = 1;
-  for (int64_t d : shape) l.numel *= d;
   // Walk dims from the innermost out, keeping dims of extent > 1 and merging a dim into
   // the current innermost fused dim when every operand steps over it contiguously.
   int64_t rev_shape[kMaxFusedDims];

@@ -222,7 +222,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < kBufBytes; ++i)
       owned.buffers[k][i] = static_cast<uint8_t>(fill ^ (i * 31 + k * 7));
   }
-  hostnn::test::CApiCall call = hostnn::test::capi_ops_internal::DefaultCall(op);
+  // Every attribute is set below, from the input or the list's defaults.
+  hostnn::test::CApiCall call;
   for (int k = 0; k < info.num_in(); ++k) {
     call.in[k] = DecodeTensor(in, owned.buffers.data());
     owned.tensors.push_back(const_cast<aclTensor*>(call.in[k]));
@@ -232,9 +233,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     owned.tensors.push_back(call.out[k]);
   }
   call.dim = in.Pick(kLsmDims);
-  hostnn::OpScalar scalars[hostnn::kMaxScalars];
-  const char* string = nullptr;
-  bool has_string = false;
+  hostnn::OpScalar scalars[hostnn::kMaxScalars];  // a string is not given to SetCallScalars
   for (int k = 0; k < info.num_scalars(); ++k) {
     switch (info.scalars[k].kind) {
       case hostnn::ScalarKind::kNumber:
@@ -247,14 +246,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         scalars[k] = hostnn::OpScalar{true, static_cast<double>(in.U8() & 1), hostnn::DType::kBool};
         break;
       case hostnn::ScalarKind::kString:
-        string = in.Pick(kStrings);
-        has_string = true;
+        call.string = in.Pick(kStrings);
         break;
     }
   }
   std::string mode;
   hostnn::test::SetCallScalars(op, scalars, &call, &owned.scalars, &mode);
-  if (has_string) call.string = string;
   if (hostnn::HasIntArray(info.signature)) {
     const uint8_t len = in.U8() % 11;  // 10: a null array
     std::vector<int64_t> values;

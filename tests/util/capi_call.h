@@ -34,24 +34,22 @@ inline void SetCallScalars(Op op, const OpScalar* scalars, CApiCall* call,
     const double v = s.given ? s.value : p.default_value;
     const bool int64 = s.given && s.dtype == DType::kInt64;  // its value is int_value
     if (p.kind == ScalarKind::kNumber && numbers < 3) {
-      if (s.given && s.null) {
-        call->scalars[numbers] = nullptr;
-      } else if (s.given && s.dtype == DType::kFloat32) {
+      aclScalar* made = nullptr;  // a given null stays null
+      if (s.given && s.dtype == DType::kFloat32 && !s.null) {
         // Past FLOAT's range, infinity (as IEEE rounds it; a cast would be undefined).
         float f = std::fabs(v) > std::numeric_limits<float>::max()
                       ? static_cast<float>(std::copysign(HUGE_VAL, v))
                       : static_cast<float>(v);
-        owned->push_back(aclCreateScalar(&f, ACL_FLOAT));
-        call->scalars[numbers] = owned->back();
-      } else if (int64) {
+        made = aclCreateScalar(&f, ACL_FLOAT);
+      } else if (int64 && !s.null) {
         int64_t i = s.int_value;
-        owned->push_back(aclCreateScalar(&i, ACL_INT64));
-        call->scalars[numbers] = owned->back();
-      } else {
+        made = aclCreateScalar(&i, ACL_INT64);
+      } else if (!(s.given && s.null)) {
         double d = v;
-        owned->push_back(aclCreateScalar(&d, ACL_DOUBLE));
-        call->scalars[numbers] = owned->back();
+        made = aclCreateScalar(&d, ACL_DOUBLE);
       }
+      if (made != nullptr) owned->push_back(made);
+      call->scalars[numbers] = made;
       call->doubles[numbers++] = v;
     } else if (p.kind == ScalarKind::kInt && ints < 4) {
       call->ints[ints++] = int64 ? s.int_value : static_cast<int64_t>(v);
