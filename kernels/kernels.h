@@ -366,36 +366,18 @@ struct SoftmaxLossKernels {
 SoftmaxLossKernels GetSoftmaxLossKernels(DType storage);
 
 // ---- The normalisations' rows (Kind Rows, ShapeRule TrailingDims) ------------------------
-// One row of a normalisation as its functions take it (kernels/norm_kernels.cc): n >= 1
-// contiguous f32 elements per row operand. Every sum is taken in double in a fixed order
-// (element i to partial i % kNormPartials), every other operation in double without a fused
-// multiply-add, each output rounded once to f32: the same bits on every target.
-// 32 partials: four independent f64 accumulators on AVX-512, eight on AVX2, so a row's sums
-// run at the adder's throughput, not its latency; whole vectors on every target.
+// A normalisation's row as its functions take it (a RowArgs, kernels/row_fns.h; the functions
+// kernels/norm_kernels.cc's): n >= 1 contiguous f32 elements per row operand. Every sum is taken in
+// double in a fixed order (element i to partial i % kNormPartials), every other operation in double
+// without a fused multiply-add, each output rounded once to f32: the same bits on every target. 32
+// partials: four independent f64 accumulators on AVX-512, eight on AVX2, so a row's sums run at the
+// adder's throughput, not its latency; whole vectors on every target.
 constexpr size_t kNormPartials = 32;
 // The most row operands and per-column operands a normalisation takes (AddLayerNormGrad's dy,
 // x1, x2 and dsum; AddLayerNorm's gamma, beta and a per-column bias).
 constexpr int kNormRowOperands = 4;
 constexpr int kNormColumnOperands = 3;
-struct NormRow {
-  // The row's operands: x; AddRmsNorm's x1, x2; AddLayerNorm's x1, x2 and a full bias (null:
-  // none); a gradient's dy, x; AddLayerNormGrad's dy, x1, x2 and dsum (null: none).
-  const float* in[kNormRowOperands] = {};
-  const float* cols[kNormColumnOperands] = {};  // per-column operands, n elements each; null: none
-  float row_in[2] = {};       // per-row inputs (a gradient's saved rstd)
-  float* out = nullptr;       // the row's result, n elements; may be in[0] or in[1] exactly
-  float* out2 = nullptr;      // a second result (AddRmsNorm's x1 + x2), the same; null: none
-  float* stats[2] = {};       // per-row outputs, one element each (null past the norm's own)
-  size_t n = 0;
-  // Per-channel columns (GroupNorm): cols[k][c] applies to elements [c * channel_len, (c + 1)
-  // * channel_len) of the row; 0: cols[k][i] to element i.
-  size_t channel_len = 0;
-  float eps = 0.0f;
-  // The column sums this row's terms go to, where its row function takes them in its output
-  // pass (NormFns::row_sums): as NormColumnsFn's sums, null: not wanted. Else null.
-  double* sums[2] = {};
-};
-// A normalisation's row function:
+// A normalisation's row function (RowFns::row over a RowArgs, kernels/row_fns.h; GetNormRowFns):
 //   LayerNorm: stats mean and rstd = 1 / sqrt(var + eps) (the biased, centred variance);
 //     out = (x - mean) * rstd * cols[0] + cols[1] (null: 1 and 0).
 //   RmsNorm: stats[0] rstd = 1 / sqrt(sum(x^2) / n + eps); out = x * rstd * cols[0].
@@ -410,58 +392,9 @@ struct NormRow {
 //     cols[0] (1 where null), a = sum(dy * g) / n, b = sum(dy * g * xhat) / n;
 //     out = dx = (dy * g - (a + xhat * b)) * rstd.
 //   AddLayerNormGrad: LayerNormBackward's with x = in[1] + in[2], plus in[3] (dsum) where given.
-using NormRowFn = void (*)(const NormRow& row);
-// A gradient's column terms of one row, added to its column sums in double: sums[k][j] for
-// column j of sum k, a null sums[k] not wanted (RmsNormGrad: sums[0][j] += dy[j] * x[j] *
-// rstd, dgamma's terms; LayerNormBackward, AddLayerNormGrad: dgamma's dy * xhat, dbeta's dy;
-// GroupNormBackward:
-// those summed over each channel, sums[k][c] its channel c).
-using NormColumnsFn = void (*)(const NormRow& row, double* const* sums);
-struct NormFns {
-  NormRowFn row = nullptr;
-  NormColumnsFn columns = nullptr;  // null: no column sums
-  // The row function adds the column terms itself where NormRow::sums is set, with the bits
-  // columns would give; columns is then for rows whose result is not wanted.
-  bool row_sums = false;
-  // The eps its row function takes, read from the operator's params struct (InitParams);
-  // null for a norm without one (the gradients).
-  float (*eps)(const OpParams& params) = nullptr;
-};
-// A normalisation's functions; null for any other operator.
-NormFns GetNorm(Op op);
-
-// ---- BatchNorm (ShapeRule ChannelStats) --------------------------------------------------
-// One sample's channel (a segment) of n contiguous f32 elements at a time; every sum in
-// double, element i into partial i % kNormPartials as the norms' rows, every other operation
-// in double lanes without a fused multiply-add, rounded once to f32: the same bits on every
-// target.
-struct ChannelNormFns {
-  // *mean = sum(x) / n, *m2 = sum((x - mean)^2) (a second, centred pass).
-  void (*moments)(const float* x, size_t n, double* mean, double* m2) = nullptr;
-  // *dy_sum = sum(dy), *dy_xc_sum = sum(dy * (x - mean)).
-  void (*grad_sums)(const float* dy, const float* x, size_t n, double mean, double* dy_sum,
-                    double* dy_xc_sum) = nullptr;
-  // y = (x - mean) * rstd * gamma + beta.
-  void (*normalise)(const float* x, size_t n, double mean, double rstd, double gamma, double beta,
-                    float* y) = nullptr;
-  // dx = (dy - (a + xhat * b)) * k, xhat = (x - mean) * invstd.
-  void (*grad)(const float* dy, const float* x, size_t n, double mean, double invstd, double a,
-               double b, double k, float* dx) = nullptr;
-  // out = in * k.
-  void (*scale)(const float* in, size_t n, double k, float* out) = nullptr;
-  // The same over n segments of one element each (S = 1: consecutive channels of one sample),
-  // the coefficients per lane (n doubles each), with the bits of the functions above.
-  void (*lane_moments)(const float* x, size_t n, double* mean, double* m2) = nullptr;
-  void (*lane_grad_sums)(const float* dy, const float* x, size_t n, const double* mean,
-                         double* dy_sum, double* dy_xc_sum) = nullptr;
-  void (*lane_normalise)(const float* x, size_t n, const double* mean, const double* rstd,
-                         const double* gamma, const double* beta, float* y) = nullptr;
-  void (*lane_grad)(const float* dy, const float* x, size_t n, const double* mean,
-                    const double* invstd, const double* a, const double* b, const double* k,
-                    float* dx) = nullptr;
-  void (*lane_scale)(const float* in, size_t n, const double* k, float* out) = nullptr;
-};
-ChannelNormFns GetChannelNorm();
+// A gradient's column terms (RowFns::columns): RmsNormGrad: sums[0][j] += dy[j] * x[j] * rstd,
+// dgamma's terms; LayerNormBackward, AddLayerNormGrad: dgamma's dy * xhat, dbeta's dy;
+// GroupNormBackward: those summed over each channel, sums[k][c] its channel c.
 
 // ---- RReluWithNoise (Kind NoiseMap) ------------------------------------------------------
 // The stream of uniform numbers: number k (k a uint64, wrapping) is word k % 4 of the block

@@ -1,10 +1,10 @@
 // The normalisations' row kernels for every compiled SIMD target, and their dispatch entry
-// (GetNorm): a row of n contiguous f32 elements, every sum in double with element i added to
-// partial i % kNormPartials whatever the vector width (the partials combined by
-// FoldPartials), every other operation in double lanes without a fused multiply-add. So a
-// row's statistics and outputs have the same bits on every target and for any thread count.
-// A normalisation is its row function here (and, for a gradient, its column terms) and its
-// line in GetNorm.
+// (GetNormRowFns, in the row executor's one form, RowFns): a row of n contiguous f32 elements,
+// every sum in double with element i added to partial i % kNormPartials whatever the vector width
+// (the partials combined by FoldPartials), every other operation in double lanes without a fused
+// multiply-add. So a row's statistics and outputs have the same bits on every target and for any
+// thread count. A normalisation is its row function here (and, for a gradient, its column terms)
+// and its line in GetNormRowFns.
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/norm_kernels.cc"
@@ -17,12 +17,18 @@
 #include <type_traits>
 
 #include "kernels/kernels.h"
+#include "kernels/row_fns.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace hostnn {
 namespace kernels {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// A row's operands as the f32 lanes they are (a normalisation's row function reads and
+// writes f32 only).
+HWY_INLINE const float* In(const RowArgs& r, int k) { return static_cast<const float*>(r.in[k]); }
+HWY_INLINE float* Out(void* p) { return static_cast<float*>(p); }
 
 using DD = hn::CappedTag<double, kRowPartials>;
 using DF = hn::Rebind<float, DD>;
@@ -217,7 +223,7 @@ struct Centred {
   double mean, rstd;
 };
 template <int K, class X>
-HWY_INLINE Centred CenteredStatsOf(const NormRow& r, const float* a, const float* b, const float* c,
+HWY_INLINE Centred CenteredStatsOf(const RowArgs& r, const float* a, const float* b, const float* c,
                                    X x_of) {
   const Moments mo = MomentsOf<K>(a, b, c, r.n, x_of);
   const double var = mo.m2 * (1.0 / static_cast<double>(r.n));
@@ -226,8 +232,8 @@ HWY_INLINE Centred CenteredStatsOf(const NormRow& r, const float* a, const float
   *r.stats[1] = static_cast<float>(rstd);
   return {mo.mean, rstd};
 }
-HWY_INLINE Centred CenteredStats(const NormRow& r) {
-  return CenteredStatsOf<1>(r, r.in[0], nullptr, nullptr,
+HWY_INLINE Centred CenteredStats(const RowArgs& r) {
+  return CenteredStatsOf<1>(r, In(r, 0), nullptr, nullptr,
                             [](auto, auto v, auto, auto) { return v; });
 }
 
@@ -235,14 +241,14 @@ HWY_INLINE Centred CenteredStats(const NormRow& r) {
 // MomentsOf's), rstd = 1 / sqrt(var + eps), all in double and rounded once to f32 for the
 // statistics; then y = (x - mean) * rstd * gamma + beta in double lanes, rounded once to f32
 // (gamma, beta null: 1 and 0).
-void LayerNormRow(const NormRow& r) {
-  const float* x = r.in[0];
+void LayerNormRow(const RowFns&, const RowArgs& r) {
+  const float* x = In(r, 0);
   const float* HWY_RESTRICT gamma = r.cols[0];
   const float* HWY_RESTRICT beta = r.cols[1];
   const size_t n = r.n;
   const Centred stats = CenteredStats(r);
   const double mean = stats.mean, rstd = stats.rstd;
-  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+  ForEachOut(Out(r.out), n, [&](auto d, auto f, size_t i) {
     auto v = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, rstd));
     if (gamma != nullptr) v = hn::Mul(v, Load64(d, f, gamma, i));
     if (beta != nullptr) v = hn::Add(v, Load64(d, f, beta, i));
@@ -254,8 +260,8 @@ void LayerNormRow(const NormRow& r) {
 // channel c of channel_len elements y = (x - mean) * rstd * gamma[c] + beta[c] in double
 // lanes, rounded once (gamma, beta null: 1 and 0); the same operations as LayerNormRow's, with
 // the channel's value for every element of the channel.
-void GroupNormRow(const NormRow& r) {
-  const float* x = r.in[0];
+void GroupNormRow(const RowFns&, const RowArgs& r) {
+  const float* x = In(r, 0);
   const size_t len = r.channel_len, channels = r.n / len;
   const Centred stats = CenteredStats(r);
   const double mean = stats.mean, rstd = stats.rstd;
@@ -264,7 +270,7 @@ void GroupNormRow(const NormRow& r) {
     const bool has_gamma = r.cols[0] != nullptr, has_beta = r.cols[1] != nullptr;
     const double g = has_gamma ? static_cast<double>(r.cols[0][c]) : 1.0;
     const double b = has_beta ? static_cast<double>(r.cols[1][c]) : 0.0;
-    ForEachOut(r.out + c * len, len, [&](auto d, auto f, size_t i) {
+    ForEachOut(Out(r.out) + c * len, len, [&](auto d, auto f, size_t i) {
       auto v = hn::Mul(hn::Sub(Load64(d, f, xc, i), hn::Set(d, mean)), hn::Set(d, rstd));
       if (has_gamma) v = hn::Mul(v, hn::Set(d, g));
       if (has_beta) v = hn::Add(v, hn::Set(d, b));
@@ -276,15 +282,15 @@ void GroupNormRow(const NormRow& r) {
 // RmsNorm's row: rstd = 1 / sqrt(sum(x^2) / n + eps) in double, rounded once to f32 for the
 // statistics output; y = x * rstd * gamma in double lanes, rounded once to f32. Unlike
 // LayerNorm nothing is centred: the row's scale alone is taken out.
-void RmsNormRow(const NormRow& r) {
-  const float* x = r.in[0];
+void RmsNormRow(const RowFns&, const RowArgs& r) {
+  const float* x = In(r, 0);
   const float* HWY_RESTRICT gamma = r.cols[0];
   const size_t n = r.n;
   const double sq = AccumulateRow<1>(x, nullptr, nullptr, n,
                                      [](auto, auto v, auto, auto) { return hn::Mul(v, v); });
   const double rstd = 1.0 / std::sqrt(sq / static_cast<double>(n) + static_cast<double>(r.eps));
   *r.stats[0] = static_cast<float>(rstd);
-  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+  ForEachOut(Out(r.out), n, [&](auto d, auto f, size_t i) {
     return hn::Mul(hn::Mul(Load64(d, f, x, i), hn::Set(d, rstd)), Load64(d, f, gamma, i));
   });
 }
@@ -293,12 +299,12 @@ void RmsNormRow(const NormRow& r) {
 // binades apart), rstd from x as RmsNormRow takes it; x rounded once to f32 for out2 (where
 // given) and y = x * rstd * gamma in double lanes, rounded once. With x2 zero the bits are
 // RmsNormRow's.
-void AddRmsNormRow(const NormRow& r) {
-  const float* x1 = r.in[0];
-  const float* x2 = r.in[1];
+void AddRmsNormRow(const RowFns&, const RowArgs& r) {
+  const float* x1 = In(r, 0);
+  const float* x2 = In(r, 1);
   const float* HWY_RESTRICT gamma = r.cols[0];
-  float* y = r.out;
-  float* x_out = r.out2;
+  float* y = Out(r.out);
+  float* x_out = Out(r.out2);
   const size_t n = r.n;
   const double sq = AccumulateRow<2>(x1, x2, nullptr, n, [](auto, auto a, auto b, auto) {
     const auto x = hn::Add(a, b);
@@ -321,14 +327,14 @@ void AddRmsNormRow(const NormRow& r) {
 // out2 (where given) and y = (x - mean) * rstd * gamma + beta in double lanes, rounded once;
 // every vector is read before either result is stored, so y and x may be the inputs
 // themselves. With x2 zero and no bias the bits are LayerNormRow's.
-void AddLayerNormRow(const NormRow& r) {
-  const float* x1 = r.in[0];
-  const float* x2 = r.in[1];
-  const float* bias = r.in[2] != nullptr ? r.in[2] : r.cols[2];
+void AddLayerNormRow(const RowFns&, const RowArgs& r) {
+  const float* x1 = In(r, 0);
+  const float* x2 = In(r, 1);
+  const float* bias = In(r, 2) != nullptr ? In(r, 2) : r.cols[2];
   const float* HWY_RESTRICT gamma = r.cols[0];
   const float* HWY_RESTRICT beta = r.cols[1];
-  float* y = r.out;
-  float* x_out = r.out2;
+  float* y = Out(r.out);
+  float* x_out = Out(r.out2);
   const Centred stats =
       bias != nullptr ? CenteredStatsOf<3>(
                             r, x1, x2, bias,
@@ -350,9 +356,9 @@ void AddLayerNormRow(const NormRow& r) {
 // RmsNormGrad's row, from the forward's rstd (row_in[0]): with m = rstd * sum(dy * gamma * x)
 // / n (the mean of dy * gamma times the normalised x * rstd), dx = (dy * gamma - x * rstd * m)
 // * rstd, in double, rounded once to f32.
-void RmsNormGradRow(const NormRow& r) {
-  const float* dy = r.in[0];
-  const float* x = r.in[1];
+void RmsNormGradRow(const RowFns&, const RowArgs& r) {
+  const float* dy = In(r, 0);
+  const float* x = In(r, 1);
   const float* HWY_RESTRICT gamma = r.cols[0];
   const size_t n = r.n;
   const double rstd = static_cast<double>(r.row_in[0]);
@@ -360,17 +366,17 @@ void RmsNormGradRow(const NormRow& r) {
     return hn::Mul(hn::Mul(vdy, vg), vx);
   });
   const double rstd_m = rstd * (rstd * s / static_cast<double>(n));
-  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+  ForEachOut(Out(r.out), n, [&](auto d, auto f, size_t i) {
     const auto dyg = hn::Mul(Load64(d, f, dy, i), Load64(d, f, gamma, i));
     return hn::Mul(hn::Sub(dyg, hn::Mul(Load64(d, f, x, i), hn::Set(d, rstd_m))), hn::Set(d, rstd));
   });
 }
 
 // RmsNormGrad's column terms: dgamma[j] += dy[j] * x[j] * rstd, in double lanes.
-void RmsNormGradColumns(const NormRow& r, double* const* sums) {
+void RmsNormGradColumns(const RowFns&, const RowArgs& r, double* const* sums) {
   double* HWY_RESTRICT dgamma = sums[0];
   const auto add = [&](auto d, auto f, size_t i) {
-    const auto t = hn::Mul(hn::Mul(Load64(d, f, r.in[0], i), Load64(d, f, r.in[1], i)),
+    const auto t = hn::Mul(hn::Mul(Load64(d, f, In(r, 0), i), Load64(d, f, In(r, 1), i)),
                            hn::Set(d, static_cast<double>(r.row_in[0])));
     hn::StoreU(hn::Add(hn::LoadU(d, dgamma + i), t), d, dgamma + i);
   };
@@ -404,11 +410,11 @@ HWY_INLINE void AddColumnTerms(D d, size_t i, V vdy, V vxhat, double* HWY_RESTRI
 // The column terms where r.sums asks for them, in the output pass where xhat is at hand
 // (AddColumnTerms, as LayerNormGradColumns adds them), each vector's terms added before its
 // dx is stored (dx may be dy or x itself).
-void LayerNormGradRow(const NormRow& r) {
-  const float* dy = r.in[0];
-  const float* x = r.in[1];
-  const float* x2 = r.in[2];
-  const float* dsum = r.in[3];
+void LayerNormGradRow(const RowFns&, const RowArgs& r) {
+  const float* dy = In(r, 0);
+  const float* x = In(r, 1);
+  const float* x2 = In(r, 2);
+  const float* dsum = In(r, 3);
   const float* HWY_RESTRICT gamma = r.cols[0];
   double* HWY_RESTRICT dgamma = r.sums[0];
   double* HWY_RESTRICT dbeta = r.sums[1];
@@ -434,7 +440,7 @@ void LayerNormGradRow(const NormRow& r) {
   }
   const double inv_n = 1.0 / static_cast<double>(n);  // off the sums' path, as MomentsOf's
   const double a = s[0] * inv_n, b = s[1] * inv_n;
-  ForEachOut(r.out, n, [&](auto d, auto f, size_t i) {
+  ForEachOut(Out(r.out), n, [&](auto d, auto f, size_t i) {
     const auto vdy = Load64(d, f, dy, i);
     auto dyg = vdy;
     if (gamma != nullptr) dyg = hn::Mul(dyg, Load64(d, f, gamma, i));
@@ -451,16 +457,16 @@ void LayerNormGradRow(const NormRow& r) {
 // LayerNormBackward's column terms, each sum where it is wanted (null: not): dgamma[j] +=
 // dy[j] * xhat[j] (sums[0]), dbeta[j] += dy[j] (sums[1]), in double lanes; AddLayerNormGrad's
 // with x = x1 + x2 (in[1] + in[2]).
-void LayerNormGradColumns(const NormRow& r, double* const* sums) {
+void LayerNormGradColumns(const RowFns&, const RowArgs& r, double* const* sums) {
   double* HWY_RESTRICT dgamma = sums[0];
   double* HWY_RESTRICT dbeta = sums[1];
-  const float* x2 = r.in[2];
+  const float* x2 = In(r, 2);
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
   const auto add = [&](auto d, auto f, size_t i) {
-    const auto vdy = Load64(d, f, r.in[0], i);
+    const auto vdy = Load64(d, f, In(r, 0), i);
     auto vxhat = hn::Zero(d);  // read only for dgamma
     if (dgamma != nullptr) {
-      auto vx = Load64(d, f, r.in[1], i);
+      auto vx = Load64(d, f, In(r, 1), i);
       if (x2 != nullptr) vx = hn::Add(vx, Load64(d, f, x2, i));
       vxhat = XHat(d, vx, mean, rstd);
     }
@@ -472,10 +478,10 @@ void LayerNormGradColumns(const NormRow& r, double* const* sums) {
 // GroupNormBackward's sums of one channel c of the row (channel_len elements), from the
 // forward's mean (row_in[0]) and rstd (row_in[1]): *dy_sum = sum(dy), *dy_xhat_sum = sum(dy *
 // xhat) with xhat = (x - mean) * rstd, in double in the fixed order.
-HWY_INLINE void ChannelSums(const NormRow& r, size_t c, double* dy_sum, double* dy_xhat_sum) {
+HWY_INLINE void ChannelSums(const RowArgs& r, size_t c, double* dy_sum, double* dy_xhat_sum) {
   const size_t len = r.channel_len;
-  const float* dy = r.in[0] + c * len;
-  const float* x = r.in[1] + c * len;
+  const float* dy = In(r, 0) + c * len;
+  const float* x = In(r, 1) + c * len;
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
   const std::array<double, 2> s = AccumulateSums<2, 2>(
       dy, x, nullptr, nullptr, len, [&](auto d, auto vdy, auto vx, auto, auto) {
@@ -491,7 +497,7 @@ HWY_INLINE void ChannelSums(const NormRow& r, size_t c, double* dy_sum, double* 
 // channels in order, then per channel dx = (dy * g_c - (a + xhat * b)) * rstd in double lanes,
 // rounded once. The channels' sums are the column terms too: added to r.sums where given, as
 // GroupNormGradColumns adds them.
-void GroupNormGradRow(const NormRow& r) {
+void GroupNormGradRow(const RowFns&, const RowArgs& r) {
   const size_t len = r.channel_len, channels = r.n / len;
   const float* gamma = r.cols[0];
   const double mean = static_cast<double>(r.row_in[0]), rstd = static_cast<double>(r.row_in[1]);
@@ -510,10 +516,10 @@ void GroupNormGradRow(const NormRow& r) {
   }
   const double a = s1 / static_cast<double>(r.n), b = s2 / static_cast<double>(r.n);
   for (size_t c = 0; c < channels; ++c) {
-    const float* dy = r.in[0] + c * len;
-    const float* x = r.in[1] + c * len;
+    const float* dy = In(r, 0) + c * len;
+    const float* x = In(r, 1) + c * len;
     const double g = gamma != nullptr ? static_cast<double>(gamma[c]) : 1.0;
-    ForEachOut(r.out + c * len, len, [&](auto d, auto f, size_t i) {
+    ForEachOut(Out(r.out) + c * len, len, [&](auto d, auto f, size_t i) {
       const auto dyg = hn::Mul(Load64(d, f, dy, i), hn::Set(d, g));
       const auto xhat = hn::Mul(hn::Sub(Load64(d, f, x, i), hn::Set(d, mean)), hn::Set(d, rstd));
       const auto inner = hn::Add(hn::Set(d, a), hn::Mul(xhat, hn::Set(d, b)));
@@ -524,7 +530,7 @@ void GroupNormGradRow(const NormRow& r) {
 
 // GroupNormBackward's column terms, one per channel of the row (sums[k][c] is its group's
 // channel c), each where it is wanted: dgamma += sum(dy * xhat), dbeta += sum(dy).
-void GroupNormGradColumns(const NormRow& r, double* const* sums) {
+void GroupNormGradColumns(const RowFns&, const RowArgs& r, double* const* sums) {
   const size_t channels = r.n / r.channel_len;
   for (size_t c = 0; c < channels; ++c) {
     double dy_sum, dy_xhat_sum;
@@ -534,8 +540,13 @@ void GroupNormGradColumns(const NormRow& r, double* const* sums) {
   }
 }
 
-// BatchNorm's segment functions (ChannelNormFns, kernels.h): one sample's channel of n
-// elements at a time, the sums as the rows' above.
+// BatchNorm's segment functions: one sample's channel (a segment) of n contiguous f32 elements
+// at a time; every sum in double, element i into partial i % kNormPartials as the norms' rows,
+// every other operation in double lanes without a fused multiply-add, rounded once to f32:
+// the same bits on every target. Moments: *mean = sum(x) / n, *m2 = sum((x - mean)^2) (a
+// second, centred pass); GradSums: *dy_sum = sum(dy), *dy_xc_sum = sum(dy * (x - mean));
+// Normalise: y = (x - mean) * rstd * gamma + beta; Grad: dx = (dy - (a + xhat * b)) * k,
+// xhat = (x - mean) * invstd; Scale: out = in * k.
 void SegmentMoments(const float* x, size_t n, double* mean, double* m2) {
   const Moments mo = MomentsOf(x, n);
   *mean = mo.mean;
@@ -620,6 +631,60 @@ void SegmentScale(const float* in, size_t n, double k, float* out) {
              [&](auto d, auto f, size_t i) { return hn::Mul(Load64(d, f, in, i), hn::Set(d, k)); });
 }
 
+// The per-channel row functions (RowFns::segment_sums, RowFns::row; kernels/channel_row_fns.cc
+// says the steps): a segment, or with RowArgs::lanes a run of one-element segments of
+// consecutive channels, its coefficients from RowArgs::coefs at its (first) channel.
+// Step 1, the forward's: each segment's mean and centred sum of squares.
+void MomentSumsRow(const RowFns&, const RowArgs& a) {
+  if (a.lanes) {
+    LaneMoments(In(a, 0), a.n, a.sums[0], a.sums[1]);
+  } else {
+    SegmentMoments(In(a, 0), a.n, a.sums[0], a.sums[1]);
+  }
+}
+// Step 1, the gradient's: sum(dy) and sum(dy * (x - mean)) with the channel's mean.
+void GradSumsRow(const RowFns&, const RowArgs& a) {
+  const double* mean = a.coefs[kCoefMean] + a.channel;
+  if (a.lanes) {
+    LaneGradSums(In(a, 0), In(a, 1), a.n, mean, a.sums[0], a.sums[1]);
+  } else {
+    SegmentGradSums(In(a, 0), In(a, 1), a.n, *mean, a.sums[0], a.sums[1]);
+  }
+}
+// Step 3: y = (x - mean) * rstd * gamma + beta.
+void NormaliseSegmentsRow(const RowFns&, const RowArgs& a) {
+  const double* const* c = a.coefs;
+  const size_t ch = a.channel;
+  if (a.lanes) {
+    LaneNormalise(In(a, 0), a.n, c[kCoefMean] + ch, c[kCoefScale] + ch, c[kCoefA] + ch,
+                  c[kCoefB] + ch, Out(a.out));
+  } else {
+    SegmentNormalise(In(a, 0), a.n, c[kCoefMean][ch], c[kCoefScale][ch], c[kCoefA][ch],
+                     c[kCoefB][ch], Out(a.out));
+  }
+}
+// Step 3, the gradient in training: dx = (dy - (a + xhat * b)) * k.
+void GradSegmentsRow(const RowFns&, const RowArgs& a) {
+  const double* const* c = a.coefs;
+  const size_t ch = a.channel;
+  if (a.lanes) {
+    LaneGrad(In(a, 0), In(a, 1), a.n, c[kCoefMean] + ch, c[kCoefScale] + ch, c[kCoefAm] + ch,
+             c[kCoefBm] + ch, c[kCoefK] + ch, Out(a.out));
+  } else {
+    SegmentGrad(In(a, 0), In(a, 1), a.n, c[kCoefMean][ch], c[kCoefScale][ch], c[kCoefAm][ch],
+                c[kCoefBm][ch], c[kCoefK][ch], Out(a.out));
+  }
+}
+// Step 3, the gradient in inference: dx = dy * k.
+void ScaleSegmentsRow(const RowFns&, const RowArgs& a) {
+  const double* k = a.coefs[kCoefK] + a.channel;
+  if (a.lanes) {
+    LaneScale(In(a, 0), a.n, k, Out(a.out));
+  } else {
+    SegmentScale(In(a, 0), a.n, *k, Out(a.out));
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace kernels
 }  // namespace hostnn
@@ -643,30 +708,20 @@ HWY_EXPORT(RmsNormGradColumns);
 HWY_EXPORT(LayerNormGradRow);
 HWY_EXPORT(LayerNormGradColumns);
 
-HWY_EXPORT(SegmentMoments);
-HWY_EXPORT(SegmentGradSums);
-HWY_EXPORT(SegmentNormalise);
-HWY_EXPORT(SegmentGrad);
-HWY_EXPORT(SegmentScale);
-HWY_EXPORT(LaneMoments);
-HWY_EXPORT(LaneGradSums);
-HWY_EXPORT(LaneNormalise);
-HWY_EXPORT(LaneGrad);
-HWY_EXPORT(LaneScale);
+HWY_EXPORT(MomentSumsRow);
+HWY_EXPORT(GradSumsRow);
+HWY_EXPORT(NormaliseSegmentsRow);
+HWY_EXPORT(GradSegmentsRow);
+HWY_EXPORT(ScaleSegmentsRow);
 
-ChannelNormFns GetChannelNorm() {
-  ChannelNormFns f;
-  f.moments = HOSTNN_PICK(SegmentMoments);
-  f.grad_sums = HOSTNN_PICK(SegmentGradSums);
-  f.normalise = HOSTNN_PICK(SegmentNormalise);
-  f.grad = HOSTNN_PICK(SegmentGrad);
-  f.scale = HOSTNN_PICK(SegmentScale);
-  f.lane_moments = HOSTNN_PICK(LaneMoments);
-  f.lane_grad_sums = HOSTNN_PICK(LaneGradSums);
-  f.lane_normalise = HOSTNN_PICK(LaneNormalise);
-  f.lane_grad = HOSTNN_PICK(LaneGrad);
-  f.lane_scale = HOSTNN_PICK(LaneScale);
-  return f;
+void SetChannelSegmentFns(bool forward, bool training, RowFns* f) {
+  if (forward) {
+    f->segment_sums = HOSTNN_PICK(MomentSumsRow);
+    f->row = HOSTNN_PICK(NormaliseSegmentsRow);
+    return;
+  }
+  f->segment_sums = HOSTNN_PICK(GradSumsRow);
+  f->row = training ? HOSTNN_PICK(GradSegmentsRow) : HOSTNN_PICK(ScaleSegmentsRow);
 }
 
 namespace {
@@ -677,29 +732,48 @@ float EpsOf(const OpParams& params) {
 }
 }  // namespace
 
-NormFns GetNorm(Op op) {
+namespace {
+// The row function and its traits, as GetNormRowFns hands them out.
+RowFns NormRowFnsOf(RowFns::RowFn row, RowFns::ColumnsFn columns, bool row_sums,
+                    float (*eps)(const OpParams&)) {
+  RowFns f;
+  f.row = row;
+  f.columns = columns;
+  f.row_sums = row_sums;
+  f.eps = eps;
+  f.path_note = " rows (double statistics)";
+  return f;
+}
+}  // namespace
+
+RowFns GetNormRowFns(Op op) {
   switch (op) {
     case Op::kLayerNorm:
-      return {HOSTNN_PICK(LayerNormRow), nullptr, false, &EpsOf<Op::kLayerNorm>};
+      return NormRowFnsOf(HOSTNN_PICK(LayerNormRow), nullptr, false, &EpsOf<Op::kLayerNorm>);
     case Op::kLayerNormWithImplMode:
-      return {HOSTNN_PICK(LayerNormRow), nullptr, false, &EpsOf<Op::kLayerNormWithImplMode>};
+      return NormRowFnsOf(HOSTNN_PICK(LayerNormRow), nullptr, false,
+                          &EpsOf<Op::kLayerNormWithImplMode>);
     case Op::kRmsNorm:
-      return {HOSTNN_PICK(RmsNormRow), nullptr, false, &EpsOf<Op::kRmsNorm>};
+      return NormRowFnsOf(HOSTNN_PICK(RmsNormRow), nullptr, false, &EpsOf<Op::kRmsNorm>);
     case Op::kAddRmsNorm:
-      return {HOSTNN_PICK(AddRmsNormRow), nullptr, false, &EpsOf<Op::kAddRmsNorm>};
+      return NormRowFnsOf(HOSTNN_PICK(AddRmsNormRow), nullptr, false, &EpsOf<Op::kAddRmsNorm>);
     case Op::kInplaceAddRmsNorm:
-      return {HOSTNN_PICK(AddRmsNormRow), nullptr, false, &EpsOf<Op::kInplaceAddRmsNorm>};
+      return NormRowFnsOf(HOSTNN_PICK(AddRmsNormRow), nullptr, false,
+                          &EpsOf<Op::kInplaceAddRmsNorm>);
     case Op::kAddLayerNorm:
-      return {HOSTNN_PICK(AddLayerNormRow), nullptr, false, &EpsOf<Op::kAddLayerNorm>};
+      return NormRowFnsOf(HOSTNN_PICK(AddLayerNormRow), nullptr, false, &EpsOf<Op::kAddLayerNorm>);
     case Op::kGroupNorm:
-      return {HOSTNN_PICK(GroupNormRow), nullptr, false, &EpsOf<Op::kGroupNorm>};
+      return NormRowFnsOf(HOSTNN_PICK(GroupNormRow), nullptr, false, &EpsOf<Op::kGroupNorm>);
     case Op::kGroupNormBackward:
-      return {HOSTNN_PICK(GroupNormGradRow), HOSTNN_PICK(GroupNormGradColumns), true};
+      return NormRowFnsOf(HOSTNN_PICK(GroupNormGradRow), HOSTNN_PICK(GroupNormGradColumns), true,
+                          nullptr);
     case Op::kRmsNormGrad:
-      return {HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns)};
+      return NormRowFnsOf(HOSTNN_PICK(RmsNormGradRow), HOSTNN_PICK(RmsNormGradColumns), false,
+                          nullptr);
     case Op::kLayerNormBackward:
     case Op::kAddLayerNormGrad:
-      return {HOSTNN_PICK(LayerNormGradRow), HOSTNN_PICK(LayerNormGradColumns), true};
+      return NormRowFnsOf(HOSTNN_PICK(LayerNormGradRow), HOSTNN_PICK(LayerNormGradColumns), true,
+                          nullptr);
     default:
       return {};
   }

@@ -22,8 +22,11 @@ char* At(void* p, size_t i, size_t bytes) { return static_cast<char*>(p) + i * b
 // A row: its max, then its sum of exp(x - max) in kRowPartials partials, the statistic
 // (the log of the sum, or its reciprocal), then the output pass; a row of at most
 // kRowWholeMax elements in one chunk takes the kernel's one-call path (the same bits).
-void ForwardRow(const RowFns& f, const void* const* in, void* out, size_t r, size_t chunk) {
+void ForwardRow(const RowFns& f, const RowArgs& a) {
   const SoftmaxForwardKernels& k = f.forward;
+  const void* const* in = a.in;
+  void* const out = a.out;
+  const size_t r = a.n, chunk = a.r_chunk;
   const size_t ib = f.in_bytes, ob = f.out_bytes;
   if (chunk >= r && r <= kRowWholeMax) {
     k.row_whole(in[0], r, out);
@@ -62,8 +65,11 @@ void ForwardColsOut(const RowFns& f, const void* const* in, const void* const* s
 
 // ---- LogSoftmaxBackward and SoftmaxBackward, f32 lanes -----------------------------------
 // A row: its sum of terms (dy, or dy * y) in kRowPartials partials, then the output pass.
-void BackwardRow(const RowFns& f, const void* const* in, void* out, size_t r, size_t chunk) {
+void BackwardRow(const RowFns& f, const RowArgs& a) {
   const SoftmaxBackwardKernels& k = f.backward;
+  const void* const* in = a.in;
+  void* const out = a.out;
+  const size_t r = a.n, chunk = a.r_chunk;
   const size_t ib = f.in_bytes, ob = f.out_bytes;
   double partials[kRowPartials] = {0};
   for (size_t c0 = 0; c0 < r; c0 += chunk) {
@@ -92,8 +98,8 @@ void BackwardColsOut(const RowFns& f, const void* const* in, const void* const* 
 
 // ---- LogSoftmax into DOUBLE and Softmax of DOUBLE, f64 lanes ------------------------------
 // A row is taken whole (its compensated sums do not depend on chunks).
-void F64Row(const RowFns& f, const void* const* in, void* out, size_t r, size_t) {
-  f.f64.row(static_cast<const double*>(in[0]), r, static_cast<double*>(out));
+void F64Row(const RowFns& f, const RowArgs& a) {
+  f.f64.row(static_cast<const double*>(a.in[0]), a.n, static_cast<double*>(a.out));
 }
 void F64Block(const RowFns& f, const void* const* in, void* out, size_t r, size_t stride,
               size_t w) {
@@ -130,6 +136,10 @@ size_t RowLaneBytes(Op op, DType in, DType out) {
 RowFns GetRowFns(Op op, DType in, DType out, StoreMode mode) {
   RowFns f;
   if (GetOpInfo(op).kind != Kind::kRows) return f;
+  if (IsNormShape(GetOpInfo(op).shapes)) {
+    return in == DType::kFloat32 && out == DType::kFloat32 ? GetNormRowFns(op) : f;
+  }
+  if (GetOpInfo(op).shapes == ShapeRule::kChannelStats) return f;  // GetChannelRowFns
   f.in_bytes = DTypeSize(in);
   f.out_bytes = DTypeSize(out);
   if (RowLaneBytes(op, in, out) == sizeof(double)) {

@@ -454,13 +454,13 @@ enum class ShapeRule {
                    // shape (none) or one element (NLLLoss2d, NLLLoss2dBackward)
 };
 // The normalisations' shape rules: statistics over rows, their own front end
-// (src/aclnn/norm_front_end.cc) and executor (src/exec/norm_rows_executor.h).
+// (src/aclnn/norm_front_end.cc) and executor (src/exec/rows_executor.h).
 constexpr bool IsNormShape(ShapeRule s) {
   return s == ShapeRule::kTrailingDims || s == ShapeRule::kChannelGroups;
 }
 // The whole normalisation family: the row norms and the per-channel ones (ShapeRule
-// kChannelStats: BatchNorm, with its own front end, src/aclnn/batch_norm_front_end.cc, and
-// executor, src/exec/channel_stats_executor.h).
+// kChannelStats: BatchNorm, with its own front end, src/aclnn/batch_norm_front_end.cc, on the
+// row executor, src/exec/rows_executor.h).
 constexpr bool IsNormFamily(ShapeRule s) { return IsNormShape(s) || s == ShapeRule::kChannelStats; }
 
 // The SPEC §4 rule results are held to (tests/reference/).

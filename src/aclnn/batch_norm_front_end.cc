@@ -10,8 +10,8 @@
 #include "src/aclnn/front_end.h"
 #include "src/aclnn/norm_checks.h"
 #include "src/core/check.h"
-#include "src/exec/channel_stats_executor.h"
 #include "src/exec/executor.h"
+#include "src/exec/rows_executor.h"
 
 namespace hostnn {
 namespace {

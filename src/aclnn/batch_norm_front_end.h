@@ -1,8 +1,8 @@
 // The front end of the per-channel normalisations (ShapeRule ChannelStats: BatchNorm and
 // BatchNormBackward): their checks in the order of CANN's Atlas A2 op_api
 // (norm/batch_norm_v3/op_host/op_api/aclnn_batch_norm.cpp, norm/batch_norm_grad_v3/op_host/
-// op_api/aclnn_batch_norm_backward.cpp), then the channel statistics middle end
-// (src/exec/channel_stats_executor.h). docs/norm_family.md lists them.
+// op_api/aclnn_batch_norm_backward.cpp), then the row executor
+// (src/exec/rows_executor.h). docs/norm_family.md lists them.
 #ifndef HOSTNN_SRC_ACLNN_BATCH_NORM_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_BATCH_NORM_FRONT_END_H_
 

@@ -14,7 +14,7 @@
 #include "src/aclnn/operand_checks.h"
 #include "src/core/check.h"
 #include "src/exec/executor.h"
-#include "src/exec/norm_rows_executor.h"
+#include "src/exec/rows_executor.h"
 
 namespace hostnn {
 namespace {

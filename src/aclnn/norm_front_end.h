@@ -5,7 +5,7 @@
 // generates from its kernel's definition (RmsNorm, RmsNormGrad, InplaceAddRmsNorm,
 // AddLayerNorm, AddLayerNormGrad), of that
 // definition and the A2 tiling (norm/rms_norm/op_host/rms_norm_tiling.cpp, ...); then the
-// norm rows middle end (src/exec/norm_rows_executor.h). docs/norm_family.md lists them.
+// row executor (src/exec/rows_executor.h). docs/norm_family.md lists them.
 #ifndef HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
 #define HOSTNN_SRC_ACLNN_NORM_FRONT_END_H_
 

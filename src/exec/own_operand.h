@@ -1,7 +1,7 @@
 // An operand over its own shape beside a norm's rows (a weight, a per-row statistic, a
 // per-channel running mean): its layout and codec, gathered to f32 whole once per run and
-// written back whole. The norms' executors share it (norm_rows_executor.cc,
-// channel_stats_executor.cc).
+// written back whole. The row executor takes a normalisation's and BatchNorm's so
+// (rows_executor.cc).
 #ifndef HOSTNN_SRC_EXEC_OWN_OPERAND_H_
 #define HOSTNN_SRC_EXEC_OWN_OPERAND_H_
 

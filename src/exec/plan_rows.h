@@ -1,6 +1,7 @@
 // The rows of [rows, cols] one core of a reduction plan over them takes, in order: an AR
 // plan's units are ranges of its A1 rows; rows of one element (cols 1) are planned as one long
-// A0 (nothing to reduce), whose units are ranges of it. The norms' executors walk them.
+// A0 (nothing to reduce), whose units are ranges of it. The row executor walks them (the
+// softmax family's AR rows, a normalisation's rows, BatchNorm's segments).
 #ifndef HOSTNN_SRC_EXEC_PLAN_ROWS_H_
 #define HOSTNN_SRC_EXEC_PLAN_ROWS_H_
 
