@@ -68,8 +68,9 @@ void MakeHalf(const SplitOperand& v, const std::vector<int64_t>& half_shape, int
   h->view.dtype = v.view->dtype;
   h->view.shape = half_shape;
   h->span.strides = v.span.strides;
-  h->span.numel = 1;
-  for (int64_t d : half_shape) h->span.numel *= d;
+  // Counted as the checks count (a 0 extent first): a plain product of an empty shape's
+  // extents may overflow before it reaches the 0 ([2^63 - 1, 8, 0]).
+  h->span.numel = core::CheckedNumel(half_shape);
   h->span.first = v.span.first;
   h->span.unbound = v.span.unbound;
   if (v.one) {  // its one element under every index
@@ -124,9 +125,12 @@ void MakePairs(const SplitOperand& x, const std::vector<int64_t>& pair_shape, in
   h->view.dtype = x.view->dtype;
   h->view.shape = pair_shape;
   h->span.strides.assign(x.span.strides.begin(), x.span.strides.begin() + k);
-  h->span.strides.push_back(2 * stride);
-  h->span.numel = 1;
-  for (int64_t e : pair_shape) h->span.numel *= e;
+  // Twice a stride the storage check bounded, unless the view is empty (whose strides no
+  // check bounds: then any stride will do).
+  int64_t pair_stride = 0;
+  if (__builtin_mul_overflow(stride, int64_t{2}, &pair_stride)) pair_stride = 0;
+  h->span.strides.push_back(pair_stride);
+  h->span.numel = core::CheckedNumel(pair_shape);  // as MakeHalf counts
   h->span.first = x.span.first;
   h->span.unbound = x.span.unbound;
   if (h->span.numel > 0 && !h->span.unbound) {
@@ -142,14 +146,14 @@ bool MakePairsOut(const SplitOperand& out, const std::vector<int64_t>& pair_shap
   h->view.dtype = out.view->dtype;
   h->view.shape = pair_shape;
   h->span.strides.assign(out.span.strides.begin(), out.span.strides.begin() + dim);
-  h->span.numel = 1;
-  for (int64_t e : pair_shape) h->span.numel *= e;
+  h->span.numel = core::CheckedNumel(pair_shape);  // as MakeHalf counts
   const size_t rank = pair_shape.size();
   std::vector<int64_t> tail(rank - static_cast<size_t>(dim));  // dims dim .. rank - 1
   int64_t run = stride;
   for (size_t i = rank; i-- > static_cast<size_t>(dim);) {
     tail[i - static_cast<size_t>(dim)] = run;
-    run *= pair_shape[i];
+    // Past int64 only for an empty out, whose strides nothing reads.
+    if (__builtin_mul_overflow(run, pair_shape[i], &run)) run = 0;
   }
   h->span.strides.insert(h->span.strides.end(), tail.begin(), tail.end());
   h->span.first = out.span.first;
